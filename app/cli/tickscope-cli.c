@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tks-cli.h"
+
+static const struct
+{
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *usage;
+} commands[] = {
+  { "info",    tks_cli_info,    "info FILE                      threads, records, span, trigger, warnings" },
+  { "stats",   tks_cli_stats,   "stats FILE [--from T --to T]   per-thread run time, share, activations" },
+  { "export",  tks_cli_export,  "export FILE --format perfetto|csv|ftrace [-o OUT] [--tick-hz HZ]" },
+  { "convert", tks_cli_convert, "convert TRANSCRIPT -o FILE.txt raw shell bytes -> capture file" },
+  { "fetch",   tks_cli_fetch,   "fetch PORT -o FILE.txt         get the list and the log from a board" },
+  { "trigger", tks_cli_trigger, "trigger PORT                   set the board's trigger" },
+  { "run",     tks_cli_run,     "run PORT                       remove the trigger, restart logging" },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "Usage: tickscope-cli COMMAND [ARGS]\n\nCommands:\n");
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %s\n", commands[i].usage);
+  fprintf (out,
+           "\nFILE may be a capture (.txt) or raw bytes received from the board's shell;\n"
+           "\"-\" reads standard input or writes standard output. PORT is a serial port\n"
+           "(/dev/ttyACM0, COM3), a pty, tcp:HOST:PORT or \"demo\" (the simulated board).\n"
+           "Exit status: 0 success (also with warnings), 1 bad input, 2 misuse.\n");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return TKS_CLI_MISUSE;
+    }
+
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
+    {
+      print_usage (stdout);
+      return TKS_CLI_OK;
+    }
+
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("tickscope-cli %s\n", PACKAGE_VERSION);
+      return TKS_CLI_OK;
+    }
+
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  fprintf (stderr, "tickscope-cli: unknown command “%s”\n\n", argv[1]);
+  print_usage (stderr);
+  return TKS_CLI_MISUSE;
+}

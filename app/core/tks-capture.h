@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/*
+ * A capture is one thread list and one context-switch log from a board, rebuilt into a
+ * timeline (see PROTOCOL.md §3). It is immutable once built, so it can be shared between
+ * threads freely.
+ *
+ * Time is measured in board ticks, as a double: tick T spans [T, T+1); when k records share
+ * a tick, the i-th of them (0-based) is placed at T + i/k. Ticks are unwrapped (the board's
+ * 20-bit tick counter wraps), so times increase through the whole capture.
+ */
+
+#define TKS_TYPE_CAPTURE (tks_capture_get_type ())
+G_DECLARE_FINAL_TYPE (TksCapture, tks_capture, TKS, CAPTURE, GObject)
+
+/* A run: the thread held the CPU from @begin to @end (ticks). */
+typedef struct
+{
+  double begin;
+  double end;
+} TksRun;
+
+typedef enum
+{
+  TKS_MARK_IN,   /* an unlogged thread was switched in at @pos  */
+  TKS_MARK_OUT,  /* an unlogged thread was switched out at @pos */
+} TksMarkKind;
+
+/* A mark: an IN or OUT seen for a thread that is not logged (its runs cannot be paired). */
+typedef struct
+{
+  double  pos;
+  guint32 kind;   /* TksMarkKind */
+  guint32 width_div; /* k of the tick holding the record: the mark is 1/(2k) wide */
+} TksMark;
+
+typedef enum
+{
+  TKS_THREAD_LOGGED         = 1 << 0, /* "Log = Yes": runs are paired                     */
+  TKS_THREAD_EXITED         = 1 << 1, /* an exit record was seen: exit_time is set         */
+  TKS_THREAD_DELETED        = 1 << 2, /* listed in the "Deleted threads" section           */
+  TKS_THREAD_NOT_LISTED     = 1 << 3, /* only the log names it: name and priority unknown  */
+  TKS_THREAD_RUNNING_AT_END = 1 << 4, /* the last run lasts to the end of the capture      */
+  TKS_THREAD_ASSUMED_START  = 1 << 5, /* the first run begins at tick 0 without an IN      */
+} TksThreadFlags;
+
+typedef struct
+{
+  guint          index;        /* creation order, 0-based */
+  const char    *name;
+  int            priority;
+  int            number;       /* as listed: live position, or position when it exited */
+  guint          flags;        /* TksThreadFlags */
+  double         first_event;  /* position of its first IN/OUT/EXIT, NAN when none */
+  double         exit_time;    /* NAN unless TKS_THREAD_EXITED */
+  const TksRun  *runs;         /* logged threads: sorted, non-overlapping */
+  guint          n_runs;
+  const TksMark *marks;        /* unlogged threads: sorted by pos */
+  guint          n_marks;
+} TksThread;
+
+/* The visible area saved with a capture, in the original viewer's units:
+ * x in ticks; y in its lane units (lane rows 10, 20, 30… from the bottom, 10 high). */
+typedef struct
+{
+  double x0, x1, y0, y1;
+} TksSavedView;
+
+TksCapture      *tks_capture_new_from_data        (const char    *data,
+                                                   gsize          len,
+                                                   GError       **error);
+TksCapture      *tks_capture_new_from_file        (const char    *path,
+                                                   GError       **error);
+TksCapture      *tks_capture_new_from_replies     (const char    *threads_list_reply,
+                                                   gsize          list_len,
+                                                   const char    *threads_timestamps_reply,
+                                                   gsize          timestamps_len,
+                                                   GError       **error);
+void             tks_capture_load_file_async      (GFile               *file,
+                                                   GCancellable        *cancellable,
+                                                   GAsyncReadyCallback  callback,
+                                                   gpointer             user_data);
+TksCapture      *tks_capture_load_file_finish     (GAsyncResult  *result,
+                                                   GError       **error);
+
+gboolean         tks_capture_write                (TksCapture         *self,
+                                                   GString            *out,
+                                                   const TksSavedView *view);
+gboolean         tks_capture_save                 (TksCapture         *self,
+                                                   const char         *path,
+                                                   const TksSavedView *view,
+                                                   GError            **error);
+
+guint            tks_capture_get_n_threads        (TksCapture    *self);
+const TksThread *tks_capture_get_thread           (TksCapture    *self,
+                                                   guint          index);
+const guint     *tks_capture_get_lanes            (TksCapture    *self,
+                                                   guint         *n_lanes);
+guint            tks_capture_get_n_records        (TksCapture    *self);
+double           tks_capture_get_start            (TksCapture    *self);
+double           tks_capture_get_end              (TksCapture    *self);
+gboolean         tks_capture_get_trigger          (TksCapture    *self,
+                                                   double        *pos);
+const char      *tks_capture_get_trigger_name     (TksCapture    *self);
+guint            tks_capture_get_max_switches_per_tick (TksCapture *self);
+double           tks_capture_get_mean_switches_per_tick (TksCapture *self);
+double           tks_capture_get_tick_hz          (TksCapture    *self);
+void             tks_capture_set_tick_hz          (TksCapture    *self,
+                                                   double         tick_hz);
+const char      *tks_capture_get_source           (TksCapture    *self);
+void             tks_capture_set_source           (TksCapture    *self,
+                                                   const char    *source);
+gboolean         tks_capture_get_saved_view       (TksCapture    *self,
+                                                   TksSavedView  *view);
+const char * const *tks_capture_get_warnings      (TksCapture    *self,
+                                                   guint         *n_warnings);
+
+double           tks_capture_lane_to_legacy_y     (TksCapture    *self,
+                                                   double         lane);
+double           tks_capture_legacy_y_to_lane     (TksCapture    *self,
+                                                   double         y);
+
+G_END_DECLS

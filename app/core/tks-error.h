@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define TKS_ERROR (tks_error_quark ())
+
+/**
+ * TksError:
+ * @TKS_ERROR_PARSE: a reply or a file line is malformed (message names the line)
+ * @TKS_ERROR_NOT_A_CAPTURE: the input is neither a capture file nor a shell transcript
+ * @TKS_ERROR_EMPTY: the input holds no thread list or no log
+ * @TKS_ERROR_TIMEOUT: the board did not answer in time
+ * @TKS_ERROR_DISCONNECTED: the link closed or the device went away
+ * @TKS_ERROR_UNKNOWN_COMMAND: the board's shell does not know a command
+ * @TKS_ERROR_IO: reading or writing a file or a port failed
+ * @TKS_ERROR_USAGE: a caller gave arguments that make no sense
+ */
+typedef enum
+{
+  TKS_ERROR_PARSE,
+  TKS_ERROR_NOT_A_CAPTURE,
+  TKS_ERROR_EMPTY,
+  TKS_ERROR_TIMEOUT,
+  TKS_ERROR_DISCONNECTED,
+  TKS_ERROR_UNKNOWN_COMMAND,
+  TKS_ERROR_IO,
+  TKS_ERROR_USAGE,
+} TksError;
+
+GQuark tks_error_quark (void);
+
+G_END_DECLS

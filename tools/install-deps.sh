@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs everything Tickscope needs to build, run and test on Debian 12 (run as root).
+set -eu
+export DEBIAN_FRONTEND=noninteractive
+packages="
+  build-essential clang meson ninja-build pkg-config gettext
+  libglib2.0-dev libgtk-4-dev libserialport-dev
+  desktop-file-utils appstream libglib2.0-bin
+  xvfb xauth dbus dbus-x11 at-spi2-core python3 python3-pyatspi python3-gi gir1.2-gtk-4.0
+  imagemagick valgrind libclang-rt-14-dev
+  gcc-arm-none-eabi libnewlib-arm-none-eabi
+"
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $missing
+fi

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Builds Tickscope from scratch and runs every test (unit, data validation, mcu-lib on the
+# host, sanitizers, fuzzing for a bounded time, the real viewer under Xvfb).
+# Ends with one line: "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+"$top/tools/install-deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+
+status=0
+summary() {
+  python3 - "$@" <<'PY'
+import json, sys
+passed = failed = 0
+for path in sys.argv[1:]:
+    try:
+        with open(path) as f:
+            for line in f:
+                r = json.loads(line)
+                if r.get("result") in ("OK", "EXPECTEDFAIL", "SKIP"):
+                    passed += 1
+                else:
+                    failed += 1
+    except FileNotFoundError:
+        failed += 1
+print(f"{passed} passed, {failed} failed")
+PY
+}
+
+run_suite() {
+  dir=$1; shift
+  rm -rf "$dir"
+  if ! meson setup "$dir" -Dwerror=true "$@" >"$dir.setup.log" 2>&1; then
+    cat "$dir.setup.log"; status=1; return
+  fi
+  if ! meson compile -C "$dir" >"$dir.build.log" 2>&1; then
+    tail -n 60 "$dir.build.log"; status=1; return
+  fi
+  meson test -C "$dir" --print-errorlogs --num-processes 2 || status=1
+}
+
+run_suite _build-ci
+run_suite _build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dgui_tests=false \
+  -Dfuzzing=true --native-file "$top/tools/clang.ini"
+
+summary _build-ci/meson-logs/testlog.json _build-asan/meson-logs/testlog.json
+exit $status
