@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/*
+ * The simulated board: the mcu-lib thread-timestamps library running on the host under a small
+ * deterministic preemptive priority scheduler, with a ChibiOS-like workload (main, idle, static
+ * threads at several priorities, dynamic threads created and exiting, unlogged threads, a
+ * trigger from code), serving a ChibiOS-style shell (banner, echo, CRLF, "ch> " prompt,
+ * "NAME ?" for unknown commands, help, info, systime and the library commands, including
+ * threads_dump).
+ *
+ * Simulated time follows real time: at tick_hz = 1000 and speed = 1.0 the board advances
+ * 1000 ticks per real second. The workload is a pure function of the seed: the same seed gives
+ * the same threads and the same switches at the same ticks.
+ *
+ * The board library has global state: only ONE board may run in a process at a time.
+ * tks_simboard_start() fails with G_IO_ERROR_BUSY while another board is running, and
+ * tks_simboard_serve_fd() returns -1 with errno = EBUSY.
+ */
+
+typedef struct
+{
+  guint32 seed;        /* workload seed; default 1 */
+  guint   tick_hz;     /* system tick frequency, 100..100000; default 1000 */
+  guint   log_size;    /* records in the log, 16..65536; default 3000 */
+  double  speed;       /* simulated seconds per real second, > 0; default 1.0 */
+  gboolean banner;     /* print "\r\nChibiOS/RT Shell\r\n" on connect; default TRUE */
+} TksSimboardOptions;
+
+typedef struct _TksSimboard TksSimboard;
+
+/* Fills @opts with the defaults above. */
+void         tks_simboard_options_init (TksSimboardOptions  *opts);
+
+/* Checks @opts; FALSE with a G_IO_ERROR_INVALID_ARGUMENT message when out of range. */
+gboolean     tks_simboard_options_check (const TksSimboardOptions *opts,
+                                         GError                  **error);
+
+/* Serves the shell on the connected stream @fd (socket, pty or pipe; read and write) until
+ * EOF or an error on @fd, running the board meanwhile. Blocking. Does not close @fd.
+ * Returns 0 at EOF, -1 with errno set on an error. */
+int          tks_simboard_serve_fd     (const TksSimboardOptions  *opts,
+                                        int                        fd);
+
+/* Starts the board in a thread of this process, serving the shell on @fd (e.g. one end of
+ * a socketpair()); the board owns nothing: the caller closes @fd after tks_simboard_stop(). */
+TksSimboard *tks_simboard_start        (const TksSimboardOptions  *opts,
+                                        int                        fd,
+                                        GError                   **error);
+
+/* Stops the board started by tks_simboard_start(), waits for its thread and frees it.
+ * NULL is ignored. */
+void         tks_simboard_stop         (TksSimboard               *board);
+
+G_END_DECLS
