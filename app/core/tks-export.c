@@ -1,0 +1,947 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tks-error.h"
+#include "tks-export.h"
+
+#define FLUSH_THRESHOLD (64 * 1024)
+
+/*
+ * Output goes into a GString; when a stream is given, the string is written out and emptied
+ * whenever it grows past FLUSH_THRESHOLD, so exports of big captures use little memory.
+ */
+typedef struct
+{
+  GString       *out;
+  GOutputStream *stream;
+  GCancellable  *cancellable;
+  GError        *error;
+} Writer;
+
+static gboolean
+writer_flush (Writer   *w,
+              gboolean  force)
+{
+  gsize written = 0;
+
+  if (w->stream == NULL || w->error != NULL)
+    return w->error == NULL;
+
+  if (!force && w->out->len < FLUSH_THRESHOLD)
+    return TRUE;
+
+  if (w->out->len > 0 &&
+      !g_output_stream_write_all (w->stream, w->out->str, w->out->len, &written,
+                                  w->cancellable, &w->error))
+    return FALSE;
+
+  g_string_truncate (w->out, 0);
+  return TRUE;
+}
+
+/* Appends @value with a '.' as decimal point whatever the locale, at most @decimals
+ * decimals, without trailing zeros. */
+static void
+append_number (GString *out,
+               double   value,
+               int      decimals)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char fmt[8];
+  char *dot;
+
+  if (!isfinite (value))
+    value = 0;
+
+  g_snprintf (fmt, sizeof fmt, "%%.%df", CLAMP (decimals, 0, 9));
+  g_ascii_formatd (buf, sizeof buf, fmt, value);
+
+  dot = strchr (buf, '.');
+  if (dot != NULL)
+    {
+      char *last = buf + strlen (buf) - 1;
+
+      while (last > dot && *last == '0')
+        *last-- = '\0';
+      if (last == dot)
+        *last = '\0';
+    }
+
+  if (strcmp (buf, "-0") == 0)
+    g_string_append_c (out, '0');
+  else
+    g_string_append (out, buf);
+}
+
+/* Fixed number of decimals (ftrace timestamps). */
+static void
+append_fixed (GString *out,
+              double   value,
+              int      decimals)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char fmt[8];
+
+  if (!isfinite (value))
+    value = 0;
+
+  g_snprintf (fmt, sizeof fmt, "%%.%df", CLAMP (decimals, 0, 9));
+  g_ascii_formatd (buf, sizeof buf, fmt, value);
+  g_string_append (out, buf);
+}
+
+static char *
+thread_display_name (const TksThread *thread)
+{
+  if (thread->name == NULL || thread->name[0] == '\0')
+    return g_strdup_printf ("thread %d", thread->number);
+
+  return g_utf8_make_valid (thread->name, -1);
+}
+
+static gboolean
+thread_priority_known (const TksThread *thread)
+{
+  return (thread->flags & TKS_THREAD_NOT_LISTED) == 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Chrome / Perfetto trace-event JSON                                                          */
+
+static void
+append_json_string (GString    *out,
+                    const char *str)
+{
+  g_autofree char *valid = g_utf8_make_valid (str, -1);
+
+  g_string_append_c (out, '"');
+  for (const char *p = valid; *p != '\0'; p++)
+    {
+      guchar c = (guchar) *p;
+
+      switch (c)
+        {
+        case '"':
+          g_string_append (out, "\\\"");
+          break;
+
+        case '\\':
+          g_string_append (out, "\\\\");
+          break;
+
+        case '\n':
+          g_string_append (out, "\\n");
+          break;
+
+        case '\r':
+          g_string_append (out, "\\r");
+          break;
+
+        case '\t':
+          g_string_append (out, "\\t");
+          break;
+
+        default:
+          if (c < 0x20 || c == 0x7f)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_c (out, (char) c);
+          break;
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+json_begin_event (Writer     *w,
+                  gboolean   *first,
+                  const char *ph,
+                  const char *name,
+                  guint       tid)
+{
+  g_string_append (w->out, *first ? "\n" : ",\n");
+  *first = FALSE;
+  g_string_append_printf (w->out, "{\"ph\":\"%s\",\"pid\":1,\"tid\":%u,\"name\":", ph, tid);
+  append_json_string (w->out, name);
+}
+
+static void
+json_append_ts (Writer     *w,
+                const char *key,
+                double      value_us)
+{
+  g_string_append_printf (w->out, ",\"%s\":", key);
+  append_number (w->out, value_us, 3);
+}
+
+static gboolean
+export_perfetto (TksCapture *capture,
+                 double      tick_hz,
+                 Writer     *w)
+{
+  const double us_per_tick = 1e6 / tick_hz;
+  const char *source = tks_capture_get_source (capture);
+  const guint *lanes;
+  guint n_lanes = 0;
+  guint n_threads = tks_capture_get_n_threads (capture);
+  g_autofree guint *sort_index = g_new0 (guint, MAX (n_threads, 1));
+  gboolean first = TRUE;
+  double trigger;
+
+  /* Lanes are listed top to bottom; threads missing from them go last, in creation order. */
+  for (guint i = 0; i < n_threads; i++)
+    sort_index[i] = G_MAXUINT;
+  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  for (guint i = 0; lanes != NULL && i < n_lanes; i++)
+    if (lanes[i] < n_threads && sort_index[lanes[i]] == G_MAXUINT)
+      sort_index[lanes[i]] = i;
+  for (guint i = 0, next = n_lanes; i < n_threads; i++)
+    if (sort_index[i] == G_MAXUINT)
+      sort_index[i] = next++;
+
+  g_string_append (w->out, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"tick_hz\":");
+  append_number (w->out, tick_hz, 6);
+  g_string_append (w->out, ",\"source\":");
+  append_json_string (w->out, source != NULL ? source : "");
+  g_string_append (w->out, "},\"traceEvents\":[");
+
+  json_begin_event (w, &first, "M", "process_name", 0);
+  g_string_append (w->out, ",\"args\":{\"name\":");
+  append_json_string (w->out, source != NULL && source[0] != '\0' ? source : "ChibiOS board");
+  g_string_append (w->out, "}}");
+
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TksThread *thread = tks_capture_get_thread (capture, i);
+      g_autofree char *name = thread_display_name (thread);
+      g_autofree char *label = NULL;
+      guint tid = i + 1;
+
+      if (thread_priority_known (thread))
+        label = g_strdup_printf ("%s (prio %d)", name, thread->priority);
+      else
+        label = g_strdup_printf ("%s (not listed)", name);
+
+      json_begin_event (w, &first, "M", "thread_name", tid);
+      g_string_append (w->out, ",\"args\":{\"name\":");
+      append_json_string (w->out, label);
+      g_string_append (w->out, "}}");
+
+      json_begin_event (w, &first, "M", "thread_sort_index", tid);
+      g_string_append_printf (w->out, ",\"args\":{\"sort_index\":%u}}", sort_index[i]);
+
+      for (guint r = 0; thread->runs != NULL && r < thread->n_runs; r++)
+        {
+          const TksRun *run = &thread->runs[r];
+          gboolean at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) != 0 &&
+                            r + 1 == thread->n_runs;
+
+          json_begin_event (w, &first, "X", "run", tid);
+          g_string_append (w->out, ",\"cat\":\"run\"");
+          json_append_ts (w, "ts", run->begin * us_per_tick);
+          json_append_ts (w, "dur", MAX (0.0, run->end - run->begin) * us_per_tick);
+          g_string_append (w->out, ",\"args\":{\"begin_tick\":");
+          append_number (w->out, run->begin, 6);
+          g_string_append (w->out, ",\"end_tick\":");
+          append_number (w->out, run->end, 6);
+          if (at_end)
+            g_string_append (w->out, ",\"running_at_end\":true");
+          g_string_append (w->out, "}}");
+
+          if (!writer_flush (w, FALSE))
+            return FALSE;
+        }
+
+      for (guint m = 0; thread->marks != NULL && m < thread->n_marks; m++)
+        {
+          const TksMark *mark = &thread->marks[m];
+
+          json_begin_event (w, &first, "i", mark->kind == TKS_MARK_IN ? "in" : "out", tid);
+          g_string_append (w->out, ",\"cat\":\"mark\",\"s\":\"t\"");
+          json_append_ts (w, "ts", mark->pos * us_per_tick);
+          g_string_append (w->out, "}");
+
+          if (!writer_flush (w, FALSE))
+            return FALSE;
+        }
+
+      if ((thread->flags & TKS_THREAD_EXITED) != 0 && isfinite (thread->exit_time))
+        {
+          json_begin_event (w, &first, "i", "exit", tid);
+          g_string_append (w->out, ",\"cat\":\"exit\",\"s\":\"t\"");
+          json_append_ts (w, "ts", thread->exit_time * us_per_tick);
+          g_string_append (w->out, "}");
+        }
+    }
+
+  if (tks_capture_get_trigger (capture, &trigger) && isfinite (trigger))
+    {
+      const char *by = tks_capture_get_trigger_name (capture);
+
+      json_begin_event (w, &first, "i", "trigger", 0);
+      g_string_append (w->out, ",\"cat\":\"trigger\",\"s\":\"g\"");
+      json_append_ts (w, "ts", trigger * us_per_tick);
+      if (by != NULL)
+        {
+          g_string_append (w->out, ",\"args\":{\"set_by\":");
+          append_json_string (w->out, by);
+          g_string_append (w->out, "}");
+        }
+      g_string_append (w->out, "}");
+    }
+
+  g_string_append (w->out, "\n]}\n");
+
+  return writer_flush (w, FALSE);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* CSV                                                                                         */
+
+static void
+append_csv_field (GString    *out,
+                  const char *str)
+{
+  g_autofree char *valid = g_utf8_make_valid (str, -1);
+  gsize len = strlen (valid);
+  gboolean quote = len > 0 && (valid[0] == ' ' || valid[len - 1] == ' ');
+
+  if (strpbrk (valid, ",\"\r\n") != NULL)
+    quote = TRUE;
+
+  if (!quote)
+    {
+      g_string_append (out, valid);
+      return;
+    }
+
+  g_string_append_c (out, '"');
+  for (const char *p = valid; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+csv_row (Writer          *w,
+         const char      *kind,
+         const TksThread *thread,
+         const char      *thread_name,
+         double           begin,
+         double           end)
+{
+  g_string_append (w->out, kind);
+  g_string_append_c (w->out, ',');
+  if (thread_name != NULL)
+    append_csv_field (w->out, thread_name);
+  g_string_append_c (w->out, ',');
+  if (thread != NULL && thread_priority_known (thread))
+    g_string_append_printf (w->out, "%d", thread->priority);
+  g_string_append_c (w->out, ',');
+  if (thread != NULL)
+    g_string_append_printf (w->out, "%u", thread->index);
+  g_string_append_c (w->out, ',');
+  append_number (w->out, begin, 6);
+  g_string_append_c (w->out, ',');
+  append_number (w->out, end, 6);
+  g_string_append (w->out, "\r\n");
+}
+
+static gboolean
+export_csv (TksCapture *capture,
+            Writer     *w)
+{
+  guint n_threads = tks_capture_get_n_threads (capture);
+  double start = tks_capture_get_start (capture);
+  double end = tks_capture_get_end (capture);
+  double trigger;
+
+  g_string_append (w->out, "kind,thread,priority,creation_order,begin,end\r\n");
+
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TksThread *thread = tks_capture_get_thread (capture, i);
+      g_autofree char *name = thread_display_name (thread);
+
+      if (isnan (thread->first_event))
+        csv_row (w, "no_data", thread, name, start, end);
+      else if (thread->first_event > start)
+        csv_row (w, "no_data", thread, name, start, thread->first_event);
+
+      for (guint r = 0; thread->runs != NULL && r < thread->n_runs; r++)
+        {
+          csv_row (w, "run", thread, name, thread->runs[r].begin, thread->runs[r].end);
+          if (!writer_flush (w, FALSE))
+            return FALSE;
+        }
+
+      if ((thread->flags & TKS_THREAD_RUNNING_AT_END) != 0 &&
+          thread->runs != NULL && thread->n_runs > 0)
+        {
+          const TksRun *last = &thread->runs[thread->n_runs - 1];
+
+          csv_row (w, "running_at_end", thread, name, last->begin, last->end);
+        }
+
+      for (guint m = 0; thread->marks != NULL && m < thread->n_marks; m++)
+        {
+          const TksMark *mark = &thread->marks[m];
+          double width = mark->width_div > 0 ? 1.0 / (2.0 * mark->width_div) : 0.0;
+
+          csv_row (w, mark->kind == TKS_MARK_IN ? "in" : "out", thread, name,
+                   mark->pos, mark->pos + width);
+          if (!writer_flush (w, FALSE))
+            return FALSE;
+        }
+
+      if ((thread->flags & TKS_THREAD_EXITED) != 0 && isfinite (thread->exit_time))
+        csv_row (w, "exit", thread, name, thread->exit_time, MAX (end, thread->exit_time));
+    }
+
+  if (tks_capture_get_trigger (capture, &trigger) && isfinite (trigger))
+    csv_row (w, "trigger", NULL, tks_capture_get_trigger_name (capture), trigger, trigger);
+
+  return writer_flush (w, FALSE);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Linux ftrace text                                                                           */
+
+enum
+{
+  SWITCH_END   = 0, /* the thread leaves the CPU (OUT) */
+  SWITCH_EXIT  = 1, /* the thread exits */
+  SWITCH_BEGIN = 2, /* the thread gets the CPU (IN) */
+};
+
+typedef struct
+{
+  double  pos;
+  guint32 thread;
+  guint32 kind;
+} SwitchEvent;
+
+static int
+switch_event_compare (gconstpointer a,
+                      gconstpointer b)
+{
+  const SwitchEvent *ea = a;
+  const SwitchEvent *eb = b;
+
+  if (ea->pos != eb->pos)
+    return ea->pos < eb->pos ? -1 : 1;
+  if (ea->kind != eb->kind)
+    return ea->kind < eb->kind ? -1 : 1;
+  if (ea->thread != eb->thread)
+    return ea->thread < eb->thread ? -1 : 1;
+  return 0;
+}
+
+/* A task name as ftrace prints it and as text importers split it: no blanks, no '=', no
+ * brackets, parentheses, commas or colons. */
+static char *
+ftrace_sanitize (const char *name)
+{
+  GString *comm = g_string_new (NULL);
+
+  for (const char *p = name; p != NULL && *p != '\0'; p++)
+    {
+      char c = *p;
+
+      if (g_ascii_isalnum (c) || c == '_' || c == '.' || c == '/' || c == '+' || c == '-')
+        g_string_append_c (comm, c);
+      else
+        g_string_append_c (comm, '_');
+    }
+
+  return g_string_free (comm, FALSE);
+}
+
+static char *
+ftrace_comm (const TksThread *thread)
+{
+  g_autofree char *name = thread_display_name (thread);
+  char *comm = ftrace_sanitize (name);
+
+  if (comm[0] == '\0')
+    {
+      g_free (comm);
+      comm = g_strdup_printf ("thread%d", thread->number);
+    }
+
+  return comm;
+}
+
+typedef struct
+{
+  Writer      *w;        /* NULL while counting lines */
+  TksCapture  *capture;
+  char       **comms;
+  char        *trigger_by;
+  double       seconds_per_tick;
+  double       origin;
+  guint        n_lines;
+} FtraceContext;
+
+static const char *
+ftrace_task_comm (FtraceContext *ctx,
+                  int            thread)
+{
+  return thread < 0 ? "swapper/0" : ctx->comms[thread];
+}
+
+static int
+ftrace_task_prio (FtraceContext *ctx,
+                  int            thread)
+{
+  const TksThread *t;
+
+  if (thread < 0)
+    return 0;
+
+  t = tks_capture_get_thread (ctx->capture, thread);
+  return thread_priority_known (t) ? t->priority : 0;
+}
+
+/*
+ * The state the previous task was left in. The log does not say; a fixed-priority scheduler
+ * only lets a thread of lower or equal priority run when the previous one stopped being
+ * ready, so that is "S" (sleeping); a higher-priority thread taking over preempted it ("R").
+ */
+static const char *
+ftrace_prev_state (FtraceContext *ctx,
+                   int            prev,
+                   int            next,
+                   gboolean       exited)
+{
+  if (exited)
+    return "X";
+  if (prev < 0 || next < 0)
+    return "R";
+  return ftrace_task_prio (ctx, next) > ftrace_task_prio (ctx, prev) ? "R" : "S";
+}
+
+static void
+ftrace_line_prefix (FtraceContext *ctx,
+                    int            task,
+                    double         pos)
+{
+  const char *comm = task < 0 ? "<idle>" : ctx->comms[task];
+
+  g_string_append_printf (ctx->w->out, "%16s-%-5d [000] d..2 ", comm, task + 1);
+  append_fixed (ctx->w->out, (pos - ctx->origin) * ctx->seconds_per_tick, 6);
+  g_string_append (ctx->w->out, ": ");
+}
+
+static void
+ftrace_switch (FtraceContext *ctx,
+               double         pos,
+               int            prev,
+               int            next,
+               gboolean       exited)
+{
+  ctx->n_lines++;
+  if (ctx->w == NULL)
+    return;
+
+  ftrace_line_prefix (ctx, prev, pos);
+  g_string_append_printf (ctx->w->out,
+                          "sched_switch: prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s"
+                          " ==> next_comm=%s next_pid=%d next_prio=%d\n",
+                          ftrace_task_comm (ctx, prev), prev + 1, ftrace_task_prio (ctx, prev),
+                          ftrace_prev_state (ctx, prev, next, exited),
+                          ftrace_task_comm (ctx, next), next + 1, ftrace_task_prio (ctx, next));
+}
+
+static void
+ftrace_trigger (FtraceContext *ctx,
+                int            current,
+                double         pos)
+{
+  ctx->n_lines++;
+  if (ctx->w == NULL)
+    return;
+
+  ftrace_line_prefix (ctx, current, pos);
+  g_string_append (ctx->w->out, "tracing_mark_write: trigger");
+  if (ctx->trigger_by != NULL && ctx->trigger_by[0] != '\0')
+    g_string_append_printf (ctx->w->out, " set_by=%s", ctx->trigger_by);
+  g_string_append_c (ctx->w->out, '\n');
+}
+
+static GArray *
+ftrace_collect_events (TksCapture *capture)
+{
+  guint n_threads = tks_capture_get_n_threads (capture);
+  GArray *events = g_array_new (FALSE, FALSE, sizeof (SwitchEvent));
+
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TksThread *thread = tks_capture_get_thread (capture, i);
+      gboolean exited = (thread->flags & TKS_THREAD_EXITED) != 0 && isfinite (thread->exit_time);
+
+      for (guint r = 0; thread->runs != NULL && r < thread->n_runs; r++)
+        {
+          const TksRun *run = &thread->runs[r];
+          gboolean last = r + 1 == thread->n_runs;
+          SwitchEvent ev;
+
+          ev.pos = run->begin;
+          ev.thread = i;
+          ev.kind = SWITCH_BEGIN;
+          g_array_append_val (events, ev);
+
+          /* The end of a run still going at the end of the capture is not a switch, and a
+           * run ending at the exit is reported by the exit itself. */
+          if (last && (thread->flags & TKS_THREAD_RUNNING_AT_END) != 0)
+            continue;
+          if (exited && run->end == thread->exit_time)
+            continue;
+
+          ev.pos = run->end;
+          ev.kind = SWITCH_END;
+          g_array_append_val (events, ev);
+        }
+
+      for (guint m = 0; thread->marks != NULL && m < thread->n_marks; m++)
+        {
+          SwitchEvent ev;
+
+          ev.pos = thread->marks[m].pos;
+          ev.thread = i;
+          ev.kind = thread->marks[m].kind == TKS_MARK_IN ? SWITCH_BEGIN : SWITCH_END;
+          g_array_append_val (events, ev);
+        }
+
+      if (exited)
+        {
+          SwitchEvent ev;
+
+          ev.pos = thread->exit_time;
+          ev.thread = i;
+          ev.kind = SWITCH_EXIT;
+          g_array_append_val (events, ev);
+        }
+    }
+
+  g_array_sort (events, switch_event_compare);
+
+  return events;
+}
+
+/* Walks the events in time order, writing one sched_switch line per switch (or only
+ * counting them when ctx->w is NULL). */
+static gboolean
+ftrace_walk (FtraceContext *ctx,
+             GArray        *events,
+             gboolean       has_trigger,
+             double         trigger)
+{
+  gboolean trigger_done = !has_trigger;
+  int current = -1;
+  guint i = 0;
+
+  while (i < events->len)
+    {
+      double pos = g_array_index (events, SwitchEvent, i).pos;
+      int outs[4];
+      int ins[4];
+      gboolean out_exits[4];
+      guint n_outs = 0;
+      guint n_ins = 0;
+
+      if (!trigger_done && trigger <= pos)
+        {
+          ftrace_trigger (ctx, current, trigger);
+          trigger_done = TRUE;
+        }
+
+      /* Every event at one position comes from one record: at most one thread leaves and
+       * one comes in. Damaged data can hold more; they are taken pairwise. */
+      for (; i < events->len && g_array_index (events, SwitchEvent, i).pos == pos; i++)
+        {
+          const SwitchEvent *ev = &g_array_index (events, SwitchEvent, i);
+
+          if (ev->kind == SWITCH_BEGIN)
+            {
+              if (n_ins < G_N_ELEMENTS (ins))
+                ins[n_ins++] = (int) ev->thread;
+            }
+          else if (n_outs < G_N_ELEMENTS (outs))
+            {
+              out_exits[n_outs] = ev->kind == SWITCH_EXIT;
+              outs[n_outs++] = (int) ev->thread;
+            }
+        }
+
+      for (guint k = 0; k < MAX (n_outs, n_ins); k++)
+        {
+          int prev = k < n_outs ? outs[k] : current;
+          int next = k < n_ins ? ins[k] : -1;
+          gboolean exited = k < n_outs && out_exits[k];
+
+          if (prev == next)
+            continue;
+
+          ftrace_switch (ctx, pos, prev, next, exited);
+          current = next;
+        }
+
+      if (ctx->w != NULL && !writer_flush (ctx->w, FALSE))
+        return FALSE;
+    }
+
+  if (!trigger_done)
+    ftrace_trigger (ctx, current, trigger);
+
+  return TRUE;
+}
+
+static gboolean
+export_ftrace (TksCapture *capture,
+               double      tick_hz,
+               Writer     *w)
+{
+  guint n_threads = tks_capture_get_n_threads (capture);
+  g_autoptr(GArray) events = ftrace_collect_events (capture);
+  g_autoptr(GPtrArray) comms = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *trigger_by = NULL;
+  FtraceContext ctx = { 0 };
+  double trigger = 0;
+  gboolean has_trigger;
+
+  for (guint t = 0; t < n_threads; t++)
+    g_ptr_array_add (comms, ftrace_comm (tks_capture_get_thread (capture, t)));
+
+  has_trigger = tks_capture_get_trigger (capture, &trigger) && isfinite (trigger);
+  if (has_trigger)
+    trigger_by = ftrace_sanitize (tks_capture_get_trigger_name (capture));
+
+  ctx.capture = capture;
+  ctx.comms = (char **) comms->pdata;
+  ctx.trigger_by = trigger_by;
+  ctx.seconds_per_tick = 1.0 / tick_hz;
+
+  /* Timestamps cannot be negative in this format. */
+  ctx.origin = MIN (0.0, tks_capture_get_start (capture));
+  if (events->len > 0)
+    ctx.origin = MIN (ctx.origin, g_array_index (events, SwitchEvent, 0).pos);
+  if (has_trigger)
+    ctx.origin = MIN (ctx.origin, trigger);
+  if (!isfinite (ctx.origin))
+    ctx.origin = 0;
+
+  /* The header gives the number of entries: count them first. */
+  ftrace_walk (&ctx, events, has_trigger, trigger);
+
+  g_string_append (w->out,
+                   "# tracer: nop\n"
+                   "#\n");
+  g_string_append_printf (w->out,
+                          "# entries-in-buffer/entries-written: %u/%u   #P:1\n",
+                          ctx.n_lines, ctx.n_lines);
+  g_string_append (w->out,
+                   "#\n"
+                   "#                                _-----=> irqs-off\n"
+                   "#                               / _----=> need-resched\n"
+                   "#                              | / _---=> hardirq/softirq\n"
+                   "#                              || / _--=> preempt-depth\n"
+                   "#                              ||| /     delay\n"
+                   "#           TASK-PID     CPU#  ||||   TIMESTAMP  FUNCTION\n"
+                   "#              | |         |   ||||      |         |\n");
+
+  ctx.w = w;
+  ctx.n_lines = 0;
+
+  return ftrace_walk (&ctx, events, has_trigger, trigger);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * tks_export_format_from_string:
+ * @name: "perfetto" (or "json", "chrome"), "csv" or "ftrace"
+ * @format: (out): the format
+ *
+ * Returns: %TRUE if @name names a format
+ */
+gboolean
+tks_export_format_from_string (const char      *name,
+                               TksExportFormat *format)
+{
+  g_return_val_if_fail (format != NULL, FALSE);
+
+  if (name == NULL)
+    return FALSE;
+
+  if (g_ascii_strcasecmp (name, "perfetto") == 0 ||
+      g_ascii_strcasecmp (name, "json") == 0 ||
+      g_ascii_strcasecmp (name, "chrome") == 0)
+    *format = TKS_EXPORT_PERFETTO;
+  else if (g_ascii_strcasecmp (name, "csv") == 0)
+    *format = TKS_EXPORT_CSV;
+  else if (g_ascii_strcasecmp (name, "ftrace") == 0)
+    *format = TKS_EXPORT_FTRACE;
+  else
+    return FALSE;
+
+  return TRUE;
+}
+
+const char *
+tks_export_format_to_string (TksExportFormat format)
+{
+  switch (format)
+    {
+    case TKS_EXPORT_PERFETTO:
+      return "perfetto";
+    case TKS_EXPORT_CSV:
+      return "csv";
+    case TKS_EXPORT_FTRACE:
+      return "ftrace";
+    default:
+      return NULL;
+    }
+}
+
+static gboolean
+resolve_tick_hz (TksCapture  *capture,
+                 double      *tick_hz,
+                 GError     **error)
+{
+  if (*tick_hz == 0)
+    {
+      *tick_hz = tks_capture_get_tick_hz (capture);
+      if (!(*tick_hz > 0) || !isfinite (*tick_hz))
+        *tick_hz = TKS_EXPORT_DEFAULT_TICK_HZ;
+    }
+
+  if (!(*tick_hz > 0) || !isfinite (*tick_hz))
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
+                   "The tick rate must be a positive number of hertz, not %g", *tick_hz);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+export_run (TksCapture      *capture,
+            TksExportFormat  format,
+            double           tick_hz,
+            Writer          *w,
+            GError         **error)
+{
+  gboolean ok;
+
+  switch (format)
+    {
+    case TKS_EXPORT_PERFETTO:
+      ok = export_perfetto (capture, tick_hz, w);
+      break;
+
+    case TKS_EXPORT_CSV:
+      ok = export_csv (capture, w);
+      break;
+
+    case TKS_EXPORT_FTRACE:
+      ok = export_ftrace (capture, tick_hz, w);
+      break;
+
+    default:
+      g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE, "Unknown export format %d", (int) format);
+      return FALSE;
+    }
+
+  if (ok)
+    ok = writer_flush (w, TRUE);
+
+  if (!ok && w->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&w->error));
+      return FALSE;
+    }
+
+  return ok;
+}
+
+/**
+ * tks_export_write:
+ * @capture: a capture
+ * @format: the format to write
+ * @tick_hz: ticks per second for formats using real time units, or 0 for the capture's own
+ *   rate (1000 Hz when it has none)
+ * @out: the string to append the export to
+ * @error: return location for an error
+ *
+ * Appends the whole export of @capture to @out.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+tks_export_write (TksCapture      *capture,
+                  TksExportFormat  format,
+                  double           tick_hz,
+                  GString         *out,
+                  GError         **error)
+{
+  Writer w = { 0 };
+
+  g_return_val_if_fail (TKS_IS_CAPTURE (capture), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!resolve_tick_hz (capture, &tick_hz, error))
+    return FALSE;
+
+  w.out = out;
+
+  return export_run (capture, format, tick_hz, &w, error);
+}
+
+/**
+ * tks_export_to_stream:
+ * @capture: a capture
+ * @format: the format to write
+ * @tick_hz: as for tks_export_write()
+ * @stream: where to write
+ * @cancellable: (nullable): a #GCancellable
+ * @error: return location for an error
+ *
+ * Writes the export of @capture to @stream in chunks. The stream is not closed.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+tks_export_to_stream (TksCapture      *capture,
+                      TksExportFormat  format,
+                      double           tick_hz,
+                      GOutputStream   *stream,
+                      GCancellable    *cancellable,
+                      GError         **error)
+{
+  g_autoptr(GString) buffer = NULL;
+  Writer w = { 0 };
+
+  g_return_val_if_fail (TKS_IS_CAPTURE (capture), FALSE);
+  g_return_val_if_fail (G_IS_OUTPUT_STREAM (stream), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!resolve_tick_hz (capture, &tick_hz, error))
+    return FALSE;
+
+  buffer = g_string_sized_new (FLUSH_THRESHOLD * 2);
+  w.out = buffer;
+  w.stream = stream;
+  w.cancellable = cancellable;
+
+  return export_run (capture, format, tick_hz, &w, error);
+}

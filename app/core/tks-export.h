@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "tks-capture.h"
+
+G_BEGIN_DECLS
+
+/**
+ * TksExportFormat:
+ * @TKS_EXPORT_PERFETTO: Chrome/Perfetto trace-event JSON (opens in ui.perfetto.dev and
+ *   chrome://tracing): one named track per thread sorted by lane, a complete ("X") slice per
+ *   run, instants for IN/OUT marks, exits and the trigger; times in microseconds.
+ * @TKS_EXPORT_CSV: everything the timeline draws, one row each, header
+ *   `kind,thread,priority,creation_order,begin,end`, times in ticks.
+ * @TKS_EXPORT_FTRACE: Linux ftrace text of `sched_switch` events (Trace Compass, KernelShark
+ *   text importers), times in seconds.
+ */
+typedef enum
+{
+  TKS_EXPORT_PERFETTO,
+  TKS_EXPORT_CSV,
+  TKS_EXPORT_FTRACE,
+} TksExportFormat;
+
+#define TKS_EXPORT_DEFAULT_TICK_HZ 1000.0
+
+gboolean     tks_export_format_from_string (const char      *name,
+                                            TksExportFormat *format);
+const char  *tks_export_format_to_string   (TksExportFormat  format);
+
+gboolean     tks_export_write              (TksCapture      *capture,
+                                            TksExportFormat  format,
+                                            double           tick_hz,
+                                            GString         *out,
+                                            GError         **error);
+gboolean     tks_export_to_stream          (TksCapture      *capture,
+                                            TksExportFormat  format,
+                                            double           tick_hz,
+                                            GOutputStream   *stream,
+                                            GCancellable    *cancellable,
+                                            GError         **error);
+
+G_END_DECLS
