@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Host stand-in for the subset of the ChibiOS/RT API that mcu-lib uses, with the layout of
+ * RT 5.1 (ChibiOS 18.2): thread_t with prio, name, wabase, state, flags, statistics and the
+ * extra fields from chconf.h; the registry; system locks with class checks; chprintf.
+ *
+ * It is not a kernel: tests and the simulated board decide which thread runs and when, and
+ * call the ch_host_*() functions below, which run the kernel hooks as the kernel would.
+ */
+#ifndef CH_H
+#define CH_H
+
+#include "chtypes.h"
+#include "chconf.h"
+
+#define _CHIBIOS_RT_
+#define CH_KERNEL_STABLE   1
+#define CH_KERNEL_VERSION  "5.1.0"
+#define CH_KERNEL_MAJOR    5
+#define CH_KERNEL_MINOR    1
+#define CH_KERNEL_PATCH    0
+
+#ifndef CH_CFG_USE_REGISTRY
+#define CH_CFG_USE_REGISTRY TRUE
+#endif
+#ifndef CH_DBG_STATISTICS
+#define CH_DBG_STATISTICS TRUE
+#endif
+#ifndef CH_CFG_THREAD_EXTRA_FIELDS
+#define CH_CFG_THREAD_EXTRA_FIELDS
+#endif
+
+#define CH_DBG_STACK_FILL_VALUE 0x55
+
+#define CH_STATE_READY      (tstate_t) 0
+#define CH_STATE_CURRENT    (tstate_t) 1
+#define CH_STATE_SLEEPING   (tstate_t) 8
+#define CH_STATE_WTEXIT     (tstate_t) 9
+#define CH_STATE_WTMSG      (tstate_t) 14
+#define CH_STATE_FINAL      (tstate_t) 15
+#define CH_STATE_NAMES                                                     \
+  "READY", "CURRENT", "WTSTART", "SUSPENDED", "QUEUED", "WTSEM", "WTMTX",  \
+  "WTCOND", "SLEEPING", "WTEXIT", "WTOREVT", "WTANDEVT", "SNDMSGQ",        \
+  "SNDMSG", "WTMSG", "FINAL"
+
+#define CH_FLAG_MODE_MASK   (tmode_t) 3U
+#define CH_FLAG_MODE_STATIC (tmode_t) 0U
+#define CH_FLAG_MODE_HEAP   (tmode_t) 1U
+#define CH_FLAG_MODE_MPOOL  (tmode_t) 2U
+#define CH_FLAG_TERMINATE   (tmode_t) 4U
+
+typedef struct
+{
+  rttime_t cumulative;
+} time_measurement_t;
+
+typedef struct ch_thread thread_t;
+
+struct ch_thread
+{
+  tprio_t             prio;
+  thread_t           *newer;
+  thread_t           *older;
+  const char         *name;
+  stkalign_t         *wabase;
+  tstate_t            state;
+  tmode_t             flags;
+  time_measurement_t  stats;
+  CH_CFG_THREAD_EXTRA_FIELDS
+};
+
+typedef struct
+{
+  time_measurement_t m_crit_thd;
+  time_measurement_t m_crit_isr;
+} kernel_stats_t;
+
+typedef struct
+{
+  kernel_stats_t kernel_stats;
+} ch_system_t;
+
+extern ch_system_t ch;
+
+void       chSysLock (void);
+void       chSysUnlock (void);
+void       chSysLockFromISR (void);
+void       chSysUnlockFromISR (void);
+void       ch_host_check_class_i (const char *func);
+#define    chDbgCheckClassI() ch_host_check_class_i (__func__)
+systime_t  chVTGetSystemTimeX (void);
+thread_t  *chThdGetSelfX (void);
+thread_t  *chRegFirstThread (void);
+thread_t  *chRegNextThread (thread_t *tp);
+
+/* Host control (tests and the simulated board only). */
+extern systime_t ch_host_time;
+void       ch_host_reset (void);
+int        ch_host_is_locked (void);
+/* Registers @tp (newest in the registry) and runs the thread init hook. */
+void       ch_host_thread_init (thread_t *tp, const char *name, tprio_t prio, tmode_t mode);
+/* Runs the exit hook of @tp (locked), marks it FINAL and removes it from the registry. */
+void       ch_host_thread_exit (thread_t *tp);
+/* Runs the context switch hook (locked) from the current thread to @ntp, which becomes
+ * current. The first call only sets the current thread when none is set. */
+void       ch_host_switch (thread_t *ntp);
+thread_t  *ch_host_current (void);
+
+#endif /* CH_H */

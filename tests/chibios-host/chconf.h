@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Kernel configuration of the host test build: the library wired in as a board would. */
+#ifndef CHCONF_H
+#define CHCONF_H
+
+#define CH_CFG_ST_FREQUENCY   1000
+#define CH_CFG_USE_REGISTRY   TRUE
+#define CH_DBG_STATISTICS     TRUE
+
+#define TIMESTAMPS_INCLUDE
+#include "threads_utilities_chconf.h"
+
+#define CH_CFG_THREAD_EXTRA_FIELDS                                          \
+  TIMESTAMPS_THREAD_EXTRA_FIELDS
+
+#define CH_CFG_THREAD_INIT_HOOK(tp) {                                       \
+  TIMESTAMPS_THREAD_INIT_HOOK                                               \
+}
+
+#define CH_CFG_THREAD_EXIT_HOOK(tp) {                                       \
+  TIMESTAMPS_THREAD_EXIT_HOOK(tp)                                           \
+}
+
+#define CH_CFG_CONTEXT_SWITCH_HOOK(ntp, otp) {                              \
+  TIMESTAMPS_CONTEXT_SWITCH_HOOK(ntp, otp)                                  \
+}
+
+#endif /* CHCONF_H */

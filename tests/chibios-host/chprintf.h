@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Host stand-in for ChibiOS chprintf(): the conversions mcu-lib uses behave as in ChibiOS. */
+#ifndef CHPRINTF_H
+#define CHPRINTF_H
+
+#include "hal.h"
+
+#if defined(__GNUC__)
+__attribute__((format (printf, 2, 3)))
+#endif
+int chprintf (BaseSequentialStream *chp, const char *fmt, ...);
+
+#endif /* CHPRINTF_H */
