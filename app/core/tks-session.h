@@ -85,4 +85,30 @@ TksCapture      *tks_session_fetch_finish        (TksSession          *self,
                                                   GAsyncResult        *result,
                                                   GError             **error);
 
+/* Settings, read at connect time. "timeout" (guint, ms, default 2000): how long the board
+ * may stay silent; a command expecting n bytes is also given twice their transfer time at
+ * the baud rate. "slow-paste" (gboolean): send commands one character per millisecond. */
+guint            tks_session_get_baud            (TksSession          *self);
+void             tks_session_set_timeout         (TksSession          *self,
+                                                  guint                timeout_ms);
+guint            tks_session_get_timeout         (TksSession          *self);
+void             tks_session_set_slow_paste      (TksSession          *self,
+                                                  gboolean             slow_paste);
+void             tks_session_set_flow_control    (TksSession          *self,
+                                                  guint                flow_control);
+
+/* After connecting: whether the board offers the consistent snapshot command (threads_dump),
+ * and the commands its `help` lists. */
+gboolean         tks_session_has_snapshot_command (TksSession         *self);
+const char * const *tks_session_get_board_commands (TksSession        *self);
+
+/* Every fetched capture is saved on arrival (atomically) in the history folder,
+ * g_get_user_data_dir()/tickscope/captures; the path of the last one saved, or NULL. */
+const char      *tks_session_get_last_saved_path (TksSession          *self);
+void             tks_session_set_save_history    (TksSession          *self,
+                                                  gboolean             save_history);
+char            *tks_session_get_history_dir     (void);
+/* The history's files, newest first (paths), for a History / Open Recent menu. */
+GPtrArray       *tks_session_list_history        (void);
+
 G_END_DECLS

@@ -1,0 +1,1143 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "tks-error.h"
+#include "tks-session.h"
+#include "tks-shell.h"
+#include "tks-transport.h"
+
+#define DEFAULT_BAUD        115200
+#define DEFAULT_TIMEOUT_MS  2000
+#define DEFAULT_LOG_SIZE    3000
+#define RECORD_BYTES        26    /* "From %2d to %2d at %7d\r\n" */
+#define LIST_LINE_BYTES     60
+#define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 20)
+
+/*
+ * One connection: a worker thread that owns the transport and the shell, fed through a queue
+ * of jobs. Results go back to the main context of whoever asked (GTask).
+ */
+typedef struct
+{
+  guint                id;
+  GAsyncQueue         *jobs;
+  GCancellable        *cancellable;   /* cancelled by disconnect */
+  GThread             *thread;
+
+  /* Settings at connect time (read-only afterwards) */
+  char                *address;
+  TksTransportOptions  options;
+  guint                timeout_ms;
+  gboolean             slow_paste;
+  gboolean             save_history;
+
+  /* Worker thread only, until the connect job completes; read-only afterwards except
+   * expected_records (worker only). */
+  TksShell            *shell;
+  gboolean             dead;
+  char                *description;
+  GStrv                commands;
+  gboolean             has_dump;
+  guint                log_size;         /* from the board, 0 when unknown */
+  guint                expected_records; /* largest log seen */
+} Link;
+
+typedef enum
+{
+  JOB_CONNECT,
+  JOB_COMMAND,
+  JOB_TRIGGER,
+  JOB_RUN,
+  JOB_FETCH,
+  JOB_QUIT,
+} JobKind;
+
+typedef struct
+{
+  JobKind  kind;
+  GTask   *task;
+  char    *command;
+  Link    *link;
+  guint    link_id;
+
+  /* filled by the worker */
+  GError  *error;
+  gpointer result;
+  GDestroyNotify result_free;
+  gboolean link_lost;
+  char    *saved_path;
+
+  /* fetch progress (worker) */
+  gint64   start_us;
+  gint64   last_progress_us;
+  guint64  bytes_before;
+  guint64  bytes;
+  guint    records;
+  gsize    expected_bytes;
+  guint    expected_records;
+} Job;
+
+typedef struct
+{
+  TksSession *session;
+  guint       link_id;
+  guint64     bytes;
+  guint       records;
+  double      fraction;
+  double      seconds_left;
+} Progress;
+
+struct _TksSession
+{
+  GObject          parent_instance;
+
+  TksSessionState  state;
+  char            *address;
+  char            *description;
+  guint            baud;
+  guint            timeout_ms;
+  gboolean         slow_paste;
+  guint            flow_control;
+  gboolean         save_history;
+  char            *last_saved_path;
+
+  Link            *link;
+  guint            link_id;   /* of the current link; 0 when none */
+  guint            pending;
+};
+
+G_DEFINE_FINAL_TYPE (TksSession, tks_session, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_STATE,
+  PROP_ADDRESS,
+  PROP_DESCRIPTION,
+  PROP_BAUD,
+  PROP_TIMEOUT,
+  PROP_SLOW_PASTE,
+  N_PROPS
+};
+
+enum
+{
+  SIGNAL_PROGRESS,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint next_link_id;
+static guint signals[N_SIGNALS];
+
+/* Links */
+
+static void
+link_free (Link *link)
+{
+  g_async_queue_unref (link->jobs);
+  g_clear_object (&link->cancellable);
+  g_clear_pointer (&link->shell, tks_shell_free);
+  g_free (link->address);
+  g_free (link->description);
+  g_strfreev (link->commands);
+  g_free (link);
+}
+
+static void
+job_free (Job *job)
+{
+  g_clear_object (&job->task);
+  g_clear_error (&job->error);
+  if (job->result != NULL && job->result_free != NULL)
+    job->result_free (job->result);
+  g_free (job->command);
+  g_free (job->saved_path);
+  g_free (job);
+}
+
+static void
+set_state (TksSession      *self,
+           TksSessionState  state)
+{
+  if (self->state == state)
+    return;
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+set_description (TksSession *self,
+                 const char *description)
+{
+  if (g_strcmp0 (self->description, description) == 0)
+    return;
+  g_free (self->description);
+  self->description = g_strdup (description);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DESCRIPTION]);
+}
+
+/* Ends the current connection: the worker finishes what it holds with a cancellation and
+ * closes the link. Bounded: every wait in the worker watches the link's cancellable. */
+static void
+drop_link (TksSession *self)
+{
+  Link *link = g_steal_pointer (&self->link);
+  Job *quit;
+
+  if (link == NULL)
+    return;
+
+  quit = g_new0 (Job, 1);
+  quit->kind = JOB_QUIT;
+  g_cancellable_cancel (link->cancellable);
+  g_async_queue_push (link->jobs, quit);
+  /* The worker frees the link after its last job; joining releases the transport (and the
+   * simulated board) before a new connection is made. */
+  g_thread_join (link->thread);
+  self->pending = 0;
+  self->link_id = 0;
+}
+
+/* Completion, in the caller's main context */
+
+static gboolean
+complete_in_main (gpointer data)
+{
+  Job *job = data;
+  TksSession *self = g_task_get_source_object (job->task);
+  gboolean current = self->link != NULL && self->link_id == job->link_id;
+
+  if (current)
+    {
+      if (job->kind == JOB_CONNECT)
+        {
+          if (job->error == NULL)
+            {
+              set_description (self, job->link->description);
+              set_state (self, self->pending > 0 ? TKS_SESSION_BUSY : TKS_SESSION_IDLE);
+            }
+        }
+      else if (self->pending > 0)
+        {
+          self->pending--;
+          if (self->pending == 0 && self->state == TKS_SESSION_BUSY)
+            set_state (self, TKS_SESSION_IDLE);
+        }
+
+      if (job->saved_path != NULL)
+        {
+          g_free (self->last_saved_path);
+          self->last_saved_path = g_strdup (job->saved_path);
+        }
+
+      if (job->link_lost || (job->kind == JOB_CONNECT && job->error != NULL))
+        {
+          drop_link (self);
+          set_state (self, TKS_SESSION_DISCONNECTED);
+        }
+    }
+
+  if (job->error != NULL)
+    g_task_return_error (job->task, g_steal_pointer (&job->error));
+  else if (job->kind == JOB_CONNECT || job->kind == JOB_RUN)
+    g_task_return_boolean (job->task, TRUE);
+  else
+    {
+      g_task_return_pointer (job->task, g_steal_pointer (&job->result), job->result_free);
+      job->result_free = NULL;
+    }
+  job_free (job);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+complete_job (Job *job)
+{
+  GMainContext *context = g_task_get_context (job->task);
+
+  g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, complete_in_main, job, NULL);
+}
+
+static gboolean
+emit_progress_in_main (gpointer data)
+{
+  Progress *p = data;
+
+  if (p->session->link != NULL && p->session->link_id == p->link_id)
+    g_signal_emit (p->session, signals[SIGNAL_PROGRESS], 0,
+                   p->bytes, p->records, p->fraction, p->seconds_left);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+progress_free (gpointer data)
+{
+  Progress *p = data;
+
+  g_object_unref (p->session);
+  g_free (p);
+}
+
+static void
+post_progress (Job      *job,
+               gboolean  final)
+{
+  Progress *p = g_new0 (Progress, 1);
+  gint64 now = g_get_monotonic_time ();
+  double elapsed = (now - job->start_us) / (double) G_USEC_PER_SEC;
+
+  p->session = g_object_ref (g_task_get_source_object (job->task));
+  p->link_id = job->link_id;
+  p->bytes = job->bytes;
+  p->records = job->records;
+  p->fraction = -1;
+  p->seconds_left = -1;
+  if (final)
+    {
+      p->fraction = 1.0;
+      p->seconds_left = 0;
+    }
+  else if (job->expected_records > 0)
+    {
+      p->fraction = CLAMP ((double) job->records / job->expected_records, 0.0, 0.99);
+      if (elapsed > 0.05 && job->bytes > 0)
+        {
+          double rate = job->bytes / elapsed;
+          double left = (double) job->expected_bytes - (double) job->bytes;
+
+          p->seconds_left = left > 0 ? left / rate : 0;
+        }
+    }
+  job->last_progress_us = now;
+  g_main_context_invoke_full (g_task_get_context (job->task), G_PRIORITY_DEFAULT,
+                              emit_progress_in_main, p, progress_free);
+}
+
+/* Called by the shell in the worker after every chunk. */
+static void
+fetch_progress (guint64  bytes,
+                guint    lines,
+                gpointer user_data)
+{
+  Job *job = user_data;
+
+  job->bytes = job->bytes_before + bytes;
+  if (job->command != NULL)   /* the log: one record a line, after the echoed command */
+    job->records = lines > 0 ? lines - 1 : 0;
+  if (g_get_monotonic_time () - job->last_progress_us >= PROGRESS_INTERVAL_US)
+    post_progress (job, FALSE);
+}
+
+/* History */
+
+char *
+tks_session_get_history_dir (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "tickscope", "captures", NULL);
+}
+
+static int
+compare_newest_first (gconstpointer a,
+                      gconstpointer b)
+{
+  const char *pa = *(char * const *) a;
+  const char *pb = *(char * const *) b;
+  g_autofree char *ba = g_path_get_basename (pa);
+  g_autofree char *bb = g_path_get_basename (pb);
+
+  return -g_strcmp0 (ba, bb);
+}
+
+GPtrArray *
+tks_session_list_history (void)
+{
+  g_autofree char *dir_path = tks_session_get_history_dir ();
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    return files;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".txt") && name[0] != '.')
+      g_ptr_array_add (files, g_build_filename (dir_path, name, NULL));
+  g_ptr_array_sort (files, compare_newest_first);
+  return files;
+}
+
+static char *
+history_path (const char *address,
+              const char *suffix,
+              GError    **error)
+{
+  g_autofree char *dir = tks_session_get_history_dir ();
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d_%H-%M-%S");
+  g_autofree char *safe = g_strdup (address);
+  char *path = NULL;
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int errsv = errno;
+
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Could not create the history folder %s: %s",
+                   dir, g_strerror (errsv));
+      return NULL;
+    }
+  g_strcanon (safe, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.", '_');
+  for (guint i = 0; i < 1000 && path == NULL; i++)
+    {
+      g_autofree char *name = i == 0
+        ? g_strdup_printf ("%s.%03d_%s%s", stamp, g_date_time_get_microsecond (now) / 1000, safe, suffix)
+        : g_strdup_printf ("%s.%03d_%s-%u%s", stamp, g_date_time_get_microsecond (now) / 1000, safe, i, suffix);
+      char *candidate = g_build_filename (dir, name, NULL);
+
+      if (!g_file_test (candidate, G_FILE_TEST_EXISTS))
+        path = candidate;
+      else
+        g_free (candidate);
+    }
+  if (path == NULL)
+    g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Could not name a file in %s", dir);
+  return path;
+}
+
+/* Worker */
+
+static gboolean
+job_failed (Job    *job,
+            GError *error)
+{
+  /* The link itself is gone: no later command can work. */
+  if (g_error_matches (error, TKS_ERROR, TKS_ERROR_DISCONNECTED)
+      && strstr (error->message, "restarted") == NULL)
+    job->link_lost = TRUE;
+  job->error = error;
+  return FALSE;
+}
+
+static void
+run_connect (Link         *link,
+             Job          *job,
+             GCancellable *cancellable)
+{
+  GError *error = NULL;
+  TksTransport *transport;
+  g_autofree char *help = NULL;
+
+  transport = tks_transport_open (link->address, &link->options, cancellable, &error);
+  if (transport == NULL)
+    {
+      job_failed (job, error);
+      return;
+    }
+  link->shell = tks_shell_new (transport);
+  tks_shell_set_timeout (link->shell, link->timeout_ms);
+  tks_shell_set_slow_paste (link->shell, link->slow_paste);
+
+  if (!tks_shell_sync (link->shell, cancellable, &error))
+    {
+      job_failed (job, error);
+      return;
+    }
+
+  help = tks_shell_command (link->shell, "help", 512, NULL, NULL, NULL, cancellable, &error);
+  if (help == NULL)
+    {
+      if (!g_error_matches (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND))
+        {
+          job_failed (job, error);
+          return;
+        }
+      g_clear_error (&error);
+      link->commands = g_new0 (char *, 1);
+    }
+  else
+    link->commands = tks_shell_parse_help (help);
+
+  link->has_dump = g_strv_contains ((const char * const *) link->commands, "threads_dump");
+  link->description = g_strdup_printf ("ChibiOS shell on %s",
+                                       tks_transport_get_description (transport));
+}
+
+static char *
+checked_command (Link          *link,
+                 Job           *job,
+                 const char    *command,
+                 gsize          expected_bytes,
+                 gsize         *len,
+                 GCancellable  *cancellable)
+{
+  GError *error = NULL;
+  char *reply = tks_shell_command (link->shell, command, expected_bytes, fetch_progress, job,
+                                   len, cancellable, &error);
+
+  if (reply == NULL)
+    job_failed (job, error);
+  return reply;
+}
+
+static void
+run_simple (Link         *link,
+            Job          *job,
+            GCancellable *cancellable)
+{
+  GError *error = NULL;
+  const char *command = job->kind == JOB_TRIGGER ? "threads_timestamps_trigger"
+                        : job->kind == JOB_RUN ? "threads_timestamps_run"
+                        : job->command;
+  char *reply = tks_shell_command (link->shell, command, job->kind == JOB_COMMAND ? 4096 : 0,
+                                   NULL, NULL, NULL, cancellable, &error);
+
+  if (reply == NULL)
+    {
+      job_failed (job, error);
+      return;
+    }
+  if (job->kind == JOB_COMMAND)
+    {
+      job->result = reply;
+      job->result_free = g_free;
+      return;
+    }
+
+  g_strstrip (reply);
+  if (job->kind == JOB_TRIGGER)
+    {
+      if (!g_str_has_prefix (reply, "Trigger set"))
+        {
+          job->error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE,
+                                    "The board did not set the trigger; it answered “%s”", reply);
+          g_free (reply);
+          return;
+        }
+      job->result = reply;
+      job->result_free = g_free;
+      return;
+    }
+  if (strstr (reply, "Run mode") == NULL)
+    job->error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE,
+                              "The board did not restart logging; it answered “%s”", reply);
+  g_free (reply);
+}
+
+static void
+save_raw (Link       *link,
+          Job        *job,
+          const char *list,
+          gsize       list_len,
+          const char *log,
+          gsize       log_len)
+{
+  g_autoptr(GString) raw = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  if (!link->save_history)
+    return;
+  g_string_append (raw, "threads_list\r\n");
+  g_string_append_len (raw, list, (gssize) list_len);
+  g_string_append (raw, TKS_SHELL_PROMPT "threads_timestamps\r\n");
+  g_string_append_len (raw, log, (gssize) log_len);
+  g_string_append (raw, TKS_SHELL_PROMPT);
+
+  path = history_path (link->address, ".raw.txt", &error);
+  if (path == NULL || !g_file_set_contents (path, raw->str, (gssize) raw->len, &error))
+    {
+      g_message ("Could not keep the received bytes: %s", error->message);
+      return;
+    }
+  job->saved_path = g_steal_pointer (&path);
+}
+
+static void
+run_fetch (Link         *link,
+           Job          *job,
+           GCancellable *cancellable)
+{
+  g_autofree char *list = NULL;
+  g_autofree char *log = NULL;
+  gsize list_len = 0, log_len = 0;
+  guint expected = link->log_size ? link->log_size : MAX (link->expected_records, DEFAULT_LOG_SIZE);
+  g_autoptr(TksCapture) capture = NULL;
+  GError *error = NULL;
+
+  job->start_us = job->last_progress_us = g_get_monotonic_time ();
+  job->expected_records = expected;
+  job->expected_bytes = 64 * LIST_LINE_BYTES + (gsize) expected * RECORD_BYTES;
+
+  /* The list, then the log (the board runs on in between: PROTOCOL.md §5). */
+  g_clear_pointer (&job->command, g_free);
+  list = checked_command (link, job, "threads_list", 64 * LIST_LINE_BYTES, &list_len, cancellable);
+  if (list == NULL)
+    return;
+  job->bytes_before = job->bytes;
+  job->command = g_strdup ("threads_timestamps");
+  log = checked_command (link, job, "threads_timestamps", (gsize) expected * RECORD_BYTES + 64,
+                         &log_len, cancellable);
+  if (log == NULL)
+    return;
+
+  capture = tks_capture_new_from_replies (list, list_len, log, log_len, &error);
+  if (capture == NULL)
+    {
+      save_raw (link, job, list, list_len, log, log_len);
+      if (job->saved_path != NULL)
+        g_prefix_error (&error, "The received bytes are kept in %s. ", job->saved_path);
+      job->error = error;
+      return;
+    }
+  tks_capture_set_source (capture, link->description);
+  link->expected_records = MAX (link->expected_records, tks_capture_get_n_records (capture));
+
+  if (link->save_history)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autoptr(GError) save_error = NULL;
+      g_autofree char *path = history_path (link->address, ".txt", &save_error);
+
+      if (path != NULL
+          && tks_capture_write (capture, text, NULL)
+          && g_file_set_contents (path, text->str, (gssize) text->len, &save_error))
+        job->saved_path = g_steal_pointer (&path);
+      else
+        g_message ("Could not keep the capture in the history: %s",
+                   save_error ? save_error->message : "it could not be written");
+    }
+
+  post_progress (job, TRUE);
+  job->result = g_steal_pointer (&capture);
+  job->result_free = g_object_unref;
+}
+
+static void
+cancel_other (GCancellable *source,
+              gpointer      data)
+{
+  g_cancellable_cancel (G_CANCELLABLE (data));
+}
+
+static void
+run_job (Link *link,
+         Job  *job)
+{
+  GCancellable *user = g_task_get_cancellable (job->task);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  gulong link_id, user_id = 0;
+
+  link_id = g_cancellable_connect (link->cancellable, G_CALLBACK (cancel_other),
+                                   g_object_ref (cancellable), g_object_unref);
+  if (user != NULL)
+    user_id = g_cancellable_connect (user, G_CALLBACK (cancel_other),
+                                     g_object_ref (cancellable), g_object_unref);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, &job->error))
+    ;
+  else if (link->dead)
+    job->error = g_error_new (TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                              "Not connected to %s", link->address);
+  else if (job->kind != JOB_CONNECT && link->shell == NULL)
+    job->error = g_error_new (TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                              "Not connected to %s", link->address);
+  else
+    {
+      switch (job->kind)
+        {
+        case JOB_CONNECT:
+          run_connect (link, job, cancellable);
+          break;
+        case JOB_COMMAND:
+        case JOB_TRIGGER:
+        case JOB_RUN:
+          run_simple (link, job, cancellable);
+          break;
+        case JOB_FETCH:
+          run_fetch (link, job, cancellable);
+          break;
+        case JOB_QUIT:
+        default:
+          g_assert_not_reached ();
+        }
+    }
+
+  if (job->link_lost || (job->kind == JOB_CONNECT && job->error != NULL))
+    link->dead = TRUE;
+
+  g_cancellable_disconnect (link->cancellable, link_id);
+  if (user != NULL)
+    g_cancellable_disconnect (user, user_id);
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  Link *link = data;
+
+  for (;;)
+    {
+      Job *job = g_async_queue_pop (link->jobs);
+
+      if (job->kind == JOB_QUIT)
+        {
+          job_free (job);
+          break;
+        }
+      run_job (link, job);
+      complete_job (job);
+    }
+
+  link_free (link);
+  return NULL;
+}
+
+/* Main thread API */
+
+static void
+submit (TksSession *self,
+        Job        *job)
+{
+  job->link = self->link;
+  job->link_id = self->link_id;
+  g_async_queue_push (self->link->jobs, job);
+}
+
+static gboolean
+check_connected (TksSession *self,
+                 GTask      *task)
+{
+  if (self->link == NULL)
+    {
+      g_task_return_new_error (task, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                               "Not connected to a board");
+      g_object_unref (task);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+submit_board_job (TksSession          *self,
+                  JobKind              kind,
+                  const char          *command,
+                  gpointer             source_tag,
+                  GCancellable        *cancellable,
+                  GAsyncReadyCallback  callback,
+                  gpointer             user_data)
+{
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  Job *job;
+
+  g_task_set_source_tag (task, source_tag);
+  if (!check_connected (self, task))
+    return;
+
+  job = g_new0 (Job, 1);
+  job->kind = kind;
+  job->task = task;
+  job->command = g_strdup (command);
+  self->pending++;
+  if (self->state == TKS_SESSION_IDLE)
+    set_state (self, TKS_SESSION_BUSY);
+  submit (self, job);
+}
+
+TksSession *
+tks_session_new (void)
+{
+  return g_object_new (TKS_TYPE_SESSION, NULL);
+}
+
+TksSessionState
+tks_session_get_state (TksSession *self)
+{
+  g_return_val_if_fail (TKS_IS_SESSION (self), TKS_SESSION_DISCONNECTED);
+  return self->state;
+}
+
+const char *
+tks_session_get_address (TksSession *self)
+{
+  g_return_val_if_fail (TKS_IS_SESSION (self), NULL);
+  return self->address;
+}
+
+const char *
+tks_session_get_description (TksSession *self)
+{
+  g_return_val_if_fail (TKS_IS_SESSION (self), NULL);
+  return self->description;
+}
+
+guint
+tks_session_get_baud (TksSession *self)
+{
+  g_return_val_if_fail (TKS_IS_SESSION (self), DEFAULT_BAUD);
+  return self->baud;
+}
+
+void
+tks_session_set_baud (TksSession *self,
+                      guint       baud)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  if (baud == 0)
+    baud = DEFAULT_BAUD;
+  if (self->baud == baud)
+    return;
+  self->baud = baud;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BAUD]);
+}
+
+void
+tks_session_set_timeout (TksSession *self,
+                         guint       timeout_ms)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  if (timeout_ms == 0)
+    timeout_ms = DEFAULT_TIMEOUT_MS;
+  if (self->timeout_ms == timeout_ms)
+    return;
+  self->timeout_ms = timeout_ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMEOUT]);
+}
+
+guint
+tks_session_get_timeout (TksSession *self)
+{
+  g_return_val_if_fail (TKS_IS_SESSION (self), DEFAULT_TIMEOUT_MS);
+  return self->timeout_ms;
+}
+
+void
+tks_session_set_slow_paste (TksSession *self,
+                            gboolean    slow_paste)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  slow_paste = !!slow_paste;
+  if (self->slow_paste == slow_paste)
+    return;
+  self->slow_paste = slow_paste;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SLOW_PASTE]);
+}
+
+void
+tks_session_set_flow_control (TksSession *self,
+                              guint       flow_control)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  g_return_if_fail (flow_control <= TKS_FLOW_RTSCTS);
+  self->flow_control = flow_control;
+}
+
+void
+tks_session_set_save_history (TksSession *self,
+                              gboolean    save_history)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  self->save_history = !!save_history;
+}
+
+const char *
+tks_session_get_last_saved_path (TksSession *self)
+{
+  g_return_val_if_fail (TKS_IS_SESSION (self), NULL);
+  return self->last_saved_path;
+}
+
+gboolean
+tks_session_has_snapshot_command (TksSession *self)
+{
+  g_return_val_if_fail (TKS_IS_SESSION (self), FALSE);
+  return self->link != NULL && self->state != TKS_SESSION_CONNECTING && self->link->has_dump;
+}
+
+const char * const *
+tks_session_get_board_commands (TksSession *self)
+{
+  static const char * const none[] = { NULL };
+
+  g_return_val_if_fail (TKS_IS_SESSION (self), none);
+  if (self->link == NULL || self->state == TKS_SESSION_CONNECTING || self->link->commands == NULL)
+    return none;
+  return (const char * const *) self->link->commands;
+}
+
+void
+tks_session_connect_async (TksSession          *self,
+                           const char          *address,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  GTask *task;
+  Link *link;
+  Job *job;
+
+  g_return_if_fail (TKS_IS_SESSION (self));
+  g_return_if_fail (address != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tks_session_connect_async);
+
+  drop_link (self);
+
+  if (g_strcmp0 (self->address, address) != 0)
+    {
+      g_free (self->address);
+      self->address = g_strdup (address);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ADDRESS]);
+    }
+  set_description (self, NULL);
+
+  link = g_new0 (Link, 1);
+  link->id = ++next_link_id;
+  link->jobs = g_async_queue_new ();
+  link->cancellable = g_cancellable_new ();
+  link->address = g_strdup (address);
+  link->options.baud = self->baud;
+  link->options.flow_control = self->flow_control;
+  link->options.connect_timeout_ms = MAX (self->timeout_ms, 1000);
+  link->timeout_ms = self->timeout_ms;
+  link->slow_paste = self->slow_paste;
+  link->save_history = self->save_history;
+  link->thread = g_thread_new ("tks-session", worker_main, link);
+  self->link = link;
+  self->link_id = link->id;
+
+  set_state (self, TKS_SESSION_CONNECTING);
+
+  job = g_new0 (Job, 1);
+  job->kind = JOB_CONNECT;
+  job->task = task;
+  submit (self, job);
+}
+
+gboolean
+tks_session_connect_finish (TksSession    *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+tks_session_disconnect (TksSession *self)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+
+  drop_link (self);
+  set_state (self, TKS_SESSION_DISCONNECTED);
+}
+
+void
+tks_session_command_async (TksSession          *self,
+                           const char          *command,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  g_return_if_fail (command != NULL);
+
+  submit_board_job (self, JOB_COMMAND, command, tks_session_command_async,
+                    cancellable, callback, user_data);
+}
+
+char *
+tks_session_command_finish (TksSession    *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+tks_session_trigger_async (TksSession          *self,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  submit_board_job (self, JOB_TRIGGER, NULL, tks_session_trigger_async,
+                    cancellable, callback, user_data);
+}
+
+char *
+tks_session_trigger_finish (TksSession    *self,
+                            GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+tks_session_run_async (TksSession          *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  submit_board_job (self, JOB_RUN, NULL, tks_session_run_async,
+                    cancellable, callback, user_data);
+}
+
+gboolean
+tks_session_run_finish (TksSession    *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+void
+tks_session_fetch_async (TksSession          *self,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  submit_board_job (self, JOB_FETCH, NULL, tks_session_fetch_async,
+                    cancellable, callback, user_data);
+}
+
+TksCapture *
+tks_session_fetch_finish (TksSession    *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* GObject */
+
+static void
+tks_session_dispose (GObject *object)
+{
+  TksSession *self = TKS_SESSION (object);
+
+  drop_link (self);
+  G_OBJECT_CLASS (tks_session_parent_class)->dispose (object);
+}
+
+static void
+tks_session_finalize (GObject *object)
+{
+  TksSession *self = TKS_SESSION (object);
+
+  g_free (self->address);
+  g_free (self->description);
+  g_free (self->last_saved_path);
+  G_OBJECT_CLASS (tks_session_parent_class)->finalize (object);
+}
+
+static void
+tks_session_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  TksSession *self = TKS_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+    case PROP_ADDRESS:
+      g_value_set_string (value, self->address);
+      break;
+    case PROP_DESCRIPTION:
+      g_value_set_string (value, self->description);
+      break;
+    case PROP_BAUD:
+      g_value_set_uint (value, self->baud);
+      break;
+    case PROP_TIMEOUT:
+      g_value_set_uint (value, self->timeout_ms);
+      break;
+    case PROP_SLOW_PASTE:
+      g_value_set_boolean (value, self->slow_paste);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tks_session_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  TksSession *self = TKS_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_BAUD:
+      tks_session_set_baud (self, g_value_get_uint (value));
+      break;
+    case PROP_TIMEOUT:
+      tks_session_set_timeout (self, g_value_get_uint (value));
+      break;
+    case PROP_SLOW_PASTE:
+      tks_session_set_slow_paste (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tks_session_class_init (TksSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tks_session_dispose;
+  object_class->finalize = tks_session_finalize;
+  object_class->get_property = tks_session_get_property;
+  object_class->set_property = tks_session_set_property;
+
+  properties[PROP_STATE] =
+    g_param_spec_int ("state", NULL, NULL,
+                      TKS_SESSION_DISCONNECTED, TKS_SESSION_BUSY, TKS_SESSION_DISCONNECTED,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ADDRESS] =
+    g_param_spec_string ("address", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DESCRIPTION] =
+    g_param_spec_string ("description", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BAUD] =
+    g_param_spec_uint ("baud", NULL, NULL, 0, G_MAXUINT, DEFAULT_BAUD,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TIMEOUT] =
+    g_param_spec_uint ("timeout", NULL, NULL, 0, G_MAXUINT, DEFAULT_TIMEOUT_MS,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SLOW_PASTE] =
+    g_param_spec_boolean ("slow-paste", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SIGNAL_PROGRESS] =
+    g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 4,
+                  G_TYPE_UINT64, G_TYPE_UINT, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+}
+
+static void
+tks_session_init (TksSession *self)
+{
+  self->state = TKS_SESSION_DISCONNECTED;
+  self->baud = DEFAULT_BAUD;
+  self->timeout_ms = DEFAULT_TIMEOUT_MS;
+  self->save_history = TRUE;
+}

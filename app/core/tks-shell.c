@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <string.h>
+
+#include "tks-error.h"
+#include "tks-shell.h"
+
+#define PROMPT_LEN 4
+#define CHUNK 16384
+
+struct _TksShell
+{
+  TksTransport *transport;
+  guint         timeout_ms;
+  guint         quiet_ms;
+  gboolean      slow_paste;
+  GByteArray   *buf;
+};
+
+TksShell *
+tks_shell_new (TksTransport *transport)
+{
+  TksShell *self;
+
+  g_return_val_if_fail (transport != NULL, NULL);
+
+  self = g_new0 (TksShell, 1);
+  self->transport = transport;
+  self->timeout_ms = 2000;
+  self->quiet_ms = 100;
+  self->buf = g_byte_array_sized_new (CHUNK);
+  return self;
+}
+
+void
+tks_shell_free (TksShell *self)
+{
+  if (self == NULL)
+    return;
+  tks_transport_free (self->transport);
+  g_byte_array_unref (self->buf);
+  g_free (self);
+}
+
+TksTransport *
+tks_shell_get_transport (TksShell *self)
+{
+  return self->transport;
+}
+
+void
+tks_shell_set_timeout (TksShell *self,
+                       guint     timeout_ms)
+{
+  self->timeout_ms = MAX (timeout_ms, 1);
+}
+
+guint
+tks_shell_get_timeout (TksShell *self)
+{
+  return self->timeout_ms;
+}
+
+void
+tks_shell_set_quiet_time (TksShell *self,
+                          guint     quiet_ms)
+{
+  self->quiet_ms = quiet_ms;
+}
+
+void
+tks_shell_set_slow_paste (TksShell *self,
+                          gboolean  slow_paste)
+{
+  self->slow_paste = !!slow_paste;
+}
+
+guint
+tks_shell_get_command_timeout (TksShell *self,
+                               gsize     expected_bytes)
+{
+  double rate = tks_transport_get_bytes_per_second (self->transport);
+  double ms = self->timeout_ms;
+
+  if (rate > 0)
+    ms += 2000.0 * expected_bytes / rate;
+  return (guint) MIN (ms, (double) G_MAXINT);
+}
+
+/* The buffer ends with the prompt at the start of a line. */
+static gboolean
+ends_with_prompt (const guint8 *data,
+                  gsize         len)
+{
+  if (len < PROMPT_LEN || memcmp (data + len - PROMPT_LEN, TKS_SHELL_PROMPT, PROMPT_LEN) != 0)
+    return FALSE;
+  return len == PROMPT_LEN || data[len - PROMPT_LEN - 1] == '\n';
+}
+
+static int
+ms_left (gint64 deadline)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  return now >= deadline ? 0 : (int) MIN ((deadline - now + 999) / 1000, G_MAXINT);
+}
+
+static gboolean
+send_line (TksShell      *self,
+           const char    *line,
+           GCancellable  *cancellable,
+           GError       **error)
+{
+  gsize len = strlen (line);
+
+  if (!self->slow_paste)
+    return tks_transport_write_all (self->transport, line, len, (int) self->timeout_ms,
+                                    cancellable, error);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (!tks_transport_write_all (self->transport, line + i, 1, (int) self->timeout_ms,
+                                    cancellable, error))
+        return FALSE;
+      g_usleep (1000);
+    }
+  return TRUE;
+}
+
+static char *
+describe_link (TksShell *self)
+{
+  TksTransport *t = self->transport;
+
+  if (tks_transport_get_kind (t) == TKS_TRANSPORT_TCP)
+    return g_strdup (tks_transport_get_address (t));
+  return g_strdup_printf ("%s at %u baud", tks_transport_get_address (t),
+                          tks_transport_get_baud (t));
+}
+
+gboolean
+tks_shell_sync (TksShell      *self,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  guint8 chunk[CHUNK];
+  gint64 start = g_get_monotonic_time ();
+  gint64 deadline = start + (gint64) self->timeout_ms * 1000;
+  gint64 next_crlf = start;
+  gsize received = 0;
+  gboolean saw_prompt = FALSE;
+
+  g_byte_array_set_size (self->buf, 0);
+
+  for (;;)
+    {
+      int wait_ms;
+      gssize n;
+
+      if (g_get_monotonic_time () >= next_crlf && !saw_prompt)
+        {
+          /* Ends whatever half line the shell holds; a prompt follows. */
+          if (!send_line (self, "\r\n", cancellable, error))
+            return FALSE;
+          next_crlf = g_get_monotonic_time () + (gint64) self->timeout_ms * 1000 / 4;
+        }
+
+      wait_ms = ms_left (deadline);
+      if (saw_prompt)
+        wait_ms = MIN (wait_ms, (int) self->quiet_ms);
+      else
+        wait_ms = MIN (wait_ms, ms_left (next_crlf));
+
+      n = tks_transport_read (self->transport, chunk, sizeof chunk, wait_ms, cancellable, error);
+      if (n < 0)
+        return FALSE;
+      if (n > 0)
+        {
+          received += (gsize) n;
+          /* Keep a tail: enough to see a prompt that straddles two chunks. A prompt counts
+           * only when nothing follows it. */
+          g_byte_array_append (self->buf, chunk, (guint) n);
+          if (self->buf->len > 64)
+            g_byte_array_remove_range (self->buf, 0, self->buf->len - 64);
+          saw_prompt = ends_with_prompt (self->buf->data, self->buf->len);
+          continue;
+        }
+
+      /* Nothing within the wait */
+      if (saw_prompt)
+        {
+          g_byte_array_set_size (self->buf, 0);
+          return TRUE;
+        }
+      if (g_get_monotonic_time () < deadline)
+        continue;
+
+      {
+        g_autofree char *link = describe_link (self);
+
+        if (received == 0)
+          g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
+                       "No reply from %s within %.1f s: is the board's shell running, and at "
+                       "this baud rate?", link, self->timeout_ms / 1000.0);
+        else
+          g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+                       "%s sent %" G_GSIZE_FORMAT " bytes but never the shell prompt “ch> ” "
+                       "within %.1f s: is the baud rate right?",
+                       link, received, self->timeout_ms / 1000.0);
+      }
+      return FALSE;
+    }
+}
+
+/* Where the echoed command line ends, or -1. The echo stands at the start of a line (or right
+ * after a prompt). */
+static gssize
+find_echo_end (const guint8 *data,
+               gsize         len,
+               const char   *command)
+{
+  gsize clen = strlen (command);
+  const guint8 *p = data;
+  const guint8 *end = data + len;
+
+  while (p < end)
+    {
+      const guint8 *hit = memmem (p, (gsize) (end - p), command, clen);
+      gsize at;
+
+      if (hit == NULL)
+        break;
+      at = (gsize) (hit - data);
+      if ((at == 0 || data[at - 1] == '\n'
+           || (at >= PROMPT_LEN && memcmp (data + at - PROMPT_LEN, TKS_SHELL_PROMPT, PROMPT_LEN) == 0))
+          && at + clen + 2 <= len && data[at + clen] == '\r' && data[at + clen + 1] == '\n')
+        return (gssize) (at + clen + 2);
+      p = hit + 1;
+    }
+
+  /* Noise on the line before the echo (a glitch, a half-sent byte): take the first echo. */
+  {
+    g_autofree char *line = g_strconcat (command, "\r\n", NULL);
+    const guint8 *hit = memmem (data, len, line, clen + 2);
+
+    if (hit != NULL)
+      return (gssize) ((gsize) (hit - data) + clen + 2);
+  }
+  return -1;
+}
+
+char *
+tks_shell_command (TksShell             *self,
+                   const char           *command,
+                   gsize                 expected_bytes,
+                   TksShellProgressFunc  progress,
+                   gpointer              user_data,
+                   gsize                *len,
+                   GCancellable         *cancellable,
+                   GError              **error)
+{
+  guint8 chunk[CHUNK];
+  g_autofree char *line = NULL;
+  guint total_ms;
+  gint64 deadline;
+  guint lines = 0;
+  gssize echo_end;
+  gsize body_len;
+  const guint8 *body;
+  char *reply;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (command != NULL && *command != '\0', NULL);
+
+  if (strlen (command) > 63 || strpbrk (command, "\r\n") != NULL)
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
+                   "“%s” is not a shell command line (one line, at most 63 characters)", command);
+      return NULL;
+    }
+
+  /* Drop whatever the board sent unasked, so it does not mix into the reply. */
+  for (;;)
+    {
+      gssize n = tks_transport_read (self->transport, chunk, sizeof chunk, 0, cancellable, error);
+
+      if (n < 0)
+        return NULL;
+      if (n == 0)
+        break;
+      g_debug ("Dropped %" G_GSSIZE_FORMAT " unasked bytes before “%s”", n, command);
+    }
+
+  g_byte_array_set_size (self->buf, 0);
+  line = g_strconcat (command, "\r\n", NULL);
+  if (!send_line (self, line, cancellable, error))
+    return NULL;
+
+  total_ms = tks_shell_get_command_timeout (self, expected_bytes);
+  deadline = g_get_monotonic_time () + (gint64) total_ms * 1000;
+
+  for (;;)
+    {
+      int wait_ms = MIN (ms_left (deadline), (int) self->timeout_ms);
+      gssize n = tks_transport_read (self->transport, chunk, sizeof chunk, wait_ms, cancellable, error);
+
+      if (n < 0)
+        {
+          if (self->buf->len > 0 && error && *error && (*error)->domain == TKS_ERROR)
+            g_prefix_error (error, "After %u bytes of the reply to “%s”: ", self->buf->len, command);
+          return NULL;
+        }
+      if (n == 0)
+        {
+          g_autofree char *link = describe_link (self);
+          gboolean idle = ms_left (deadline) > 0;
+
+          if (self->buf->len == 0)
+            g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
+                         "No reply from %s to “%s” within %.1f s: is the board's shell "
+                         "running, and at this baud rate?", link, command, wait_ms / 1000.0);
+          else if (find_echo_end (self->buf->data, self->buf->len, command) < 0)
+            g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+                         "%s answered “%s” with %u unreadable bytes and no prompt: is the baud "
+                         "rate right?", link, command, self->buf->len);
+          else if (idle)
+            g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
+                         "The reply of %s to “%s” stopped after %u bytes (%u lines): nothing "
+                         "more came for %.1f s", link, command, self->buf->len, lines,
+                         wait_ms / 1000.0);
+          else
+            g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
+                         "The reply of %s to “%s” was not complete within %.1f s (%u bytes, "
+                         "%u lines so far)", link, command, total_ms / 1000.0,
+                         self->buf->len, lines);
+          return NULL;
+        }
+
+      for (gssize i = 0; i < n; i++)
+        lines += chunk[i] == '\n';
+      g_byte_array_append (self->buf, chunk, (guint) n);
+      if (progress != NULL)
+        progress (self->buf->len, lines, user_data);
+      if (ends_with_prompt (self->buf->data, self->buf->len))
+        break;
+    }
+
+  echo_end = find_echo_end (self->buf->data, self->buf->len, command);
+  if (echo_end < 0)
+    {
+      /* The echo was lost or garbled: keep everything before the prompt. */
+      g_debug ("No echo of “%s” in its reply", command);
+      echo_end = 0;
+    }
+  body = self->buf->data + echo_end;
+  body_len = self->buf->len - (gsize) echo_end - PROMPT_LEN;
+
+  {
+    const guint8 *banner = memmem (body, body_len, TKS_SHELL_BANNER, strlen (TKS_SHELL_BANNER));
+
+    if (banner != NULL)
+      {
+        g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                     "The board restarted during “%s” (its shell banner came after %"
+                     G_GSIZE_FORMAT " bytes of the reply): ask again", command,
+                     (gsize) (banner - body));
+        return NULL;
+      }
+  }
+
+  {
+    g_autofree char *unknown = g_strconcat (command, " ?\r\n", NULL);
+
+    if (body_len == strlen (unknown) && memcmp (body, unknown, body_len) == 0)
+      {
+        g_set_error (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
+                     "The board's shell does not know “%s”", command);
+        return NULL;
+      }
+  }
+
+  reply = g_malloc (body_len + 1);
+  memcpy (reply, body, body_len);
+  reply[body_len] = '\0';
+  if (len != NULL)
+    *len = body_len;
+  g_byte_array_set_size (self->buf, 0);
+  return reply;
+}
+
+GStrv
+tks_shell_parse_help (const char *reply)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  const char *p;
+
+  g_return_val_if_fail (reply != NULL, NULL);
+
+  p = strstr (reply, "Commands:");
+  if (p != NULL)
+    {
+      g_auto(GStrv) words = NULL;
+      const char *eol = strpbrk (p, "\r\n");
+      g_autofree char *line = eol ? g_strndup (p, (gsize) (eol - p)) : g_strdup (p);
+
+      words = g_strsplit_set (line + strlen ("Commands:"), " \t", -1);
+      for (guint i = 0; words[i] != NULL; i++)
+        if (*words[i] != '\0')
+          g_strv_builder_add (builder, words[i]);
+    }
+  return g_strv_builder_end (builder);
+}

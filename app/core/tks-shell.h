@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tks-transport.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The ChibiOS shell protocol over a transport (PROTOCOL.md §1): a command is sent as
+ * "NAME\r\n", the shell echoes it, answers, and the reply is complete when the prompt "ch> "
+ * comes back at the start of a line. Blocking calls, for a worker thread; each is bounded by a
+ * timeout and cancellable.
+ */
+
+#define TKS_SHELL_PROMPT "ch> "
+#define TKS_SHELL_BANNER "ChibiOS/RT Shell\r\n"
+
+typedef struct _TksShell TksShell;
+
+/* Called after every chunk received: all bytes and all line ends received for the command. */
+typedef void (*TksShellProgressFunc) (guint64  bytes,
+                                      guint    lines,
+                                      gpointer user_data);
+
+TksShell     *tks_shell_new              (TksTransport  *transport);
+void          tks_shell_free             (TksShell      *self);
+TksTransport *tks_shell_get_transport    (TksShell      *self);
+
+/* The time to wait for a first byte and for each further byte (default 2000 ms); a command
+ * expecting n bytes gets this plus twice the link's transfer time for n bytes in total. */
+void          tks_shell_set_timeout      (TksShell      *self,
+                                          guint          timeout_ms);
+guint         tks_shell_get_timeout      (TksShell      *self);
+/* How long the link must stay silent after a prompt when resynchronising (default 100 ms). */
+void          tks_shell_set_quiet_time   (TksShell      *self,
+                                          guint          quiet_ms);
+/* Send commands one character per millisecond, for boards whose input buffer is tiny. */
+void          tks_shell_set_slow_paste   (TksShell      *self,
+                                          gboolean       slow_paste);
+/* The milliseconds a command expecting @expected_bytes is given. */
+guint         tks_shell_get_command_timeout (TksShell   *self,
+                                             gsize       expected_bytes);
+
+/* Brings the shell to a fresh prompt: sends "\r\n" and drains until the prompt came back and
+ * the link is quiet. Fails with TKS_ERROR_TIMEOUT when nothing answers and with
+ * TKS_ERROR_PARSE when bytes arrive but never a prompt (wrong baud rate). */
+gboolean      tks_shell_sync             (TksShell      *self,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
+
+/* Runs @command and returns its reply without the echoed command and the prompt (NUL
+ * terminated; its length in @len). @expected_bytes scales the timeout (0: a short reply). */
+char         *tks_shell_command          (TksShell             *self,
+                                          const char           *command,
+                                          gsize                 expected_bytes,
+                                          TksShellProgressFunc  progress,
+                                          gpointer              user_data,
+                                          gsize                *len,
+                                          GCancellable         *cancellable,
+                                          GError              **error);
+
+/* The command names listed by a `help` reply ("Commands: help exit info …"). */
+GStrv         tks_shell_parse_help       (const char    *reply);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksShell, tks_shell_free)
+
+G_END_DECLS

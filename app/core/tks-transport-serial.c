@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+
+#ifdef HAVE_LIBSERIALPORT
+#include <libserialport.h>
+#endif
+
+#include "tks-error.h"
+#include "tks-transport-private.h"
+
+void
+tks_serial_port_info_free (TksSerialPortInfo *info)
+{
+  if (info == NULL)
+    return;
+  g_free (info->name);
+  g_free (info->description);
+  g_free (info);
+}
+
+#ifdef HAVE_LIBSERIALPORT
+
+/* libserialport keeps its last error per thread: turn it into a GError right here, in the
+ * thread that got it. */
+static void
+set_sp_error (GError     **error,
+              enum sp_return ret,
+              const char  *path,
+              const char  *what)
+{
+  if (ret == SP_ERR_FAIL)
+    {
+      int code = sp_last_error_code ();
+      char *msg = sp_last_error_message ();
+
+      switch (code)
+        {
+        case EACCES:
+        case EPERM:
+        case EBUSY:
+        case ENOENT:
+        case ENODEV:
+        case ENXIO:
+          tks_transport_set_open_error (error, code, path, msg);
+          break;
+        case EIO:
+          g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                       "%s went away (%s): was the cable unplugged?", path, msg);
+          break;
+        default:
+          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "%s %s failed: %s", path, what, msg);
+          break;
+        }
+      sp_free_error_message (msg);
+    }
+  else if (ret == SP_ERR_MEM)
+    g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "%s %s failed: out of memory", path, what);
+  else if (ret == SP_ERR_SUPP)
+    g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "%s %s: not supported by this port", path, what);
+  else
+    g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE, "%s %s: invalid setting", path, what);
+}
+
+static gssize
+serial_read (TksTransport  *self,
+             guint8        *buf,
+             gsize          len,
+             int            timeout_ms,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  for (;;)
+    {
+      int r = tks_transport_poll_fd (self->fd, POLLIN, timeout_ms, cancellable, self->address, error);
+      enum sp_return n;
+
+      if (r <= 0)
+        return r;
+      n = sp_nonblocking_read (self->port, buf, len);
+      if (n > 0)
+        return n;
+      if (n == 0)
+        {
+          /* Readable but empty: the device hung up. */
+          g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                       "%s went away: was the cable unplugged?", self->address);
+          return -1;
+        }
+      if (n == SP_ERR_FAIL && (sp_last_error_code () == EAGAIN || sp_last_error_code () == EINTR))
+        continue;
+      set_sp_error (error, n, self->address, "reading");
+      return -1;
+    }
+}
+
+static gssize
+serial_write (TksTransport  *self,
+              const guint8  *buf,
+              gsize          len,
+              int            timeout_ms,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  for (;;)
+    {
+      int r = tks_transport_poll_fd (self->fd, POLLOUT, timeout_ms, cancellable, self->address, error);
+      enum sp_return n;
+
+      if (r <= 0)
+        return r;
+      n = sp_nonblocking_write (self->port, buf, len);
+      if (n >= 0)
+        return n;
+      if (n == SP_ERR_FAIL && (sp_last_error_code () == EAGAIN || sp_last_error_code () == EINTR))
+        continue;
+      set_sp_error (error, n, self->address, "writing");
+      return -1;
+    }
+}
+
+static void
+serial_close (TksTransport *self)
+{
+  if (self->port != NULL)
+    {
+      sp_close (self->port);
+      sp_free_port (self->port);
+    }
+  self->port = NULL;
+  self->fd = -1;
+}
+
+static const TksTransportVTable serial_vtable = { serial_read, serial_write, serial_close };
+
+static char *
+describe_port (struct sp_port *port)
+{
+  const char *desc = sp_get_port_description (port);
+  int vid = -1, pid = -1;
+
+  if (sp_get_port_transport (port) == SP_TRANSPORT_USB
+      && sp_get_port_usb_vid_pid (port, &vid, &pid) == SP_OK)
+    return g_strdup_printf ("%s, %04x:%04x", desc ? desc : "USB", vid, pid);
+  return g_strdup (desc);
+}
+
+TksTransport *
+tks_transport_open_serial (const char                *name,
+                           const TksTransportOptions *options,
+                           gboolean                  *try_tty,
+                           GError                   **error)
+{
+  guint baud = options && options->baud ? options->baud : 115200;
+  struct sp_port *port = NULL;
+  struct sp_port_config *config = NULL;
+  TksTransport *self = NULL;
+  enum sp_flowcontrol flow = SP_FLOWCONTROL_NONE;
+  enum sp_return ret;
+  g_autofree char *what = NULL;
+  int fd = -1;
+
+  *try_tty = FALSE;
+
+  ret = sp_get_port_by_name (name, &port);
+  if (ret != SP_OK)
+    {
+      *try_tty = TRUE;
+      if (ret == SP_ERR_FAIL || ret == SP_ERR_ARG)
+        tks_transport_set_open_error (error, ENOENT, name, NULL);
+      else
+        set_sp_error (error, ret, name, "opening");
+      return NULL;
+    }
+
+  ret = sp_open (port, SP_MODE_READ_WRITE);
+  if (ret != SP_OK)
+    {
+      int code = ret == SP_ERR_FAIL ? sp_last_error_code () : 0;
+
+      /* Not a permission, busy or missing device: maybe a tty libserialport cannot drive. */
+      *try_tty = code != EACCES && code != EPERM && code != EBUSY && code != ENOENT;
+      set_sp_error (error, ret, name, "opening");
+      sp_free_port (port);
+      return NULL;
+    }
+
+  if (sp_get_port_handle (port, &fd) != SP_OK || fd < 0 || !tks_transport_lock_tty (fd, name, error))
+    {
+      if (error && *error == NULL)
+        g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Could not open %s", name);
+      sp_close (port);
+      sp_free_port (port);
+      return NULL;
+    }
+
+  if (options && options->flow_control == TKS_FLOW_RTSCTS)
+    flow = SP_FLOWCONTROL_RTSCTS;
+  else if (options && options->flow_control == TKS_FLOW_XONXOFF)
+    flow = SP_FLOWCONTROL_XONXOFF;
+
+  what = g_strdup_printf ("setting %u baud, 8N1", baud);
+  if ((ret = sp_new_config (&config)) != SP_OK
+      || (ret = sp_set_config_baudrate (config, (int) baud)) != SP_OK
+      || (ret = sp_set_config_bits (config, 8)) != SP_OK
+      || (ret = sp_set_config_parity (config, SP_PARITY_NONE)) != SP_OK
+      || (ret = sp_set_config_stopbits (config, 1)) != SP_OK
+      || (ret = sp_set_config_flowcontrol (config, flow)) != SP_OK
+      || (ret = sp_set_config (port, config)) != SP_OK)
+    {
+      set_sp_error (error, ret, name, what);
+      if (config)
+        sp_free_config (config);
+      sp_close (port);
+      sp_free_port (port);
+      return NULL;
+    }
+  sp_free_config (config);
+  sp_flush (port, SP_BUF_INPUT);
+
+  self = tks_transport_alloc (&serial_vtable, TKS_TRANSPORT_SERIAL, name, baud);
+  self->port = port;
+  self->fd = fd;
+  {
+    g_autofree char *desc = describe_port (port);
+
+    if (desc != NULL && *desc != '\0')
+      self->description = g_strdup_printf ("%s at %u baud (%s)", name, baud, desc);
+    else
+      self->description = g_strdup_printf ("%s at %u baud", name, baud);
+  }
+  return self;
+}
+
+static int
+compare_info (gconstpointer a,
+              gconstpointer b)
+{
+  const TksSerialPortInfo *ia = *(TksSerialPortInfo * const *) a;
+  const TksSerialPortInfo *ib = *(TksSerialPortInfo * const *) b;
+
+  return g_strcmp0 (ia->name, ib->name);
+}
+
+GPtrArray *
+tks_serial_list_ports (GError **error)
+{
+  GPtrArray *ports = g_ptr_array_new_with_free_func ((GDestroyNotify) tks_serial_port_info_free);
+  struct sp_port **list = NULL;
+  enum sp_return ret = sp_list_ports (&list);
+
+  if (ret != SP_OK)
+    {
+      set_sp_error (error, ret, "serial ports", "listing");
+      g_ptr_array_unref (ports);
+      return NULL;
+    }
+  for (guint i = 0; list[i] != NULL; i++)
+    {
+      TksSerialPortInfo *info = g_new0 (TksSerialPortInfo, 1);
+      const char *desc = sp_get_port_description (list[i]);
+
+      info->name = g_strdup (sp_get_port_name (list[i]));
+      info->description = g_strdup (desc ? desc : "");
+      info->usb_vid = info->usb_pid = -1;
+      if (sp_get_port_transport (list[i]) == SP_TRANSPORT_USB)
+        sp_get_port_usb_vid_pid (list[i], &info->usb_vid, &info->usb_pid);
+      g_ptr_array_add (ports, info);
+    }
+  sp_free_port_list (list);
+  g_ptr_array_sort (ports, compare_info);
+  return ports;
+}
+
+#else /* !HAVE_LIBSERIALPORT */
+
+TksTransport *
+tks_transport_open_serial (const char                *name,
+                           const TksTransportOptions *options,
+                           gboolean                  *try_tty,
+                           GError                   **error)
+{
+  *try_tty = TRUE;
+  g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
+               "Serial port support (libserialport) is not built in; cannot open %s", name);
+  return NULL;
+}
+
+GPtrArray *
+tks_serial_list_ports (GError **error)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) tks_serial_port_info_free);
+}
+
+#endif

@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "tks-test-board.h"
+
+typedef struct
+{
+  char  *command;
+  char  *reply;
+  gsize  len;
+  guint  used;
+} Segment;
+
+struct _TksTestBoard
+{
+  int               fd;
+  TksTestBoardMode  mode;
+  gsize             fault_after;
+  gsize             chunk;
+  char             *banner;
+  GPtrArray        *segments;
+  GThread          *thread;
+  gint              stop;
+};
+
+static void
+segment_free (gpointer data)
+{
+  Segment *seg = data;
+
+  g_free (seg->command);
+  g_free (seg->reply);
+  g_free (seg);
+}
+
+/* Splits the transcript at every prompt that starts a line. */
+static void
+load_fixture (TksTestBoard *self,
+              const char   *fixture)
+{
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, fixture, NULL);
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len, pos = 0;
+  gboolean first = TRUE;
+
+  g_file_get_contents (path, &data, &len, &error);
+  g_assert_no_error (error);
+
+  while (pos < len)
+    {
+      gsize end = pos;
+      const char *eol;
+      Segment *seg;
+
+      /* the next prompt at the start of a line */
+      for (;;)
+        {
+          const char *hit = memmem (data + end, len - end, "ch> ", 4);
+
+          if (hit == NULL)
+            {
+              end = len;
+              break;
+            }
+          end = (gsize) (hit - data);
+          if (end == 0 || data[end - 1] == '\n')
+            break;
+          end++;
+        }
+
+      eol = memmem (data + pos, end - pos, "\r\n", 2);
+      if (first && (eol == NULL || strstr (data + pos, "ChibiOS/RT Shell") == data + pos + 2))
+        self->banner = g_strndup (data + pos, end - pos);
+      else if (eol != NULL)
+        {
+          seg = g_new0 (Segment, 1);
+          seg->command = g_strndup (data + pos, (gsize) (eol - (data + pos)));
+          seg->len = end - (gsize) (eol + 2 - data);
+          seg->reply = g_strndup (eol + 2, seg->len);
+          g_ptr_array_add (self->segments, seg);
+        }
+      first = FALSE;
+      pos = end + 4;
+    }
+}
+
+const char *
+tks_test_board_reply (TksTestBoard *self,
+                      const char   *command,
+                      guint         nth,
+                      gsize        *len)
+{
+  for (guint i = 0; i < self->segments->len; i++)
+    {
+      Segment *seg = g_ptr_array_index (self->segments, i);
+
+      if (g_str_equal (seg->command, command) && nth-- == 0)
+        {
+          *len = seg->len;
+          return seg->reply;
+        }
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+static gboolean
+send_all (TksTestBoard *self,
+          const char   *data,
+          gsize         len)
+{
+  while (len > 0)
+    {
+      gssize n = send (self->fd, data, MIN (len, self->chunk), MSG_NOSIGNAL);
+
+      if (n < 0 && errno == ENOTSOCK)
+        n = write (self->fd, data, MIN (len, self->chunk));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      data += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+static gboolean
+send_str (TksTestBoard *self,
+          const char   *s)
+{
+  return send_all (self, s, strlen (s));
+}
+
+static gboolean
+send_reply (TksTestBoard *self,
+            const char   *reply,
+            gsize         len)
+{
+  gsize cut = MIN (self->fault_after, len);
+
+  switch (self->mode)
+    {
+    case TKS_TEST_BOARD_CLOSE_AFTER:
+      send_all (self, reply, cut);
+      return FALSE;
+    case TKS_TEST_BOARD_RESET_AFTER:
+      send_all (self, reply, cut);
+      return send_str (self, "\r\nChibiOS/RT Shell\r\nch> ");
+    case TKS_TEST_BOARD_STALL_AFTER:
+      send_all (self, reply, cut);
+      while (!g_atomic_int_get (&self->stop))
+        g_usleep (10 * 1000);
+      return FALSE;
+    case TKS_TEST_BOARD_NORMAL:
+    case TKS_TEST_BOARD_SILENT:
+    case TKS_TEST_BOARD_GARBAGE:
+    case TKS_TEST_BOARD_NOISE_FIRST:
+    default:
+      return send_all (self, reply, len) && send_str (self, "ch> ");
+    }
+}
+
+static gboolean
+answer (TksTestBoard *self,
+        const char   *line)
+{
+  if (*line == '\0')
+    return send_str (self, "ch> ");
+
+  for (guint i = 0; i < self->segments->len; i++)
+    {
+      Segment *seg = g_ptr_array_index (self->segments, i);
+
+      if (g_str_equal (seg->command, line) && seg->used == 0)
+        {
+          seg->used = 1;
+          return send_reply (self, seg->reply, seg->len);
+        }
+    }
+  /* Asked again: the last recorded reply. */
+  for (guint i = self->segments->len; i > 0; i--)
+    {
+      Segment *seg = g_ptr_array_index (self->segments, i - 1);
+
+      if (g_str_equal (seg->command, line))
+        return send_reply (self, seg->reply, seg->len);
+    }
+  {
+    g_autofree char *unknown = g_strdup_printf ("%s ?\r\nch> ", line);
+
+    return send_str (self, unknown);
+  }
+}
+
+static gpointer
+board_thread (gpointer data)
+{
+  TksTestBoard *self = data;
+  GString *line = g_string_new (NULL);
+  GRand *rand = g_rand_new_with_seed (42);
+
+  if (self->mode == TKS_TEST_BOARD_NOISE_FIRST)
+    send_str (self, "\xff\x80garbled half line\x01");
+  else if (self->banner != NULL && self->mode == TKS_TEST_BOARD_NORMAL)
+    {
+      if (send_str (self, self->banner))
+        send_str (self, "ch> ");
+    }
+
+  while (!g_atomic_int_get (&self->stop))
+    {
+      struct pollfd pfd = { self->fd, POLLIN, 0 };
+      char buf[256];
+      gssize n;
+
+      if (poll (&pfd, 1, 50) <= 0)
+        continue;
+      n = read (self->fd, buf, sizeof buf);
+      if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        continue;
+      if (n <= 0)
+        break;
+      if (self->mode == TKS_TEST_BOARD_SILENT)
+        continue;
+      if (self->mode == TKS_TEST_BOARD_GARBAGE)
+        {
+          /* What a shell at another baud rate looks like: bytes, never a prompt. */
+          char junk[64];
+
+          for (gsize i = 0; i < sizeof junk; i++)
+            junk[i] = (char) (0x80 | g_rand_int_range (rand, 0, 0x80));
+          send_all (self, junk, sizeof junk);
+          continue;
+        }
+      for (gssize i = 0; i < n; i++)
+        {
+          char c = buf[i];
+
+          if (c == '\r')
+            {
+              /* the shell echoes the line end, then answers */
+              if (line->len == 0)
+                {
+                  if (!send_str (self, "\r\n") || !answer (self, ""))
+                    goto out;
+                }
+              else
+                {
+                  g_autofree char *echo = g_strconcat (line->str, "\r\n", NULL);
+
+                  if (!send_str (self, echo) || !answer (self, line->str))
+                    goto out;
+                }
+              g_string_truncate (line, 0);
+            }
+          else if ((guchar) c >= 0x20)
+            g_string_append_c (line, c);
+        }
+    }
+out:
+  shutdown (self->fd, SHUT_RDWR);
+  close (self->fd);
+  self->fd = -1;
+  g_string_free (line, TRUE);
+  g_rand_free (rand);
+  return NULL;
+}
+
+TksTestBoard *
+tks_test_board_start (const char       *fixture,
+                      int               fd,
+                      TksTestBoardMode  mode,
+                      gsize             fault_after,
+                      gsize             chunk)
+{
+  TksTestBoard *self = g_new0 (TksTestBoard, 1);
+
+  self->fd = fd;
+  self->mode = mode;
+  self->fault_after = fault_after;
+  self->chunk = chunk ? chunk : 4096;
+  self->segments = g_ptr_array_new_with_free_func (segment_free);
+  load_fixture (self, fixture);
+  self->thread = g_thread_new ("test-board", board_thread, self);
+  return self;
+}
+
+void
+tks_test_board_stop (TksTestBoard *self)
+{
+  if (self == NULL)
+    return;
+  g_atomic_int_set (&self->stop, 1);
+  g_thread_join (self->thread);
+  g_ptr_array_unref (self->segments);
+  g_free (self->banner);
+  g_free (self);
+}
