@@ -1,11 +1,1037 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
 #include "tks-capture.h"
+#include "tks-error.h"
+
+static const char * const real_captures[] = {
+  "board-run-mode.raw.txt",
+  "board-trigger-exits.raw.txt",
+  "board-trigger-exits.saved.txt",
+  "board-partly-logged-trigger.raw.txt",
+  "board-tick-wrap.raw.txt",
+};
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (TEST_DATA_DIR, name, NULL);
+}
+
+static TksCapture *
+load_data (const char *name)
+{
+  g_autofree char *path = data_path (name);
+  g_autoptr(GError) error = NULL;
+  TksCapture *capture = tks_capture_new_from_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (capture);
+  return capture;
+}
+
+static TksCapture *
+load_text (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  TksCapture *capture = tks_capture_new_from_data (text, strlen (text), &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (capture);
+  return capture;
+}
+
+static const TksThread *
+thread_named (TksCapture *capture,
+              const char *name)
+{
+  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+
+      if (g_strcmp0 (th->name, name) == 0)
+        return th;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+static gboolean
+has_warning (TksCapture *capture,
+             const char *needle)
+{
+  guint n;
+  const char * const *warnings = tks_capture_get_warnings (capture, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (strstr (warnings[i], needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* An independent model of the original viewer: what it parses, and which rectangles it draws
+ * (PROTOCOL.md §3, "the original viewer ends a run at the OUT record's integer tick, and
+ * widens a run shorter than one tick to 1/k of the IN's tick"). */
+
+typedef struct
+{
+  double begin;
+  double width;
+} LegacyRun;
+
+typedef struct
+{
+  int        number;
+  gboolean   deleted;
+  GArray    *events; /* LegacyEvent */
+  GArray    *runs;   /* LegacyRun */
+  gboolean   logged;
+} LegacyThread;
+
+typedef struct
+{
+  int  tick;
+  int  kind; /* 0 in, 1 out, 2 exit */
+  int  step;
+  int  steps;
+} LegacyEvent;
+
+static void
+legacy_thread_free (gpointer data)
+{
+  LegacyThread *t = data;
+
+  g_array_unref (t->events);
+  g_array_unref (t->runs);
+  g_free (t);
+}
+
+/* Parses the last list and log of a transcript with sscanf, the way a reader of the format
+ * would, and rebuilds the original's rectangles; returns threads in creation order. */
+static GPtrArray *
+legacy_rebuild (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GPtrArray) live = g_ptr_array_new ();
+  g_autoptr(GPtrArray) deleted = g_ptr_array_new ();
+  GPtrArray *threads = g_ptr_array_new_with_free_func (legacy_thread_free);
+  g_autoptr(GArray) records = g_array_new (FALSE, FALSE, sizeof (int) * 3);
+  g_autoptr(GPtrArray) working = NULL;
+  int section = 0, last_list = -1, last_log = -1;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+
+  /* Find the last threads_list that is followed by a threads_timestamps. */
+  for (int i = 0; lines[i] != NULL; i++)
+    {
+      g_strchomp (lines[i]);
+      if (g_str_has_suffix (lines[i], "threads_list"))
+        last_list = i;
+      else if (g_str_has_suffix (lines[i], "threads_timestamps") && last_list >= 0)
+        last_log = i;
+    }
+  for (int i = last_list; lines[i] != NULL; i++)
+    if (g_str_has_suffix (lines[i], "threads_timestamps") && i > last_list)
+      {
+        last_log = i;
+        break;
+      }
+  g_assert_cmpint (last_list, >=, 0);
+  g_assert_cmpint (last_log, >, last_list);
+
+  for (int i = last_list + 1; lines[i] != NULL; i++)
+    {
+      int nb, prio;
+      char log[4] = "";
+
+      if (i == last_log)
+        {
+          section = 2;
+          continue;
+        }
+      if (g_str_has_prefix (lines[i], "ch>"))
+        {
+          if (section == 1)
+            {
+              section = 0;
+              continue;
+            }
+          if (section == 2)
+            break;
+        }
+      if (section == 0 && i < last_log && i == last_list + 1)
+        section = 1;
+      if (section == 1)
+        {
+          static gboolean in_deleted;
+
+          if (i == last_list + 1)
+            in_deleted = FALSE;
+          if (g_str_has_prefix (lines[i], "Deleted threads:"))
+            {
+              in_deleted = TRUE;
+              continue;
+            }
+          if (sscanf (lines[i], "Thread number %d : Prio = %d, Log = %3[ YesNo]", &nb, &prio, log) == 3)
+            {
+              LegacyThread *t = g_new0 (LegacyThread, 1);
+
+              t->number = nb;
+              t->deleted = in_deleted;
+              t->logged = strstr (log, "Yes") != NULL;
+              t->events = g_array_new (FALSE, FALSE, sizeof (LegacyEvent));
+              t->runs = g_array_new (FALSE, FALSE, sizeof (LegacyRun));
+              g_ptr_array_add (in_deleted ? deleted : live, t);
+            }
+        }
+      else if (section == 2)
+        {
+          int rec[3];
+
+          if (sscanf (lines[i], "From %d to %d at %d", &rec[0], &rec[1], &rec[2]) == 3)
+            g_array_append_val (records, rec);
+        }
+    }
+
+  /* Creation order. */
+  for (guint i = 0; i < live->len; i++)
+    g_ptr_array_add (threads, g_ptr_array_index (live, i));
+  for (guint i = deleted->len; i > 0; i--)
+    {
+      LegacyThread *t = g_ptr_array_index (deleted, i - 1);
+
+      g_ptr_array_insert (threads, t->number - 1, t);
+    }
+
+  /* Replay with sub-tick steps. */
+  working = g_ptr_array_copy (threads, NULL, NULL);
+  g_ptr_array_set_free_func (working, NULL);
+  for (guint i = 0; i < records->len;)
+    {
+      int *r = &g_array_index (records, int, i * 3);
+      guint j = i, k;
+
+      while (j < records->len && g_array_index (records, int, j * 3 + 2) == r[2])
+        j++;
+      k = j - i;
+      for (guint s = 0; s < k; s++, i++)
+        {
+          int *rec = &g_array_index (records, int, i * 3);
+          LegacyEvent ev = { rec[2], 0, (int) s, (int) k };
+
+          if (rec[0] == rec[1])
+            {
+              LegacyThread *t = g_ptr_array_steal_index (working, rec[0] - 1);
+
+              ev.kind = 2;
+              g_array_append_val (t->events, ev);
+              continue;
+            }
+          if (rec[0] != 0)
+            {
+              ev.kind = 1;
+              g_array_append_val (((LegacyThread *) g_ptr_array_index (working, rec[0] - 1))->events, ev);
+            }
+          ev.kind = 0;
+          g_array_append_val (((LegacyThread *) g_ptr_array_index (working, rec[1] - 1))->events, ev);
+        }
+    }
+
+  /* Positional pairing, as the original does. */
+  for (guint t = 0; t < threads->len; t++)
+    {
+      LegacyThread *th = g_ptr_array_index (threads, t);
+      GArray *ev = th->events;
+
+      if (!th->logged || ev->len == 0)
+        continue;
+      if (g_array_index (ev, LegacyEvent, 0).kind == 1)
+        {
+          if (g_array_index (ev, LegacyEvent, 0).tick == 0)
+            {
+              LegacyEvent in = { 0, 0, 0, 1 };
+
+              g_array_prepend_val (ev, in);
+            }
+          else
+            g_array_remove_index (ev, 0);
+        }
+      if (ev->len % 2)
+        g_array_set_size (ev, ev->len - 1);
+      for (guint i = 0; i + 1 < ev->len; i += 2)
+        {
+          LegacyEvent *a = &g_array_index (ev, LegacyEvent, i);
+          LegacyEvent *b = &g_array_index (ev, LegacyEvent, i + 1);
+          double step = 1.0 / a->steps;
+          double shift = a->step * step;
+          LegacyRun run = { a->tick + shift, b->tick - a->tick - shift };
+
+          if (run.width < 1)
+            run.width = step;
+          g_array_append_val (th->runs, run);
+        }
+    }
+  return threads;
+}
+
+static void
+test_matches_original (void)
+{
+  /* The run-mode capture and the trigger/exits one are fully logged and consistent. */
+  const char * const files[] = {
+    "board-run-mode.raw.txt",
+    "board-trigger-exits.raw.txt",
+    "board-trigger-exits.saved.txt",
+    "board-partly-logged-trigger.raw.txt",
+  };
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = data_path (files[f]);
+      g_autoptr(GPtrArray) legacy = legacy_rebuild (path);
+      g_autoptr(TksCapture) capture = load_data (files[f]);
+      guint compared = 0;
+
+      g_assert_cmpuint (legacy->len, ==, tks_capture_get_n_threads (capture));
+      for (guint t = 0; t < legacy->len; t++)
+        {
+          LegacyThread *lt = g_ptr_array_index (legacy, t);
+          const TksThread *th = tks_capture_get_thread (capture, t);
+          guint j = 0;
+
+          g_assert_cmpint (lt->logged, ==, (th->flags & TKS_THREAD_LOGGED) != 0);
+          for (guint i = 0; i < lt->runs->len; i++)
+            {
+              LegacyRun *run = &g_array_index (lt->runs, LegacyRun, i);
+
+              /* The same run starts at the same place and ends no earlier. */
+              while (j < th->n_runs && th->runs[j].begin < run->begin - 1e-9)
+                j++;
+              g_assert_cmpuint (j, <, th->n_runs);
+              g_assert_cmpfloat_with_epsilon (th->runs[j].begin, run->begin, 1e-9);
+              g_assert_cmpfloat (th->runs[j].end, >=, run->begin + run->width - 1e-9);
+              compared++;
+            }
+          /* Tickscope adds at most the run still going at the end. */
+          g_assert_cmpuint (th->n_runs, <=, lt->runs->len + 1);
+          if (th->n_runs == lt->runs->len + 1)
+            g_assert_true (th->flags & (TKS_THREAD_RUNNING_AT_END | TKS_THREAD_ASSUMED_START));
+        }
+      g_assert_cmpuint (compared, >, 1000);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+static void
+test_real_captures_load_cleanly (void)
+{
+  for (guint f = 0; f < G_N_ELEMENTS (real_captures); f++)
+    {
+      g_autoptr(TksCapture) capture = load_data (real_captures[f]);
+      guint n_warnings = 99;
+
+      tks_capture_get_warnings (capture, &n_warnings);
+      g_assert_cmpuint (n_warnings, ==, 0);
+      g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 3000);
+      g_assert_cmpfloat (tks_capture_get_end (capture), >, tks_capture_get_start (capture));
+    }
+}
+
+static void
+test_runs_are_sane (void)
+{
+  for (guint f = 0; f < G_N_ELEMENTS (real_captures); f++)
+    {
+      g_autoptr(TksCapture) capture = load_data (real_captures[f]);
+      double start = tks_capture_get_start (capture), end = tks_capture_get_end (capture);
+
+      for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
+        {
+          const TksThread *th = tks_capture_get_thread (capture, t);
+
+          for (guint i = 0; i < th->n_runs; i++)
+            {
+              g_assert_cmpfloat (th->runs[i].begin, <, th->runs[i].end);
+              g_assert_cmpfloat (th->runs[i].begin, >=, start);
+              g_assert_cmpfloat (th->runs[i].end, <=, end);
+              if (i > 0)
+                g_assert_cmpfloat (th->runs[i - 1].end, <=, th->runs[i].begin);
+            }
+          for (guint i = 1; i < th->n_marks; i++)
+            g_assert_cmpfloat (th->marks[i - 1].pos, <=, th->marks[i].pos);
+        }
+    }
+}
+
+static int
+compare_runs (gconstpointer a,
+              gconstpointer b)
+{
+  const TksRun *ra = a, *rb = b;
+
+  return ra->begin < rb->begin ? -1 : ra->begin > rb->begin;
+}
+
+/* Fully logged: one thread holds the CPU at any time, so the runs tile the capture exactly. */
+static void
+test_runs_touch (void)
+{
+  const char * const files[] = { "board-run-mode.raw.txt", "board-tick-wrap.raw.txt" };
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autoptr(TksCapture) capture = load_data (files[f]);
+      g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (TksRun));
+
+      for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
+        {
+          const TksThread *th = tks_capture_get_thread (capture, t);
+
+          g_array_append_vals (all, th->runs, th->n_runs);
+        }
+      g_array_sort (all, compare_runs);
+      g_assert_cmpuint (all->len, >, 2900);
+      for (guint i = 1; i < all->len; i++)
+        {
+          double end = g_array_index (all, TksRun, i - 1).end;
+          gboolean exit_here = FALSE;
+
+          /* After an exit record the switch away is the next record: the only gap. */
+          for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
+            exit_here |= tks_capture_get_thread (capture, t)->exit_time == end;
+          if (exit_here)
+            g_assert_cmpfloat (g_array_index (all, TksRun, i).begin, >, end);
+          else
+            g_assert_cmpfloat (end, ==, g_array_index (all, TksRun, i).begin);
+        }
+      g_assert_cmpfloat (g_array_index (all, TksRun, all->len - 1).end, ==,
+                         tks_capture_get_end (capture));
+    }
+}
+
+static void
+test_lanes_by_priority (void)
+{
+  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  guint n;
+  const guint *lanes = tks_capture_get_lanes (capture, &n);
+
+  g_assert_cmpuint (n, ==, tks_capture_get_n_threads (capture));
+  for (guint i = 1; i < n; i++)
+    {
+      const TksThread *a = tks_capture_get_thread (capture, lanes[i - 1]);
+      const TksThread *b = tks_capture_get_thread (capture, lanes[i]);
+
+      g_assert_true (a->priority > b->priority ||
+                     (a->priority == b->priority && a->index < b->index));
+    }
+  g_assert_cmpstr (tks_capture_get_thread (capture, lanes[0])->name, ==, "sensor");
+  g_assert_cmpstr (tks_capture_get_thread (capture, lanes[n - 1])->name, ==, "idle");
+}
+
+static void
+test_trigger_and_exits (void)
+{
+  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  double trigger;
+  guint exited = 0;
+
+  g_assert_true (tks_capture_get_trigger (capture, &trigger));
+  g_assert_cmpfloat (trigger, ==, 17154);
+  g_assert_cmpstr (tks_capture_get_trigger_name (capture), ==, "Shell command");
+  /* The second, later read is the one kept; it ends with lone exit records. */
+  g_assert_cmpfloat (tks_capture_get_end (capture), ==, 20027);
+  for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, t);
+
+      if (th->flags & TKS_THREAD_EXITED)
+        {
+          exited++;
+          g_assert_true (th->flags & TKS_THREAD_DELETED);
+          g_assert_false (isnan (th->exit_time));
+          if (th->n_runs > 0)
+            g_assert_cmpfloat (th->runs[th->n_runs - 1].end, <=, th->exit_time);
+        }
+    }
+  g_assert_cmpuint (exited, ==, 16);
+  g_assert_true (thread_named (capture, "job_e")->n_runs == 0);
+}
+
+static void
+test_tick_wrap (void)
+{
+  g_autoptr(TksCapture) capture = load_data ("board-tick-wrap.raw.txt");
+  const TksThread *idle = thread_named (capture, "idle");
+
+  /* 1048570 → 4 goes on as 1048580, and the time keeps increasing. */
+  g_assert_cmpfloat (tks_capture_get_start (capture), <, 1048576);
+  g_assert_cmpfloat (tks_capture_get_end (capture), >, 1048576);
+  g_assert_cmpfloat (tks_capture_get_end (capture) - tks_capture_get_start (capture), <, 20000);
+  for (guint i = 1; i < idle->n_runs; i++)
+    g_assert_cmpfloat (idle->runs[i].begin, >, idle->runs[i - 1].begin);
+}
+
+static void
+test_partly_logged (void)
+{
+  g_autoptr(TksCapture) capture = load_data ("board-partly-logged-trigger.raw.txt");
+  const TksThread *housekeep = thread_named (capture, "housekeep");
+  const TksThread *sensor = thread_named (capture, "sensor");
+  guint ins = 0, outs = 0;
+
+  g_assert_false (housekeep->flags & TKS_THREAD_LOGGED);
+  g_assert_cmpuint (housekeep->n_runs, ==, 0);
+  g_assert_cmpuint (housekeep->n_marks, >, 100);
+  for (guint i = 0; i < housekeep->n_marks; i++)
+    {
+      g_assert_cmpuint (housekeep->marks[i].width_div, >=, 1);
+      if (housekeep->marks[i].kind == TKS_MARK_IN)
+        ins++;
+      else
+        outs++;
+    }
+  g_assert_cmpuint (ins, >, 0);
+  g_assert_cmpuint (outs, >, 0);
+  g_assert_true (sensor->flags & TKS_THREAD_LOGGED);
+  g_assert_cmpuint (sensor->n_marks, ==, 0);
+  g_assert_cmpuint (sensor->n_runs, >, 800);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hand-made cases, one rule each. */
+
+#define LIST3 \
+  "ch> threads_list\r\n" \
+  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n" \
+  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n" \
+  "Thread number  3 : Prio = 140, Log = Yes, Name = fast\r\n" \
+  "Deleted threads: \r\n"
+
+static void
+test_subtick_placement (void)
+{
+  g_autoptr(TksCapture) c = load_text (
+    LIST3 "ch> threads_timestamps\r\n"
+    "From  1 to  3 at     100\r\n"
+    "From  3 to  2 at     100\r\n"
+    "From  2 to  3 at     100\r\n"
+    "From  3 to  1 at     102\r\n"
+    "ch> ");
+  const TksThread *fast = thread_named (c, "fast");
+  const TksThread *idle = thread_named (c, "idle");
+  const TksThread *main_thread = thread_named (c, "main");
+
+  /* Three records in tick 100 sit at 100, 100 1/3 and 100 2/3. */
+  g_assert_cmpuint (fast->n_runs, ==, 2);
+  g_assert_cmpfloat (fast->runs[0].begin, ==, 100.0);
+  g_assert_cmpfloat_with_epsilon (fast->runs[0].end, 100.0 + 1.0 / 3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (idle->runs[0].begin, 100.0 + 1.0 / 3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (idle->runs[0].end, 100.0 + 2.0 / 3, 1e-12);
+  g_assert_cmpfloat_with_epsilon (fast->runs[1].begin, 100.0 + 2.0 / 3, 1e-12);
+  g_assert_cmpfloat (fast->runs[1].end, ==, 102.0);
+  /* main was running before the first record: that leading OUT is dropped... */
+  g_assert_cmpuint (main_thread->n_runs, ==, 1);
+  /* ...and its last IN runs to the end of the capture, flagged. */
+  g_assert_cmpfloat (main_thread->runs[0].begin, ==, 102.0);
+  g_assert_cmpfloat (main_thread->runs[0].end, ==, 103.0);
+  g_assert_true (main_thread->flags & TKS_THREAD_RUNNING_AT_END);
+  g_assert_cmpfloat (tks_capture_get_start (c), ==, 100.0);
+  g_assert_cmpfloat (tks_capture_get_end (c), ==, 103.0);
+  g_assert_cmpuint (tks_capture_get_max_switches_per_tick (c), ==, 3);
+  g_assert_cmpfloat (tks_capture_get_mean_switches_per_tick (c), ==, 2.0);
+}
+
+static void
+test_assumed_start_at_zero (void)
+{
+  g_autoptr(TksCapture) c = load_text (
+    LIST3 "ch> threads_timestamps\r\n"
+    "From  1 to  2 at       0\r\n"
+    "From  2 to  1 at       5\r\n"
+    "ch> ");
+  const TksThread *main_thread = thread_named (c, "main");
+
+  g_assert_true (main_thread->flags & TKS_THREAD_ASSUMED_START);
+  g_assert_cmpuint (main_thread->n_runs, ==, 2);
+  g_assert_cmpfloat (main_thread->runs[0].begin, ==, 0.0);
+  g_assert_cmpfloat (main_thread->runs[0].end, ==, 1.0);
+  g_assert_cmpfloat (main_thread->runs[1].begin, ==, 5.0);
+}
+
+static void
+test_renumbering_after_exit (void)
+{
+  /* Creation order: main, idle, A, B, C. A (number 3) exits; then B is 3 and C is 4. */
+  g_autoptr(TksCapture) c = load_text (
+    "ch> threads_list\r\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+    "Thread number  3 : Prio =  60, Log = Yes, Name = B\r\n"
+    "Thread number  4 : Prio =  50, Log = Yes, Name = C\r\n"
+    "Deleted threads: \r\n"
+    "Thread number  3 : Prio =  70, Log = Yes, Name = A\r\n"
+    "ch> threads_timestamps\r\n"
+    "From  1 to  3 at      10\r\n"
+    "From  3 to  3 at      11\r\n"
+    "From  0 to  3 at      11\r\n"
+    "From  3 to  4 at      12\r\n"
+    "From  4 to  1 at      13\r\n"
+    "ch> ");
+  const TksThread *a = thread_named (c, "A");
+  const TksThread *b = thread_named (c, "B");
+  const TksThread *cc = thread_named (c, "C");
+  guint n_warnings;
+
+  tks_capture_get_warnings (c, &n_warnings);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  g_assert_cmpuint (a->index, ==, 2);
+  g_assert_cmpuint (b->index, ==, 3);
+  g_assert_true (a->flags & TKS_THREAD_EXITED);
+  g_assert_cmpfloat (a->exit_time, ==, 11.0);
+  g_assert_cmpuint (a->n_runs, ==, 1);
+  g_assert_cmpfloat (a->runs[0].begin, ==, 10.0);
+  g_assert_cmpfloat (a->runs[0].end, ==, 11.0);
+  /* The record after the exit has out-thread 0; number 3 is now B. */
+  g_assert_cmpuint (b->n_runs, ==, 1);
+  g_assert_cmpfloat (b->runs[0].begin, ==, 11.5);
+  g_assert_cmpfloat (b->runs[0].end, ==, 12.0);
+  g_assert_cmpuint (cc->n_runs, ==, 1);
+  g_assert_cmpfloat (cc->runs[0].begin, ==, 12.0);
+  g_assert_cmpfloat (cc->first_event, ==, 12.0);
+}
+
+static void
+test_unlisted_thread (void)
+{
+  /* Thread 4 was created between the two commands: the log names it, the list does not. */
+  g_autoptr(TksCapture) c = load_text (
+    LIST3 "ch> threads_timestamps\r\n"
+    "From  1 to  4 at      10\r\n"
+    "From  4 to  1 at      11\r\n"
+    "ch> ");
+  const TksThread *ghost = thread_named (c, "Thread 4 (not in list)");
+  const guint *lanes;
+  guint n;
+
+  g_assert_true (ghost->flags & TKS_THREAD_NOT_LISTED);
+  g_assert_cmpuint (ghost->n_runs, ==, 1);
+  g_assert_true (has_warning (c, "line 7: warning: the log names thread 4"));
+  lanes = tks_capture_get_lanes (c, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (lanes[n - 1], ==, ghost->index);
+}
+
+static void
+test_exit_unknown_to_list (void)
+{
+  /* "fast" exits after the list was read: the list still shows it alive. */
+  g_autoptr(TksCapture) c = load_text (
+    LIST3 "ch> threads_timestamps\r\n"
+    "From  1 to  3 at      10\r\n"
+    "From  3 to  3 at      11\r\n"
+    "From  0 to  1 at      11\r\n"
+    "From  9 to  9 at      12\r\n"
+    "ch> ");
+  const TksThread *fast = thread_named (c, "fast");
+
+  g_assert_true (fast->flags & TKS_THREAD_EXITED);
+  g_assert_cmpfloat (fast->exit_time, ==, 11.0);
+  g_assert_true (has_warning (c, "the thread list shows it alive"));
+  g_assert_true (has_warning (c, "line 10: warning: exit of thread 9"));
+}
+
+static void
+test_stale_deleted_history (void)
+{
+  /* The list remembers an exit whose record the log no longer holds. */
+  g_autoptr(TksCapture) c = load_text (
+    "ch> threads_list\r\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+    "Thread number  3 : Prio =  50, Log = Yes, Name = B\r\n"
+    "Deleted threads: \r\n"
+    "Thread number  2 : Prio =  70, Log = Yes, Name = A\r\n"
+    "ch> threads_timestamps\r\n"
+    "From  1 to  3 at      10\r\n"
+    "From  3 to  2 at      11\r\n"
+    "ch> ");
+
+  g_assert_cmpuint (thread_named (c, "B")->n_runs, ==, 1);
+  g_assert_cmpuint (thread_named (c, "idle")->n_runs, ==, 1);
+  g_assert_cmpuint (thread_named (c, "A")->n_runs, ==, 0);
+  g_assert_true (has_warning (c, "1 deleted threads have no exit record"));
+}
+
+static void
+test_unlogged_marks (void)
+{
+  g_autoptr(TksCapture) c = load_text (
+    "threads_list\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"
+    "Thread number  2 : Prio =   1, Log =  No, Name = idle\n"
+    "Deleted threads: \n"
+    "ch> \n"
+    "threads_timestamps\n"
+    "From  1 to  2 at      10\n"
+    "From  2 to  1 at      10\n"
+    "ch> \n");
+  const TksThread *idle = thread_named (c, "idle");
+
+  g_assert_false (idle->flags & TKS_THREAD_LOGGED);
+  g_assert_cmpuint (idle->n_runs, ==, 0);
+  g_assert_cmpuint (idle->n_marks, ==, 2);
+  g_assert_cmpuint (idle->marks[0].kind, ==, TKS_MARK_IN);
+  g_assert_cmpfloat (idle->marks[0].pos, ==, 10.0);
+  g_assert_cmpuint (idle->marks[1].kind, ==, TKS_MARK_OUT);
+  g_assert_cmpfloat (idle->marks[1].pos, ==, 10.5);
+  g_assert_cmpuint (idle->marks[1].width_div, ==, 2);
+}
+
+static void
+test_garbled_lines (void)
+{
+  g_autoptr(TksCapture) c = load_text (
+    "\x83\xff\x12garbage ch> threads_list\r\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+    "Thr\xe9\xe9 number  2 : Prio =   1, Lo\r\n"
+    "Thread number  3 : Prio = 140, Log = Yes, Name = fast\r\n"
+    "Deleted threads: \r\n"
+    "ch> threads_timestamps\r\n"
+    "From  1 to  3 at     100\r\n"
+    "From  3 to  1 at     101\r\n"
+    "From  3 to  1 at     101\r\n"
+    "Fr\x80m  1 ~~ 3\r\n"
+    "From  1 to  3 at     900101\r\n"
+    "From  1 to  3 at     103\r\n"
+    "From  3 to  1 at     104\r\n"
+    "ch> ");
+  const TksThread *fast = thread_named (c, "fast");
+
+  /* The unreadable list line keeps its place, so "fast" is still number 3. */
+  g_assert_cmpuint (tks_capture_get_n_threads (c), ==, 3);
+  g_assert_cmpuint (fast->index, ==, 2);
+  g_assert_true (has_warning (c, "line 3: warning: unreadable thread line kept"));
+  g_assert_true (has_warning (c, "line 9: warning: repeated log line skipped"));
+  g_assert_true (has_warning (c, "line 10: warning: unreadable log line skipped: “Fr\\x80m  1 ~~ 3”"));
+  g_assert_true (has_warning (c, "line 11: warning: log line with a tick out of order"));
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 4);
+  g_assert_cmpuint (fast->n_runs, ==, 2);
+  g_assert_cmpfloat (fast->runs[1].begin, ==, 103.0);
+}
+
+static void
+test_bad_inputs (void)
+{
+  struct {
+    const char *text;
+    int code;
+    const char *needle;
+  } cases[] = {
+    { "", TKS_ERROR_NOT_A_CAPTURE, "not a thread capture" },
+    { "\x7f" "ELF\x02\x01\x01\0\0\0\0", TKS_ERROR_NOT_A_CAPTURE, "not a thread capture" },
+    { "ch> threads_list\r\nthreads_list ?\r\nch> ", TKS_ERROR_UNKNOWN_COMMAND, "does not know" },
+    { LIST3 "ch> ", TKS_ERROR_EMPTY, "no threads_timestamps reply" },
+    { "ch> threads_timestamps\r\nFrom  1 to  2 at 5\r\nch> ", TKS_ERROR_EMPTY, "no threads_list" },
+    { LIST3 "ch> threads_timestamps\r\n\xf0\x9f\x12\x80\r\n\x01\x02zzz\r\nch> ",
+      TKS_ERROR_PARSE, "The log is unreadable" },
+    { "ch> threads_list\r\nThe thread timestamps functionality is disabled\r\nch> ",
+      TKS_ERROR_UNKNOWN_COMMAND, "USE_THREADS_TIMESTAMPS" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TksCapture) c = tks_capture_new_from_data (cases[i].text, strlen (cases[i].text) +
+                                                           (i == 1 ? 4 : 0), &error);
+
+      g_assert_null (c);
+      g_assert_error (error, TKS_ERROR, cases[i].code);
+      if (strstr (error->message, cases[i].needle) == NULL)
+        g_error ("case %u: “%s” lacks “%s”", i, error->message, cases[i].needle);
+    }
+}
+
+static void
+test_empty_log (void)
+{
+  g_autoptr(TksCapture) c = load_text (LIST3 "ch> threads_timestamps\r\nch> ");
+
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_threads (c), ==, 3);
+  g_assert_true (has_warning (c, "the log is empty"));
+}
+
+static void
+test_replies (void)
+{
+  const char *list =
+    "threads_list\r\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+    "Deleted threads: \r\n";
+  const char *log = "Triggered at      11\r\nFrom  1 to  2 at      10\r\nFrom  2 to  1 at      12\r\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) c = tks_capture_new_from_replies (list, strlen (list), log, strlen (log), &error);
+  double trigger;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 2);
+  g_assert_true (tks_capture_get_trigger (c, &trigger));
+  g_assert_cmpfloat (trigger, ==, 11.0);
+  g_assert_cmpuint (thread_named (c, "idle")->n_runs, ==, 1);
+}
+
+static void
+test_trigger_epoch (void)
+{
+  /* The log keeps 20 bits of the tick; the trigger all 32. */
+  g_autoptr(TksCapture) c = load_text (
+    LIST3 "ch> threads_timestamps\r\n"
+    "Triggered at 3145735\r\n"
+    "From  1 to  3 at       5\r\n"
+    "From  3 to  1 at      10\r\n"
+    "ch> ");
+  double trigger;
+
+  g_assert_true (tks_capture_get_trigger (c, &trigger));
+  g_assert_cmpfloat (trigger, ==, 3145735.0);
+  g_assert_cmpfloat (tks_capture_get_start (c), ==, 3 * 1048576.0 + 5);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Capture files */
+
+static void
+test_original_file_round_trip (void)
+{
+  g_autofree char *path = data_path ("board-trigger-exits.saved.txt");
+  g_autofree char *original = NULL;
+  g_autoptr(TksCapture) c = load_data ("board-trigger-exits.saved.txt");
+  g_autoptr(TksCapture) again = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) out2 = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  TksSavedView view;
+  const char *meta = "Tickscope capture 1\n";
+  char *at;
+
+  g_assert_true (g_file_get_contents (path, &original, NULL, NULL));
+  g_assert_true (tks_capture_get_saved_view (c, &view));
+  g_assert_cmpfloat (view.x0, ==, 0.0);
+  g_assert_cmpfloat (view.x1, ==, 1.0);
+
+  /* What Tickscope writes is the original file, plus its own line where the original's
+   * loader ignores it. */
+  tks_capture_write (c, out, NULL);
+  at = strstr (out->str, meta);
+  g_assert_nonnull (at);
+  g_string_erase (out, at - out->str, strlen (meta));
+  g_assert_cmpstr (out->str, ==, original);
+
+  /* And it reads back the same. */
+  g_string_insert (out, at - out->str, meta);
+  again = tks_capture_new_from_data (out->str, out->len, &error);
+  g_assert_no_error (error);
+  tks_capture_write (again, out2, NULL);
+  g_assert_cmpstr (out->str, ==, out2->str);
+}
+
+static void
+test_transcript_to_file (void)
+{
+  g_autoptr(TksCapture) raw = load_data ("board-partly-logged-trigger.raw.txt");
+  g_autoptr(TksCapture) back = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n;
+
+  tks_capture_set_tick_hz (raw, 10000);
+  tks_capture_set_source (raw, "tcp:localhost:29001");
+  tks_capture_write (raw, out, NULL);
+  back = tks_capture_new_from_data (out->str, out->len, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpuint (tks_capture_get_n_threads (back), ==, tks_capture_get_n_threads (raw));
+  g_assert_cmpuint (tks_capture_get_n_records (back), ==, tks_capture_get_n_records (raw));
+  g_assert_cmpfloat (tks_capture_get_tick_hz (back), ==, 10000);
+  g_assert_cmpstr (tks_capture_get_source (back), ==, "tcp:localhost:29001");
+  g_assert_cmpstr (tks_capture_get_trigger_name (back), ==, "Shell command");
+  for (guint t = 0; t < tks_capture_get_n_threads (raw); t++)
+    {
+      const TksThread *a = tks_capture_get_thread (raw, t);
+      const TksThread *b = tks_capture_get_thread (back, t);
+
+      g_assert_cmpstr (a->name, ==, b->name);
+      g_assert_cmpuint (a->flags, ==, b->flags);
+      g_assert_cmpuint (a->n_runs, ==, b->n_runs);
+      g_assert_cmpuint (a->n_marks, ==, b->n_marks);
+      g_assert_cmpmem (a->runs, a->n_runs * sizeof (TksRun), b->runs, b->n_runs * sizeof (TksRun));
+    }
+
+  /* The shape the original loader expects: sections found, last line "ch> ". */
+  lines = g_strsplit (out->str, "\n", -1);
+  n = g_strv_length (lines);
+  g_assert_cmpstr (lines[0], ==, "Saved position");
+  g_assert_cmpstr (lines[n - 2], ==, "ch> ");
+  g_assert_cmpstr (lines[n - 1], ==, "");
+  for (guint i = 1; i < n; i++)
+    if (strstr (lines[i], "threads_list") != NULL)
+      {
+        for (guint j = 1; j < i; j++)
+          g_assert_null (strstr (lines[j], "threads_timestamps"));
+        g_assert_cmpstr (lines[i + 1], ==, "Thread number  1 : Prio = 128, Log = Yes, Name = main");
+        break;
+      }
+}
+
+static void
+test_saved_view_lanes (void)
+{
+  g_autoptr(TksCapture) c = load_data ("board-run-mode.raw.txt");
+  guint n;
+
+  tks_capture_get_lanes (c, &n);
+  /* 20 lanes, 18 of them with data (main and console have none in this log). */
+  g_assert_cmpfloat (tks_capture_lane_to_legacy_y (c, 0), ==, 5.0 + 10.0 * 18);
+  g_assert_cmpfloat (tks_capture_lane_to_legacy_y (c, n), ==, 5.0);
+  for (double lane = 0; lane <= n; lane += 0.5)
+    {
+      double y = tks_capture_lane_to_legacy_y (c, lane);
+      double back = tks_capture_legacy_y_to_lane (c, y);
+
+      g_assert_cmpfloat_with_epsilon (tks_capture_lane_to_legacy_y (c, back), y, 1e-9);
+    }
+}
+
+static void
+test_atomic_save (void)
+{
+  g_autoptr(TksCapture) c = load_data ("board-run-mode.raw.txt");
+  g_autofree char *dir = g_dir_make_tmp ("tickscope-test-XXXXXX", NULL);
+  g_autofree char *target = g_build_filename (dir, "capture.txt", NULL);
+  g_autofree char *blocker = g_build_filename (dir, "not-a-dir", NULL);
+  g_autofree char *inside = g_build_filename (blocker, "capture.txt", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) back = NULL;
+  TksSavedView view = { 25500, 25600, 40, 120 };
+  TksSavedView got;
+  GDir *d;
+  guint entries = 0;
+
+  g_assert_true (tks_capture_save (c, target, &view, &error));
+  g_assert_no_error (error);
+  back = tks_capture_new_from_file (target, &error);
+  g_assert_no_error (error);
+  g_assert_true (tks_capture_get_saved_view (back, &got));
+  g_assert_cmpmem (&got, sizeof got, &view, sizeof view);
+
+  /* A save that cannot happen leaves what is there alone. */
+  g_assert_true (g_file_set_contents (blocker, "keep me", -1, NULL));
+  g_assert_false (tks_capture_save (c, inside, &view, &error));
+  g_assert_error (error, TKS_ERROR, TKS_ERROR_IO);
+  g_assert_true (g_file_get_contents (blocker, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "keep me");
+
+  /* No temporary file is left behind. */
+  d = g_dir_open (dir, 0, NULL);
+  while (g_dir_read_name (d) != NULL)
+    entries++;
+  g_dir_close (d);
+  g_assert_cmpuint (entries, ==, 2);
+
+  g_unlink (blocker);
+  g_unlink (target);
+  g_rmdir (dir);
+}
+
+static void
+test_chunked_reads_agree (void)
+{
+  /* The same bytes fed by file (chunks) and at once give the same timeline. */
+  g_autofree char *path = data_path ("board-trigger-exits.raw.txt");
+  g_autofree char *contents = NULL;
+  gsize len;
+  g_autoptr(TksCapture) a = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) b = NULL;
+  g_autoptr(GString) sa = g_string_new (NULL), sb = g_string_new (NULL);
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  b = tks_capture_new_from_data (contents, len, NULL);
+  tks_capture_write (a, sa, NULL);
+  tks_capture_write (b, sb, NULL);
+  g_assert_cmpstr (sa->str, ==, sb->str);
+}
+
+static void
+loaded_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  TksCapture **out = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *out = tks_capture_load_file_finish (result, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_async_load (void)
+{
+  g_autofree char *path = data_path ("board-run-mode.raw.txt");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TksCapture) capture = NULL;
+
+  tks_capture_load_file_async (file, NULL, loaded_cb, &capture);
+  while (capture == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 3000);
+}
 
 int
-main (int argc, char **argv)
+main (int    argc,
+      char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/capture/real/load-cleanly", test_real_captures_load_cleanly);
+  g_test_add_func ("/capture/real/matches-original-viewer", test_matches_original);
+  g_test_add_func ("/capture/real/runs-sane", test_runs_are_sane);
+  g_test_add_func ("/capture/real/runs-touch", test_runs_touch);
+  g_test_add_func ("/capture/real/lanes-by-priority", test_lanes_by_priority);
+  g_test_add_func ("/capture/real/trigger-and-exits", test_trigger_and_exits);
+  g_test_add_func ("/capture/real/tick-wrap", test_tick_wrap);
+  g_test_add_func ("/capture/real/partly-logged", test_partly_logged);
+  g_test_add_func ("/capture/rules/subtick-placement", test_subtick_placement);
+  g_test_add_func ("/capture/rules/assumed-start", test_assumed_start_at_zero);
+  g_test_add_func ("/capture/rules/renumbering", test_renumbering_after_exit);
+  g_test_add_func ("/capture/rules/unlogged-marks", test_unlogged_marks);
+  g_test_add_func ("/capture/hazards/unlisted-thread", test_unlisted_thread);
+  g_test_add_func ("/capture/hazards/exit-unknown-to-list", test_exit_unknown_to_list);
+  g_test_add_func ("/capture/hazards/stale-deleted-history", test_stale_deleted_history);
+  g_test_add_func ("/capture/hazards/garbled-lines", test_garbled_lines);
+  g_test_add_func ("/capture/hazards/trigger-epoch", test_trigger_epoch);
+  g_test_add_func ("/capture/input/bad", test_bad_inputs);
+  g_test_add_func ("/capture/input/empty-log", test_empty_log);
+  g_test_add_func ("/capture/input/replies", test_replies);
+  g_test_add_func ("/capture/input/chunked", test_chunked_reads_agree);
+  g_test_add_func ("/capture/input/async", test_async_load);
+  g_test_add_func ("/capture/file/original-round-trip", test_original_file_round_trip);
+  g_test_add_func ("/capture/file/transcript-round-trip", test_transcript_to_file);
+  g_test_add_func ("/capture/file/saved-view-lanes", test_saved_view_lanes);
+  g_test_add_func ("/capture/file/atomic-save", test_atomic_save);
+
   return g_test_run ();
 }

@@ -1,22 +1,1263 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include "tks-capture.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "tks-capture-private.h"
 #include "tks-error.h"
+#include "tks-parser.h"
+
+#define MAX_KEPT_WARNINGS 200
+#define DEFAULT_TICK_HZ 1000.0
+#define READ_CHUNK (1 << 20)
 
 struct _TksCapture
 {
-  GObject parent_instance;
+  GObject       parent_instance;
+
+  TksParsed    *parsed;        /* the lists and the records, as read: what a save writes */
+  TksThread    *threads;
+  guint         n_threads;
+  char        **names;
+  TksRun       *runs;          /* one block; threads point into it */
+  TksMark      *marks;         /* likewise */
+  guint        *lanes;
+  guint         n_lanes;
+  guint         n_records;     /* records on the timeline (not dropped) */
+  double        start;
+  double        end;
+  gboolean      has_trigger;
+  double        trigger_pos;
+  guint         max_per_tick;
+  double        mean_per_tick;
+  double        tick_hz;
+  char         *source;
+  GPtrArray    *warnings;      /* NULL-terminated */
 };
 
 G_DEFINE_FINAL_TYPE (TksCapture, tks_capture, G_TYPE_OBJECT)
 
+/* ------------------------------------------------------------------------------------------ */
+/* Rebuild (PROTOCOL.md §3 and §5)                                                             */
+
+typedef struct
+{
+  const TksListEntry *entry;   /* NULL for a thread only the log names */
+  gboolean            deleted; /* listed under "Deleted threads" */
+  int                 deleted_order; /* position in the deleted list, or -1 */
+  int                 number;
+} ThreadInfo;
+
+typedef struct
+{
+  guint    n_runs;
+  guint    n_marks;
+  gboolean open;
+  gboolean seen;
+  double   open_begin;
+  double   first_event;
+  double   exit_time;
+  guint    flags;
+  guint    lost_in;            /* an IN while a run was open */
+  guint    lost_out;           /* an OUT with no run open, after the first event */
+} ThreadState;
+
+typedef struct
+{
+  TksCapture  *self;
+  TksParsed   *parsed;
+  GPtrArray   *infos;          /* ThreadInfo*, creation order */
+  GArray      *initial;        /* guint: working list when the log starts */
+  ThreadState *states;
+  guint        n_states;
+  guint        n_listed;       /* infos that come from the list */
+  guint        synthetic_used; /* pass 2 reuses the threads pass 1 invented, in order */
+  gint64       period;
+  gint64       base;           /* added to every unwrapped tick */
+  GPtrArray   *warnings;
+  guint        n_warnings;
+  guint        pass;
+} Rebuild;
+
+static void
+rebuild_warn (Rebuild    *rb,
+              const char *format,
+              ...) G_GNUC_PRINTF (2, 3);
+
+static void
+rebuild_warn (Rebuild    *rb,
+              const char *format,
+              ...)
+{
+  va_list args;
+
+  rb->n_warnings++;
+  if (rb->warnings->len >= MAX_KEPT_WARNINGS)
+    return;
+  va_start (args, format);
+  g_ptr_array_add (rb->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+static const char *
+info_name (const ThreadInfo *info)
+{
+  return info->entry != NULL ? info->entry->name : "?";
+}
+
+/* Step 1: creation order. The deleted threads go back, last deleted first, at their number. */
+static void
+rebuild_creation_order (Rebuild *rb)
+{
+  TksParsed *parsed = rb->parsed;
+
+  for (guint i = 0; i < parsed->live->len; i++)
+    {
+      const TksListEntry *entry = g_ptr_array_index (parsed->live, i);
+      ThreadInfo *info = g_new0 (ThreadInfo, 1);
+
+      info->entry = entry;
+      info->deleted_order = -1;
+      info->number = entry->number;
+      if (entry->number != (int) i + 1)
+        rebuild_warn (rb, "line %u: warning: thread “%s” is listed as number %d at position %u",
+                      entry->line, entry->name, entry->number, i + 1);
+      g_ptr_array_add (rb->infos, info);
+    }
+
+  for (guint i = parsed->deleted->len; i > 0; i--)
+    {
+      const TksListEntry *entry = g_ptr_array_index (parsed->deleted, i - 1);
+      ThreadInfo *info = g_new0 (ThreadInfo, 1);
+      guint at;
+
+      info->entry = entry;
+      info->deleted = TRUE;
+      info->deleted_order = i - 1;
+      info->number = entry->number;
+      if (entry->number < 1 || (guint) entry->number > rb->infos->len + 1)
+        {
+          at = CLAMP (entry->number, 1, (int) rb->infos->len + 1) - 1;
+          rebuild_warn (rb, "line %u: warning: deleted thread “%s” has number %d, but only %u "
+                        "threads were alive then", entry->line, entry->name, entry->number,
+                        rb->infos->len + 1);
+        }
+      else
+        at = entry->number - 1;
+      g_ptr_array_insert (rb->infos, at, info);
+    }
+  rb->n_listed = rb->infos->len;
+}
+
+static inline gboolean
+record_is_exit (const TksRecord *r)
+{
+  return r->out == r->in && r->out != 0;
+}
+
+/* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, and
+ * learn the tick counter's width. */
+static void
+rebuild_check_records (Rebuild *rb)
+{
+  GArray *records = rb->parsed->records;
+  TksRecord *r = (TksRecord *) (gpointer) records->data;
+  gint64 prev_u = 0, prev2_u = 0, epoch = 0;
+  gint64 prev_index = -1;
+  gboolean have_prev2 = FALSE;
+  guint32 max_tick = 0;
+
+  for (guint i = 0; i < records->len; i++)
+    max_tick = MAX (max_tick, r[i].tick);
+  rb->period = max_tick < (1u << 20) ? (gint64) 1 << 20 : (gint64) 1 << 32;
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      gint64 u = epoch * rb->period + r[i].tick;
+
+      if (prev_index < 0)
+        {
+          prev_u = u;
+          prev_index = i;
+          continue;
+        }
+
+      if (r[i].tick == r[prev_index].tick && r[i].out == r[prev_index].out &&
+          r[i].in == r[prev_index].in && !record_is_exit (&r[i]))
+        {
+          r[i].flags |= TKS_RECORD_DROPPED;
+          rebuild_warn (rb, "line %u: warning: repeated log line skipped",
+                        tks_parsed_record_line (rb->parsed, i));
+          continue;
+        }
+
+      if (u < prev_u)
+        {
+          if (have_prev2 && u >= prev2_u && u - prev2_u < rb->period / 4)
+            {
+              /* The previous record was the odd one out (a garbled tick). */
+              r[prev_index].flags |= TKS_RECORD_DROPPED;
+              rebuild_warn (rb, "line %u: warning: log line with a tick out of order skipped",
+                            tks_parsed_record_line (rb->parsed, prev_index));
+              prev_u = prev2_u;
+              have_prev2 = FALSE;
+            }
+          else if (prev_u - u > rb->period / 2)
+            {
+              epoch++;
+              u += rb->period;
+            }
+          else
+            {
+              r[i].flags |= TKS_RECORD_DROPPED;
+              rebuild_warn (rb, "line %u: warning: log line with a tick out of order skipped",
+                            tks_parsed_record_line (rb->parsed, i));
+              continue;
+            }
+        }
+
+      prev2_u = prev_u;
+      have_prev2 = TRUE;
+      prev_u = u;
+      prev_index = i;
+    }
+}
+
+/* The log names thread @number, which the list does not have: invent it so that everything
+ * the log says about the others stays right. */
+static void
+rebuild_add_unlisted (Rebuild *rb,
+                      GArray  *working,
+                      guint    number,
+                      guint    line)
+{
+  while (working->len < number)
+    {
+      guint index;
+
+      if (rb->pass == 1)
+        {
+          ThreadInfo *info = g_new0 (ThreadInfo, 1);
+
+          info->deleted_order = -1;
+          info->number = working->len + 1;
+          index = rb->infos->len;
+          g_ptr_array_add (rb->infos, info);
+          rebuild_warn (rb, "line %u: warning: the log names thread %u, which the thread list "
+                        "does not have (list and log read at different moments?)",
+                        line, working->len + 1);
+        }
+      else
+        index = rb->n_listed + rb->synthetic_used++;
+      g_array_append_val (working, index);
+    }
+}
+
+static void
+state_event_logged (TksCapture  *self,
+                    ThreadState *st,
+                    int          kind,      /* 0 in, 1 out, 2 exit */
+                    double       pos,
+                    guint        k,
+                    gboolean     at_tick_zero,
+                    TksRun      *runs)
+{
+  if (kind == 0)
+    {
+      if (st->open)
+        st->lost_in++;
+      st->open = TRUE;
+      st->open_begin = pos;
+      return;
+    }
+
+  if (st->open)
+    {
+      if (runs != NULL)
+        runs[st->n_runs] = (TksRun) { st->open_begin, pos };
+      st->n_runs++;
+      st->open = FALSE;
+    }
+  else if (!st->seen && at_tick_zero)
+    {
+      /* The first thread at boot runs from tick 0 without being switched in; like the
+       * original, a run that would be empty lasts one slot of the tick. */
+      if (runs != NULL)
+        runs[st->n_runs] = (TksRun) { 0.0, MAX (pos, 1.0 / k) };
+      st->n_runs++;
+      st->flags |= TKS_THREAD_ASSUMED_START;
+    }
+  else if (st->seen)
+    st->lost_out++;
+}
+
+static void
+state_event (Rebuild *rb,
+             guint    thread,
+             int      kind,
+             double   pos,
+             guint    k,
+             gboolean at_tick_zero)
+{
+  TksCapture *self = rb->self;
+  ThreadState *st = &rb->states[thread];
+  ThreadInfo *info = g_ptr_array_index (rb->infos, thread);
+  gboolean logged = info->entry == NULL || info->entry->logged;
+
+  if (logged)
+    state_event_logged (self, st, kind, pos, k, at_tick_zero,
+                        rb->pass == 2 ? (TksRun *) self->threads[thread].runs : NULL);
+  else if (kind != 2)
+    {
+      if (rb->pass == 2)
+        ((TksMark *) self->threads[thread].marks)[st->n_marks] =
+          (TksMark) { pos, kind == 0 ? TKS_MARK_IN : TKS_MARK_OUT, k };
+      st->n_marks++;
+    }
+
+  if (kind == 2)
+    {
+      st->exit_time = pos;
+      st->flags |= TKS_THREAD_EXITED;
+    }
+  if (!st->seen)
+    {
+      st->seen = TRUE;
+      st->first_event = pos;
+    }
+}
+
+/* Step 2b: replay the log with the working list; pass 1 counts, pass 2 fills. */
+static void
+rebuild_replay (Rebuild *rb)
+{
+  TksParsed *parsed = rb->parsed;
+  const TksRecord *r = (const TksRecord *) (gconstpointer) parsed->records->data;
+  guint n = parsed->records->len;
+  g_autoptr(GArray) working = g_array_copy (rb->initial);
+  gint64 epoch = 0;
+  gint64 prev_tick = -1;
+  int next_deleted = 0;
+  guint i = 0;
+
+  rb->synthetic_used = 0;
+  for (guint t = 0; t < rb->n_states; t++)
+    {
+      rb->states[t] = (ThreadState) { 0 };
+      rb->states[t].first_event = NAN;
+      rb->states[t].exit_time = NAN;
+    }
+
+  /* Deleted threads whose exit the log no longer holds were gone before it starts. */
+  {
+    guint n_exits = 0;
+
+    for (guint j = 0; j < n; j++)
+      if (!(r[j].flags & TKS_RECORD_DROPPED) && record_is_exit (&r[j]))
+        n_exits++;
+    if (parsed->deleted->len > n_exits)
+      next_deleted = parsed->deleted->len - n_exits;
+  }
+
+  while (i < n)
+    {
+      guint group_end, k = 0, g = 0;
+      gint64 tick;
+
+      if (r[i].flags & TKS_RECORD_DROPPED)
+        {
+          i++;
+          continue;
+        }
+
+      /* The records sharing this tick share it evenly. */
+      for (group_end = i; group_end < n; group_end++)
+        {
+          if (r[group_end].flags & TKS_RECORD_DROPPED)
+            continue;
+          if (r[group_end].tick != r[i].tick)
+            break;
+          k++;
+        }
+
+      if (prev_tick >= 0 && (gint64) r[i].tick < prev_tick)
+        epoch++;
+      prev_tick = r[i].tick;
+      tick = rb->base + epoch * rb->period + r[i].tick;
+
+      if (rb->pass == 2)
+        {
+          rb->self->n_records += k;
+          rb->self->max_per_tick = MAX (rb->self->max_per_tick, k);
+        }
+
+      for (; i < group_end; i++)
+        {
+          const TksRecord *rec = &r[i];
+          double pos = (double) tick + (double) g / (double) k;
+          gboolean at_zero = rec->tick == 0 && epoch == 0 && rb->base == 0;
+          guint line = 0;
+
+          if (rec->flags & TKS_RECORD_DROPPED)
+            continue;
+          g++;
+
+          if (rb->pass == 1)
+            line = tks_parsed_record_line (parsed, i);
+
+          if (record_is_exit (rec))
+            {
+              ThreadInfo *info;
+              guint thread;
+
+              if (rec->out > working->len)
+                {
+                  if (rb->pass == 1)
+                    rebuild_warn (rb, "line %u: warning: exit of thread %u, but only %u threads "
+                                  "exist at that point: record skipped", line, rec->out,
+                                  working->len);
+                  continue;
+                }
+              thread = g_array_index (working, guint, rec->out - 1);
+              info = g_ptr_array_index (rb->infos, thread);
+              if (rb->pass == 1)
+                {
+                  if (info->entry != NULL && !info->deleted)
+                    rebuild_warn (rb, "line %u: warning: thread “%s” exits here, but the thread "
+                                  "list shows it alive (it was read before this exit)", line,
+                                  info_name (info));
+                  else if (info->deleted && info->deleted_order != next_deleted)
+                    rebuild_warn (rb, "line %u: warning: thread number %u exits here as “%s”, "
+                                  "out of the order of the deleted-thread list", line, rec->out,
+                                  info_name (info));
+                }
+              if (info->deleted)
+                next_deleted = info->deleted_order + 1;
+              state_event (rb, thread, 2, pos, k, at_zero);
+              g_array_remove_index (working, rec->out - 1);
+              continue;
+            }
+
+          if (rec->out != 0)
+            {
+              if (rec->out > working->len)
+                rebuild_add_unlisted (rb, working, rec->out, line);
+              state_event (rb, g_array_index (working, guint, rec->out - 1), 1, pos, k, at_zero);
+            }
+          if (rec->in == 0)
+            {
+              if (rb->pass == 1)
+                rebuild_warn (rb, "line %u: warning: switch to thread 0, which cannot exist", line);
+              continue;
+            }
+          if (rec->in > working->len)
+            rebuild_add_unlisted (rb, working, rec->in, line);
+          state_event (rb, g_array_index (working, guint, rec->in - 1), 0, pos, k, at_zero);
+        }
+    }
+}
+
+static void
+rebuild_initial_working_list (Rebuild *rb)
+{
+  TksParsed *parsed = rb->parsed;
+  const TksRecord *r = (const TksRecord *) (gconstpointer) parsed->records->data;
+  guint n_exits = 0;
+
+  rb->initial = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint t = 0; t < rb->infos->len; t++)
+    g_array_append_val (rb->initial, t);
+
+  for (guint j = 0; j < parsed->records->len; j++)
+    if (!(r[j].flags & TKS_RECORD_DROPPED) && record_is_exit (&r[j]))
+      n_exits++;
+
+  if (parsed->deleted->len > n_exits)
+    {
+      guint stale = parsed->deleted->len - n_exits;
+
+      rebuild_warn (rb, "warning: %u deleted threads have no exit record in the log: they "
+                    "exited before it starts and are shown without data", stale);
+      for (guint d = 0; d < stale; d++)
+        for (guint w = 0; w < rb->initial->len; w++)
+          {
+            ThreadInfo *info = g_ptr_array_index (rb->infos, g_array_index (rb->initial, guint, w));
+
+            if (info->deleted_order == (int) d)
+              {
+                g_array_remove_index (rb->initial, w);
+                break;
+              }
+          }
+    }
+}
+
+/* Where the trigger's tick falls on the unwrapped time line. */
+static void
+rebuild_place_trigger (Rebuild *rb)
+{
+  TksCapture *self = rb->self;
+  TksParsed *parsed = rb->parsed;
+  gint64 t = parsed->trigger_tick;
+
+  if (!parsed->has_trigger)
+    return;
+
+  self->has_trigger = TRUE;
+  if (rb->period == ((gint64) 1 << 20))
+    {
+      /* The log keeps 20 bits of the tick, the trigger all of them. */
+      gint64 low = t & (rb->period - 1);
+      gint64 best = low, best_dist = G_MAXINT64;
+
+      for (gint64 e = -1; e <= (gint64) ((self->end - self->start) / rb->period) + 1; e++)
+        {
+          gint64 cand = (gint64) self->start - ((gint64) self->start % rb->period) + e * rb->period + low;
+          gint64 dist = cand < self->start ? (gint64) self->start - cand
+                        : cand > self->end ? cand - (gint64) self->end : 0;
+
+          if (dist < best_dist)
+            {
+              best_dist = dist;
+              best = cand;
+            }
+        }
+      t = best;
+    }
+  self->trigger_pos = (double) t;
+}
+
+static int
+compare_lanes (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  TksCapture *self = user_data;
+  const TksThread *ta = &self->threads[*(const guint *) a];
+  const TksThread *tb = &self->threads[*(const guint *) b];
+  gboolean ua = (ta->flags & TKS_THREAD_NOT_LISTED) != 0;
+  gboolean ub = (tb->flags & TKS_THREAD_NOT_LISTED) != 0;
+
+  if (ua != ub)
+    return ua ? 1 : -1;
+  if (ta->priority != tb->priority)
+    return ta->priority > tb->priority ? -1 : 1;
+  return ta->index < tb->index ? -1 : ta->index > tb->index ? 1 : 0;
+}
+
+static void
+rebuild (TksCapture *self)
+{
+  TksParsed *parsed = self->parsed;
+  Rebuild rb = { 0 };
+  gsize total_runs = 0, total_marks = 0;
+  const TksRecord *r;
+  gint64 first_tick = -1, last_tick = -1;
+  guint n_ticks = 0;
+
+  rb.self = self;
+  rb.parsed = parsed;
+  rb.infos = g_ptr_array_new_with_free_func (g_free);
+  rb.warnings = g_ptr_array_new_with_free_func (g_free);
+
+  rebuild_creation_order (&rb);
+  rebuild_check_records (&rb);
+  rebuild_initial_working_list (&rb);
+
+  /* The span, and the base that puts a full trigger tick in the right 20-bit epoch. */
+  r = (const TksRecord *) (gconstpointer) parsed->records->data;
+  {
+    gint64 epoch = 0, prev = -1;
+
+    for (guint j = 0; j < parsed->records->len; j++)
+      {
+        if (r[j].flags & TKS_RECORD_DROPPED)
+          continue;
+        if (prev >= 0 && (gint64) r[j].tick < prev)
+          epoch++;
+        if (prev != (gint64) r[j].tick)
+          n_ticks++;
+        prev = r[j].tick;
+        last_tick = epoch * rb.period + r[j].tick;
+        if (first_tick < 0)
+          first_tick = last_tick;
+      }
+  }
+  if (parsed->has_trigger && rb.period == ((gint64) 1 << 20) &&
+      parsed->trigger_tick >= rb.period && first_tick >= 0)
+    {
+      /* Move the whole log to the epoch of the trigger, so times read as the board's. */
+      gint64 t = parsed->trigger_tick;
+      gint64 mid = (first_tick + last_tick) / 2;
+      gint64 e = (t - mid + rb.period / 2) / rb.period;
+
+      rb.base = MAX (0, e * rb.period);
+    }
+
+  if (first_tick >= 0)
+    {
+      self->start = (double) (rb.base + first_tick);
+      self->end = (double) (rb.base + last_tick + 1);
+    }
+  rebuild_place_trigger (&rb);
+
+  /* Pass 1 counts (and invents the threads the list lacks); pass 2 fills. */
+  rb.pass = 1;
+  rb.n_states = rb.n_listed + 256; /* the log can name numbers up to 255 */
+  rb.states = g_new0 (ThreadState, rb.n_states);
+  rebuild_replay (&rb);
+  g_assert (rb.infos->len <= rb.n_states);
+
+  self->n_threads = rb.infos->len;
+  self->threads = g_new0 (TksThread, self->n_threads);
+  self->names = g_new0 (char *, self->n_threads + 1);
+  for (guint t = 0; t < self->n_threads; t++)
+    {
+      ThreadState *st = &rb.states[t];
+
+      if (st->open)
+        st->n_runs++;
+      total_runs += st->n_runs;
+      total_marks += st->n_marks;
+    }
+  self->runs = g_new (TksRun, MAX (total_runs, 1));
+  self->marks = g_new (TksMark, MAX (total_marks, 1));
+
+  total_runs = total_marks = 0;
+  for (guint t = 0; t < self->n_threads; t++)
+    {
+      ThreadInfo *info = g_ptr_array_index (rb.infos, t);
+      TksThread *th = &self->threads[t];
+      ThreadState *st = &rb.states[t];
+
+      th->index = t;
+      th->runs = self->runs + total_runs;
+      th->marks = self->marks + total_marks;
+      total_runs += st->n_runs;
+      total_marks += st->n_marks;
+
+      if (info->entry != NULL)
+        {
+          self->names[t] = g_strdup (info->entry->name);
+          th->priority = info->entry->priority;
+          if (info->entry->logged)
+            th->flags |= TKS_THREAD_LOGGED;
+        }
+      else
+        {
+          self->names[t] = g_strdup_printf ("Thread %d (not in list)", info->number);
+          th->priority = 0;
+          th->flags |= TKS_THREAD_NOT_LISTED | TKS_THREAD_LOGGED;
+        }
+      if (info->deleted)
+        th->flags |= TKS_THREAD_DELETED;
+      th->name = self->names[t];
+      th->number = info->number;
+
+      if (st->lost_in > 0 || st->lost_out > 0)
+        rebuild_warn (&rb, "warning: thread “%s”: %u switches in and %u switches out could not "
+                      "be paired into runs", th->name, st->lost_in, st->lost_out);
+    }
+
+  rb.pass = 2;
+  rebuild_replay (&rb);
+
+  for (guint t = 0; t < self->n_threads; t++)
+    {
+      TksThread *th = &self->threads[t];
+      ThreadState *st = &rb.states[t];
+
+      if (st->open)
+        {
+          /* Still running when the log was read: shown running to the end. */
+          ((TksRun *) th->runs)[st->n_runs++] = (TksRun) { st->open_begin, self->end };
+          th->flags |= TKS_THREAD_RUNNING_AT_END;
+        }
+      th->n_runs = st->n_runs;
+      th->n_marks = st->n_marks;
+      th->flags |= st->flags;
+      th->first_event = st->first_event;
+      th->exit_time = st->exit_time;
+    }
+
+  self->mean_per_tick = n_ticks > 0 ? (double) self->n_records / n_ticks : 0.0;
+
+  self->n_lanes = self->n_threads;
+  self->lanes = g_new (guint, MAX (self->n_lanes, 1));
+  for (guint t = 0; t < self->n_lanes; t++)
+    self->lanes[t] = t;
+  g_qsort_with_data (self->lanes, self->n_lanes, sizeof (guint), compare_lanes, self);
+
+  if (parsed->records->len == 0)
+    rebuild_warn (&rb, "warning: the log is empty: nothing was recorded yet");
+
+  /* Warnings: the reader's first, then the rebuild's. */
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+  for (guint w = 0; w < parsed->warnings->len; w++)
+    g_ptr_array_add (self->warnings, g_strdup (g_ptr_array_index (parsed->warnings, w)));
+  for (guint w = 0; w < rb.warnings->len && self->warnings->len < MAX_KEPT_WARNINGS; w++)
+    g_ptr_array_add (self->warnings, g_strdup (g_ptr_array_index (rb.warnings, w)));
+  {
+    guint all = parsed->n_warnings + rb.n_warnings;
+
+    if (all > self->warnings->len)
+      g_ptr_array_add (self->warnings,
+                       g_strdup_printf ("warning: %u more warnings not shown",
+                                        all - self->warnings->len));
+  }
+  g_ptr_array_add (self->warnings, NULL);
+
+  g_free (rb.states);
+  g_array_unref (rb.initial);
+  g_ptr_array_unref (rb.infos);
+  g_ptr_array_unref (rb.warnings);
+}
+
+TksCapture *
+tks_capture_new_from_parsed (TksParsed *parsed)
+{
+  TksCapture *self = g_object_new (TKS_TYPE_CAPTURE, NULL);
+
+  self->parsed = parsed;
+  self->tick_hz = parsed->tick_hz > 0 ? parsed->tick_hz : DEFAULT_TICK_HZ;
+  self->source = g_strdup (parsed->source);
+  rebuild (self);
+  /* The records stay (a save writes them); the list entries are small. */
+  return self;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Loading                                                                                      */
+
+TksCapture *
+tks_capture_new_from_data (const char  *data,
+                           gsize        len,
+                           GError     **error)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+  TksParsed *parsed;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  tks_parser_feed (parser, data, len);
+  parsed = tks_parser_finish (parser, error);
+  if (parsed == NULL)
+    return NULL;
+  return tks_capture_new_from_parsed (parsed);
+}
+
+TksCapture *
+tks_capture_new_from_file (const char  *path,
+                           GError     **error)
+{
+  g_autoptr(TksParser) parser = NULL;
+  g_autofree char *buffer = NULL;
+  g_autofree char *display = NULL;
+  TksParsed *parsed;
+  GError *local_error = NULL;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  display = g_filename_display_name (path);
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot open “%s”: %s", display,
+                   g_strerror (saved));
+      return NULL;
+    }
+
+  /* Read by chunks: the file itself never needs to sit in memory. */
+  parser = tks_parser_new ();
+  buffer = g_malloc (READ_CHUNK);
+  for (;;)
+    {
+      gssize n = read (fd, buffer, READ_CHUNK);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot read “%s”: %s", display,
+                       g_strerror (saved));
+          close (fd);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      tks_parser_feed (parser, buffer, n);
+    }
+  close (fd);
+
+  parsed = tks_parser_finish (parser, &local_error);
+  if (parsed == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code, "“%s”: %s", display,
+                   local_error->message);
+      g_error_free (local_error);
+      return NULL;
+    }
+  return tks_capture_new_from_parsed (parsed);
+}
+
+TksCapture *
+tks_capture_new_from_replies (const char  *threads_list_reply,
+                              gsize        list_len,
+                              const char  *threads_timestamps_reply,
+                              gsize        timestamps_len,
+                              GError     **error)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+  TksParsed *parsed;
+
+  g_return_val_if_fail (threads_list_reply != NULL, NULL);
+  g_return_val_if_fail (threads_timestamps_reply != NULL, NULL);
+
+  tks_parser_begin_reply (parser, TKS_PARSER_SECTION_LIST);
+  tks_parser_feed (parser, threads_list_reply, list_len);
+  tks_parser_feed (parser, "\n", 1);
+  tks_parser_begin_reply (parser, TKS_PARSER_SECTION_LOG);
+  tks_parser_feed (parser, threads_timestamps_reply, timestamps_len);
+  tks_parser_feed (parser, "\n", 1);
+  parsed = tks_parser_finish (parser, error);
+  if (parsed == NULL)
+    return NULL;
+  return tks_capture_new_from_parsed (parsed);
+}
+
+static void
+load_file_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  GFile *file = task_data;
+  g_autofree char *path = g_file_get_path (file);
+  GError *error = NULL;
+  TksCapture *capture;
+
+  if (path == NULL)
+    {
+      g_task_return_new_error (task, TKS_ERROR, TKS_ERROR_IO,
+                               "Only local files can be opened");
+      return;
+    }
+  capture = tks_capture_new_from_file (path, &error);
+  if (capture == NULL)
+    g_task_return_error (task, error);
+  else if (g_task_return_error_if_cancelled (task))
+    g_object_unref (capture);
+  else
+    g_task_return_pointer (task, capture, g_object_unref);
+}
+
+void
+tks_capture_load_file_async (GFile               *file,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tks_capture_load_file_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, load_file_thread);
+}
+
+TksCapture *
+tks_capture_load_file_finish (GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == tks_capture_load_file_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Saving                                                                                       */
+
+/* A float the way the original viewer (Python's str()) writes it: shortest, with ".0". */
+static void
+append_float (GString *out,
+              double   v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (v))
+    v = 0.0;
+  for (int precision = 1; precision <= 17; precision++)
+    {
+      char fmt[8];
+
+      g_snprintf (fmt, sizeof fmt, "%%.%dg", precision);
+      g_ascii_formatd (buf, sizeof buf, fmt, v);
+      if (g_ascii_strtod (buf, NULL) == v)
+        break;
+    }
+  g_string_append (out, buf);
+  if (strpbrk (buf, ".en") == NULL)
+    g_string_append (out, ".0");
+  g_string_append_c (out, '\n');
+}
+
+/* Extra lines must not contain what the original loader searches for. */
+static gboolean
+safe_meta (const char *value)
+{
+  return value != NULL && strstr (value, "threads_list") == NULL &&
+         strstr (value, "threads_timestamps") == NULL &&
+         strstr (value, "Saved position") == NULL && strchr (value, '\n') == NULL &&
+         strchr (value, '\r') == NULL && *value != '\0';
+}
+
+static void
+append_entry (GString            *out,
+              const TksListEntry *entry)
+{
+  g_string_append_printf (out, "Thread number %2d : Prio = %3d, Log = %3s, Name = %s\n",
+                          entry->number, entry->priority, entry->logged ? "Yes" : "No",
+                          entry->name);
+}
+
+gboolean
+tks_capture_write (TksCapture         *self,
+                   GString            *out,
+                   const TksSavedView *view)
+{
+  TksParsed *parsed;
+  TksSavedView whole;
+  const TksRecord *r;
+
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  parsed = self->parsed;
+  if (view == NULL && !tks_capture_get_saved_view (self, &whole))
+    {
+      whole.x0 = self->start;
+      whole.x1 = self->end;
+      whole.y0 = tks_capture_lane_to_legacy_y (self, self->n_lanes);
+      whole.y1 = tks_capture_lane_to_legacy_y (self, 0);
+    }
+  if (view == NULL)
+    view = &whole;
+
+  g_string_append (out, "Saved position\n");
+  append_float (out, view->x0);
+  append_float (out, view->x1);
+  append_float (out, view->y0);
+  append_float (out, view->y1);
+
+  /* Tickscope's own lines: the original loader reads four floats here and ignores the rest. */
+  g_string_append (out, "Tickscope capture 1\n");
+  if (self->tick_hz != DEFAULT_TICK_HZ)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_string_append_printf (out, "Tickscope tick-hz %s\n",
+                              g_ascii_dtostr (buf, sizeof buf, self->tick_hz));
+    }
+  if (safe_meta (self->source))
+    g_string_append_printf (out, "Tickscope source %s\n", self->source);
+  if (safe_meta (parsed->trigger_name))
+    g_string_append_printf (out, "Tickscope trigger-name %s\n", parsed->trigger_name);
+
+  g_string_append (out, "threads_list\n");
+  for (guint i = 0; i < parsed->live->len; i++)
+    append_entry (out, g_ptr_array_index (parsed->live, i));
+  g_string_append (out, "Deleted threads: \n");
+  for (guint i = 0; i < parsed->deleted->len; i++)
+    append_entry (out, g_ptr_array_index (parsed->deleted, i));
+  g_string_append (out, "ch> \n");
+
+  g_string_append (out, "threads_timestamps\n");
+  if (parsed->has_trigger)
+    g_string_append_printf (out, "Triggered at %7u\n", parsed->trigger_tick);
+  r = (const TksRecord *) (gconstpointer) parsed->records->data;
+  for (guint i = 0; i < parsed->records->len; i++)
+    if (!(r[i].flags & TKS_RECORD_DROPPED))
+      g_string_append_printf (out, "From %2u to %2u at %7u\n", r[i].out, r[i].in, r[i].tick);
+  g_string_append (out, "ch> \n");
+  return TRUE;
+}
+
+gboolean
+tks_capture_save (TksCapture         *self,
+                  const char         *path,
+                  const TksSavedView *view,
+                  GError            **error)
+{
+  g_autoptr(GString) out = NULL;
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  out = g_string_sized_new (64 + self->parsed->records->len * 26);
+  tks_capture_write (self, out, view);
+
+  /* A temporary file renamed over the target: an existing file is never left half written. */
+  if (!g_file_set_contents_full (path, out->str, out->len, G_FILE_SET_CONTENTS_CONSISTENT,
+                                 0666, &local_error))
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "%s", local_error->message);
+      g_error_free (local_error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Accessors                                                                                    */
+
+guint
+tks_capture_get_n_threads (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+  return self->n_threads;
+}
+
+const TksThread *
+tks_capture_get_thread (TksCapture *self,
+                        guint       index)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), NULL);
+  g_return_val_if_fail (index < self->n_threads, NULL);
+  return &self->threads[index];
+}
+
+const guint *
+tks_capture_get_lanes (TksCapture *self,
+                       guint      *n_lanes)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), NULL);
+  if (n_lanes != NULL)
+    *n_lanes = self->n_lanes;
+  return self->lanes;
+}
+
+guint
+tks_capture_get_n_records (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+  return self->n_records;
+}
+
+double
+tks_capture_get_start (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+  return self->start;
+}
+
+double
+tks_capture_get_end (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+  return self->end;
+}
+
+gboolean
+tks_capture_get_trigger (TksCapture *self,
+                         double     *pos)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), FALSE);
+  if (pos != NULL)
+    *pos = self->has_trigger ? self->trigger_pos : NAN;
+  return self->has_trigger;
+}
+
+const char *
+tks_capture_get_trigger_name (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), NULL);
+  return self->parsed->trigger_name;
+}
+
+guint
+tks_capture_get_max_switches_per_tick (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+  return self->max_per_tick;
+}
+
+double
+tks_capture_get_mean_switches_per_tick (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+  return self->mean_per_tick;
+}
+
+double
+tks_capture_get_tick_hz (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), DEFAULT_TICK_HZ);
+  return self->tick_hz;
+}
+
+void
+tks_capture_set_tick_hz (TksCapture *self,
+                         double      tick_hz)
+{
+  g_return_if_fail (TKS_IS_CAPTURE (self));
+  g_return_if_fail (tick_hz > 0);
+  self->tick_hz = tick_hz;
+}
+
+const char *
+tks_capture_get_source (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), NULL);
+  return self->source;
+}
+
+void
+tks_capture_set_source (TksCapture *self,
+                        const char *source)
+{
+  g_return_if_fail (TKS_IS_CAPTURE (self));
+  if (g_strcmp0 (self->source, source) == 0)
+    return;
+  g_free (self->source);
+  self->source = g_strdup (source);
+}
+
+gboolean
+tks_capture_get_saved_view (TksCapture   *self,
+                            TksSavedView *view)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), FALSE);
+  if (self->parsed->has_saved_view && view != NULL)
+    *view = self->parsed->saved_view;
+  return self->parsed->has_saved_view;
+}
+
+const char * const *
+tks_capture_get_warnings (TksCapture *self,
+                          guint      *n_warnings)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), NULL);
+  if (n_warnings != NULL)
+    *n_warnings = self->warnings->len - 1;
+  return (const char * const *) self->warnings->pdata;
+}
+
+static gboolean
+lane_has_data (TksCapture *self,
+               guint       lane)
+{
+  const TksThread *th = &self->threads[self->lanes[lane]];
+
+  return th->n_runs > 0 || th->n_marks > 0;
+}
+
+/*
+ * The original viewer draws only the threads with data, one row each, from the bottom:
+ * row r is centred on y = 10 + 10 r and 10 high. Tickscope draws every lane, from the top:
+ * lane coordinate c is c lanes below the top edge.
+ */
+double
+tks_capture_lane_to_legacy_y (TksCapture *self,
+                              double      lane)
+{
+  guint n_data = 0;
+  double d = 0;
+
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+
+  for (guint i = 0; i < self->n_lanes; i++)
+    if (lane_has_data (self, i))
+      n_data++;
+
+  if (lane <= 0)
+    d = lane;
+  else
+    {
+      guint whole = (guint) MIN (floor (lane), (double) self->n_lanes);
+
+      for (guint i = 0; i < whole; i++)
+        if (lane_has_data (self, i))
+          d++;
+      if (whole < self->n_lanes && lane_has_data (self, whole))
+        d += lane - whole;
+      else if (whole >= self->n_lanes)
+        d += lane - self->n_lanes;
+    }
+  return 5.0 + 10.0 * ((double) n_data - d);
+}
+
+double
+tks_capture_legacy_y_to_lane (TksCapture *self,
+                              double      y)
+{
+  guint n_data = 0;
+  double d;
+
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+
+  for (guint i = 0; i < self->n_lanes; i++)
+    if (lane_has_data (self, i))
+      n_data++;
+
+  d = (double) n_data - (y - 5.0) / 10.0;
+  if (d <= 0)
+    return d;
+
+  for (guint i = 0; i < self->n_lanes; i++)
+    {
+      if (!lane_has_data (self, i))
+        continue;
+      if (d <= 1.0)
+        return i + d;
+      d -= 1.0;
+    }
+  return self->n_lanes + d;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+static void
+tks_capture_finalize (GObject *object)
+{
+  TksCapture *self = (TksCapture *) object;
+
+  g_clear_pointer (&self->parsed, tks_parsed_free);
+  g_clear_pointer (&self->threads, g_free);
+  g_clear_pointer (&self->names, g_strfreev);
+  g_clear_pointer (&self->runs, g_free);
+  g_clear_pointer (&self->marks, g_free);
+  g_clear_pointer (&self->lanes, g_free);
+  g_clear_pointer (&self->source, g_free);
+  g_clear_pointer (&self->warnings, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (tks_capture_parent_class)->finalize (object);
+}
+
 static void
 tks_capture_class_init (TksCaptureClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tks_capture_finalize;
 }
 
 static void
 tks_capture_init (TksCapture *self)
 {
+  self->tick_hz = DEFAULT_TICK_HZ;
 }

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "tks-capture.h"
+
+G_BEGIN_DECLS
+
+/* One line of the threads_list reply. */
+typedef struct
+{
+  int      number;
+  int      priority;
+  gboolean logged;
+  gboolean readable;   /* FALSE: a garbled line kept as a placeholder to preserve numbering */
+  char    *name;
+  guint    line;       /* line number in the input, 1-based */
+} TksListEntry;
+
+/* One line of the threads_timestamps reply, exactly as the board printed it. */
+typedef struct
+{
+  guint32 tick;
+  guint8  out;
+  guint8  in;
+  guint16 flags;       /* TKS_RECORD_* */
+} TksRecord;
+
+enum
+{
+  TKS_RECORD_DROPPED = 1 << 0, /* out of order or repeated: not part of the timeline */
+};
+
+/* What a parse of transcript or capture-file text yields, before the rebuild. */
+typedef struct
+{
+  GPtrArray    *live;           /* TksListEntry* */
+  GPtrArray    *deleted;        /* TksListEntry*, in exit order */
+  GArray       *records;        /* TksRecord */
+  guint         log_first_line; /* input line just after the threads_timestamps echo */
+  GArray       *log_other_lines;/* guint: lines of the log section that are not records */
+  gboolean      has_trigger;
+  guint32       trigger_tick;
+  char         *trigger_name;
+  gboolean      has_saved_view;
+  TksSavedView  saved_view;
+  double        tick_hz;        /* 0 when the input does not say */
+  char         *source;
+  GPtrArray    *warnings;       /* char* */
+  guint         n_warnings;     /* all of them, also those not kept */
+} TksParsed;
+
+TksParsed  *tks_parsed_new                  (void);
+void        tks_parsed_free                 (TksParsed *parsed);
+guint       tks_parsed_record_line          (const TksParsed *parsed,
+                                             guint            record);
+TksCapture *tks_capture_new_from_parsed     (TksParsed *parsed);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksParsed, tks_parsed_free)
+
+G_END_DECLS

@@ -1,0 +1,860 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tks-error.h"
+#include "tks-parser.h"
+
+#define MAX_KEPT_WARNINGS 200
+#define PROMPT "ch> "
+#define PROMPT_LEN 4
+
+typedef enum
+{
+  SECTION_NONE,
+  SECTION_POSITION,
+  SECTION_LIST,
+  SECTION_DELETED,
+  SECTION_LOG,
+  SECTION_TRIGGER_REPLY,
+  SECTION_OTHER,
+} Section;
+
+struct _TksParser
+{
+  TksParsed *current;       /* being filled */
+  TksParsed *complete;      /* last complete list + log pair, when a newer one started */
+  gboolean   have_list;
+  gboolean   have_log;
+  Section    section;
+  guint      line_no;
+  guint      n_positions;   /* floats read after "Saved position" */
+  GString   *partial;       /* an unfinished line between two feeds */
+  char      *refusal;       /* the board refused a command we need: the reason */
+  guint      refusal_line;
+  guint      list_garbled;
+  guint      log_garbled;
+};
+
+/* Commands whose echo starts a section when seen without a prompt (capture files). */
+static const char * const known_commands[] = {
+  "threads_list",
+  "threads_timestamps",
+  "threads_timestamps_trigger",
+  "threads_timestamps_run",
+  "threads_stat",
+  "threads_uc",
+};
+
+TksParsed *
+tks_parsed_new (void)
+{
+  TksParsed *parsed = g_new0 (TksParsed, 1);
+
+  parsed->live = g_ptr_array_new ();
+  parsed->deleted = g_ptr_array_new ();
+  parsed->records = g_array_new (FALSE, FALSE, sizeof (TksRecord));
+  parsed->log_other_lines = g_array_new (FALSE, FALSE, sizeof (guint));
+  parsed->warnings = g_ptr_array_new_with_free_func (g_free);
+  return parsed;
+}
+
+static void
+list_entry_free (gpointer data,
+                 gpointer user_data)
+{
+  TksListEntry *entry = data;
+
+  g_free (entry->name);
+  g_free (entry);
+}
+
+static void
+clear_list (TksParsed *parsed)
+{
+  g_ptr_array_foreach (parsed->live, list_entry_free, NULL);
+  g_ptr_array_foreach (parsed->deleted, list_entry_free, NULL);
+  g_ptr_array_set_size (parsed->live, 0);
+  g_ptr_array_set_size (parsed->deleted, 0);
+}
+
+static void
+clear_log (TksParsed *parsed)
+{
+  g_array_set_size (parsed->records, 0);
+  g_array_set_size (parsed->log_other_lines, 0);
+  parsed->has_trigger = FALSE;
+  parsed->trigger_tick = 0;
+}
+
+void
+tks_parsed_free (TksParsed *parsed)
+{
+  if (parsed == NULL)
+    return;
+
+  clear_list (parsed);
+  g_ptr_array_unref (parsed->live);
+  g_ptr_array_unref (parsed->deleted);
+  g_array_unref (parsed->records);
+  g_array_unref (parsed->log_other_lines);
+  g_ptr_array_unref (parsed->warnings);
+  g_free (parsed->trigger_name);
+  g_free (parsed->source);
+  g_free (parsed);
+}
+
+guint
+tks_parsed_record_line (const TksParsed *parsed,
+                        guint            record)
+{
+  guint line = parsed->log_first_line + record;
+
+  /* Lines of the log section that are not records push the records further down. */
+  for (guint i = 0; i < parsed->log_other_lines->len; i++)
+    {
+      if (g_array_index (parsed->log_other_lines, guint, i) <= line)
+        line++;
+      else
+        break;
+    }
+  return line;
+}
+
+TksParser *
+tks_parser_new (void)
+{
+  TksParser *parser = g_new0 (TksParser, 1);
+
+  parser->current = tks_parsed_new ();
+  parser->partial = g_string_new (NULL);
+  return parser;
+}
+
+void
+tks_parser_free (TksParser *parser)
+{
+  if (parser == NULL)
+    return;
+
+  g_clear_pointer (&parser->current, tks_parsed_free);
+  g_clear_pointer (&parser->complete, tks_parsed_free);
+  g_string_free (parser->partial, TRUE);
+  g_free (parser->refusal);
+  g_free (parser);
+}
+
+static void
+add_warning (TksParser  *parser,
+             const char *format,
+             ...) G_GNUC_PRINTF (2, 3);
+
+static void
+add_warning (TksParser  *parser,
+             const char *format,
+             ...)
+{
+  TksParsed *parsed = parser->current;
+  va_list args;
+
+  parsed->n_warnings++;
+  if (parsed->warnings->len >= MAX_KEPT_WARNINGS)
+    return;
+
+  va_start (args, format);
+  g_ptr_array_add (parsed->warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+/* A short, printable excerpt of a bad line for messages. */
+static char *
+excerpt (const char *s,
+         gsize       len)
+{
+  GString *out = g_string_new (NULL);
+  gsize n = MIN (len, 60);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guchar c = (guchar) s[i];
+
+      if (c >= 0x20 && c < 0x7f)
+        g_string_append_c (out, (char) c);
+      else
+        g_string_append_printf (out, "\\x%02x", c);
+    }
+  if (len > n)
+    g_string_append (out, "…");
+  return g_string_free (out, FALSE);
+}
+
+/* Number parsing that never reads past @end. */
+static inline const char *
+skip_spaces (const char *p,
+             const char *end)
+{
+  while (p < end && *p == ' ')
+    p++;
+  return p;
+}
+
+static inline const char *
+parse_uint (const char *p,
+            const char *end,
+            guint64     max,
+            guint64    *out)
+{
+  guint64 v = 0;
+  const char *start = p;
+
+  while (p < end && *p >= '0' && *p <= '9')
+    {
+      v = v * 10 + (guint64) (*p - '0');
+      if (v > max)
+        return NULL;
+      p++;
+    }
+  if (p == start || p - start > 10)
+    return NULL;
+  *out = v;
+  return p;
+}
+
+static inline const char *
+parse_int (const char *p,
+           const char *end,
+           gint64     *out)
+{
+  gboolean negative = FALSE;
+  guint64 v;
+
+  if (p < end && *p == '-')
+    {
+      negative = TRUE;
+      p++;
+    }
+  p = parse_uint (p, end, G_MAXINT32, &v);
+  if (p == NULL)
+    return NULL;
+  *out = negative ? -(gint64) v : (gint64) v;
+  return p;
+}
+
+static inline const char *
+expect_word (const char *p,
+             const char *end,
+             const char *word)
+{
+  gsize len = strlen (word);
+
+  p = skip_spaces (p, end);
+  if ((gsize) (end - p) < len || memcmp (p, word, len) != 0)
+    return NULL;
+  return p + len;
+}
+
+/* "From %2d to %2d at %7d" */
+static gboolean
+parse_record (const char *p,
+              const char *end,
+              TksRecord  *record)
+{
+  guint64 out, in, tick;
+
+  if ((p = expect_word (p, end, "From")) == NULL ||
+      (p = parse_uint (skip_spaces (p, end), end, 255, &out)) == NULL ||
+      (p = expect_word (p, end, "to")) == NULL ||
+      (p = parse_uint (skip_spaces (p, end), end, 255, &in)) == NULL ||
+      (p = expect_word (p, end, "at")) == NULL ||
+      (p = parse_uint (skip_spaces (p, end), end, G_MAXUINT32, &tick)) == NULL)
+    return FALSE;
+  if (skip_spaces (p, end) != end)
+    return FALSE;
+
+  record->out = (guint8) out;
+  record->in = (guint8) in;
+  record->tick = (guint32) tick;
+  record->flags = 0;
+  return TRUE;
+}
+
+/* "Thread number %2d : Prio = %3d, Log = %3s, Name = %s" */
+static TksListEntry *
+parse_list_entry (const char *p,
+                  const char *end)
+{
+  TksListEntry *entry;
+  gint64 number, priority;
+  gboolean logged;
+
+  if ((p = expect_word (p, end, "Thread number")) == NULL ||
+      (p = parse_int (skip_spaces (p, end), end, &number)) == NULL ||
+      (p = expect_word (p, end, ":")) == NULL ||
+      (p = expect_word (p, end, "Prio")) == NULL ||
+      (p = expect_word (p, end, "=")) == NULL ||
+      (p = parse_int (skip_spaces (p, end), end, &priority)) == NULL ||
+      (p = expect_word (p, end, ",")) == NULL ||
+      (p = expect_word (p, end, "Log")) == NULL ||
+      (p = expect_word (p, end, "=")) == NULL)
+    return NULL;
+
+  p = skip_spaces (p, end);
+  if (end - p >= 3 && memcmp (p, "Yes", 3) == 0)
+    logged = TRUE;
+  else if (end - p >= 2 && memcmp (p, "No", 2) == 0)
+    logged = FALSE;
+  else
+    return NULL;
+  p += logged ? 3 : 2;
+
+  if ((p = expect_word (p, end, ",")) == NULL ||
+      (p = expect_word (p, end, "Name")) == NULL ||
+      (p = expect_word (p, end, "=")) == NULL)
+    return NULL;
+  if (p < end && *p == ' ')
+    p++;
+  if (number < 0 || number > 255)
+    return NULL;
+
+  entry = g_new0 (TksListEntry, 1);
+  entry->number = (int) number;
+  entry->priority = (int) priority;
+  entry->logged = logged;
+  entry->readable = TRUE;
+  entry->name = g_utf8_make_valid (p, end - p);
+  return entry;
+}
+
+static gboolean
+has_prefix (const char *p,
+            const char *end,
+            const char *prefix)
+{
+  gsize len = strlen (prefix);
+
+  return (gsize) (end - p) >= len && memcmp (p, prefix, len) == 0;
+}
+
+static void
+trim (const char **p,
+      const char **end)
+{
+  while (*p < *end && g_ascii_isspace (**p))
+    (*p)++;
+  while (*end > *p && g_ascii_isspace ((*end)[-1]))
+    (*end)--;
+}
+
+static void
+refuse (TksParser  *parser,
+        const char *reason)
+{
+  if (parser->refusal == NULL)
+    {
+      parser->refusal = g_strdup (reason);
+      parser->refusal_line = parser->line_no;
+    }
+}
+
+static void
+begin_list (TksParser *parser)
+{
+  TksParsed *cur = parser->current;
+
+  if (parser->have_list && parser->have_log)
+    {
+      /* A newer pair starts: keep the complete one until this one is complete too. */
+      TksParsed *next = tks_parsed_new ();
+
+      next->has_saved_view = cur->has_saved_view;
+      next->saved_view = cur->saved_view;
+      next->tick_hz = cur->tick_hz;
+      next->source = g_strdup (cur->source);
+      next->trigger_name = g_strdup (cur->trigger_name);
+      next->n_warnings = cur->n_warnings;
+      for (guint i = 0; i < cur->warnings->len; i++)
+        g_ptr_array_add (next->warnings, g_strdup (g_ptr_array_index (cur->warnings, i)));
+
+      g_clear_pointer (&parser->complete, tks_parsed_free);
+      parser->complete = g_steal_pointer (&parser->current);
+      parser->current = next;
+      parser->have_log = FALSE;
+    }
+  else
+    clear_list (parser->current);
+
+  parser->have_list = TRUE;
+  parser->list_garbled = 0;
+  parser->section = SECTION_LIST;
+}
+
+static void
+begin_log (TksParser *parser)
+{
+  clear_log (parser->current);
+  parser->have_log = TRUE;
+  parser->log_garbled = 0;
+  parser->current->log_first_line = parser->line_no + 1;
+  parser->section = SECTION_LOG;
+}
+
+static void
+begin_command (TksParser  *parser,
+               const char *p,
+               const char *end)
+{
+  trim (&p, &end);
+
+#define IS(word) ((gsize) (end - p) == strlen (word) && memcmp (p, word, strlen (word)) == 0)
+  if (IS ("threads_list"))
+    begin_list (parser);
+  else if (IS ("threads_timestamps"))
+    begin_log (parser);
+  else if (IS ("threads_timestamps_trigger"))
+    parser->section = SECTION_TRIGGER_REPLY;
+  else if (IS ("Saved position"))
+    {
+      parser->section = SECTION_POSITION;
+      parser->n_positions = 0;
+    }
+  else
+    parser->section = SECTION_OTHER;
+#undef IS
+}
+
+static gboolean
+is_known_command (const char *p,
+                  const char *end)
+{
+  gsize len = end - p;
+
+  if (len == strlen ("Saved position") && memcmp (p, "Saved position", len) == 0)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (known_commands); i++)
+    if (len == strlen (known_commands[i]) && memcmp (p, known_commands[i], len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Replies that mean the board refused or does not have a command. */
+static gboolean
+check_refusal (TksParser  *parser,
+               const char *p,
+               const char *end)
+{
+  g_autofree char *text = NULL;
+
+  if (!(has_prefix (p, end, "threads_") && end - p > 2 && end[-1] == '?' && end[-2] == ' ') &&
+      !has_prefix (p, end, "The thread timestamps functionality is disabled") &&
+      !has_prefix (p, end, "Usage: threads_"))
+    return FALSE;
+
+  text = excerpt (p, end - p);
+  if (has_prefix (p, end, "Usage: "))
+    refuse (parser, text);
+  else if (end[-1] == '?')
+    refuse (parser, "the board's shell does not know the threads_list or threads_timestamps "
+                    "command: is THREADS_UTILITIES_SHELL_CMD in its command table?");
+  else
+    refuse (parser, "the board's library was built without the timestamps: set "
+                    "USE_THREADS_TIMESTAMPS = true in its makefile");
+  return TRUE;
+}
+
+static void
+content_line (TksParser  *parser,
+              const char *p,
+              const char *end)
+{
+  TksParsed *cur = parser->current;
+
+  switch (parser->section)
+    {
+    case SECTION_LOG:
+      {
+        TksRecord record;
+
+        if (G_LIKELY (parse_record (p, end, &record)))
+          {
+            g_array_append_val (cur->records, record);
+            return;
+          }
+
+        g_array_append_val (cur->log_other_lines, parser->line_no);
+        trim (&p, &end);
+        if (p == end)
+          return;
+        if (has_prefix (p, end, "Triggered at"))
+          {
+            guint64 tick;
+            const char *q = parse_uint (skip_spaces (p + strlen ("Triggered at"), end), end,
+                                        G_MAXUINT32, &tick);
+
+            if (q != NULL && skip_spaces (q, end) == end)
+              {
+                cur->has_trigger = TRUE;
+                cur->trigger_tick = (guint32) tick;
+                return;
+              }
+          }
+        if (check_refusal (parser, p, end))
+          return;
+        {
+          g_autofree char *text = excerpt (p, end - p);
+
+          parser->log_garbled++;
+          add_warning (parser, "line %u: warning: unreadable log line skipped: “%s”",
+                       parser->line_no, text);
+        }
+      }
+      break;
+
+    case SECTION_LIST:
+    case SECTION_DELETED:
+      {
+        TksListEntry *entry;
+
+        trim (&p, &end);
+        if (p == end)
+          return;
+        if (has_prefix (p, end, "Deleted threads:"))
+          {
+            parser->section = SECTION_DELETED;
+            return;
+          }
+        if (check_refusal (parser, p, end))
+          return;
+
+        entry = parse_list_entry (p, end);
+        if (entry != NULL)
+          {
+            entry->line = parser->line_no;
+            g_ptr_array_add (parser->section == SECTION_LIST ? cur->live : cur->deleted, entry);
+            return;
+          }
+
+        {
+          g_autofree char *text = excerpt (p, end - p);
+
+          parser->list_garbled++;
+          if (parser->section == SECTION_LIST)
+            {
+              /* Keep its place: every later thread's number depends on it. */
+              entry = g_new0 (TksListEntry, 1);
+              entry->number = cur->live->len + 1;
+              entry->readable = FALSE;
+              entry->logged = TRUE;
+              entry->name = g_strdup_printf ("Unreadable thread %d", entry->number);
+              entry->line = parser->line_no;
+              g_ptr_array_add (cur->live, entry);
+              add_warning (parser, "line %u: warning: unreadable thread line kept as "
+                           "“%s”: “%s”", parser->line_no, entry->name, text);
+            }
+          else
+            add_warning (parser, "line %u: warning: unreadable deleted-thread line skipped: "
+                         "“%s”", parser->line_no, text);
+        }
+      }
+      break;
+
+    case SECTION_POSITION:
+      trim (&p, &end);
+      if (p == end)
+        return;
+      if (parser->n_positions < 4)
+        {
+          g_autofree char *text = g_strndup (p, end - p);
+          char *endptr = NULL;
+          double v = g_ascii_strtod (text, &endptr);
+
+          if (endptr != NULL && *endptr == '\0' && isfinite (v))
+            {
+              double *slot[] = { &cur->saved_view.x0, &cur->saved_view.x1,
+                                 &cur->saved_view.y0, &cur->saved_view.y1 };
+
+              *slot[parser->n_positions++] = v;
+              cur->has_saved_view = parser->n_positions == 4;
+              return;
+            }
+          parser->n_positions = 4;
+          add_warning (parser, "line %u: warning: the saved position is unreadable; "
+                       "the whole capture is shown", parser->line_no);
+          return;
+        }
+      if (has_prefix (p, end, "Tickscope "))
+        {
+          g_autofree char *text = g_strndup (p + strlen ("Tickscope "), end - p - strlen ("Tickscope "));
+          char *value = strchr (text, ' ');
+
+          if (value == NULL)
+            return;
+          *value++ = '\0';
+          if (g_str_equal (text, "tick-hz"))
+            {
+              double hz = g_ascii_strtod (value, NULL);
+
+              if (hz > 0 && isfinite (hz))
+                cur->tick_hz = hz;
+            }
+          else if (g_str_equal (text, "source"))
+            {
+              g_free (cur->source);
+              cur->source = g_utf8_make_valid (value, -1);
+            }
+          else if (g_str_equal (text, "trigger-name"))
+            {
+              g_free (cur->trigger_name);
+              cur->trigger_name = g_utf8_make_valid (value, -1);
+            }
+        }
+      break;
+
+    case SECTION_TRIGGER_REPLY:
+      trim (&p, &end);
+      if (has_prefix (p, end, "Trigger set by "))
+        {
+          const char *at = g_strrstr_len (p, end - p, " at ");
+
+          if (at != NULL && at > p + strlen ("Trigger set by "))
+            {
+              g_free (cur->trigger_name);
+              cur->trigger_name = g_utf8_make_valid (p + strlen ("Trigger set by "),
+                                                     at - (p + strlen ("Trigger set by ")));
+            }
+        }
+      break;
+
+    case SECTION_NONE:
+    case SECTION_OTHER:
+    default:
+      break;
+    }
+}
+
+static void
+end_section (TksParser *parser)
+{
+  parser->section = SECTION_NONE;
+}
+
+/* The prompt, or a bare "ch>" ending the line (an editor may strip the space). */
+static const char *
+find_prompt (const char *p,
+             const char *end)
+{
+  const char *prompt = NULL;
+
+  for (const char *c = p; c + PROMPT_LEN <= end; c++)
+    {
+      c = memchr (c, 'c', end - c);
+      if (c == NULL || c + PROMPT_LEN > end)
+        break;
+      if (memcmp (c, PROMPT, PROMPT_LEN) == 0)
+        {
+          prompt = c;
+          break;
+        }
+    }
+
+  if (prompt == NULL && end - p >= 3 && memcmp (end - 3, "ch>", 3) == 0)
+    prompt = end - 3;
+  return prompt;
+}
+
+static void
+process_line (TksParser  *parser,
+              const char *p,
+              const char *end)
+{
+  const char *prompt;
+  const char *tp, *tend;
+  gboolean saw_prompt = FALSE;
+
+  parser->line_no++;
+
+  while (end > p && end[-1] == '\r')
+    end--;
+
+  /* The prompt ends a reply; what follows it on the line is the echo of the next command. */
+  while ((prompt = find_prompt (p, end)) != NULL)
+    {
+      if (prompt > p)
+        content_line (parser, p, prompt);
+      end_section (parser);
+      p = MIN (prompt + PROMPT_LEN, end);
+      saw_prompt = TRUE;
+    }
+
+  if (p == end)
+    return;
+
+  tp = p;
+  tend = end;
+  trim (&tp, &tend);
+  if (saw_prompt)
+    {
+      if (tp < tend)
+        begin_command (parser, tp, tend);
+      return;
+    }
+
+  /* Capture files hold the commands without a prompt. */
+  if ((parser->section != SECTION_LOG || *tp == 't') && is_known_command (tp, tend))
+    {
+      begin_command (parser, tp, tend);
+      return;
+    }
+
+  content_line (parser, p, end);
+}
+
+void
+tks_parser_begin_reply (TksParser        *parser,
+                        TksParserSection  section)
+{
+  g_return_if_fail (parser != NULL);
+
+  if (parser->partial->len > 0)
+    {
+      process_line (parser, parser->partial->str, parser->partial->str + parser->partial->len);
+      g_string_truncate (parser->partial, 0);
+    }
+
+  switch (section)
+    {
+    case TKS_PARSER_SECTION_LIST:
+      begin_list (parser);
+      break;
+    case TKS_PARSER_SECTION_LOG:
+      begin_log (parser);
+      break;
+    case TKS_PARSER_SECTION_NONE:
+    default:
+      end_section (parser);
+      break;
+    }
+}
+
+void
+tks_parser_feed (TksParser  *parser,
+                 const char *data,
+                 gsize       len)
+{
+  const char *p = data;
+  const char *end = data + len;
+
+  g_return_if_fail (parser != NULL);
+
+  if (parser->partial->len > 0)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+
+      if (nl == NULL)
+        {
+          g_string_append_len (parser->partial, p, end - p);
+          return;
+        }
+      g_string_append_len (parser->partial, p, nl - p);
+      process_line (parser, parser->partial->str, parser->partial->str + parser->partial->len);
+      g_string_truncate (parser->partial, 0);
+      p = nl + 1;
+    }
+
+  while (p < end)
+    {
+      const char *nl = memchr (p, '\n', end - p);
+
+      if (nl == NULL)
+        {
+          g_string_append_len (parser->partial, p, end - p);
+          return;
+        }
+
+      /* The hot path: a record line inside the log. */
+      if (parser->section == SECTION_LOG && *p == 'F')
+        {
+          TksRecord record;
+          const char *lend = nl;
+
+          if (lend > p && lend[-1] == '\r')
+            lend--;
+          if (G_LIKELY (parse_record (p, lend, &record)))
+            {
+              parser->line_no++;
+              g_array_append_val (parser->current->records, record);
+              p = nl + 1;
+              continue;
+            }
+        }
+
+      process_line (parser, p, nl);
+      p = nl + 1;
+    }
+}
+
+TksParsed *
+tks_parser_finish (TksParser  *parser,
+                   GError    **error)
+{
+  TksParsed *result;
+
+  g_return_val_if_fail (parser != NULL, NULL);
+
+  if (parser->partial->len > 0)
+    {
+      process_line (parser, parser->partial->str, parser->partial->str + parser->partial->len);
+      g_string_truncate (parser->partial, 0);
+    }
+
+  if (parser->have_list && parser->have_log)
+    result = g_steal_pointer (&parser->current);
+  else if (parser->complete != NULL)
+    result = g_steal_pointer (&parser->complete);
+  else
+    {
+      if (parser->refusal != NULL)
+        g_set_error (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
+                     "Line %u: %s", parser->refusal_line, parser->refusal);
+      else if (!parser->have_list && !parser->have_log)
+        g_set_error (error, TKS_ERROR, TKS_ERROR_NOT_A_CAPTURE,
+                     "This is not a thread capture: it holds no threads_list reply and no "
+                     "threads_timestamps reply");
+      else if (!parser->have_list)
+        g_set_error (error, TKS_ERROR, TKS_ERROR_EMPTY,
+                     "The capture has a log but no threads_list reply, so its thread numbers "
+                     "cannot be named");
+      else
+        g_set_error (error, TKS_ERROR, TKS_ERROR_EMPTY,
+                     "The capture has a thread list but no threads_timestamps reply");
+      return NULL;
+    }
+
+  if (result->live->len == 0 && result->deleted->len == 0)
+    {
+      if (parser->refusal != NULL)
+        g_set_error (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
+                     "Line %u: %s", parser->refusal_line, parser->refusal);
+      else
+        g_set_error_literal (error, TKS_ERROR, TKS_ERROR_PARSE,
+                             "The threads_list reply lists no thread");
+      tks_parsed_free (result);
+      return NULL;
+    }
+
+  /* A reply that is mostly noise is a wrong baud rate or a broken link, not a capture. */
+  if (parser->log_garbled > 0 && parser->log_garbled >= result->records->len)
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+                   "The log is unreadable (%u bad lines, %u readable records): %s",
+                   parser->log_garbled, result->records->len,
+                   result->warnings->len > 0 ? (char *) g_ptr_array_index (result->warnings, 0)
+                                             : "");
+      tks_parsed_free (result);
+      return NULL;
+    }
+
+  return result;
+}
