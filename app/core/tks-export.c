@@ -34,6 +34,9 @@ writer_flush (Writer   *w,
   if (!force && w->out->len < FLUSH_THRESHOLD)
     return TRUE;
 
+  if (g_cancellable_set_error_if_cancelled (w->cancellable, &w->error))
+    return FALSE;
+
   if (w->out->len > 0 &&
       !g_output_stream_write_all (w->stream, w->out->str, w->out->len, &written,
                                   w->cancellable, &w->error))
