@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -778,6 +779,12 @@ tks_capture_new_from_file (const char  *path,
 
   /* Read by chunks: the file itself never needs to sit in memory. */
   parser = tks_parser_new ();
+  {
+    GStatBuf st;
+
+    if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+      tks_parser_reserve (parser, st.st_size);
+  }
   buffer = g_malloc (READ_CHUNK);
   for (;;)
     {

@@ -739,6 +739,24 @@ tks_parser_begin_reply (TksParser        *parser,
 }
 
 void
+tks_parser_reserve (TksParser *parser,
+                    guint64    bytes)
+{
+  /* A record line is at least 24 bytes ("From  1 to  2 at       5\n"). */
+  guint64 records = MIN (bytes / 24, G_MAXUINT32 / 2);
+
+  g_return_if_fail (parser != NULL);
+
+  if (records > parser->current->records->len)
+    {
+      guint len = parser->current->records->len;
+
+      g_array_set_size (parser->current->records, records);
+      g_array_set_size (parser->current->records, len);
+    }
+}
+
+void
 tks_parser_feed (TksParser  *parser,
                  const char *data,
                  gsize       len)

@@ -25,6 +25,9 @@ void       tks_parser_free           (TksParser        *parser);
 /* Treat what follows as the reply to a command, as if its echo had just been read. */
 void       tks_parser_begin_reply    (TksParser        *parser,
                                       TksParserSection  section);
+/* Room for what @bytes of input can hold, so a large file is read without regrowing. */
+void       tks_parser_reserve        (TksParser        *parser,
+                                      guint64           bytes);
 void       tks_parser_feed           (TksParser        *parser,
                                       const char       *data,
                                       gsize             len);
