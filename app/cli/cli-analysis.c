@@ -1,21 +1,417 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "tks-capture.h"
 #include "tks-cli.h"
-/* Placeholder until this command group lands. */
+#include "tks-error.h"
+#include "tks-export.h"
+#include "tks-stats.h"
 
-int
-tks_cli_stats (int argc, char **argv)
+/* Parses the subcommand's options; on misuse prints the reason and returns FALSE. */
+static gboolean
+parse_options (const char    *command,
+               const char    *parameter,
+               const char    *summary,
+               GOptionEntry  *entries,
+               int           *argc,
+               char        ***argv,
+               gboolean      *help_shown)
 {
-  fprintf (stderr, "tickscope-cli: stats is not available in this build\n");
-  return TKS_CLI_MISUSE;
+  g_autoptr(GOptionContext) context = g_option_context_new (parameter);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prgname = g_strdup_printf ("tickscope-cli %s", command);
+
+  *help_shown = FALSE;
+  g_set_prgname (prgname);
+  g_option_context_set_summary (context, summary);
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_help_enabled (context, FALSE);
+
+  for (int i = 1; i < *argc; i++)
+    {
+      if (strcmp ((*argv)[i], "--") == 0)
+        break;
+      if (strcmp ((*argv)[i], "--help") == 0 || strcmp ((*argv)[i], "-h") == 0)
+        {
+          g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+          fputs (help, stdout);
+          *help_shown = TRUE;
+          return FALSE;
+        }
+    }
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      fprintf (stderr, "tickscope-cli %s: %s\n", command, error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Loads FILE ("-" is standard input); prints its warnings. NULL with the reason printed. */
+static TksCapture *
+load_capture (const char *command,
+              const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  const char * const *warnings;
+  guint n_warnings = 0;
+  gsize len = 0;
+  const char *data;
+
+  bytes = tks_cli_read_input (path, &error);
+  if (bytes == NULL)
+    {
+      fprintf (stderr, "tickscope-cli %s: %s\n", command, error->message);
+      return NULL;
+    }
+
+  data = g_bytes_get_data (bytes, &len);
+  capture = tks_capture_new_from_data (data != NULL ? data : "", len, &error);
+  if (capture == NULL)
+    {
+      fprintf (stderr, "tickscope-cli %s: %s: %s\n", command,
+               strcmp (path, "-") == 0 ? "standard input" : path, error->message);
+      return NULL;
+    }
+
+  if (tks_capture_get_source (capture) == NULL)
+    {
+      g_autofree char *base = g_path_get_basename (path);
+
+      tks_capture_set_source (capture, strcmp (path, "-") == 0 ? "standard input" : base);
+    }
+
+  warnings = tks_capture_get_warnings (capture, &n_warnings);
+  for (guint i = 0; warnings != NULL && i < n_warnings; i++)
+    fprintf (stderr, "tickscope-cli %s: warning: %s\n", command, warnings[i]);
+
+  return g_steal_pointer (&capture);
+}
+
+static double
+effective_tick_hz (TksCapture *capture,
+                   double      option)
+{
+  double hz = option > 0 ? option : tks_capture_get_tick_hz (capture);
+
+  return hz > 0 && isfinite (hz) ? hz : TKS_EXPORT_DEFAULT_TICK_HZ;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* stats                                                                                       */
+
+typedef struct
+{
+  GPtrArray *cells;   /* rows * n_columns strings */
+  guint      n_columns;
+  gboolean  *right;   /* right-aligned columns */
+} Table;
+
+static void
+table_add (Table      *table,
+           const char *text)
+{
+  g_ptr_array_add (table->cells, g_strdup (text));
+}
+
+static void
+table_add_ms (Table  *table,
+              double  ticks,
+              double  ms_per_tick)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (isnan (ticks))
+    {
+      table_add (table, "-");
+      return;
+    }
+
+  g_ascii_formatd (buf, sizeof buf, "%.3f", ticks * ms_per_tick);
+  table_add (table, buf);
+}
+
+static void
+table_print (Table *table,
+             FILE  *out)
+{
+  g_autofree guint *widths = g_new0 (guint, table->n_columns);
+  guint n_rows = table->cells->len / table->n_columns;
+
+  for (guint i = 0; i < table->cells->len; i++)
+    widths[i % table->n_columns] = MAX (widths[i % table->n_columns],
+                                        (guint) g_utf8_strlen (table->cells->pdata[i], -1));
+
+  for (guint r = 0; r < n_rows; r++)
+    {
+      GString *line = g_string_new (NULL);
+
+      for (guint c = 0; c < table->n_columns; c++)
+        {
+          const char *text = table->cells->pdata[r * table->n_columns + c];
+          guint pad = widths[c] - (guint) g_utf8_strlen (text, -1);
+          gboolean last = c + 1 == table->n_columns;
+
+          if (c > 0)
+            g_string_append (line, "  ");
+          if (table->right[c])
+            {
+              for (guint p = 0; p < pad; p++)
+                g_string_append_c (line, ' ');
+              g_string_append (line, text);
+            }
+          else
+            {
+              g_string_append (line, text);
+              if (!last)
+                for (guint p = 0; p < pad; p++)
+                  g_string_append_c (line, ' ');
+            }
+        }
+
+      while (line->len > 0 && line->str[line->len - 1] == ' ')
+        g_string_truncate (line, line->len - 1);
+      fprintf (out, "%s\n", line->str);
+      g_string_free (line, TRUE);
+    }
+}
+
+static char *
+thread_notes (const TksThread      *thread,
+              const TksThreadStats *stats)
+{
+  GString *notes = g_string_new (NULL);
+
+#define ADD_NOTE(...) G_STMT_START {                     \
+    if (notes->len > 0)                                    \
+      g_string_append (notes, ", ");                       \
+    g_string_append_printf (notes, __VA_ARGS__);           \
+  } G_STMT_END
+
+  if ((thread->flags & TKS_THREAD_LOGGED) == 0)
+    ADD_NOTE ("not logged: %u IN, %u OUT marks", stats->n_in_marks, stats->n_out_marks);
+  if ((thread->flags & TKS_THREAD_NOT_LISTED) != 0)
+    ADD_NOTE ("not in the thread list");
+  if (stats->exits_in_range)
+    ADD_NOTE ("exits");
+  else if ((thread->flags & TKS_THREAD_EXITED) != 0)
+    ADD_NOTE ("exited");
+  if ((thread->flags & TKS_THREAD_RUNNING_AT_END) != 0)
+    ADD_NOTE ("running at the end");
+
+#undef ADD_NOTE
+
+  return g_string_free (notes, FALSE);
 }
 
 int
-tks_cli_export (int argc, char **argv)
+tks_cli_stats (int    argc,
+               char **argv)
 {
-  fprintf (stderr, "tickscope-cli: export is not available in this build\n");
-  return TKS_CLI_MISUSE;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GArray) stats = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) files = NULL;
+  TksStatsTotals totals;
+  double from = NAN;
+  double to = NAN;
+  double tick_hz = 0;
+  double ms_per_tick;
+  gboolean help_shown;
+  const guint *lanes;
+  guint n_lanes = 0;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean right[] = { FALSE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, FALSE };
+  Table table = { cells, G_N_ELEMENTS (right), right };
+  GOptionEntry entries[] = {
+    { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from, "Start of the range (ticks; default: start of the capture)", "T" },
+    { "to", 0, 0, G_OPTION_ARG_DOUBLE, &to, "End of the range (ticks; default: end of the capture)", "T" },
+    { "tick-hz", 0, 0, G_OPTION_ARG_DOUBLE, &tick_hz, "Ticks per second (default 1000)", "HZ" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE" },
+    { NULL }
+  };
+
+  if (!parse_options ("stats", "FILE",
+                      "Per-thread run time, share of time, activations, run lengths and longest\n"
+                      "wait over the capture or a range of it. FILE may be \"-\" (standard input).",
+                      entries, &argc, &argv, &help_shown))
+    return help_shown ? TKS_CLI_OK : TKS_CLI_MISUSE;
+
+  if (files == NULL || files[0] == NULL || files[1] != NULL)
+    {
+      fprintf (stderr, "tickscope-cli stats: give exactly one FILE (or \"-\")\n");
+      return TKS_CLI_MISUSE;
+    }
+  if (tick_hz < 0 || !isfinite (tick_hz))
+    {
+      fprintf (stderr, "tickscope-cli stats: --tick-hz must be a positive number\n");
+      return TKS_CLI_MISUSE;
+    }
+
+  capture = load_capture ("stats", files[0]);
+  if (capture == NULL)
+    return TKS_CLI_BAD;
+
+  stats = tks_stats_compute (capture, from, to, &totals, &error);
+  if (stats == NULL)
+    {
+      fprintf (stderr, "tickscope-cli stats: %s\n", error->message);
+      return g_error_matches (error, TKS_ERROR, TKS_ERROR_USAGE) ? TKS_CLI_MISUSE : TKS_CLI_BAD;
+    }
+
+  tick_hz = effective_tick_hz (capture, tick_hz);
+  ms_per_tick = 1000.0 / tick_hz;
+
+  printf ("Range:     %s", g_ascii_formatd (buf, sizeof buf, "%.3f", totals.from));
+  printf (" to %s ticks", g_ascii_formatd (buf, sizeof buf, "%.3f", totals.to));
+  printf (" (%s ms at %s Hz)\n",
+          g_ascii_formatd (buf, sizeof buf, "%.3f", totals.duration * ms_per_tick),
+          g_ascii_formatd (buf, sizeof buf, "%g", tick_hz));
+  printf ("Threads:   %u (%u logged), %u activations, %u exits in range\n",
+          totals.n_threads, totals.n_logged_threads, totals.activations, totals.exits);
+  printf ("Busy:      %s ms", g_ascii_formatd (buf, sizeof buf, "%.3f", totals.busy_time * ms_per_tick));
+  printf (" (%s %% of the range covered by runs of logged threads)\n",
+          g_ascii_formatd (buf, sizeof buf, "%.1f", totals.covered_share));
+  printf ("Switches:  %u per tick at most, %s per tick on average (whole capture)\n\n",
+          totals.max_switches_per_tick,
+          g_ascii_formatd (buf, sizeof buf, "%.2f", totals.mean_switches_per_tick));
+
+  table_add (&table, "Thread");
+  table_add (&table, "Prio");
+  table_add (&table, "Run ms");
+  table_add (&table, "Share %");
+  table_add (&table, "Activations");
+  table_add (&table, "Min ms");
+  table_add (&table, "Mean ms");
+  table_add (&table, "Max ms");
+  table_add (&table, "Max wait ms");
+  table_add (&table, "Notes");
+
+  /* Rows in lane order (priority, highest first), like the timeline. */
+  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  for (guint l = 0; l < stats->len; l++)
+    {
+      guint index = lanes != NULL && n_lanes == stats->len && lanes[l] < stats->len ? lanes[l] : l;
+      const TksThreadStats *s = &g_array_index (stats, TksThreadStats, index);
+      const TksThread *thread = tks_capture_get_thread (capture, index);
+      gboolean logged = (thread->flags & TKS_THREAD_LOGGED) != 0;
+      g_autofree char *name = NULL;
+      g_autofree char *prio = NULL;
+      g_autofree char *notes = NULL;
+      g_autofree char *activations = NULL;
+
+      name = thread->name != NULL && thread->name[0] != '\0'
+             ? g_utf8_make_valid (thread->name, -1)
+             : g_strdup_printf ("thread %d", thread->number);
+      prio = (thread->flags & TKS_THREAD_NOT_LISTED) != 0
+             ? g_strdup ("?") : g_strdup_printf ("%d", thread->priority);
+      notes = thread_notes (thread, s);
+      activations = g_strdup_printf ("%u", s->activations);
+
+      table_add (&table, name);
+      table_add (&table, prio);
+      if (logged)
+        {
+          table_add_ms (&table, s->run_time, ms_per_tick);
+          table_add (&table, g_ascii_formatd (buf, sizeof buf, "%.2f", s->share));
+          table_add (&table, activations);
+          table_add_ms (&table, s->min_run, ms_per_tick);
+          table_add_ms (&table, s->mean_run, ms_per_tick);
+          table_add_ms (&table, s->max_run, ms_per_tick);
+          table_add_ms (&table, s->longest_wait, ms_per_tick);
+        }
+      else
+        {
+          for (guint c = 0; c < 7; c++)
+            table_add (&table, "-");
+        }
+      table_add (&table, notes);
+    }
+
+  table_print (&table, stdout);
+
+  return TKS_CLI_OK;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* export                                                                                      */
+
+int
+tks_cli_export (int    argc,
+                char **argv)
+{
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) out = NULL;
+  g_auto(GStrv) files = NULL;
+  g_autofree char *format_name = NULL;
+  g_autofree char *output = NULL;
+  TksExportFormat format;
+  double tick_hz = 0;
+  gboolean help_shown;
+  GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, "perfetto (trace-event JSON), csv or ftrace", "FORMAT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Where to write (default: standard output, also \"-\")", "OUT" },
+    { "tick-hz", 0, 0, G_OPTION_ARG_DOUBLE, &tick_hz, "Ticks per second for real time units (default 1000)", "HZ" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE" },
+    { NULL }
+  };
+
+  if (!parse_options ("export", "FILE --format perfetto|csv|ftrace [-o OUT]",
+                      "Exports a capture for other tools: Chrome/Perfetto trace-event JSON\n"
+                      "(ui.perfetto.dev), CSV of everything the timeline draws, or Linux ftrace\n"
+                      "sched_switch text (Trace Compass). FILE may be \"-\" (standard input).",
+                      entries, &argc, &argv, &help_shown))
+    return help_shown ? TKS_CLI_OK : TKS_CLI_MISUSE;
+
+  if (files == NULL || files[0] == NULL || files[1] != NULL)
+    {
+      fprintf (stderr, "tickscope-cli export: give exactly one FILE (or \"-\")\n");
+      return TKS_CLI_MISUSE;
+    }
+  if (format_name == NULL)
+    {
+      fprintf (stderr, "tickscope-cli export: --format is required: perfetto, csv or ftrace\n");
+      return TKS_CLI_MISUSE;
+    }
+  if (!tks_export_format_from_string (format_name, &format))
+    {
+      fprintf (stderr, "tickscope-cli export: unknown format “%s”: use perfetto, csv or ftrace\n",
+               format_name);
+      return TKS_CLI_MISUSE;
+    }
+  if (tick_hz < 0 || !isfinite (tick_hz))
+    {
+      fprintf (stderr, "tickscope-cli export: --tick-hz must be a positive number\n");
+      return TKS_CLI_MISUSE;
+    }
+
+  capture = load_capture ("export", files[0]);
+  if (capture == NULL)
+    return TKS_CLI_BAD;
+
+  out = g_string_new (NULL);
+  if (!tks_export_write (capture, format, tick_hz, out, &error))
+    {
+      fprintf (stderr, "tickscope-cli export: %s\n", error->message);
+      return g_error_matches (error, TKS_ERROR, TKS_ERROR_USAGE) ? TKS_CLI_MISUSE : TKS_CLI_BAD;
+    }
+
+  if (!tks_cli_write_output (output != NULL ? output : "-", out->str, out->len, &error))
+    {
+      fprintf (stderr, "tickscope-cli export: %s\n", error->message);
+      return TKS_CLI_BAD;
+    }
+
+  return TKS_CLI_OK;
 }
