@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tks-application.h"
+#include "tks-window.h"
+
+struct _TksApplication
+{
+  GtkApplication  parent_instance;
+
+  GSettings      *settings;
+  GtkCssProvider *css;
+  GtkCssProvider *dark_css;
+};
+
+G_DEFINE_FINAL_TYPE (TksApplication, tks_application, GTK_TYPE_APPLICATION)
+
+static GSettings *
+load_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsSchemaSource) local = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+
+#ifdef TKS_BUILD_SCHEMA_DIR
+  /* Running from the build tree: use the schema compiled next to it. */
+  if (schema == NULL)
+    {
+      local = g_settings_schema_source_new_from_directory (TKS_BUILD_SCHEMA_DIR, source, FALSE, NULL);
+      if (local != NULL)
+        schema = g_settings_schema_source_lookup (local, APP_ID, FALSE);
+    }
+#endif
+
+  if (schema == NULL)
+    {
+      g_debug ("Settings schema %s not found: settings will not be kept", APP_ID);
+      return NULL;
+    }
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+static TksWindow *
+get_window (TksApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL)
+    window = GTK_WINDOW (tks_window_new (self));
+  return TKS_WINDOW (window);
+}
+
+static void
+tks_application_activate (GApplication *app)
+{
+  gtk_window_present (GTK_WINDOW (get_window (TKS_APPLICATION (app))));
+}
+
+static void
+tks_application_open (GApplication  *app,
+                      GFile        **files,
+                      int            n_files,
+                      const char    *hint)
+{
+  TksWindow *window = get_window (TKS_APPLICATION (app));
+
+  if (n_files > 0)
+    tks_window_open_file (window, files[0]);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static int
+tks_application_command_line (GApplication            *app,
+                              GApplicationCommandLine *cmdline)
+{
+  TksApplication *self = TKS_APPLICATION (app);
+  GVariantDict *options = g_application_command_line_get_options_dict (cmdline);
+  g_autofree const char **args = NULL;
+  gboolean demo = FALSE;
+  TksWindow *window;
+  guint i;
+
+  g_variant_dict_lookup (options, "demo", "b", &demo);
+  g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &args);
+
+  window = get_window (self);
+  gtk_window_present (GTK_WINDOW (window));
+
+  if (demo)
+    tks_window_connect (window, "demo");
+
+  for (i = 0; args != NULL && args[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = g_application_command_line_create_file_for_arg (cmdline, args[i]);
+      g_autofree char *path = g_file_get_path (file);
+
+      /* A regular file is a capture; anything else (a device, tcp:HOST:PORT) is a board. */
+      if (path != NULL && g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        tks_window_open_file (window, file);
+      else if (path != NULL && g_file_test (path, G_FILE_TEST_EXISTS))
+        tks_window_connect (window, path);
+      else
+        tks_window_connect (window, args[i]);
+    }
+
+  return EXIT_SUCCESS;
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  TksApplication *self = user_data;
+  static const char *authors[] = { "The Tickscope developers", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                         "program-name", _("Tickscope"),
+                         "logo-icon-name", APP_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Thread timelines of ChibiOS boards"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GList *windows = gtk_application_get_windows (app);
+
+  /* close the windows so they save their state */
+  while (windows != NULL)
+    {
+      GList *next = windows->next;
+      gtk_window_destroy (windows->data);
+      windows = next;
+    }
+  g_application_quit (G_APPLICATION (app));
+}
+
+static void
+update_dark_style (TksApplication *self)
+{
+  GtkSettings *gtk_settings = gtk_settings_get_default ();
+  g_autofree char *theme = NULL;
+  gboolean prefer_dark = FALSE;
+  gboolean dark;
+
+  if (gtk_settings == NULL)
+    return;
+  g_object_get (gtk_settings,
+                "gtk-theme-name", &theme,
+                "gtk-application-prefer-dark-theme", &prefer_dark,
+                NULL);
+  dark = prefer_dark || (theme != NULL && g_str_has_suffix (theme, "-dark"));
+
+  if (dark && self->dark_css == NULL)
+    {
+      self->dark_css = gtk_css_provider_new ();
+      gtk_css_provider_load_from_resource (self->dark_css, "/io/github/tickscope/Tickscope/style-dark.css");
+      gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                                  GTK_STYLE_PROVIDER (self->dark_css),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+    }
+  else if (!dark && self->dark_css != NULL)
+    {
+      gtk_style_context_remove_provider_for_display (gdk_display_get_default (),
+                                                     GTK_STYLE_PROVIDER (self->dark_css));
+      g_clear_object (&self->dark_css);
+    }
+}
+
+static void
+dark_style_changed (GSimpleAction *action,
+                    GVariant      *state,
+                    gpointer       user_data)
+{
+  g_simple_action_set_state (action, state);
+  g_object_set (gtk_settings_get_default (),
+                "gtk-application-prefer-dark-theme", g_variant_get_boolean (state),
+                NULL);
+}
+
+static void
+tks_application_startup (GApplication *app)
+{
+  TksApplication *self = TKS_APPLICATION (app);
+  static const GActionEntry entries[] = {
+    { "about", about_activated, NULL, NULL, NULL, { 0 } },
+    { "quit", quit_activated, NULL, NULL, NULL, { 0 } },
+    { "dark-style", NULL, NULL, "false", dark_style_changed, { 0 } },
+  };
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.save", { "<Control>s", NULL } },
+    { "win.save-as", { "<Control><Shift>s", NULL } },
+    { "win.export", { "<Control>e", NULL } },
+    { "win.statistics", { "<Control>i", NULL } },
+    { "win.zoom-fit", { "<Control>0", NULL } },
+    { "win.back", { "<Alt>Left", NULL } },
+    { "win.forward", { "<Alt>Right", NULL } },
+    { "win.trigger", { "<Control>t", NULL } },
+    { "win.run", { "<Control>r", NULL } },
+    { "win.fetch", { "F5", NULL } },
+    { "win.close", { "<Control>w", NULL } },
+  };
+  guint i;
+  GtkSettings *gtk_settings;
+
+  G_APPLICATION_CLASS (tks_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  for (i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
+
+  self->settings = load_settings ();
+
+  self->css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (self->css, "/io/github/tickscope/Tickscope/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (self->css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  gtk_settings = gtk_settings_get_default ();
+  g_signal_connect_object (gtk_settings, "notify::gtk-theme-name",
+                           G_CALLBACK (update_dark_style), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_settings, "notify::gtk-application-prefer-dark-theme",
+                           G_CALLBACK (update_dark_style), self, G_CONNECT_SWAPPED);
+  update_dark_style (self);
+}
+
+static void
+tks_application_dispose (GObject *object)
+{
+  TksApplication *self = TKS_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+  g_clear_object (&self->css);
+  g_clear_object (&self->dark_css);
+
+  G_OBJECT_CLASS (tks_application_parent_class)->dispose (object);
+}
+
+static void
+tks_application_class_init (TksApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = tks_application_dispose;
+  app_class->activate = tks_application_activate;
+  app_class->open = tks_application_open;
+  app_class->command_line = tks_application_command_line;
+  app_class->startup = tks_application_startup;
+}
+
+static void
+tks_application_init (TksApplication *self)
+{
+  static const GOptionEntry options[] = {
+    { "demo", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("Connect to the built-in simulated board"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
+      NULL, N_("[FILE|PORT…]") },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE|PORT]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Open a capture file, or connect to a board on a serial port, a pty or tcp:HOST:PORT."));
+}
+
+TksApplication *
+tks_application_new (void)
+{
+  return g_object_new (TKS_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/tickscope/Tickscope",
+                       NULL);
+}
+
+GSettings *
+tks_application_get_settings (TksApplication *self)
+{
+  g_return_val_if_fail (TKS_IS_APPLICATION (self), NULL);
+  return self->settings;
+}

@@ -1,0 +1,743 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+#include <pango/pangocairo.h>
+
+#include "tks-timeline-render.h"
+
+static void
+snapshot_fill (TksPainter    *self,
+               const GdkRGBA *color,
+               double         x,
+               double         y,
+               double         width,
+               double         height)
+{
+  TksPainter *state = self;
+
+  self->n_fills++;
+  gtk_snapshot_append_color (state->snapshot, color,
+                             &GRAPHENE_RECT_INIT (x, y, width, height));
+}
+
+static void
+snapshot_text (TksPainter    *self,
+               const GdkRGBA *color,
+               double         x,
+               double         y,
+               PangoLayout   *layout)
+{
+  TksPainter *state = self;
+
+  gtk_snapshot_save (state->snapshot);
+  gtk_snapshot_translate (state->snapshot, &GRAPHENE_POINT_INIT (x, y));
+  gtk_snapshot_append_layout (state->snapshot, layout, color);
+  gtk_snapshot_restore (state->snapshot);
+}
+
+static void
+cairo_flush_pending (TksPainter *state)
+{
+  if (!state->has_pending)
+    return;
+  gdk_cairo_set_source_rgba (state->cr, &state->pending);
+  cairo_fill (state->cr);
+  state->has_pending = FALSE;
+}
+
+static void
+cairo_fill_rect (TksPainter    *self,
+                 const GdkRGBA *color,
+                 double         x,
+                 double         y,
+                 double         width,
+                 double         height)
+{
+  TksPainter *state = self;
+
+  self->n_fills++;
+  if (state->has_pending && !gdk_rgba_equal (&state->pending, color))
+    cairo_flush_pending (state);
+  state->pending = *color;
+  state->has_pending = TRUE;
+  cairo_rectangle (state->cr, x, y, width, height);
+}
+
+static void
+cairo_text (TksPainter    *self,
+            const GdkRGBA *color,
+            double         x,
+            double         y,
+            PangoLayout   *layout)
+{
+  TksPainter *state = self;
+
+  cairo_flush_pending (state);
+  cairo_save (state->cr);
+  gdk_cairo_set_source_rgba (state->cr, color);
+  cairo_move_to (state->cr, x, y);
+  pango_cairo_show_layout (state->cr, layout);
+  cairo_restore (state->cr);
+}
+
+static void
+painter_reset (TksPainter   *painter,
+               PangoContext *pango)
+{
+  memset (painter, 0, sizeof *painter);
+  painter->pango = pango;
+  painter->fg = (GdkRGBA) { 0.1, 0.1, 0.1, 1 };
+}
+
+void
+tks_painter_init_snapshot (TksPainter   *painter,
+                           GtkSnapshot  *snapshot,
+                           PangoContext *pango)
+{
+  painter_reset (painter, pango);
+  painter->fill = snapshot_fill;
+  painter->text = snapshot_text;
+  painter->snapshot = snapshot;
+}
+
+void
+tks_painter_init_cairo (TksPainter   *painter,
+                        cairo_t      *cr,
+                        PangoContext *pango)
+{
+  painter_reset (painter, pango);
+  painter->fill = cairo_fill_rect;
+  painter->text = cairo_text;
+  painter->cr = cr;
+}
+
+void
+tks_painter_finish (TksPainter *painter)
+{
+  if (painter->cr != NULL)
+    cairo_flush_pending (painter);
+}
+
+/* A palette that reads on light and dark backgrounds. */
+static const char * const palette[] = {
+  "#3584e4", "#e66100", "#26a269", "#9141ac", "#c64600", "#1c71d8",
+  "#2ec27e", "#a51d2d", "#986a44", "#613583", "#e5a50a", "#0b8a8f",
+};
+
+void
+tks_timeline_lane_color (guint    thread_index,
+                         GdkRGBA *color)
+{
+  gdk_rgba_parse (color, palette[thread_index % G_N_ELEMENTS (palette)]);
+}
+
+double
+tks_timeline_lane_y (const TksTimelineGeometry *geometry,
+                     guint                      lane)
+{
+  return geometry->top + lane * geometry->lane_height - geometry->v_offset;
+}
+
+gboolean
+tks_timeline_visible_lanes (const TksTimelineGeometry *geometry,
+                            guint                      n_lanes,
+                            guint                     *first,
+                            guint                     *last)
+{
+  double a, b;
+
+  if (n_lanes == 0 || geometry->lane_height <= 0 || geometry->bottom <= geometry->top)
+    return FALSE;
+  a = floor (geometry->v_offset / geometry->lane_height);
+  b = ceil ((geometry->v_offset + geometry->bottom - geometry->top) / geometry->lane_height);
+  if (a < 0)
+    a = 0;
+  if (b > n_lanes)
+    b = n_lanes;
+  if (a >= b)
+    return FALSE;
+  *first = (guint)a;
+  *last = (guint)b;   /* exclusive */
+  return TRUE;
+}
+
+guint
+tks_runs_first_ending_after (const TksRun *runs,
+                             guint         n_runs,
+                             double        t)
+{
+  guint lo = 0, hi = n_runs;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (runs[mid].end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+guint
+tks_runs_first_beginning_at (const TksRun *runs,
+                             guint         from,
+                             guint         n_runs,
+                             double        t)
+{
+  guint lo = from, hi = n_runs, step = 1;
+
+  /* gallop first: the next column is usually near */
+  while (lo + step < n_runs && runs[lo + step].begin < t)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (n_runs, lo + step + 1);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (runs[mid].begin < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+guint
+tks_marks_first_at (const TksMark *marks,
+                    guint          from,
+                    guint          n_marks,
+                    double         t)
+{
+  guint lo = from, hi, step = 1;
+
+  while (lo + step < n_marks && marks[lo + step].pos < t)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (n_marks, lo + step + 1);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (marks[mid].pos < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Collects pixel spans and emits merged rectangles clipped to the time area. */
+typedef struct
+{
+  TksPainter                *painter;
+  const TksTimelineGeometry *g;
+  const GdkRGBA             *color;
+  double                     y;
+  double                     h;
+  double                     b;
+  double                     e;
+  gboolean                   have;
+} SpanMerger;
+
+static void
+merger_flush (SpanMerger *m)
+{
+  double b, e;
+
+  if (!m->have)
+    return;
+  b = MAX (m->b, -1.0);
+  e = MIN (m->e, m->g->width + 1.0);
+  if (e > b)
+    m->painter->fill (m->painter, m->color, m->g->left + b, m->y, e - b, m->h);
+  m->have = FALSE;
+}
+
+static void
+merger_add (SpanMerger *m,
+            double      b,
+            double      e)
+{
+  if (m->have && b <= m->e + 0.5)
+    {
+      m->e = MAX (m->e, e);
+      return;
+    }
+  merger_flush (m);
+  m->b = b;
+  m->e = e;
+  m->have = TRUE;
+}
+
+static void
+draw_runs (TksPainter                *painter,
+           const TksTimelineGeometry *g,
+           const TksThread           *thread,
+           const GdkRGBA             *color,
+           double                     y,
+           double                     h)
+{
+  double scale = g->width / (g->x1 - g->x0);
+  SpanMerger m = { painter, g, color, y, h, 0, 0, FALSE };
+  guint n = thread->n_runs;
+  guint i;
+
+  if (n == 0)
+    return;
+  if (thread->flags & TKS_THREAD_RUNNING_AT_END)
+    n--;   /* drawn on its own below */
+
+  i = tks_runs_first_ending_after (thread->runs, n, g->x0);
+  while (i < n && thread->runs[i].begin < g->x1)
+    {
+      double b = (thread->runs[i].begin - g->x0) * scale;
+      double e = (thread->runs[i].end - g->x0) * scale;
+
+      if (e - b < 1.0)
+        {
+          /* Everything that begins inside this pixel column becomes the column. */
+          double col = floor (b);
+          double t_next = g->x0 + (col + 1) / scale;
+          guint j = tks_runs_first_beginning_at (thread->runs, i + 1, n, t_next);
+
+          b = col;
+          e = MAX (col + 1, (thread->runs[j - 1].end - g->x0) * scale);
+          i = j;
+        }
+      else
+        i++;
+      merger_add (&m, b, e);
+    }
+  merger_flush (&m);
+
+  if ((thread->flags & TKS_THREAD_RUNNING_AT_END) &&
+      thread->runs[n].end > g->x0 && thread->runs[n].begin < g->x1)
+    {
+      /* Still running when the capture ends: a lighter bar with a dashed top edge. */
+      GdkRGBA light = *color;
+      double b = MAX (-1.0, (thread->runs[n].begin - g->x0) * scale);
+      double e = MIN (g->width + 1.0, (thread->runs[n].end - g->x0) * scale);
+      double x;
+
+      light.alpha = 0.45;
+      if (e - b < 1)
+        e = b + 1;
+      painter->fill (painter, &light, g->left + b, y, e - b, h);
+      for (x = b; x < e; x += 8)
+        painter->fill (painter, color, g->left + x, y, MIN (4.0, e - x), 3);
+    }
+}
+
+static void
+draw_marks (TksPainter                *painter,
+            const TksTimelineGeometry *g,
+            const TksThread           *thread,
+            double                     y,
+            double                     h)
+{
+  static const GdkRGBA green = { 0.15, 0.64, 0.30, 1 };
+  static const GdkRGBA red = { 0.88, 0.11, 0.14, 1 };
+  double scale = g->width / (g->x1 - g->x0);
+  SpanMerger in_m = { painter, g, &green, y, h / 2, 0, 0, FALSE };
+  SpanMerger out_m = { painter, g, &red, y + h / 2, h / 2, 0, 0, FALSE };
+  const TksMark *marks = thread->marks;
+  guint n = thread->n_marks;
+  guint i;
+
+  /* marks are at most one tick wide: start a tick early */
+  i = tks_marks_first_at (marks, 0, n, g->x0 - 1);
+  while (i < n && marks[i].pos < g->x1)
+    {
+      double w = 1.0 / (2.0 * MAX (1u, marks[i].width_div));
+      double b = (marks[i].pos - g->x0) * scale;
+      double e = b + w * scale;
+
+      if (e - b < 1.0)
+        {
+          double col = floor (b);
+          double t_next = g->x0 + (col + 1) / scale;
+          guint j = tks_marks_first_at (marks, i + 1, n, t_next);
+
+          if (j - i > 1)
+            {
+              /* several switches in one pixel: both directions happened there */
+              merger_add (&in_m, col, col + 1);
+              merger_add (&out_m, col, col + 1);
+            }
+          else if (marks[i].kind == TKS_MARK_IN)
+            merger_add (&in_m, col, col + 1);
+          else
+            merger_add (&out_m, col, col + 1);
+          i = j;
+          continue;
+        }
+      if (marks[i].kind == TKS_MARK_IN)
+        merger_add (&in_m, b, e);
+      else
+        merger_add (&out_m, b, e);
+      i++;
+    }
+  merger_flush (&in_m);
+  merger_flush (&out_m);
+}
+
+static void
+fill_time_span (TksPainter                *painter,
+                const TksTimelineGeometry *g,
+                const GdkRGBA             *color,
+                double                     t0,
+                double                     t1,
+                double                     y,
+                double                     h)
+{
+  double scale = g->width / (g->x1 - g->x0);
+  double b = MAX (0.0, (t0 - g->x0) * scale);
+  double e = MIN (g->width, (t1 - g->x0) * scale);
+
+  if (e > b)
+    painter->fill (painter, color, g->left + b, y, e - b, h);
+}
+
+void
+tks_timeline_render_lanes (TksCapture                *capture,
+                           const TksTimelineGeometry *g,
+                           TksPainter                *painter)
+{
+  const guint *lanes;
+  guint n_lanes, first, last, l;
+  double start, end;
+  GdkRGBA stripe = painter->fg;
+  GdkRGBA grid = painter->fg;
+  GdkRGBA nodata = painter->fg;
+  GdkRGBA exitband = { 0.88, 0.11, 0.14, 0.22 };
+  GdkRGBA exitedge = { 0.88, 0.11, 0.14, 0.9 };
+
+  if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
+    return;
+
+  stripe.alpha = 0.035;
+  grid.alpha = 0.12;
+  nodata.alpha = 0.16;
+  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  start = tks_capture_get_start (capture);
+  end = tks_capture_get_end (capture);
+  if (!tks_timeline_visible_lanes (g, n_lanes, &first, &last))
+    return;
+
+  for (l = first; l < last; l++)
+    {
+      const TksThread *thread = tks_capture_get_thread (capture, lanes[l]);
+      double y = tks_timeline_lane_y (g, l);
+      double h = g->lane_height;
+      double bar_y = y + 5;
+      double bar_h = h - 10;
+      GdkRGBA color;
+
+      if (thread == NULL)
+        continue;
+      tks_timeline_lane_color (thread->index, &color);
+
+      if (l % 2 == 1)
+        painter->fill (painter, &stripe, g->left, y, g->width, h);
+      painter->fill (painter, &grid, g->left, y + h - 1, g->width, 1);
+
+      if (isnan (thread->first_event))
+        fill_time_span (painter, g, &nodata, start, end, bar_y, bar_h);
+      else if (thread->first_event > start)
+        fill_time_span (painter, g, &nodata, start, thread->first_event, bar_y, bar_h);
+
+      if ((thread->flags & TKS_THREAD_EXITED) && !isnan (thread->exit_time))
+        {
+          double scale = g->width / (g->x1 - g->x0);
+          double ex = (thread->exit_time - g->x0) * scale;
+
+          fill_time_span (painter, g, &exitband, thread->exit_time, end, bar_y, bar_h);
+          if (ex >= -2 && ex <= g->width)
+            painter->fill (painter, &exitedge, g->left + ex, y + 2, 2, h - 4);
+        }
+
+      if (thread->flags & TKS_THREAD_LOGGED)
+        draw_runs (painter, g, thread, &color, bar_y, bar_h);
+      if (thread->n_marks > 0)
+        draw_marks (painter, g, thread, bar_y, bar_h);
+    }
+}
+
+void
+tks_timeline_render_trigger (TksCapture                *capture,
+                             const TksTimelineGeometry *g,
+                             TksPainter                *painter)
+{
+  static const GdkRGBA red = { 0.88, 0.11, 0.14, 1 };
+  double pos, x;
+  const char *name;
+  g_autofree char *label = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  int lw, lh;
+
+  if (capture == NULL || !tks_capture_get_trigger (capture, &pos))
+    return;
+  if (pos < g->x0 || pos > g->x1)
+    return;
+  x = g->left + (pos - g->x0) * g->width / (g->x1 - g->x0);
+  painter->fill (painter, &red, x - 1, g->top, 2, g->bottom - g->top);
+
+  if (painter->pango == NULL)
+    return;
+  name = tks_capture_get_trigger_name (capture);
+  if (name != NULL && *name != '\0')
+    /* Translators: the trigger line's label; %s says who set it */
+    label = g_strdup_printf (_("Trigger: %s"), name);
+  else
+    label = g_strdup (_("Trigger"));
+  layout = pango_layout_new (painter->pango);
+  pango_layout_set_text (layout, label, -1);
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  if (x + 4 + lw > g->left + g->width)
+    x = x - 8 - lw;
+  painter->text (painter, &red, x + 4, g->top + 2, layout);
+}
+
+double
+tks_timeline_nice_step (double min_step)
+{
+  double p, f;
+
+  if (!(min_step > 0) || !isfinite (min_step))
+    return 1;
+  p = pow (10, floor (log10 (min_step)));
+  f = min_step / p;
+  if (f <= 1)
+    return p;
+  if (f <= 2)
+    return 2 * p;
+  if (f <= 5)
+    return 5 * p;
+  return 10 * p;
+}
+
+static int
+decimals_for (double step)
+{
+  int d = (int)ceil (-log10 (step) - 1e-9);
+  return CLAMP (d, 0, 6);
+}
+
+char *
+tks_timeline_format_ticks (double ticks,
+                           double step)
+{
+  return g_strdup_printf ("%.*f", decimals_for (step), ticks);
+}
+
+char *
+tks_timeline_format_duration (double ticks,
+                              double tick_hz)
+{
+  double ms;
+
+  if (!(tick_hz > 0))
+    /* Translators: a duration in board ticks */
+    return g_strdup_printf (_("%.3f ticks"), ticks);
+  ms = ticks * 1000.0 / tick_hz;
+  if (fabs (ms) >= 1000)
+    return g_strdup_printf (_("%.3f ticks (%.4f s)"), ticks, ms / 1000);
+  if (fabs (ms) >= 1)
+    return g_strdup_printf (_("%.3f ticks (%.3f ms)"), ticks, ms);
+  return g_strdup_printf (_("%.3f ticks (%.1f µs)"), ticks, ms * 1000);
+}
+
+void
+tks_timeline_render_ruler (TksCapture                *capture,
+                           const TksTimelineGeometry *g,
+                           TksPainter                *painter)
+{
+  GdkRGBA line = painter->fg;
+  GdkRGBA text = painter->fg;
+  GdkRGBA grid = painter->fg;
+  double scale, step, t, ms_step;
+  g_autoptr(PangoLayout) layout = NULL;
+  double ruler_top = g->top - TKS_TIMELINE_RULER_HEIGHT;
+
+  if (g->width <= 0 || !(g->x1 > g->x0))
+    return;
+
+  line.alpha = 0.5;
+  grid.alpha = 0.07;
+  text.alpha = 0.85;
+  scale = g->width / (g->x1 - g->x0);
+  step = tks_timeline_nice_step (110.0 / scale);
+  ms_step = g->tick_hz > 0 ? step * 1000.0 / g->tick_hz : 0;
+
+  painter->fill (painter, &line, g->left, g->top - 1, g->width, 1);
+  if (painter->pango != NULL)
+    layout = pango_layout_new (painter->pango);
+
+  for (t = ceil (g->x0 / step) * step; t <= g->x1; t += step)
+    {
+      double x = g->left + (t - g->x0) * scale;
+      double minor;
+      int i;
+
+      painter->fill (painter, &line, x, g->top - 9, 1, 8);
+      painter->fill (painter, &grid, x, g->top, 1, g->bottom - g->top);
+      for (i = 1; i < 5; i++)
+        {
+          minor = x + i * step * scale / 5;
+          if (minor < g->left + g->width)
+            painter->fill (painter, &line, minor, g->top - 4, 1, 3);
+        }
+
+      if (layout != NULL)
+        {
+          g_autofree char *ticks = tks_timeline_format_ticks (t, step);
+          g_autofree char *label = NULL;
+
+          if (g->tick_hz > 0)
+            /* Translators: ruler label: ticks, then the same time in milliseconds */
+            label = g_strdup_printf (_("%s\n%.*f ms"), ticks, decimals_for (ms_step),
+                                     t * 1000.0 / g->tick_hz);
+          else
+            label = g_strdup (ticks);
+          pango_layout_set_text (layout, label, -1);
+          if (x + 3 < g->left + g->width - 20)
+            painter->text (painter, &text, x + 3, ruler_top + 1, layout);
+        }
+    }
+}
+
+void
+tks_timeline_render_headers (TksCapture                *capture,
+                             const TksTimelineGeometry *g,
+                             TksPainter                *painter)
+{
+  const guint *lanes;
+  guint n_lanes, first, last, l;
+  g_autoptr(PangoLayout) layout = NULL;
+
+  if (capture == NULL || painter->pango == NULL)
+    return;
+  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  if (!tks_timeline_visible_lanes (g, n_lanes, &first, &last))
+    return;
+  layout = pango_layout_new (painter->pango);
+  pango_layout_set_width (layout, (int)(g->left - 12) * PANGO_SCALE);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  for (l = first; l < last; l++)
+    {
+      const TksThread *thread = tks_capture_get_thread (capture, lanes[l]);
+      g_autofree char *label = NULL;
+      int lw, lh;
+      GdkRGBA color;
+
+      if (thread == NULL)
+        continue;
+      label = g_strdup_printf ("%s  %d", thread->name ? thread->name : "?", thread->priority);
+      pango_layout_set_text (layout, label, -1);
+      pango_layout_get_pixel_size (layout, &lw, &lh);
+      tks_timeline_lane_color (thread->index, &color);
+      painter->fill (painter, &color, 2, tks_timeline_lane_y (g, l) + 6, 4, g->lane_height - 12);
+      painter->text (painter, &painter->fg, 10,
+                     tks_timeline_lane_y (g, l) + (g->lane_height - lh) / 2, layout);
+    }
+}
+
+void
+tks_timeline_render_cairo (TksCapture                *capture,
+                           const TksTimelineGeometry *geometry,
+                           cairo_t                   *cr,
+                           double                     width,
+                           double                     height,
+                           gboolean                   dark)
+{
+  PangoContext *pango;
+  TksPainter painter;
+
+  pango = pango_cairo_create_context (cr);
+  tks_painter_init_cairo (&painter, cr, pango);
+  painter.dark = dark;
+  if (dark)
+    {
+      painter.fg = (GdkRGBA) { 0.95, 0.95, 0.95, 1 };
+      cairo_set_source_rgb (cr, 0.14, 0.14, 0.14);
+    }
+  else
+    {
+      painter.fg = (GdkRGBA) { 0.1, 0.1, 0.1, 1 };
+      cairo_set_source_rgb (cr, 1, 1, 1);
+    }
+  cairo_paint (cr);
+
+  tks_timeline_render_ruler (capture, geometry, &painter);
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, geometry->top, width, geometry->bottom - geometry->top);
+  cairo_clip (cr);
+  tks_timeline_render_lanes (capture, geometry, &painter);
+  tks_timeline_render_headers (capture, geometry, &painter);
+  tks_timeline_render_trigger (capture, geometry, &painter);
+  tks_painter_finish (&painter);
+  cairo_restore (cr);
+  g_object_unref (pango);
+}
+
+gboolean
+tks_timeline_hit_test (TksCapture                *capture,
+                       const TksTimelineGeometry *g,
+                       double                     x,
+                       double                     y,
+                       TksTimelineHit            *hit)
+{
+  const guint *lanes;
+  const TksThread *thread;
+  guint n_lanes;
+  double lane, t, tol, scale;
+
+  if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
+    return FALSE;
+  if (y < g->top || y >= g->bottom || x < g->left || x > g->left + g->width)
+    return FALSE;
+  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  lane = floor ((y - g->top + g->v_offset) / g->lane_height);
+  if (lane < 0 || lane >= n_lanes)
+    return FALSE;
+  thread = tks_capture_get_thread (capture, lanes[(guint)lane]);
+  if (thread == NULL)
+    return FALSE;
+
+  scale = g->width / (g->x1 - g->x0);
+  t = g->x0 + (x - g->left) / scale;
+  tol = 3.0 / scale;
+  hit->lane = (guint)lane;
+  hit->thread = thread->index;
+  hit->run = -1;
+  hit->mark = -1;
+
+  if (thread->n_runs > 0)
+    {
+      guint i = tks_runs_first_ending_after (thread->runs, thread->n_runs, t - tol);
+
+      if (i < thread->n_runs && thread->runs[i].begin <= t + tol)
+        {
+          /* prefer the run that really contains t */
+          if (thread->runs[i].end <= t && i + 1 < thread->n_runs &&
+              thread->runs[i + 1].begin <= t + tol)
+            i++;
+          hit->run = (int)i;
+        }
+    }
+  if (thread->n_marks > 0)
+    {
+      guint i = tks_marks_first_at (thread->marks, 0, thread->n_marks, t - tol);
+
+      if (i < thread->n_marks && thread->marks[i].pos <= t + tol)
+        hit->mark = (int)i;
+    }
+  return TRUE;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tks-capture.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The drawing code of the timeline, shared by the widget (render nodes through
+ * GtkSnapshot), the exports (PNG/SVG/PDF through cairo) and the benchmark. Every pass
+ * costs O(visible pixels): lanes off screen are skipped, the first visible run of a lane
+ * is found by binary search, and runs narrower than a pixel are merged into pixel columns.
+ */
+
+typedef struct _TksPainter TksPainter;
+
+struct _TksPainter
+{
+  void          (*fill) (TksPainter    *self,
+                         const GdkRGBA *color,
+                         double         x,
+                         double         y,
+                         double         width,
+                         double         height);
+  void          (*text) (TksPainter    *self,
+                         const GdkRGBA *color,
+                         double         x,
+                         double         y,
+                         PangoLayout   *layout);
+  PangoContext *pango;
+  GdkRGBA       fg;
+  gboolean      dark;
+  /* statistics of the last pass, for tests and the benchmark */
+  guint         n_fills;
+
+  /*< private >*/
+  GtkSnapshot  *snapshot;
+  cairo_t      *cr;
+  GdkRGBA       pending;
+  gboolean      has_pending;
+};
+
+typedef struct
+{
+  double x0;            /* visible time range, ticks */
+  double x1;
+  double left;          /* x of the time area (right of the lane headers) */
+  double width;         /* width of the time area */
+  double top;           /* y of the first lane when not scrolled */
+  double bottom;        /* lanes are clipped to [top, bottom) */
+  double lane_height;
+  double v_offset;      /* vertical scroll, pixels */
+  double tick_hz;       /* ticks per second; <= 0: unknown */
+} TksTimelineGeometry;
+
+#define TKS_TIMELINE_RULER_HEIGHT  36.0
+#define TKS_TIMELINE_HEADER_WIDTH 150.0
+#define TKS_TIMELINE_LANE_HEIGHT   30.0
+
+void     tks_painter_init_snapshot        (TksPainter          *painter,
+                                           GtkSnapshot         *snapshot,
+                                           PangoContext        *pango);
+void     tks_painter_init_cairo           (TksPainter          *painter,
+                                           cairo_t             *cr,
+                                           PangoContext        *pango);
+void     tks_painter_finish               (TksPainter          *painter);
+
+void     tks_timeline_lane_color          (guint                thread_index,
+                                           GdkRGBA             *color);
+
+double   tks_timeline_lane_y              (const TksTimelineGeometry *geometry,
+                                           guint                lane);
+gboolean tks_timeline_visible_lanes       (const TksTimelineGeometry *geometry,
+                                           guint                n_lanes,
+                                           guint               *first,
+                                           guint               *last);
+
+void     tks_timeline_render_lanes        (TksCapture          *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           TksPainter          *painter);
+void     tks_timeline_render_ruler        (TksCapture          *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           TksPainter          *painter);
+void     tks_timeline_render_trigger      (TksCapture          *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           TksPainter          *painter);
+void     tks_timeline_render_headers      (TksCapture          *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           TksPainter          *painter);
+
+/* Draws a whole view (ruler, headers, lanes, trigger) on @cr, for exports. */
+void     tks_timeline_render_cairo        (TksCapture          *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           cairo_t             *cr,
+                                           double               width,
+                                           double               height,
+                                           gboolean             dark);
+
+char    *tks_timeline_format_ticks        (double               ticks,
+                                           double               step);
+char    *tks_timeline_format_duration     (double               ticks,
+                                           double               tick_hz);
+double   tks_timeline_nice_step           (double               min_step);
+
+guint    tks_runs_first_ending_after      (const TksRun        *runs,
+                                           guint                n_runs,
+                                           double               t);
+guint    tks_runs_first_beginning_at      (const TksRun        *runs,
+                                           guint                from,
+                                           guint                n_runs,
+                                           double               t);
+guint    tks_marks_first_at               (const TksMark       *marks,
+                                           guint                from,
+                                           guint                n_marks,
+                                           double               t);
+
+/* What is under a point of the time area. */
+typedef struct
+{
+  guint  lane;
+  guint  thread;
+  int    run;         /* index in the thread's runs, -1 if none */
+  int    mark;        /* index in the thread's marks, -1 if none */
+} TksTimelineHit;
+
+gboolean tks_timeline_hit_test            (TksCapture          *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           double               x,
+                                           double               y,
+                                           TksTimelineHit      *hit);
+
+G_END_DECLS

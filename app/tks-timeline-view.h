@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tks-capture.h"
+#include "tks-timeline-render.h"
+#include "tks-viewport.h"
+
+G_BEGIN_DECLS
+
+#define TKS_TYPE_TIMELINE_VIEW (tks_timeline_view_get_type ())
+G_DECLARE_FINAL_TYPE (TksTimelineView, tks_timeline_view, TKS, TIMELINE_VIEW, GtkWidget)
+
+GtkWidget   *tks_timeline_view_new           (void);
+TksCapture  *tks_timeline_view_get_capture   (TksTimelineView     *self);
+void         tks_timeline_view_set_capture   (TksTimelineView     *self,
+                                              TksCapture          *capture);
+TksViewport *tks_timeline_view_get_viewport  (TksTimelineView     *self);
+void         tks_timeline_view_set_viewport  (TksTimelineView     *self,
+                                              TksViewport         *viewport);
+double       tks_timeline_view_get_tick_hz   (TksTimelineView     *self);
+void         tks_timeline_view_set_tick_hz   (TksTimelineView     *self,
+                                              double               tick_hz);
+const char  *tks_timeline_view_get_info      (TksTimelineView     *self);
+void         tks_timeline_view_get_geometry  (TksTimelineView     *self,
+                                              double               width,
+                                              double               height,
+                                              TksTimelineGeometry *geometry);
+/* The first and last (exclusive) lanes fully or partly visible. */
+gboolean     tks_timeline_view_get_visible_lanes (TksTimelineView *self,
+                                                  double          *first,
+                                                  double          *last);
+void         tks_timeline_view_clear_marks   (TksTimelineView     *self);
+
+G_END_DECLS

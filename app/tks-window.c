@@ -1,0 +1,1558 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#include "tks-error.h"
+#include "tks-overview.h"
+#include "tks-stats-window.h"
+#include "tks-timeline-render.h"
+#include "tks-timeline-view.h"
+#include "tks-viewport.h"
+#include "tks-window.h"
+
+#ifdef HAVE_TKS_SESSION
+# include "tks-session.h"
+#endif
+#ifdef HAVE_TKS_EXPORT
+# include "tks-export.h"
+#endif
+
+#define PROGRESS_DELAY_MS 200
+#define RECENT_APP_NAME   "tickscope"
+#define MAX_RECENT        10
+
+struct _TksWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* template widgets */
+  GtkInfoBar       *error_bar;
+  GtkLabel         *error_label;
+  GtkInfoBar       *message_bar;
+  GtkLabel         *message_label;
+  GtkInfoBar       *warning_bar;
+  GtkLabel         *warning_label;
+  GtkRevealer      *progress_revealer;
+  GtkLabel         *progress_label;
+  GtkProgressBar   *progress_bar;
+  TksTimelineView  *timeline;
+  GtkScrollbar     *vscrollbar;
+  TksOverview      *overview;
+  GtkLabel         *status_label;
+  GtkLabel         *info_label;
+  GtkLabel         *range_label;
+  GMenu            *recent_section;
+  GtkEntry         *port_entry;
+  GtkSpinButton    *baud_spin;
+  GtkSpinButton    *tick_spin;
+  GtkLabel         *board_label;
+  GtkAdjustment    *tick_adjustment;
+  GtkMenuButton    *board_button;
+
+  TksViewport      *viewport;
+  GtkAdjustment    *vadjustment;
+  gboolean          syncing_vadjustment;
+
+  TksCapture       *capture;
+  GFile            *file;            /* where the capture was read from or saved to */
+  gboolean          file_is_capture; /* the file is in the capture format (Save may write it) */
+
+  GCancellable     *load_cancellable;
+  guint             progress_timeout_id;
+  guint             pulse_id;
+
+  GtkRecentManager *recent;
+  GtkWidget        *stats_window;
+  GtkNativeDialog  *chooser;
+
+#ifdef HAVE_TKS_SESSION
+  TksSession       *session;
+  GCancellable     *session_cancellable;
+#endif
+};
+
+G_DEFINE_FINAL_TYPE (TksWindow, tks_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static GSettings *
+get_settings (TksWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (app == NULL || !TKS_IS_APPLICATION (app))
+    return NULL;
+  return tks_application_get_settings (TKS_APPLICATION (app));
+}
+
+static void
+set_action_enabled (TksWindow  *self,
+                    const char *name,
+                    gboolean    enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  if (action != NULL)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+/* Messages */
+
+void
+tks_window_show_error (TksWindow  *self,
+                       const char *message)
+{
+  g_return_if_fail (TKS_IS_WINDOW (self));
+
+  gtk_label_set_text (self->error_label, message);
+  gtk_info_bar_set_revealed (self->error_bar, TRUE);
+}
+
+static void
+show_message (TksWindow  *self,
+              const char *message)
+{
+  gtk_label_set_text (self->message_label, message);
+  gtk_info_bar_set_revealed (self->message_bar, TRUE);
+}
+
+static void
+message_bar_response_cb (GtkInfoBar *bar,
+                         int         response,
+                         TksWindow  *self)
+{
+  if (response == GTK_RESPONSE_CLOSE)
+    gtk_info_bar_set_revealed (bar, FALSE);
+}
+
+/* Progress */
+
+static gboolean
+pulse_cb (gpointer data)
+{
+  TksWindow *self = data;
+
+  gtk_progress_bar_pulse (self->progress_bar);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+progress_timeout_cb (gpointer data)
+{
+  TksWindow *self = data;
+
+  self->progress_timeout_id = 0;
+  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
+  if (self->pulse_id == 0)
+    self->pulse_id = g_timeout_add (100, pulse_cb, self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+progress_start (TksWindow  *self,
+                const char *text,
+                gboolean    pulse)
+{
+  gtk_label_set_text (self->progress_label, text);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+  g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  self->progress_timeout_id = g_timeout_add (PROGRESS_DELAY_MS, progress_timeout_cb, self);
+  if (!pulse)
+    self->pulse_id = 0;
+}
+
+static void
+progress_stop (TksWindow *self)
+{
+  g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
+}
+
+static void
+progress_cancel_cb (TksWindow *self)
+{
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+#ifdef HAVE_TKS_SESSION
+  if (self->session_cancellable != NULL)
+    g_cancellable_cancel (self->session_cancellable);
+#endif
+  progress_stop (self);
+}
+
+/* Status */
+
+static double
+tick_hz (TksWindow *self)
+{
+  double hz = tks_timeline_view_get_tick_hz (self->timeline);
+
+  if (hz <= 0 && self->capture != NULL)
+    hz = tks_capture_get_tick_hz (self->capture);
+  return hz;
+}
+
+static void
+update_range_label (TksWindow *self)
+{
+  g_autofree char *span = NULL;
+  g_autofree char *text = NULL;
+
+  if (self->capture == NULL)
+    {
+      gtk_label_set_text (self->range_label, "");
+      return;
+    }
+  span = tks_timeline_format_duration (tks_viewport_get_span (self->viewport), tick_hz (self));
+  /* Translators: the visible range: start – end (width) */
+  text = g_strdup_printf (_("View %.3f – %.3f (%s)"),
+                          tks_viewport_get_visible_start (self->viewport),
+                          tks_viewport_get_visible_end (self->viewport),
+                          span);
+  gtk_label_set_text (self->range_label, text);
+}
+
+static void
+update_status (TksWindow *self)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *title = NULL;
+  guint n_lanes = 0;
+
+  if (self->capture == NULL)
+    {
+      gtk_label_set_text (self->status_label, _("No capture"));
+      gtk_window_set_title (GTK_WINDOW (self), _("Tickscope"));
+      return;
+    }
+  tks_capture_get_lanes (self->capture, &n_lanes);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u thread, %u records, %.0f Hz tick",
+                                       "%s: %u threads, %u records, %.0f Hz tick", n_lanes),
+                          tks_capture_get_source (self->capture) ? tks_capture_get_source (self->capture) : _("capture"),
+                          n_lanes, tks_capture_get_n_records (self->capture), tick_hz (self));
+  gtk_label_set_text (self->status_label, text);
+
+  if (self->file != NULL)
+    {
+      g_autofree char *name = g_file_get_basename (self->file);
+      title = g_strdup_printf (_("%s — Tickscope"), name);
+    }
+  else
+    title = g_strdup (_("New capture — Tickscope"));
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
+static void
+update_warnings (TksWindow *self)
+{
+  const char * const *warnings;
+  guint n = 0, i;
+  GString *s;
+
+  if (self->capture == NULL ||
+      (warnings = tks_capture_get_warnings (self->capture, &n)) == NULL || n == 0)
+    {
+      gtk_info_bar_set_revealed (self->warning_bar, FALSE);
+      return;
+    }
+  s = g_string_new (NULL);
+  for (i = 0; i < n && i < 6; i++)
+    {
+      if (i > 0)
+        g_string_append_c (s, '\n');
+      g_string_append (s, warnings[i]);
+    }
+  if (n > 6)
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "\n… and %u more warning",
+                                            "\n… and %u more warnings", n - 6), n - 6);
+  gtk_label_set_text (self->warning_label, s->str);
+  gtk_info_bar_set_revealed (self->warning_bar, TRUE);
+  g_string_free (s, TRUE);
+}
+
+static void
+update_actions (TksWindow *self)
+{
+  gboolean have = self->capture != NULL;
+  gboolean board = FALSE;
+
+#ifdef HAVE_TKS_SESSION
+  board = self->session != NULL &&
+          tks_session_get_state (self->session) == TKS_SESSION_IDLE;
+  set_action_enabled (self, "disconnect", self->session != NULL &&
+                      tks_session_get_state (self->session) != TKS_SESSION_DISCONNECTED);
+#else
+  set_action_enabled (self, "disconnect", FALSE);
+#endif
+  set_action_enabled (self, "save", have);
+  set_action_enabled (self, "save-as", have);
+  set_action_enabled (self, "export", have);
+  set_action_enabled (self, "statistics", have);
+  set_action_enabled (self, "zoom-fit", have);
+  set_action_enabled (self, "zoom-in", have);
+  set_action_enabled (self, "zoom-out", have);
+  set_action_enabled (self, "back", have && tks_viewport_can_go_back (self->viewport));
+  set_action_enabled (self, "forward", have && tks_viewport_can_go_forward (self->viewport));
+  set_action_enabled (self, "trigger", board);
+  set_action_enabled (self, "run", board);
+  set_action_enabled (self, "fetch", board);
+}
+
+/* Viewport <-> scrollbar */
+
+static void
+sync_vadjustment (TksWindow *self)
+{
+  double content = tks_viewport_get_content_height (self->viewport);
+  double page = tks_viewport_get_page_height (self->viewport);
+
+  self->syncing_vadjustment = TRUE;
+  gtk_adjustment_configure (self->vadjustment,
+                            tks_viewport_get_v_offset (self->viewport),
+                            0, MAX (content, page), TKS_TIMELINE_LANE_HEIGHT,
+                            MAX (1.0, page - TKS_TIMELINE_LANE_HEIGHT), page);
+  self->syncing_vadjustment = FALSE;
+  gtk_widget_set_visible (GTK_WIDGET (self->vscrollbar), content > page + 0.5);
+}
+
+static void
+vadjustment_changed_cb (GtkAdjustment *adjustment,
+                        TksWindow     *self)
+{
+  if (self->syncing_vadjustment)
+    return;
+  tks_viewport_set_v_offset (self->viewport, gtk_adjustment_get_value (adjustment));
+}
+
+static void
+viewport_changed_cb (TksWindow *self)
+{
+  sync_vadjustment (self);
+  update_range_label (self);
+  if (self->stats_window != NULL)
+    tks_stats_window_set_range (TKS_STATS_WINDOW (self->stats_window),
+                                tks_viewport_get_visible_start (self->viewport),
+                                tks_viewport_get_visible_end (self->viewport));
+}
+
+static void
+history_changed_cb (TksWindow *self)
+{
+  update_actions (self);
+}
+
+static void
+info_changed_cb (TksWindow *self)
+{
+  const char *info = tks_timeline_view_get_info (self->timeline);
+
+  gtk_label_set_text (self->info_label, info != NULL ? info : "");
+}
+
+/* The capture */
+
+static void
+restore_saved_view (TksWindow *self)
+{
+  TksSavedView view;
+  double start = tks_capture_get_start (self->capture);
+  double end = tks_capture_get_end (self->capture);
+
+  if (!tks_capture_get_saved_view (self->capture, &view))
+    return;
+
+  /* A view that does not overlap the capture (the original viewer writes 0 1 0 1 before
+   * anything was shown) is ignored: the whole capture is shown instead. */
+  if (isfinite (view.x0) && isfinite (view.x1) && view.x1 > view.x0 &&
+      view.x1 > start && view.x0 < end)
+    tks_viewport_set_range (self->viewport, view.x0, view.x1);
+
+  if (isfinite (view.y0) && isfinite (view.y1) && view.y1 != view.y0)
+    {
+      double a = tks_capture_legacy_y_to_lane (self->capture, view.y0);
+      double b = tks_capture_legacy_y_to_lane (self->capture, view.y1);
+      double top = MIN (a, b);
+
+      if (isfinite (top) && top > 0)
+        tks_viewport_set_v_offset (self->viewport, top * TKS_TIMELINE_LANE_HEIGHT);
+    }
+}
+
+static void
+add_recent (TksWindow *self,
+            GFile     *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+  GtkRecentData data = {
+    .display_name = NULL,
+    .description = NULL,
+    .mime_type = (char *)"text/plain",
+    .app_name = (char *)RECENT_APP_NAME,
+    .app_exec = (char *)"tickscope %u",
+    .groups = NULL,
+    .is_private = FALSE,
+  };
+
+  gtk_recent_manager_add_full (self->recent, uri, &data);
+}
+
+void
+tks_window_set_capture (TksWindow  *self,
+                        TksCapture *capture,
+                        GFile      *file)
+{
+  g_return_if_fail (TKS_IS_WINDOW (self));
+  g_return_if_fail (capture == NULL || TKS_IS_CAPTURE (capture));
+
+  g_set_object (&self->capture, capture);
+  g_set_object (&self->file, file);
+
+  /* the capture's own tick rate wins; the setting serves captures that do not tell */
+  if (capture != NULL && tks_capture_get_tick_hz (capture) > 0)
+    gtk_adjustment_set_value (self->tick_adjustment, tks_capture_get_tick_hz (capture));
+  else if (capture != NULL)
+    tks_capture_set_tick_hz (capture, gtk_adjustment_get_value (self->tick_adjustment));
+
+  if (capture != NULL)
+    tks_viewport_set_bounds (self->viewport,
+                             tks_capture_get_start (capture),
+                             tks_capture_get_end (capture));
+  else
+    tks_viewport_set_bounds (self->viewport, 0, 1);
+  tks_viewport_set_v_offset (self->viewport, 0);
+
+  tks_timeline_view_set_capture (self->timeline, capture);
+  tks_overview_set_capture (self->overview, capture);
+  if (capture != NULL)
+    restore_saved_view (self);
+
+  if (self->stats_window != NULL)
+    tks_stats_window_set_capture (TKS_STATS_WINDOW (self->stats_window), capture);
+
+  gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  update_warnings (self);
+  update_status (self);
+  update_range_label (self);
+  update_actions (self);
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+}
+
+TksCapture *
+tks_window_get_capture (TksWindow *self)
+{
+  g_return_val_if_fail (TKS_IS_WINDOW (self), NULL);
+  return self->capture;
+}
+
+/* Loading */
+
+typedef struct
+{
+  TksWindow *self;
+  GFile     *file;
+} LoadData;
+
+static void
+load_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  LoadData *data = user_data;
+  TksWindow *self = data->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = tks_capture_load_file_finish (result, &error);
+
+  if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      progress_stop (self);
+      g_clear_object (&self->load_cancellable);
+
+      if (capture == NULL)
+        {
+          g_autofree char *name = g_file_get_parse_name (data->file);
+          g_autofree char *message = NULL;
+
+          /* Translators: %s is a file name, then the reason */
+          message = g_strdup_printf (_("Could not open “%s”: %s"), name,
+                                     error != NULL ? error->message : _("unknown error"));
+          tks_window_show_error (self, message);
+        }
+      else
+        {
+          TksSavedView view;
+
+          self->file_is_capture = tks_capture_get_saved_view (capture, &view);
+          tks_window_set_capture (self, capture, data->file);
+          add_recent (self, data->file);
+        }
+    }
+
+  g_object_unref (data->self);
+  g_object_unref (data->file);
+  g_free (data);
+}
+
+void
+tks_window_open_file (TksWindow *self,
+                      GFile     *file)
+{
+  LoadData *data;
+  g_autofree char *name = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (TKS_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  self->load_cancellable = g_cancellable_new ();
+
+  name = g_file_get_basename (file);
+  text = g_strdup_printf (_("Loading “%s”…"), name);
+  progress_start (self, text, TRUE);
+
+  data = g_new0 (LoadData, 1);
+  data->self = g_object_ref (self);
+  data->file = g_object_ref (file);
+  tks_capture_load_file_async (file, self->load_cancellable, load_done_cb, data);
+}
+
+/* File choosers */
+
+static void
+open_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  TksWindow       *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      if (file != NULL)
+        tks_window_open_file (self, file);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->chooser);
+}
+
+static void
+add_filter (GtkFileChooser *chooser,
+            const char     *name,
+            const char     *pattern,
+            const char     *id)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  if (pattern != NULL)
+    gtk_file_filter_add_pattern (filter, pattern);
+  else
+    gtk_file_filter_add_pattern (filter, "*");
+  g_object_set_data_full (G_OBJECT (filter), "tks-format", g_strdup (id), g_free);
+  gtk_file_chooser_add_filter (chooser, filter);
+  g_object_unref (filter);
+}
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  GtkFileChooserNative *native;
+
+  native = gtk_file_chooser_native_new (_("Open Capture"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  add_filter (GTK_FILE_CHOOSER (native), _("Captures and shell transcripts (*.txt)"), "*.txt", "txt");
+  add_filter (GTK_FILE_CHOOSER (native), _("All files"), NULL, "all");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  g_signal_connect (native, "response", G_CALLBACK (open_response_cb), self);
+  g_set_object (&self->chooser, GTK_NATIVE_DIALOG (native));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  g_object_unref (native);
+}
+
+static void
+open_recent_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  tks_window_open_file (self, file);
+}
+
+static void
+rebuild_recent (TksWindow *self)
+{
+  GList *items = gtk_recent_manager_get_items (self->recent);
+  GList *l;
+  GPtrArray *mine = g_ptr_array_new ();
+  guint i;
+
+  g_menu_remove_all (self->recent_section);
+  for (l = items; l != NULL; l = l->next)
+    if (gtk_recent_info_has_application (l->data, RECENT_APP_NAME))
+      g_ptr_array_add (mine, l->data);
+
+  /* newest first */
+  for (i = 0; i < mine->len; i++)
+    {
+      guint j;
+      for (j = i + 1; j < mine->len; j++)
+        {
+          GtkRecentInfo *a = g_ptr_array_index (mine, i);
+          GtkRecentInfo *b = g_ptr_array_index (mine, j);
+          if (g_date_time_compare (gtk_recent_info_get_modified (a),
+                                   gtk_recent_info_get_modified (b)) < 0)
+            {
+              g_ptr_array_index (mine, i) = b;
+              g_ptr_array_index (mine, j) = a;
+            }
+        }
+    }
+
+  for (i = 0; i < mine->len && i < MAX_RECENT; i++)
+    {
+      GtkRecentInfo *info = g_ptr_array_index (mine, i);
+      g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
+      g_menu_append_item (self->recent_section, item);
+    }
+  if (mine->len == 0)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No recent captures"), "win.nothing");
+      g_menu_append_item (self->recent_section, item);
+    }
+
+  g_ptr_array_unref (mine);
+  g_list_free_full (items, (GDestroyNotify)gtk_recent_info_unref);
+}
+
+/* Saving */
+
+static void
+fill_saved_view (TksWindow    *self,
+                 TksSavedView *view)
+{
+  double first = 0, last = 1;
+
+  view->x0 = tks_viewport_get_visible_start (self->viewport);
+  view->x1 = tks_viewport_get_visible_end (self->viewport);
+  if (!tks_timeline_view_get_visible_lanes (self->timeline, &first, &last))
+    {
+      first = 0;
+      last = 1;
+    }
+  view->y0 = tks_capture_lane_to_legacy_y (self->capture, last);
+  view->y1 = tks_capture_lane_to_legacy_y (self->capture, first);
+  if (view->y0 > view->y1)
+    {
+      double t = view->y0;
+      view->y0 = view->y1;
+      view->y1 = t;
+    }
+}
+
+typedef struct
+{
+  TksCapture   *capture;
+  char         *path;
+  TksSavedView  view;
+} SaveData;
+
+static void
+save_data_free (SaveData *data)
+{
+  g_clear_object (&data->capture);
+  g_free (data->path);
+  g_free (data);
+}
+
+static void
+save_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  SaveData *data = task_data;
+  GError *error = NULL;
+
+  if (tks_capture_save (data->capture, data->path, &data->view, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+save_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  TksWindow *self = TKS_WINDOW (source);
+  g_autoptr(GFile) file = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_parse_name (file);
+
+  progress_stop (self);
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not save “%s”: %s"), name, error->message);
+      tks_window_show_error (self, message);
+      return;
+    }
+  g_set_object (&self->file, file);
+  self->file_is_capture = TRUE;
+  add_recent (self, file);
+  update_status (self);
+  {
+    g_autofree char *message = g_strdup_printf (_("Saved “%s”."), name);
+    show_message (self, message);
+  }
+}
+
+static void
+save_to (TksWindow *self,
+         GFile     *file)
+{
+  g_autoptr(GTask) task = NULL;
+  SaveData *data;
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *text = NULL;
+
+  if (path == NULL)
+    {
+      tks_window_show_error (self, _("Captures can only be saved to local files."));
+      return;
+    }
+  data = g_new0 (SaveData, 1);
+  data->capture = g_object_ref (self->capture);
+  data->path = g_steal_pointer (&path);
+  fill_saved_view (self, &data->view);
+
+  text = g_strdup_printf (_("Saving “%s”…"), data->path);
+  progress_start (self, text, TRUE);
+  task = g_task_new (self, NULL, save_done_cb, g_object_ref (file));
+  g_task_set_source_tag (task, save_to);
+  g_task_set_task_data (task, data, (GDestroyNotify)save_data_free);
+  g_task_run_in_thread (task, save_thread);
+}
+
+static void
+save_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  TksWindow       *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->capture != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      if (file != NULL)
+        save_to (self, file);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->chooser);
+}
+
+static void
+save_as_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  GtkFileChooserNative *native;
+
+  if (self->capture == NULL)
+    return;
+  native = gtk_file_chooser_native_new (_("Save Capture"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  add_filter (GTK_FILE_CHOOSER (native), _("Captures (*.txt)"), "*.txt", "txt");
+  if (self->file != NULL)
+    {
+      g_autofree char *base = g_file_get_basename (self->file);
+      g_autoptr(GFile) parent = g_file_get_parent (self->file);
+      g_autofree char *name = NULL;
+
+      if (self->file_is_capture)
+        name = g_strdup (base);
+      else if (g_str_has_suffix (base, ".raw.txt"))
+        name = g_strdup_printf ("%.*s.saved.txt", (int)(strlen (base) - strlen (".raw.txt")), base);
+      else
+        name = g_strdup_printf ("%s.saved.txt", base);
+      if (parent != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (native), parent, NULL);
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+    }
+  else
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), _("capture.txt"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  g_signal_connect (native, "response", G_CALLBACK (save_response_cb), self);
+  g_set_object (&self->chooser, GTK_NATIVE_DIALOG (native));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  g_object_unref (native);
+}
+
+static void
+save_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  TksWindow *self = user_data;
+
+  if (self->capture == NULL)
+    return;
+  /* A shell transcript is never overwritten by a capture file: ask where to save. */
+  if (self->file != NULL && self->file_is_capture)
+    save_to (self, self->file);
+  else
+    save_as_action (action, param, user_data);
+}
+
+/* Export */
+
+static gboolean
+export_view (TksWindow   *self,
+             const char  *path,
+             const char  *format,
+             GError     **error)
+{
+  TksTimelineGeometry g;
+  double width = MAX (400, gtk_widget_get_width (GTK_WIDGET (self->timeline)));
+  double height = MAX (200, gtk_widget_get_height (GTK_WIDGET (self->timeline)));
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+  gboolean dark = FALSE;
+
+  tks_timeline_view_get_geometry (self->timeline, width, height, &g);
+  if (g_str_equal (format, "svg"))
+    surface = cairo_svg_surface_create (path, width, height);
+  else if (g_str_equal (format, "pdf"))
+    surface = cairo_pdf_surface_create (path, width, height);
+  else
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int)width, (int)height);
+
+  cr = cairo_create (surface);
+  tks_timeline_render_cairo (self->capture, &g, cr, width, height, dark);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  if (g_str_equal (format, "png"))
+    status = cairo_surface_write_to_png (surface, path);
+  else
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "%s", cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static const char *
+format_from_name (const char *path)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  if (g_str_has_suffix (lower, ".png"))
+    return "png";
+  if (g_str_has_suffix (lower, ".svg"))
+    return "svg";
+  if (g_str_has_suffix (lower, ".pdf"))
+    return "pdf";
+  if (g_str_has_suffix (lower, ".json"))
+    return "perfetto";
+  if (g_str_has_suffix (lower, ".csv"))
+    return "csv";
+  if (g_str_has_suffix (lower, ".ftrace") || g_str_has_suffix (lower, ".trace"))
+    return "ftrace";
+  return NULL;
+}
+
+static gboolean
+export_capture (TksWindow   *self,
+                const char  *path,
+                const char  *format,
+                GError     **error)
+{
+#ifdef HAVE_TKS_EXPORT
+  TksExportFormat export_format;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileOutputStream) stream = NULL;
+
+  if (!tks_export_format_from_string (format, &export_format))
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE, _("Unknown export format %s"), format);
+      return FALSE;
+    }
+  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error);
+  if (stream == NULL)
+    return FALSE;
+  if (!tks_export_to_stream (self->capture, export_format, tick_hz (self),
+                             G_OUTPUT_STREAM (stream), NULL, error))
+    {
+      g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, NULL);
+      return FALSE;
+    }
+  return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+#else
+  g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
+               _("This build cannot export captures as %s"), format);
+  return FALSE;
+#endif
+}
+
+static void
+export_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    TksWindow       *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->capture != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
+      const char *format = path != NULL ? format_from_name (path) : NULL;
+      g_autoptr(GError) error = NULL;
+      gboolean ok;
+
+      if (format == NULL && filter != NULL)
+        format = g_object_get_data (G_OBJECT (filter), "tks-format");
+      if (format == NULL)
+        format = "png";
+
+      if (path == NULL)
+        ok = FALSE, g_set_error (&error, TKS_ERROR, TKS_ERROR_IO, _("Only local files can be written"));
+      else if (g_str_equal (format, "png") || g_str_equal (format, "svg") || g_str_equal (format, "pdf"))
+        ok = export_view (self, path, format, &error);
+      else
+        ok = export_capture (self, path, format, &error);
+
+      if (ok)
+        {
+          g_autofree char *message = g_strdup_printf (_("Exported “%s”."), path);
+          show_message (self, message);
+        }
+      else
+        {
+          g_autofree char *message = g_strdup_printf (_("Could not export “%s”: %s"),
+                                                      path ? path : "?", error->message);
+          tks_window_show_error (self, message);
+        }
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_clear_object (&self->chooser);
+}
+
+static void
+export_action (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  GtkFileChooserNative *native;
+  GtkFileChooser *chooser;
+
+  if (self->capture == NULL)
+    return;
+  native = gtk_file_chooser_native_new (_("Export"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  chooser = GTK_FILE_CHOOSER (native);
+  add_filter (chooser, _("View as PNG image (*.png)"), "*.png", "png");
+  add_filter (chooser, _("View as SVG image (*.svg)"), "*.svg", "svg");
+  add_filter (chooser, _("View as PDF document (*.pdf)"), "*.pdf", "pdf");
+#ifdef HAVE_TKS_EXPORT
+  add_filter (chooser, _("Capture as Perfetto trace (*.json)"), "*.json", "perfetto");
+  add_filter (chooser, _("Capture as CSV table (*.csv)"), "*.csv", "csv");
+  add_filter (chooser, _("Capture as ftrace text (*.ftrace)"), "*.ftrace", "ftrace");
+#endif
+  gtk_file_chooser_set_current_name (chooser, _("timeline.png"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  g_signal_connect (native, "response", G_CALLBACK (export_response_cb), self);
+  g_set_object (&self->chooser, GTK_NATIVE_DIALOG (native));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+  g_object_unref (native);
+}
+
+/* Statistics */
+
+static void
+stats_window_destroyed (TksWindow *self)
+{
+  self->stats_window = NULL;
+}
+
+static void
+statistics_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  TksWindow *self = user_data;
+
+  if (self->stats_window == NULL)
+    {
+      self->stats_window = tks_stats_window_new (GTK_WINDOW (self));
+      g_signal_connect_swapped (self->stats_window, "destroy",
+                                G_CALLBACK (stats_window_destroyed), self);
+    }
+  tks_stats_window_set_capture (TKS_STATS_WINDOW (self->stats_window), self->capture);
+  tks_stats_window_set_range (TKS_STATS_WINDOW (self->stats_window),
+                              tks_viewport_get_visible_start (self->viewport),
+                              tks_viewport_get_visible_end (self->viewport));
+  gtk_window_present (GTK_WINDOW (self->stats_window));
+}
+
+/* Navigation actions */
+
+static void
+zoom_fit_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  tks_viewport_zoom_to_fit (self->viewport);
+}
+
+static void
+zoom_in_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  tks_viewport_push_history (self->viewport, 700 * 1000);
+  tks_viewport_zoom (self->viewport, 2, 0.5);
+}
+
+static void
+zoom_out_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  tks_viewport_push_history (self->viewport, 700 * 1000);
+  tks_viewport_zoom (self->viewport, 0.5, 0.5);
+}
+
+static void
+back_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  tks_viewport_go_back (self->viewport);
+}
+
+static void
+forward_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  tks_viewport_go_forward (self->viewport);
+}
+
+/* The board */
+
+#ifdef HAVE_TKS_SESSION
+static void
+session_state_changed_cb (TksWindow *self)
+{
+  const char *description;
+
+  update_actions (self);
+  switch (tks_session_get_state (self->session))
+    {
+    case TKS_SESSION_DISCONNECTED:
+      gtk_label_set_text (self->board_label, _("Not connected."));
+      break;
+
+    case TKS_SESSION_CONNECTING:
+      gtk_label_set_text (self->board_label, _("Connecting…"));
+      break;
+
+    case TKS_SESSION_IDLE:
+    case TKS_SESSION_BUSY:
+      description = tks_session_get_description (self->session);
+      gtk_label_set_text (self->board_label, description != NULL ? description
+                                                                : tks_session_get_address (self->session));
+      break;
+
+    default:
+      break;
+    }
+}
+
+static void
+connect_done_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(TksWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  progress_stop (self);
+  if (!tks_session_connect_finish (TKS_SESSION (source), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *message = g_strdup_printf (_("Could not connect: %s"), error->message);
+          tks_window_show_error (self, message);
+        }
+      update_actions (self);
+      return;
+    }
+  gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  {
+    const char *description = tks_session_get_description (TKS_SESSION (source));
+    g_autofree char *message = g_strdup_printf (_("Connected: %s"),
+                                                description ? description : tks_session_get_address (TKS_SESSION (source)));
+    show_message (self, message);
+  }
+  update_actions (self);
+}
+#endif
+
+void
+tks_window_connect (TksWindow  *self,
+                    const char *address)
+{
+  g_return_if_fail (TKS_IS_WINDOW (self));
+  g_return_if_fail (address != NULL);
+
+#ifdef HAVE_TKS_SESSION
+  {
+    g_autofree char *text = g_strdup_printf (_("Connecting to %s…"), address);
+    GSettings *settings = get_settings (self);
+
+    if (self->session_cancellable != NULL)
+      g_cancellable_cancel (self->session_cancellable);
+    g_clear_object (&self->session_cancellable);
+    self->session_cancellable = g_cancellable_new ();
+
+    if (self->session != NULL)
+      {
+        g_signal_handlers_disconnect_by_data (self->session, self);
+        tks_session_disconnect (self->session);
+        g_clear_object (&self->session);
+      }
+    self->session = tks_session_new ();
+    tks_session_set_baud (self->session, (guint)gtk_spin_button_get_value (self->baud_spin));
+    g_signal_connect_swapped (self->session, "notify::state",
+                              G_CALLBACK (session_state_changed_cb), self);
+    gtk_editable_set_text (GTK_EDITABLE (self->port_entry), address);
+    if (settings != NULL)
+      {
+        g_settings_set_string (settings, "last-port", address);
+        g_settings_set_uint (settings, "baud", (guint)gtk_spin_button_get_value (self->baud_spin));
+      }
+    progress_start (self, text, TRUE);
+    tks_session_connect_async (self->session, address, self->session_cancellable,
+                               connect_done_cb, g_object_ref (self));
+  }
+#else
+  {
+    g_autofree char *message = g_strdup_printf (_("Cannot connect to %s: this build has no board support."), address);
+    tks_window_show_error (self, message);
+  }
+#endif
+}
+
+static void
+connect_clicked_cb (TksWindow *self)
+{
+  const char *address = gtk_editable_get_text (GTK_EDITABLE (self->port_entry));
+
+  gtk_menu_button_popdown (self->board_button);
+  if (address == NULL || *address == '\0')
+    {
+      tks_window_show_error (self, _("Type a port (for example /dev/ttyACM0), tcp:HOST:PORT or demo."));
+      return;
+    }
+  tks_window_connect (self, address);
+}
+
+static void
+disconnect_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+#ifdef HAVE_TKS_SESSION
+  TksWindow *self = user_data;
+
+  if (self->session_cancellable != NULL)
+    g_cancellable_cancel (self->session_cancellable);
+  if (self->session != NULL)
+    tks_session_disconnect (self->session);
+  update_actions (self);
+#endif
+}
+
+#ifdef HAVE_TKS_SESSION
+static void
+trigger_done_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(TksWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = tks_session_trigger_finish (TKS_SESSION (source), result, &error);
+
+  if (reply == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *message = g_strdup_printf (_("Trigger failed: %s"), error->message);
+          tks_window_show_error (self, message);
+        }
+      return;
+    }
+  show_message (self, g_strstrip (reply));
+}
+
+static void
+run_done_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(TksWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tks_session_run_finish (TKS_SESSION (source), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *message = g_strdup_printf (_("Run failed: %s"), error->message);
+          tks_window_show_error (self, message);
+        }
+      return;
+    }
+  show_message (self, _("The board logs continuously (run mode)."));
+}
+
+static void
+fetch_progress_cb (TksSession *session,
+                   guint64     bytes,
+                   guint       records,
+                   double      fraction,
+                   double      seconds_left,
+                   TksWindow  *self)
+{
+  g_autofree char *text = NULL;
+
+  if (seconds_left >= 0)
+    text = g_strdup_printf (_("Reading from the board: %u records, about %.0f s left"), records, seconds_left);
+  else
+    text = g_strdup_printf (_("Reading from the board: %u records"), records);
+  gtk_label_set_text (self->progress_label, text);
+  if (fraction >= 0)
+    {
+      g_clear_handle_id (&self->pulse_id, g_source_remove);
+      gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (fraction, 0, 1));
+    }
+}
+
+static void
+fetch_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(TksWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = tks_session_fetch_finish (TKS_SESSION (source), result, &error);
+
+  g_signal_handlers_disconnect_by_func (source, fetch_progress_cb, self);
+  progress_stop (self);
+  if (capture == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *message = g_strdup_printf (_("Could not get new data: %s"), error->message);
+          tks_window_show_error (self, message);
+        }
+      return;
+    }
+  if (tks_capture_get_source (capture) == NULL)
+    tks_capture_set_source (capture, tks_session_get_address (TKS_SESSION (source)));
+  self->file_is_capture = FALSE;
+  tks_window_set_capture (self, capture, NULL);
+}
+#endif
+
+static void
+trigger_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+#ifdef HAVE_TKS_SESSION
+  TksWindow *self = user_data;
+
+  if (self->session != NULL)
+    tks_session_trigger_async (self->session, self->session_cancellable, trigger_done_cb,
+                               g_object_ref (self));
+#endif
+}
+
+static void
+run_action (GSimpleAction *action,
+            GVariant      *param,
+            gpointer       user_data)
+{
+#ifdef HAVE_TKS_SESSION
+  TksWindow *self = user_data;
+
+  if (self->session != NULL)
+    tks_session_run_async (self->session, self->session_cancellable, run_done_cb,
+                           g_object_ref (self));
+#endif
+}
+
+static void
+fetch_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+#ifdef HAVE_TKS_SESSION
+  TksWindow *self = user_data;
+
+  if (self->session == NULL)
+    return;
+  progress_start (self, _("Reading from the board…"), TRUE);
+  g_signal_connect (self->session, "progress", G_CALLBACK (fetch_progress_cb), self);
+  tks_session_fetch_async (self->session, self->session_cancellable, fetch_done_cb,
+                           g_object_ref (self));
+#endif
+}
+
+/* Drag and drop */
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         TksWindow     *self)
+{
+  GSList *files;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  files = g_value_get_boxed (value);
+  if (files == NULL)
+    return FALSE;
+  tks_window_open_file (self, files->data);
+  return TRUE;
+}
+
+/* Settings */
+
+static void
+tick_rate_changed_cb (TksWindow *self)
+{
+  double hz = gtk_adjustment_get_value (self->tick_adjustment);
+  GSettings *settings = get_settings (self);
+
+  tks_timeline_view_set_tick_hz (self->timeline, hz);
+  if (self->capture != NULL && tks_capture_get_tick_hz (self->capture) != hz)
+    tks_capture_set_tick_hz (self->capture, hz);
+  if (settings != NULL && g_settings_get_double (settings, "tick-rate") != hz)
+    g_settings_set_double (settings, "tick-rate", hz);
+  update_status (self);
+  update_range_label (self);
+}
+
+static void
+load_settings (TksWindow *self)
+{
+  GSettings *settings = get_settings (self);
+  g_autofree char *port = NULL;
+  int width, height;
+
+  if (settings == NULL)
+    return;
+  width = g_settings_get_int (settings, "window-width");
+  height = g_settings_get_int (settings, "window-height");
+  if (width > 0 && height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  port = g_settings_get_string (settings, "last-port");
+  gtk_editable_set_text (GTK_EDITABLE (self->port_entry), port);
+  gtk_spin_button_set_value (self->baud_spin, g_settings_get_uint (settings, "baud"));
+  gtk_adjustment_set_value (self->tick_adjustment, g_settings_get_double (settings, "tick-rate"));
+}
+
+static gboolean
+close_request_cb (TksWindow *self)
+{
+  GSettings *settings = get_settings (self);
+
+  if (settings != NULL)
+    {
+      int width, height;
+
+      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+      g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+      if (!gtk_window_is_maximized (GTK_WINDOW (self)) && width > 0 && height > 0)
+        {
+          g_settings_set_int (settings, "window-width", width);
+          g_settings_set_int (settings, "window-height", height);
+        }
+    }
+  return FALSE;
+}
+
+/* GObject */
+
+static void
+tks_window_dispose (GObject *object)
+{
+  TksWindow *self = TKS_WINDOW (object);
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+#ifdef HAVE_TKS_SESSION
+  if (self->session_cancellable != NULL)
+    g_cancellable_cancel (self->session_cancellable);
+  g_clear_object (&self->session_cancellable);
+  if (self->session != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      tks_session_disconnect (self->session);
+      g_clear_object (&self->session);
+    }
+#endif
+  if (self->recent != NULL)
+    g_signal_handlers_disconnect_by_data (self->recent, self);
+  if (self->stats_window != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->stats_window));
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (self->chooser);
+  g_clear_object (&self->chooser);
+  g_clear_object (&self->capture);
+  g_clear_object (&self->file);
+  g_clear_object (&self->vadjustment);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TKS_TYPE_WINDOW);
+
+  g_clear_object (&self->viewport);
+
+  G_OBJECT_CLASS (tks_window_parent_class)->dispose (object);
+}
+
+static void
+tks_window_class_init (TksWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tks_window_dispose;
+
+  g_type_ensure (TKS_TYPE_TIMELINE_VIEW);
+  g_type_ensure (TKS_TYPE_OVERVIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tickscope/Tickscope/ui/tks-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, error_bar);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, message_bar);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, message_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, warning_bar);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, warning_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, vscrollbar);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, overview);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, info_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, range_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, recent_section);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, port_entry);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, baud_spin);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, tick_spin);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, board_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, tick_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, board_button);
+  gtk_widget_class_bind_template_callback (widget_class, message_bar_response_cb);
+  gtk_widget_class_bind_template_callback (widget_class, progress_cancel_cb);
+  gtk_widget_class_bind_template_callback (widget_class, connect_clicked_cb);
+}
+
+static void
+tks_window_init (TksWindow *self)
+{
+  static const GActionEntry entries[] = {
+    { "open", open_action, NULL, NULL, NULL, { 0 } },
+    { "open-recent", open_recent_action, "s", NULL, NULL, { 0 } },
+    { "save", save_action, NULL, NULL, NULL, { 0 } },
+    { "save-as", save_as_action, NULL, NULL, NULL, { 0 } },
+    { "export", export_action, NULL, NULL, NULL, { 0 } },
+    { "statistics", statistics_action, NULL, NULL, NULL, { 0 } },
+    { "zoom-fit", zoom_fit_action, NULL, NULL, NULL, { 0 } },
+    { "zoom-in", zoom_in_action, NULL, NULL, NULL, { 0 } },
+    { "zoom-out", zoom_out_action, NULL, NULL, NULL, { 0 } },
+    { "back", back_action, NULL, NULL, NULL, { 0 } },
+    { "forward", forward_action, NULL, NULL, NULL, { 0 } },
+    { "trigger", trigger_action, NULL, NULL, NULL, { 0 } },
+    { "run", run_action, NULL, NULL, NULL, { 0 } },
+    { "fetch", fetch_action, NULL, NULL, NULL, { 0 } },
+    { "disconnect", disconnect_action, NULL, NULL, NULL, { 0 } },
+  };
+  GtkDropTarget *drop;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+
+  self->viewport = tks_viewport_new ();
+  tks_timeline_view_set_viewport (self->timeline, self->viewport);
+  tks_overview_set_viewport (self->overview, self->viewport);
+  g_signal_connect_object (self->viewport, "changed", G_CALLBACK (viewport_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->viewport, "notify::can-go-back", G_CALLBACK (history_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->viewport, "notify::can-go-forward", G_CALLBACK (history_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::info", G_CALLBACK (info_changed_cb), self, G_CONNECT_SWAPPED);
+
+  self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 1, 1, 1));
+  gtk_scrollbar_set_adjustment (self->vscrollbar, self->vadjustment);
+  g_signal_connect (self->vadjustment, "value-changed", G_CALLBACK (vadjustment_changed_cb), self);
+
+  g_signal_connect_object (self->tick_adjustment, "value-changed", G_CALLBACK (tick_rate_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
+
+  self->recent = gtk_recent_manager_get_default ();
+  g_signal_connect_object (self->recent, "changed", G_CALLBACK (rebuild_recent), self, G_CONNECT_SWAPPED);
+  rebuild_recent (self);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  gtk_label_set_text (self->board_label, _("Not connected."));
+  update_status (self);
+  update_actions (self);
+  sync_vadjustment (self);
+}
+
+TksWindow *
+tks_window_new (TksApplication *application)
+{
+  TksWindow *self = g_object_new (TKS_TYPE_WINDOW, "application", application, NULL);
+
+  load_settings (self);
+  tick_rate_changed_cb (self);
+  return self;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tks-application.h"
+#include "tks-capture.h"
+
+G_BEGIN_DECLS
+
+#define TKS_TYPE_WINDOW (tks_window_get_type ())
+G_DECLARE_FINAL_TYPE (TksWindow, tks_window, TKS, WINDOW, GtkApplicationWindow)
+
+TksWindow  *tks_window_new          (TksApplication *application);
+/* Loads @file in a worker thread; on failure the message is shown and the current capture
+ * stays. */
+void        tks_window_open_file    (TksWindow      *self,
+                                     GFile          *file);
+/* Connects to a board: a serial device, a pty, "tcp:HOST:PORT" or "demo". */
+void        tks_window_connect      (TksWindow      *self,
+                                     const char     *address);
+TksCapture *tks_window_get_capture  (TksWindow      *self);
+void        tks_window_set_capture  (TksWindow      *self,
+                                     TksCapture     *capture,
+                                     GFile          *file);
+void        tks_window_show_error   (TksWindow      *self,
+                                     const char     *message);
+
+G_END_DECLS
