@@ -792,6 +792,69 @@ test_replies (void)
   g_assert_cmpuint (thread_named (c, "idle")->n_runs, ==, 1);
 }
 
+#define DUMP_HEAD \
+  "Dump version: 1\r\n" \
+  "Library version: 2.0.0\r\n" \
+  "Tick frequency: 10000\r\n" \
+  "Log size: 3000\r\n" \
+  "Mode: frozen\r\n" \
+  "Trigger tick: 102\r\n" \
+  "Records: 3\r\n" \
+  "Dropped while paused: 0\r\n" \
+  "Dropped for history: 0\r\n" \
+  "Unnumbered threads: 0 live, 0 total\r\n" \
+  "Threads:\r\n" \
+  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n" \
+  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n" \
+  "Thread number  3 : Prio = 140, Log = Yes, Name = fast\r\n" \
+  "Deleted threads: \r\n" \
+  "Timestamps:\r\n" \
+  "Triggered at     102\r\n" \
+  "From  1 to  3 at     100\r\n"
+
+static void
+test_dump (void)
+{
+  /* The checksum of these three records, worked out by hand: FNV-1a over the words. */
+  const char *good = DUMP_HEAD "From  3 to  1 at     101\r\n" "From  1 to  3 at     103\r\n"
+                     "End of dump: 3 records, checksum b5f60422\r\n";
+  const char *damaged = DUMP_HEAD "From  3 to  1 at     101\r\n" "From  1 to  3 at     108\r\n"
+                        "End of dump: 3 records, checksum b5f60422\r\n";
+  const char *cut = DUMP_HEAD "From  3 to  1 at     101\r\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) c = tks_capture_new_from_dump (good, strlen (good), &error);
+  g_autoptr(TksCapture) d = NULL;
+  g_autoptr(TksCapture) e = NULL;
+  g_autofree char *transcript = g_strconcat ("ch> threads_dump\r\n", good, "ch> ", NULL);
+  g_autoptr(TksCapture) f = NULL;
+  guint n;
+  double trigger;
+
+  g_assert_no_error (error);
+  tks_capture_get_warnings (c, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 3);
+  g_assert_cmpfloat (tks_capture_get_tick_hz (c), ==, 10000);
+  g_assert_true (tks_capture_get_trigger (c, &trigger));
+  g_assert_cmpfloat (trigger, ==, 102);
+  g_assert_cmpuint (thread_named (c, "fast")->n_runs, ==, 2);
+
+  d = tks_capture_new_from_dump (damaged, strlen (damaged), &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (d, "do not match the board's checksum"));
+
+  e = tks_capture_new_from_dump (cut, strlen (cut), &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (e, "the transfer was cut"));
+
+  /* The same reply inside a transcript. */
+  f = tks_capture_new_from_data (transcript, strlen (transcript), &error);
+  g_assert_no_error (error);
+  tks_capture_get_warnings (f, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_records (f), ==, 3);
+}
+
 static void
 test_trigger_epoch (void)
 {
@@ -1026,6 +1089,7 @@ main (int    argc,
   g_test_add_func ("/capture/input/bad", test_bad_inputs);
   g_test_add_func ("/capture/input/empty-log", test_empty_log);
   g_test_add_func ("/capture/input/replies", test_replies);
+  g_test_add_func ("/capture/input/dump", test_dump);
   g_test_add_func ("/capture/input/chunked", test_chunked_reads_agree);
   g_test_add_func ("/capture/input/async", test_async_load);
   g_test_add_func ("/capture/file/original-round-trip", test_original_file_round_trip);

@@ -843,6 +843,25 @@ tks_capture_new_from_replies (const char  *threads_list_reply,
   return tks_capture_new_from_parsed (parsed);
 }
 
+TksCapture *
+tks_capture_new_from_dump (const char  *threads_dump_reply,
+                           gsize        len,
+                           GError     **error)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+  TksParsed *parsed;
+
+  g_return_val_if_fail (threads_dump_reply != NULL, NULL);
+
+  tks_parser_begin_reply (parser, TKS_PARSER_SECTION_DUMP);
+  tks_parser_feed (parser, threads_dump_reply, len);
+  tks_parser_feed (parser, "\n", 1);
+  parsed = tks_parser_finish (parser, error);
+  if (parsed == NULL)
+    return NULL;
+  return tks_capture_new_from_parsed (parsed);
+}
+
 static void
 load_file_thread (GTask        *task,
                   gpointer      source_object,

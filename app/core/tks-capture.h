@@ -81,6 +81,10 @@ TksCapture      *tks_capture_new_from_replies     (const char    *threads_list_r
                                                    const char    *threads_timestamps_reply,
                                                    gsize          timestamps_len,
                                                    GError       **error);
+/* The reply to threads_dump: the list and the log taken together, with a checksum. */
+TksCapture      *tks_capture_new_from_dump        (const char    *threads_dump_reply,
+                                                   gsize          len,
+                                                   GError       **error);
 void             tks_capture_load_file_async      (GFile               *file,
                                                    GCancellable        *cancellable,
                                                    GAsyncReadyCallback  callback,

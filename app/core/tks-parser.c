@@ -20,6 +20,7 @@ typedef enum
   SECTION_DELETED,
   SECTION_LOG,
   SECTION_TRIGGER_REPLY,
+  SECTION_DUMP_HEADER,
   SECTION_OTHER,
 } Section;
 
@@ -37,6 +38,9 @@ struct _TksParser
   guint      refusal_line;
   guint      list_garbled;
   guint      log_garbled;
+  gboolean   in_dump;       /* the sections come from one threads_dump reply */
+  gboolean   dump_ended;
+  guint      dump_records;  /* what its header announced */
 };
 
 /* Commands whose echo starts a section when seen without a prompt (capture files). */
@@ -47,6 +51,7 @@ static const char * const known_commands[] = {
   "threads_timestamps_run",
   "threads_stat",
   "threads_uc",
+  "threads_dump",
 };
 
 TksParsed *
@@ -415,6 +420,13 @@ begin_command (TksParser  *parser,
     begin_log (parser);
   else if (IS ("threads_timestamps_trigger"))
     parser->section = SECTION_TRIGGER_REPLY;
+  else if (IS ("threads_dump"))
+    {
+      parser->section = SECTION_DUMP_HEADER;
+      parser->in_dump = TRUE;
+      parser->dump_ended = FALSE;
+      parser->dump_records = G_MAXUINT;
+    }
   else if (IS ("Saved position"))
     {
       parser->section = SECTION_POSITION;
@@ -464,6 +476,103 @@ check_refusal (TksParser  *parser,
   return TRUE;
 }
 
+static gboolean
+header_value (const char  *p,
+              const char  *end,
+              const char  *key,
+              guint64     *value)
+{
+  const char *q;
+
+  if (!has_prefix (p, end, key))
+    return FALSE;
+  q = parse_uint (skip_spaces (p + strlen (key), end), end, G_MAXUINT32, value);
+  return q != NULL;
+}
+
+/* The header of a threads_dump reply: "Key: value" lines, then "Threads:". */
+static void
+dump_header_line (TksParser  *parser,
+                  const char *p,
+                  const char *end)
+{
+  guint64 v;
+
+  trim (&p, &end);
+  if (has_prefix (p, end, "Threads:"))
+    {
+      begin_list (parser);
+      parser->in_dump = TRUE;
+      return;
+    }
+  if (check_refusal (parser, p, end))
+    return;
+  if (header_value (p, end, "Tick frequency:", &v) && v > 0)
+    parser->current->tick_hz = (double) v;
+  else if (header_value (p, end, "Records:", &v))
+    parser->dump_records = (guint) v;
+  else if ((header_value (p, end, "Dropped while paused:", &v) ||
+            header_value (p, end, "Dropped for history:", &v)) && v > 0)
+    {
+      g_autofree char *text = excerpt (p, end - p);
+
+      add_warning (parser, "line %u: warning: the board reports lost data: %s",
+                   parser->line_no, text);
+    }
+  else if (header_value (p, end, "Unnumbered threads:", &v) && v > 0)
+    {
+      g_autofree char *text = excerpt (p, end - p);
+
+      add_warning (parser, "line %u: warning: the board had more threads than it can number: %s",
+                   parser->line_no, text);
+    }
+}
+
+/* "End of dump: N records, checksum X": FNV-1a over the 32-bit record words. */
+static void
+dump_end_line (TksParser  *parser,
+               const char *p,
+               const char *end)
+{
+  GArray *records = parser->current->records;
+  const TksRecord *r = (const TksRecord *) (gconstpointer) records->data;
+  guint64 count;
+  guint32 hash = 2166136261u;
+  g_autofree char *tail = NULL;
+  guint64 checksum;
+  char *endptr = NULL;
+  const char *q;
+
+  parser->dump_ended = TRUE;
+  for (guint i = 0; i < records->len; i++)
+    {
+      guint32 word = ((r[i].tick & 0xFFFFFu) << 12) | ((guint32) (r[i].out & 0x3F) << 6) |
+                     (r[i].in & 0x3F);
+
+      for (guint b = 0; b < 4; b++)
+        {
+          hash ^= (word >> (8 * b)) & 0xFF;
+          hash *= 16777619u;
+        }
+    }
+
+  q = parse_uint (skip_spaces (p + strlen ("End of dump:"), end), end, G_MAXUINT32, &count);
+  if (q == NULL || (q = expect_word (q, end, "records, checksum")) == NULL)
+    {
+      add_warning (parser, "line %u: warning: unreadable end of the threads_dump reply",
+                   parser->line_no);
+      return;
+    }
+  tail = g_strndup (skip_spaces (q, end), end - skip_spaces (q, end));
+  checksum = g_ascii_strtoull (tail, &endptr, 16);
+  if (count != records->len || (parser->dump_records != G_MAXUINT && count != parser->dump_records))
+    add_warning (parser, "line %u: warning: the board sent %" G_GUINT64_FORMAT " records, %u "
+                 "arrived: the transfer lost lines", parser->line_no, count, records->len);
+  else if (endptr == tail || checksum != hash)
+    add_warning (parser, "line %u: warning: the records do not match the board's checksum: "
+                 "the transfer damaged some of them", parser->line_no);
+}
+
 static void
 content_line (TksParser  *parser,
               const char *p,
@@ -502,6 +611,11 @@ content_line (TksParser  *parser,
           }
         if (check_refusal (parser, p, end))
           return;
+        if (parser->in_dump && has_prefix (p, end, "End of dump:"))
+          {
+            dump_end_line (parser, p, end);
+            return;
+          }
         {
           g_autofree char *text = excerpt (p, end - p);
 
@@ -523,6 +637,11 @@ content_line (TksParser  *parser,
         if (has_prefix (p, end, "Deleted threads:"))
           {
             parser->section = SECTION_DELETED;
+            return;
+          }
+        if (parser->in_dump && has_prefix (p, end, "Timestamps:"))
+          {
+            begin_log (parser);
             return;
           }
         if (check_refusal (parser, p, end))
@@ -612,6 +731,10 @@ content_line (TksParser  *parser,
         }
       break;
 
+    case SECTION_DUMP_HEADER:
+      dump_header_line (parser, p, end);
+      break;
+
     case SECTION_TRIGGER_REPLY:
       trim (&p, &end);
       if (has_prefix (p, end, "Trigger set by "))
@@ -637,6 +760,11 @@ content_line (TksParser  *parser,
 static void
 end_section (TksParser *parser)
 {
+  if (parser->in_dump && parser->section == SECTION_LOG && !parser->dump_ended)
+    add_warning (parser, "line %u: warning: the threads_dump reply ends before its last line: "
+                 "the transfer was cut", parser->line_no);
+  if (parser->section != SECTION_DUMP_HEADER)
+    parser->in_dump = FALSE;
   parser->section = SECTION_NONE;
 }
 
@@ -730,6 +858,13 @@ tks_parser_begin_reply (TksParser        *parser,
       break;
     case TKS_PARSER_SECTION_LOG:
       begin_log (parser);
+      break;
+    case TKS_PARSER_SECTION_DUMP:
+      {
+        static const char command[] = "threads_dump";
+
+        begin_command (parser, command, command + strlen (command));
+      }
       break;
     case TKS_PARSER_SECTION_NONE:
     default:
@@ -826,6 +961,7 @@ tks_parser_finish (TksParser  *parser,
       process_line (parser, parser->partial->str, parser->partial->str + parser->partial->len);
       g_string_truncate (parser->partial, 0);
     }
+  end_section (parser);
 
   if (parser->have_list && parser->have_log)
     result = g_steal_pointer (&parser->current);

@@ -18,6 +18,7 @@ typedef enum
   TKS_PARSER_SECTION_NONE,
   TKS_PARSER_SECTION_LIST,
   TKS_PARSER_SECTION_LOG,
+  TKS_PARSER_SECTION_DUMP,
 } TksParserSection;
 
 TksParser *tks_parser_new            (void);
