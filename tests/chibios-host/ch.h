@@ -105,5 +105,7 @@ void       ch_host_thread_exit (thread_t *tp);
  * current. The first call only sets the current thread when none is set. */
 void       ch_host_switch (thread_t *ntp);
 thread_t  *ch_host_current (void);
+/* Makes @tp current without running the hook: a switch between threads the log ignores. */
+void       ch_host_set_current (thread_t *tp);
 
 #endif /* CH_H */

@@ -93,6 +93,15 @@ ch_host_current (void)
 }
 
 void
+ch_host_set_current (thread_t *tp)
+{
+  if (current != NULL && current->state == CH_STATE_CURRENT)
+    current->state = CH_STATE_READY;
+  tp->state = CH_STATE_CURRENT;
+  current = tp;
+}
+
+void
 ch_host_reset (void)
 {
   lock_depth = 0;
