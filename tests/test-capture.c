@@ -990,16 +990,25 @@ test_atomic_save (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) back = NULL;
   TksSavedView view = { 25500, 25600, 40, 120 };
+  TksSavedView odd = { 0.1, 1e-7, 123456.789, -3 };
+  g_autoptr(GString) text = g_string_new (NULL);
   TksSavedView got;
   GDir *d;
   guint entries = 0;
 
   g_assert_true (tks_capture_save (c, target, &view, &error));
   g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (target, &contents, NULL, NULL));
+  /* Written as Python's str() writes floats, for the original viewer. */
+  g_assert_true (g_str_has_prefix (contents, "Saved position\n25500.0\n25600.0\n40.0\n120.0\n"));
+  g_clear_pointer (&contents, g_free);
   back = tks_capture_new_from_file (target, &error);
   g_assert_no_error (error);
   g_assert_true (tks_capture_get_saved_view (back, &got));
   g_assert_cmpmem (&got, sizeof got, &view, sizeof view);
+
+  tks_capture_write (c, text, &odd);
+  g_assert_true (g_str_has_prefix (text->str, "Saved position\n0.1\n1e-07\n123456.789\n-3.0\n"));
 
   /* A save that cannot happen leaves what is there alone. */
   g_assert_true (g_file_set_contents (blocker, "keep me", -1, NULL));

@@ -917,26 +917,44 @@ tks_capture_load_file_finish (GAsyncResult  *result,
 /* ------------------------------------------------------------------------------------------ */
 /* Saving                                                                                       */
 
-/* A float the way the original viewer (Python's str()) writes it: shortest, with ".0". */
+/* A float the way the original viewer (Python's str()) writes it: the shortest digits that
+ * read back the same, in plain notation from 1e-4 to 1e16, always with a decimal point. */
 static void
 append_float (GString *out,
               double   v)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char buf[G_ASCII_DTOSTR_BUF_SIZE + 32];
+  double mag;
 
   if (!isfinite (v))
     v = 0.0;
-  for (int precision = 1; precision <= 17; precision++)
+  mag = fabs (v);
+  if (mag == 0.0 || (mag >= 1e-4 && mag < 1e16))
     {
-      char fmt[8];
+      for (int decimals = 0; decimals <= 20; decimals++)
+        {
+          char fmt[8];
 
-      g_snprintf (fmt, sizeof fmt, "%%.%dg", precision);
-      g_ascii_formatd (buf, sizeof buf, fmt, v);
-      if (g_ascii_strtod (buf, NULL) == v)
-        break;
+          g_snprintf (fmt, sizeof fmt, "%%.%df", decimals);
+          g_ascii_formatd (buf, sizeof buf, fmt, v);
+          if (g_ascii_strtod (buf, NULL) == v)
+            break;
+        }
+    }
+  else
+    {
+      for (int precision = 1; precision <= 17; precision++)
+        {
+          char fmt[8];
+
+          g_snprintf (fmt, sizeof fmt, "%%.%dg", precision);
+          g_ascii_formatd (buf, sizeof buf, fmt, v);
+          if (g_ascii_strtod (buf, NULL) == v)
+            break;
+        }
     }
   g_string_append (out, buf);
-  if (strpbrk (buf, ".en") == NULL)
+  if (strpbrk (buf, ".e") == NULL)
     g_string_append (out, ".0");
   g_string_append_c (out, '\n');
 }
