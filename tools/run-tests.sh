@@ -11,18 +11,23 @@ status=0
 summary() {
   python3 - "$@" <<'PY'
 import json, sys
-passed = failed = 0
+passed = failed = skipped = 0
 for path in sys.argv[1:]:
     try:
         with open(path) as f:
             for line in f:
                 r = json.loads(line)
-                if r.get("result") in ("OK", "EXPECTEDFAIL", "SKIP"):
+                if r.get("result") in ("OK", "EXPECTEDFAIL"):
                     passed += 1
+                elif r.get("result") == "SKIP":
+                    skipped += 1
                 else:
                     failed += 1
     except FileNotFoundError:
+        # That build did not get as far as its tests.
         failed += 1
+if skipped:
+    print(f"({skipped} skipped)")
 print(f"{passed} passed, {failed} failed")
 PY
 }
