@@ -34,6 +34,7 @@
 
 #define CH_STATE_READY      (tstate_t) 0
 #define CH_STATE_CURRENT    (tstate_t) 1
+#define CH_STATE_WTSEM      (tstate_t) 5
 #define CH_STATE_SLEEPING   (tstate_t) 8
 #define CH_STATE_WTEXIT     (tstate_t) 9
 #define CH_STATE_WTMSG      (tstate_t) 14
