@@ -6,6 +6,13 @@
 #include "tks-application.h"
 #include "tks-window.h"
 
+#ifdef HAVE_TKS_SESSION
+# include "tks-transport.h"
+#endif
+#ifdef HAVE_SIMBOARD
+# include "tks-simboard.h"
+#endif
+
 struct _TksApplication
 {
   GtkApplication  parent_instance;
@@ -44,6 +51,24 @@ load_settings (void)
     }
   return g_settings_new_full (schema, NULL, NULL);
 }
+
+#if defined(HAVE_TKS_SESSION) && defined(HAVE_SIMBOARD)
+static gpointer
+start_simboard (int      fd,
+                GError **error)
+{
+  TksSimboardOptions opts;
+
+  tks_simboard_options_init (&opts);
+  return tks_simboard_start (&opts, fd, error);
+}
+
+static void
+stop_simboard (gpointer board)
+{
+  tks_simboard_stop (board);
+}
+#endif
 
 static TksWindow *
 get_window (TksApplication *self)
@@ -219,6 +244,10 @@ tks_application_startup (GApplication *app)
   GtkSettings *gtk_settings;
 
   G_APPLICATION_CLASS (tks_application_parent_class)->startup (app);
+
+#if defined(HAVE_TKS_SESSION) && defined(HAVE_SIMBOARD)
+  tks_transport_set_demo_funcs (start_simboard, stop_simboard);
+#endif
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   for (i = 0; i < G_N_ELEMENTS (accels); i++)

@@ -330,7 +330,7 @@ draw_runs (TksPainter                *painter,
       if (e - b < 1)
         e = b + 1;
       painter->fill (painter, &light, g->left + b, y, e - b, h);
-      for (x = b; x < e; x += 8)
+      for (x = b; x < e && h >= 8; x += 8)
         painter->fill (painter, color, g->left + x, y, MIN (4.0, e - x), 3);
     }
 }
@@ -436,8 +436,9 @@ tks_timeline_render_lanes (TksCapture                *capture,
       const TksThread *thread = tks_capture_get_thread (capture, lanes[l]);
       double y = tks_timeline_lane_y (g, l);
       double h = g->lane_height;
-      double bar_y = y + 5;
-      double bar_h = h - 10;
+      double inset = MIN (5.0, floor (h * 0.15));
+      double bar_y = y + inset;
+      double bar_h = h - 2 * inset;
       GdkRGBA color;
 
       if (thread == NULL)
@@ -446,7 +447,8 @@ tks_timeline_render_lanes (TksCapture                *capture,
 
       if (l % 2 == 1)
         painter->fill (painter, &stripe, g->left, y, g->width, h);
-      painter->fill (painter, &grid, g->left, y + h - 1, g->width, 1);
+      if (h >= 8)
+        painter->fill (painter, &grid, g->left, y + h - 1, g->width, 1);
 
       if (isnan (thread->first_event))
         fill_time_span (painter, g, &nodata, start, end, bar_y, bar_h);

@@ -56,7 +56,7 @@ typedef struct
 } TksTimelineGeometry;
 
 #define TKS_TIMELINE_RULER_HEIGHT  36.0
-#define TKS_TIMELINE_HEADER_WIDTH 150.0
+#define TKS_TIMELINE_HEADER_WIDTH 190.0
 #define TKS_TIMELINE_LANE_HEIGHT   30.0
 
 void     tks_painter_init_snapshot        (TksPainter          *painter,

@@ -430,7 +430,7 @@ tks_timeline_view_snapshot (GtkWidget   *widget,
       self->cache_geometry = g;
       self->cache_fg = fg;
     }
-  if (self->cache != NULL)
+  if (self->cache != NULL && self->capture != NULL)
     gtk_snapshot_append_node (snapshot, self->cache);
 
   if (self->capture == NULL)

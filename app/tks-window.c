@@ -231,10 +231,16 @@ update_status (TksWindow *self)
       return;
     }
   tks_capture_get_lanes (self->capture, &n_lanes);
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u thread, %u records, %.0f Hz tick",
-                                       "%s: %u threads, %u records, %.0f Hz tick", n_lanes),
-                          tks_capture_get_source (self->capture) ? tks_capture_get_source (self->capture) : _("capture"),
-                          n_lanes, tks_capture_get_n_records (self->capture), tick_hz (self));
+  {
+    g_autofree char *base = self->file != NULL ? g_file_get_basename (self->file) : NULL;
+    const char *source = tks_capture_get_source (self->capture);
+
+    if (source == NULL || *source == '\0')
+      source = base != NULL ? base : _("capture");
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u thread, %u records, %.0f Hz tick",
+                                         "%s: %u threads, %u records, %.0f Hz tick", n_lanes),
+                            source, n_lanes, tks_capture_get_n_records (self->capture), tick_hz (self));
+  }
   gtk_label_set_text (self->status_label, text);
 
   if (self->file != NULL)

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+
+#include "tks-capture.h"
+#include "tks-timeline-render.h"
+#include "test-view-synthetic.h"
+
+#define WIDTH  1200
+#define HEIGHT 1000
+
+typedef struct
+{
+  guint8 r, g, b;
+} Pixel;
+
+static TksCapture *
+load_fixture (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
+  g_autoptr(GError) error = NULL;
+  TksCapture *capture = tks_capture_new_from_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (capture);
+  return capture;
+}
+
+static void
+full_geometry (TksCapture          *capture,
+               TksTimelineGeometry *g)
+{
+  g->x0 = tks_capture_get_start (capture);
+  g->x1 = tks_capture_get_end (capture);
+  g->left = TKS_TIMELINE_HEADER_WIDTH;
+  g->width = WIDTH - TKS_TIMELINE_HEADER_WIDTH;
+  g->top = TKS_TIMELINE_RULER_HEIGHT;
+  g->bottom = HEIGHT;
+  g->lane_height = TKS_TIMELINE_LANE_HEIGHT;
+  g->v_offset = 0;
+  g->tick_hz = 1000;
+}
+
+static cairo_surface_t *
+render (TksCapture                *capture,
+        const TksTimelineGeometry *g)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+
+  tks_timeline_render_cairo (capture, g, cr, WIDTH, HEIGHT, FALSE);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static Pixel
+pixel_at (cairo_surface_t *surface,
+          double           x,
+          double           y)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  guint32 v;
+  Pixel p;
+
+  g_assert_cmpfloat (x, >=, 0);
+  g_assert_cmpfloat (x, <, WIDTH);
+  g_assert_cmpfloat (y, >=, 0);
+  g_assert_cmpfloat (y, <, HEIGHT);
+  v = *(const guint32 *)(data + (int)y * stride + (int)x * 4);
+  p.r = (v >> 16) & 0xff;
+  p.g = (v >> 8) & 0xff;
+  p.b = v & 0xff;
+  return p;
+}
+
+static guint
+lane_of (TksCapture *capture,
+         const char *name)
+{
+  const guint *lanes;
+  guint n, i;
+
+  lanes = tks_capture_get_lanes (capture, &n);
+  for (i = 0; i < n; i++)
+    if (g_strcmp0 (tks_capture_get_thread (capture, lanes[i])->name, name) == 0)
+      return i;
+  g_assert_not_reached ();
+  return 0;
+}
+
+static double
+x_of (const TksTimelineGeometry *g,
+      double                     t)
+{
+  return g->left + (t - g->x0) * g->width / (g->x1 - g->x0);
+}
+
+static void
+test_lanes_on_real_capture (void)
+{
+  g_autoptr(TksCapture) capture = load_fixture ("board-trigger-exits.saved.txt");
+  const guint *lanes;
+  const TksThread *idle;
+  TksTimelineGeometry g;
+  cairo_surface_t *surface;
+  GdkRGBA color;
+  double trigger, lane_y;
+  guint n_lanes, lane, i;
+  gboolean checked_run = FALSE;
+  Pixel p;
+
+  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  g_assert_cmpuint (n_lanes, >, 10);
+  full_geometry (capture, &g);
+  /* zoom to the trigger so runs are several pixels wide */
+  g_assert_true (tks_capture_get_trigger (capture, &trigger));
+  g.x0 = trigger - 40;
+  g.x1 = trigger + 40;
+  surface = render (capture, &g);
+
+  /* the trigger line is red across the lanes */
+  p = pixel_at (surface, x_of (&g, trigger), g.top + 3 * g.lane_height + 2);
+  g_assert_cmpuint (p.r, >, 180);
+  g_assert_cmpuint (p.g, <, 80);
+
+  /* a run of the idle thread is painted in its lane colour, and the hit test finds it */
+  lane = lane_of (capture, "idle");
+  idle = tks_capture_get_thread (capture, lanes[lane]);
+  tks_timeline_lane_color (idle->index, &color);
+  lane_y = tks_timeline_lane_y (&g, lane);
+  for (i = 0; i < idle->n_runs; i++)
+    {
+      double b = x_of (&g, idle->runs[i].begin);
+      double e = x_of (&g, idle->runs[i].end);
+      double mid = (b + e) / 2;
+      TksTimelineHit hit;
+
+      if (b < g.left || e > g.left + g.width || e - b < 6 || fabs (mid - x_of (&g, trigger)) < 4)
+        continue;
+      p = pixel_at (surface, mid, lane_y + g.lane_height / 2);
+      g_assert_cmpint (abs (p.r - (int)(color.red * 255)), <=, 2);
+      g_assert_cmpint (abs (p.g - (int)(color.green * 255)), <=, 2);
+      g_assert_cmpint (abs (p.b - (int)(color.blue * 255)), <=, 2);
+
+      g_assert_true (tks_timeline_hit_test (capture, &g, mid, lane_y + g.lane_height / 2, &hit));
+      g_assert_cmpuint (hit.lane, ==, lane);
+      g_assert_cmpuint (hit.thread, ==, idle->index);
+      g_assert_cmpint (hit.run, ==, (int)i);
+      checked_run = TRUE;
+      break;
+    }
+  g_assert_true (checked_run);
+
+  /* the lane header column names the thread */
+  p = pixel_at (surface, 4, lane_y + g.lane_height / 2);
+  g_assert_cmpint (abs (p.r - (int)(color.red * 255)), <=, 2);
+
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_bands (void)
+{
+  g_autoptr(TksCapture) capture = load_fixture ("board-trigger-exits.saved.txt");
+  const guint *lanes;
+  TksTimelineGeometry g;
+  cairo_surface_t *surface;
+  guint n_lanes, i;
+  gboolean saw_exit = FALSE, saw_nodata = FALSE;
+
+  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  full_geometry (capture, &g);
+  surface = render (capture, &g);
+
+  for (i = 0; i < n_lanes; i++)
+    {
+      const TksThread *t = tks_capture_get_thread (capture, lanes[i]);
+      double y = tks_timeline_lane_y (&g, i) + g.lane_height / 2;
+      Pixel p;
+
+      if (y >= HEIGHT)
+        break;
+      if ((t->flags & TKS_THREAD_EXITED) && x_of (&g, t->exit_time) + 10 < g.left + g.width - 10)
+        {
+          double x = (x_of (&g, t->exit_time) + g.left + g.width) / 2;
+
+          /* light red: red dominates, not a run colour */
+          p = pixel_at (surface, x, y);
+          g_assert_cmpuint (p.r, >, p.g + 30);
+          g_assert_cmpuint (p.r, >, p.b + 30);
+          saw_exit = TRUE;
+        }
+      if (!isnan (t->first_event) && x_of (&g, t->first_event) > g.left + 10)
+        {
+          /* grey: no data before the first event */
+          p = pixel_at (surface, g.left + 3, y);
+          g_assert_cmpint (abs (p.r - p.g), <=, 3);
+          g_assert_cmpint (abs (p.g - p.b), <=, 3);
+          g_assert_cmpuint (p.r, <, 235);
+          g_assert_cmpuint (p.r, >, 150);
+          saw_nodata = TRUE;
+        }
+    }
+  g_assert_true (saw_exit);
+  g_assert_true (saw_nodata);
+  cairo_surface_destroy (surface);
+}
+
+static guint
+count_fills (TksCapture                *capture,
+             const TksTimelineGeometry *g)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  TksPainter painter;
+  guint n;
+
+  tks_painter_init_cairo (&painter, cr, NULL);
+  tks_timeline_render_lanes (capture, g, &painter);
+  tks_painter_finish (&painter);
+  n = painter.n_fills;
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return n;
+}
+
+static void
+test_cost_follows_pixels (void)
+{
+  g_autoptr(GString) text = tks_test_synthetic_capture (10, 400000, 2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = tks_capture_new_from_data (text->str, text->len, &error);
+  TksTimelineGeometry g;
+  guint n_lanes, fills, bound;
+
+  g_assert_no_error (error);
+  tks_capture_get_lanes (capture, &n_lanes);
+  full_geometry (capture, &g);
+
+  /* 400,000 switches drawn in 1,050 pixels: at most a rectangle per pixel column and lane
+   * (plus the lane backgrounds), never one per run */
+  bound = n_lanes * ((guint)g.width + 8);
+  fills = count_fills (capture, &g);
+  g_assert_cmpuint (fills, <=, bound);
+  g_assert_cmpuint (fills, >=, n_lanes);
+
+  /* zoomed to 1 %, still bounded by the pixels */
+  g.x0 = tks_capture_get_start (capture) + 0.5 * (tks_capture_get_end (capture) - tks_capture_get_start (capture));
+  g.x1 = g.x0 + 0.01 * (tks_capture_get_end (capture) - tks_capture_get_start (capture));
+  fills = count_fills (capture, &g);
+  g_assert_cmpuint (fills, <=, bound);
+
+  /* zoomed far in, every run is its own rectangle */
+  g.x1 = g.x0 + 20;
+  fills = count_fills (capture, &g);
+  g_assert_cmpuint (fills, >=, 20);
+  g_assert_cmpuint (fills, <=, n_lanes * 4 + 3 * 20 * 2);
+}
+
+static void
+test_binary_search (void)
+{
+  static const TksRun runs[] = { { 0, 1 }, { 2, 3 }, { 3, 5 }, { 9, 10 } };
+  static const TksMark marks[] = { { 1, TKS_MARK_IN, 1 }, { 2, TKS_MARK_OUT, 1 }, { 2, TKS_MARK_IN, 1 }, { 7, TKS_MARK_OUT, 1 } };
+
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, -1), ==, 0);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 1), ==, 1);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 4), ==, 2);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 10), ==, 4);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 0, 10), ==, 0);
+
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 2.5), ==, 2);
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 1, 4, 3), ==, 2);
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 100), ==, 4);
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 3, 4, 0), ==, 3);
+
+  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2), ==, 1);
+  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2.5), ==, 3);
+  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 8), ==, 4);
+}
+
+static void
+test_formats (void)
+{
+  g_autofree char *a = tks_timeline_format_ticks (17150, 50);
+  g_autofree char *b = tks_timeline_format_ticks (17150.25, 0.05);
+  g_autofree char *c = tks_timeline_format_duration (2.5, 1000);
+  g_autofree char *d = tks_timeline_format_duration (2.5, 0);
+
+  g_assert_cmpstr (a, ==, "17150");
+  g_assert_cmpstr (b, ==, "17150.25");
+  g_assert_nonnull (strstr (c, "2.500 ms"));
+  g_assert_nonnull (strstr (d, "2.500"));
+  g_assert_cmpfloat (tks_timeline_nice_step (0.7), ==, 1);
+  g_assert_cmpfloat (tks_timeline_nice_step (1.5), ==, 2);
+  g_assert_cmpfloat (tks_timeline_nice_step (3), ==, 5);
+  g_assert_cmpfloat (tks_timeline_nice_step (7), ==, 10);
+  g_assert_cmpfloat (tks_timeline_nice_step (-1), ==, 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("LC_ALL", "C", TRUE);
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/view/render/lanes", test_lanes_on_real_capture);
+  g_test_add_func ("/view/render/bands", test_bands);
+  g_test_add_func ("/view/render/cost-follows-pixels", test_cost_follows_pixels);
+  g_test_add_func ("/view/render/binary-search", test_binary_search);
+  g_test_add_func ("/view/render/formats", test_formats);
+
+  return g_test_run ();
+}
