@@ -148,6 +148,10 @@ send_reply (TksTestBoard *self,
 {
   gsize cut = MIN (self->fault_after, len);
 
+  /* Faults hit only the replies longer than fault_after. */
+  if (len <= self->fault_after)
+    return send_all (self, reply, len) && send_str (self, "ch> ");
+
   switch (self->mode)
     {
     case TKS_TEST_BOARD_CLOSE_AFTER:

@@ -7,6 +7,7 @@
 #include "tks-error.h"
 #include "tks-session.h"
 #include "tks-shell.h"
+#include "tks-shell-dump.h"
 #include "tks-transport.h"
 
 #define DEFAULT_BAUD        115200
@@ -42,6 +43,7 @@ typedef struct
   GStrv                commands;
   gboolean             has_dump;
   guint                log_size;         /* from the board, 0 when unknown */
+  guint                dump_lines_before_log;
   guint                expected_records; /* largest log seen */
 } Link;
 
@@ -76,6 +78,7 @@ typedef struct
   guint64  bytes_before;
   guint64  bytes;
   guint    records;
+  guint    lines_before_log;
   gsize    expected_bytes;
   guint    expected_records;
 } Job;
@@ -186,6 +189,7 @@ static void
 drop_link (TksSession *self)
 {
   Link *link = g_steal_pointer (&self->link);
+  GThread *thread;
   Job *quit;
 
   if (link == NULL)
@@ -193,11 +197,12 @@ drop_link (TksSession *self)
 
   quit = g_new0 (Job, 1);
   quit->kind = JOB_QUIT;
+  thread = link->thread;
   g_cancellable_cancel (link->cancellable);
+  /* From here on the link belongs to the worker, which frees it after its last job. Joining
+   * releases the transport (and the simulated board) before a new connection is made. */
   g_async_queue_push (link->jobs, quit);
-  /* The worker frees the link after its last job; joining releases the transport (and the
-   * simulated board) before a new connection is made. */
-  g_thread_join (link->thread);
+  g_thread_join (thread);
   self->pending = 0;
   self->link_id = 0;
 }
@@ -326,8 +331,10 @@ fetch_progress (guint64  bytes,
   Job *job = user_data;
 
   job->bytes = job->bytes_before + bytes;
-  if (job->command != NULL)   /* the log: one record a line, after the echoed command */
-    job->records = lines > 0 ? lines - 1 : 0;
+  /* the log: one record a line, after the echoed command (and, in a dump, after the header
+   * and the thread list, estimated from the last dump) */
+  if (job->command != NULL)
+    job->records = lines > job->lines_before_log ? lines - job->lines_before_log : 0;
   if (g_get_monotonic_time () - job->last_progress_us >= PROGRESS_INTERVAL_US)
     post_progress (job, FALSE);
 }
@@ -525,33 +532,42 @@ run_simple (Link         *link,
   g_free (reply);
 }
 
+/* Keeps what the board sent when it could not be rebuilt, so nothing is lost. */
 static void
-save_raw (Link       *link,
-          Job        *job,
-          const char *list,
-          gsize       list_len,
-          const char *log,
-          gsize       log_len)
+save_raw (Link    *link,
+          Job     *job,
+          GString *transcript)
 {
-  g_autoptr(GString) raw = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
 
   if (!link->save_history)
     return;
-  g_string_append (raw, "threads_list\r\n");
-  g_string_append_len (raw, list, (gssize) list_len);
-  g_string_append (raw, TKS_SHELL_PROMPT "threads_timestamps\r\n");
-  g_string_append_len (raw, log, (gssize) log_len);
-  g_string_append (raw, TKS_SHELL_PROMPT);
-
   path = history_path (link->address, ".raw.txt", &error);
-  if (path == NULL || !g_file_set_contents (path, raw->str, (gssize) raw->len, &error))
+  if (path == NULL || !g_file_set_contents (path, transcript->str, (gssize) transcript->len, &error))
     {
       g_message ("Could not keep the received bytes: %s", error->message);
       return;
     }
   job->saved_path = g_steal_pointer (&path);
+}
+
+static GString *
+transcript_new (void)
+{
+  return g_string_new (NULL);
+}
+
+static void
+transcript_add (GString    *transcript,
+                const char *command,
+                const char *reply,
+                gsize       len)
+{
+  g_string_append (transcript, command);
+  g_string_append (transcript, "\r\n");
+  g_string_append_len (transcript, reply, (gssize) len);
+  g_string_append (transcript, TKS_SHELL_PROMPT);
 }
 
 static void
@@ -565,33 +581,82 @@ run_fetch (Link         *link,
   guint expected = link->log_size ? link->log_size : MAX (link->expected_records, DEFAULT_LOG_SIZE);
   g_autoptr(TksCapture) capture = NULL;
   GError *error = NULL;
+  double tick_hz = 0;
 
   job->start_us = job->last_progress_us = g_get_monotonic_time ();
   job->expected_records = expected;
   job->expected_bytes = 64 * LIST_LINE_BYTES + (gsize) expected * RECORD_BYTES;
 
-  /* The list, then the log (the board runs on in between: PROTOCOL.md §5). */
-  g_clear_pointer (&job->command, g_free);
-  list = checked_command (link, job, "threads_list", 64 * LIST_LINE_BYTES, &list_len, cancellable);
-  if (list == NULL)
-    return;
-  job->bytes_before = job->bytes;
-  job->command = g_strdup ("threads_timestamps");
-  log = checked_command (link, job, "threads_timestamps", (gsize) expected * RECORD_BYTES + 64,
-                         &log_len, cancellable);
-  if (log == NULL)
-    return;
+  if (link->has_dump)
+    {
+      /* One consistent snapshot: header, list and log taken together, with a checksum. */
+      g_autofree char *dump = NULL;
+      gsize dump_len = 0;
+      TksShellDump parts;
+
+      job->command = g_strdup ("threads_dump");
+      job->lines_before_log = link->dump_lines_before_log ? link->dump_lines_before_log : 40;
+      dump = checked_command (link, job, "threads_dump", job->expected_bytes + 1024, &dump_len,
+                              cancellable);
+      if (dump == NULL)
+        return;
+      if (!tks_shell_parse_dump (dump, dump_len, &parts, &error))
+        {
+          g_autoptr(GString) transcript = transcript_new ();
+
+          transcript_add (transcript, "threads_dump", dump, dump_len);
+          save_raw (link, job, transcript);
+          if (job->saved_path != NULL)
+            g_prefix_error (&error, "The received bytes are kept in %s. ", job->saved_path);
+          job->error = error;
+          return;
+        }
+      if (parts.log_size > 0)
+        link->log_size = parts.log_size;
+      {
+        guint n = 1;
+
+        for (const char *c = dump; c < parts.log; c++)
+          n += *c == '\n';
+        link->dump_lines_before_log = n + (parts.triggered ? 1 : 0);
+      }
+      tick_hz = parts.tick_hz;
+      list = g_strndup (parts.list, parts.list_len);
+      list_len = parts.list_len;
+      log = g_strndup (parts.log, parts.log_len);
+      log_len = parts.log_len;
+    }
+  else
+    {
+      /* The list, then the log (the board runs on in between: PROTOCOL.md §5). */
+      list = checked_command (link, job, "threads_list", 64 * LIST_LINE_BYTES, &list_len, cancellable);
+      if (list == NULL)
+        return;
+      job->bytes_before = job->bytes;
+      job->command = g_strdup ("threads_timestamps");
+      job->lines_before_log = 1;
+      log = checked_command (link, job, "threads_timestamps", (gsize) expected * RECORD_BYTES + 64,
+                             &log_len, cancellable);
+      if (log == NULL)
+        return;
+    }
 
   capture = tks_capture_new_from_replies (list, list_len, log, log_len, &error);
   if (capture == NULL)
     {
-      save_raw (link, job, list, list_len, log, log_len);
+      g_autoptr(GString) transcript = transcript_new ();
+
+      transcript_add (transcript, "threads_list", list, list_len);
+      transcript_add (transcript, "threads_timestamps", log, log_len);
+      save_raw (link, job, transcript);
       if (job->saved_path != NULL)
         g_prefix_error (&error, "The received bytes are kept in %s. ", job->saved_path);
       job->error = error;
       return;
     }
   tks_capture_set_source (capture, link->description);
+  if (tick_hz > 0)
+    tks_capture_set_tick_hz (capture, tick_hz);
   link->expected_records = MAX (link->expected_records, tks_capture_get_n_records (capture));
 
   if (link->save_history)
