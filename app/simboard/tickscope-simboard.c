@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tickscope-simboard: a simulated ChibiOS board running the thread timestamps library,
+ * serving its shell on a TCP port of 127.0.0.1 or on a pseudo-terminal.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <termios.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include <gio/gio.h>
+
+#include "tks-simboard.h"
+#include "tks-simboard-private.h"
+
+static gint stop_flag;
+
+static void
+handle_stop_signal (int sig)
+{
+  (void) sig;
+  g_atomic_int_set (&stop_flag, 1);
+}
+
+static int
+open_listener (guint port, GError **error)
+{
+  struct sockaddr_in addr;
+  int fd, one = 1;
+
+  fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
+                   "Cannot create a TCP socket: %s", g_strerror (errno));
+      return -1;
+    }
+  setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  memset (&addr, 0, sizeof addr);
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons ((guint16) port);
+  addr.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  if (bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0 || listen (fd, 1) < 0)
+    {
+      int saved = errno;
+
+      close (fd);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "Cannot listen on 127.0.0.1:%u: %s", port, g_strerror (saved));
+      return -1;
+    }
+  return fd;
+}
+
+static int
+serve_tcp (TksSimboardState *board, guint port, GError **error)
+{
+  int listener = open_listener (port, error);
+
+  if (listener < 0)
+    return 1;
+  g_print ("tickscope-simboard: shell on tcp:127.0.0.1:%u\n", port);
+
+  while (!g_atomic_int_get (&stop_flag))
+    {
+      int client = accept (listener, NULL, NULL);
+      int one = 1;
+
+      if (client < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
+                       "Cannot accept a connection: %s", g_strerror (errno));
+          close (listener);
+          return 1;
+        }
+      setsockopt (client, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      if (tks_simboard_state_serve (board, client, FALSE, &stop_flag) < 0)
+        g_printerr ("tickscope-simboard: connection ended: %s\n", g_strerror (errno));
+      close (client);
+    }
+  close (listener);
+  return 0;
+}
+
+static int
+serve_pty (TksSimboardState *board, GError **error)
+{
+  struct termios tio;
+  const char *name;
+  int master, slave;
+
+  master = posix_openpt (O_RDWR | O_NOCTTY);
+  if (master < 0 || grantpt (master) < 0 || unlockpt (master) < 0
+      || (name = ptsname (master)) == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
+                   "Cannot create a pseudo-terminal: %s", g_strerror (errno));
+      if (master >= 0)
+        close (master);
+      return 1;
+    }
+
+  /* Raw line, like a serial port: no echo, no CR/LF translation. */
+  slave = open (name, O_RDWR | O_NOCTTY);
+  if (slave >= 0)
+    {
+      if (tcgetattr (slave, &tio) == 0)
+        {
+          cfmakeraw (&tio);
+          tcsetattr (slave, TCSANOW, &tio);
+        }
+      close (slave);
+    }
+  fcntl (master, F_SETFL, fcntl (master, F_GETFL) | O_NONBLOCK);
+
+  g_print ("%s\n", name);
+  fflush (stdout);
+
+  while (!g_atomic_int_get (&stop_flag))
+    {
+      if (tks_simboard_state_serve (board, master, TRUE, &stop_flag) < 0)
+        {
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
+                       "Pseudo-terminal %s failed: %s", name, g_strerror (errno));
+          close (master);
+          return 1;
+        }
+    }
+  close (master);
+  return 0;
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  TksSimboardOptions opts;
+  TksSimboardState *board;
+  gint tcp_port = 0;
+  gboolean pty = FALSE;
+  gboolean no_banner = FALSE;
+  gint64 seed = 1, tick_hz = 1000, log_size = 3000;
+  double speed = 1.0;
+  int status;
+  GOptionEntry entries[] = {
+    { "tcp", 't', 0, G_OPTION_ARG_INT, &tcp_port, "Serve the shell on 127.0.0.1:PORT", "PORT" },
+    { "pty", 'p', 0, G_OPTION_ARG_NONE, &pty, "Serve the shell on a pseudo-terminal (prints its path)", NULL },
+    { "seed", 's', 0, G_OPTION_ARG_INT64, &seed, "Workload seed (default 1)", "N" },
+    { "tick-hz", 0, 0, G_OPTION_ARG_INT64, &tick_hz, "System tick frequency (default 1000)", "HZ" },
+    { "log-size", 0, 0, G_OPTION_ARG_INT64, &log_size, "Records in the log (default 3000)", "N" },
+    { "speed", 0, 0, G_OPTION_ARG_DOUBLE, &speed, "Simulated seconds per real second (default 1)", "X" },
+    { "no-banner", 0, 0, G_OPTION_ARG_NONE, &no_banner, "Do not print the shell banner on connect", NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new ("- a simulated ChibiOS board with thread timestamps");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "The board runs a deterministic workload (the same seed gives the same switches) in real\n"
+    "time and answers the ChibiOS shell commands of the thread timestamps library, including\n"
+    "threads_dump. Example: tickscope-simboard --tcp 29001, then tickscope tcp:127.0.0.1:29001");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("tickscope-simboard: %s\n", error->message);
+      return 2;
+    }
+  if ((tcp_port > 0) == pty)
+    {
+      g_printerr ("tickscope-simboard: give either --tcp PORT or --pty\n");
+      return 2;
+    }
+  if (tcp_port > 65535)
+    {
+      g_printerr ("tickscope-simboard: TCP port %d is out of range (1 to 65535)\n", tcp_port);
+      return 2;
+    }
+  if (seed < 0 || seed > G_MAXUINT32 || tick_hz < 0 || tick_hz > G_MAXUINT || log_size < 0
+      || log_size > G_MAXUINT)
+    {
+      g_printerr ("tickscope-simboard: --seed, --tick-hz and --log-size take positive numbers\n");
+      return 2;
+    }
+
+  tks_simboard_options_init (&opts);
+  opts.seed = (guint32) seed;
+  opts.tick_hz = (guint) tick_hz;
+  opts.log_size = (guint) log_size;
+  opts.speed = speed;
+  opts.banner = !no_banner;
+  if (!tks_simboard_options_check (&opts, &error) || !tks_simboard_state_acquire (&error))
+    {
+      g_printerr ("tickscope-simboard: %s\n", error->message);
+      return 2;
+    }
+
+  signal (SIGPIPE, SIG_IGN);
+  {
+    struct sigaction sa;
+
+    memset (&sa, 0, sizeof sa);
+    sa.sa_handler = handle_stop_signal;
+    sigaction (SIGINT, &sa, NULL);
+    sigaction (SIGTERM, &sa, NULL);
+  }
+
+  board = tks_simboard_state_new (&opts);
+  status = pty ? serve_pty (board, &error) : serve_tcp (board, (guint) tcp_port, &error);
+  if (error != NULL)
+    g_printerr ("tickscope-simboard: %s\n", error->message);
+  tks_simboard_state_free (board);
+  tks_simboard_state_release ();
+  return status;
+}

@@ -1,0 +1,1065 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The simulated board: the board library under a deterministic preemptive priority scheduler
+ * on the host stand-in of the ChibiOS API, serving a ChibiOS-style shell.
+ *
+ * Time is counted in ticks; each tick holds SIM_CYCLES_PER_TICK cycles of CPU time that the
+ * running threads consume. At each tick the sleeping threads whose time has come wake up and
+ * may preempt the running one; threads then run their programs (work, sleep, wait, signal,
+ * spawn, exit) until the tick's cycles are spent, the idle thread taking what is left. The
+ * only source of variation is a xorshift generator seeded with the board's seed, so a seed
+ * always gives the same switches at the same ticks. Simulated ticks follow real time.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gio/gio.h>
+
+#include "ch.h"
+#include "chprintf.h"
+#include "threads_utilities.h"
+
+#include "tks-simboard.h"
+#include "tks-simboard-private.h"
+
+unsigned long tks_simboard_tick_hz = 1000;
+unsigned long tks_simboard_log_size = 3000;
+
+#define SIM_CYCLES_PER_TICK 1000
+#define SIM_STACK_SIZE      1024
+#define SIM_MAX_THREADS     40
+#define SIM_MAX_LINE        64
+#define SIM_MAX_ARGS        4
+#define SIM_TRIGGER_AFTER_S 45
+
+typedef enum
+{
+  OP_WORK,      /* a..b cycles of CPU */
+  OP_SLEEP,     /* a..b ticks */
+  OP_PERIOD,    /* until the next multiple of a ticks, plus b */
+  OP_WAIT,      /* semaphore a */
+  OP_SIGNAL,    /* semaphore a */
+  OP_SPAWN,     /* a dynamic job */
+  OP_SHELL,     /* run the pending shell command, or wait for one */
+  OP_TRIGGER,   /* trigger the log from code, once, when the board is old enough */
+  OP_EXIT,
+  OP_LOOP,
+} OpCode;
+
+typedef struct
+{
+  OpCode op;
+  guint  a;
+  guint  b;
+} Op;
+
+enum
+{
+  SEM_FILTER,
+  SEM_LOGGER,
+  SEM_CONSOLE,
+  SEM_SHELL,
+  N_SEMS,
+};
+
+typedef struct
+{
+  const char *name;
+  tprio_t     prio;
+  gboolean    logged;
+  gboolean    dynamic;
+  guint       stack_used;
+  const Op   *program;
+} Kind;
+
+static const Op prog_main[] = {
+  { OP_SLEEP, 400, 600 }, { OP_WORK, 100, 300 }, { OP_SIGNAL, SEM_CONSOLE, 0 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_idle[] = { { OP_LOOP, 0, 0 } };
+static const Op prog_console[] = {
+  { OP_WAIT, SEM_CONSOLE, 0 }, { OP_WORK, 20, 60 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_control[] = {
+  { OP_PERIOD, 10, 3 }, { OP_WORK, 100, 400 }, { OP_TRIGGER, 0, 0 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_sensor[] = {
+  { OP_PERIOD, 2, 0 }, { OP_WORK, 40, 120 }, { OP_SIGNAL, SEM_FILTER, 0 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_filter[] = {
+  { OP_WAIT, SEM_FILTER, 0 }, { OP_WORK, 80, 220 }, { OP_SIGNAL, SEM_LOGGER, 0 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_logger[] = {
+  { OP_WAIT, SEM_LOGGER, 0 }, { OP_WORK, 30, 90 }, { OP_WAIT, SEM_LOGGER, 0 },
+  { OP_WORK, 30, 90 }, { OP_SIGNAL, SEM_CONSOLE, 0 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_blinker[] = {
+  { OP_PERIOD, 250, 7 }, { OP_WORK, 10, 30 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_housekeep[] = {
+  { OP_PERIOD, 100, 50 }, { OP_WORK, 1500, 4000 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_spawner[] = {
+  { OP_SLEEP, 150, 450 }, { OP_WORK, 20, 50 }, { OP_SPAWN, 0, 0 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_stats[] = {
+  { OP_PERIOD, 50, 11 }, { OP_WORK, 150, 400 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_watchdog[] = {
+  { OP_PERIOD, 20, 5 }, { OP_WORK, 10, 30 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_shell[] = {
+  { OP_SHELL, 0, 0 }, { OP_WORK, 50, 150 }, { OP_LOOP, 0, 0 },
+};
+static const Op prog_job[] = {
+  { OP_WORK, 100, 600 }, { OP_SLEEP, 1, 6 }, { OP_WORK, 100, 900 }, { OP_SLEEP, 1, 4 },
+  { OP_WORK, 50, 300 }, { OP_EXIT, 0, 0 },
+};
+
+/* Created at boot, in this order (main and idle first, as chSysInit() does). */
+static const Kind static_kinds[] = {
+  { "main", 128, TRUE, FALSE, 0, prog_main },
+  { "idle", 1, TRUE, FALSE, 180, prog_idle },
+  { "console", 129, TRUE, FALSE, 560, prog_console },
+  { "control", 133, TRUE, FALSE, 512, prog_control },
+  { "sensor", 148, TRUE, FALSE, 480, prog_sensor },
+  { "filter", 138, TRUE, FALSE, 450, prog_filter },
+  { "logger", 118, TRUE, FALSE, 530, prog_logger },
+  { "blinker", 108, TRUE, FALSE, 300, prog_blinker },
+  { "housekeep", 12, TRUE, FALSE, 480, prog_housekeep },
+  { "stats", 100, FALSE, FALSE, 420, prog_stats },
+  { "watchdog", 160, FALSE, FALSE, 260, prog_watchdog },
+  { "spawner", 130, TRUE, FALSE, 644, prog_spawner },
+  { "shell1", 138, TRUE, FALSE, 884, prog_shell },
+};
+
+static const Kind job_kinds[] = {
+  { "job_a", 123, TRUE, TRUE, 500, prog_job },
+  { "job_b", 143, TRUE, TRUE, 500, prog_job },
+  { "job_c", 129, TRUE, TRUE, 500, prog_job },
+  { "job_d", 123, TRUE, TRUE, 500, prog_job },
+  { "job_e", 129, TRUE, TRUE, 500, prog_job },
+  { "job_f", 143, TRUE, TRUE, 500, prog_job },
+  { "job_g", 129, FALSE, TRUE, 500, prog_job },
+};
+
+typedef enum
+{
+  RUN_FREE,
+  RUN_READY,
+  RUN_SLEEPING,
+  RUN_WAITING,
+  RUN_FINAL,
+} RunState;
+
+typedef struct
+{
+  /* Working area as ChibiOS lays it out: the stack, then the thread descriptor. */
+  stkalign_t  stack[SIM_STACK_SIZE];
+  thread_t    tp;
+  const Kind *kind;
+  guint       pc;
+  guint       work_left;
+  guint64     wake_tick;
+  gint64      ready_seq;
+  guint       wait_sem;
+  RunState    run;
+} SimThread;
+
+struct _TksSimboardState
+{
+  TksSimboardOptions opts;
+  guint32     rng;
+  guint64     tick;
+  SimThread   threads[SIM_MAX_THREADS];
+  SimThread  *current;
+  SimThread  *idle;
+  guint       sem_count[N_SEMS];
+  gint64      seq_back;
+  gint64      seq_front;
+  guint       next_job;
+  gboolean    triggered_from_code;
+  guint64     trigger_tick;
+
+  /* Shell */
+  int         fd;
+  gboolean    is_pty;
+  GByteArray *in;
+  GByteArray *out;
+  char        line[SIM_MAX_LINE];
+  guint       line_len;
+  gboolean    command_pending;
+  gboolean    want_exit;
+  gboolean    io_error;
+};
+
+static gint board_running;
+
+/********************                 RANDOM NUMBERS               ********************/
+
+static guint32
+rng_next (TksSimboardState *b)
+{
+  guint32 x = b->rng;
+
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  b->rng = x;
+  return x;
+}
+
+static guint
+rng_range (TksSimboardState *b, guint lo, guint hi)
+{
+  if (hi <= lo)
+    return lo;
+  return lo + rng_next (b) % (hi - lo + 1);
+}
+
+/********************                   SCHEDULER                  ********************/
+
+static void
+make_ready (TksSimboardState *b, SimThread *t, gboolean front)
+{
+  t->run = RUN_READY;
+  t->tp.state = CH_STATE_READY;
+  t->ready_seq = front ? b->seq_front-- : b->seq_back++;
+}
+
+static SimThread *
+pick_next (TksSimboardState *b)
+{
+  SimThread *best = NULL;
+
+  for (guint i = 0; i < SIM_MAX_THREADS; i++)
+    {
+      SimThread *t = &b->threads[i];
+
+      if (t->run != RUN_READY)
+        continue;
+      if (best == NULL || t->tp.prio > best->tp.prio
+          || (t->tp.prio == best->tp.prio && t->ready_seq < best->ready_seq))
+        best = t;
+    }
+  return best;
+}
+
+/* The current thread stopped running (it blocked, exited or was preempted): switch to the
+ * best ready thread. */
+static void
+reschedule (TksSimboardState *b)
+{
+  SimThread *next = pick_next (b);
+  SimThread *prev = b->current;
+
+  g_assert (next != NULL);   /* idle is always ready */
+  if (next == prev)
+    return;
+  next->run = RUN_READY;
+  ch.kernel_stats.m_crit_thd.cumulative += 2;
+  ch_host_switch (&next->tp);
+  /* ch_host_switch marks the previous thread READY; keep the real state of a blocked one. */
+  if (prev != NULL)
+    {
+      switch (prev->run)
+        {
+        case RUN_SLEEPING:
+          prev->tp.state = CH_STATE_SLEEPING;
+          break;
+        case RUN_WAITING:
+          prev->tp.state = prev->wait_sem == SEM_SHELL ? CH_STATE_WTMSG : CH_STATE_WTSEM;
+          break;
+        case RUN_FINAL:
+          prev->tp.state = CH_STATE_FINAL;
+          prev->run = RUN_FREE;
+          break;
+        case RUN_FREE:
+        case RUN_READY:
+        default:
+          break;
+        }
+    }
+  b->current = next;
+}
+
+/* @t became ready: preempts the current thread if it has a higher priority. */
+static void
+wake (TksSimboardState *b, SimThread *t)
+{
+  make_ready (b, t, FALSE);
+  if (b->current != NULL && t->tp.prio > b->current->tp.prio)
+    {
+      b->current->ready_seq = b->seq_front--;
+      reschedule (b);
+    }
+}
+
+static SimThread *
+create_thread (TksSimboardState *b, const Kind *kind)
+{
+  SimThread *t = NULL;
+
+  for (guint i = 0; i < SIM_MAX_THREADS; i++)
+    {
+      if (b->threads[i].run == RUN_FREE && &b->threads[i] != b->current)
+        {
+          t = &b->threads[i];
+          break;
+        }
+    }
+  if (t == NULL)
+    return NULL;
+
+  memset (&t->tp, 0, sizeof t->tp);
+  memset (t->stack, CH_DBG_STACK_FILL_VALUE, sizeof t->stack);
+  memset (t->stack + sizeof t->stack - kind->stack_used, 0, kind->stack_used);
+  t->kind = kind;
+  t->pc = 0;
+  t->work_left = 0;
+  if (kind->logged)
+    logNextCreatedThreadsTimestamps ();
+  else
+    dontLogNextCreatedThreadsTimestamps ();
+  ch_host_thread_init (&t->tp, kind->name, kind->prio,
+                       kind->dynamic ? CH_FLAG_MODE_HEAP : CH_FLAG_MODE_STATIC);
+  t->tp.wabase = kind->stack_used != 0 ? t->stack : NULL;
+  logNextCreatedThreadsTimestamps ();
+  make_ready (b, t, FALSE);
+  return t;
+}
+
+static void
+signal_sem (TksSimboardState *b, guint sem)
+{
+  SimThread *waiter = NULL;
+
+  for (guint i = 0; i < SIM_MAX_THREADS; i++)
+    {
+      SimThread *t = &b->threads[i];
+
+      if (t->run == RUN_WAITING && t->wait_sem == sem
+          && (waiter == NULL || t->tp.prio > waiter->tp.prio
+              || (t->tp.prio == waiter->tp.prio && t->ready_seq < waiter->ready_seq)))
+        waiter = t;
+    }
+  if (waiter != NULL)
+    wake (b, waiter);
+  else if (b->sem_count[sem] < 8)
+    b->sem_count[sem]++;
+}
+
+static void run_shell_command (TksSimboardState *b);
+
+/* Runs the current thread's program until it has work to do or stops running. */
+static void
+step (TksSimboardState *b)
+{
+  SimThread *t = b->current;
+  guint guard;
+
+  for (guard = 0; guard < 32 && b->current == t && t->work_left == 0; guard++)
+    {
+      const Op *op = &t->kind->program[t->pc];
+
+      t->pc++;
+      switch (op->op)
+        {
+        case OP_WORK:
+          t->work_left = rng_range (b, op->a, op->b);
+          break;
+        case OP_SLEEP:
+          t->wake_tick = b->tick + rng_range (b, op->a, op->b);
+          t->run = RUN_SLEEPING;
+          reschedule (b);
+          break;
+        case OP_PERIOD:
+          t->wake_tick = (b->tick / op->a + 1) * op->a + op->b;
+          t->run = RUN_SLEEPING;
+          reschedule (b);
+          break;
+        case OP_WAIT:
+          if (b->sem_count[op->a] > 0)
+            {
+              b->sem_count[op->a]--;
+            }
+          else
+            {
+              t->wait_sem = op->a;
+              t->run = RUN_WAITING;
+              reschedule (b);
+            }
+          break;
+        case OP_SIGNAL:
+          signal_sem (b, op->a);
+          break;
+        case OP_SPAWN:
+          {
+            const Kind *kind = &job_kinds[b->next_job % G_N_ELEMENTS (job_kinds)];
+            SimThread *job;
+
+            b->next_job += 1 + rng_range (b, 0, 2);
+            job = create_thread (b, kind);
+            if (job != NULL && job->tp.prio > t->tp.prio)
+              {
+                t->ready_seq = b->seq_front--;
+                reschedule (b);
+              }
+          }
+          break;
+        case OP_SHELL:
+          if (b->command_pending)
+            {
+              run_shell_command (b);
+            }
+          else
+            {
+              t->pc--;
+              t->wait_sem = SEM_SHELL;
+              t->run = RUN_WAITING;
+              reschedule (b);
+            }
+          break;
+        case OP_TRIGGER:
+          if (!b->triggered_from_code && b->tick >= b->trigger_tick)
+            {
+              b->triggered_from_code = TRUE;
+              setTriggerTimestamps ("control_overrun");
+              t->work_left = 2 * SIM_CYCLES_PER_TICK;
+            }
+          break;
+        case OP_EXIT:
+          t->run = RUN_FINAL;
+          ch_host_thread_exit (&t->tp);
+          reschedule (b);
+          break;
+        case OP_LOOP:
+          t->pc = 0;
+          if (t == b->idle)
+            t->work_left = SIM_CYCLES_PER_TICK;
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
+static void
+sim_tick (TksSimboardState *b)
+{
+  guint budget = SIM_CYCLES_PER_TICK;
+
+  b->tick++;
+  ch_host_time = (systime_t) b->tick;
+
+  for (guint i = 0; i < SIM_MAX_THREADS; i++)
+    {
+      SimThread *t = &b->threads[i];
+
+      if (t->run == RUN_SLEEPING && t->wake_tick <= b->tick)
+        wake (b, t);
+    }
+  if (b->command_pending)
+    signal_sem (b, SEM_SHELL);
+
+  while (budget > 0)
+    {
+      SimThread *t = b->current;
+      SimThread *best = pick_next (b);
+
+      if (best != t && best->tp.prio > t->tp.prio)
+        {
+          t->ready_seq = b->seq_front--;
+          reschedule (b);
+          continue;
+        }
+      if (t == b->idle && best != t)
+        {
+          reschedule (b);
+          continue;
+        }
+      if (t->work_left == 0)
+        {
+          step (b);
+          continue;
+        }
+      {
+        guint use = MIN (t->work_left, budget);
+
+        t->work_left -= use;
+        budget -= use;
+        t->tp.stats.cumulative += use;
+      }
+    }
+  if (b->current == b->idle)
+    b->idle->work_left = 0;
+}
+
+/********************                     SHELL                    ********************/
+
+typedef struct
+{
+  BaseSequentialStream base;
+  TksSimboardState *board;
+} BoardStream;
+
+static size_t
+board_stream_write (void *ip, const uint8_t *bp, size_t n)
+{
+  BoardStream *s = ip;
+
+  g_byte_array_append (s->board->out, bp, (guint) n);
+  return n;
+}
+
+static const struct BaseSequentialStreamVMT board_stream_vmt = { board_stream_write };
+
+static void
+out_str (TksSimboardState *b, const char *s)
+{
+  g_byte_array_append (b->out, (const guint8 *) s, (guint) strlen (s));
+}
+
+typedef void (*ShellCmd) (BaseSequentialStream *chp, int argc, char *argv[]);
+
+typedef struct
+{
+  const char *name;
+  ShellCmd    func;
+} ShellCommand;
+
+static void
+cmd_info (BaseSequentialStream *chp, int argc, char *argv[])
+{
+  if (argc > 0)
+    {
+      chprintf (chp, "Usage: info\r\n");
+      return;
+    }
+  chprintf (chp, "Kernel:       %s\r\n", CH_KERNEL_VERSION);
+  chprintf (chp, "Compiler:     %s\r\n", "host C compiler");
+  chprintf (chp, "Architecture: %s\r\n", "Simulator");
+  chprintf (chp, "Core Variant: %s\r\n", "Tickscope simulated board");
+  chprintf (chp, "Port Info:    %s\r\n", "Deterministic preemptive priority scheduler");
+  chprintf (chp, "Platform:     %s\r\n", "Host");
+  chprintf (chp, "Board:        %s\r\n", "tickscope-simboard " PACKAGE_VERSION);
+}
+
+static void
+cmd_systime (BaseSequentialStream *chp, int argc, char *argv[])
+{
+  if (argc > 0)
+    {
+      chprintf (chp, "Usage: systime\r\n");
+      return;
+    }
+  chprintf (chp, "%lu\r\n", (unsigned long) chVTGetSystemTimeX ());
+}
+
+static void
+cmd_echo (BaseSequentialStream *chp, int argc, char *argv[])
+{
+  if (argc != 1)
+    {
+      chprintf (chp, "Usage: echo \"message\"\r\n");
+      return;
+    }
+  chprintf (chp, "%s\r\n", argv[0]);
+}
+
+static void cmd_help (BaseSequentialStream *chp, int argc, char *argv[]);
+
+static const ShellCommand shell_builtins[] = {
+  { "help", cmd_help },
+  { "exit", NULL },
+  { "info", cmd_info },
+  { "echo", cmd_echo },
+  { "systime", cmd_systime },
+};
+
+static const ShellCommand shell_commands[] = {
+  THREADS_UTILITIES_SHELL_CMD
+  { NULL, NULL },
+};
+
+static void
+cmd_help (BaseSequentialStream *chp, int argc, char *argv[])
+{
+  if (argc > 0)
+    {
+      chprintf (chp, "Usage: help\r\n");
+      return;
+    }
+  chprintf (chp, "Commands: ");
+  for (guint i = 0; i < G_N_ELEMENTS (shell_builtins); i++)
+    chprintf (chp, "%s ", shell_builtins[i].name);
+  for (guint i = 0; shell_commands[i].name != NULL; i++)
+    chprintf (chp, "%s ", shell_commands[i].name);
+  chprintf (chp, "\r\n");
+}
+
+/* Splits the line as the ChibiOS shell does: blanks separate words, "quotes" group them. */
+static int
+split_line (char *line, char *words[], int max_words)
+{
+  int n = 0;
+  char *p = line;
+
+  for (;;)
+    {
+      char *start;
+
+      while (*p == ' ' || *p == '\t')
+        p++;
+      if (*p == '\0')
+        break;
+      if (*p == '"')
+        {
+          start = ++p;
+          while (*p != '\0' && *p != '"')
+            p++;
+        }
+      else
+        {
+          start = p;
+          while (*p != '\0' && *p != ' ' && *p != '\t')
+            p++;
+        }
+      if (n >= max_words)
+        return max_words + 1;
+      words[n++] = start;
+      if (*p == '\0')
+        break;
+      *p++ = '\0';
+    }
+  return n;
+}
+
+static void
+run_shell_command (TksSimboardState *b)
+{
+  BoardStream stream = { { &board_stream_vmt }, b };
+  char *words[SIM_MAX_ARGS + 2] = { NULL };
+  char line[SIM_MAX_LINE + 1];
+  int n;
+
+  b->command_pending = FALSE;
+  memcpy (line, b->line, b->line_len);
+  line[b->line_len] = '\0';
+  b->line_len = 0;
+
+  n = split_line (line, words, SIM_MAX_ARGS + 1);
+  if (n > SIM_MAX_ARGS + 1)
+    {
+      out_str (b, "too many arguments\r\n");
+    }
+  else if (n > 0)
+    {
+      ShellCmd func = NULL;
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < G_N_ELEMENTS (shell_builtins) && !found; i++)
+        if (strcmp (words[0], shell_builtins[i].name) == 0)
+          {
+            func = shell_builtins[i].func;
+            found = TRUE;
+          }
+      for (guint i = 0; shell_commands[i].name != NULL && !found; i++)
+        if (strcmp (words[0], shell_commands[i].name) == 0)
+          {
+            func = shell_commands[i].func;
+            found = TRUE;
+          }
+
+      if (!found)
+        {
+          out_str (b, words[0]);
+          out_str (b, " ?\r\n");
+        }
+      else if (func == NULL)
+        {
+          if (n > 1)
+            out_str (b, "Usage: exit\r\n");
+          else
+            b->want_exit = TRUE;
+        }
+      else
+        {
+          func (&stream.base, n - 1, &words[1]);
+        }
+    }
+  if (!b->want_exit)
+    out_str (b, "ch> ");
+}
+
+/* Line editing as the ChibiOS shell does it: echo, backspace, CR ends the line, other
+ * control characters are ignored, the line holds at most SIM_MAX_LINE - 1 characters. */
+static void
+shell_input (TksSimboardState *b)
+{
+  guint used = 0;
+
+  while (used < b->in->len && !b->command_pending && !b->want_exit)
+    {
+      guint8 c = b->in->data[used++];
+
+      if (c == 8 || c == 127)
+        {
+          if (b->line_len > 0)
+            {
+              b->line_len--;
+              out_str (b, "\b \b");
+            }
+        }
+      else if (c == '\r')
+        {
+          out_str (b, "\r\n");
+          b->command_pending = TRUE;
+        }
+      else if (c < 0x20)
+        {
+          continue;
+        }
+      else if (b->line_len < SIM_MAX_LINE - 1)
+        {
+          b->line[b->line_len++] = (char) c;
+          g_byte_array_append (b->out, &c, 1);
+        }
+    }
+  g_byte_array_remove_range (b->in, 0, used);
+}
+
+/********************                     BOARD                    ********************/
+
+TksSimboardState *
+tks_simboard_state_new (const TksSimboardOptions *opts)
+{
+  TksSimboardState *b = g_new0 (TksSimboardState, 1);
+
+  b->opts = *opts;
+  b->rng = opts->seed * 2654435761U + 0x9E3779B9U;
+  if (b->rng == 0)
+    b->rng = 1;
+  b->trigger_tick = (guint64) SIM_TRIGGER_AFTER_S * opts->tick_hz + rng_range (b, 0, opts->tick_hz * 10);
+  b->in = g_byte_array_new ();
+  b->out = g_byte_array_new ();
+  b->fd = -1;
+
+  tks_simboard_tick_hz = opts->tick_hz;
+  tks_simboard_log_size = opts->log_size;
+  ch_host_reset ();
+  threadsUtilitiesResetState ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (static_kinds); i++)
+    {
+      SimThread *t = create_thread (b, &static_kinds[i]);
+
+      if (i == 0)
+        {
+          /* main runs from the start, as after chSysInit(). */
+          ch_host_switch (&t->tp);
+          b->current = t;
+        }
+      else if (i == 1)
+        {
+          b->idle = t;
+        }
+    }
+  return b;
+}
+
+void
+tks_simboard_state_free (TksSimboardState *b)
+{
+  if (b == NULL)
+    return;
+  g_byte_array_unref (b->in);
+  g_byte_array_unref (b->out);
+  g_free (b);
+}
+
+guint64
+tks_simboard_state_get_tick (TksSimboardState *b)
+{
+  return b->tick;
+}
+
+void
+tks_simboard_state_advance (TksSimboardState *b, guint64 ticks)
+{
+  while (ticks-- > 0)
+    sim_tick (b);
+}
+
+/* Writes the pending output. A pty without a reader drops output like a serial line. */
+static void
+flush_out (TksSimboardState *b)
+{
+  gsize done = 0;
+
+  while (done < b->out->len && !b->io_error)
+    {
+      ssize_t n = send (b->fd, b->out->data + done, b->out->len - done, MSG_NOSIGNAL);
+
+      if (n < 0 && errno == ENOTSOCK)
+        n = write (b->fd, b->out->data + done, b->out->len - done);
+
+      if (n > 0)
+        {
+          done += (gsize) n;
+          continue;
+        }
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0 && errno == EAGAIN)
+        {
+          struct pollfd pfd = { b->fd, POLLOUT, 0 };
+
+          if (poll (&pfd, 1, b->is_pty ? 50 : 5000) <= 0)
+            {
+              if (b->is_pty)
+                break;
+              b->io_error = TRUE;
+            }
+          continue;
+        }
+      if (b->is_pty && n < 0 && errno == EIO)
+        break;
+      b->io_error = TRUE;
+    }
+  g_byte_array_set_size (b->out, 0);
+}
+
+int
+tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gint *stop)
+{
+  gint64 start_us = g_get_monotonic_time ();
+  guint64 start_tick = b->tick;
+  double ticks_per_us = b->opts.tick_hz * b->opts.speed / 1e6;
+  int saved_errno = 0;
+
+  b->fd = fd;
+  b->is_pty = is_pty;
+  b->io_error = FALSE;
+  b->want_exit = FALSE;
+  b->line_len = 0;
+  b->command_pending = FALSE;
+  g_byte_array_set_size (b->in, 0);
+  g_byte_array_set_size (b->out, 0);
+
+  if (b->opts.banner)
+    out_str (b, "\r\nChibiOS/RT Shell\r\n");
+  out_str (b, "ch> ");
+  flush_out (b);
+
+  while (!b->io_error && !b->want_exit && (stop == NULL || !g_atomic_int_get (stop)))
+    {
+      gint64 now = g_get_monotonic_time ();
+      guint64 target = start_tick + (guint64) ((double) (now - start_us) * ticks_per_us);
+      struct pollfd pfd = { fd, POLLIN, 0 };
+      guint steps = 0;
+      int timeout_ms;
+      int r;
+
+      /* Catch up with real time, a bounded amount per turn so input stays responsive. */
+      while (b->tick < target && steps < 20000)
+        {
+          sim_tick (b);
+          steps++;
+          if (b->out->len > 0)
+            flush_out (b);
+        }
+      shell_input (b);
+      if (b->out->len > 0)
+        flush_out (b);
+
+      timeout_ms = b->tick < target ? 0 : (int) MAX (1.0, MIN (20.0, 1000.0 / (ticks_per_us * 1e6)));
+      r = poll (&pfd, 1, timeout_ms);
+      if (r < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          saved_errno = errno;
+          break;
+        }
+      if (r > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR)) != 0)
+        {
+          guint8 buf[512];
+          ssize_t n = read (fd, buf, sizeof buf);
+
+          if (n > 0)
+            {
+              g_byte_array_append (b->in, buf, (guint) n);
+              shell_input (b);
+            }
+          else if (n == 0)
+            {
+              break;   /* EOF */
+            }
+          else if (errno == EINTR || errno == EAGAIN)
+            {
+              continue;
+            }
+          else if (is_pty && errno == EIO)
+            {
+              /* Nobody has the pty open: wait for a reader. */
+              g_usleep (20000);
+            }
+          else
+            {
+              saved_errno = errno;
+              break;
+            }
+        }
+    }
+  flush_out (b);
+  b->fd = -1;
+  if (saved_errno != 0)
+    {
+      errno = saved_errno;
+      return -1;
+    }
+  return 0;
+}
+
+/********************                  PUBLIC API                  ********************/
+
+void
+tks_simboard_options_init (TksSimboardOptions *opts)
+{
+  g_return_if_fail (opts != NULL);
+  opts->seed = 1;
+  opts->tick_hz = 1000;
+  opts->log_size = 3000;
+  opts->speed = 1.0;
+  opts->banner = TRUE;
+}
+
+gboolean
+tks_simboard_options_check (const TksSimboardOptions *opts, GError **error)
+{
+  g_return_val_if_fail (opts != NULL, FALSE);
+
+  if (opts->tick_hz < 100 || opts->tick_hz > 100000)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "Tick frequency %u Hz is out of range: use 100 to 100000 Hz", opts->tick_hz);
+      return FALSE;
+    }
+  if (opts->log_size < 16 || opts->log_size > TKS_SIMBOARD_MAX_LOG_SIZE)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "Log size %u is out of range: use 16 to %u records", opts->log_size,
+                   (guint) TKS_SIMBOARD_MAX_LOG_SIZE);
+      return FALSE;
+    }
+  if (!(opts->speed > 0.0 && opts->speed <= 1000.0))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "Speed %g is out of range: use a factor above 0 and up to 1000", opts->speed);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+tks_simboard_state_acquire (GError **error)
+{
+  if (!g_atomic_int_compare_and_exchange (&board_running, 0, 1))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                           "A simulated board is already running in this process");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+tks_simboard_state_release (void)
+{
+  g_atomic_int_set (&board_running, 0);
+}
+
+int
+tks_simboard_serve_fd (const TksSimboardOptions *opts, int fd)
+{
+  TksSimboardState *b;
+  int r, saved;
+
+  if (opts == NULL || fd < 0 || !tks_simboard_options_check (opts, NULL))
+    {
+      errno = EINVAL;
+      return -1;
+    }
+  if (!tks_simboard_state_acquire (NULL))
+    {
+      errno = EBUSY;
+      return -1;
+    }
+  b = tks_simboard_state_new (opts);
+  r = tks_simboard_state_serve (b, fd, FALSE, NULL);
+  saved = errno;
+  tks_simboard_state_free (b);
+  tks_simboard_state_release ();
+  errno = saved;
+  return r;
+}
+
+struct _TksSimboard
+{
+  TksSimboardState *board;
+  GThread     *thread;
+  int          fd;
+  gint         stop;
+};
+
+static gpointer
+board_thread (gpointer data)
+{
+  TksSimboard *self = data;
+
+  tks_simboard_state_serve (self->board, self->fd, FALSE, &self->stop);
+  return NULL;
+}
+
+TksSimboard *
+tks_simboard_start (const TksSimboardOptions *opts, int fd, GError **error)
+{
+  TksSimboard *self;
+
+  g_return_val_if_fail (opts != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (fd < 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           "The simulated board needs a connected file descriptor");
+      return NULL;
+    }
+  if (!tks_simboard_options_check (opts, error))
+    return NULL;
+  if (!tks_simboard_state_acquire (error))
+    return NULL;
+
+  self = g_new0 (TksSimboard, 1);
+  self->fd = fd;
+  self->board = tks_simboard_state_new (opts);
+  self->thread = g_thread_new ("tks-simboard", board_thread, self);
+  return self;
+}
+
+void
+tks_simboard_stop (TksSimboard *self)
+{
+  if (self == NULL)
+    return;
+  g_atomic_int_set (&self->stop, 1);
+  g_thread_join (self->thread);
+  tks_simboard_state_free (self->board);
+  g_free (self);
+  tks_simboard_state_release ();
+}
