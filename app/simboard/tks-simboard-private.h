@@ -23,6 +23,10 @@ guint64           tks_simboard_state_get_tick (TksSimboardState        *board);
 /* Runs @ticks ticks of the workload at once (no shell, no real time). */
 void              tks_simboard_state_advance (TksSimboardState         *board,
                                               guint64                   ticks);
+/* Runs one shell command line at once, as the shell thread would, and returns its reply
+ * (without the echo and the prompt). */
+char             *tks_simboard_state_run_command (TksSimboardState     *board,
+                                                  const char           *line);
 /* Serves the shell on @fd in real time until EOF, "exit", an error or *@stop. With @is_pty,
  * a pty without a reader is waited for and output to it may be dropped. */
 int               tks_simboard_state_serve   (TksSimboardState         *board,

@@ -795,6 +795,27 @@ tks_simboard_state_advance (TksSimboardState *b, guint64 ticks)
     sim_tick (b);
 }
 
+char *
+tks_simboard_state_run_command (TksSimboardState *b, const char *line)
+{
+  gsize len = strlen (line);
+  GByteArray *saved = b->out;
+  GByteArray *reply = g_byte_array_new ();
+  char *text;
+
+  b->out = reply;
+  b->line_len = (guint) MIN (len, (gsize) SIM_MAX_LINE - 1);
+  memcpy (b->line, line, b->line_len);
+  b->command_pending = TRUE;
+  run_shell_command (b);
+  b->out = saved;
+  if (reply->len >= 4 && memcmp (reply->data + reply->len - 4, "ch> ", 4) == 0)
+    g_byte_array_set_size (reply, reply->len - 4);
+  g_byte_array_append (reply, (const guint8 *) "", 1);
+  text = (char *) g_byte_array_free (reply, FALSE);
+  return text;
+}
+
 /* Writes the pending output. A pty without a reader drops output like a serial line. */
 static void
 flush_out (TksSimboardState *b)
