@@ -34,6 +34,7 @@ typedef struct
   guint                timeout_ms;
   gboolean             slow_paste;
   gboolean             save_history;
+  gboolean             prefer_snapshot;
 
   /* Worker thread only, until the connect job completes; read-only afterwards except
    * expected_records (worker only). */
@@ -105,6 +106,7 @@ struct _TksSession
   gboolean         slow_paste;
   guint            flow_control;
   gboolean         save_history;
+  gboolean         prefer_snapshot;
   char            *last_saved_path;
 
   Link            *link;
@@ -587,7 +589,7 @@ run_fetch (Link         *link,
   job->expected_records = expected;
   job->expected_bytes = 64 * LIST_LINE_BYTES + (gsize) expected * RECORD_BYTES;
 
-  if (link->has_dump)
+  if (link->has_dump && link->prefer_snapshot)
     {
       /* One consistent snapshot: header, list and log taken together, with a checksum. */
       g_autofree char *dump = NULL;
@@ -906,6 +908,14 @@ tks_session_set_save_history (TksSession *self,
   self->save_history = !!save_history;
 }
 
+void
+tks_session_set_prefer_snapshot (TksSession *self,
+                                 gboolean    prefer_snapshot)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  self->prefer_snapshot = !!prefer_snapshot;
+}
+
 const char *
 tks_session_get_last_saved_path (TksSession *self)
 {
@@ -969,6 +979,7 @@ tks_session_connect_async (TksSession          *self,
   link->timeout_ms = self->timeout_ms;
   link->slow_paste = self->slow_paste;
   link->save_history = self->save_history;
+  link->prefer_snapshot = self->prefer_snapshot;
   link->thread = g_thread_new ("tks-session", worker_main, link);
   self->link = link;
   self->link_id = link->id;
@@ -1205,4 +1216,5 @@ tks_session_init (TksSession *self)
   self->baud = DEFAULT_BAUD;
   self->timeout_ms = DEFAULT_TIMEOUT_MS;
   self->save_history = TRUE;
+  self->prefer_snapshot = TRUE;
 }

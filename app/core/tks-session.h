@@ -97,6 +97,11 @@ void             tks_session_set_slow_paste      (TksSession          *self,
 void             tks_session_set_flow_control    (TksSession          *self,
                                                   guint                flow_control);
 
+/* Fetch with the consistent snapshot command when the board offers it (default TRUE); when
+ * FALSE, always with threads_list then threads_timestamps. Read at connect time. */
+void             tks_session_set_prefer_snapshot (TksSession          *self,
+                                                  gboolean             prefer_snapshot);
+
 /* After connecting: whether the board offers the consistent snapshot command (threads_dump),
  * and the commands its `help` lists. */
 gboolean         tks_session_has_snapshot_command (TksSession         *self);

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "tks-error.h"
+#include "tks-session.h"
+
+/*
+ * Sessions against the simulated board program (tickscope-simboard, named by
+ * $TKS_SIMBOARD), over a real pty and over TCP: connect, Run, Trigger, Get new data.
+ */
+
+typedef struct
+{
+  GSubprocess *proc;
+  char        *address;
+} Board;
+
+static guint16
+free_port (void)
+{
+  g_autoptr(GSocketListener) listener = g_socket_listener_new ();
+  g_autoptr(GError) error = NULL;
+  guint16 port = g_socket_listener_add_any_inet_port (listener, NULL, &error);
+
+  g_assert_no_error (error);
+  g_socket_listener_close (listener);
+  return port;
+}
+
+/* Starts the board; @how is "--pty" or "--tcp". Reads the address it serves on. */
+static void
+board_start (Board      *board,
+             const char *how)
+{
+  const char *exe = g_getenv ("TKS_SIMBOARD");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autofree char *port = NULL;
+  g_autofree char *line = NULL;
+
+  g_assert_nonnull (exe);
+  if (g_str_equal (how, "--tcp"))
+    {
+      port = g_strdup_printf ("%u", free_port ());
+      board->proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, exe, "--tcp", port,
+                                      "--speed", "4", NULL);
+    }
+  else
+    board->proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, exe, "--pty",
+                                    "--speed", "4", NULL);
+  g_assert_no_error (error);
+
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (board->proc));
+  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_test_message ("board: %s", line);
+  if (port != NULL)
+    {
+      g_assert_nonnull (strstr (line, port));
+      board->address = g_strdup_printf ("tcp:127.0.0.1:%s", port);
+    }
+  else
+    {
+      g_assert_true (g_str_has_prefix (line, "/dev/"));
+      board->address = g_strdup (g_strchomp (line));
+    }
+}
+
+static void
+board_stop (Board *board)
+{
+  if (board->proc != NULL)
+    {
+      g_subprocess_force_exit (board->proc);
+      g_subprocess_wait (board->proc, NULL, NULL);
+    }
+  g_clear_object (&board->proc);
+  g_clear_pointer (&board->address, g_free);
+}
+
+typedef struct
+{
+  GMainLoop    *loop;
+  GAsyncResult *result;
+} Wait;
+
+static void
+on_done (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Wait *wait = user_data;
+
+  wait->result = g_object_ref (result);
+  g_main_loop_quit (wait->loop);
+}
+
+static GAsyncResult *
+wait_for (Wait *wait)
+{
+  g_clear_object (&wait->result);
+  g_main_loop_run (wait->loop);
+  return wait->result;
+}
+
+static gboolean
+quit_loop (gpointer data)
+{
+  g_main_loop_quit (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+check_capture (TksCapture *capture)
+{
+  guint n_threads = tks_capture_get_n_threads (capture);
+  guint with_runs = 0;
+
+  g_assert_cmpuint (n_threads, >=, 3);
+  g_assert_cmpuint (tks_capture_get_n_records (capture), >, 100);
+  g_assert_cmpfloat (tks_capture_get_end (capture), >, tks_capture_get_start (capture));
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TksThread *thread = tks_capture_get_thread (capture, i);
+
+      g_assert_nonnull (thread->name);
+      with_runs += thread->n_runs > 0 || thread->n_marks > 0;
+    }
+  g_assert_cmpuint (with_runs, >=, 2);
+}
+
+static void
+test_board (gconstpointer data)
+{
+  const char *how = data;
+  gboolean snapshot = strstr (how, "legacy") == NULL;
+  Board board = { 0 };
+  Wait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  g_autoptr(TksSession) session = tks_session_new ();
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) history = NULL;
+  g_autofree char *trigger = NULL;
+  double trigger_pos;
+
+  board_start (&board, g_str_has_prefix (how, "tcp") ? "--tcp" : "--pty");
+  tks_session_set_timeout (session, 2000);
+  tks_session_set_prefer_snapshot (session, snapshot);
+
+  tks_session_connect_async (session, board.address, NULL, on_done, &wait);
+  g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+  g_assert_no_error (error);
+  g_test_message ("%s", tks_session_get_description (session));
+  g_assert_true (tks_session_has_snapshot_command (session));
+
+  tks_session_run_async (session, NULL, on_done, &wait);
+  g_assert_true (tks_session_run_finish (session, wait_for (&wait), &error));
+  g_assert_no_error (error);
+
+  /* let the board log a while, then freeze the log */
+  g_timeout_add (500, quit_loop, wait.loop);
+  g_main_loop_run (wait.loop);
+  tks_session_trigger_async (session, NULL, on_done, &wait);
+  trigger = tks_session_trigger_finish (session, wait_for (&wait), &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", trigger);
+  g_assert_true (g_str_has_prefix (trigger, "Trigger set by"));
+
+  tks_session_fetch_async (session, NULL, on_done, &wait);
+  capture = tks_session_fetch_finish (session, wait_for (&wait), &error);
+  g_assert_no_error (error);
+  check_capture (capture);
+  g_assert_true (tks_capture_get_trigger (capture, &trigger_pos));
+  g_assert_cmpfloat (trigger_pos, >=, tks_capture_get_start (capture));
+  if (snapshot)
+    {
+      guint n_warnings = 1;
+
+      /* taken at once on the board: list and log agree */
+      tks_capture_get_warnings (capture, &n_warnings);
+      g_assert_cmpuint (n_warnings, ==, 0);
+    }
+
+  history = tks_session_list_history ();
+  g_assert_cmpuint (history->len, ==, 1);
+
+  /* a plain command, too */
+  {
+    g_autofree char *reply = NULL;
+
+    tks_session_command_async (session, "systime", NULL, on_done, &wait);
+    reply = tks_session_command_finish (session, wait_for (&wait), &error);
+    g_assert_no_error (error);
+    g_assert_true (g_ascii_isdigit (reply[0]));
+  }
+
+  tks_session_disconnect (session);
+  board_stop (&board);
+  g_clear_object (&wait.result);
+  g_main_loop_unref (wait.loop);
+}
+
+/* The board dies while it is being read: a clear error, the session disconnected, no hang. */
+static void
+test_killed (gconstpointer data)
+{
+  const char *how = data;
+  Board board = { 0 };
+  Wait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  g_autoptr(TksSession) session = tks_session_new ();
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+
+  board_start (&board, how);
+  tks_session_set_timeout (session, 1000);
+  tks_session_connect_async (session, board.address, NULL, on_done, &wait);
+  g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+
+  tks_session_fetch_async (session, NULL, on_done, &wait);
+  g_subprocess_force_exit (board.proc);
+  start = g_get_monotonic_time ();
+  g_assert_null (tks_session_fetch_finish (session, wait_for (&wait), &error));
+  g_test_message ("%s", error->message);
+  /* over TCP the end of the stream is seen at once; a pty whose board is gone may
+   * also just fall silent */
+  g_assert_true (g_error_matches (error, TKS_ERROR, TKS_ERROR_DISCONNECTED)
+                 || g_error_matches (error, TKS_ERROR, TKS_ERROR_TIMEOUT));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
+
+  tks_session_disconnect (session);
+  board_stop (&board);
+  g_clear_object (&wait.result);
+  g_main_loop_unref (wait.loop);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  if (g_getenv ("TKS_SIMBOARD") == NULL)
+    {
+      g_test_skip ("TKS_SIMBOARD names no simulated board program");
+      return g_test_run ();
+    }
+
+  g_test_add_data_func ("/simboard/tcp/snapshot", "tcp", test_board);
+  g_test_add_data_func ("/simboard/tcp/legacy", "tcp-legacy", test_board);
+  g_test_add_data_func ("/simboard/pty/snapshot", "pty", test_board);
+  g_test_add_data_func ("/simboard/pty/legacy", "pty-legacy", test_board);
+  g_test_add_data_func ("/simboard/tcp/killed", "--tcp", test_killed);
+  g_test_add_data_func ("/simboard/pty/killed", "--pty", test_killed);
+
+  return g_test_run ();
+}
