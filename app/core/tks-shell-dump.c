@@ -53,6 +53,38 @@ header_value (const char *header,
   return endp != line;
 }
 
+static gboolean
+parse_word (const char **p,
+            const char  *stop,
+            const char  *word)
+{
+  gsize len = strlen (word);
+
+  while (*p < stop && **p == ' ')
+    (*p)++;
+  if ((gsize) (stop - *p) < len || memcmp (*p, word, len) != 0)
+    return FALSE;
+  *p += len;
+  return TRUE;
+}
+
+static gboolean
+parse_number (const char **p,
+              const char  *stop,
+              guint       *value)
+{
+  guint64 v = 0;
+  const char *start;
+
+  while (*p < stop && **p == ' ')
+    (*p)++;
+  start = *p;
+  while (*p < stop && g_ascii_isdigit (**p) && v < G_MAXUINT)
+    v = v * 10 + (guint) (*(*p)++ - '0');
+  *value = (guint) MIN (v, G_MAXUINT);
+  return *p > start;
+}
+
 gboolean
 tks_shell_parse_dump (const char    *reply,
                       gsize          len,
@@ -102,27 +134,24 @@ tks_shell_parse_dump (const char    *reply,
   while (p < end_line)
     {
       const char *eol = memchr (p, '\n', (gsize) (end_line - p));
-      int out_n, in_n, tick, used = 0;
-      char line[64];
-      gsize llen = eol ? (gsize) (eol - p) : (gsize) (end_line - p);
+      guint out_n, in_n, tick;
+      const char *q = p;
+      const char *stop = eol ? eol : end_line;
 
-      if (llen < sizeof line)
+      if (parse_word (&q, stop, "From") && parse_number (&q, stop, &out_n)
+          && parse_word (&q, stop, "to") && parse_number (&q, stop, &in_n)
+          && parse_word (&q, stop, "at") && parse_number (&q, stop, &tick))
         {
-          memcpy (line, p, llen);
-          line[llen] = '\0';
-          if (sscanf (line, "From %d to %d at %d%n", &out_n, &in_n, &tick, &used) == 3 && used > 0)
-            {
-              guint32 record = ((guint32) (tick & 0xFFFFF) << REC_TIME_POS)
-                               | ((guint32) (out_n & 0x3F) << REC_OUT_POS)
-                               | ((guint32) (in_n & 0x3F) << REC_IN_POS);
+          guint32 record = ((guint32) (tick & 0xFFFFF) << REC_TIME_POS)
+                           | ((guint32) (out_n & 0x3F) << REC_OUT_POS)
+                           | ((guint32) (in_n & 0x3F) << REC_IN_POS);
 
-              for (guint b = 0; b < 4; b++)
-                {
-                  hash ^= (record >> (8 * b)) & 0xFF;
-                  hash *= 16777619U;
-                }
-              count++;
+          for (guint b = 0; b < 4; b++)
+            {
+              hash ^= (record >> (8 * b)) & 0xFF;
+              hash *= 16777619U;
             }
+          count++;
         }
       if (eol == NULL)
         break;
