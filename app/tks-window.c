@@ -576,6 +576,18 @@ open_action (GSimpleAction *action,
                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
   add_filter (GTK_FILE_CHOOSER (native), _("Captures and shell transcripts (*.txt)"), "*.txt", "txt");
   add_filter (GTK_FILE_CHOOSER (native), _("All files"), NULL, "all");
+  {
+    /* start where the current capture is, or where the viewer was started */
+    g_autoptr(GFile) folder = NULL;
+    g_autofree char *cwd = NULL;
+
+    if (self->file != NULL)
+      folder = g_file_get_parent (self->file);
+    else
+      folder = g_file_new_for_path ((cwd = g_get_current_dir ()));
+    if (folder != NULL)
+      gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (native), folder, NULL);
+  }
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
   g_signal_connect (native, "response", G_CALLBACK (open_response_cb), self);
   g_set_object (&self->chooser, GTK_NATIVE_DIALOG (native));

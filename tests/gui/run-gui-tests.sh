@@ -18,14 +18,9 @@ if ! command -v dbus-run-session >/dev/null 2>&1; then
   exit 1
 fi
 
-# A free display number: the lowest without a lock file.
-n=90
-while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do
-  n=$((n + 1))
-done
-
 work=$(mktemp -d "${TMPDIR:-/tmp}/tickscope-gui.XXXXXX")
-Xvfb ":$n" -screen 0 1280x900x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+# Xvfb picks a free display and writes its number once it accepts connections.
+Xvfb -displayfd 3 -screen 0 1280x900x24 -nolisten tcp -noreset 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
 cleanup() {
   kill "$xvfb_pid" 2>/dev/null
@@ -35,10 +30,16 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 i=0
-while [ ! -e "/tmp/.X11-unix/X$n" ] && [ $i -lt 50 ]; do
+while [ ! -s "$work/display" ] && [ $i -lt 100 ]; do
   sleep 0.1
   i=$((i + 1))
 done
+n=$(head -n 1 "$work/display")
+if [ -z "$n" ]; then
+  echo "Bail out! Xvfb did not start:"
+  sed 's/^/# /' "$work/xvfb.log"
+  exit 1
+fi
 
 export DISPLAY=":$n"
 export GDK_BACKEND=x11
@@ -61,4 +62,6 @@ export TKS_GUI_SHOTS="${TKS_GUI_SHOTS:-$work/shots}"
 mkdir -p "$TKS_GUI_SHOTS"
 
 # The system python has pyatspi (python3-pyatspi); another python3 on PATH may not.
-exec dbus-run-session -- /usr/bin/python3 "$script" "$tickscope" "$data_dir"
+dbus-run-session -- /usr/bin/python3 "$script" "$tickscope" "$data_dir"
+status=$?
+exit $status
