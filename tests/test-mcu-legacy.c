@@ -459,8 +459,8 @@ test_threads_stat (void)
   expected = g_strdup_printf ("\r\n"
                               "     begin        end   size   used    %% prio     state         name\r\n"
                               "--------------------------------------------------------------------\r\n"
-                              "0x%08lx 0x%08lx    ???    ???  ???  128     WTMSG         main\r\n"
-                              "0x%08lx 0x%08lx %6lu %6lu %3lu%%   64  SLEEPING       worker\r\n"
+                              "0x%08lX 0x%08lX    ???    ???  ???  128     WTMSG         main\r\n"
+                              "0x%08lX 0x%08lX %6lu %6lu %3lu%%   64  SLEEPING       worker\r\n"
                               "\r\n",
                               0UL, (unsigned long) (uintptr_t) main_tp,
                               (unsigned long) (uintptr_t) wa.stack,

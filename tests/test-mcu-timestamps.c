@@ -669,7 +669,7 @@ test_dump (void)
             }
         }
     }
-  g_snprintf (expected_end, sizeof expected_end, "End of dump: 5 records, checksum %08x\r\n",
+  g_snprintf (expected_end, sizeof expected_end, "End of dump: 5 records, checksum %08X\r\n",
               hash);
   end = strstr (dump, "End of dump:");
   g_assert_cmpstr (end, ==, expected_end);

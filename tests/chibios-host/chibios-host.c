@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ch.h"
 #include "chprintf.h"
@@ -171,14 +172,47 @@ ch_host_switch (thread_t *ntp)
   current = ntp;
 }
 
+/* ChibiOS's chprintf() prints hexadecimal digits in upper case whatever the conversion
+ * letter: turn every %x into %X. */
+static const char *
+upper_hex_format (const char *fmt, char *buf, size_t size)
+{
+  size_t i = 0;
+  const char *p = fmt;
+
+  while (*p != '\0' && i + 1 < size)
+    {
+      buf[i++] = *p;
+      if (*p++ != '%')
+        continue;
+      while (*p != '\0' && strchr ("-+ #0123456789.lhzjt", *p) != NULL && i + 1 < size)
+        buf[i++] = *p++;
+      if (*p == 'x' && i + 1 < size)
+        {
+          buf[i++] = 'X';
+          p++;
+        }
+    }
+  if (*p != '\0')
+    return fmt;
+  buf[i] = '\0';
+  return buf;
+}
+
 int
 chprintf (BaseSequentialStream *chp, const char *fmt, ...)
 {
   char stack_buf[256];
+  char fmt_buf[256];
   char *buf = stack_buf;
   va_list ap;
   int n;
 
+  fmt = upper_hex_format (fmt, fmt_buf, sizeof fmt_buf);
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
   va_start (ap, fmt);
   n = vsnprintf (stack_buf, sizeof stack_buf, fmt, ap);
   va_end (ap);
@@ -193,6 +227,9 @@ chprintf (BaseSequentialStream *chp, const char *fmt, ...)
       vsnprintf (buf, (size_t) n + 1, fmt, ap);
       va_end (ap);
     }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
   chp->vmt->write (chp, (const uint8_t *) buf, (size_t) n);
   if (buf != stack_buf)
     free (buf);
