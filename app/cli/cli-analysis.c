@@ -237,7 +237,7 @@ tks_cli_stats (int    argc,
     { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from, "Start of the range (ticks; default: start of the capture)", "T" },
     { "to", 0, 0, G_OPTION_ARG_DOUBLE, &to, "End of the range (ticks; default: end of the capture)", "T" },
     { "tick-hz", 0, 0, G_OPTION_ARG_DOUBLE, &tick_hz, "Ticks per second (default 1000)", "HZ" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
 
@@ -274,9 +274,8 @@ tks_cli_stats (int    argc,
 
   printf ("Range:     %s", g_ascii_formatd (buf, sizeof buf, "%.3f", totals.from));
   printf (" to %s ticks", g_ascii_formatd (buf, sizeof buf, "%.3f", totals.to));
-  printf (" (%s ms at %s Hz)\n",
-          g_ascii_formatd (buf, sizeof buf, "%.3f", totals.duration * ms_per_tick),
-          g_ascii_formatd (buf, sizeof buf, "%g", tick_hz));
+  printf (" (%s ms", g_ascii_formatd (buf, sizeof buf, "%.3f", totals.duration * ms_per_tick));
+  printf (" at %s Hz)\n", g_ascii_formatd (buf, sizeof buf, "%g", tick_hz));
   printf ("Threads:   %u (%u logged), %u activations, %u exits in range\n",
           totals.n_threads, totals.n_logged_threads, totals.activations, totals.exits);
   printf ("Busy:      %s ms", g_ascii_formatd (buf, sizeof buf, "%.3f", totals.busy_time * ms_per_tick));
@@ -363,7 +362,7 @@ tks_cli_export (int    argc,
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, "perfetto (trace-event JSON), csv or ftrace", "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Where to write (default: standard output, also \"-\")", "OUT" },
     { "tick-hz", 0, 0, G_OPTION_ARG_DOUBLE, &tick_hz, "Ticks per second for real time units (default 1000)", "HZ" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "FILE" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
 
