@@ -308,7 +308,12 @@ test_many_threads (void)
 
   boot ();
   for (i = 0; i < 70; i++)
-    spawn (g_intern_string (g_strdup_printf ("t%u", i)), 64, CH_FLAG_MODE_STATIC, TRUE);
+    {
+      char name[8];
+
+      g_snprintf (name, sizeof name, "t%u", i);
+      spawn (g_intern_string (name), 64, CH_FLAG_MODE_STATIC, TRUE);
+    }
   ch_host_set_current (&threads[0]);
 
   /* 63 numbered; t63..t69 have no number and appear as 0, never as a wrong thread. */

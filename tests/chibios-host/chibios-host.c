@@ -15,6 +15,9 @@ static thread_t *current;
 static thread_t *reg_oldest;
 static thread_t *reg_newest;
 
+#if defined(__GNUC__)
+__attribute__((noreturn))
+#endif
 static void
 fail (const char *what, const char *func)
 {
