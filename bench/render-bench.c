@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Render benchmark of the timeline's drawing code, headless, at 1920x1080: a synthetic
+ * 1,000,000-record capture drawn in full and zoomed to 1 % of its length, through both
+ * backends the viewer uses: render nodes (what the widget builds every frame it redraws)
+ * and cairo rasterisation into an image (what exports do). Prints milliseconds per frame.
+ *
+ * Usage: render-bench [--records N] [--frames N]
+ */
+#include "config.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+
+#include <pango/pangocairo.h>
+
+#include "tks-capture.h"
+#include "tks-timeline-render.h"
+#include "test-view-synthetic.h"
+
+#define WIDTH  1920
+#define HEIGHT 1080
+
+static void
+geometry_for (TksCapture          *capture,
+              double               fraction,
+              TksTimelineGeometry *g)
+{
+  double start = tks_capture_get_start (capture);
+  double end = tks_capture_get_end (capture);
+  double span = (end - start) * fraction;
+
+  g->x0 = start + (end - start - span) / 2;
+  g->x1 = g->x0 + span;
+  g->left = TKS_TIMELINE_HEADER_WIDTH;
+  g->width = WIDTH - TKS_TIMELINE_HEADER_WIDTH;
+  g->top = TKS_TIMELINE_RULER_HEIGHT;
+  g->bottom = HEIGHT;
+  g->lane_height = TKS_TIMELINE_LANE_HEIGHT;
+  g->v_offset = 0;
+  g->tick_hz = 1000;
+}
+
+/* One frame as the widget draws it: ruler, lanes and trigger into render nodes. */
+static guint
+frame_nodes (TksCapture                *capture,
+             const TksTimelineGeometry *g,
+             PangoContext              *pango)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  TksPainter painter;
+
+  tks_painter_init_snapshot (&painter, snapshot, pango);
+  tks_timeline_render_ruler (capture, g, &painter);
+  tks_timeline_render_lanes (capture, g, &painter);
+  tks_timeline_render_trigger (capture, g, &painter);
+  tks_timeline_render_headers (capture, g, &painter);
+  tks_painter_finish (&painter);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node != NULL)
+    gsk_render_node_unref (node);
+  return painter.n_fills;
+}
+
+/* One frame rasterised by cairo, as an export does. */
+static void
+frame_cairo (TksCapture                *capture,
+             const TksTimelineGeometry *g,
+             cairo_surface_t           *surface)
+{
+  cairo_t *cr = cairo_create (surface);
+
+  tks_timeline_render_cairo (capture, g, cr, WIDTH, HEIGHT, FALSE);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+}
+
+static double
+now_ms (void)
+{
+  return g_get_monotonic_time () / 1000.0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  guint records = 1000000;
+  guint frames = 30;
+  g_autoptr(GString) text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  PangoContext *pango;
+  cairo_surface_t *surface;
+  static const double fractions[] = { 1.0, 0.01 };
+  static const char * const names[] = { "full view", "1% zoom" };
+  double t, load_ms;
+  guint i, f, fills = 0;
+  int a;
+
+  setlocale (LC_ALL, "C");
+  /* render node types register themselves with their first use of the type system */
+  g_type_ensure (GSK_TYPE_COLOR_NODE);
+  for (a = 1; a + 1 < argc; a += 2)
+    {
+      if (g_str_equal (argv[a], "--records"))
+        records = (guint)g_ascii_strtoull (argv[a + 1], NULL, 10);
+      else if (g_str_equal (argv[a], "--frames"))
+        frames = MAX (1, (guint)g_ascii_strtoull (argv[a + 1], NULL, 10));
+    }
+
+  text = tks_test_synthetic_capture (10, records, 2);
+  t = now_ms ();
+  capture = tks_capture_new_from_data (text->str, text->len, &error);
+  if (capture == NULL)
+    {
+      g_printerr ("render-bench: %s\n", error->message);
+      return 1;
+    }
+  load_ms = now_ms () - t;
+
+  pango = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
+
+  printf ("render-bench: %u records, %u threads, %dx%d, %u frames each\n",
+          tks_capture_get_n_records (capture), tks_capture_get_n_threads (capture),
+          WIDTH, HEIGHT, frames);
+  printf ("  load and rebuild:              %8.1f ms\n", load_ms);
+
+  for (i = 0; i < G_N_ELEMENTS (fractions); i++)
+    {
+      TksTimelineGeometry g;
+      double first, nodes_ms, cairo_ms;
+
+      geometry_for (capture, fractions[i], &g);
+
+      t = now_ms ();
+      fills = frame_nodes (capture, &g, pango);
+      first = now_ms () - t;
+
+      t = now_ms ();
+      for (f = 0; f < frames; f++)
+        frame_nodes (capture, &g, pango);
+      nodes_ms = (now_ms () - t) / frames;
+
+      t = now_ms ();
+      for (f = 0; f < frames; f++)
+        frame_cairo (capture, &g, surface);
+      cairo_ms = (now_ms () - t) / frames;
+
+      printf ("  %-9s first frame (nodes):   %8.3f ms\n", names[i], first);
+      printf ("  %-9s render nodes:          %8.3f ms/frame (%u rectangles)\n", names[i], nodes_ms, fills);
+      printf ("  %-9s cairo raster:          %8.3f ms/frame\n", names[i], cairo_ms);
+    }
+  printf ("  goal: <= 8 ms per frame\n");
+
+  cairo_surface_destroy (surface);
+  g_object_unref (pango);
+  return 0;
+}
