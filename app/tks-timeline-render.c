@@ -504,6 +504,12 @@ tks_timeline_render_trigger (TksCapture                *capture,
   pango_layout_get_pixel_size (layout, &lw, &lh);
   if (x + 4 + lw > g->left + g->width)
     x = x - 8 - lw;
+  {
+    /* a backing plate keeps the label readable over busy lanes */
+    GdkRGBA plate = painter->dark ? (GdkRGBA) { 0.12, 0.12, 0.12, 0.9 }
+                                  : (GdkRGBA) { 1, 1, 1, 0.9 };
+    painter->fill (painter, &plate, x + 2, g->top + 1, lw + 4, lh + 2);
+  }
   painter->text (painter, &red, x + 4, g->top + 2, layout);
 }
 
