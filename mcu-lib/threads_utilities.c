@@ -93,12 +93,13 @@
 #define TU_FLAG_LOG     0x01U
 #define TU_FLAG_DYNAMIC 0x02U
 
+/* Priorities are 0..255 in every ChibiOS/RT version. */
 typedef struct
 {
   thread_t   *tp;          /* NULL: exited while held */
   const char *name;        /* held exits only */
-  uint32_t    exit_order;  /* held exits only */
-  tprio_t     prio;        /* held exits only */
+  uint16_t    exit_order;  /* held exits only */
+  uint8_t     prio;        /* held exits only */
   uint8_t     flags;       /* held exits only */
 } tu_slot_t;
 
@@ -106,7 +107,7 @@ typedef struct
 {
   const char *name;
   uint32_t    seq;         /* sequence number of the exit record */
-  tprio_t     prio;
+  uint8_t     prio;
   uint8_t     number;
   uint8_t     flags;
 } tu_deleted_t;
@@ -147,7 +148,7 @@ static const char *tu_trigger_name;
 /* Numbered threads and held exits */
 static uint8_t tu_n_slots;
 static uint8_t tu_n_held;
-static uint32_t tu_exit_order;
+static uint16_t tu_exit_order;
 
 /* Exited-thread history, oldest first */
 static uint8_t tu_deleted_first;
@@ -259,7 +260,7 @@ tu_remove_slot (uint8_t index)
 /* Writes the exit record of the thread numbered @index + 1, remembers it in the history and
  * renumbers. Only called while the log records. */
 static void
-tu_exit_now (uint8_t index, tprio_t prio, uint8_t flags, const char *name)
+tu_exit_now (uint8_t index, uint8_t prio, uint8_t flags, const char *name)
 {
   uint8_t number = (uint8_t) (index + 1U);
   tu_deleted_t *entry;
@@ -297,7 +298,7 @@ tu_flush_held (void)
   while (tu_n_held != 0U && tu_active != 0U && tu_hold_count == 0U)
     {
       uint8_t i, best = 0;
-      uint32_t best_order = 0;
+      uint16_t best_order = 0;
       int found = 0;
 
       for (i = 0; i < tu_n_slots; i++)
@@ -547,7 +548,7 @@ removeThread (void *otp)
       tu_slot_t *slot = &tu_slots[index];
 
       slot->name = TU_NAME (tp);
-      slot->prio = TU_PRIO (tp);
+      slot->prio = (uint8_t) TU_PRIO (tp);
       slot->flags = tu_flags_of (tp);
       slot->exit_order = tu_exit_order++;
       slot->tp = NULL;
@@ -555,7 +556,7 @@ removeThread (void *otp)
       return;
     }
 
-  tu_exit_now (index, TU_PRIO (tp), tu_flags_of (tp), TU_NAME (tp));
+  tu_exit_now (index, (uint8_t) TU_PRIO (tp), tu_flags_of (tp), TU_NAME (tp));
   /* The switch away from the exiting thread names no thread. */
   tp->tu_number = 0;
 #else

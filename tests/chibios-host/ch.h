@@ -89,13 +89,20 @@ void       chSysLockFromISR (void);
 void       chSysUnlockFromISR (void);
 void       ch_host_check_class_i (const char *func);
 #define    chDbgCheckClassI() ch_host_check_class_i (__func__)
-systime_t  chVTGetSystemTimeX (void);
 thread_t  *chThdGetSelfX (void);
 thread_t  *chRegFirstThread (void);
 thread_t  *chRegNextThread (thread_t *tp);
 
 /* Host control (tests and the simulated board only). */
 extern systime_t ch_host_time;
+
+/* Inline, as in the kernel (a read of the system time counter). */
+static inline systime_t
+chVTGetSystemTimeX (void)
+{
+  return ch_host_time;
+}
+
 void       ch_host_reset (void);
 int        ch_host_is_locked (void);
 /* Registers @tp (newest in the registry) and runs the thread init hook. */

@@ -60,12 +60,6 @@ ch_host_check_class_i (const char *func)
     fail ("I-class function called without the system lock", func);
 }
 
-systime_t
-chVTGetSystemTimeX (void)
-{
-  return ch_host_time;
-}
-
 thread_t *
 chThdGetSelfX (void)
 {

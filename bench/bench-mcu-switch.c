@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Cost of the board library's context-switch hook on the host: N threads, a fixed random
+ * sequence of switches, the hook called as the kernel calls it. Prints nanoseconds per switch;
+ * bench/mcu-cost.sh runs it under callgrind for instructions per switch.
+ *
+ *   bench-mcu-switch [THREADS] [SWITCHES] [logged|mixed|unlogged|frozen]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "ch.h"
+#include "threads_utilities.h"
+
+#define MAX_THREADS 63
+
+static thread_t threads[MAX_THREADS];
+static guint16 sequence[1 << 16];
+
+/* Kept out of line so that the hook's own cost is what callgrind counts. */
+G_GNUC_NO_INLINE static void
+run_switches (guint n_switches)
+{
+  guint cur = 0;
+
+  for (guint i = 0; i < n_switches; i++)
+    {
+      guint next = sequence[i & (G_N_ELEMENTS (sequence) - 1)];
+
+      ch_host_time = i / 8;   /* 8 switches per tick */
+      fillThreadsTimestamps (&threads[next], &threads[cur]);
+      cur = next;
+    }
+}
+
+int
+main (int argc, char *argv[])
+{
+  guint n_threads = argc > 1 ? (guint) atoi (argv[1]) : 16;
+  guint n_switches = argc > 2 ? (guint) atoi (argv[2]) : 1000000;
+  const char *mode = argc > 3 ? argv[3] : "logged";
+  guint32 rng = 12345;
+  gint64 t0, t1;
+  guint cur = 0;
+
+  if (n_threads < 2 || n_threads > MAX_THREADS || n_switches == 0)
+    {
+      fprintf (stderr, "usage: %s [THREADS 2..63] [SWITCHES] [logged|mixed|unlogged|frozen]\n",
+               argv[0]);
+      return 2;
+    }
+
+  ch_host_reset ();
+  threadsUtilitiesResetState ();
+  for (guint i = 0; i < n_threads; i++)
+    {
+      gboolean logged = strcmp (mode, "unlogged") != 0 && (strcmp (mode, "mixed") != 0 || i % 2 == 0);
+
+      if (logged)
+        logNextCreatedThreadsTimestamps ();
+      else
+        dontLogNextCreatedThreadsTimestamps ();
+      ch_host_thread_init (&threads[i], "t", 64, CH_FLAG_MODE_STATIC);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (sequence); i++)
+    {
+      guint next;
+
+      do
+        {
+          rng ^= rng << 13;
+          rng ^= rng >> 17;
+          rng ^= rng << 5;
+          next = rng % n_threads;
+        }
+      while (next == cur);
+      sequence[i] = (guint16) next;
+      cur = next;
+    }
+  if (strcmp (mode, "frozen") == 0)
+    {
+      setTriggerTimestamps ("bench");
+      run_switches (THREADS_TIMESTAMPS_LOG_SIZE);
+    }
+
+  t0 = g_get_monotonic_time ();
+  run_switches (n_switches);
+  t1 = g_get_monotonic_time ();
+
+  printf ("threads %u, mode %s: %u switches, %.2f ns per switch\n", n_threads, mode, n_switches,
+          (double) (t1 - t0) * 1000.0 / n_switches);
+  return 0;
+}

@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Cost figures of the board library (mcu-lib):
+#  - instructions per context-switch hook with 4, 16 and 60 threads (callgrind on the host
+#    build of bench-mcu-switch; goal <= 40 per logged switch, flat in thread count);
+#  - flash and RAM of a Cortex-M4 build (arm-none-eabi-gcc -Os), compiled against the host
+#    stand-in of the ChibiOS headers (ChibiOS/RT 18.2 layout).
+# Usage: bench/mcu-cost.sh BUILD_DIR
+set -eu
+build=${1:?usage: $0 BUILD_DIR}
+src=$(cd "$(dirname "$0")/.." && pwd)
+bench="$build/bench/bench-mcu-switch"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -x "$bench" ]; then
+  echo "build $bench first: meson compile -C $build bench-mcu-switch" >&2
+  exit 1
+fi
+
+switches=200000
+if command -v valgrind >/dev/null 2>&1; then
+  echo "Instructions per context-switch hook (callgrind, $switches switches, 8 per tick):"
+  for mode in logged mixed unlogged frozen; do
+    for n in 4 16 60; do
+      valgrind --tool=callgrind --toggle-collect=fillThreadsTimestamps \
+        --callgrind-out-file="$tmp/cg.out" "$bench" "$n" "$switches" "$mode" >/dev/null 2>&1
+      ir=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$tmp/cg.out")
+      awk -v ir="$ir" -v s="$switches" -v n="$n" -v m="$mode" \
+        'BEGIN { printf "  %-8s %2d threads: %5.1f instructions per switch\n", m, n, ir / s }'
+    done
+  done
+else
+  echo "valgrind not found: no instruction counts"
+fi
+
+if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
+  echo "Cortex-M4 build (arm-none-eabi-gcc -Os -mcpu=cortex-m4 -mthumb), 3000-record log:"
+  for variant in "timestamps:-DENABLE_THREADS_TIMESTAMPS -DTHREADS_TIMESTAMPS_LOG_SIZE=3000 -DTHREADS_TIMESTAMPS_DEFAULT_LOG=true" \
+                 "disabled:"; do
+    name=${variant%%:*}
+    defs=${variant#*:}
+    # shellcheck disable=SC2086
+    arm-none-eabi-gcc -Os -mcpu=cortex-m4 -mthumb -std=c99 -ffunction-sections -fdata-sections \
+      -I"$src/mcu-lib" -I"$src/tests/chibios-host" -I"$src/tests/chibios-host/config" $defs \
+      -c "$src/mcu-lib/threads_utilities.c" -o "$tmp/tu-$name.o"
+    arm-none-eabi-size "$tmp/tu-$name.o" | awk -v n="$name" 'NR == 2 {
+      printf "  %-10s text (flash) %5d B, data %d B, bss %6d B (RAM %d B)\n", n, $1, $2, $3, $2 + $3 }'
+  done
+  arm-none-eabi-gcc -Os -mcpu=cortex-m4 -mthumb -std=c99 -I"$src/mcu-lib" \
+    -I"$src/tests/chibios-host" -I"$src/tests/chibios-host/config" \
+    -DENABLE_THREADS_TIMESTAMPS -DTHREADS_TIMESTAMPS_LOG_SIZE=3000 -DTHREADS_TIMESTAMPS_DEFAULT_LOG=true \
+    -c "$src/mcu-lib/threads_utilities.c" -o "$tmp/tu.o"
+  arm-none-eabi-nm -S --size-sort "$tmp/tu.o" | while read -r _ size _ sym; do
+    if [ "$sym" = fillThreadsTimestamps ]; then
+      echo "  fillThreadsTimestamps: $((0x$size)) B of code"
+    fi
+  done
+else
+  echo "arm-none-eabi-gcc not found: no Cortex-M4 figures"
+fi
