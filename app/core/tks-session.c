@@ -209,6 +209,23 @@ drop_link (TksSession *self)
   self->link_id = 0;
 }
 
+/* Runs @func in @context's thread, never in the calling worker (g_main_context_invoke() could
+ * run it right here when nobody iterates the context at that moment). */
+static void
+post_to_context (GMainContext   *context,
+                 GSourceFunc     func,
+                 gpointer        data,
+                 GDestroyNotify  notify)
+{
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, func, data, notify);
+  g_source_set_static_name (source, "[tickscope] session result");
+  g_source_attach (source, context);
+  g_source_unref (source);
+}
+
 /* Completion, in the caller's main context */
 
 static gboolean
@@ -264,9 +281,7 @@ complete_in_main (gpointer data)
 static void
 complete_job (Job *job)
 {
-  GMainContext *context = g_task_get_context (job->task);
-
-  g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, complete_in_main, job, NULL);
+  post_to_context (g_task_get_context (job->task), complete_in_main, job, NULL);
 }
 
 static gboolean
@@ -320,8 +335,7 @@ post_progress (Job      *job,
         }
     }
   job->last_progress_us = now;
-  g_main_context_invoke_full (g_task_get_context (job->task), G_PRIORITY_DEFAULT,
-                              emit_progress_in_main, p, progress_free);
+  post_to_context (g_task_get_context (job->task), emit_progress_in_main, p, progress_free);
 }
 
 /* Called by the shell in the worker after every chunk. */
