@@ -25,6 +25,8 @@
 #include <glib/gstdio.h>
 
 #include "tks-capture.h"
+#include "tks-export.h"
+#include "tks-stats.h"
 
 #define TICK_WRAP       (1u << 20)
 #define FIRST_TICK      1048000u /* wraps to 0 within the first thousand ticks */
@@ -265,9 +267,41 @@ run_child (const char *path)
 
   tks_capture_get_warnings (capture, &n_warnings);
 
-  printf ("%" G_GUINT64_FORMAT " %ld %ld %ld %ld %u %u\n",
+  printf ("%" G_GUINT64_FORMAT " %ld %ld %ld %ld %u %u",
           t1 - t0, before.ru_maxrss, after.ru_maxrss, rss_before, rss_after,
           tks_capture_get_n_records (capture), n_warnings);
+
+  /* After the measures above: statistics of the whole capture and of a 1 % range in the
+   * middle, then each export into memory. */
+  {
+    double start = tks_capture_get_start (capture);
+    double end = tks_capture_get_end (capture);
+    double mid = (start + end) / 2;
+    g_autoptr(GArray) all = NULL;
+    g_autoptr(GArray) range = NULL;
+
+    t0 = now_ns ();
+    all = tks_stats_compute (capture, NAN, NAN, NULL, NULL);
+    t1 = now_ns ();
+    printf (" %" G_GUINT64_FORMAT, t1 - t0);
+
+    t0 = now_ns ();
+    range = tks_stats_compute (capture, mid, mid + (end - start) / 100, NULL, NULL);
+    t1 = now_ns ();
+    printf (" %" G_GUINT64_FORMAT, t1 - t0);
+
+    for (TksExportFormat f = TKS_EXPORT_PERFETTO; f <= TKS_EXPORT_FTRACE; f++)
+      {
+        g_autoptr(GString) out = g_string_new (NULL);
+
+        t0 = now_ns ();
+        tks_export_write (capture, f, 0, out, NULL);
+        t1 = now_ns ();
+        printf (" %" G_GUINT64_FORMAT " %" G_GSIZE_FORMAT, t1 - t0, out->len);
+      }
+  }
+
+  printf ("\n");
   return 0;
 }
 
@@ -278,6 +312,10 @@ typedef struct
   long    retained_kb; /* growth of the resident set once loaded */
   guint   records;
   guint   warnings;
+  guint64 stats_ns;
+  guint64 stats_range_ns;
+  guint64 export_ns[3];
+  gsize   export_bytes[3];
 } ChildResult;
 
 static gboolean
@@ -304,8 +342,16 @@ spawn_child (const char   *self,
       return FALSE;
     }
 
-  if (sscanf (out, "%" G_GUINT64_FORMAT " %ld %ld %ld %ld %u %u", &ns, &maxrss_before,
-              &maxrss_after, &rss_before, &rss_after, &records, &warnings) != 7)
+  if (sscanf (out, "%" G_GUINT64_FORMAT " %ld %ld %ld %ld %u %u"
+              " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+              " %" G_GUINT64_FORMAT " %" G_GSIZE_FORMAT
+              " %" G_GUINT64_FORMAT " %" G_GSIZE_FORMAT
+              " %" G_GUINT64_FORMAT " %" G_GSIZE_FORMAT,
+              &ns, &maxrss_before, &maxrss_after, &rss_before, &rss_after, &records, &warnings,
+              &result->stats_ns, &result->stats_range_ns,
+              &result->export_ns[0], &result->export_bytes[0],
+              &result->export_ns[1], &result->export_bytes[1],
+              &result->export_ns[2], &result->export_bytes[2]) != 15)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Unexpected child output: %s", out);
       return FALSE;
@@ -370,6 +416,7 @@ main (int    argc,
   g_auto(GStrv) sizes = NULL;
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GString) analysis = NULL;
   int repeat = 5;
   int seed = 1;
   int status = 0;
@@ -408,6 +455,7 @@ main (int    argc,
       return 1;
     }
 
+  analysis = g_string_new (NULL);
   sizes = g_strsplit (sizes_arg != NULL ? sizes_arg : "3000,30000,300000,1000000", ",", -1);
 
   printf ("Load + rebuild (tks_capture_new_from_file) in a fresh process, %d loads per size\n", repeat);
@@ -469,6 +517,12 @@ main (int    argc,
               n, st.st_size / 1e6, times[0] / 1e6, times[repeat / 2] / 1e6,
               last.peak_kb / 1024.0, last.peak_kb * 1024.0 / n,
               last.retained_kb * 1024.0 / n, wc_ns / 1e6, wc_c_ns / 1e6, last.warnings);
+      g_string_append_printf (analysis,
+                              "%9" G_GUINT64_FORMAT " %9.1f %11.2f %9.1f %6.0f MB %8.1f %6.0f MB %9.1f %6.0f MB\n",
+                              n, last.stats_ns / 1e6, last.stats_range_ns / 1e6,
+                              last.export_ns[0] / 1e6, last.export_bytes[0] / 1e6,
+                              last.export_ns[1] / 1e6, last.export_bytes[1] / 1e6,
+                              last.export_ns[2] / 1e6, last.export_bytes[2] / 1e6);
       if (last.records != n)
         printf ("  (the capture holds %u records, %" G_GUINT64_FORMAT " were written)\n",
                 last.records, n);
@@ -478,7 +532,12 @@ main (int    argc,
         g_unlink (path);
     }
 
-  printf ("peak: growth of the loading process's peak resident set; kept: resident growth once\n"
+  printf ("\nStatistics and exports of the loaded capture (last load), into memory\n");
+  printf ("%9s %9s %11s %19s %17s %19s\n",
+          "records", "stats ms", "1% stats ms", "perfetto ms / size", "csv ms / size",
+          "ftrace ms / size");
+  fputs (analysis->str, stdout);
+  printf ("\npeak: growth of the loading process's peak resident set; kept: resident growth once\n"
           "loaded; wc -w in the current locale (%s) and in the C locale.\n"
           "Goal: 1M records in <= 100 ms and <= 32 bytes per record.\n",
           g_getenv ("LC_ALL") != NULL ? g_getenv ("LC_ALL")

@@ -46,55 +46,130 @@ writer_flush (Writer   *w,
   return TRUE;
 }
 
-/* Appends @value with a '.' as decimal point whatever the locale, at most @decimals
- * decimals, without trailing zeros. */
+static const guint64 powers_of_ten[] = {
+  1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+};
+
 static void
+append_uint (GString *out,
+             guint64  value)
+{
+  char buf[24];
+  guint i = sizeof buf;
+
+  do
+    {
+      buf[--i] = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  while (value != 0);
+
+  g_string_append_len (out, buf + i, sizeof buf - i);
+}
+
+static void
+append_int (GString *out,
+            gint64   value)
+{
+  if (value < 0)
+    {
+      g_string_append_c (out, '-');
+      append_uint (out, (guint64) 0 - (guint64) value);
+    }
+  else
+    append_uint (out, (guint64) value);
+}
+
+/*
+ * Appends @value rounded to @decimals decimals with '.' as the decimal point whatever the
+ * locale; without trailing zeros unless @fixed. Exports write millions of numbers, so the
+ * usual case avoids printf.
+ */
+static void
+append_decimal (GString  *out,
+                double    value,
+                int       decimals,
+                gboolean  fixed)
+{
+  guint64 scale;
+  double scaled;
+
+  decimals = CLAMP (decimals, 0, 9);
+  scale = powers_of_ten[decimals];
+
+  if (!isfinite (value))
+    value = 0;
+
+  scaled = value * (double) scale;
+  if (fabs (scaled) < 9e15)
+    {
+      gint64 q = llround (scaled);
+      guint64 mag = q < 0 ? (guint64) 0 - (guint64) q : (guint64) q;
+      guint64 frac = mag % scale;
+      int digits = decimals;
+
+      if (q < 0)
+        g_string_append_c (out, '-');
+      append_uint (out, mag / scale);
+
+      if (!fixed)
+        while (digits > 0 && frac % 10 == 0)
+          {
+            frac /= 10;
+            digits--;
+          }
+
+      if (digits > 0)
+        {
+          char buf[16];
+
+          for (int i = digits - 1; i >= 0; i--)
+            {
+              buf[i] = (char) ('0' + frac % 10);
+              frac /= 10;
+            }
+          g_string_append_c (out, '.');
+          g_string_append_len (out, buf, digits);
+        }
+    }
+  else
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      char fmt[8];
+
+      g_snprintf (fmt, sizeof fmt, "%%.%df", decimals);
+      g_string_append (out, g_ascii_formatd (buf, sizeof buf, fmt, value));
+    }
+}
+
+static inline void
 append_number (GString *out,
                double   value,
                int      decimals)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  char fmt[8];
-  char *dot;
-
-  if (!isfinite (value))
-    value = 0;
-
-  g_snprintf (fmt, sizeof fmt, "%%.%df", CLAMP (decimals, 0, 9));
-  g_ascii_formatd (buf, sizeof buf, fmt, value);
-
-  dot = strchr (buf, '.');
-  if (dot != NULL)
-    {
-      char *last = buf + strlen (buf) - 1;
-
-      while (last > dot && *last == '0')
-        *last-- = '\0';
-      if (last == dot)
-        *last = '\0';
-    }
-
-  if (strcmp (buf, "-0") == 0)
-    g_string_append_c (out, '0');
-  else
-    g_string_append (out, buf);
+  append_decimal (out, value, decimals, FALSE);
 }
 
 /* Fixed number of decimals (ftrace timestamps). */
-static void
+static inline void
 append_fixed (GString *out,
               double   value,
               int      decimals)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  char fmt[8];
+  append_decimal (out, value, decimals, TRUE);
+}
 
-  if (!isfinite (value))
-    value = 0;
+/* Appends @str right-aligned in @width columns (ASCII). */
+static void
+append_padded_left (GString    *out,
+                    const char *str,
+                    guint       width)
+{
+  gsize len = strlen (str);
 
-  g_snprintf (fmt, sizeof fmt, "%%.%df", CLAMP (decimals, 0, 9));
-  g_ascii_formatd (buf, sizeof buf, fmt, value);
-  g_string_append (out, buf);
+  for (; len < width; width--)
+    g_string_append_c (out, ' ');
+  g_string_append (out, str);
 }
 
 static char *
@@ -119,7 +194,11 @@ static void
 append_json_string (GString    *out,
                     const char *str)
 {
-  g_autofree char *valid = g_utf8_make_valid (str, -1);
+  g_autofree char *copy = NULL;
+  const char *valid = str;
+
+  if (!g_utf8_validate (str, -1, NULL))
+    valid = copy = g_utf8_make_valid (str, -1);
 
   g_string_append_c (out, '"');
   for (const char *p = valid; *p != '\0'; p++)
@@ -150,7 +229,13 @@ append_json_string (GString    *out,
 
         default:
           if (c < 0x20 || c == 0x7f)
-            g_string_append_printf (out, "\\u%04x", c);
+            {
+              static const char hex[] = "0123456789abcdef";
+
+              g_string_append (out, "\\u00");
+              g_string_append_c (out, hex[c >> 4]);
+              g_string_append_c (out, hex[c & 0xf]);
+            }
           else
             g_string_append_c (out, (char) c);
           break;
@@ -166,9 +251,12 @@ json_begin_event (Writer     *w,
                   const char *name,
                   guint       tid)
 {
-  g_string_append (w->out, *first ? "\n" : ",\n");
+  g_string_append (w->out, *first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
   *first = FALSE;
-  g_string_append_printf (w->out, "{\"ph\":\"%s\",\"pid\":1,\"tid\":%u,\"name\":", ph, tid);
+  g_string_append (w->out, ph);
+  g_string_append (w->out, "\",\"pid\":1,\"tid\":");
+  append_uint (w->out, tid);
+  g_string_append (w->out, ",\"name\":");
   append_json_string (w->out, name);
 }
 
@@ -177,7 +265,9 @@ json_append_ts (Writer     *w,
                 const char *key,
                 double      value_us)
 {
-  g_string_append_printf (w->out, ",\"%s\":", key);
+  g_string_append (w->out, ",\"");
+  g_string_append (w->out, key);
+  g_string_append (w->out, "\":");
   append_number (w->out, value_us, 3);
 }
 
@@ -332,24 +422,34 @@ append_csv_field (GString    *out,
   g_string_append_c (out, '"');
 }
 
+static char *
+csv_field (const char *str)
+{
+  GString *field = g_string_new (NULL);
+
+  if (str != NULL)
+    append_csv_field (field, str);
+  return g_string_free (field, FALSE);
+}
+
+/* @thread_field: the thread's name, already escaped */
 static void
 csv_row (Writer          *w,
          const char      *kind,
          const TksThread *thread,
-         const char      *thread_name,
+         const char      *thread_field,
          double           begin,
          double           end)
 {
   g_string_append (w->out, kind);
   g_string_append_c (w->out, ',');
-  if (thread_name != NULL)
-    append_csv_field (w->out, thread_name);
+  g_string_append (w->out, thread_field);
   g_string_append_c (w->out, ',');
   if (thread != NULL && thread_priority_known (thread))
-    g_string_append_printf (w->out, "%d", thread->priority);
+    append_int (w->out, thread->priority);
   g_string_append_c (w->out, ',');
   if (thread != NULL)
-    g_string_append_printf (w->out, "%u", thread->index);
+    append_uint (w->out, thread->index);
   g_string_append_c (w->out, ',');
   append_number (w->out, begin, 6);
   g_string_append_c (w->out, ',');
@@ -371,7 +471,8 @@ export_csv (TksCapture *capture,
   for (guint i = 0; i < n_threads; i++)
     {
       const TksThread *thread = tks_capture_get_thread (capture, i);
-      g_autofree char *name = thread_display_name (thread);
+      g_autofree char *display_name = thread_display_name (thread);
+      g_autofree char *name = csv_field (display_name);
 
       if (isnan (thread->first_event))
         csv_row (w, "no_data", thread, name, start, end);
@@ -409,7 +510,11 @@ export_csv (TksCapture *capture,
     }
 
   if (tks_capture_get_trigger (capture, &trigger) && isfinite (trigger))
-    csv_row (w, "trigger", NULL, tks_capture_get_trigger_name (capture), trigger, trigger);
+    {
+      g_autofree char *by = csv_field (tks_capture_get_trigger_name (capture));
+
+      csv_row (w, "trigger", NULL, by, trigger, trigger);
+    }
 
   return writer_flush (w, FALSE);
 }
@@ -538,7 +643,15 @@ ftrace_line_prefix (FtraceContext *ctx,
 {
   const char *comm = task < 0 ? "<idle>" : ctx->comms[task];
 
-  g_string_append_printf (ctx->w->out, "%16s-%-5d [000] d..2 ", comm, task + 1);
+  gsize mark;
+
+  append_padded_left (ctx->w->out, comm, 16);
+  g_string_append_c (ctx->w->out, '-');
+  mark = ctx->w->out->len;
+  append_uint (ctx->w->out, (guint) (task + 1));
+  for (gsize n = ctx->w->out->len - mark; n < 5; n++)
+    g_string_append_c (ctx->w->out, ' ');
+  g_string_append (ctx->w->out, " [000] d..2 ");
   append_fixed (ctx->w->out, (pos - ctx->origin) * ctx->seconds_per_tick, 6);
   g_string_append (ctx->w->out, ": ");
 }
@@ -550,17 +663,29 @@ ftrace_switch (FtraceContext *ctx,
                int            next,
                gboolean       exited)
 {
+  GString *out;
+
   ctx->n_lines++;
   if (ctx->w == NULL)
     return;
 
+  out = ctx->w->out;
   ftrace_line_prefix (ctx, prev, pos);
-  g_string_append_printf (ctx->w->out,
-                          "sched_switch: prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s"
-                          " ==> next_comm=%s next_pid=%d next_prio=%d\n",
-                          ftrace_task_comm (ctx, prev), prev + 1, ftrace_task_prio (ctx, prev),
-                          ftrace_prev_state (ctx, prev, next, exited),
-                          ftrace_task_comm (ctx, next), next + 1, ftrace_task_prio (ctx, next));
+  g_string_append (out, "sched_switch: prev_comm=");
+  g_string_append (out, ftrace_task_comm (ctx, prev));
+  g_string_append (out, " prev_pid=");
+  append_int (out, prev + 1);
+  g_string_append (out, " prev_prio=");
+  append_int (out, ftrace_task_prio (ctx, prev));
+  g_string_append (out, " prev_state=");
+  g_string_append (out, ftrace_prev_state (ctx, prev, next, exited));
+  g_string_append (out, " ==> next_comm=");
+  g_string_append (out, ftrace_task_comm (ctx, next));
+  g_string_append (out, " next_pid=");
+  append_int (out, next + 1);
+  g_string_append (out, " next_prio=");
+  append_int (out, ftrace_task_prio (ctx, next));
+  g_string_append_c (out, '\n');
 }
 
 static void
