@@ -145,8 +145,10 @@ static uint32_t tu_trigger_time;
 static uint32_t tu_fill_remaining;
 static const char *tu_trigger_name;
 
-/* Numbered threads and held exits */
+/* Numbered threads and held exits; tu_frozen_slots: numbered threads when the log froze (the
+ * threads after them are not in the frozen log, so they can leave without renumbering it). */
 static uint8_t tu_n_slots;
+static uint8_t tu_frozen_slots;
 static uint8_t tu_n_held;
 static uint16_t tu_exit_order;
 
@@ -212,6 +214,7 @@ tu_write (uint32_t record)
         {
           tu_fill_remaining = 0;
           tu_frozen = 1U;
+          tu_frozen_slots = tu_n_slots;
           tu_active = 0U;
         }
       else
@@ -295,6 +298,22 @@ tu_exit_now (uint8_t index, uint8_t prio, uint8_t flags, const char *name)
 static void
 tu_flush_held (void)
 {
+  if (tu_frozen != 0U && tu_hold_count == 0U)
+    {
+      /* Frozen: exits of threads created after the freeze leave for good now. */
+      uint8_t i = tu_n_slots;
+
+      while (i > tu_frozen_slots)
+        {
+          i--;
+          if (tu_slots[i].tp == NULL)
+            {
+              tu_remove_slot (i);
+              tu_n_held--;
+            }
+        }
+    }
+
   while (tu_n_held != 0U && tu_active != 0U && tu_hold_count == 0U)
     {
       uint8_t i, best = 0;
@@ -540,6 +559,14 @@ removeThread (void *otp)
     }
 
   index = (uint8_t) (tp->tu_number - 1U);
+
+  if (tu_hold_count == 0U && tu_frozen != 0U && index >= tu_frozen_slots)
+    {
+      /* Created after the log froze: the log never names it nor the threads after it. */
+      tu_remove_slot (index);
+      tp->tu_number = 0;
+      return;
+    }
 
   if (tu_hold_count != 0U || tu_active == 0U)
     {
@@ -814,6 +841,7 @@ setTriggerTimestampsI (const char *trigger_name)
       if (tu_fill_remaining == 0U)
         {
           tu_frozen = 1U;
+          tu_frozen_slots = tu_n_slots;
           tu_update_active ();
         }
     }
@@ -882,6 +910,7 @@ threadsUtilitiesResetState (void)
   for (i = 0; i < THREADS_TIMESTAMPS_MAX_THREADS; i++)
     tu_slots[i].tp = NULL;
   tu_n_slots = 0;
+  tu_frozen_slots = 0;
   tu_n_held = 0;
   tu_exit_order = 0;
   tu_triggered = 0;

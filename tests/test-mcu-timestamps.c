@@ -363,6 +363,7 @@ test_trigger_after_full (void)
 static void
 test_exits_after_trigger (void)
 {
+  g_autofree char *dump = NULL;
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
   g_autofree char *list = NULL;
@@ -384,6 +385,16 @@ test_exits_after_trigger (void)
   quit (&threads[3], 52);
   sw (&threads[4], 52);
   spawn (8, "late", 90, CH_FLAG_MODE_STATIC);
+  /* Threads created and gone after the freeze are not in the log: they leave at once and
+   * never exhaust the numbers. */
+  for (i = 0; i < 100; i++)
+    {
+      spawn (9, "tmp", 95, CH_FLAG_MODE_HEAP);
+      g_assert_cmpuint (threads[9].tu_number, ==, 7);
+      sw (&threads[9], 53);
+      quit (&threads[9], 53);
+      sw (&threads[4], 53);
+    }
   after = run0 (cmd_threads_timestamps);
   g_assert_cmpstr (before, ==, after);
   list = run0 (cmd_threads_list);
@@ -395,6 +406,8 @@ test_exits_after_trigger (void)
                    "Thread number  5 : Prio =  64, Log = Yes, Name = w2\r\n"
                    "Thread number  6 : Prio =  90, Log = Yes, Name = late\r\n"
                    "Deleted threads: \r\n");
+  dump = run0 (cmd_threads_dump);
+  g_assert_nonnull (strstr (dump, "Unnumbered threads: 0 live, 0 total\r\n"));
 
   /* Run mode: a new log, and the exited threads are gone for good. */
   resetTriggerTimestamps ();
@@ -471,6 +484,65 @@ test_exit_while_printing (void)
                    "Deleted threads: \r\n"
                    "Thread number  4 : Prio =  71, Log = Yes, Name = b\r\n");
   assert_history_matches_log ();
+}
+
+static void
+exit_late_once (gpointer data)
+{
+  gboolean *done = data;
+
+  if (*done)
+    return;
+  *done = TRUE;
+  quit (&threads[5], 90);
+  sw (&threads[0], 90);
+}
+
+static void
+test_late_exit_while_frozen_and_printing (void)
+{
+  HostStream stream;
+  gboolean done = FALSE;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  g_autofree char *list = NULL;
+  g_autofree char *list2 = NULL;
+
+  boot_with (1);
+  ch_host_time = 10;
+  setTriggerTimestamps ("code");
+  for (guint i = 0; i < 16; i++)
+    rot (3, 11 + i);
+  spawn (4, "late1", 80, CH_FLAG_MODE_HEAP);
+  spawn (5, "late2", 81, CH_FLAG_MODE_HEAP);
+  spawn (6, "late3", 82, CH_FLAG_MODE_STATIC);
+  sw (&threads[5], 89);
+  before = run0 (cmd_threads_timestamps);
+
+  host_stream_init (&stream);
+  stream.on_write = exit_late_once;
+  stream.on_write_data = &done;
+  cmd_threads_list (&stream.base, 0, NULL);
+  list = host_stream_steal (&stream);
+  g_assert_cmpstr (list, ==,
+                   "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+                   "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+                   "Thread number  3 : Prio =  64, Log = Yes, Name = w0\r\n"
+                   "Thread number  4 : Prio =  80, Log = Yes, Name = late1\r\n"
+                   "Thread number  5 : Prio =  81, Log = Yes, Name = Exited dynamic thread\r\n"
+                   "Thread number  6 : Prio =  82, Log = Yes, Name = late3\r\n"
+                   "Deleted threads: \r\n");
+  list2 = run0 (cmd_threads_list);
+  g_assert_cmpstr (list2, ==,
+                   "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+                   "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+                   "Thread number  3 : Prio =  64, Log = Yes, Name = w0\r\n"
+                   "Thread number  4 : Prio =  80, Log = Yes, Name = late1\r\n"
+                   "Thread number  5 : Prio =  82, Log = Yes, Name = late3\r\n"
+                   "Deleted threads: \r\n");
+  g_assert_cmpuint (threads[6].tu_number, ==, 5);
+  after = run0 (cmd_threads_timestamps);
+  g_assert_cmpstr (before, ==, after);
 }
 
 static void
@@ -692,6 +764,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu/timestamps/exits-after-trigger", test_exits_after_trigger);
   g_test_add_func ("/mcu/timestamps/exit-while-printing", test_exit_while_printing);
   g_test_add_func ("/mcu/timestamps/paused-while-printing", test_paused_while_printing);
+  g_test_add_func ("/mcu/timestamps/late-exit-while-frozen-and-printing",
+                   test_late_exit_while_frozen_and_printing);
   g_test_add_func ("/mcu/timestamps/unlogged-threads", test_unlogged_threads);
   g_test_add_func ("/mcu/timestamps/trigger-from-isr", test_trigger_from_isr);
   g_test_add_func ("/mcu/timestamps/i-class-needs-lock", test_i_class_needs_lock);
