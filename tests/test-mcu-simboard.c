@@ -190,6 +190,31 @@ test_shell_in_process (void)
   close (sv[1]);
 }
 
+/* A viewer that stops reading must not keep the board from stopping. */
+static void
+test_stop_without_reader (void)
+{
+  TksSimboardOptions opts;
+  g_autoptr (GError) error = NULL;
+  TksSimboard *board;
+  gint64 t0;
+  int sv[2];
+
+  tks_simboard_options_init (&opts);
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM, 0, sv), ==, 0);
+  board = tks_simboard_start (&opts, sv[1], &error);
+  g_assert_no_error (error);
+  /* Ask for far more output than the socket buffers hold, and never read it. */
+  for (guint i = 0; i < 40; i++)
+    send_line (sv[0], "threads_timestamps\r\n");
+  g_usleep (300000);
+  t0 = g_get_monotonic_time ();
+  tks_simboard_stop (board);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 2 * G_USEC_PER_SEC);
+  close (sv[0]);
+  close (sv[1]);
+}
+
 static void
 test_serve_fd_eof (void)
 {
@@ -233,6 +258,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu/simboard/workload", test_workload);
   g_test_add_func ("/mcu/simboard/trigger-from-code", test_trigger_from_code);
   g_test_add_func ("/mcu/simboard/shell-in-process", test_shell_in_process);
+  g_test_add_func ("/mcu/simboard/stop-without-reader", test_stop_without_reader);
   g_test_add_func ("/mcu/simboard/serve-fd-eof", test_serve_fd_eof);
   g_test_add_func ("/mcu/simboard/options", test_options);
 

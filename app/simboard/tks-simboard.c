@@ -195,6 +195,7 @@ struct _TksSimboardState
   gboolean    command_pending;
   gboolean    want_exit;
   gboolean    io_error;
+  const gint *stop;
 };
 
 static gint board_running;
@@ -824,7 +825,7 @@ flush_out (TksSimboardState *b)
 
   while (done < b->out->len && !b->io_error)
     {
-      ssize_t n = send (b->fd, b->out->data + done, b->out->len - done, MSG_NOSIGNAL);
+      ssize_t n = send (b->fd, b->out->data + done, b->out->len - done, MSG_NOSIGNAL | MSG_DONTWAIT);
 
       if (n < 0 && errno == ENOTSOCK)
         n = write (b->fd, b->out->data + done, b->out->len - done);
@@ -839,8 +840,18 @@ flush_out (TksSimboardState *b)
       if (n < 0 && errno == EAGAIN)
         {
           struct pollfd pfd = { b->fd, POLLOUT, 0 };
+          int waited_ms = 0;
 
-          if (poll (&pfd, 1, b->is_pty ? 50 : 5000) <= 0)
+          /* A reader that stops reading: give up after 5 s (50 ms on a pty, whose output
+           * nobody may be reading), or as soon as the board is asked to stop. */
+          while (poll (&pfd, 1, 50) == 0)
+            {
+              waited_ms += 50;
+              if ((b->stop != NULL && g_atomic_int_get (b->stop))
+                  || waited_ms >= (b->is_pty ? 50 : 5000))
+                break;
+            }
+          if ((pfd.revents & POLLOUT) == 0)
             {
               if (b->is_pty)
                 break;
@@ -865,6 +876,7 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
 
   b->fd = fd;
   b->is_pty = is_pty;
+  b->stop = stop;
   b->io_error = FALSE;
   b->want_exit = FALSE;
   b->line_len = 0;
