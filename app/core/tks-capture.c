@@ -162,6 +162,13 @@ record_is_exit (const TksRecord *r)
   return r->out == r->in && r->out != 0;
 }
 
+static inline gboolean
+records_repeat (const TksRecord *a,
+                const TksRecord *b)
+{
+  return a->tick == b->tick && a->out == b->out && a->in == b->in && !record_is_exit (a);
+}
+
 /* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, and
  * learn the tick counter's width. */
 static void
@@ -170,7 +177,7 @@ rebuild_check_records (Rebuild *rb)
   GArray *records = rb->parsed->records;
   TksRecord *r = (TksRecord *) (gpointer) records->data;
   gint64 prev_u = 0, prev2_u = 0, epoch = 0;
-  gint64 prev_index = -1;
+  gint64 prev_index = -1, prev2_index = -1;
   gboolean have_prev2 = FALSE;
   guint32 max_tick = 0;
 
@@ -189,8 +196,7 @@ rebuild_check_records (Rebuild *rb)
           continue;
         }
 
-      if (r[i].tick == r[prev_index].tick && r[i].out == r[prev_index].out &&
-          r[i].in == r[prev_index].in && !record_is_exit (&r[i]))
+      if (records_repeat (&r[i], &r[prev_index]))
         {
           r[i].flags |= TKS_RECORD_DROPPED;
           rebuild_warn (rb, "line %u: warning: repeated log line skipped",
@@ -207,7 +213,17 @@ rebuild_check_records (Rebuild *rb)
               rebuild_warn (rb, "line %u: warning: log line with a tick out of order skipped",
                             tks_parsed_record_line (rb->parsed, prev_index));
               prev_u = prev2_u;
+              prev_index = prev2_index;
               have_prev2 = FALSE;
+              /* What is kept must pass these checks again unchanged (a saved file reloads
+               * the same), so compare with the new predecessor too. */
+              if (records_repeat (&r[i], &r[prev_index]))
+                {
+                  r[i].flags |= TKS_RECORD_DROPPED;
+                  rebuild_warn (rb, "line %u: warning: repeated log line skipped",
+                                tks_parsed_record_line (rb->parsed, i));
+                  continue;
+                }
             }
           else if (prev_u - u > rb->period / 2)
             {
@@ -224,6 +240,7 @@ rebuild_check_records (Rebuild *rb)
         }
 
       prev2_u = prev_u;
+      prev2_index = prev_index;
       have_prev2 = TRUE;
       prev_u = u;
       prev_index = i;
