@@ -92,7 +92,8 @@ load_capture (const char *command,
 
   warnings = tks_capture_get_warnings (capture, &n_warnings);
   for (guint i = 0; warnings != NULL && i < n_warnings; i++)
-    fprintf (stderr, "tickscope-cli %s: warning: %s\n", command, warnings[i]);
+    fprintf (stderr, "tickscope-cli %s: %s%s\n", command,
+             strstr (warnings[i], "warning") != NULL ? "" : "warning: ", warnings[i]);
 
   return g_steal_pointer (&capture);
 }

@@ -197,6 +197,13 @@ tks_stats_compute (TksCapture     *capture,
   start = tks_capture_get_start (capture);
   end = tks_capture_get_end (capture);
 
+  if (!isfinite (start) || !isfinite (end))
+    {
+      g_set_error_literal (error, TKS_ERROR, TKS_ERROR_EMPTY,
+                           "The capture holds no records: there is nothing to measure");
+      return NULL;
+    }
+
   if (isnan (from))
     from = start;
   if (isnan (to))
