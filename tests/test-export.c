@@ -915,6 +915,45 @@ test_ftrace_mixed (void)
   g_assert_nonnull (strstr (text, ": tracing_mark_write: trigger"));
 }
 
+/* A record names a thread the list does not have: its priority is unknown. */
+static const char unlisted_transcript[] =
+  "threads_list\r\n"
+  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+  "ch> threads_timestamps\r\n"
+  "From  1 to  2 at     100\r\n"
+  "From  2 to  3 at     102\r\n"
+  "From  3 to  1 at     104\r\n"
+  "ch> ";
+
+static void
+test_unlisted_thread (void)
+{
+  g_autoptr(TksCapture) capture = load_text (unlisted_transcript);
+  g_autofree char *csv = export (capture, TKS_EXPORT_CSV, 0);
+  g_autofree char *json = export (capture, TKS_EXPORT_PERFETTO, 0);
+  g_autofree char *ftrace = export (capture, TKS_EXPORT_FTRACE, 0);
+  g_autoptr(GArray) switches = NULL;
+  int unlisted = -1;
+
+  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+    if (tks_capture_get_thread (capture, i)->flags & TKS_THREAD_NOT_LISTED)
+      unlisted = (int) i;
+  g_assert_cmpint (unlisted, ==, 2);
+
+  check_csv (capture, csv);
+  check_perfetto (capture, json, 1000);
+  switches = check_ftrace (capture, ftrace);
+
+  /* No priority in the CSV, none made up in the track name. */
+  g_assert_nonnull (strstr (csv, ",,2,102,104\r\n"));
+  g_assert_null (strstr (json, "prio 0"));
+  /* Without a priority the state left behind is not guessed as sleeping. */
+  g_assert_cmpuint (switches->len, ==, 3);
+  g_assert_cmpstr (g_array_index (switches, Switch, 1).prev_state, ==, "R");
+  g_assert_cmpint (g_array_index (switches, Switch, 1).next_pid, ==, 3);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 
 static void
@@ -1007,6 +1046,7 @@ main (int    argc,
   g_test_add_func ("/export/csv/mixed", test_csv_mixed);
   g_test_add_func ("/export/ftrace/simple", test_ftrace_simple);
   g_test_add_func ("/export/ftrace/mixed", test_ftrace_mixed);
+  g_test_add_func ("/export/unlisted-thread", test_unlisted_thread);
   g_test_add_func ("/export/stream/matches-string", test_stream_matches_string);
   g_test_add_func ("/export/stream/error", test_stream_error);
   g_test_add_func ("/export/bad-arguments", test_bad_arguments);

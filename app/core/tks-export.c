@@ -314,10 +314,11 @@ export_perfetto (TksCapture *capture,
       g_autofree char *label = NULL;
       guint tid = i + 1;
 
+      /* A thread only the log names has no known priority; its name says so. */
       if (thread_priority_known (thread))
         label = g_strdup_printf ("%s (prio %d)", name, thread->priority);
       else
-        label = g_strdup_printf ("%s (not listed)", name);
+        label = g_strdup (name);
 
       json_begin_event (w, &first, "M", "thread_name", tid);
       g_string_append (w->out, ",\"args\":{\"name\":");
@@ -631,7 +632,9 @@ ftrace_prev_state (FtraceContext *ctx,
 {
   if (exited)
     return "X";
-  if (prev < 0 || next < 0)
+  if (prev < 0 || next < 0 ||
+      !thread_priority_known (tks_capture_get_thread (ctx->capture, prev)) ||
+      !thread_priority_known (tks_capture_get_thread (ctx->capture, next)))
     return "R";
   return ftrace_task_prio (ctx, next) > ftrace_task_prio (ctx, prev) ? "R" : "S";
 }
