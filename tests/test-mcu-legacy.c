@@ -187,10 +187,15 @@ create_threads (const char *list_reply, GPtrArray *all)
   return working;
 }
 
+/* When >= 0, replay() sets the trigger before this record (0-based) instead. */
+static int replay_trigger_record = -1;
+
 /* Replays @log_reply; @trigger_tick >= 0 sets the trigger before the first record past it. */
 static void
 replay (GPtrArray *working, const char *log_reply, long trigger_tick)
 {
+  int ordinal = -1;
+
   g_auto (GStrv) lines = g_strsplit (log_reply, "\r\n", -1);
   gboolean triggered = FALSE;
   gboolean first = TRUE;
@@ -202,7 +207,9 @@ replay (GPtrArray *working, const char *log_reply, long trigger_tick)
 
       if (sscanf (lines[i], "From %d to %d at %d", &out, &in, &tick) != 3)
         continue;
-      if (trigger_tick >= 0 && !triggered && tick > trigger_tick)
+      ordinal++;
+      if (trigger_tick >= 0 && !triggered
+          && (replay_trigger_record >= 0 ? ordinal == replay_trigger_record : tick > trigger_tick))
         {
           ch_host_time = (systime_t) trigger_tick;
           setTriggerTimestamps ("Shell command");
@@ -277,6 +284,73 @@ static void
 test_replay_partly_logged_trigger (void)
 {
   check_replay ("board-partly-logged-trigger.raw.txt", 23791);
+}
+
+/* The original kept writing exit records after the trigger froze its log, overwriting the
+ * oldest records (the transcript ends with lone exits). Replayed here, the frozen log stays as
+ * it was: the same records without the late exits, and the threads that exited late are still
+ * listed with the numbers the log knows them by. */
+static void
+test_replay_exits_after_trigger (void)
+{
+  g_autofree char *transcript = load ("board-trigger-exits.raw.txt");
+  g_autofree char *list_reply = reply_of (transcript, "threads_list", 0);
+  g_autofree char *log_reply = reply_of (transcript, "threads_timestamps", 0);
+  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func (entry_free);
+  g_autoptr (GPtrArray) working = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *list = NULL;
+  g_auto (GStrv) theirs = g_strsplit (log_reply, "\r\n", -1);
+  g_auto (GStrv) ours = NULL;
+  guint n_theirs = 0, n_ours = 0, late = 0, live_before, live_after;
+
+  boot ();
+  working = create_threads (list_reply, all);
+  live_before = working->len;
+  /* The board's log was full when the trigger came (1498 records of the window before it,
+   * 1500 after, 2 late exits): fill it up to 3000 records before replaying. */
+  ch_host_set_current (((Entry *) g_ptr_array_index (working, 0))->tp);
+  ch_host_time = 1;
+  for (guint i = 0; i < 3000 - 1498; i++)
+    ch_host_switch (((Entry *) g_ptr_array_index (working, (i + 1) % 2))->tp);
+  ch_host_set_current (((Entry *) g_ptr_array_index (working, 0))->tp);
+  replay_trigger_record = 1498;
+  replay (working, log_reply, 17154);
+  replay_trigger_record = -1;
+  live_after = working->len;
+
+  log = run0 (cmd_threads_timestamps);
+  ours = g_strsplit (log, "\r\n", -1);
+  g_assert_cmpstr (ours[0], ==, "Triggered at   17154");
+  g_assert_cmpstr (theirs[0], ==, "Triggered at   17154");
+  /* Our log still starts with the two oldest records the late exits overwrote on the board
+   * (here two of the filling switches), then the board's records in the same order. */
+  g_assert_cmpstr (ours[1], ==, "From  1 to  2 at       1");
+  g_assert_cmpstr (ours[2], ==, "From  2 to  1 at       1");
+  for (n_ours = 1; ours[n_ours + 2] != NULL && ours[n_ours + 2][0] != '\0'; n_ours++)
+    g_assert_cmpstr (ours[n_ours + 2], ==, theirs[n_ours]);
+  for (n_theirs = n_ours; theirs[n_theirs] != NULL && theirs[n_theirs][0] != '\0'; n_theirs++)
+    {
+      int out, in, tick;
+
+      g_assert_cmpint (sscanf (theirs[n_theirs], "From %d to %d at %d", &out, &in, &tick), ==, 3);
+      g_assert_cmpint (out, ==, in);
+      late++;
+    }
+  g_assert_cmpuint (late, ==, 2);
+  g_assert_cmpuint (n_ours - 1 + late, ==, 3000);
+
+  /* The late exits are held: the live list is as long as when the log froze. */
+  list = run0 (cmd_threads_list);
+  {
+    g_auto (GStrv) lines = g_strsplit (list, "\r\n", -1);
+    guint live = 0;
+
+    for (guint i = 0; lines[i] != NULL && strcmp (lines[i], "Deleted threads: ") != 0; i++)
+      live++;
+    g_assert_cmpuint (live, ==, live_after + late);
+    g_assert_cmpuint (live, <=, live_before);
+  }
 }
 
 static void
@@ -482,6 +556,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu/legacy/replay/run-mode", test_replay_run_mode);
   g_test_add_func ("/mcu/legacy/replay/tick-wrap", test_replay_tick_wrap);
   g_test_add_func ("/mcu/legacy/replay/partly-logged-trigger", test_replay_partly_logged_trigger);
+  g_test_add_func ("/mcu/legacy/replay/exits-after-trigger", test_replay_exits_after_trigger);
   g_test_add_func ("/mcu/legacy/trigger-reply", test_trigger_reply);
   g_test_add_func ("/mcu/legacy/many-threads", test_many_threads);
   g_test_add_func ("/mcu/legacy/many-exits", test_many_exits);
