@@ -73,6 +73,7 @@ struct _TksWindow
 #ifdef HAVE_TKS_SESSION
   TksSession       *session;
   GCancellable     *session_cancellable;
+  gboolean          fetching;
 #endif
 };
 
@@ -107,6 +108,8 @@ tks_window_show_error (TksWindow  *self,
 {
   g_return_if_fail (TKS_IS_WINDOW (self));
 
+  /* one message at a time: a failure replaces any information shown before */
+  gtk_info_bar_set_revealed (self->message_bar, FALSE);
   gtk_label_set_text (self->error_label, message);
   gtk_info_bar_set_revealed (self->error_bar, TRUE);
 }
@@ -115,6 +118,7 @@ static void
 show_message (TksWindow  *self,
               const char *message)
 {
+  gtk_info_bar_set_revealed (self->error_bar, FALSE);
   gtk_label_set_text (self->message_label, message);
   gtk_info_bar_set_revealed (self->message_bar, TRUE);
 }
@@ -1116,6 +1120,29 @@ session_state_changed_cb (TksWindow *self)
     }
 }
 
+static void fetch_done_cb (GObject      *source,
+                           GAsyncResult *result,
+                           gpointer      user_data);
+static void fetch_progress_cb (TksSession *session,
+                               guint64     bytes,
+                               guint       records,
+                               double      fraction,
+                               double      seconds_left,
+                               TksWindow  *self);
+
+/* Gets new data from the board, with progress; one fetch at a time. */
+static void
+start_fetch (TksWindow *self)
+{
+  if (self->session == NULL || self->fetching)
+    return;
+  self->fetching = TRUE;
+  progress_start (self, _("Reading from the board…"), TRUE);
+  g_signal_connect (self->session, "progress", G_CALLBACK (fetch_progress_cb), self);
+  tks_session_fetch_async (self->session, self->session_cancellable, fetch_done_cb,
+                           g_object_ref (self));
+}
+
 static void
 connect_done_cb (GObject      *source,
                  GAsyncResult *result,
@@ -1143,6 +1170,8 @@ connect_done_cb (GObject      *source,
     show_message (self, message);
   }
   update_actions (self);
+  /* As soon as a board answers, show what it has logged. */
+  start_fetch (self);
 }
 #endif
 
@@ -1170,6 +1199,7 @@ tks_window_connect (TksWindow  *self,
         g_clear_object (&self->session);
       }
     self->session = tks_session_new ();
+    self->fetching = FALSE;
     tks_session_set_baud (self->session, (guint)gtk_spin_button_get_value (self->baud_spin));
     g_signal_connect_swapped (self->session, "notify::state",
                               G_CALLBACK (session_state_changed_cb), self);
@@ -1295,6 +1325,8 @@ fetch_done_cb (GObject      *source,
   g_autoptr(TksCapture) capture = tks_session_fetch_finish (TKS_SESSION (source), result, &error);
 
   g_signal_handlers_disconnect_by_func (source, fetch_progress_cb, self);
+  if (TKS_SESSION (source) == self->session)
+    self->fetching = FALSE;
   progress_stop (self);
   if (capture == NULL)
     {
@@ -1346,14 +1378,7 @@ fetch_action (GSimpleAction *action,
               gpointer       user_data)
 {
 #ifdef HAVE_TKS_SESSION
-  TksWindow *self = user_data;
-
-  if (self->session == NULL)
-    return;
-  progress_start (self, _("Reading from the board…"), TRUE);
-  g_signal_connect (self->session, "progress", G_CALLBACK (fetch_progress_cb), self);
-  tks_session_fetch_async (self->session, self->session_cancellable, fetch_done_cb,
-                           g_object_ref (self));
+  start_fetch (user_data);
 #endif
 }
 

@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The viewer started on the built-in simulated board (tickscope --demo), driven as a user does
+# through the accessibility tree of a real window in Xvfb: the lanes appear without a click,
+# the connection message is shown as information (not as a failure), Trigger shows the
+# board's reply, Get new data shows lanes and keeps the fetch in the history, Save writes a
+# file that reopens with the same lanes. Then a refused connection shows a red error bar.
+# Usage (through run-gui-tests.sh): test-demo.py TICKSCOPE DATA_DIR
+import os
+import socket
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tksgui import (WORK, check, click, count_colours, file_dialog_save, finish,  # noqa: E402
+                    get_app, history, label_text, lane_names, main_window, screenshot, sensitive_button, start, status, stop, wait_for)
+
+TICKSCOPE = sys.argv[1]
+DEMO_THREADS = {"idle", "main", "sensor", "filter", "control", "console", "logger"}
+# the message bars' backgrounds (data/style.css)
+ERROR_RED, INFO_BLUE = (0xC0, 0x1C, 0x28), (0xDB, 0xE7, 0xF7)
+BAR_BOX = (0, 40, 1100, 60)   # where the message bars sit, under the header bar
+
+
+def demo():
+    proc, log = start(TICKSCOPE, "--demo")
+    try:
+        app = wait_for(get_app, 30)
+        if not check(app is not None, "the application appears on the accessibility bus"):
+            return log
+        # No click: connecting to the board fetches its log at once.
+        text = wait_for(lambda: status(app), 30)
+        check(text and "simulated board" in text, "--demo shows a capture without a click", text)
+        names = set(wait_for(lambda: lane_names(app) if DEMO_THREADS <= set(lane_names(app)) else None, 10)
+                    or lane_names(app))
+        check(DEMO_THREADS <= names, "the demo board's threads are shown as lanes", sorted(names))
+
+        connected = label_text(app, lambda s: s.startswith("Connected: "))
+        check(connected is not None, "the connection is announced", connected)
+        time.sleep(0.5)
+        px = count_colours(screenshot("demo.png"), {"red": ERROR_RED, "blue": INFO_BLUE}, BAR_BOX)
+        check(px["blue"] > 5000 and px["red"] < 100,
+              "the connection message looks like information, not like an error", px)
+
+        # Trigger: the board's reply is shown
+        trigger = sensitive_button(app, "Trigger")
+        check(trigger is not None, "Trigger is enabled once connected")
+        if trigger is not None:
+            click(trigger)
+            reply = wait_for(lambda: label_text(app, lambda s: s.startswith("Trigger set by")), 10)
+            check(reply is not None, "Trigger shows the board's reply", reply)
+
+        # Get new data: a new fetch, kept in the history, lanes shown
+        before = len(history())
+        fetch = sensitive_button(app, "Get new data")
+        check(fetch is not None, "Get new data is enabled once connected")
+        if fetch is not None:
+            click(fetch)
+            check(wait_for(lambda: len(history()) > before, 20), "Get new data keeps the fetch in the history",
+                  (before, history()))
+            names = set(wait_for(lambda: lane_names(app), 10) or [])
+            check(DEMO_THREADS <= names, "Get new data shows the lanes", sorted(names))
+
+        # Save (a fetch has no file yet: the dialog asks where), then reopen the file
+        saved = os.path.join(WORK, "demo-saved.txt")
+        save = sensitive_button(app, "Save", 5)
+        check(save is not None, "Save is enabled with a fetched capture")
+        if save is not None:
+            click(save)
+            file_dialog_save(app, "Save Capture", saved)
+            check(wait_for(lambda: os.path.exists(saved) and os.path.getsize(saved) > 200, 10),
+                  "Save writes the capture", saved)
+            check(wait_for(lambda: label_text(app, lambda s: s.startswith("Saved ")), 5),
+                  "Save says so in the window")
+        shown = set(lane_names(app))
+        stop(proc)
+
+        # a fresh viewer opens the saved file with the same lanes
+        proc, log = start(TICKSCOPE, saved)
+        app = wait_for(get_app, 30)
+        reopened = wait_for(lambda: "demo-saved.txt" in (main_window(app).name or "") and status(app), 20)
+        check(reopened, "the saved file reopens", reopened)
+        names = set(wait_for(lambda: lane_names(app), 10) or [])
+        check(names and names == shown, "the reopened file shows the same lanes",
+              (sorted(names), sorted(shown)))
+    finally:
+        stop(proc)
+    return log
+
+
+def refused():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    proc, log = start(TICKSCOPE, "tcp:127.0.0.1:%d" % port, log_name="tickscope-refused.log")
+    try:
+        app = wait_for(get_app, 30)
+        if not check(app is not None, "refused: the application appears on the accessibility bus"):
+            return log
+        message = wait_for(lambda: label_text(app, lambda s: s.startswith("Could not connect")), 15)
+        check(message is not None and "refused" in message, "a refused connection is explained", message)
+        time.sleep(0.5)
+        px = count_colours(screenshot("refused.png"), {"red": ERROR_RED, "blue": INFO_BLUE}, BAR_BOX)
+        check(px["red"] > 5000 and px["blue"] < 100, "the failure is shown in a red error bar", px)
+    finally:
+        stop(proc)
+    return log
+
+
+demo()
+refused()
+sys.exit(finish(os.path.join(WORK, "tickscope.log")))

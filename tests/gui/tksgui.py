@@ -1,0 +1,240 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# What the GUI tests share: TAP output, waiting, walking the accessibility tree (AT-SPI) of
+# the viewer, clicks and keys as a user gives them, screenshots and their pixels.
+import os
+import subprocess
+import time
+
+import pyatspi
+
+WORK = os.environ.get("TKS_GUI_WORK", "/tmp")
+SHOTS = os.environ.get("TKS_GUI_SHOTS", WORK)
+RETURN, PLUS = 0xFF0D, 0x2B
+
+results = []
+
+
+def check(ok, what, detail=""):
+    results.append(bool(ok))
+    line = "%s %d - %s" % ("ok" if ok else "not ok", len(results), what)
+    print(line + ("" if ok or not detail else "\n# " + str(detail).replace("\n", "\n# ")), flush=True)
+    return ok
+
+
+def finish(log=None):
+    print("1..%d" % len(results), flush=True)
+    if not all(results) and log and os.path.exists(log):
+        print("# tickscope stderr:\n# " + open(log).read().replace("\n", "\n# "))
+    return 0 if results and all(results) else 1
+
+
+def wait_for(fn, timeout=15.0, step=0.1):
+    end = time.time() + timeout
+    while True:
+        try:
+            value = fn()
+        except Exception:
+            value = None
+        if value or time.time() > end:
+            return value
+        time.sleep(step)
+
+
+def find(node, pred, depth=0):
+    if node is None or depth > 40:
+        return None
+    try:
+        if pred(node):
+            return node
+        children = list(node)
+    except Exception:
+        return None
+    for child in children:
+        found = find(child, pred, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def find_all(node, pred, out=None, depth=0):
+    out = [] if out is None else out
+    if node is None or depth > 40:
+        return out
+    try:
+        if pred(node):
+            out.append(node)
+        children = list(node)
+    except Exception:
+        return out
+    for child in children:
+        find_all(child, pred, out, depth + 1)
+    return out
+
+
+def role_name(role, name):
+    return lambda n: n.getRoleName() == role and n.name == name
+
+
+def get_app():
+    for a in pyatspi.Registry.getDesktop(0):
+        if a is not None and a.name == "tickscope":
+            return a
+    return None
+
+
+def main_window(app):
+    for w in app:
+        if w is not None and w.getRoleName() == "frame" and (w.name or "").endswith("Tickscope"):
+            return w
+    return None
+
+
+def window_named(app, title):
+    for w in app:
+        if w is not None and w.name == title:
+            return w
+    return None
+
+
+def button(app, name):
+    return find(main_window(app), lambda n: n.getRoleName() in ("push button", "button") and n.name == name)
+
+
+def sensitive(node):
+    return node is not None and node.getState().contains(pyatspi.STATE_SENSITIVE)
+
+
+def sensitive_button(app, name, timeout=15.0):
+    return wait_for(lambda: button(app, name) if sensitive(button(app, name)) else None, timeout)
+
+
+def press(keysym):
+    pyatspi.Registry.generateKeyboardEvent(keysym, None, pyatspi.KEY_SYM)
+    time.sleep(0.15)
+
+
+def type_text(text):
+    pyatspi.Registry.generateKeyboardEvent(0, text, pyatspi.KEY_STRING)
+    time.sleep(0.3)
+
+
+def click(node):
+    node.queryAction().doAction(0)
+    time.sleep(0.3)
+
+
+def labels(node):
+    return [n.name or "" for n in find_all(node, lambda n: n.getRoleName() == "label")]
+
+
+def label_text(app, pred):
+    for text in labels(main_window(app)):
+        if pred(text):
+            return text
+    return None
+
+
+def status(app):
+    return label_text(app, lambda s: " threads," in s or " thread," in s) or ""
+
+
+def dialog(app, title):
+    return find(app, lambda n: n.getRoleName() in ("dialog", "filler", "frame") and n.name == title)
+
+
+def file_dialog_open(app, path, title="Open Capture"):
+    """Types a path into the open dialog, as a user does ('/' opens the location entry)."""
+    wait_for(lambda: dialog(app, title))
+    time.sleep(0.8)
+    type_text(path[0])
+    time.sleep(0.8)
+    type_text(path[1:])
+    time.sleep(0.5)
+    press(RETURN)
+    wait_for(lambda: dialog(app, title) is None, 5)
+
+
+def file_dialog_save(app, title, path):
+    dlg = wait_for(lambda: dialog(app, title))
+    time.sleep(0.5)
+    entry = find(dlg, lambda n: n.getRoleName() == "text"
+                 or (n.getRoleName() == "entry" and "Search" not in (n.name or "")))
+    entry.queryEditableText().setTextContents(path)
+    time.sleep(0.3)
+    press(RETURN)
+    wait_for(lambda: dialog(app, title) is None, 5)
+
+
+def open_main_menu(app):
+    # a GtkMenuButton shows as a button holding the button that takes the click
+    for b in reversed(find_all(main_window(app), role_name("push button", "Main Menu"))):
+        try:
+            click(b)
+            return True
+        except Exception:
+            continue
+    return False
+
+
+def menu_item(app, label, timeout=5):
+    open_main_menu(app)
+    return wait_for(lambda: find(app, lambda n: n.getRoleName() in ("menu item", "push button")
+                                 and n.name == label), timeout)
+
+
+def lane_names(app):
+    """The thread names the timeline's lane headers show (accessible labels in the timeline)."""
+    timeline = find(main_window(app), role_name("panel", "Timeline"))
+    return labels(timeline) if timeline is not None else []
+
+
+def screenshot(name):
+    path = os.path.join(SHOTS, name)
+    subprocess.run(["import", "-window", "root", path], check=True)
+    return path
+
+
+def count_colours(path, colours, box=None, tolerance=6):
+    """Counts the pixels near each named (r, g, b) colour, in the whole image or in box
+    (x, y, width, height), reading the image as PPM through ImageMagick."""
+    args = ["convert", path]
+    if box is not None:
+        args += ["-crop", "%dx%d+%d+%d" % (box[2], box[3], box[0], box[1]), "+repage"]
+    data = subprocess.run(args + ["-depth", "8", "ppm:-"], check=True, capture_output=True).stdout
+    parts = data.split(maxsplit=4)
+    body = parts[4]
+    counts = {name: 0 for name in colours}
+    items = list(colours.items())
+    for i in range(0, len(body) - 2, 3):
+        r, g, b = body[i], body[i + 1], body[i + 2]
+        for name, (cr, cg, cb) in items:
+            if abs(r - cr) <= tolerance and abs(g - cg) <= tolerance and abs(b - cb) <= tolerance:
+                counts[name] += 1
+    return counts
+
+
+def start(tickscope, *args, log_name="tickscope.log"):
+    log = os.path.join(WORK, log_name)
+    proc = subprocess.Popen([tickscope, *args], stdout=subprocess.DEVNULL, stderr=open(log, "a"))
+    return proc, log
+
+
+def stop(proc):
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    # the accessibility registry forgets the application before the next one starts
+    wait_for(lambda: get_app() is None, 5)
+
+
+def history_dir():
+    return os.path.join(os.environ.get("XDG_DATA_HOME", os.path.expanduser("~/.local/share")),
+                        "tickscope", "captures")
+
+
+def history():
+    d = history_dir()
+    return sorted(os.listdir(d)) if os.path.isdir(d) else []
