@@ -212,24 +212,6 @@ wait_clear (Wait *wait)
   g_clear_pointer (&wait->loop, g_main_loop_unref);
 }
 
-static gboolean
-write_output (const char  *path,
-              const char  *data,
-              gsize        len,
-              GError     **error)
-{
-  if (g_str_equal (path, "-"))
-    {
-      if (fwrite (data, 1, len, stdout) != len || fflush (stdout) != 0)
-        {
-          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Could not write to standard output");
-          return FALSE;
-        }
-      return TRUE;
-    }
-  return g_file_set_contents (path, data, (gssize) len, error);
-}
-
 int
 tks_cli_fetch (int    argc,
                char **argv)
@@ -275,7 +257,7 @@ tks_cli_fetch (int    argc,
     fprintf (stderr, "tickscope-cli fetch: warning: %s\n", warnings[i]);
 
   if (!tks_capture_write (capture, text, NULL)
-      || !write_output (opts.output, text->str, text->len, &error))
+      || !tks_cli_write_output (opts.output, text->str, text->len, &error))
     {
       fprintf (stderr, "tickscope-cli fetch: %s\n",
                error ? error->message : "the capture could not be written");
@@ -298,9 +280,19 @@ out:
   return ret;
 }
 
-int
-tks_cli_trigger (int    argc,
-                 char **argv)
+typedef enum
+{
+  BOARD_TRIGGER,
+  BOARD_RUN,
+} BoardAction;
+
+/* trigger and run: connect, send one command, print the board's answer. */
+static int
+board_action (BoardAction   action,
+              const char   *name,
+              const char   *summary,
+              int           argc,
+              char        **argv)
 {
   Options opts = { 0 };
   Wait wait = { 0 };
@@ -310,23 +302,36 @@ tks_cli_trigger (int    argc,
   g_autofree char *reply = NULL;
   int ret;
 
-  ret = parse_args ("trigger", "Sets the board's trigger: the log freezes once about half of it "
-                    "holds records after the trigger.", FALSE, &argc, &argv, &opts, &port);
+  ret = parse_args (name, summary, FALSE, &argc, &argv, &opts, &port);
   if (ret != TKS_CLI_OK)
     goto out;
 
   wait.loop = g_main_loop_new (NULL, FALSE);
-  session = connect_board ("trigger", port, &opts, &wait);
+  session = connect_board (name, port, &opts, &wait);
   if (session == NULL)
     {
       ret = TKS_CLI_BAD;
       goto out;
     }
-  tks_session_trigger_async (session, NULL, on_done, &wait);
-  reply = tks_session_trigger_finish (session, wait_for (&wait), &error);
+
+  switch (action)
+    {
+    case BOARD_TRIGGER:
+      tks_session_trigger_async (session, NULL, on_done, &wait);
+      reply = tks_session_trigger_finish (session, wait_for (&wait), &error);
+      break;
+    case BOARD_RUN:
+      tks_session_run_async (session, NULL, on_done, &wait);
+      if (tks_session_run_finish (session, wait_for (&wait), &error))
+        reply = g_strdup ("Run mode");
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
   if (reply == NULL)
     {
-      fprintf (stderr, "tickscope-cli trigger: %s\n", error->message);
+      fprintf (stderr, "tickscope-cli %s: %s\n", name, error->message);
       ret = TKS_CLI_BAD;
       goto out;
     }
@@ -342,42 +347,18 @@ out:
 }
 
 int
+tks_cli_trigger (int    argc,
+                 char **argv)
+{
+  return board_action (BOARD_TRIGGER, "trigger",
+                       "Sets the board's trigger: the log freezes once about half of it holds "
+                       "records after the trigger.", argc, argv);
+}
+
+int
 tks_cli_run (int    argc,
              char **argv)
 {
-  Options opts = { 0 };
-  Wait wait = { 0 };
-  const char *port = NULL;
-  g_autoptr(TksSession) session = NULL;
-  g_autoptr(GError) error = NULL;
-  int ret;
-
-  ret = parse_args ("run", "Removes the trigger, empties the log and restarts logging.",
-                    FALSE, &argc, &argv, &opts, &port);
-  if (ret != TKS_CLI_OK)
-    goto out;
-
-  wait.loop = g_main_loop_new (NULL, FALSE);
-  session = connect_board ("run", port, &opts, &wait);
-  if (session == NULL)
-    {
-      ret = TKS_CLI_BAD;
-      goto out;
-    }
-  tks_session_run_async (session, NULL, on_done, &wait);
-  if (!tks_session_run_finish (session, wait_for (&wait), &error))
-    {
-      fprintf (stderr, "tickscope-cli run: %s\n", error->message);
-      ret = TKS_CLI_BAD;
-      goto out;
-    }
-  printf ("Run mode\n");
-  ret = TKS_CLI_OK;
-
-out:
-  if (session != NULL)
-    tks_session_disconnect (session);
-  options_clear (&opts);
-  wait_clear (&wait);
-  return ret;
+  return board_action (BOARD_RUN, "run", "Removes the trigger, empties the log and restarts "
+                       "logging.", argc, argv);
 }
