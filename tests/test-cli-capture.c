@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* tickscope-cli info, convert, fetch, trigger and run, run as a user runs them. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "tks-test-cli.h"
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (TEST_DATA_DIR, name, NULL);
+}
+
+static void
+test_info (void)
+{
+  g_autofree char *path = data_path ("board-trigger-exits.raw.txt");
+  g_autofree char *contents = NULL;
+  g_auto(TksCliResult) r = tks_run_cli (NULL, "info", path, NULL);
+  g_auto(TksCliResult) from_stdin = { 0 };
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Records:           3000\n"));
+  g_assert_nonnull (strstr (r.out, "Trigger:           tick 17154, set by Shell command\n"));
+  g_assert_nonnull (strstr (r.out, "Warnings:          0\n"));
+
+  /* "-" reads standard input. */
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  from_stdin = tks_run_cli (contents, "info", "-", NULL);
+  g_assert_cmpint (from_stdin.status, ==, 0);
+  g_assert_cmpstr (from_stdin.out, ==, r.out);
+}
+
+static void
+test_info_warnings (void)
+{
+  /* The log names a thread the list lacks: the capture loads, each warning line says so. */
+  const char *text =
+    "ch> threads_list\r\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+    "Deleted threads: \r\n"
+    "ch> threads_timestamps\r\n"
+    "From  1 to  2 at      10\r\n"
+    "Fr@m garbage\r\n"
+    "From  2 to  1 at      12\r\n"
+    "ch> ";
+  g_auto(TksCliResult) r = tks_run_cli (text, "info", "-", NULL);
+  g_auto(GStrv) lines = NULL;
+  guint warnings = 0;
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Warnings:          2\n"));
+  lines = g_strsplit (r.out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "line "))
+      {
+        g_assert_nonnull (strstr (lines[i], "warning"));
+        warnings++;
+      }
+  g_assert_cmpuint (warnings, ==, 2);
+}
+
+static void
+test_errors (void)
+{
+  g_auto(TksCliResult) missing = tks_run_cli (NULL, "info", "/nonexistent/capture.txt", NULL);
+  g_auto(TksCliResult) garbage = tks_run_cli ("\x01\x02\x03 not a capture\n", "info", "-", NULL);
+  g_auto(TksCliResult) usage = tks_run_cli (NULL, "info", NULL);
+  g_auto(TksCliResult) unknown = tks_run_cli (NULL, "frobnicate", NULL);
+  g_auto(TksCliResult) help = tks_run_cli (NULL, "--help", NULL);
+  g_auto(TksCliResult) convert_usage = tks_run_cli (NULL, "convert", "x.txt", NULL);
+
+  g_assert_cmpint (missing.status, ==, 1);
+  g_assert_nonnull (strstr (missing.err, "No such file or directory"));
+  g_assert_cmpint (garbage.status, ==, 1);
+  g_assert_nonnull (strstr (garbage.err, "not a thread capture"));
+  g_assert_cmpint (usage.status, ==, 2);
+  g_assert_cmpint (unknown.status, ==, 2);
+  g_assert_cmpint (help.status, ==, 0);
+  g_assert_nonnull (strstr (help.out, "convert TRANSCRIPT -o FILE.txt"));
+  g_assert_cmpint (convert_usage.status, ==, 2);
+}
+
+static void
+test_convert (void)
+{
+  g_autofree char *path = data_path ("board-partly-logged-trigger.raw.txt");
+  g_autofree char *dir = g_dir_make_tmp ("tickscope-cli-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "capture.txt", NULL);
+  g_autofree char *contents = NULL;
+  g_auto(TksCliResult) r = tks_run_cli (NULL, "convert", path, "-o", out, NULL);
+  g_auto(TksCliResult) info = { 0 };
+  g_auto(TksCliResult) to_stdout = { 0 };
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_file_get_contents (out, &contents, NULL, NULL));
+  /* The original viewer's layout: the position first, the prompt line last. */
+  g_assert_true (g_str_has_prefix (contents, "Saved position\n"));
+  g_assert_true (g_str_has_suffix (contents, "\nch> \n"));
+
+  info = tks_run_cli (NULL, "info", out, NULL);
+  g_assert_cmpint (info.status, ==, 0);
+  g_assert_nonnull (strstr (info.out, "Threads:           18 (10 logged, 7 exited"));
+
+  to_stdout = tks_run_cli (NULL, "convert", path, "-o", "-", NULL);
+  g_assert_cmpint (to_stdout.status, ==, 0);
+  g_assert_cmpstr (to_stdout.out, ==, contents);
+
+  g_unlink (out);
+  g_rmdir (dir);
+}
+
+static void
+test_board_commands (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tickscope-cli-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "fetched.txt", NULL);
+  g_auto(TksCliResult) trigger = { 0 };
+  g_auto(TksCliResult) fetch = { 0 };
+  g_auto(TksCliResult) run = { 0 };
+  g_auto(TksCliResult) info = { 0 };
+  g_auto(TksCliResult) refused = { 0 };
+
+  if (!HAVE_SIMBOARD)
+    {
+      g_test_skip ("built without the simulated board");
+      return;
+    }
+
+  /* The simulated board, in-process: trigger, fetch, run as a script would. */
+  trigger = tks_run_cli (NULL, "trigger", "demo", NULL);
+  g_assert_cmpint (trigger.status, ==, 0);
+  g_assert_true (g_str_has_prefix (trigger.out, "Trigger set by "));
+
+  fetch = tks_run_cli (NULL, "fetch", "demo", "-o", out, "--no-history", "-q", NULL);
+  g_assert_cmpint (fetch.status, ==, 0);
+  info = tks_run_cli (NULL, "info", out, NULL);
+  g_assert_cmpint (info.status, ==, 0);
+  g_assert_nonnull (strstr (info.out, "Records:"));
+  g_assert_null (strstr (info.out, "Records:           0\n"));
+
+  run = tks_run_cli (NULL, "run", "demo", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.out, ==, "Run mode\n");
+
+  /* Nothing listens on port 1. */
+  refused = tks_run_cli (NULL, "fetch", "tcp:127.0.0.1:1", "-o", out, NULL);
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_nonnull (strstr (refused.err, "refused"));
+
+  g_unlink (out);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/info", test_info);
+  g_test_add_func ("/cli/info/warnings", test_info_warnings);
+  g_test_add_func ("/cli/errors", test_errors);
+  g_test_add_func ("/cli/convert", test_convert);
+  g_test_add_func ("/cli/board-commands", test_board_commands);
+
+  return g_test_run ();
+}
