@@ -25,6 +25,7 @@
 #define PROGRESS_DELAY_MS 200
 #define RECENT_APP_NAME   "tickscope"
 #define MAX_RECENT        10
+#define MAX_HISTORY       15
 
 struct _TksWindow
 {
@@ -47,6 +48,8 @@ struct _TksWindow
   GtkLabel         *info_label;
   GtkLabel         *range_label;
   GMenu            *recent_section;
+  GMenu            *history_section;
+  GtkMenuButton    *menu_button;
   GtkEntry         *port_entry;
   GtkSpinButton    *baud_spin;
   GtkSpinButton    *tick_spin;
@@ -575,11 +578,9 @@ add_filter (GtkFileChooser *chooser,
 }
 
 static void
-open_action (GSimpleAction *action,
-             GVariant      *param,
-             gpointer       user_data)
+open_chooser (TksWindow *self,
+              GFile     *start_folder)
 {
-  TksWindow *self = user_data;
   GtkFileChooserNative *native;
 
   native = gtk_file_chooser_native_new (_("Open Capture"), GTK_WINDOW (self),
@@ -591,7 +592,9 @@ open_action (GSimpleAction *action,
     g_autoptr(GFile) folder = NULL;
     g_autofree char *cwd = NULL;
 
-    if (self->file != NULL)
+    if (start_folder != NULL)
+      folder = g_object_ref (start_folder);
+    else if (self->file != NULL)
       folder = g_file_get_parent (self->file);
     else
       folder = g_file_new_for_path ((cwd = g_get_current_dir ()));
@@ -603,6 +606,14 @@ open_action (GSimpleAction *action,
   g_set_object (&self->chooser, GTK_NATIVE_DIALOG (native));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
   g_object_unref (native);
+}
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  open_chooser (user_data, NULL);
 }
 
 static void
@@ -662,6 +673,88 @@ rebuild_recent (TksWindow *self)
 
   g_ptr_array_unref (mine);
   g_list_free_full (items, (GDestroyNotify)gtk_recent_info_unref);
+}
+
+/* History: every fetch is kept in a folder of the user's data; the newest are listed in the
+ * main menu, the folder is one click away. */
+
+/* "2024-11-22_02-33-55.123_tcp_host_2000.txt" -> "2024-11-22 02:33:55  tcp_host_2000" */
+static char *
+history_label (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  gboolean raw = g_str_has_suffix (base, ".raw.txt");
+  size_t len = strlen (base) - (raw ? strlen (".raw.txt") : g_str_has_suffix (base, ".txt") ? 4 : 0);
+  int year, month, day, hour, minute, second, ms, used = 0;
+  g_autofree char *name = g_strndup (base, len);
+
+  if (sscanf (name, "%4d-%2d-%2d_%2d-%2d-%2d.%3d_%n", &year, &month, &day, &hour, &minute,
+              &second, &ms, &used) == 7 && used > 0)
+    {
+      if (raw)
+        /* Translators: a fetch kept in the history whose data could not be read: date, time, board */
+        return g_strdup_printf (_("%04d-%02d-%02d %02d:%02d:%02d  %s (unread bytes)"),
+                                year, month, day, hour, minute, second, name + used);
+      return g_strdup_printf ("%04d-%02d-%02d %02d:%02d:%02d  %s",
+                              year, month, day, hour, minute, second, name + used);
+    }
+  return g_steal_pointer (&base);
+}
+
+static void
+rebuild_history (TksWindow *self)
+{
+  guint n = 0;
+
+  g_menu_remove_all (self->history_section);
+#ifdef HAVE_TKS_SESSION
+  {
+    g_autoptr(GPtrArray) files = tks_session_list_history ();
+    guint i;
+
+    for (i = 0; i < files->len && i < MAX_HISTORY; i++)
+      {
+        const char *path = g_ptr_array_index (files, i);
+        g_autofree char *label = history_label (path);
+        g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+        g_autoptr(GMenuItem) item = NULL;
+
+        if (uri == NULL)
+          continue;
+        item = g_menu_item_new (label, NULL);
+        g_menu_item_set_action_and_target (item, "win.open-recent", "s", uri);
+        g_menu_append_item (self->history_section, item);
+        n++;
+      }
+  }
+#endif
+  if (n == 0)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No fetches yet"), "win.nothing");
+      g_menu_append_item (self->history_section, item);
+    }
+}
+
+static void
+menu_popup_cb (GtkMenuButton *button,
+               gpointer       user_data)
+{
+  rebuild_history (user_data);
+}
+
+static void
+browse_history_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+#ifdef HAVE_TKS_SESSION
+  TksWindow *self = user_data;
+  g_autofree char *dir = tks_session_get_history_dir ();
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+
+  g_mkdir_with_parents (dir, 0700);
+  open_chooser (self, folder);
+#endif
 }
 
 /* Saving */
@@ -1341,6 +1434,7 @@ fetch_done_cb (GObject      *source,
     tks_capture_set_source (capture, tks_session_get_address (TKS_SESSION (source)));
   self->file_is_capture = FALSE;
   tks_window_set_capture (self, capture, NULL);
+  rebuild_history (self);
 }
 #endif
 
@@ -1529,6 +1623,8 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, info_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, range_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, recent_section);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, history_section);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, port_entry);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, baud_spin);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, tick_spin);
@@ -1559,6 +1655,7 @@ tks_window_init (TksWindow *self)
     { "run", run_action, NULL, NULL, NULL, { 0 } },
     { "fetch", fetch_action, NULL, NULL, NULL, { 0 } },
     { "disconnect", disconnect_action, NULL, NULL, NULL, { 0 } },
+    { "browse-history", browse_history_action, NULL, NULL, NULL, { 0 } },
   };
   GtkDropTarget *drop;
 
@@ -1585,6 +1682,8 @@ tks_window_init (TksWindow *self)
   self->recent = gtk_recent_manager_get_default ();
   g_signal_connect_object (self->recent, "changed", G_CALLBACK (rebuild_recent), self, G_CONNECT_SWAPPED);
   rebuild_recent (self);
+  rebuild_history (self);
+  gtk_menu_button_set_create_popup_func (self->menu_button, menu_popup_cb, self, NULL);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);

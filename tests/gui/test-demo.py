@@ -7,19 +7,22 @@
 # file that reopens with the same lanes. Then a refused connection shows a red error bar.
 # Usage (through run-gui-tests.sh): test-demo.py TICKSCOPE DATA_DIR
 import os
+import re
 import socket
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import (WORK, check, click, count_colours, file_dialog_save, finish,  # noqa: E402
-                    get_app, history, label_text, lane_names, main_window, screenshot, sensitive_button, start, status, stop, wait_for)
+from tksgui import (WORK, check, click, count_colours, file_dialog_save, find, find_all,  # noqa: E402
+                    finish, get_app, history, label_text, lane_names, main_window, menu_item, press,
+                    screenshot, sensitive_button, start, status, stop, wait_for)
 
 TICKSCOPE = sys.argv[1]
 DEMO_THREADS = {"idle", "main", "sensor", "filter", "control", "console", "logger"}
 # the message bars' backgrounds (data/style.css)
 ERROR_RED, INFO_BLUE = (0xC0, 0x1C, 0x28), (0xDB, 0xE7, 0xF7)
 BAR_BOX = (0, 40, 1100, 60)   # where the message bars sit, under the header bar
+ESCAPE = 0xFF1B
 
 
 def demo():
@@ -83,6 +86,28 @@ def demo():
         names = set(wait_for(lambda: lane_names(app), 10) or [])
         check(names and names == shown, "the reopened file shows the same lanes",
               (sorted(names), sorted(shown)))
+
+        # Open Recent lists the saved file; History lists every fetch and reopens one
+        check(wait_for(lambda: menu_item(app, "Open Recent") and find(
+            app, lambda n: n.getRoleName() == "menu item" and n.name == "demo-saved.txt"), 10),
+            "Open Recent lists the saved file")
+        press(ESCAPE)
+        press(ESCAPE)
+        fetches = history()
+        click(menu_item(app, "History"))
+        items = wait_for(lambda: find_all(app, lambda n: n.getRoleName() == "menu item"
+                                          and re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d  demo", n.name or "")), 5)
+        listed = [i.name for i in items or []]
+        check(items and len(items) == len(fetches) >= 2 and listed == sorted(listed, reverse=True),
+              "History lists every fetch, newest first", (listed, fetches))
+        screenshot("history-menu.png")
+        if items:
+            click(items[-1])
+            oldest = fetches[0]
+            check(wait_for(lambda: oldest in (main_window(app).name or ""), 20),
+                  "a fetch reopens from the History menu", (oldest, main_window(app).name))
+            names = set(wait_for(lambda: lane_names(app), 10) or [])
+            check(DEMO_THREADS <= names, "the reopened fetch shows the demo's lanes", sorted(names))
     finally:
         stop(proc)
     return log
