@@ -8,6 +8,7 @@
 #include <cairo-svg.h>
 
 #include "tks-error.h"
+#include "tks-export-name.h"
 #include "tks-overview.h"
 #include "tks-stats-window.h"
 #include "tks-timeline-render.h"
@@ -980,26 +981,6 @@ export_view (TksWindow   *self,
   return TRUE;
 }
 
-static const char *
-format_from_name (const char *path)
-{
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-
-  if (g_str_has_suffix (lower, ".png"))
-    return "png";
-  if (g_str_has_suffix (lower, ".svg"))
-    return "svg";
-  if (g_str_has_suffix (lower, ".pdf"))
-    return "pdf";
-  if (g_str_has_suffix (lower, ".json"))
-    return "perfetto";
-  if (g_str_has_suffix (lower, ".csv"))
-    return "csv";
-  if (g_str_has_suffix (lower, ".ftrace") || g_str_has_suffix (lower, ".trace"))
-    return "ftrace";
-  return NULL;
-}
-
 static gboolean
 export_capture (TksWindow   *self,
                 const char  *path,
@@ -1034,16 +1015,17 @@ export_capture (TksWindow   *self,
 }
 
 static void
-export_response_cb (GtkNativeDialog *dialog,
-                    int              response,
-                    TksWindow       *self)
+export_response_cb (GtkDialog *dialog,
+                    int        response,
+                    TksWindow *self)
 {
   if (response == GTK_RESPONSE_ACCEPT && self->capture != NULL)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
       GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
-      const char *format = path != NULL ? format_from_name (path) : NULL;
+      /* the name's extension decides; a name without a known one gets the chosen filter's format */
+      const char *format = path != NULL ? tks_export_name_get_format (path) : NULL;
       g_autoptr(GError) error = NULL;
       gboolean ok;
 
@@ -1071,8 +1053,24 @@ export_response_cb (GtkNativeDialog *dialog,
           tks_window_show_error (self, message);
         }
     }
-  gtk_native_dialog_destroy (dialog);
-  g_clear_object (&self->chooser);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* Choosing a format renames the file to match, as the user would otherwise have to. */
+static void
+export_filter_changed_cb (GtkFileChooser *chooser)
+{
+  GtkFileFilter *filter = gtk_file_chooser_get_filter (chooser);
+  const char *format = filter != NULL ? g_object_get_data (G_OBJECT (filter), "tks-format") : NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *renamed = NULL;
+
+  if (format == NULL)
+    return;
+  name = gtk_file_chooser_get_current_name (chooser);
+  renamed = tks_export_name_set_format (name != NULL ? name : "", format);
+  if (g_strcmp0 (name, renamed) != 0)
+    gtk_file_chooser_set_current_name (chooser, renamed);
 }
 
 static void
@@ -1081,14 +1079,18 @@ export_action (GSimpleAction *action,
                gpointer       user_data)
 {
   TksWindow *self = user_data;
-  GtkFileChooserNative *native;
+  GtkWidget *dialog;
   GtkFileChooser *chooser;
 
   if (self->capture == NULL)
     return;
-  native = gtk_file_chooser_native_new (_("Export"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  chooser = GTK_FILE_CHOOSER (native);
+  /* A dialog of our own (not a native one): it tells when the format filter changes. */
+  dialog = gtk_file_chooser_dialog_new (_("Export"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Cancel"), GTK_RESPONSE_CANCEL,
+                                        _("_Export"), GTK_RESPONSE_ACCEPT,
+                                        NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  chooser = GTK_FILE_CHOOSER (dialog);
   add_filter (chooser, _("View as PNG image (*.png)"), "*.png", "png");
   add_filter (chooser, _("View as SVG image (*.svg)"), "*.svg", "svg");
   add_filter (chooser, _("View as PDF document (*.pdf)"), "*.pdf", "pdf");
@@ -1098,11 +1100,18 @@ export_action (GSimpleAction *action,
   add_filter (chooser, _("Capture as ftrace text (*.ftrace)"), "*.ftrace", "ftrace");
 #endif
   gtk_file_chooser_set_current_name (chooser, _("timeline.png"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
-  g_signal_connect (native, "response", G_CALLBACK (export_response_cb), self);
-  g_set_object (&self->chooser, GTK_NATIVE_DIALOG (native));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
-  g_object_unref (native);
+  if (self->file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (self->file);
+
+      if (parent != NULL)
+        gtk_file_chooser_set_current_folder (chooser, parent, NULL);
+    }
+  g_signal_connect (dialog, "notify::filter", G_CALLBACK (export_filter_changed_cb), NULL);
+  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* Statistics */

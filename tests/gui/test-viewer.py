@@ -12,6 +12,9 @@ import time
 
 import pyatspi
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tksgui import choose_filter, entry_text  # noqa: E402
+
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 WORK = os.environ.get("TKS_GUI_WORK", "/tmp")
 SHOTS = os.environ.get("TKS_GUI_SHOTS", WORK)
@@ -284,6 +287,26 @@ try:
     wait_for(lambda: os.path.exists(csv_path) and os.path.getsize(csv_path) > 0, 10)
     head = open(csv_path).readline().strip() if os.path.exists(csv_path) else ""
     check(head.startswith("kind,thread"), "Export writes the capture as CSV", head)
+
+    # Choosing a format renames the file; a name without a known extension gets that format
+    click(menu_item(app, "Export…"))
+    dlg = wait_for(lambda: dialog(app, "Export"))
+    time.sleep(0.5)
+    name = find(dlg, lambda n: n.getRoleName() == "text" and n.name == "Name:")
+    base = os.path.join(WORK, "by-filter")
+    name.queryEditableText().setTextContents(base)
+    check(choose_filter(dlg, "View as SVG image (*.svg)") and entry_text(name) == base + ".svg",
+          "choosing SVG adds .svg to the name", entry_text(name))
+    check(choose_filter(dlg, "Capture as CSV table (*.csv)") and entry_text(name) == base + ".csv",
+          "choosing CSV changes .svg to .csv", entry_text(name))
+    name.queryEditableText().setTextContents(base)
+    time.sleep(0.3)
+    click(find(dlg, lambda n: n.getRoleName() == "push button" and (n.name or "").endswith("Export")))
+    wait_for(lambda: dialog(app, "Export") is None, 5)
+    wait_for(lambda: os.path.exists(base) and os.path.getsize(base) > 0, 10)
+    head = open(base).readline().strip() if os.path.exists(base) else ""
+    check(head.startswith("kind,thread"), "a name without extension is written in the chosen format (CSV)",
+          head)
 
     # A broken file: a message in the window, and the capture stays
     broken = os.path.join(WORK, "broken.txt")

@@ -238,3 +238,27 @@ def history_dir():
 def history():
     d = history_dir()
     return sorted(os.listdir(d)) if os.path.isdir(d) else []
+
+
+EXPORT_FILTERS = ["View as PNG image (*.png)", "View as SVG image (*.svg)", "View as PDF document (*.pdf)",
+                  "Capture as Perfetto trace (*.json)", "Capture as CSV table (*.csv)",
+                  "Capture as ftrace text (*.ftrace)"]
+HOME_KEY, DOWN_KEY = 0xFF50, 0xFF54
+
+
+def entry_text(node):
+    text = node.queryText()
+    return text.getText(0, text.characterCount)
+
+
+def choose_filter(dlg, label, filters=EXPORT_FILTERS):
+    """Picks a file type in a file dialog's filter list with the keyboard, as a user does."""
+    combo = find(dlg, lambda n: n.getRoleName() == "combo box")
+    click(find(combo, lambda n: n.getRoleName() == "push button"))
+    time.sleep(0.5)
+    press(HOME_KEY)
+    for _ in range(filters.index(label)):
+        press(DOWN_KEY)
+    press(RETURN)
+    time.sleep(0.3)
+    return label in [n.name for n in find_all(combo, lambda n: n.getRoleName() == "label")]
