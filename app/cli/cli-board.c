@@ -221,6 +221,7 @@ tks_cli_fetch (int    argc,
   const char *port = NULL;
   g_autoptr(TksSession) session = NULL;
   g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(TksCapture) written = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
   const char * const *warnings;
@@ -252,10 +253,6 @@ tks_cli_fetch (int    argc,
       goto out;
     }
 
-  warnings = tks_capture_get_warnings (capture, &n_warnings);
-  for (guint i = 0; i < n_warnings; i++)
-    fprintf (stderr, "tickscope-cli fetch: warning: %s\n", warnings[i]);
-
   if (!tks_capture_write (capture, text, NULL)
       || !tks_cli_write_output (opts.output, text->str, text->len, &error))
     {
@@ -264,6 +261,14 @@ tks_cli_fetch (int    argc,
       ret = TKS_CLI_BAD;
       goto out;
     }
+
+  /* The warnings name lines of the file just written, as `tickscope-cli info` on it does,
+   * not lines of the board's replies, which the user never sees. */
+  written = tks_capture_new_from_data (text->str, text->len, NULL);
+  warnings = tks_capture_get_warnings (written != NULL ? written : capture, &n_warnings);
+  for (guint i = 0; warnings != NULL && i < n_warnings; i++)
+    fprintf (stderr, "tickscope-cli fetch: %s%s\n",
+             strstr (warnings[i], "warning") != NULL ? "" : "warning: ", warnings[i]);
   if (!opts.quiet)
     fprintf (stderr, "%u threads, %u records from %s%s%s\n",
              tks_capture_get_n_threads (capture), tks_capture_get_n_records (capture),
