@@ -283,6 +283,28 @@ test_stats_exit_and_unlogged (void)
   g_assert_cmpuint (s->n_out_marks, ==, 0);
 }
 
+/* One thread on its own: the range is half-open, also at the end of the capture. */
+static void
+test_thread_stats_single (void)
+{
+  g_autoptr(TksCapture) capture = load (simple_transcript);
+  const TksThread *idle = tks_capture_get_thread (capture, (guint) find_thread (capture, "idle"));
+  TksThreadStats s;
+
+  tks_thread_stats_compute (idle, 100, 102, &s);
+  g_assert_cmpuint (s.thread, ==, idle->index);
+  g_assert_cmpfloat_with_epsilon (s.run_time, 2, EPS);
+  g_assert_cmpfloat_with_epsilon (s.share, 100, EPS);
+  g_assert_cmpuint (s.activations, ==, 1);
+
+  tks_thread_stats_compute (idle, 101.5, 108, &s);
+  g_assert_cmpfloat_with_epsilon (s.run_time, 0.5 + 2, EPS);
+  g_assert_cmpuint (s.activations, ==, 1);
+  g_assert_cmpuint (s.n_pieces, ==, 2);
+  g_assert_cmpfloat_with_epsilon (s.longest_wait, 4, EPS);
+  g_assert_cmpfloat_with_epsilon (s.longest_wait_begin, 102, EPS);
+}
+
 static void
 test_stats_bad_ranges (void)
 {
@@ -380,6 +402,7 @@ main (int    argc,
   g_test_add_func ("/stats/range-clips-runs", test_stats_range_clips_runs);
   g_test_add_func ("/stats/exit-and-unlogged", test_stats_exit_and_unlogged);
   g_test_add_func ("/stats/bad-ranges", test_stats_bad_ranges);
+  g_test_add_func ("/stats/single-thread", test_thread_stats_single);
   g_test_add_data_func ("/stats/real/run-mode", "board-run-mode.raw.txt", test_stats_real_capture);
   g_test_add_data_func ("/stats/real/trigger-exits", "board-trigger-exits.raw.txt", test_stats_real_capture);
   g_test_add_data_func ("/stats/real/saved", "board-trigger-exits.saved.txt", test_stats_real_capture);
