@@ -321,10 +321,10 @@ test_matches_original (void)
               g_assert_cmpfloat (th->runs[j].end, >=, run->begin + run->width - 1e-9);
               compared++;
             }
-          /* Tickscope adds at most the run still going at the end. */
-          g_assert_cmpuint (th->n_runs, <=, lt->runs->len + 1);
-          if (th->n_runs == lt->runs->len + 1)
-            g_assert_true (th->flags & (TKS_THREAD_RUNNING_AT_END | TKS_THREAD_ASSUMED_START));
+          /* Tickscope adds at most the runs going on at the start and at the end. */
+          g_assert_cmpuint (th->n_runs, <=, lt->runs->len +
+                            !!(th->flags & TKS_THREAD_RUNNING_AT_START) +
+                            !!(th->flags & TKS_THREAD_RUNNING_AT_END));
         }
       g_assert_cmpuint (compared, >, 1000);
     }
@@ -540,8 +540,9 @@ test_subtick_placement (void)
   g_assert_cmpfloat_with_epsilon (idle->runs[0].end, 100.0 + 2.0 / 3, 1e-12);
   g_assert_cmpfloat_with_epsilon (fast->runs[1].begin, 100.0 + 2.0 / 3, 1e-12);
   g_assert_cmpfloat (fast->runs[1].end, ==, 102.0);
-  /* main was running before the first record: that leading OUT is dropped... */
+  /* main is switched out by the very first record: nothing of its run is in the capture... */
   g_assert_cmpuint (main_thread->n_runs, ==, 1);
+  g_assert_false (main_thread->flags & TKS_THREAD_RUNNING_AT_START);
   /* ...and its last IN runs to the end of the capture, flagged. */
   g_assert_cmpfloat (main_thread->runs[0].begin, ==, 102.0);
   g_assert_cmpfloat (main_thread->runs[0].end, ==, 103.0);
@@ -550,6 +551,26 @@ test_subtick_placement (void)
   g_assert_cmpfloat (tks_capture_get_end (c), ==, 103.0);
   g_assert_cmpuint (tks_capture_get_max_switches_per_tick (c), ==, 3);
   g_assert_cmpfloat (tks_capture_get_mean_switches_per_tick (c), ==, 2.0);
+}
+
+static void
+test_running_at_start (void)
+{
+  /* "fast" is first switched out at 100.5: it ran from the start of the log until then. */
+  g_autoptr(TksCapture) c = load_text (
+    LIST3 "ch> threads_timestamps\r\n"
+    "From  1 to  2 at     100\r\n"
+    "From  3 to  1 at     100\r\n"
+    "From  1 to  3 at     104\r\n"
+    "ch> ");
+  const TksThread *fast = thread_named (c, "fast");
+
+  g_assert_true (fast->flags & TKS_THREAD_RUNNING_AT_START);
+  g_assert_cmpuint (fast->n_runs, ==, 2);
+  g_assert_cmpfloat (fast->runs[0].begin, ==, 100.0);
+  g_assert_cmpfloat (fast->runs[0].end, ==, 100.5);
+  g_assert_cmpfloat (fast->first_event, ==, 100.0);
+  g_assert_cmpfloat (fast->runs[1].begin, ==, 104.0);
 }
 
 static void
@@ -630,6 +651,28 @@ test_unlisted_thread (void)
   lanes = tks_capture_get_lanes (c, &n);
   g_assert_cmpuint (n, ==, 4);
   g_assert_cmpuint (lanes[n - 1], ==, ghost->index);
+}
+
+static void
+test_unlisted_threads_and_zero (void)
+{
+  /* The log names 5 when the list has 3: 4 and 5 appear; an in-thread 0 is unnumbered. */
+  g_autoptr(TksCapture) c = load_text (
+    LIST3 "ch> threads_timestamps\r\n"
+    "From  1 to  5 at      10\r\n"
+    "From  5 to  0 at      11\r\n"
+    "From  0 to  1 at      12\r\n"
+    "ch> ");
+  guint n;
+
+  tks_capture_get_warnings (c, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_true (has_warning (c, "line 7: warning: the log names thread 5, but the thread list "
+                                 "has only 3 at that point: threads 4 to 5"));
+  g_assert_true (has_warning (c, "line 8: warning: switch to a thread without a number"));
+  g_assert_cmpuint (tks_capture_get_n_threads (c), ==, 5);
+  g_assert_cmpuint (thread_named (c, "Thread 5 (not in list)")->n_runs, ==, 1);
+  g_assert_cmpuint (thread_named (c, "Thread 4 (not in list)")->n_runs, ==, 0);
 }
 
 static void
@@ -1123,10 +1166,12 @@ main (int    argc,
   g_test_add_func ("/capture/real/partly-logged", test_partly_logged);
   g_test_add_func ("/capture/rules/subtick-placement", test_subtick_placement);
   g_test_add_func ("/capture/rules/assumed-start", test_assumed_start_at_zero);
+  g_test_add_func ("/capture/rules/running-at-start", test_running_at_start);
   g_test_add_func ("/capture/rules/renumbering", test_renumbering_after_exit);
   g_test_add_func ("/capture/rules/unlogged-marks", test_unlogged_marks);
   g_test_add_func ("/capture/hazards/unlisted-thread", test_unlisted_thread);
   g_test_add_func ("/capture/hazards/exit-unknown-to-list", test_exit_unknown_to_list);
+  g_test_add_func ("/capture/hazards/unlisted-and-zero", test_unlisted_threads_and_zero);
   g_test_add_func ("/capture/hazards/stale-deleted-history", test_stale_deleted_history);
   g_test_add_func ("/capture/hazards/garbled-lines", test_garbled_lines);
   g_test_add_func ("/capture/hazards/trigger-epoch", test_trigger_epoch);

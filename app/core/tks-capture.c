@@ -255,6 +255,17 @@ rebuild_add_unlisted (Rebuild *rb,
                       guint    number,
                       guint    line)
 {
+  if (rb->pass == 1)
+    {
+      if (working->len + 1 == number)
+        rebuild_warn (rb, "line %u: warning: the log names thread %u, which the thread list "
+                      "does not have (list and log read at different moments?)", line, number);
+      else
+        rebuild_warn (rb, "line %u: warning: the log names thread %u, but the thread list has "
+                      "only %u at that point: threads %u to %u are shown as not in the list",
+                      line, number, working->len, working->len + 1, number);
+    }
+
   while (working->len < number)
     {
       guint index;
@@ -267,9 +278,6 @@ rebuild_add_unlisted (Rebuild *rb,
           info->number = working->len + 1;
           index = rb->infos->len;
           g_ptr_array_add (rb->infos, info);
-          rebuild_warn (rb, "line %u: warning: the log names thread %u, which the thread list "
-                        "does not have (list and log read at different moments?)",
-                        line, working->len + 1);
         }
       else
         index = rb->n_listed + rb->synthetic_used++;
@@ -311,6 +319,15 @@ state_event_logged (TksCapture  *self,
       st->n_runs++;
       st->flags |= TKS_THREAD_ASSUMED_START;
     }
+  else if (!st->seen && kind == 1 && pos > self->start)
+    {
+      /* Switched out before it was ever switched in: it was running when the log began.
+       * (Not so for an exit: a frozen log still records lone exits.) */
+      if (runs != NULL)
+        runs[st->n_runs] = (TksRun) { self->start, pos };
+      st->n_runs++;
+      st->flags |= TKS_THREAD_RUNNING_AT_START;
+    }
   else if (st->seen)
     st->lost_out++;
 }
@@ -347,7 +364,7 @@ state_event (Rebuild *rb,
   if (!st->seen)
     {
       st->seen = TRUE;
-      st->first_event = pos;
+      st->first_event = (st->flags & TKS_THREAD_RUNNING_AT_START) ? self->start : pos;
     }
 }
 
@@ -471,7 +488,9 @@ rebuild_replay (Rebuild *rb)
           if (rec->in == 0)
             {
               if (rb->pass == 1)
-                rebuild_warn (rb, "line %u: warning: switch to thread 0, which cannot exist", line);
+                rebuild_warn (rb, "line %u: warning: switch to a thread without a number (the "
+                              "board had more threads than it can number, or created it while "
+                              "the log was being read): not drawn", line);
               continue;
             }
           if (rec->in > working->len)

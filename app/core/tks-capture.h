@@ -47,6 +47,8 @@ typedef enum
   TKS_THREAD_NOT_LISTED     = 1 << 3, /* only the log names it: name and priority unknown  */
   TKS_THREAD_RUNNING_AT_END = 1 << 4, /* the last run lasts to the end of the capture      */
   TKS_THREAD_ASSUMED_START  = 1 << 5, /* the first run begins at tick 0 without an IN      */
+  TKS_THREAD_RUNNING_AT_START = 1 << 6, /* the first run began before the capture: it is
+                                           shown from the capture's start to its first OUT */
 } TksThreadFlags;
 
 typedef struct
