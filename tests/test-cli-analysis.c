@@ -7,62 +7,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} Result;
-
-static void
-result_clear (Result *r)
-{
-  g_clear_pointer (&r->out, g_free);
-  g_clear_pointer (&r->err, g_free);
-}
-
-/* Runs tickscope-cli with @args (NULL-terminated), @input on standard input when not NULL. */
-static Result
-run_cli (const char *input,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) in = NULL;
-  g_autoptr(GBytes) out = NULL;
-  g_autoptr(GBytes) err = NULL;
-  Result r = { 0 };
-  const char *arg;
-  va_list ap;
-
-  g_ptr_array_add (argv, (char *) TICKSCOPE_CLI);
-  va_start (ap, input);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (argv, (char *) arg);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
-  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-
-  in = g_bytes_new (input != NULL ? input : "", input != NULL ? strlen (input) : 0);
-  g_assert_true (g_subprocess_communicate (proc, in, NULL, &out, &err, &error));
-  g_assert_no_error (error);
-
-  g_assert_true (g_subprocess_get_if_exited (proc));
-  r.status = g_subprocess_get_exit_status (proc);
-  r.out = g_strndup (g_bytes_get_size (out) > 0 ? g_bytes_get_data (out, NULL) : "",
-                     g_bytes_get_size (out));
-  r.err = g_strndup (g_bytes_get_size (err) > 0 ? g_bytes_get_data (err, NULL) : "",
-                     g_bytes_get_size (err));
-  return r;
-}
+#include "tks-test-cli.h"
 
 static const char transcript[] =
   "threads_list\r\n"
@@ -81,7 +26,7 @@ static const char transcript[] =
 static void
 test_stats (void)
 {
-  Result r = run_cli (transcript, "stats", "-", "--from", "101", "--to", "104", NULL);
+  TksCliResult r = tks_run_cli (transcript, "stats", "-", "--from", "101", "--to", "104", NULL);
   g_auto(GStrv) lines = NULL;
   gboolean saw_worker = FALSE;
 
@@ -121,48 +66,48 @@ test_stats (void)
         }
     }
   g_assert_true (saw_worker);
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
   /* Half a tick per millisecond at 2000 Hz. */
-  r = run_cli (transcript, "stats", "-", "--tick-hz", "2000", NULL);
+  r = tks_run_cli (transcript, "stats", "-", "--tick-hz", "2000", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, " at 2000 Hz)"));
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 }
 
 static void
 test_stats_errors (void)
 {
   g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-run-mode.raw.txt", NULL);
-  Result r;
+  TksCliResult r;
 
-  r = run_cli (NULL, "stats", path, "--from", "30000", "--to", "20000", NULL);
+  r = tks_run_cli (NULL, "stats", path, "--from", "30000", "--to", "20000", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "range"));
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
-  r = run_cli (NULL, "stats", NULL);
+  r = tks_run_cli (NULL, "stats", NULL);
   g_assert_cmpint (r.status, ==, 2);
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
-  r = run_cli (NULL, "stats", "/nonexistent/capture.txt", NULL);
+  r = tks_run_cli (NULL, "stats", "/nonexistent/capture.txt", NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_cmpstr (r.err, !=, "");
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
-  r = run_cli ("nothing to see here\r\n", "stats", "-", NULL);
+  r = tks_run_cli ("nothing to see here\r\n", "stats", "-", NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_cmpstr (r.err, !=, "");
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
-  r = run_cli (NULL, "stats", "--help", NULL);
+  r = tks_run_cli (NULL, "stats", "--help", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, "--from"));
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
-  r = run_cli (NULL, "stats", path, "--bogus", NULL);
+  r = tks_run_cli (NULL, "stats", path, "--bogus", NULL);
   g_assert_cmpint (r.status, ==, 2);
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 }
 
 static void
@@ -172,28 +117,28 @@ test_export_formats (void)
   g_autofree char *dir = g_dir_make_tmp ("tickscope-cli-XXXXXX", NULL);
   g_autofree char *out_path = g_build_filename (dir, "trace.json", NULL);
   g_autofree char *written = NULL;
-  Result r;
+  TksCliResult r;
 
-  r = run_cli (NULL, "export", path, "--format", "perfetto", "-o", out_path, NULL);
+  r = tks_run_cli (NULL, "export", path, "--format", "perfetto", "-o", out_path, NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.out, ==, "");
   g_assert_true (g_file_get_contents (out_path, &written, NULL, NULL));
   g_assert_true (g_str_has_prefix (written, "{\"displayTimeUnit\""));
   g_assert_nonnull (strstr (written, "\"thread_sort_index\""));
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
-  r = run_cli (transcript, "export", "-", "-f", "csv", "-o", "-", NULL);
+  r = tks_run_cli (transcript, "export", "-", "-f", "csv", "-o", "-", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_str_has_prefix (r.out, "kind,thread,priority,creation_order,begin,end\r\n"));
   g_assert_nonnull (strstr (r.out, "\r\nrun,worker,130,2,103.5,106\r\n"));
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
-  r = run_cli (transcript, "export", "-", "--format", "ftrace", "--tick-hz", "10000", NULL);
+  r = tks_run_cli (transcript, "export", "-", "--format", "ftrace", "--tick-hz", "10000", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_str_has_prefix (r.out, "# tracer: nop\n"));
   /* tick 103.5 at 10 kHz */
   g_assert_nonnull (strstr (r.out, " 0.010350: sched_switch: prev_comm=main prev_pid=1"));
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
   g_unlink (out_path);
   g_rmdir (dir);
@@ -203,31 +148,31 @@ static void
 test_export_errors (void)
 {
   g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-run-mode.raw.txt", NULL);
-  Result r;
+  TksCliResult r;
 
-  r = run_cli (NULL, "export", path, NULL);
+  r = tks_run_cli (NULL, "export", path, NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "--format"));
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
-  r = run_cli (NULL, "export", path, "--format", "xml", NULL);
+  r = tks_run_cli (NULL, "export", path, "--format", "xml", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "xml"));
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
-  r = run_cli (NULL, "export", path, "--format", "csv", "--tick-hz", "-3", NULL);
+  r = tks_run_cli (NULL, "export", path, "--format", "csv", "--tick-hz", "-3", NULL);
   g_assert_cmpint (r.status, ==, 2);
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
-  r = run_cli ("garbage", "export", "-", "--format", "csv", NULL);
+  r = tks_run_cli ("garbage", "export", "-", "--format", "csv", NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_cmpstr (r.out, ==, "");
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 
-  r = run_cli (NULL, "export", path, "--format", "csv", "-o", "/nonexistent/dir/out.csv", NULL);
+  r = tks_run_cli (NULL, "export", path, "--format", "csv", "-o", "/nonexistent/dir/out.csv", NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_cmpstr (r.err, !=, "");
-  result_clear (&r);
+  tks_cli_result_clear (&r);
 }
 
 int
