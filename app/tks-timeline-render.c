@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <pango/pangocairo.h>
 
+#include "tks-coverage.h"
 #include "tks-timeline-render.h"
 
 static void
@@ -276,9 +277,42 @@ merger_add (SpanMerger *m,
   m->have = TRUE;
 }
 
+/* Many runs per pixel column: each column asks the coverage summary whether the thread runs
+ * there, O(1) per column instead of a search through the runs. */
+static gboolean
+draw_runs_by_column (SpanMerger                *m,
+                     const TksTimelineGeometry *g,
+                     const TksCoverage         *coverage,
+                     guint                      thread_id,
+                     const TksThread           *thread,
+                     guint                      first,
+                     guint                      n)
+{
+  double scale = g->width / (g->x1 - g->x0);
+  double bucket = tks_coverage_bucket_width (coverage, thread_id);
+  double col, last;
+  guint end;
+
+  /* buckets must be well under a pixel, and runs many more than the columns */
+  if (!(bucket > 0) || bucket * 4 > 1 / scale)
+    return FALSE;
+  end = tks_runs_first_beginning_at (thread->runs, first, n, g->x1);
+  if (end <= first || end - first < 2 * g->width)
+    return FALSE;
+
+  col = MAX (0.0, floor ((thread->runs[first].begin - g->x0) * scale));
+  last = MIN (ceil (g->width), ceil ((thread->runs[end - 1].end - g->x0) * scale));
+  for (; col < last; col++)
+    if (tks_coverage_any (coverage, thread_id, g->x0 + col / scale, g->x0 + (col + 1) / scale))
+      merger_add (m, col, col + 1);
+  return TRUE;
+}
+
 static void
 draw_runs (TksPainter                *painter,
            const TksTimelineGeometry *g,
+           const TksCoverage         *coverage,
+           guint                      thread_id,
            const TksThread           *thread,
            const GdkRGBA             *color,
            double                     y,
@@ -295,6 +329,8 @@ draw_runs (TksPainter                *painter,
     n--;   /* drawn on its own below */
 
   i = tks_runs_first_ending_after (thread->runs, n, g->x0);
+  if (coverage != NULL && i < n && draw_runs_by_column (&m, g, coverage, thread_id, thread, i, n))
+    i = n;
   while (i < n && thread->runs[i].begin < g->x1)
     {
       double b = (thread->runs[i].begin - g->x0) * scale;
@@ -418,6 +454,7 @@ tks_timeline_render_lanes (TksCapture                *capture,
   GdkRGBA nodata = painter->fg;
   GdkRGBA exitband = { 0.88, 0.11, 0.14, 0.22 };
   GdkRGBA exitedge = { 0.88, 0.11, 0.14, 0.9 };
+  const TksCoverage *coverage = tks_coverage_get (capture);
 
   if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
     return;
@@ -466,7 +503,7 @@ tks_timeline_render_lanes (TksCapture                *capture,
         }
 
       if (thread->flags & TKS_THREAD_LOGGED)
-        draw_runs (painter, g, thread, &color, bar_y, bar_h);
+        draw_runs (painter, g, coverage, lanes[l], thread, &color, bar_y, bar_h);
       if (thread->n_marks > 0)
         draw_marks (painter, g, thread, bar_y, bar_h);
     }
@@ -655,6 +692,22 @@ tks_timeline_render_headers (TksCapture                *capture,
       painter->text (painter, &painter->fg, 10,
                      tks_timeline_lane_y (g, l) + (g->lane_height - lh) / 2, layout);
     }
+}
+
+void
+tks_timeline_warm_up_fonts (PangoContext *pango)
+{
+  g_autoptr(PangoLayout) layout = NULL;
+  int w, h;
+
+  g_return_if_fail (PANGO_IS_CONTEXT (pango));
+
+  layout = pango_layout_new (pango);
+  /* what the ruler, the lane names and the trigger label are made of */
+  pango_layout_set_text (layout,
+                         "0123456789.,- ms s µs ticks Trigger: Thread ()\n"
+                         "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ _…", -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
 }
 
 void

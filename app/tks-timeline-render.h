@@ -90,6 +90,10 @@ void     tks_timeline_render_headers      (TksCapture          *capture,
                                            const TksTimelineGeometry *geometry,
                                            TksPainter          *painter);
 
+/* Loads the fonts and shapes the characters the timeline draws, so the first frame does not
+ * pay for it: call it once, e.g. when the widget is realized. */
+void     tks_timeline_warm_up_fonts       (PangoContext        *pango);
+
 /* Draws a whole view (ruler, headers, lanes, trigger) on @cr, for exports. */
 void     tks_timeline_render_cairo        (TksCapture          *capture,
                                            const TksTimelineGeometry *geometry,

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tks-coverage.h"
 #include "tks-timeline-view.h"
 
 #define DRAG_THRESHOLD 4.0
@@ -32,6 +33,9 @@ struct _TksTimelineView
   GskRenderNode  *cache;
   TksTimelineGeometry cache_geometry;
   GdkRGBA         cache_fg;
+
+  /* building the capture's coverage summaries in a worker thread */
+  GCancellable   *coverage_cancellable;
 
   /* pointer and interaction state */
   double          pointer_x;
@@ -950,6 +954,14 @@ query_tooltip_cb (GtkWidget       *widget,
 /* GObject */
 
 static void
+tks_timeline_view_realize (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (tks_timeline_view_parent_class)->realize (widget);
+  /* fonts are loaded now rather than in the first frame that shows a capture */
+  tks_timeline_warm_up_fonts (gtk_widget_get_pango_context (widget));
+}
+
+static void
 tks_timeline_view_dispose (GObject *object)
 {
   TksTimelineView *self = TKS_TIMELINE_VIEW (object);
@@ -965,6 +977,9 @@ tks_timeline_view_dispose (GObject *object)
   g_clear_object (&self->viewport);
   g_clear_object (&self->capture);
   g_clear_pointer (&self->cache, gsk_render_node_unref);
+  if (self->coverage_cancellable != NULL)
+    g_cancellable_cancel (self->coverage_cancellable);
+  g_clear_object (&self->coverage_cancellable);
 
   G_OBJECT_CLASS (tks_timeline_view_parent_class)->dispose (object);
 }
@@ -1050,6 +1065,7 @@ tks_timeline_view_class_init (TksTimelineViewClass *klass)
   object_class->set_property = tks_timeline_view_set_property;
 
   widget_class->snapshot = tks_timeline_view_snapshot;
+  widget_class->realize = tks_timeline_view_realize;
   widget_class->size_allocate = tks_timeline_view_size_allocate;
   widget_class->measure = tks_timeline_view_measure;
 
@@ -1131,6 +1147,50 @@ tks_timeline_view_get_capture (TksTimelineView *self)
   return self->capture;
 }
 
+static void
+coverage_thread (GTask        *task,
+                 gpointer      source,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  g_task_return_pointer (task, tks_coverage_new (task_data), (GDestroyNotify) tks_coverage_free);
+}
+
+static void
+coverage_done_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  TksTimelineView *self = TKS_TIMELINE_VIEW (source);
+  TksCapture *capture = g_task_get_task_data (G_TASK (result));
+  g_autoptr(TksCoverage) coverage = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (coverage == NULL || tks_coverage_get (capture) != NULL)
+    return;
+  tks_coverage_attach (capture, g_steal_pointer (&coverage));
+  if (capture == self->capture)
+    invalidate (self);
+}
+
+/* Busy threads get coverage summaries, built off the draw path; until they arrive, frames
+ * are drawn from the runs themselves. */
+static void
+start_coverage (TksTimelineView *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->coverage_cancellable != NULL)
+    g_cancellable_cancel (self->coverage_cancellable);
+  g_clear_object (&self->coverage_cancellable);
+  if (self->capture == NULL || tks_coverage_get (self->capture) != NULL)
+    return;
+  self->coverage_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->coverage_cancellable, coverage_done_cb, NULL);
+  g_task_set_source_tag (task, start_coverage);
+  g_task_set_task_data (task, g_object_ref (self->capture), g_object_unref);
+  g_task_run_in_thread (task, coverage_thread);
+}
+
 void
 tks_timeline_view_set_capture (TksTimelineView *self,
                                TksCapture      *capture)
@@ -1149,6 +1209,7 @@ tks_timeline_view_set_capture (TksTimelineView *self,
   update_content_height (self);
   update_info (self);
   invalidate (self);
+  start_coverage (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE]);
 }
