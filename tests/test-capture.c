@@ -913,6 +913,8 @@ test_dump (void)
   g_assert_cmpuint (n, ==, 0);
   g_assert_cmpuint (tks_capture_get_n_records (c), ==, 3);
   g_assert_cmpfloat (tks_capture_get_tick_hz (c), ==, 10000);
+  g_assert_cmpuint (tks_capture_get_log_size (c), ==, 3000);
+  g_assert_null (tks_capture_get_damage (c));
   g_assert_true (tks_capture_get_trigger (c, &trigger));
   g_assert_cmpfloat (trigger, ==, 102);
   g_assert_cmpuint (thread_named (c, "fast")->n_runs, ==, 2);
@@ -920,10 +922,26 @@ test_dump (void)
   d = tks_capture_new_from_dump (damaged, strlen (damaged), &error);
   g_assert_no_error (error);
   g_assert_true (has_warning (d, "do not match the board's checksum"));
+  g_assert_nonnull (strstr (tks_capture_get_damage (d), "checksum"));
 
   e = tks_capture_new_from_dump (cut, strlen (cut), &error);
   g_assert_no_error (error);
   g_assert_true (has_warning (e, "the transfer was cut"));
+  g_assert_nonnull (strstr (tks_capture_get_damage (e), "cut"));
+
+  /* Real bytes of the board library (simulated board, 24-record log): the checksum agrees;
+   * one digit garbled on the way: it does not. */
+  {
+    g_autoptr(TksCapture) real = load_data ("simboard-dump.raw.txt");
+    g_autoptr(TksCapture) garbled = load_data ("simboard-dump-damaged.raw.txt");
+
+    tks_capture_get_warnings (real, &n);
+    g_assert_cmpuint (n, ==, 0);
+    g_assert_null (tks_capture_get_damage (real));
+    g_assert_cmpuint (tks_capture_get_log_size (real), ==, 24);
+    g_assert_cmpuint (tks_capture_get_n_records (real), ==, 15);
+    g_assert_nonnull (tks_capture_get_damage (garbled));
+  }
 
   /* The same reply inside a transcript. */
   f = tks_capture_new_from_data (transcript, strlen (transcript), &error);

@@ -342,6 +342,41 @@ test_fault (gconstpointer data)
   wait_clear (&wait);
 }
 
+/* The board offers threads_dump and its reply arrives with one digit garbled: the fetch
+ * fails with a clear message, and the received bytes are kept. */
+static void
+test_damaged_dump (void)
+{
+  Server server = { 0 };
+  Wait wait = { 0 };
+  g_autofree char *address = server_start (&server, "simboard-dump-damaged.raw.txt",
+                                           TKS_TEST_BOARD_NORMAL, 0);
+  g_autoptr(TksSession) session = session_new (&wait);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GPtrArray) history = NULL;
+
+  tks_session_connect_async (session, address, NULL, on_done, &wait);
+  g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+  g_assert_no_error (error);
+  tks_session_fetch_async (session, NULL, on_done, &wait);
+  capture = tks_session_fetch_finish (session, wait_for (&wait), &error);
+  g_assert_null (capture);
+  g_test_message ("%s", error->message);
+  g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "arrived damaged"));
+  g_assert_nonnull (strstr (error->message, "checksum"));
+  g_assert_nonnull (strstr (error->message, "are kept in"));
+  /* Nothing lost: the bytes as received are in the history, not a capture built from them. */
+  history = tks_session_list_history ();
+  g_assert_cmpuint (history->len, ==, 1);
+  g_assert_true (g_str_has_suffix (g_ptr_array_index (history, 0), ".raw.txt"));
+
+  tks_session_disconnect (session);
+  server_stop (&server);
+  wait_clear (&wait);
+}
+
 static void
 test_cancel_fetch (void)
 {
@@ -384,6 +419,7 @@ main (int    argc,
   g_test_add_data_func ("/session/fault/reset-mid-transfer", GINT_TO_POINTER (TKS_TEST_BOARD_RESET_AFTER), test_fault);
   g_test_add_data_func ("/session/fault/stall-mid-transfer", GINT_TO_POINTER (TKS_TEST_BOARD_STALL_AFTER), test_fault);
   g_test_add_func ("/session/cancel-fetch", test_cancel_fetch);
+  g_test_add_func ("/session/fault/damaged-dump", test_damaged_dump);
 
   return g_test_run ();
 }

@@ -12,7 +12,6 @@
 
 #include "tks-error.h"
 #include "tks-shell.h"
-#include "tks-shell-dump.h"
 #include "tks-test-board.h"
 #include "tks-transport-private.h"
 
@@ -395,61 +394,6 @@ test_parse_help (void)
   g_assert_cmpstr (some[1], ==, "threads_dump");
 }
 
-static guint32
-fnv_records (const guint32 *records,
-             guint          n)
-{
-  guint32 hash = 2166136261U;
-
-  for (guint i = 0; i < n; i++)
-    for (guint b = 0; b < 4; b++)
-      {
-        hash ^= (records[i] >> (8 * b)) & 0xFF;
-        hash *= 16777619U;
-      }
-  return hash;
-}
-
-static void
-test_parse_dump (void)
-{
-  /* records: tick << 12 | out << 6 | in */
-  const guint32 records[] = { (25396u << 12) | (5u << 6) | 6u, (25397u << 12) | (6u << 6) | 2u };
-  g_autofree char *dump = g_strdup_printf (
-    "Dump version: 1\r\nTick frequency: 1000\r\nLog size: 3000\r\nMode: frozen\r\n"
-    "Trigger tick: 25390\r\nRecords: 2\r\nThreads:\r\n"
-    "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\nDeleted threads: \r\n"
-    "Timestamps:\r\nTriggered at   25390\r\n"
-    "From  5 to  6 at   25396\r\nFrom  6 to  2 at   25397\r\n"
-    "End of dump: 2 records, checksum %08x\r\n", fnv_records (records, 2));
-  g_autoptr(GError) error = NULL;
-  TksShellDump parts;
-  char *digit;
-
-  g_assert_true (tks_shell_parse_dump (dump, strlen (dump), &parts, &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (parts.version, ==, 1);
-  g_assert_cmpfloat (parts.tick_hz, ==, 1000);
-  g_assert_cmpuint (parts.log_size, ==, 3000);
-  g_assert_cmpuint (parts.n_records, ==, 2);
-  g_assert_true (parts.triggered);
-  g_assert_true (g_str_has_prefix (parts.list, "Thread number  1"));
-  g_assert_true (g_str_has_prefix (parts.log, "Triggered at"));
-  g_assert_cmpmem (parts.log + parts.log_len - 7, 7, "25397\r\n", 7);
-
-  /* one byte garbled on the way: the checksum says so */
-  digit = strstr (dump, "25397");
-  digit[4] = '8';
-  g_assert_false (tks_shell_parse_dump (dump, strlen (dump), &parts, &error));
-  g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
-  g_assert_nonnull (strstr (error->message, "damaged"));
-  g_clear_error (&error);
-
-  /* cut short */
-  g_assert_false (tks_shell_parse_dump (dump, (gsize) (strstr (dump, "End of") - dump), &parts, &error));
-  g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -464,7 +408,6 @@ main (int    argc,
   g_test_add_func ("/shell/unknown-command", test_unknown_command);
   g_test_add_func ("/shell/bad-command-line", test_bad_command_line);
   g_test_add_func ("/shell/parse-help", test_parse_help);
-  g_test_add_func ("/shell/parse-dump", test_parse_dump);
   g_test_add_func ("/shell/timeout-scales", test_command_timeout_scales);
   g_test_add_func ("/shell/fault/noise-then-resync", test_noise_then_resync);
   g_test_add_func ("/shell/fault/wrong-baud", test_wrong_baud);

@@ -44,6 +44,8 @@ typedef struct
   gboolean      has_saved_view;
   TksSavedView  saved_view;
   double        tick_hz;        /* 0 when the input does not say */
+  guint         log_size;       /* the board's log size, 0 when the input does not say */
+  char         *damage;         /* a threads_dump that arrived damaged: how, else NULL */
   char         *source;
   GPtrArray    *warnings;       /* char* */
   guint         n_warnings;     /* all of them, also those not kept */

@@ -1237,6 +1237,20 @@ tks_capture_get_warnings (TksCapture *self,
   return (const char * const *) self->warnings->pdata;
 }
 
+guint
+tks_capture_get_log_size (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+  return self->parsed->log_size;
+}
+
+const char *
+tks_capture_get_damage (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), NULL);
+  return self->parsed->damage;
+}
+
 static gboolean
 lane_has_data (TksCapture *self,
                guint       lane)

@@ -125,6 +125,10 @@ gboolean         tks_capture_get_saved_view       (TksCapture    *self,
                                                    TksSavedView  *view);
 const char * const *tks_capture_get_warnings      (TksCapture    *self,
                                                    guint         *n_warnings);
+/* The board's log size, when the input says (threads_dump); 0 otherwise. */
+guint            tks_capture_get_log_size         (TksCapture    *self);
+/* For a threads_dump: NULL when it arrived whole (its count and checksum agree), else why not. */
+const char      *tks_capture_get_damage           (TksCapture    *self);
 
 double           tks_capture_lane_to_legacy_y     (TksCapture    *self,
                                                    double         lane);

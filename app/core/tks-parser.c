@@ -109,6 +109,7 @@ tks_parsed_free (TksParsed *parsed)
   g_ptr_array_unref (parsed->warnings);
   g_free (parsed->trigger_name);
   g_free (parsed->source);
+  g_free (parsed->damage);
   g_free (parsed);
 }
 
@@ -172,6 +173,16 @@ add_warning (TksParser  *parser,
   va_start (args, format);
   g_ptr_array_add (parsed->warnings, g_strdup_vprintf (format, args));
   va_end (args);
+}
+
+/* A threads_dump that did not arrive whole: a warning, and remembered for live sessions. */
+static void
+dump_damaged (TksParser  *parser,
+              const char *message)
+{
+  add_warning (parser, "line %u: warning: %s", parser->line_no, message);
+  if (parser->current->damage == NULL)
+    parser->current->damage = g_strdup_printf ("Line %u: %s", parser->line_no, message);
 }
 
 /* A short, printable excerpt of a bad line for messages. */
@@ -511,6 +522,8 @@ dump_header_line (TksParser  *parser,
     parser->current->tick_hz = (double) v;
   else if (header_value (p, end, "Records:", &v))
     parser->dump_records = (guint) v;
+  else if (header_value (p, end, "Log size:", &v))
+    parser->current->log_size = (guint) v;
   else if ((header_value (p, end, "Dropped while paused:", &v) ||
             header_value (p, end, "Dropped for history:", &v)) && v > 0)
     {
@@ -559,18 +572,22 @@ dump_end_line (TksParser  *parser,
   q = parse_uint (skip_spaces (p + strlen ("End of dump:"), end), end, G_MAXUINT32, &count);
   if (q == NULL || (q = expect_word (q, end, "records, checksum")) == NULL)
     {
-      add_warning (parser, "line %u: warning: unreadable end of the threads_dump reply",
-                   parser->line_no);
+      dump_damaged (parser, "unreadable end of the threads_dump reply");
       return;
     }
   tail = g_strndup (skip_spaces (q, end), end - skip_spaces (q, end));
   checksum = g_ascii_strtoull (tail, &endptr, 16);
   if (count != records->len || (parser->dump_records != G_MAXUINT && count != parser->dump_records))
-    add_warning (parser, "line %u: warning: the board sent %" G_GUINT64_FORMAT " records, %u "
-                 "arrived: the transfer lost lines", parser->line_no, count, records->len);
+    {
+      g_autofree char *message = g_strdup_printf ("the board sent %" G_GUINT64_FORMAT " records, "
+                                                  "%u arrived: the transfer lost lines",
+                                                  count, records->len);
+
+      dump_damaged (parser, message);
+    }
   else if (endptr == tail || checksum != hash)
-    add_warning (parser, "line %u: warning: the records do not match the board's checksum: "
-                 "the transfer damaged some of them", parser->line_no);
+    dump_damaged (parser, "the records do not match the board's checksum: the transfer "
+                  "damaged some of them");
 }
 
 static void
@@ -761,8 +778,7 @@ static void
 end_section (TksParser *parser)
 {
   if (parser->in_dump && parser->section == SECTION_LOG && !parser->dump_ended)
-    add_warning (parser, "line %u: warning: the threads_dump reply ends before its last line: "
-                 "the transfer was cut", parser->line_no);
+    dump_damaged (parser, "the threads_dump reply ends before its last line: the transfer was cut");
   if (parser->section != SECTION_DUMP_HEADER)
     parser->in_dump = FALSE;
   parser->section = SECTION_NONE;

@@ -7,7 +7,6 @@
 #include "tks-error.h"
 #include "tks-session.h"
 #include "tks-shell.h"
-#include "tks-shell-dump.h"
 #include "tks-transport.h"
 
 #define DEFAULT_BAUD        115200
@@ -591,13 +590,9 @@ run_fetch (Link         *link,
            Job          *job,
            GCancellable *cancellable)
 {
-  g_autofree char *list = NULL;
-  g_autofree char *log = NULL;
-  gsize list_len = 0, log_len = 0;
   guint expected = link->log_size ? link->log_size : MAX (link->expected_records, DEFAULT_LOG_SIZE);
   g_autoptr(TksCapture) capture = NULL;
   GError *error = NULL;
-  double tick_hz = 0;
 
   job->start_us = job->last_progress_us = g_get_monotonic_time ();
   job->expected_records = expected;
@@ -608,7 +603,7 @@ run_fetch (Link         *link,
       /* One consistent snapshot: header, list and log taken together, with a checksum. */
       g_autofree char *dump = NULL;
       gsize dump_len = 0;
-      TksShellDump parts;
+      const char *timestamps;
 
       job->command = g_strdup ("threads_dump");
       job->lines_before_log = link->dump_lines_before_log ? link->dump_lines_before_log : 40;
@@ -616,7 +611,16 @@ run_fetch (Link         *link,
                               cancellable);
       if (dump == NULL)
         return;
-      if (!tks_shell_parse_dump (dump, dump_len, &parts, &error))
+
+      capture = tks_capture_new_from_dump (dump, dump_len, &error);
+      if (capture != NULL && tks_capture_get_damage (capture) != NULL)
+        {
+          /* A live fetch can simply be repeated: a damaged one is an error, not a capture. */
+          error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE, "The board's dump arrived damaged: %s",
+                               tks_capture_get_damage (capture));
+          g_clear_object (&capture);
+        }
+      if (capture == NULL)
         {
           g_autoptr(GString) transcript = transcript_new ();
 
@@ -627,23 +631,26 @@ run_fetch (Link         *link,
           job->error = error;
           return;
         }
-      if (parts.log_size > 0)
-        link->log_size = parts.log_size;
-      {
-        guint n = 1;
 
-        for (const char *c = dump; c < parts.log; c++)
-          n += *c == '\n';
-        link->dump_lines_before_log = n + (parts.triggered ? 1 : 0);
-      }
-      tick_hz = parts.tick_hz;
-      list = g_strndup (parts.list, parts.list_len);
-      list_len = parts.list_len;
-      log = g_strndup (parts.log, parts.log_len);
-      log_len = parts.log_len;
+      if (tks_capture_get_log_size (capture) > 0)
+        link->log_size = tks_capture_get_log_size (capture);
+      /* Where the log starts in the reply, for the progress of the next fetch. */
+      timestamps = g_strstr_len (dump, dump_len, "\nTimestamps:");
+      if (timestamps != NULL)
+        {
+          guint n = 2 + (tks_capture_get_trigger (capture, NULL) ? 1 : 0);
+
+          for (const char *c = dump; c < timestamps; c++)
+            n += *c == '\n';
+          link->dump_lines_before_log = n;
+        }
     }
   else
     {
+      g_autofree char *list = NULL;
+      g_autofree char *log = NULL;
+      gsize list_len = 0, log_len = 0;
+
       /* The list, then the log (the board runs on in between: PROTOCOL.md §5). */
       list = checked_command (link, job, "threads_list", 64 * LIST_LINE_BYTES, &list_len, cancellable);
       if (list == NULL)
@@ -655,24 +662,23 @@ run_fetch (Link         *link,
                              &log_len, cancellable);
       if (log == NULL)
         return;
+
+      capture = tks_capture_new_from_replies (list, list_len, log, log_len, &error);
+      if (capture == NULL)
+        {
+          g_autoptr(GString) transcript = transcript_new ();
+
+          transcript_add (transcript, "threads_list", list, list_len);
+          transcript_add (transcript, "threads_timestamps", log, log_len);
+          save_raw (link, job, transcript);
+          if (job->saved_path != NULL)
+            g_prefix_error (&error, "The received bytes are kept in %s. ", job->saved_path);
+          job->error = error;
+          return;
+        }
     }
 
-  capture = tks_capture_new_from_replies (list, list_len, log, log_len, &error);
-  if (capture == NULL)
-    {
-      g_autoptr(GString) transcript = transcript_new ();
-
-      transcript_add (transcript, "threads_list", list, list_len);
-      transcript_add (transcript, "threads_timestamps", log, log_len);
-      save_raw (link, job, transcript);
-      if (job->saved_path != NULL)
-        g_prefix_error (&error, "The received bytes are kept in %s. ", job->saved_path);
-      job->error = error;
-      return;
-    }
   tks_capture_set_source (capture, link->description);
-  if (tick_hz > 0)
-    tks_capture_set_tick_hz (capture, tick_hz);
   link->expected_records = MAX (link->expected_records, tks_capture_get_n_records (capture));
 
   if (link->save_history)
