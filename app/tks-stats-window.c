@@ -78,7 +78,8 @@ setup_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_INT (data) ? 1.0f : 0.0f);
-  gtk_widget_add_css_class (label, GPOINTER_TO_INT (data) ? "numeric" : "");
+  if (GPOINTER_TO_INT (data))
+    gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (item, label);
 }
 
@@ -170,8 +171,12 @@ static void
 tks_stats_window_class_init (TksStatsWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tks_stats_window_dispose;
+  /* a secondary window closes with Escape or Ctrl+W */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
 }
 
 static void

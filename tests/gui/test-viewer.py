@@ -13,7 +13,7 @@ import time
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import choose_filter, entry_text  # noqa: E402
+from tksgui import choose_filter, entry_text, labels, window_named  # noqa: E402
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 WORK = os.environ.get("TKS_GUI_WORK", "/tmp")
@@ -321,6 +321,23 @@ try:
     time.sleep(0.5)
     px = pixels(screenshot("broken.png"))
     check(px["idle"] > 200, "the timeline still shows the capture after the error", px)
+
+    # Statistics: a window listing every thread of the capture
+    item = menu_item(app, "Statistics")
+    check(item is not None, "the main menu has Statistics")
+    if item is not None:
+        click(item)
+        stats = wait_for(lambda: window_named(app, "Statistics"), 10)
+        check(stats is not None, "the Statistics window opens")
+        names = set(wait_for(lambda: [t for t in labels(stats) if t in lanes], 10) or [])
+        check({"idle", "sensor", "main", "Exited dynamic thread"} <= names,
+              "the Statistics window lists the threads", sorted(names))
+        header = [t for t in labels(stats) if t in ("Thread", "Priority", "Activations", "Share")]
+        check(len(header) == 4, "with their priority, activations and share", labels(stats)[:20])
+        shares = [t for t in labels(stats) if t.endswith("%")]
+        check(len(shares) >= 20, "every listed thread has its share of the time", shares[:5])
+        press(0xFF1B)   # Escape closes it
+        check(wait_for(lambda: window_named(app, "Statistics") is None, 5), "Escape closes the Statistics window")
 
     check(proc.poll() is None, "the viewer is still running")
 finally:
