@@ -599,6 +599,13 @@ tks_timeline_format_duration (double ticks,
   return g_strdup_printf (_("%.3f ticks (%.1f µs)"), ticks, ms * 1000);
 }
 
+/* Whether a tick is a millisecond: then the ruler shows one number per step. */
+static gboolean
+ticks_are_ms (double tick_hz)
+{
+  return fabs (tick_hz - 1000.0) < 1e-6;
+}
+
 void
 tks_timeline_render_ruler (TksCapture                *capture,
                            const TksTimelineGeometry *g,
@@ -606,10 +613,13 @@ tks_timeline_render_ruler (TksCapture                *capture,
 {
   GdkRGBA line = painter->fg;
   GdkRGBA text = painter->fg;
+  GdkRGBA muted = painter->fg;
   GdkRGBA grid = painter->fg;
   double scale, step, t, ms_step;
   g_autoptr(PangoLayout) layout = NULL;
   double ruler_top = g->top - TKS_TIMELINE_RULER_HEIGHT;
+  gboolean two_rows = g->tick_hz > 0 && !ticks_are_ms (g->tick_hz);
+  double label_y = ruler_top + 1;
 
   if (g->width <= 0 || !(g->x1 > g->x0))
     return;
@@ -617,13 +627,37 @@ tks_timeline_render_ruler (TksCapture                *capture,
   line.alpha = 0.5;
   grid.alpha = 0.07;
   text.alpha = 0.85;
+  muted.alpha = 0.55;
   scale = g->width / (g->x1 - g->x0);
   step = tks_timeline_nice_step (110.0 / scale);
   ms_step = g->tick_hz > 0 ? step * 1000.0 / g->tick_hz : 0;
 
   painter->fill (painter, &line, g->left, g->top - 1, g->width, 1);
   if (painter->pango != NULL)
-    layout = pango_layout_new (painter->pango);
+    {
+      const char *legend;
+      int lw, lh;
+
+      layout = pango_layout_new (painter->pango);
+      /* The units, once, left of the numbers: ticks over ms when they differ. */
+      if (two_rows)
+        /* Translators: the ruler's units, one per row of numbers */
+        legend = _("ticks\nms");
+      else if (g->tick_hz > 0)
+        /* Translators: the ruler's unit when a tick lasts one millisecond */
+        legend = _("ticks = ms");
+      else
+        /* Translators: the ruler's unit when the tick rate is unknown */
+        legend = _("ticks");
+      pango_layout_set_text (layout, legend, -1);
+      pango_layout_set_alignment (layout, PANGO_ALIGN_RIGHT);
+      pango_layout_get_pixel_size (layout, &lw, &lh);
+      if (!two_rows)
+        label_y = ruler_top + MAX (1.0, (TKS_TIMELINE_RULER_HEIGHT - 9 - lh) / 2);
+      if (g->left - 8 - lw >= 0)
+        painter->text (painter, &muted, g->left - 8 - lw, label_y, layout);
+      pango_layout_set_alignment (layout, PANGO_ALIGN_LEFT);
+    }
 
   for (t = ceil (g->x0 / step) * step; t <= g->x1; t += step)
     {
@@ -644,16 +678,17 @@ tks_timeline_render_ruler (TksCapture                *capture,
         {
           g_autofree char *ticks = tks_timeline_format_ticks (t, step);
           g_autofree char *label = NULL;
+          int lw, lh;
 
-          if (g->tick_hz > 0)
-            /* Translators: ruler label: ticks, then the same time in milliseconds */
-            label = g_strdup_printf (_("%s\n%.*f ms"), ticks, decimals_for (ms_step),
-                                     t * 1000.0 / g->tick_hz);
+          if (two_rows)
+            label = g_strdup_printf ("%s\n%.*f", ticks, decimals_for (ms_step), t * 1000.0 / g->tick_hz);
           else
             label = g_strdup (ticks);
           pango_layout_set_text (layout, label, -1);
-          if (x + 3 < g->left + g->width - 20)
-            painter->text (painter, &text, x + 3, ruler_top + 1, layout);
+          pango_layout_get_pixel_size (layout, &lw, &lh);
+          /* a number that does not fit whole is left out rather than cut */
+          if (x + 3 + lw <= g->left + g->width)
+            painter->text (painter, &text, x + 3, label_y, layout);
         }
     }
 }

@@ -381,10 +381,11 @@ restore_saved_view (TksWindow *self)
     return;
 
   /* A view that does not overlap the capture (the original viewer writes 0 1 0 1 before
-   * anything was shown) is ignored: the whole capture is shown instead. */
-  if (isfinite (view.x0) && isfinite (view.x1) && view.x1 > view.x0 &&
-      view.x1 > start && view.x0 < end)
-    tks_viewport_set_range (self->viewport, view.x0, view.x1);
+   * anything was shown) is ignored, its lanes too: the whole capture is shown from the top. */
+  if (!(isfinite (view.x0) && isfinite (view.x1) && view.x1 > view.x0 &&
+        view.x1 > start && view.x0 < end))
+    return;
+  tks_viewport_set_range (self->viewport, view.x0, view.x1);
 
   if (isfinite (view.y0) && isfinite (view.y1) && view.y1 != view.y0)
     {

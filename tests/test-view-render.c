@@ -426,6 +426,106 @@ test_coverage_draws_the_same (void)
     }
 }
 
+/* The ruler, as text drawn: a painter that records what it is asked to write. */
+typedef struct
+{
+  TksPainter  painter;
+  GPtrArray  *texts;
+  double      right;   /* rightmost pixel written */
+} Recorder;
+
+static void
+record_fill (TksPainter    *painter,
+             const GdkRGBA *color,
+             double         x,
+             double         y,
+             double         width,
+             double         height)
+{
+}
+
+static void
+record_text (TksPainter    *painter,
+             const GdkRGBA *color,
+             double         x,
+             double         y,
+             PangoLayout   *layout)
+{
+  Recorder *r = (Recorder *) painter;
+  int w, h;
+
+  pango_layout_get_pixel_size (layout, &w, &h);
+  g_ptr_array_add (r->texts, g_strdup (pango_layout_get_text (layout)));
+  r->right = MAX (r->right, x + w);
+}
+
+static GPtrArray *
+ruler_texts (const TksTimelineGeometry *g,
+             PangoContext              *pango,
+             double                    *right)
+{
+  Recorder r;
+
+  memset (&r, 0, sizeof r);
+  r.painter.fill = record_fill;
+  r.painter.text = record_text;
+  r.painter.pango = pango;
+  r.texts = g_ptr_array_new_with_free_func (g_free);
+  tks_timeline_render_ruler (NULL, g, &r.painter);
+  *right = r.right;
+  return r.texts;
+}
+
+static void
+test_ruler_units (void)
+{
+  PangoContext *pango = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  TksTimelineGeometry g = { 17150, 17158, TKS_TIMELINE_HEADER_WIDTH, 1000, TKS_TIMELINE_RULER_HEIGHT,
+                            500, TKS_TIMELINE_LANE_HEIGHT, 0, 1000 };
+  g_autoptr(GPtrArray) texts = NULL;
+  double right;
+  guint i;
+
+  /* 1 kHz: a tick is a millisecond, each number is written once, the unit once */
+  texts = ruler_texts (&g, pango, &right);
+  g_assert_cmpuint (texts->len, >=, 5);
+  g_assert_cmpstr (g_ptr_array_index (texts, 0), ==, "ticks = ms");
+  for (i = 1; i < texts->len; i++)
+    {
+      const char *label = g_ptr_array_index (texts, i);
+
+      g_assert_null (strchr (label, '\n'));
+      g_assert_null (strstr (label, "ms"));
+    }
+  g_assert_cmpstr (g_ptr_array_index (texts, 1), ==, "17150");
+  g_assert_cmpfloat (right, <=, g.left + g.width);
+  g_clear_pointer (&texts, g_ptr_array_unref);
+
+  /* 10 kHz: ticks over milliseconds, the units left of them */
+  g.tick_hz = 10000;
+  texts = ruler_texts (&g, pango, &right);
+  g_assert_cmpstr (g_ptr_array_index (texts, 0), ==, "ticks\nms");
+  g_assert_cmpstr (g_ptr_array_index (texts, 1), ==, "17150\n1715.0");
+  g_assert_cmpfloat (right, <=, g.left + g.width);
+  g_clear_pointer (&texts, g_ptr_array_unref);
+
+  /* unknown rate: ticks only */
+  g.tick_hz = 0;
+  texts = ruler_texts (&g, pango, &right);
+  g_assert_cmpstr (g_ptr_array_index (texts, 0), ==, "ticks");
+  g_assert_null (strchr (g_ptr_array_index (texts, 1), '\n'));
+  g_clear_pointer (&texts, g_ptr_array_unref);
+
+  /* no number is cut at the right edge: one that does not fit is left out */
+  g.x0 = 22940;
+  g.x1 = 24641;
+  g.tick_hz = 1000;
+  texts = ruler_texts (&g, pango, &right);
+  g_assert_cmpfloat (right, <=, g.left + g.width);
+  g_clear_pointer (&texts, g_ptr_array_unref);
+  g_object_unref (pango);
+}
+
 #if defined(__has_feature)
 # if __has_feature(address_sanitizer)
 #  define TKS_ADDRESS_SANITIZER 1
@@ -456,6 +556,7 @@ main (int   argc,
   g_test_add_func ("/view/render/formats", test_formats);
   g_test_add_func ("/view/render/coverage-matches-runs", test_coverage_matches_runs);
   g_test_add_func ("/view/render/coverage-draws-the-same", test_coverage_draws_the_same);
+  g_test_add_func ("/view/render/ruler-units", test_ruler_units);
 
   {
     int status = g_test_run ();

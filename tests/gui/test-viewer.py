@@ -213,6 +213,19 @@ try:
     lanes = [n.name for n in find_all(main_window(app), lambda n: n.getRoleName() == "label")]
     check("idle" in lanes and "sensor" in lanes and "Exited dynamic thread" in lanes,
           "lane headers name the threads through accessibility", lanes[:40])
+    # the file's saved position is the original's "nothing shown yet" (0 1 0 1): the lanes
+    # are shown from the top, highest priority first
+    def extents(node):
+        return node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+
+    timeline = find(main_window(app), role_name("panel", "Timeline"))
+    first = find(timeline, lambda n: n.getRoleName() == "label" and n.name == "sensor")
+    shown = extents(first) if first is not None and timeline is not None else None
+    offset = shown.y - extents(timeline).y if shown is not None else None
+    # a lane scrolled out of view has an empty header
+    check(shown is not None and shown.height > 0 and 0 <= offset < 36 + 30,
+          "the lanes are shown from the top (the first lane's header is in the first row)",
+          (offset, shown and shown.height))
     time.sleep(0.5)
     shot = screenshot("opened.png")
     px = pixels(shot)
