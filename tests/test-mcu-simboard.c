@@ -46,6 +46,33 @@ test_deterministic (void)
   g_assert_cmpstr (a, !=, c);
 }
 
+/* A board started with an uptime is the board that ran that long. */
+static void
+test_uptime (void)
+{
+  TksSimboardOptions opts;
+  TksSimboardState *board;
+  g_autofree char *dump = NULL;
+  g_autofree char *expected = dump_after (1, 5000);
+  g_autoptr(GError) error = NULL;
+
+  tks_simboard_options_init (&opts);
+  g_assert_cmpuint (opts.uptime_ms, ==, 0);
+  opts.uptime_ms = 5000;
+  g_assert_true (tks_simboard_options_check (&opts, NULL));
+  g_assert_true (tks_simboard_state_acquire (NULL));
+  board = tks_simboard_state_new (&opts);
+  g_assert_cmpuint (tks_simboard_state_get_tick (board), ==, 5000);
+  dump = tks_simboard_state_run_command (board, "threads_dump");
+  tks_simboard_state_free (board);
+  tks_simboard_state_release ();
+  g_assert_cmpstr (dump, ==, expected);
+
+  opts.uptime_ms = 600001;
+  g_assert_false (tks_simboard_options_check (&opts, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+}
+
 static void
 test_workload (void)
 {
@@ -256,6 +283,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/mcu/simboard/deterministic", test_deterministic);
   g_test_add_func ("/mcu/simboard/workload", test_workload);
+  g_test_add_func ("/mcu/simboard/uptime", test_uptime);
   g_test_add_func ("/mcu/simboard/trigger-from-code", test_trigger_from_code);
   g_test_add_func ("/mcu/simboard/shell-in-process", test_shell_in_process);
   g_test_add_func ("/mcu/simboard/stop-without-reader", test_stop_without_reader);

@@ -155,6 +155,7 @@ main (int argc, char *argv[])
   gboolean no_banner = FALSE;
   gint64 seed = 1, tick_hz = 1000, log_size = 3000;
   double speed = 1.0;
+  int uptime_ms = 0;
   int status;
   GOptionEntry entries[] = {
     { "tcp", 't', 0, G_OPTION_ARG_INT, &tcp_port, "Serve the shell on 127.0.0.1:PORT", "PORT" },
@@ -163,6 +164,7 @@ main (int argc, char *argv[])
     { "tick-hz", 0, 0, G_OPTION_ARG_INT64, &tick_hz, "System tick frequency (default 1000)", "HZ" },
     { "log-size", 0, 0, G_OPTION_ARG_INT64, &log_size, "Records in the log (default 3000)", "N" },
     { "speed", 0, 0, G_OPTION_ARG_DOUBLE, &speed, "Simulated seconds per real second (default 1)", "X" },
+    { "uptime", 0, 0, G_OPTION_ARG_INT, &uptime_ms, "Milliseconds the board has already run when the shell starts (default 0)", "MS" },
     { "no-banner", 0, 0, G_OPTION_ARG_NONE, &no_banner, "Do not print the shell banner on connect", NULL },
     { NULL }
   };
@@ -200,6 +202,7 @@ main (int argc, char *argv[])
   opts.tick_hz = (guint) tick_hz;
   opts.log_size = (guint) log_size;
   opts.speed = speed;
+  opts.uptime_ms = uptime_ms < 0 ? G_MAXUINT : (guint) uptime_ms;
   opts.banner = !no_banner;
   if (!tks_simboard_options_check (&opts, &error) || !tks_simboard_state_acquire (&error))
     {

@@ -770,6 +770,9 @@ tks_simboard_state_new (const TksSimboardOptions *opts)
           b->idle = t;
         }
     }
+
+  /* A board that has been running for a while: the log already holds its history. */
+  tks_simboard_state_advance (b, (guint64) opts->uptime_ms * opts->tick_hz / 1000);
   return b;
 }
 
@@ -970,6 +973,7 @@ tks_simboard_options_init (TksSimboardOptions *opts)
   opts->log_size = 3000;
   opts->speed = 1.0;
   opts->banner = TRUE;
+  opts->uptime_ms = 0;
 }
 
 gboolean
@@ -988,6 +992,12 @@ tks_simboard_options_check (const TksSimboardOptions *opts, GError **error)
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "Log size %u is out of range: use 16 to %u records", opts->log_size,
                    (guint) TKS_SIMBOARD_MAX_LOG_SIZE);
+      return FALSE;
+    }
+  if (opts->uptime_ms > 600000)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "Uptime %u ms is out of range: use 0 to 600000 ms", opts->uptime_ms);
       return FALSE;
     }
   if (!(opts->speed > 0.0 && opts->speed <= 1000.0))

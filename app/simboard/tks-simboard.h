@@ -29,6 +29,8 @@ typedef struct
   guint   log_size;    /* records in the log, 16..65536; default 3000 */
   double  speed;       /* simulated seconds per real second, > 0; default 1.0 */
   gboolean banner;     /* print "\r\nChibiOS/RT Shell\r\n" on connect; default TRUE */
+  guint   uptime_ms;   /* simulated time already run when the shell starts, so the log holds
+                          history from the first fetch; 0..600000; default 0 */
 } TksSimboardOptions;
 
 typedef struct _TksSimboard TksSimboard;
