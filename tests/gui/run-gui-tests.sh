@@ -62,6 +62,9 @@ export TKS_GUI_SHOTS="${TKS_GUI_SHOTS:-$work/shots}"
 mkdir -p "$TKS_GUI_SHOTS"
 
 # The system python has pyatspi (python3-pyatspi); another python3 on PATH may not.
-dbus-run-session -- /usr/bin/python3 "$script" "$tickscope" "$data_dir"
+# Only the script writes to standard output (TAP); the bus and the accessibility registry
+# it starts write their chatter to standard error.
+dbus-run-session -- sh -c 'exec /usr/bin/python3 "$0" "$@" 1>&3 3>&-' \
+  "$script" "$tickscope" "$data_dir" 3>&1 1>&2
 status=$?
 exit $status
