@@ -52,26 +52,6 @@ load_settings (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
-#if defined(HAVE_TKS_SESSION) && defined(HAVE_SIMBOARD)
-static gpointer
-start_simboard (int      fd,
-                GError **error)
-{
-  TksSimboardOptions opts;
-
-  tks_simboard_options_init (&opts);
-  /* a board that has been running a while: the first fetch shows a full log */
-  opts.uptime_ms = 10000;
-  return tks_simboard_start (&opts, fd, error);
-}
-
-static void
-stop_simboard (gpointer board)
-{
-  tks_simboard_stop (board);
-}
-#endif
-
 static TksWindow *
 get_window (TksApplication *self)
 {
@@ -248,7 +228,7 @@ tks_application_startup (GApplication *app)
   G_APPLICATION_CLASS (tks_application_parent_class)->startup (app);
 
 #if defined(HAVE_TKS_SESSION) && defined(HAVE_SIMBOARD)
-  tks_transport_set_demo_funcs (start_simboard, stop_simboard);
+  tks_transport_set_demo_funcs (tks_simboard_start_demo, tks_simboard_stop_demo);
 #endif
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);

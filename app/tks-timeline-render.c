@@ -183,30 +183,49 @@ tks_runs_first_ending_after (const TksRun *runs,
   return lo;
 }
 
+/* The first item at or after @from whose time is >= @t, where the time is the double each
+ * item starts with (TksRun.begin, TksMark.pos). It gallops first: the next pixel column's
+ * answer is usually near the last one. */
+static guint
+gallop_first_at (gconstpointer items,
+                 gsize         stride,
+                 guint         from,
+                 guint         n,
+                 double        t)
+{
+  const char *base = items;
+  guint lo = from, hi, step = 1;
+
+#define TIME_OF(i) (*(const double *) (gconstpointer) (base + (gsize) (i) * stride))
+  while (lo + step < n && TIME_OF (lo + step) < t)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (n, lo + step + 1);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (TIME_OF (mid) < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+#undef TIME_OF
+  return lo;
+}
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TksRun, begin) == 0);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TksMark, pos) == 0);
+
 guint
 tks_runs_first_beginning_at (const TksRun *runs,
                              guint         from,
                              guint         n_runs,
                              double        t)
 {
-  guint lo = from, hi = n_runs, step = 1;
-
-  /* gallop first: the next column is usually near */
-  while (lo + step < n_runs && runs[lo + step].begin < t)
-    {
-      lo += step;
-      step *= 2;
-    }
-  hi = MIN (n_runs, lo + step + 1);
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (runs[mid].begin < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return gallop_first_at (runs, sizeof (TksRun), from, n_runs, t);
 }
 
 guint
@@ -215,23 +234,7 @@ tks_marks_first_at (const TksMark *marks,
                     guint          n_marks,
                     double         t)
 {
-  guint lo = from, hi, step = 1;
-
-  while (lo + step < n_marks && marks[lo + step].pos < t)
-    {
-      lo += step;
-      step *= 2;
-    }
-  hi = MIN (n_marks, lo + step + 1);
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (marks[mid].pos < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return gallop_first_at (marks, sizeof (TksMark), from, n_marks, t);
 }
 
 /* Collects pixel spans and emits merged rectangles clipped to the time area. */

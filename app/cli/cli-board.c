@@ -65,26 +65,6 @@ on_progress (TksSession *session,
   wait->progress_shown = TRUE;
 }
 
-#ifdef HAVE_SIMBOARD
-static gpointer
-start_simboard (int      fd,
-                GError **error)
-{
-  TksSimboardOptions opts;
-
-  tks_simboard_options_init (&opts);
-  /* The demo board has been running for a while: the first fetch shows a full log. */
-  opts.uptime_ms = 10000;
-  return tks_simboard_start (&opts, fd, error);
-}
-
-static void
-stop_simboard (gpointer board)
-{
-  tks_simboard_stop (board);
-}
-#endif
-
 typedef struct
 {
   char     *output;
@@ -176,7 +156,7 @@ connect_board (const char *name,
   g_autoptr(GError) error = NULL;
 
 #ifdef HAVE_SIMBOARD
-  tks_transport_set_demo_funcs (start_simboard, stop_simboard);
+  tks_transport_set_demo_funcs (tks_simboard_start_demo, tks_simboard_stop_demo);
 #endif
 
   if (opts->baud > 0)

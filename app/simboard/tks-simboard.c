@@ -1106,3 +1106,19 @@ tks_simboard_stop (TksSimboard *self)
   g_free (self);
   tks_simboard_state_release ();
 }
+
+gpointer
+tks_simboard_start_demo (int fd, GError **error)
+{
+  TksSimboardOptions opts;
+
+  tks_simboard_options_init (&opts);
+  opts.uptime_ms = 10000;
+  return tks_simboard_start (&opts, fd, error);
+}
+
+void
+tks_simboard_stop_demo (gpointer board)
+{
+  tks_simboard_stop (board);
+}

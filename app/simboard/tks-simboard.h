@@ -58,4 +58,10 @@ TksSimboard *tks_simboard_start        (const TksSimboardOptions  *opts,
  * NULL is ignored. */
 void         tks_simboard_stop         (TksSimboard               *board);
 
+/* The demo board of the viewer and the CLI ("demo" address): default options, 10 s into its
+ * life so that the first fetch shows a full log. Fits tks_transport_set_demo_funcs(). */
+gpointer     tks_simboard_start_demo   (int                        fd,
+                                        GError                   **error);
+void         tks_simboard_stop_demo    (gpointer                   board);
+
 G_END_DECLS
