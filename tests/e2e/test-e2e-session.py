@@ -12,91 +12,18 @@ import subprocess
 import sys
 import time
 
-import pyatspi
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "gui"))
+from tksgui import (button, check, click, find_all, finish, get_app, history, label_text, labels,  # noqa: E402
+                    main_window, sensitive, sensitive_button, status, wait_for)
 
 TICKSCOPE = sys.argv[1]
 SIMBOARD = os.environ.get("TKS_SIMBOARD")
-results = []
-
-
-def check(ok, what, detail=""):
-    results.append(bool(ok))
-    print("%s %d - %s" % ("ok" if ok else "not ok", len(results), what)
-          + ("" if ok or not detail else "\n# " + str(detail).replace("\n", "\n# ")), flush=True)
-    return ok
-
-
-def wait_for(fn, timeout=20.0, step=0.1):
-    end = time.time() + timeout
-    while True:
-        try:
-            value = fn()
-        except Exception:
-            value = None
-        if value or time.time() > end:
-            return value
-        time.sleep(step)
-
-
-def find_all(node, pred, out=None, depth=0):
-    out = [] if out is None else out
-    if node is None or depth > 40:
-        return out
-    try:
-        if pred(node):
-            out.append(node)
-        children = list(node)
-    except Exception:
-        return out
-    for child in children:
-        find_all(child, pred, out, depth + 1)
-    return out
-
-
-def get_app():
-    for a in pyatspi.Registry.getDesktop(0):
-        if a is not None and a.name == "tickscope":
-            return a
-    return None
-
-
-def window(app):
-    for w in app:
-        if w is not None and w.getRoleName() == "frame":
-            return w
-    return None
-
-
-def button(app, name):
-    found = find_all(window(app), lambda n: n.getRoleName() in ("push button", "button") and n.name == name)
-    return found[0] if found else None
-
-
-def sensitive(node):
-    return node is not None and node.getState().contains(pyatspi.STATE_SENSITIVE)
-
-
-def click(node):
-    node.queryAction().doAction(0)
-    time.sleep(0.3)
-
-
-def labels(app):
-    return [n.name or "" for n in find_all(window(app), lambda n: n.getRoleName() == "label")]
-
-
-def status(app):
-    for text in labels(app):
-        if " threads," in text:
-            return text
-    return ""
+TIMEOUT = 20.0   # how long a step of the session may take unless said otherwise
+THREADS = (" threads,",)   # the status line of a capture with more than one thread
 
 
 def any_label(app, words):
-    for text in labels(app):
-        if any(w in text for w in words):
-            return text
-    return None
+    return label_text(app, lambda text: any(w in text for w in words))
 
 
 def start_board(how):
@@ -113,34 +40,29 @@ def start_board(how):
     return proc, proc.stdout.readline().strip()
 
 
-def history():
-    d = os.path.join(os.environ["XDG_DATA_HOME"], "tickscope", "captures")
-    return sorted(os.listdir(d)) if os.path.isdir(d) else []
-
-
 def session(how):
     board, address = start_board(how)
     viewer = subprocess.Popen([TICKSCOPE, address])
     try:
-        app = wait_for(get_app)
+        app = wait_for(get_app, TIMEOUT)
         check(app is not None, "%s: the viewer is on the accessibility bus" % how)
         if app is None:
             return
-        fetch = wait_for(lambda: button(app, "Get new data") if sensitive(button(app, "Get new data")) else None)
+        fetch = sensitive_button(app, "Get new data", TIMEOUT)
         check(fetch is not None, "%s: connected to %s (Get new data enabled)" % (how, address),
-              "; ".join(labels(app)))
+              "; ".join(labels(main_window(app))))
         if fetch is None:
             return
         click(button(app, "Run"))
         time.sleep(1.0)
-        click(wait_for(lambda: button(app, "Trigger") if sensitive(button(app, "Trigger")) else None))
+        click(sensitive_button(app, "Trigger", TIMEOUT))
         shown = wait_for(lambda: any_label(app, ["Trigger set by"]), timeout=10)
-        check(shown, "%s: the board's trigger reply is shown" % how, "; ".join(labels(app)))
+        check(shown, "%s: the board's trigger reply is shown" % how, "; ".join(labels(main_window(app))))
         before = len(history())
-        click(wait_for(lambda: button(app, "Get new data") if sensitive(button(app, "Get new data")) else None))
-        text = wait_for(lambda: status(app), timeout=20)
-        check(text, "%s: Get new data shows threads and records" % how, "; ".join(labels(app)))
-        lanes = find_all(window(app), lambda n: n.getRoleName() in ("row header", "table row header", "label")
+        click(sensitive_button(app, "Get new data", TIMEOUT))
+        text = wait_for(lambda: status(app, THREADS), timeout=20)
+        check(text, "%s: Get new data shows threads and records" % how, "; ".join(labels(main_window(app))))
+        lanes = find_all(main_window(app), lambda n: n.getRoleName() in ("row header", "table row header", "label")
                          and (n.name or "") in ("main", "idle", "console", "control"))
         check(len(lanes) >= 2, "%s: thread lanes are shown" % how, [n.name for n in lanes])
         check(wait_for(lambda: len(history()) > before, timeout=5), "%s: the fetch is kept in the history" % how)
@@ -155,8 +77,8 @@ def session(how):
         msg = wait_for(lambda: any_label(app, ["closed", "went away", "No reply", "Not connected",
                                                "Disconnected", "failed"]), timeout=10)
         check(msg, "%s: a message when the board is gone (%.1f s): %s" % (how, time.time() - t0, msg),
-              "; ".join(labels(app)))
-        check(status(app) == text, "%s: the shown capture stays" % how, status(app))
+              "; ".join(labels(main_window(app))))
+        check(status(app, THREADS) == text, "%s: the shown capture stays" % how, status(app, THREADS))
     finally:
         viewer.terminate()
         try:
@@ -174,5 +96,4 @@ if SIMBOARD is None:
     sys.exit(77)
 session("tcp")
 session("pty")
-print("1..%d" % len(results))
-sys.exit(0 if all(results) else 1)
+sys.exit(finish())

@@ -13,177 +13,25 @@ import time
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import choose_filter, entry_text, labels, window_named  # noqa: E402
+from tksgui import (PLUS, WORK, check, choose_filter, click, count_colours, dialog,  # noqa: E402
+                    entry_text, file_dialog_open, file_dialog_save, find, find_all, finish, get_app,
+                    label_text, labels, main_window, menu_item, press, role_name, screenshot, status,
+                    wait_for, window_named)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
-WORK = os.environ.get("TKS_GUI_WORK", "/tmp")
-SHOTS = os.environ.get("TKS_GUI_SHOTS", WORK)
 CAPTURE = os.path.join(DATA, "board-trigger-exits.saved.txt")
-
-results = []
-
-
-def check(ok, what, detail=""):
-    results.append(bool(ok))
-    line = "%s %d - %s" % ("ok" if ok else "not ok", len(results), what)
-    print(line + ("" if ok or not detail else "\n# " + str(detail).replace("\n", "\n# ")), flush=True)
-    return ok
-
-
-def wait_for(fn, timeout=15.0, step=0.1):
-    end = time.time() + timeout
-    while True:
-        try:
-            value = fn()
-        except Exception:
-            value = None
-        if value or time.time() > end:
-            return value
-        time.sleep(step)
-
-
-def find(node, pred, depth=0):
-    if node is None or depth > 40:
-        return None
-    try:
-        if pred(node):
-            return node
-        children = list(node)
-    except Exception:
-        return None
-    for child in children:
-        found = find(child, pred, depth + 1)
-        if found is not None:
-            return found
-    return None
-
-
-def find_all(node, pred, out=None, depth=0):
-    out = [] if out is None else out
-    if node is None or depth > 40:
-        return out
-    try:
-        if pred(node):
-            out.append(node)
-        children = list(node)
-    except Exception:
-        return out
-    for child in children:
-        find_all(child, pred, out, depth + 1)
-    return out
-
-
-def role_name(role, name):
-    return lambda n: n.getRoleName() == role and n.name == name
-
-
-def get_app():
-    for a in pyatspi.Registry.getDesktop(0):
-        if a is not None and a.name == "tickscope":
-            return a
-    return None
-
-
-def main_window(app):
-    for w in app:
-        if w is not None and w.getRoleName() == "frame":
-            return w
-    return None
-
-
-def press(keysym):
-    pyatspi.Registry.generateKeyboardEvent(keysym, None, pyatspi.KEY_SYM)
-    time.sleep(0.15)
-
-
-def type_text(text):
-    pyatspi.Registry.generateKeyboardEvent(0, text, pyatspi.KEY_STRING)
-    time.sleep(0.3)
-
-
-RETURN, PLUS = 0xFF0D, 0x2B
-
-
-def click(node):
-    node.queryAction().doAction(0)
-    time.sleep(0.3)
-
-
-def label_text(app, pred):
-    node = find(main_window(app), lambda n: n.getRoleName() == "label" and pred(n.name or ""))
-    return node.name if node is not None else None
-
-
-def status(app):
-    return label_text(app, lambda s: " threads," in s) or ""
+THREADS = (" threads,",)   # the status line of a capture with more than one thread
+# the pixels counted in screenshots and exported images: the trigger line's red, the idle
+# thread's lane colour, and whatever is not white
+PIXELS = {"trigger": lambda r, g, b: r > 200 and g < 60 and b < 70,
+          "idle": lambda r, g, b: abs(r - 0xE6) < 6 and abs(g - 0x61) < 6 and b < 8,
+          "nonwhite": lambda r, g, b: r < 240 or g < 240 or b < 240}
 
 
 def view_range(app):
     text = label_text(app, lambda s: s.startswith("View "))
     m = re.match(r"View ([0-9.]+) – ([0-9.]+)", text or "")
     return (float(m.group(1)), float(m.group(2))) if m else None
-
-
-def dialog(app, title):
-    return find(app, lambda n: n.getRoleName() in ("dialog", "filler", "frame") and n.name == title)
-
-
-def file_dialog_open(app, path):
-    """Types a path into the open dialog, as a user does ('/' opens the location entry)."""
-    dlg = wait_for(lambda: dialog(app, "Open Capture"))
-    time.sleep(0.8)
-    type_text(path[0])
-    time.sleep(0.8)
-    type_text(path[1:])
-    time.sleep(0.5)
-    press(RETURN)
-    wait_for(lambda: dialog(app, "Open Capture") is None, 5)
-
-
-def file_dialog_save(app, title, path):
-    dlg = wait_for(lambda: dialog(app, title))
-    time.sleep(0.5)
-    entry = find(dlg, lambda n: n.getRoleName() == "text" or (n.getRoleName() == "entry" and "Search" not in (n.name or "")))
-    entry.queryEditableText().setTextContents(path)
-    time.sleep(0.3)
-    press(RETURN)
-    wait_for(lambda: dialog(app, title) is None, 5)
-
-
-def menu_item(app, label):
-    # a GtkMenuButton shows as a button holding the button that takes the click
-    for button in reversed(find_all(main_window(app), role_name("push button", "Main Menu"))):
-        try:
-            click(button)
-            break
-        except Exception:
-            continue
-    item = wait_for(lambda: find(app, lambda n: n.getRoleName() in ("menu item", "push button") and n.name == label), 5)
-    return item
-
-
-def screenshot(name):
-    path = os.path.join(SHOTS, name)
-    subprocess.run(["import", "-window", "root", path], check=True)
-    return path
-
-
-def pixels(path):
-    """Counts pixels of a few colours in an image, reading it as PPM through ImageMagick."""
-    data = subprocess.run(["convert", path, "-depth", "8", "ppm:-"], check=True, capture_output=True).stdout
-    parts = data.split(maxsplit=4)
-    width, height, body = int(parts[1]), int(parts[2]), parts[4]
-    counts = {"trigger": 0, "idle": 0, "nonwhite": 0}
-    for i in range(0, len(body) - 2, 3):
-        r, g, b = body[i], body[i + 1], body[i + 2]
-        if r > 200 and g < 60 and b < 70:
-            counts["trigger"] += 1
-        if abs(r - 0xE6) < 6 and abs(g - 0x61) < 6 and b < 8:
-            counts["idle"] += 1
-        if r < 240 or g < 240 or b < 240:
-            counts["nonwhite"] += 1
-    counts["size"] = (width, height)
-    return counts
 
 
 proc = subprocess.Popen([TICKSCOPE], stdout=subprocess.DEVNULL, stderr=open(os.path.join(WORK, "tickscope.log"), "w"))
@@ -206,8 +54,8 @@ try:
     # Open a capture through the Open dialog
     click(buttons["Open"])
     file_dialog_open(app, CAPTURE)
-    loaded = wait_for(lambda: "29 threads" in status(app), 20)
-    check(loaded, "the capture opens through the Open dialog", status(app))
+    loaded = wait_for(lambda: "29 threads" in status(app, THREADS), 20)
+    check(loaded, "the capture opens through the Open dialog", status(app, THREADS))
     check("board-trigger-exits.saved.txt" in (main_window(app).name or ""), "the title names the file",
           main_window(app).name)
     lanes = [n.name for n in find_all(main_window(app), lambda n: n.getRoleName() == "label")]
@@ -228,7 +76,7 @@ try:
           (offset, shown and shown.height))
     time.sleep(0.5)
     shot = screenshot("opened.png")
-    px = pixels(shot)
+    px = count_colours(shot, PIXELS, size=True)
     check(px["trigger"] > 200, "the trigger line is drawn in red", px)
     check(px["idle"] > 500, "the idle thread's runs are drawn in its lane colour", px)
 
@@ -292,7 +140,7 @@ try:
     file_dialog_save(app, "Export", png_path)
     wait_for(lambda: os.path.exists(png_path) and os.path.getsize(png_path) > 0, 10)
     if check(os.path.exists(png_path), "Export writes a PNG of the view"):
-        epx = pixels(png_path)
+        epx = count_colours(png_path, PIXELS, size=True)
         check(epx["idle"] > 50 and epx["nonwhite"] > 10000, "the exported PNG shows the lanes", epx)
     csv_path = os.path.join(WORK, "capture.csv")
     click(menu_item(app, "Export…"))
@@ -325,14 +173,15 @@ try:
     broken = os.path.join(WORK, "broken.txt")
     with open(broken, "w") as f:
         f.write("this is not a capture\n\x00\x01 garbage\n")
-    before = status(app)
+    before = status(app, THREADS)
     click(buttons["Open"])
     file_dialog_open(app, broken)
     message = wait_for(lambda: label_text(app, lambda s: s.startswith("Could not open")), 20)
     check(message is not None and "broken.txt" in message, "a broken file shows a clear message", message)
-    check(status(app) == before and "29 threads" in before, "the current capture stays", (before, status(app)))
+    check(status(app, THREADS) == before and "29 threads" in before, "the current capture stays",
+          (before, status(app, THREADS)))
     time.sleep(0.5)
-    px = pixels(screenshot("broken.png"))
+    px = count_colours(screenshot("broken.png"), PIXELS, size=True)
     check(px["idle"] > 200, "the timeline still shows the capture after the error", px)
 
     # Statistics: a window listing every thread of the capture
@@ -359,10 +208,5 @@ finally:
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
-    print("1..%d" % len(results), flush=True)
-    if not all(results):
-        log = os.path.join(WORK, "tickscope.log")
-        if os.path.exists(log):
-            print("# tickscope stderr:\n# " + open(log).read().replace("\n", "\n# "))
-
-sys.exit(0 if results and all(results) else 1)
+    code = finish(os.path.join(WORK, "tickscope.log"))
+sys.exit(code)

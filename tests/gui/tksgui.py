@@ -134,8 +134,9 @@ def label_text(app, pred):
     return None
 
 
-def status(app):
-    return label_text(app, lambda s: " threads," in s or " thread," in s) or ""
+def status(app, words=(" threads,", " thread,")):
+    """The status line: the first label holding one of words, or ""."""
+    return label_text(app, lambda s: any(w in s for w in words)) or ""
 
 
 def dialog(app, title):
@@ -194,9 +195,10 @@ def screenshot(name):
     return path
 
 
-def count_colours(path, colours, box=None, tolerance=6):
-    """Counts the pixels near each named (r, g, b) colour, in the whole image or in box
-    (x, y, width, height), reading the image as PPM through ImageMagick."""
+def count_colours(path, colours, box=None, tolerance=6, size=False):
+    """Counts the pixels near each named (r, g, b) colour, or for which a named test(r, g, b)
+    holds, in the whole image or in box (x, y, width, height), reading the image as PPM through
+    ImageMagick. With size, the counts also hold the image's "size" (width, height)."""
     args = ["convert", path]
     if box is not None:
         args += ["-crop", "%dx%d+%d+%d" % (box[2], box[3], box[0], box[1]), "+repage"]
@@ -204,12 +206,18 @@ def count_colours(path, colours, box=None, tolerance=6):
     parts = data.split(maxsplit=4)
     body = parts[4]
     counts = {name: 0 for name in colours}
-    items = list(colours.items())
+    items = [(name, c) for name, c in colours.items() if not callable(c)]
+    tests = [(name, c) for name, c in colours.items() if callable(c)]
     for i in range(0, len(body) - 2, 3):
         r, g, b = body[i], body[i + 1], body[i + 2]
         for name, (cr, cg, cb) in items:
             if abs(r - cr) <= tolerance and abs(g - cg) <= tolerance and abs(b - cb) <= tolerance:
                 counts[name] += 1
+        for name, test in tests:
+            if test(r, g, b):
+                counts[name] += 1
+    if size:
+        counts["size"] = (int(parts[1]), int(parts[2]))
     return counts
 
 
