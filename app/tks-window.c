@@ -18,6 +18,7 @@
 
 #ifdef HAVE_TKS_SESSION
 # include "tks-session.h"
+# include "tks-transport.h"
 #endif
 #ifdef HAVE_TKS_EXPORT
 # include "tks-export.h"
@@ -27,6 +28,10 @@
 #define RECENT_APP_NAME   "tickscope"
 #define MAX_RECENT        10
 #define MAX_HISTORY       15
+#define PORT_KEY          "tks-port"
+
+/* The flow-control dropdown's items, in the order of TksFlowControl, as GSettings names them. */
+static const char * const flow_control_names[] = { "none", "xonxoff", "rtscts" };
 
 struct _TksWindow
 {
@@ -52,6 +57,9 @@ struct _TksWindow
   GMenu            *history_section;
   GtkMenuButton    *menu_button;
   GtkEntry         *port_entry;
+  GtkListBox       *ports_list;
+  GtkDropDown      *flow_dropdown;
+  gboolean          syncing_port;
   GtkSpinButton    *baud_spin;
   GtkSpinButton    *tick_spin;
   GtkLabel         *board_label;
@@ -91,6 +99,19 @@ get_settings (TksWindow *self)
   if (app == NULL || !TKS_IS_APPLICATION (app))
     return NULL;
   return tks_application_get_settings (TKS_APPLICATION (app));
+}
+
+/* A schema compiled before a key was added lacks it: such a setting is not kept. */
+static gboolean
+settings_has_key (GSettings  *settings,
+                  const char *key)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (settings == NULL)
+    return FALSE;
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  return schema != NULL && g_settings_schema_has_key (schema, key);
 }
 
 static void
@@ -1289,6 +1310,7 @@ tks_window_connect (TksWindow  *self,
   {
     g_autofree char *text = g_strdup_printf (_("Connecting to %s…"), address);
     GSettings *settings = get_settings (self);
+    guint flow;
 
     if (self->session_cancellable != NULL)
       g_cancellable_cancel (self->session_cancellable);
@@ -1304,6 +1326,8 @@ tks_window_connect (TksWindow  *self,
     self->session = tks_session_new ();
     self->fetching = FALSE;
     tks_session_set_baud (self->session, (guint)gtk_spin_button_get_value (self->baud_spin));
+    flow = gtk_drop_down_get_selected (self->flow_dropdown);
+    tks_session_set_flow_control (self->session, flow <= TKS_FLOW_RTSCTS ? flow : TKS_FLOW_NONE);
     g_signal_connect_swapped (self->session, "notify::state",
                               G_CALLBACK (session_state_changed_cb), self);
     gtk_editable_set_text (GTK_EDITABLE (self->port_entry), address);
@@ -1327,15 +1351,219 @@ tks_window_connect (TksWindow  *self,
 static void
 connect_clicked_cb (TksWindow *self)
 {
-  const char *address = gtk_editable_get_text (GTK_EDITABLE (self->port_entry));
+  /* a copy: connecting writes the entry, which frees the text it held */
+  g_autofree char *address = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->port_entry))));
 
   gtk_menu_button_popdown (self->board_button);
-  if (address == NULL || *address == '\0')
+  if (*address == '\0')
     {
       tks_window_show_error (self, _("Type a port (for example /dev/ttyACM0), tcp:HOST:PORT or demo."));
       return;
     }
   tks_window_connect (self, address);
+}
+
+/* The port chooser: the serial ports present and the simulated board. Choosing one fills the
+ * port entry, which also takes a pty path or tcp:HOST:PORT; double-clicking one connects. */
+
+static GtkWidget *
+port_row_new (const char *port,
+              const char *title,
+              const char *subtitle)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *label = gtk_label_new (title);
+  g_autofree char *accessible_label = NULL;
+
+  gtk_widget_set_margin_start (box, 8);
+  gtk_widget_set_margin_end (box, 8);
+  gtk_widget_set_margin_top (box, 4);
+  gtk_widget_set_margin_bottom (box, 4);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+  if (port != NULL)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  else
+    {
+      /* a note, not a port: no longer line than the rest of the popover */
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_widget_add_css_class (label, "dim-label");
+    }
+  gtk_box_append (GTK_BOX (box), label);
+  if (subtitle != NULL && *subtitle != '\0')
+    {
+      label = gtk_label_new (subtitle);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_add_css_class (label, "caption");
+      gtk_box_append (GTK_BOX (box), label);
+    }
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+
+  if (port != NULL)
+    g_object_set_data_full (G_OBJECT (row), PORT_KEY, g_strdup (port), g_free);
+  else
+    {
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+      gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
+      gtk_widget_set_focusable (row, FALSE);
+    }
+  accessible_label = subtitle != NULL && *subtitle != '\0' ? g_strdup_printf ("%s, %s", title, subtitle)
+                                                           : g_strdup (title);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible_label, -1);
+  return row;
+}
+
+/* Selects the listed port the entry names, or none. */
+static void
+select_port_row (TksWindow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->port_entry));
+  GtkListBoxRow *match = NULL;
+  GtkListBoxRow *row;
+
+  for (int i = 0; match == NULL && (row = gtk_list_box_get_row_at_index (self->ports_list, i)) != NULL; i++)
+    if (g_strcmp0 (g_object_get_data (G_OBJECT (row), PORT_KEY), text) == 0)
+      match = row;
+
+  self->syncing_port = TRUE;
+  if (match != NULL)
+    gtk_list_box_select_row (self->ports_list, match);
+  else
+    gtk_list_box_unselect_all (self->ports_list);
+  self->syncing_port = FALSE;
+}
+
+#ifdef HAVE_TKS_SESSION
+static char *
+port_subtitle (const TksSerialPortInfo *info)
+{
+  g_autofree char *base = g_path_get_basename (info->name);
+  const char *description = info->description;
+
+  /* the kernel's name of a port without a product string says nothing new */
+  if (description != NULL
+      && (*description == '\0' || g_str_equal (description, info->name) || g_str_equal (description, base)))
+    description = NULL;
+  if (info->usb_vid >= 0 && info->usb_pid >= 0)
+    {
+      if (description != NULL)
+        /* Translators: a serial port's description, then its USB vendor and product ids */
+        return g_strdup_printf (_("%s, USB %04x:%04x"), description, info->usb_vid, info->usb_pid);
+      /* Translators: a serial port's USB vendor and product ids */
+      return g_strdup_printf (_("USB %04x:%04x"), info->usb_vid, info->usb_pid);
+    }
+  return g_strdup (description);
+}
+#endif
+
+static void
+refresh_ports (TksWindow *self)
+{
+  GtkListBoxRow *row;
+
+  self->syncing_port = TRUE;
+  while ((row = gtk_list_box_get_row_at_index (self->ports_list, 0)) != NULL)
+    gtk_list_box_remove (self->ports_list, GTK_WIDGET (row));
+  self->syncing_port = FALSE;
+
+#ifdef HAVE_TKS_SESSION
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GPtrArray) ports = tks_serial_list_ports (&error);
+
+    if (ports == NULL)
+      {
+        g_autofree char *message = g_strdup_printf (_("Could not list the serial ports: %s"), error->message);
+        gtk_list_box_append (self->ports_list, port_row_new (NULL, message, NULL));
+      }
+    else if (ports->len == 0)
+      gtk_list_box_append (self->ports_list, port_row_new (NULL, _("No serial ports found"), NULL));
+    for (guint i = 0; ports != NULL && i < ports->len; i++)
+      {
+        const TksSerialPortInfo *info = g_ptr_array_index (ports, i);
+        g_autofree char *subtitle = port_subtitle (info);
+
+        gtk_list_box_append (self->ports_list, port_row_new (info->name, info->name, subtitle));
+      }
+    if (tks_transport_has_demo ())
+      gtk_list_box_append (self->ports_list,
+                           port_row_new ("demo", "demo", _("Simulated board in this program")));
+  }
+#else
+  gtk_list_box_append (self->ports_list, port_row_new (NULL, _("This build has no board support."), NULL));
+#endif
+  select_port_row (self);
+}
+
+static void
+board_popover_show_cb (TksWindow *self)
+{
+  refresh_ports (self);
+}
+
+static void
+refresh_ports_clicked_cb (TksWindow *self)
+{
+  refresh_ports (self);
+}
+
+static void
+port_row_selected_cb (TksWindow     *self,
+                      GtkListBoxRow *row,
+                      GtkListBox    *list)
+{
+  const char *port;
+
+  if (self->syncing_port || row == NULL)
+    return;
+  port = g_object_get_data (G_OBJECT (row), PORT_KEY);
+  if (port == NULL)
+    return;
+  self->syncing_port = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->port_entry), port);
+  gtk_editable_set_position (GTK_EDITABLE (self->port_entry), -1);
+  self->syncing_port = FALSE;
+}
+
+static void
+port_row_activated_cb (TksWindow     *self,
+                       GtkListBoxRow *row,
+                       GtkListBox    *list)
+{
+  const char *port = g_object_get_data (G_OBJECT (row), PORT_KEY);
+
+  if (port == NULL)
+    return;
+  self->syncing_port = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (self->port_entry), port);
+  self->syncing_port = FALSE;
+  connect_clicked_cb (self);
+}
+
+static void
+port_entry_changed_cb (TksWindow *self)
+{
+  if (!self->syncing_port)
+    select_port_row (self);
+}
+
+static void
+flow_control_changed_cb (TksWindow *self)
+{
+  GSettings *settings = get_settings (self);
+  guint flow = gtk_drop_down_get_selected (self->flow_dropdown);
+
+  if (settings_has_key (settings, "flow-control") && flow < G_N_ELEMENTS (flow_control_names))
+    {
+      g_autofree char *saved = g_settings_get_string (settings, "flow-control");
+
+      if (g_strcmp0 (saved, flow_control_names[flow]) != 0)
+        g_settings_set_string (settings, "flow-control", flow_control_names[flow]);
+    }
 }
 
 static void
@@ -1528,6 +1756,7 @@ load_settings (TksWindow *self)
 {
   GSettings *settings = get_settings (self);
   g_autofree char *port = NULL;
+  g_autofree char *flow = NULL;
   int width, height;
 
   if (settings == NULL)
@@ -1541,6 +1770,13 @@ load_settings (TksWindow *self)
   port = g_settings_get_string (settings, "last-port");
   gtk_editable_set_text (GTK_EDITABLE (self->port_entry), port);
   gtk_spin_button_set_value (self->baud_spin, g_settings_get_uint (settings, "baud"));
+  if (settings_has_key (settings, "flow-control"))
+    {
+      flow = g_settings_get_string (settings, "flow-control");
+      for (guint i = 0; i < G_N_ELEMENTS (flow_control_names); i++)
+        if (g_str_equal (flow, flow_control_names[i]))
+          gtk_drop_down_set_selected (self->flow_dropdown, i);
+    }
   gtk_adjustment_set_value (self->tick_adjustment, g_settings_get_double (settings, "tick-rate"));
 }
 
@@ -1636,6 +1872,8 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, history_section);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, port_entry);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, ports_list);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, flow_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, baud_spin);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, tick_spin);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, board_label);
@@ -1644,6 +1882,12 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, message_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, progress_cancel_cb);
   gtk_widget_class_bind_template_callback (widget_class, connect_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, board_popover_show_cb);
+  gtk_widget_class_bind_template_callback (widget_class, refresh_ports_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, port_row_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, port_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, port_entry_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, flow_control_changed_cb);
 }
 
 static void

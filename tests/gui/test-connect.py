@@ -1,0 +1,267 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The board popover as a user drives it through the accessibility tree of a real window in
+# Xvfb: it lists the serial ports present (none are required) and the simulated board "demo";
+# choosing a listed port fills the port entry; a pty served by tickscope-simboard is typed in,
+# RTS/CTS flow control chosen, Connect shows the board's lanes, and the pty is really set to
+# RTS/CTS. The flow-control choice is kept in GSettings (a keyfile here, so that it outlives
+# the process) and shown again when the viewer starts anew.
+# Usage (through run-gui-tests.sh): test-connect.py TICKSCOPE DATA_DIR
+# with TKS_SIMBOARD naming tickscope-simboard.
+import os
+import subprocess
+import sys
+import termios
+import time
+
+import pyatspi
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tksgui import (WORK, check, click, find, finish, get_app, labels, lane_names,  # noqa: E402
+                    main_window, press, screenshot, sensitive_button, start, stop, wait_for)
+
+TICKSCOPE = sys.argv[1]
+SIMBOARD = os.environ.get("TKS_SIMBOARD")
+FLOW_ITEMS = ["None", "XON/XOFF", "RTS/CTS"]
+HOME_KEY, DOWN_KEY, RETURN = 0xFF50, 0xFF54, 0xFF0D
+TIMEOUT = 30.0
+
+# Settings in a keyfile in a folder of this test, so that they outlive a viewer process.
+CONFIG = os.path.join(WORK, "connect-config")
+KEYFILE = os.path.join(CONFIG, "glib-2.0", "settings", "keyfile")
+os.makedirs(CONFIG, exist_ok=True)
+os.environ["XDG_CONFIG_HOME"] = CONFIG
+os.environ["GSETTINGS_BACKEND"] = "keyfile"
+
+
+def children(node):
+    """A node's children by index (steadier than iterating a node whose children change)."""
+    out = []
+    try:
+        for i in range(node.childCount):
+            child = node.getChildAtIndex(i)
+            if child is not None:
+                out.append(child)
+    except Exception:
+        pass
+    return out
+
+
+def walk(node, pred, out, depth=0):
+    if node is None or depth > 40:
+        return out
+    try:
+        if pred(node):
+            out.append(node)
+    except Exception:
+        return out
+    for child in children(node):
+        walk(child, pred, out, depth + 1)
+    return out
+
+
+def popover(app):
+    """The board popover's content, found through its Connect button."""
+    connect = walk(app, lambda n: n.getRoleName() == "push button" and "Connect" in (n.name or "")
+                   and "Disconnect" not in (n.name or ""), [])
+    return connect[0].parent.parent if connect else None
+
+
+def open_popover(app):
+    if popover(app) is not None:
+        return popover(app)
+    # a GtkMenuButton shows as a button holding the button that takes the click
+    for b in reversed(walk(main_window(app), lambda n: n.getRoleName() == "push button"
+                           and n.name == "Board", [])):
+        try:
+            click(b)
+            break
+        except Exception:
+            continue
+    return wait_for(lambda: popover(app), 10)
+
+
+def close_popover(app):
+    press(0xFF1B)  # Escape
+    wait_for(lambda: popover(app) is None, 5)
+
+
+def port_rows(pop):
+    return walk(pop, lambda n: n.getRoleName() == "list item", [])
+
+
+def port_entry(pop):
+    found = walk(pop, lambda n: n.getRoleName() in ("text", "entry") and n.name == "Port", [])
+    return found[0] if found else None
+
+
+def entry_text(node):
+    text = node.queryText()
+    return text.getText(0, text.characterCount)
+
+
+def flow_combo(pop):
+    found = walk(pop, lambda n: n.getRoleName() == "combo box" and n.name == "Flow control", [])
+    return found[0] if found else None
+
+
+def flow_shown(pop):
+    """The flow control the dropdown shows (the label of its selected item)."""
+    combo = flow_combo(pop)
+    shown = [n.name for n in walk(combo, lambda n: n.getRoleName() == "label", [])]
+    return [s for s in shown if s in FLOW_ITEMS]
+
+
+def choose_flow(app, label):
+    """Opens the flow-control dropdown and picks an item with the keyboard, as a user does."""
+    combo = flow_combo(popover(app))
+    toggle = walk(combo, lambda n: n.getRoleName() in ("push button", "toggle button"), [])
+    click(toggle[0])
+    time.sleep(0.5)
+    press(HOME_KEY)
+    for _ in range(FLOW_ITEMS.index(label)):
+        press(DOWN_KEY)
+    press(RETURN)
+    time.sleep(0.3)
+    return wait_for(lambda: flow_shown(popover(app)) == [label], 5)
+
+
+def keyfile_flow():
+    try:
+        for line in open(KEYFILE):
+            if line.startswith("flow-control="):
+                return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
+def start_board():
+    proc = subprocess.Popen([SIMBOARD, "--pty", "--speed", "4", "--uptime", "3000"],
+                            stdout=subprocess.PIPE, text=True)
+    return proc, proc.stdout.readline().strip()
+
+
+def pty_flow(path):
+    """Whether the pty the viewer holds is set to RTS/CTS, read from its termios; None when
+    it cannot be opened a second time (the viewer locks it; root may still open it)."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        return bool(termios.tcgetattr(fd)[2] & termios.CRTSCTS)
+    finally:
+        os.close(fd)
+
+
+def first_run(board_path):
+    proc, log = start(TICKSCOPE, log_name="connect.log")
+    try:
+        app = wait_for(get_app, TIMEOUT)
+        if not check(app is not None, "the viewer is on the accessibility bus"):
+            return log
+        pop = open_popover(app)
+        if not check(pop is not None, "the Board button opens the board popover"):
+            return log
+
+        rows = wait_for(lambda: port_rows(popover(app)), 10) or []
+        names = [r.name or "" for r in rows]
+        check(any(n == "demo" or n.startswith("demo, ") for n in names),
+              "the port list offers the simulated board: %s" % "; ".join(names), names)
+        # Real ports are listed when present (CI machines have none): each row is a port's
+        # name, with its description and USB ids when it has them.
+        real = [n for n in names if n.startswith("/dev/") or n.upper().startswith("COM")]
+        check(all(not n.startswith("demo") for n in real), "%d serial port(s) listed" % len(real), names)
+        check("8 data bits, no parity, 1 stop bit" in [n.name for n in walk(pop, lambda n: n.getRoleName() == "label", [])],
+              "the popover says the link is 8N1")
+        check(flow_shown(pop) == ["None"], "flow control starts as None", flow_shown(pop))
+
+        # Choosing a listed port fills the entry.
+        entry = port_entry(pop)
+        check(entry is not None, "the popover has a port entry")
+        demo = [i for i, n in enumerate(names) if n.startswith("demo")]
+        lst = rows[0].parent if rows else None
+        if entry is not None and demo and lst is not None:
+            lst.querySelection().selectChild(demo[0])
+            filled = wait_for(lambda: entry_text(port_entry(popover(app))) == "demo", 5)
+            check(filled, "choosing demo in the list fills the entry", entry_text(port_entry(popover(app))))
+
+        # Refresh lists the ports again.
+        refresh = walk(pop, lambda n: n.getRoleName() == "push button" and n.name == "Refresh", [])
+        if check(refresh, "the popover has a Refresh button"):
+            click(refresh[0])
+            again = wait_for(lambda: [r.name for r in port_rows(popover(app))], 5) or []
+            check(again == names, "Refresh lists the same ports", (again, names))
+
+        # A pty is typed in; RTS/CTS chosen; Connect.
+        entry = port_entry(popover(app))
+        entry.queryEditableText().setTextContents(board_path)
+        check(wait_for(lambda: entry_text(port_entry(popover(app))) == board_path, 5),
+              "the entry takes a pty path", board_path)
+        selected = walk(popover(app), lambda n: n.getRoleName() == "list item"
+                        and n.getState().contains(pyatspi.STATE_SELECTED), [])
+        check(not selected, "a typed path that is not listed selects no row", [n.name for n in selected])
+        check(choose_flow(app, "RTS/CTS"), "RTS/CTS can be chosen", flow_shown(popover(app)))
+        check(wait_for(lambda: keyfile_flow() == "'rtscts'", 5), "the choice is kept in the settings",
+              keyfile_flow())
+        screenshot("connect-popover.png")
+        connect = walk(popover(app), lambda n: n.getRoleName() == "push button" and "Connect" in (n.name or "")
+                       and "Disconnect" not in (n.name or ""), [])
+        click(connect[0])
+
+        fetch = sensitive_button(app, "Get new data", TIMEOUT)
+        check(fetch is not None, "Connect reaches the board on %s" % board_path, "; ".join(labels(main_window(app))))
+        lanes = wait_for(lambda: lane_names(app) if {"main", "idle"} <= set(lane_names(app)) else None, TIMEOUT)
+        check(lanes, "the board's threads are shown as lanes", lane_names(app))
+        applied = pty_flow(board_path)
+        if applied is None:
+            check(True, "the pty is set to RTS/CTS # SKIP the viewer holds it exclusively")
+        else:
+            check(applied, "the pty is set to RTS/CTS (termios CRTSCTS)")
+        screenshot("connect-lanes.png")
+    finally:
+        stop(proc)
+    return log
+
+
+def second_run(board_path):
+    proc, log = start(TICKSCOPE, log_name="connect.log")
+    try:
+        app = wait_for(get_app, TIMEOUT)
+        if not check(app is not None, "the viewer starts again"):
+            return log
+        pop = open_popover(app)
+        if not check(pop is not None, "the board popover opens again"):
+            return log
+        check(wait_for(lambda: flow_shown(popover(app)) == ["RTS/CTS"], 5),
+              "RTS/CTS is still chosen after a restart", flow_shown(popover(app)))
+        entry = port_entry(popover(app))
+        check(entry is not None and entry_text(entry) == board_path, "the last port is kept too",
+              entry_text(entry) if entry is not None else None)
+        check(choose_flow(app, "None"), "flow control can be set back to None")
+        check(wait_for(lambda: keyfile_flow() == "'none'", 5), "None is kept in the settings", keyfile_flow())
+        close_popover(app)
+    finally:
+        stop(proc)
+    return log
+
+
+def main():
+    if not SIMBOARD:
+        print("1..0 # SKIP TKS_SIMBOARD is not set")
+        return 77
+    board, path = start_board()
+    log = None
+    try:
+        check(path.startswith("/dev/"), "tickscope-simboard serves a pty", path)
+        log = first_run(path)
+        log = second_run(path)
+    finally:
+        board.kill()
+        board.wait()
+    return finish(log)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
