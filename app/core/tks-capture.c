@@ -55,6 +55,7 @@ typedef struct
   int                 number;
 } ThreadInfo;
 
+/* Pass 1 only counts (n_runs: INs, n_marks: OUTs); pass 2 pairs and fills. */
 typedef struct
 {
   guint    n_runs;
@@ -83,6 +84,7 @@ typedef struct
   gint64       base;           /* added to every unwrapped tick */
   GPtrArray   *warnings;
   guint        n_warnings;
+  guint        n_exits;        /* exit records on the timeline */
   guint        pass;
 } Rebuild;
 
@@ -253,10 +255,12 @@ static void
 rebuild_add_unlisted (Rebuild *rb,
                       GArray  *working,
                       guint    number,
-                      guint    line)
+                      guint    record)
 {
   if (rb->pass == 1)
     {
+      guint line = tks_parsed_record_line (rb->parsed, record);
+
       if (working->len + 1 == number)
         rebuild_warn (rb, "line %u: warning: the log names thread %u, which the thread list "
                       "does not have (list and log read at different moments?)", line, number);
@@ -342,17 +346,28 @@ state_event (Rebuild *rb,
 {
   TksCapture *self = rb->self;
   ThreadState *st = &rb->states[thread];
-  ThreadInfo *info = g_ptr_array_index (rb->infos, thread);
-  gboolean logged = info->entry == NULL || info->entry->logged;
+  ThreadInfo *info;
+  gboolean logged;
 
+  if (rb->pass == 1)
+    {
+      /* Enough to size the arrays: a run needs an IN (one more may start the capture). */
+      if (kind == 0)
+        st->n_runs++;
+      else if (kind == 1)
+        st->n_marks++;
+      return;
+    }
+
+  info = g_ptr_array_index (rb->infos, thread);
+  logged = info->entry == NULL || info->entry->logged;
   if (logged)
     state_event_logged (self, st, kind, pos, k, at_tick_zero,
-                        rb->pass == 2 ? (TksRun *) self->threads[thread].runs : NULL);
+                        (TksRun *) self->threads[thread].runs);
   else if (kind != 2)
     {
-      if (rb->pass == 2)
-        ((TksMark *) self->threads[thread].marks)[st->n_marks] =
-          (TksMark) { pos, kind == 0 ? TKS_MARK_IN : TKS_MARK_OUT, k };
+      ((TksMark *) self->threads[thread].marks)[st->n_marks] =
+        (TksMark) { pos, kind == 0 ? TKS_MARK_IN : TKS_MARK_OUT, k };
       st->n_marks++;
     }
 
@@ -367,6 +382,9 @@ state_event (Rebuild *rb,
       st->first_event = (st->flags & TKS_THREAD_RUNNING_AT_START) ? self->start : pos;
     }
 }
+
+/* The input line of the record being replayed, for warnings (worked out only for them). */
+#define LINE tks_parsed_record_line (parsed, i)
 
 /* Step 2b: replay the log with the working list; pass 1 counts, pass 2 fills. */
 static void
@@ -390,15 +408,8 @@ rebuild_replay (Rebuild *rb)
     }
 
   /* Deleted threads whose exit the log no longer holds were gone before it starts. */
-  {
-    guint n_exits = 0;
-
-    for (guint j = 0; j < n; j++)
-      if (!(r[j].flags & TKS_RECORD_DROPPED) && record_is_exit (&r[j]))
-        n_exits++;
-    if (parsed->deleted->len > n_exits)
-      next_deleted = parsed->deleted->len - n_exits;
-  }
+  if (parsed->deleted->len > rb->n_exits)
+    next_deleted = parsed->deleted->len - rb->n_exits;
 
   while (i < n)
     {
@@ -437,14 +448,10 @@ rebuild_replay (Rebuild *rb)
           const TksRecord *rec = &r[i];
           double pos = (double) tick + (double) g / (double) k;
           gboolean at_zero = rec->tick == 0 && epoch == 0 && rb->base == 0;
-          guint line = 0;
 
           if (rec->flags & TKS_RECORD_DROPPED)
             continue;
           g++;
-
-          if (rb->pass == 1)
-            line = tks_parsed_record_line (parsed, i);
 
           if (record_is_exit (rec))
             {
@@ -455,7 +462,7 @@ rebuild_replay (Rebuild *rb)
                 {
                   if (rb->pass == 1)
                     rebuild_warn (rb, "line %u: warning: exit of thread %u, but only %u threads "
-                                  "exist at that point: record skipped", line, rec->out,
+                                  "exist at that point: record skipped", LINE, rec->out,
                                   working->len);
                   continue;
                 }
@@ -465,11 +472,11 @@ rebuild_replay (Rebuild *rb)
                 {
                   if (info->entry != NULL && !info->deleted)
                     rebuild_warn (rb, "line %u: warning: thread “%s” exits here, but the thread "
-                                  "list shows it alive (it was read before this exit)", line,
+                                  "list shows it alive (it was read before this exit)", LINE,
                                   info_name (info));
                   else if (info->deleted && info->deleted_order != next_deleted)
                     rebuild_warn (rb, "line %u: warning: thread number %u exits here as “%s”, "
-                                  "out of the order of the deleted-thread list", line, rec->out,
+                                  "out of the order of the deleted-thread list", LINE, rec->out,
                                   info_name (info));
                 }
               if (info->deleted)
@@ -482,7 +489,7 @@ rebuild_replay (Rebuild *rb)
           if (rec->out != 0)
             {
               if (rec->out > working->len)
-                rebuild_add_unlisted (rb, working, rec->out, line);
+                rebuild_add_unlisted (rb, working, rec->out, i);
               state_event (rb, g_array_index (working, guint, rec->out - 1), 1, pos, k, at_zero);
             }
           if (rec->in == 0)
@@ -490,11 +497,11 @@ rebuild_replay (Rebuild *rb)
               if (rb->pass == 1)
                 rebuild_warn (rb, "line %u: warning: switch to a thread without a number (the "
                               "board had more threads than it can number, or created it while "
-                              "the log was being read): not drawn", line);
+                              "the log was being read): not drawn", LINE);
               continue;
             }
           if (rec->in > working->len)
-            rebuild_add_unlisted (rb, working, rec->in, line);
+            rebuild_add_unlisted (rb, working, rec->in, i);
           state_event (rb, g_array_index (working, guint, rec->in - 1), 0, pos, k, at_zero);
         }
     }
@@ -504,20 +511,14 @@ static void
 rebuild_initial_working_list (Rebuild *rb)
 {
   TksParsed *parsed = rb->parsed;
-  const TksRecord *r = (const TksRecord *) (gconstpointer) parsed->records->data;
-  guint n_exits = 0;
 
   rb->initial = g_array_new (FALSE, FALSE, sizeof (guint));
   for (guint t = 0; t < rb->infos->len; t++)
     g_array_append_val (rb->initial, t);
 
-  for (guint j = 0; j < parsed->records->len; j++)
-    if (!(r[j].flags & TKS_RECORD_DROPPED) && record_is_exit (&r[j]))
-      n_exits++;
-
-  if (parsed->deleted->len > n_exits)
+  if (parsed->deleted->len > rb->n_exits)
     {
-      guint stale = parsed->deleted->len - n_exits;
+      guint stale = parsed->deleted->len - rb->n_exits;
 
       rebuild_warn (rb, "warning: %u deleted threads have no exit record in the log: they "
                     "exited before it starts and are shown without data", stale);
@@ -605,9 +606,8 @@ rebuild (TksCapture *self)
 
   rebuild_creation_order (&rb);
   rebuild_check_records (&rb);
-  rebuild_initial_working_list (&rb);
 
-  /* The span, and the base that puts a full trigger tick in the right 20-bit epoch. */
+  /* The span, the exits, and the base that puts a full trigger tick in the right 20-bit epoch. */
   r = (const TksRecord *) (gconstpointer) parsed->records->data;
   {
     gint64 epoch = 0, prev = -1;
@@ -620,6 +620,8 @@ rebuild (TksCapture *self)
           epoch++;
         if (prev != (gint64) r[j].tick)
           n_ticks++;
+        if (record_is_exit (&r[j]))
+          rb.n_exits++;
         prev = r[j].tick;
         last_tick = epoch * rb.period + r[j].tick;
         if (first_tick < 0)
@@ -643,6 +645,7 @@ rebuild (TksCapture *self)
       self->end = (double) (rb.base + last_tick + 1);
     }
   rebuild_place_trigger (&rb);
+  rebuild_initial_working_list (&rb);
 
   /* Pass 1 counts (and invents the threads the list lacks); pass 2 fills. */
   rb.pass = 1;
@@ -656,10 +659,21 @@ rebuild (TksCapture *self)
   self->names = g_new0 (char *, self->n_threads + 1);
   for (guint t = 0; t < self->n_threads; t++)
     {
+      ThreadInfo *info = g_ptr_array_index (rb.infos, t);
       ThreadState *st = &rb.states[t];
 
-      if (st->open)
-        st->n_runs++;
+      /* Room, from pass 1's counts: a logged thread's runs each need an IN, and one more run
+       * may start the capture; an unlogged thread gets a mark per IN and per OUT. */
+      if (info->entry == NULL || info->entry->logged)
+        {
+          st->n_runs += 1;
+          st->n_marks = 0;
+        }
+      else
+        {
+          st->n_marks += st->n_runs;
+          st->n_runs = 0;
+        }
       total_runs += st->n_runs;
       total_marks += st->n_marks;
     }
@@ -696,10 +710,6 @@ rebuild (TksCapture *self)
         th->flags |= TKS_THREAD_DELETED;
       th->name = self->names[t];
       th->number = info->number;
-
-      if (st->lost_in > 0 || st->lost_out > 0)
-        rebuild_warn (&rb, "warning: thread “%s”: %u switches in and %u switches out could not "
-                      "be paired into runs", th->name, st->lost_in, st->lost_out);
     }
 
   rb.pass = 2;
@@ -721,6 +731,10 @@ rebuild (TksCapture *self)
       th->flags |= st->flags;
       th->first_event = st->first_event;
       th->exit_time = st->exit_time;
+
+      if (st->lost_in > 0 || st->lost_out > 0)
+        rebuild_warn (&rb, "warning: thread “%s”: %u switches in and %u switches out could not "
+                      "be paired into runs", th->name, st->lost_in, st->lost_out);
     }
 
   self->mean_per_tick = n_ticks > 0 ? (double) self->n_records / n_ticks : 0.0;
