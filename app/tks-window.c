@@ -277,6 +277,12 @@ update_status (TksWindow *self)
       g_autofree char *name = g_file_get_basename (self->file);
       title = g_strdup_printf (_("%s — Tickscope"), name);
     }
+#ifdef HAVE_TKS_SESSION
+  else if (self->session != NULL && tks_session_get_address (self->session) != NULL)
+    /* Translators: a capture fetched from a board and not saved yet; %s is the board's port */
+    title = g_strdup_printf (_("Unsaved capture from %s — Tickscope"),
+                             tks_session_get_address (self->session));
+#endif
   else
     title = g_strdup (_("New capture — Tickscope"));
   gtk_window_set_title (GTK_WINDOW (self), title);

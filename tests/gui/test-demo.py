@@ -34,6 +34,9 @@ def demo():
         # No click: connecting to the board fetches its log at once.
         text = wait_for(lambda: status(app), 30)
         check(text and "simulated board" in text, "--demo shows a capture without a click", text)
+        title = main_window(app).name
+        check(title == "Unsaved capture from demo — Tickscope",
+              "the title says the capture is not saved yet, and where it comes from", title)
         names = set(wait_for(lambda: lane_names(app) if DEMO_THREADS <= set(lane_names(app)) else None, 10)
                     or lane_names(app))
         check(DEMO_THREADS <= names, "the demo board's threads are shown as lanes", sorted(names))
