@@ -309,8 +309,7 @@ state_event_logged (TksCapture  *self,
 
   if (st->open)
     {
-      if (runs != NULL)
-        runs[st->n_runs] = (TksRun) { st->open_begin, pos };
+      runs[st->n_runs] = (TksRun) { st->open_begin, pos };
       st->n_runs++;
       st->open = FALSE;
     }
@@ -318,8 +317,7 @@ state_event_logged (TksCapture  *self,
     {
       /* The first thread at boot runs from tick 0 without being switched in; like the
        * original, a run that would be empty lasts one slot of the tick. */
-      if (runs != NULL)
-        runs[st->n_runs] = (TksRun) { 0.0, MAX (pos, 1.0 / k) };
+      runs[st->n_runs] = (TksRun) { 0.0, MAX (pos, 1.0 / k) };
       st->n_runs++;
       st->flags |= TKS_THREAD_ASSUMED_START;
     }
@@ -327,8 +325,7 @@ state_event_logged (TksCapture  *self,
     {
       /* Switched out before it was ever switched in: it was running when the log began.
        * (Not so for an exit: a frozen log still records lone exits.) */
-      if (runs != NULL)
-        runs[st->n_runs] = (TksRun) { self->start, pos };
+      runs[st->n_runs] = (TksRun) { self->start, pos };
       st->n_runs++;
       st->flags |= TKS_THREAD_RUNNING_AT_START;
     }
@@ -346,8 +343,6 @@ state_event (Rebuild *rb,
 {
   TksCapture *self = rb->self;
   ThreadState *st = &rb->states[thread];
-  ThreadInfo *info;
-  gboolean logged;
 
   if (rb->pass == 1)
     {
@@ -359,9 +354,8 @@ state_event (Rebuild *rb,
       return;
     }
 
-  info = g_ptr_array_index (rb->infos, thread);
-  logged = info->entry == NULL || info->entry->logged;
-  if (logged)
+  /* Pass 2: the threads' flags are set, and their arrays sized. */
+  if (self->threads[thread].flags & TKS_THREAD_LOGGED)
     state_event_logged (self, st, kind, pos, k, at_tick_zero,
                         (TksRun *) self->threads[thread].runs);
   else if (kind != 2)
