@@ -8,6 +8,7 @@
 #include <netinet/tcp.h>
 
 #include "tks-session.h"
+#include "tks-test-wait.h"
 
 /*
  * What a fetch costs over the link itself. Starts the simulated board program on TCP with a
@@ -26,31 +27,6 @@ free_port (void)
 
   g_socket_listener_close (listener);
   return port;
-}
-
-typedef struct
-{
-  GMainLoop    *loop;
-  GAsyncResult *result;
-} Wait;
-
-static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Wait *wait = user_data;
-
-  wait->result = g_object_ref (result);
-  g_main_loop_quit (wait->loop);
-}
-
-static GAsyncResult *
-wait_for (Wait *wait)
-{
-  g_clear_object (&wait->result);
-  g_main_loop_run (wait->loop);
-  return wait->result;
 }
 
 /* One command over a plain socket: bytes until the prompt comes back at a line start. */
@@ -111,7 +87,7 @@ main (int    argc,
   g_autoptr(GSubprocess) board = NULL;
   g_autoptr(GDataInputStream) out = NULL;
   g_autofree char *line = NULL;
-  Wait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
 
   if (exe == NULL)
     {
@@ -149,8 +125,8 @@ main (int    argc,
 
       tks_session_set_save_history (session, FALSE);
       tks_session_set_prefer_snapshot (session, legacy == 0);
-      tks_session_connect_async (session, address, NULL, on_done, &wait);
-      if (!tks_session_connect_finish (session, wait_for (&wait), &error))
+      tks_session_connect_async (session, address, NULL, tks_wait_done, &wait);
+      if (!tks_session_connect_finish (session, tks_wait_for (&wait), &error))
         {
           fprintf (stderr, "bench-session: %s\n", error->message);
           return 1;
@@ -161,8 +137,8 @@ main (int    argc,
 
           /* fill the log (20x speed), then freeze it */
           g_usleep (3 * G_USEC_PER_SEC);
-          tks_session_trigger_async (session, NULL, on_done, &wait);
-          reply = tks_session_trigger_finish (session, wait_for (&wait), &error);
+          tks_session_trigger_async (session, NULL, tks_wait_done, &wait);
+          reply = tks_session_trigger_finish (session, tks_wait_for (&wait), &error);
           if (reply == NULL)
             {
               fprintf (stderr, "bench-session: %s\n", error->message);
@@ -177,8 +153,8 @@ main (int    argc,
           gint64 t0 = g_get_monotonic_time ();
           double s;
 
-          tks_session_fetch_async (session, NULL, on_done, &wait);
-          capture = tks_session_fetch_finish (session, wait_for (&wait), &error);
+          tks_session_fetch_async (session, NULL, tks_wait_done, &wait);
+          capture = tks_session_fetch_finish (session, tks_wait_for (&wait), &error);
           if (capture == NULL)
             {
               fprintf (stderr, "bench-session: %s\n", error->message);
@@ -204,8 +180,8 @@ main (int    argc,
             {
               g_autofree char *reply = NULL;
 
-              tks_session_command_async (session, commands[c], NULL, on_done, &wait);
-              reply = tks_session_command_finish (session, wait_for (&wait), &error);
+              tks_session_command_async (session, commands[c], NULL, tks_wait_done, &wait);
+              reply = tks_session_command_finish (session, tks_wait_for (&wait), &error);
               if (reply == NULL)
                 {
                   fprintf (stderr, "bench-session: %s\n", error->message);

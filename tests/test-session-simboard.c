@@ -5,6 +5,7 @@
 
 #include "tks-error.h"
 #include "tks-session.h"
+#include "tks-test-wait.h"
 
 /*
  * Sessions against the simulated board program (tickscope-simboard, named by
@@ -81,31 +82,6 @@ board_stop (Board *board)
   g_clear_pointer (&board->address, g_free);
 }
 
-typedef struct
-{
-  GMainLoop    *loop;
-  GAsyncResult *result;
-} Wait;
-
-static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Wait *wait = user_data;
-
-  wait->result = g_object_ref (result);
-  g_main_loop_quit (wait->loop);
-}
-
-static GAsyncResult *
-wait_for (Wait *wait)
-{
-  g_clear_object (&wait->result);
-  g_main_loop_run (wait->loop);
-  return wait->result;
-}
-
 static gboolean
 quit_loop (gpointer data)
 {
@@ -138,7 +114,7 @@ test_board (gconstpointer data)
   const char *how = data;
   gboolean snapshot = strstr (how, "legacy") == NULL;
   Board board = { 0 };
-  Wait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
   g_autoptr(TksSession) session = tks_session_new ();
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(GError) error = NULL;
@@ -150,27 +126,27 @@ test_board (gconstpointer data)
   tks_session_set_timeout (session, 2000);
   tks_session_set_prefer_snapshot (session, snapshot);
 
-  tks_session_connect_async (session, board.address, NULL, on_done, &wait);
-  g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+  tks_session_connect_async (session, board.address, NULL, tks_wait_done, &wait);
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait), &error));
   g_assert_no_error (error);
   g_test_message ("%s", tks_session_get_description (session));
   g_assert_true (tks_session_has_snapshot_command (session));
 
-  tks_session_run_async (session, NULL, on_done, &wait);
-  g_assert_true (tks_session_run_finish (session, wait_for (&wait), &error));
+  tks_session_run_async (session, NULL, tks_wait_done, &wait);
+  g_assert_true (tks_session_run_finish (session, tks_wait_for (&wait), &error));
   g_assert_no_error (error);
 
   /* let the board log a while, then freeze the log */
   g_timeout_add (500, quit_loop, wait.loop);
   g_main_loop_run (wait.loop);
-  tks_session_trigger_async (session, NULL, on_done, &wait);
-  trigger = tks_session_trigger_finish (session, wait_for (&wait), &error);
+  tks_session_trigger_async (session, NULL, tks_wait_done, &wait);
+  trigger = tks_session_trigger_finish (session, tks_wait_for (&wait), &error);
   g_assert_no_error (error);
   g_test_message ("%s", trigger);
   g_assert_true (g_str_has_prefix (trigger, "Trigger set by"));
 
-  tks_session_fetch_async (session, NULL, on_done, &wait);
-  capture = tks_session_fetch_finish (session, wait_for (&wait), &error);
+  tks_session_fetch_async (session, NULL, tks_wait_done, &wait);
+  capture = tks_session_fetch_finish (session, tks_wait_for (&wait), &error);
   g_assert_no_error (error);
   check_capture (capture);
   g_assert_true (tks_capture_get_trigger (capture, &trigger_pos));
@@ -191,8 +167,8 @@ test_board (gconstpointer data)
   {
     g_autofree char *reply = NULL;
 
-    tks_session_command_async (session, "systime", NULL, on_done, &wait);
-    reply = tks_session_command_finish (session, wait_for (&wait), &error);
+    tks_session_command_async (session, "systime", NULL, tks_wait_done, &wait);
+    reply = tks_session_command_finish (session, tks_wait_for (&wait), &error);
     g_assert_no_error (error);
     g_assert_true (g_ascii_isdigit (reply[0]));
   }
@@ -209,23 +185,23 @@ test_killed (gconstpointer data)
 {
   const char *how = data;
   Board board = { 0 };
-  Wait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
   g_autoptr(TksSession) session = tks_session_new ();
   g_autoptr(GError) error = NULL;
   gint64 start;
 
   board_start (&board, how);
   tks_session_set_timeout (session, 1000);
-  tks_session_connect_async (session, board.address, NULL, on_done, &wait);
-  g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+  tks_session_connect_async (session, board.address, NULL, tks_wait_done, &wait);
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait), &error));
 
   /* (A board dying in the middle of a reply is replayed byte-exact in test-session; a local
    * fetch is too quick to hit reliably from here.) */
   g_subprocess_force_exit (board.proc);
   g_subprocess_wait (board.proc, NULL, NULL);
   start = g_get_monotonic_time ();
-  tks_session_fetch_async (session, NULL, on_done, &wait);
-  g_assert_null (tks_session_fetch_finish (session, wait_for (&wait), &error));
+  tks_session_fetch_async (session, NULL, tks_wait_done, &wait);
+  g_assert_null (tks_session_fetch_finish (session, tks_wait_for (&wait), &error));
   g_test_message ("%s", error->message);
   /* the end of the stream is seen at once; a pty whose board is gone may also fall silent */
   g_assert_true (g_error_matches (error, TKS_ERROR, TKS_ERROR_DISCONNECTED)
