@@ -8,25 +8,13 @@
 #include <glib/gstdio.h>
 
 #include "tks-test-cli.h"
+#include "tks-test-fixtures.h"
 
-static const char transcript[] =
-  "threads_list\r\n"
-  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
-  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
-  "Thread number  3 : Prio = 130, Log = Yes, Name = worker\r\n"
-  "ch> threads_timestamps\r\n"
-  "From  1 to  2 at     100\r\n"
-  "From  2 to  3 at     102\r\n"
-  "From  3 to  1 at     103\r\n"
-  "From  1 to  3 at     103\r\n"
-  "From  3 to  2 at     106\r\n"
-  "From  2 to  1 at     110\r\n"
-  "ch> ";
 
 static void
 test_stats (void)
 {
-  TksCliResult r = tks_run_cli (transcript, "stats", "-", "--from", "101", "--to", "104", NULL);
+  TksCliResult r = tks_run_cli (tks_test_simple_transcript, "stats", "-", "--from", "101", "--to", "104", NULL);
   g_auto(GStrv) lines = NULL;
   gboolean saw_worker = FALSE;
 
@@ -69,7 +57,7 @@ test_stats (void)
   tks_cli_result_clear (&r);
 
   /* Half a tick per millisecond at 2000 Hz. */
-  r = tks_run_cli (transcript, "stats", "-", "--tick-hz", "2000", NULL);
+  r = tks_run_cli (tks_test_simple_transcript, "stats", "-", "--tick-hz", "2000", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.out, " at 2000 Hz)"));
   tks_cli_result_clear (&r);
@@ -127,13 +115,13 @@ test_export_formats (void)
   g_assert_nonnull (strstr (written, "\"thread_sort_index\""));
   tks_cli_result_clear (&r);
 
-  r = tks_run_cli (transcript, "export", "-", "-f", "csv", "-o", "-", NULL);
+  r = tks_run_cli (tks_test_simple_transcript, "export", "-", "-f", "csv", "-o", "-", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_str_has_prefix (r.out, "kind,thread,priority,creation_order,begin,end\r\n"));
   g_assert_nonnull (strstr (r.out, "\r\nrun,worker,130,2,103.5,106\r\n"));
   tks_cli_result_clear (&r);
 
-  r = tks_run_cli (transcript, "export", "-", "--format", "ftrace", "--tick-hz", "10000", NULL);
+  r = tks_run_cli (tks_test_simple_transcript, "export", "-", "--format", "ftrace", "--tick-hz", "10000", NULL);
   g_assert_cmpint (r.status, ==, 0);
   g_assert_true (g_str_has_prefix (r.out, "# tracer: nop\n"));
   /* tick 103.5 at 10 kHz */

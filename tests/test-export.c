@@ -9,25 +9,12 @@
 #include "tks-capture.h"
 #include "tks-error.h"
 #include "tks-export.h"
+#include "tks-test-fixtures.h"
 
 #if HAVE_JSON_GLIB
 #include <json-glib/json-glib.h>
 #endif
 
-/* See test-stats.c for the timeline these rebuild into. */
-static const char simple_transcript[] =
-  "threads_list\r\n"
-  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
-  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
-  "Thread number  3 : Prio = 130, Log = Yes, Name = worker\r\n"
-  "ch> threads_timestamps\r\n"
-  "From  1 to  2 at     100\r\n"
-  "From  2 to  3 at     102\r\n"
-  "From  3 to  1 at     103\r\n"
-  "From  1 to  3 at     103\r\n"
-  "From  3 to  2 at     106\r\n"
-  "From  2 to  1 at     110\r\n"
-  "ch> ";
 
 /* An exit, a thread that is not logged, names that need quoting, and a trigger. */
 static const char mixed_transcript[] =
@@ -463,7 +450,7 @@ check_perfetto (TksCapture *capture,
 static void
 test_perfetto_simple (void)
 {
-  g_autoptr(TksCapture) capture = load_text (simple_transcript);
+  g_autoptr(TksCapture) capture = load_text (tks_test_simple_transcript);
   g_autofree char *json = export (capture, TKS_EXPORT_PERFETTO, 0);
   g_autofree char *json_10k = export (capture, TKS_EXPORT_PERFETTO, 10000);
 
@@ -493,7 +480,7 @@ test_perfetto_mixed (void)
 static void
 test_perfetto_locale (void)
 {
-  g_autoptr(TksCapture) capture = load_text (simple_transcript);
+  g_autoptr(TksCapture) capture = load_text (tks_test_simple_transcript);
   g_autofree char *old = g_strdup (setlocale (LC_NUMERIC, NULL));
   g_autofree char *json = NULL;
 
@@ -699,7 +686,7 @@ check_csv (TksCapture *capture,
 static void
 test_csv_simple (void)
 {
-  g_autoptr(TksCapture) capture = load_text (simple_transcript);
+  g_autoptr(TksCapture) capture = load_text (tks_test_simple_transcript);
   g_autofree char *csv = export (capture, TKS_EXPORT_CSV, 0);
 
   check_csv (capture, csv);
@@ -860,7 +847,7 @@ check_ftrace (TksCapture *capture,
 static void
 test_ftrace_simple (void)
 {
-  g_autoptr(TksCapture) capture = load_text (simple_transcript);
+  g_autoptr(TksCapture) capture = load_text (tks_test_simple_transcript);
   g_autofree char *text = export (capture, TKS_EXPORT_FTRACE, 0);
   g_autoptr(GArray) switches = check_ftrace (capture, text);
   /* main's leading OUT at 100 was dropped, so idle comes in from nothing known. */
@@ -1009,7 +996,7 @@ test_stream_error (void)
 static void
 test_bad_arguments (void)
 {
-  g_autoptr(TksCapture) capture = load_text (simple_transcript);
+  g_autoptr(TksCapture) capture = load_text (tks_test_simple_transcript);
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
   TksExportFormat format;

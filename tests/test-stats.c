@@ -7,32 +7,8 @@
 #include "tks-capture.h"
 #include "tks-error.h"
 #include "tks-stats.h"
+#include "tks-test-fixtures.h"
 
-/*
- * Three logged threads, two records sharing tick 103 (placed at 103 and 103.5).
- *
- *   100    main → idle      (main's leading OUT is not at tick 0: dropped)
- *   102    idle → worker
- *   103    worker → main
- *   103.5  main → worker
- *   106    worker → idle
- *   110    idle → main      (main runs to the end of the capture)
- *
- * Runs: idle [100,102] [106,110]; worker [102,103] [103.5,106]; main [103,103.5] [110,end].
- */
-static const char simple_transcript[] =
-  "threads_list\r\n"
-  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
-  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
-  "Thread number  3 : Prio = 130, Log = Yes, Name = worker\r\n"
-  "ch> threads_timestamps\r\n"
-  "From  1 to  2 at     100\r\n"
-  "From  2 to  3 at     102\r\n"
-  "From  3 to  1 at     103\r\n"
-  "From  1 to  3 at     103\r\n"
-  "From  3 to  2 at     106\r\n"
-  "From  2 to  1 at     110\r\n"
-  "ch> ";
 
 /*
  * A dynamic thread that exits, and a thread that is not logged.
@@ -100,7 +76,7 @@ stats_of (GArray     *stats,
 static void
 test_stats_whole_capture (void)
 {
-  g_autoptr(TksCapture) capture = load (simple_transcript);
+  g_autoptr(TksCapture) capture = load (tks_test_simple_transcript);
   g_autoptr(GArray) stats = NULL;
   g_autoptr(GError) error = NULL;
   TksStatsTotals totals;
@@ -166,7 +142,7 @@ test_stats_whole_capture (void)
 static void
 test_stats_range_clips_runs (void)
 {
-  g_autoptr(TksCapture) capture = load (simple_transcript);
+  g_autoptr(TksCapture) capture = load (tks_test_simple_transcript);
   g_autoptr(GArray) stats = NULL;
   g_autoptr(GError) error = NULL;
   TksStatsTotals totals;
@@ -287,7 +263,7 @@ test_stats_exit_and_unlogged (void)
 static void
 test_thread_stats_single (void)
 {
-  g_autoptr(TksCapture) capture = load (simple_transcript);
+  g_autoptr(TksCapture) capture = load (tks_test_simple_transcript);
   const TksThread *idle = tks_capture_get_thread (capture, (guint) find_thread (capture, "idle"));
   TksThreadStats s;
 
@@ -308,7 +284,7 @@ test_thread_stats_single (void)
 static void
 test_stats_bad_ranges (void)
 {
-  g_autoptr(TksCapture) capture = load (simple_transcript);
+  g_autoptr(TksCapture) capture = load (tks_test_simple_transcript);
   g_autoptr(GError) error = NULL;
   GArray *stats;
 

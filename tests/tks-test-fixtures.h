@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+/* Hand-made captures shared by the core tests (statistics, exports, the CLI). */
+
+/*
+ * Three logged threads, two records sharing tick 103 (placed at 103 and 103.5).
+ *
+ *   100    main → idle      (main's leading OUT is not at tick 0: dropped)
+ *   102    idle → worker
+ *   103    worker → main
+ *   103.5  main → worker
+ *   106    worker → idle
+ *   110    idle → main      (main runs to the end of the capture)
+ *
+ * Runs: idle [100,102] [106,110]; worker [102,103] [103.5,106]; main [103,103.5] [110,end].
+ */
+static const char tks_test_simple_transcript[] =
+  "threads_list\r\n"
+  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+  "Thread number  3 : Prio = 130, Log = Yes, Name = worker\r\n"
+  "ch> threads_timestamps\r\n"
+  "From  1 to  2 at     100\r\n"
+  "From  2 to  3 at     102\r\n"
+  "From  3 to  1 at     103\r\n"
+  "From  1 to  3 at     103\r\n"
+  "From  3 to  2 at     106\r\n"
+  "From  2 to  1 at     110\r\n"
+  "ch> ";
