@@ -55,6 +55,23 @@ tcp_read (TksTransport  *self,
       GError *local = NULL;
       gssize n;
 
+      /* Take what has arrived; wait only when nothing has. */
+      n = g_socket_receive_with_blocking (socket, (char *) buf, len, FALSE, cancellable, &local);
+      if (n > 0)
+        return n;
+      if (n == 0)
+        {
+          g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                       "%s closed the connection", self->address);
+          return -1;
+        }
+      if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+        {
+          translate_error (self, local, "Reading from", error);
+          return -1;
+        }
+      g_clear_error (&local);
+
       if (!g_socket_condition_timed_wait (socket, G_IO_IN | G_IO_HUP | G_IO_ERR,
                                           timeout_ms < 0 ? -1 : (gint64) timeout_ms * 1000,
                                           cancellable, &local))
@@ -67,22 +84,6 @@ tcp_read (TksTransport  *self,
           translate_error (self, local, "Reading from", error);
           return -1;
         }
-      n = g_socket_receive_with_blocking (socket, (char *) buf, len, FALSE, cancellable, &local);
-      if (n > 0)
-        return n;
-      if (n == 0)
-        {
-          g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                       "%s closed the connection", self->address);
-          return -1;
-        }
-      if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-        {
-          g_error_free (local);
-          continue;
-        }
-      translate_error (self, local, "Reading from", error);
-      return -1;
     }
 }
 

@@ -241,21 +241,27 @@ fd_read (TksTransport  *self,
 {
   for (;;)
     {
-      int r = tks_transport_poll_fd (self->fd, POLLIN, timeout_ms, cancellable, self->address, error);
-      gssize n;
+      /* Take what has arrived; wait only when nothing has. */
+      gssize n = read (self->fd, buf, len);
 
-      if (r <= 0)
-        return r;
-      n = read (self->fd, buf, len);
       if (n > 0)
         return n;
+      if (n < 0 && errno == EAGAIN)
+        {
+          int r = tks_transport_poll_fd (self->fd, POLLIN, timeout_ms, cancellable, self->address,
+                                         error);
+
+          if (r <= 0)
+            return r;
+          continue;
+        }
       if (n == 0)
         {
           g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
                        "%s closed the connection", self->address);
           return -1;
         }
-      if (errno == EINTR || errno == EAGAIN)
+      if (errno == EINTR)
         continue;
       if (errno == EIO || errno == ENXIO || errno == ENODEV || errno == ECONNRESET)
         {
@@ -340,6 +346,8 @@ tks_transport_open_fd (int               fd,
 {
   TksTransport *self = tks_transport_alloc (&fd_vtable, kind, address, baud);
 
+  /* Reads take what has arrived and wait only when nothing has. */
+  g_unix_set_fd_nonblocking (fd, TRUE, NULL);
   self->fd = fd;
   self->description = g_strdup (description);
   return self;
