@@ -67,21 +67,48 @@ fixture_stop (Fixture *f)
   g_clear_pointer (&f->board, tks_test_board_stop);
 }
 
+typedef struct
+{
+  GString *text;
+  guint    calls;
+} Streamed;
+
 static void
+on_body (const char *data,
+         gsize       len,
+         gpointer    user_data)
+{
+  Streamed *streamed = user_data;
+
+  g_assert_cmpuint (len, >, 0);
+  g_string_append_len (streamed->text, data, (gssize) len);
+  streamed->calls++;
+}
+
+/* The reply, both returned and handed on piece by piece while it arrived; the number of
+ * pieces. */
+static guint
 assert_reply (Fixture    *f,
               const char *command,
               guint       nth)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *reply = NULL;
+  Streamed streamed = { g_string_new (NULL), 0 };
   const char *expected;
   gsize expected_len, len = 0;
+  guint calls;
 
   expected = tks_test_board_reply (f->board, command, nth, &expected_len);
-  reply = tks_shell_command (f->shell, command, expected_len, NULL, NULL, &len, NULL, &error);
+  reply = tks_shell_command_streamed (f->shell, command, expected_len, NULL, on_body, &streamed,
+                                      &len, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (reply);
   g_assert_cmpmem (reply, len, expected, expected_len);
+  g_assert_cmpmem (streamed.text->str, streamed.text->len, expected, expected_len);
+  calls = streamed.calls;
+  g_string_free (streamed.text, TRUE);
+  return calls;
 }
 
 static void
@@ -121,7 +148,8 @@ test_byte_by_byte (void)
   g_assert_true (tks_shell_sync (f.shell, NULL, &error));
   g_assert_no_error (error);
   assert_reply (&f, "help", 0);
-  assert_reply (&f, "threads", 0);
+  /* handed on while it arrived, never a byte of the prompt */
+  g_assert_cmpuint (assert_reply (&f, "threads", 0), >, 10);
   fixture_stop (&f);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tks-error.h"
+#include "tks-parser.h"
 #include "tks-session.h"
 #include "tks-shell.h"
 #include "tks-transport.h"
@@ -81,6 +82,7 @@ typedef struct
   guint    lines_before_log;
   gsize    expected_bytes;
   guint    expected_records;
+  TksParser *parser;    /* reads the log while it arrives */
 } Job;
 
 typedef struct
@@ -160,6 +162,7 @@ job_free (Job *job)
     job->result_free (job->result);
   g_free (job->command);
   g_free (job->saved_path);
+  g_clear_pointer (&job->parser, tks_parser_free);
   g_free (job);
 }
 
@@ -486,21 +489,52 @@ run_connect (Link         *link,
                                        tks_transport_get_description (transport));
 }
 
+static void
+feed_parser (const char *data,
+             gsize       len,
+             gpointer    user_data)
+{
+  Job *job = user_data;
+
+  tks_parser_feed (job->parser, data, len);
+}
+
+/* Runs @command for a fetch; with @section, its reply goes into the job's parser as it
+ * arrives (the parser then holds it all; on failure it is to be dropped). */
 static char *
-checked_command (Link          *link,
-                 Job           *job,
-                 const char    *command,
-                 gsize          expected_bytes,
-                 gsize         *len,
-                 GCancellable  *cancellable)
+checked_command (Link             *link,
+                 Job              *job,
+                 const char       *command,
+                 gsize             expected_bytes,
+                 TksParserSection  section,
+                 gsize            *len,
+                 GCancellable     *cancellable)
 {
   GError *error = NULL;
-  char *reply = tks_shell_command (link->shell, command, expected_bytes, fetch_progress, job,
-                                   len, cancellable, &error);
+  char *reply;
 
+  if (section != TKS_PARSER_SECTION_NONE)
+    tks_parser_begin_reply (job->parser, section);
+  reply = tks_shell_command_streamed (link->shell, command, expected_bytes, fetch_progress,
+                                      section != TKS_PARSER_SECTION_NONE ? feed_parser : NULL,
+                                      job, len, cancellable, &error);
   if (reply == NULL)
     job_failed (job, error);
+  else if (section != TKS_PARSER_SECTION_NONE)
+    tks_parser_feed (job->parser, "\n", 1);
   return reply;
+}
+
+/* The capture the job's parser read, or NULL with @error set. */
+static TksCapture *
+finish_parser (Job     *job,
+               GError **error)
+{
+  TksParser *parser = g_steal_pointer (&job->parser);
+  TksParsed *parsed = tks_parser_finish (parser, error);
+
+  tks_parser_free (parser);
+  return parsed != NULL ? tks_capture_new_from_parsed (parsed) : NULL;
 }
 
 static void
@@ -597,6 +631,8 @@ run_fetch (Link         *link,
   job->start_us = job->last_progress_us = g_get_monotonic_time ();
   job->expected_records = expected;
   job->expected_bytes = 64 * LIST_LINE_BYTES + (gsize) expected * RECORD_BYTES;
+  job->parser = tks_parser_new ();
+  tks_parser_reserve (job->parser, job->expected_bytes);
 
   if (link->has_dump && link->prefer_snapshot)
     {
@@ -607,12 +643,12 @@ run_fetch (Link         *link,
 
       job->command = g_strdup ("threads_dump");
       job->lines_before_log = link->dump_lines_before_log ? link->dump_lines_before_log : 40;
-      dump = checked_command (link, job, "threads_dump", job->expected_bytes + 1024, &dump_len,
-                              cancellable);
+      dump = checked_command (link, job, "threads_dump", job->expected_bytes + 1024,
+                              TKS_PARSER_SECTION_DUMP, &dump_len, cancellable);
       if (dump == NULL)
         return;
 
-      capture = tks_capture_new_from_dump (dump, dump_len, &error);
+      capture = finish_parser (job, &error);
       if (capture != NULL && tks_capture_get_damage (capture) != NULL)
         {
           /* A live fetch can simply be repeated: a damaged one is an error, not a capture. */
@@ -652,18 +688,19 @@ run_fetch (Link         *link,
       gsize list_len = 0, log_len = 0;
 
       /* The list, then the log (the board runs on in between: PROTOCOL.md §5). */
-      list = checked_command (link, job, "threads_list", 64 * LIST_LINE_BYTES, &list_len, cancellable);
+      list = checked_command (link, job, "threads_list", 64 * LIST_LINE_BYTES,
+                              TKS_PARSER_SECTION_LIST, &list_len, cancellable);
       if (list == NULL)
         return;
       job->bytes_before = job->bytes;
       job->command = g_strdup ("threads_timestamps");
       job->lines_before_log = 1;
       log = checked_command (link, job, "threads_timestamps", (gsize) expected * RECORD_BYTES + 64,
-                             &log_len, cancellable);
+                             TKS_PARSER_SECTION_LOG, &log_len, cancellable);
       if (log == NULL)
         return;
 
-      capture = tks_capture_new_from_replies (list, list_len, log, log_len, &error);
+      capture = finish_parser (job, &error);
       if (capture == NULL)
         {
           g_autoptr(GString) transcript = transcript_new ();
@@ -715,12 +752,18 @@ run_job (Link *link,
   GCancellable *user = g_task_get_cancellable (job->task);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   gulong link_id, user_id = 0;
+  GPollFD cancel_fd;
+  gboolean have_fd;
 
   link_id = g_cancellable_connect (link->cancellable, G_CALLBACK (cancel_other),
                                    g_object_ref (cancellable), g_object_unref);
   if (user != NULL)
     user_id = g_cancellable_connect (user, G_CALLBACK (cancel_other),
                                      g_object_ref (cancellable), g_object_unref);
+
+  /* Every wait of the job polls this cancellable: holding its file descriptor for the whole
+   * job saves making and closing one per read. */
+  have_fd = g_cancellable_make_pollfd (cancellable, &cancel_fd);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, &job->error))
     ;
@@ -754,6 +797,8 @@ run_job (Link *link,
   if (job->link_lost || (job->kind == JOB_CONNECT && job->error != NULL))
     link->dead = TRUE;
 
+  if (have_fd)
+    g_cancellable_release_fd (cancellable);
   g_cancellable_disconnect (link->cancellable, link_id);
   if (user != NULL)
     g_cancellable_disconnect (user, user_id);

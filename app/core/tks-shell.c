@@ -213,12 +213,12 @@ tks_shell_sync (TksShell      *self,
     }
 }
 
-/* Where the echoed command line ends, or -1. The echo stands at the start of a line (or right
- * after a prompt). */
+/* Where the echoed command line ends, or -1: the echo stands at the start of a line (or right
+ * after a prompt). Found in a part of the reply, it is where the whole reply's echo ends too. */
 static gssize
-find_echo_end (const guint8 *data,
-               gsize         len,
-               const char   *command)
+find_echo_at_line_start (const guint8 *data,
+                         gsize         len,
+                         const char   *command)
 {
   gsize clen = strlen (command);
   const guint8 *p = data;
@@ -238,16 +238,27 @@ find_echo_end (const guint8 *data,
         return (gssize) (at + clen + 2);
       p = hit + 1;
     }
+  return -1;
+}
+
+/* Where the echo ends in a complete reply, or -1. */
+static gssize
+find_echo_end (const guint8 *data,
+               gsize         len,
+               const char   *command)
+{
+  gssize at = find_echo_at_line_start (data, len, command);
 
   /* Noise on the line before the echo (a glitch, a half-sent byte): take the first echo. */
-  {
-    g_autofree char *line = g_strconcat (command, "\r\n", NULL);
-    const guint8 *hit = memmem (data, len, line, clen + 2);
+  if (at < 0)
+    {
+      g_autofree char *line = g_strconcat (command, "\r\n", NULL);
+      const guint8 *hit = memmem (data, len, line, strlen (line));
 
-    if (hit != NULL)
-      return (gssize) ((gsize) (hit - data) + clen + 2);
-  }
-  return -1;
+      if (hit != NULL)
+        at = (gssize) ((gsize) (hit - data) + strlen (line));
+    }
+  return at;
 }
 
 char *
@@ -260,12 +271,28 @@ tks_shell_command (TksShell             *self,
                    GCancellable         *cancellable,
                    GError              **error)
 {
+  return tks_shell_command_streamed (self, command, expected_bytes, progress, NULL, user_data,
+                                     len, cancellable, error);
+}
+
+char *
+tks_shell_command_streamed (TksShell             *self,
+                            const char           *command,
+                            gsize                 expected_bytes,
+                            TksShellProgressFunc  progress,
+                            TksShellBodyFunc      body_func,
+                            gpointer              user_data,
+                            gsize                *len,
+                            GCancellable         *cancellable,
+                            GError              **error)
+{
   guint8 chunk[CHUNK];
   g_autofree char *line = NULL;
   guint total_ms;
   gint64 deadline;
   guint lines = 0;
-  gssize echo_end;
+  gssize echo_end = -1;
+  gsize fed = 0;         /* bytes of the buffer handed to @body_func */
   gsize body_len;
   const guint8 *body;
   char *reply;
@@ -337,16 +364,34 @@ tks_shell_command (TksShell             *self,
           return NULL;
         }
 
-      for (gssize i = 0; i < n; i++)
-        lines += chunk[i] == '\n';
+      for (const guint8 *c = chunk, *end = chunk + n; (c = memchr (c, '\n', (gsize) (end - c))) != NULL; c++)
+        lines++;
       g_byte_array_append (self->buf, chunk, (guint) n);
       if (progress != NULL)
         progress (self->buf->len, lines, user_data);
       if (ends_with_prompt (self->buf->data, self->buf->len))
         break;
+
+      /* Hand on what has come after the echo, short of the last bytes, which may be the
+       * start of the closing prompt. */
+      if (body_func != NULL)
+        {
+          if (echo_end < 0)
+            {
+              echo_end = find_echo_at_line_start (self->buf->data, self->buf->len, command);
+              fed = echo_end < 0 ? 0 : (gsize) echo_end;
+            }
+          if (echo_end >= 0 && self->buf->len > fed + PROMPT_LEN)
+            {
+              body_func ((const char *) self->buf->data + fed, self->buf->len - PROMPT_LEN - fed,
+                         user_data);
+              fed = self->buf->len - PROMPT_LEN;
+            }
+        }
     }
 
-  echo_end = find_echo_end (self->buf->data, self->buf->len, command);
+  if (echo_end < 0)
+    echo_end = find_echo_end (self->buf->data, self->buf->len, command);
   if (echo_end < 0)
     {
       /* The echo was lost or garbled: keep everything before the prompt. */
@@ -379,6 +424,14 @@ tks_shell_command (TksShell             *self,
         return NULL;
       }
   }
+
+  if (body_func != NULL)
+    {
+      gsize done = MAX (fed, (gsize) echo_end) - (gsize) echo_end;
+
+      if (body_len > done)
+        body_func ((const char *) body + done, body_len - done, user_data);
+    }
 
   reply = g_malloc (body_len + 1);
   memcpy (reply, body, body_len);

@@ -24,6 +24,13 @@ typedef void (*TksShellProgressFunc) (guint64  bytes,
                                       guint    lines,
                                       gpointer user_data);
 
+/* Called with the reply's bytes as they arrive, in order, from the end of the echo on: piece by
+ * piece the same bytes that tks_shell_command() returns. When the command then fails, what
+ * was fed is to be thrown away. */
+typedef void (*TksShellBodyFunc)     (const char *data,
+                                      gsize       len,
+                                      gpointer    user_data);
+
 TksShell     *tks_shell_new              (TksTransport  *transport);
 void          tks_shell_free             (TksShell      *self);
 TksTransport *tks_shell_get_transport    (TksShell      *self);
@@ -56,6 +63,17 @@ char         *tks_shell_command          (TksShell             *self,
                                           const char           *command,
                                           gsize                 expected_bytes,
                                           TksShellProgressFunc  progress,
+                                          gpointer              user_data,
+                                          gsize                *len,
+                                          GCancellable         *cancellable,
+                                          GError              **error);
+
+/* The same, handing the reply to @body while it arrives, so that it can be read meanwhile. */
+char         *tks_shell_command_streamed (TksShell             *self,
+                                          const char           *command,
+                                          gsize                 expected_bytes,
+                                          TksShellProgressFunc  progress,
+                                          TksShellBodyFunc      body,
                                           gpointer              user_data,
                                           gsize                *len,
                                           GCancellable         *cancellable,
