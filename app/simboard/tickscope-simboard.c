@@ -156,6 +156,7 @@ main (int argc, char *argv[])
   gint64 seed = 1, tick_hz = 1000, log_size = 3000;
   double speed = 1.0;
   int uptime_ms = 0;
+  int packet_bytes = 256;
   int status;
   GOptionEntry entries[] = {
     { "tcp", 't', 0, G_OPTION_ARG_INT, &tcp_port, "Serve the shell on 127.0.0.1:PORT", "PORT" },
@@ -165,6 +166,7 @@ main (int argc, char *argv[])
     { "log-size", 0, 0, G_OPTION_ARG_INT64, &log_size, "Records in the log (default 3000)", "N" },
     { "speed", 0, 0, G_OPTION_ARG_DOUBLE, &speed, "Simulated seconds per real second (default 1)", "X" },
     { "uptime", 0, 0, G_OPTION_ARG_INT, &uptime_ms, "Milliseconds the board has already run when the shell starts (default 0)", "MS" },
+    { "packet", 0, 0, G_OPTION_ARG_INT, &packet_bytes, "Send the shell's output as it is printed, whenever BYTES are waiting; 0 sends each reply whole (default 256)", "BYTES" },
     { "no-banner", 0, 0, G_OPTION_ARG_NONE, &no_banner, "Do not print the shell banner on connect", NULL },
     { NULL }
   };
@@ -204,6 +206,7 @@ main (int argc, char *argv[])
   opts.speed = speed;
   opts.uptime_ms = uptime_ms < 0 ? G_MAXUINT : (guint) uptime_ms;
   opts.banner = !no_banner;
+  opts.packet_bytes = packet_bytes < 0 ? G_MAXUINT : (guint) packet_bytes;
   if (!tks_simboard_options_check (&opts, &error) || !tks_simboard_state_acquire (&error))
     {
       g_printerr ("tickscope-simboard: %s\n", error->message);

@@ -508,12 +508,18 @@ typedef struct
   TksSimboardState *board;
 } BoardStream;
 
+static void flush_out (TksSimboardState *b);
+
+/* What the shell prints: out as it goes, a packet at a time, when the board serves a link. */
 static size_t
 board_stream_write (void *ip, const uint8_t *bp, size_t n)
 {
   BoardStream *s = ip;
+  TksSimboardState *b = s->board;
 
-  g_byte_array_append (s->board->out, bp, (guint) n);
+  g_byte_array_append (b->out, bp, (guint) n);
+  if (b->opts.packet_bytes > 0 && b->fd >= 0 && b->out->len >= b->opts.packet_bytes)
+    flush_out (b);
   return n;
 }
 
@@ -974,6 +980,7 @@ tks_simboard_options_init (TksSimboardOptions *opts)
   opts->speed = 1.0;
   opts->banner = TRUE;
   opts->uptime_ms = 0;
+  opts->packet_bytes = 256;
 }
 
 gboolean
@@ -998,6 +1005,13 @@ tks_simboard_options_check (const TksSimboardOptions *opts, GError **error)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "Uptime %u ms is out of range: use 0 to 600000 ms", opts->uptime_ms);
+      return FALSE;
+    }
+  if (opts->packet_bytes > 65536)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "Packet size %u is out of range: use 0 (whole replies) to 65536 bytes",
+                   opts->packet_bytes);
       return FALSE;
     }
   if (!(opts->speed > 0.0 && opts->speed <= 1000.0))

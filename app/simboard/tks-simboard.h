@@ -31,6 +31,9 @@ typedef struct
   gboolean banner;     /* print "\r\nChibiOS/RT Shell\r\n" on connect; default TRUE */
   guint   uptime_ms;   /* simulated time already run when the shell starts, so the log holds
                           history from the first fetch; 0..600000; default 0 */
+  guint   packet_bytes; /* the shell's output leaves as it is printed, whenever this many bytes
+                          are waiting, like a ChibiOS serial-over-USB output buffer; 0 sends
+                          each reply whole when it is complete; 0..65536; default 256 */
 } TksSimboardOptions;
 
 typedef struct _TksSimboard TksSimboard;
