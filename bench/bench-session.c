@@ -12,12 +12,17 @@
 
 /*
  * What a fetch costs over the link itself. Starts the simulated board program on TCP with a
- * 3,000-record log, freezes its log with a trigger, then reads the same replies (a) through a
- * TksSession fetch, as the viewer does, and (b) with plain blocking socket reads of the same
- * commands, and prints bytes/s both ways.
+ * 3,000-record log and freezes its log with a trigger, then reads the same replies, in
+ * alternating blocks, (a) through a TksSession fetch as the viewer does (read, rebuilt, handed
+ * to the main loop), (b) through the session without reading them into a capture, and (c) with
+ * plain blocking socket reads: the link's own transfer time. Prints medians and bytes/s, for a
+ * board that sends its output as it prints (256-byte packets, the simulated board's default)
+ * and for one that sends each reply whole.
  *
  *   bench-session [PATH-TO-tickscope-simboard] [ROUNDS]
  */
+
+#define BLOCKS 5
 
 static guint16
 free_port (void)
@@ -75,32 +80,176 @@ median (GArray *values)
   return g_array_index (values, double, values->len / 2);
 }
 
-int
-main (int    argc,
-      char **argv)
+typedef struct
 {
-  const char *exe = argc > 1 ? argv[1] : g_getenv ("TKS_SIMBOARD");
-  guint rounds = argc > 2 ? (guint) g_ascii_strtoull (argv[2], NULL, 10) : 10;
+  GArray  *fetch_s;
+  GArray  *transfer_s;
+  GArray  *raw_s;
+  guint64  bytes;
+  guint    records;
+} Figures;
+
+static gboolean
+fail (const char *what,
+      GError     *error)
+{
+  fprintf (stderr, "bench-session: %s: %s\n", what, error->message);
+  return FALSE;
+}
+
+static gboolean
+session_block (const char *address,
+               gboolean    legacy,
+               guint       rounds,
+               TksWait    *wait,
+               Figures    *fig)
+{
+  g_autoptr(TksSession) session = tks_session_new ();
+  g_autoptr(GError) error = NULL;
+  const char *commands[] = { "threads_dump", NULL, NULL };
+
+  if (legacy)
+    {
+      commands[0] = "threads_list";
+      commands[1] = "threads_timestamps";
+    }
+  tks_session_set_save_history (session, FALSE);
+  tks_session_set_prefer_snapshot (session, !legacy);
+  tks_session_connect_async (session, address, NULL, tks_wait_done, wait);
+  if (!tks_session_connect_finish (session, tks_wait_for (wait), &error))
+    return fail ("connect", error);
+
+  for (guint i = 0; i < rounds; i++)
+    {
+      g_autoptr(TksCapture) capture = NULL;
+      gint64 t0 = g_get_monotonic_time ();
+      double s;
+
+      tks_session_fetch_async (session, NULL, tks_wait_done, wait);
+      capture = tks_session_fetch_finish (session, tks_wait_for (wait), &error);
+      if (capture == NULL)
+        return fail ("fetch", error);
+      s = (g_get_monotonic_time () - t0) / 1e6;
+      g_array_append_val (fig->fetch_s, s);
+      fig->records = tks_capture_get_n_records (capture);
+
+      /* the same commands through the session, not read into a capture */
+      t0 = g_get_monotonic_time ();
+      for (guint c = 0; commands[c] != NULL; c++)
+        {
+          g_autofree char *reply = NULL;
+
+          tks_session_command_async (session, commands[c], NULL, tks_wait_done, wait);
+          reply = tks_session_command_finish (session, tks_wait_for (wait), &error);
+          if (reply == NULL)
+            return fail (commands[c], error);
+        }
+      s = (g_get_monotonic_time () - t0) / 1e6;
+      g_array_append_val (fig->transfer_s, s);
+    }
+  tks_session_disconnect (session);
+  return TRUE;
+}
+
+static gboolean
+raw_block (const char *address,
+           gboolean    legacy,
+           guint       rounds,
+           Figures    *fig)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnectable) connectable = g_network_address_parse (address + 4, 0, NULL);
+  g_autoptr(GSocketConnection) conn = NULL;
+  g_autoptr(GError) error = NULL;
+  GSocket *socket;
+
+  conn = g_socket_client_connect (client, connectable, NULL, &error);
+  if (conn == NULL)
+    return fail ("raw connect", error);
+  socket = g_socket_connection_get_socket (conn);
+  g_socket_set_option (socket, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
+  raw_command (socket, "");
+  for (guint i = 0; i < rounds; i++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      double s;
+
+      if (legacy)
+        fig->bytes = raw_command (socket, "threads_list") + raw_command (socket, "threads_timestamps");
+      else
+        fig->bytes = raw_command (socket, "threads_dump");
+      s = (g_get_monotonic_time () - t0) / 1e6;
+      g_array_append_val (fig->raw_s, s);
+    }
+  g_io_stream_close (G_IO_STREAM (conn), NULL, NULL);
+  return TRUE;
+}
+
+static gboolean
+freeze_log (const char *address,
+            TksWait    *wait)
+{
+  g_autoptr(TksSession) session = tks_session_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = NULL;
+
+  tks_session_connect_async (session, address, NULL, tks_wait_done, wait);
+  if (!tks_session_connect_finish (session, tks_wait_for (wait), &error))
+    return fail ("connect", error);
+  /* fill the log (20x speed), then freeze it */
+  g_usleep (3 * G_USEC_PER_SEC);
+  tks_session_trigger_async (session, NULL, tks_wait_done, wait);
+  reply = tks_session_trigger_finish (session, tks_wait_for (wait), &error);
+  if (reply == NULL)
+    return fail ("trigger", error);
+  g_usleep (G_USEC_PER_SEC);
+  tks_session_disconnect (session);
+  return TRUE;
+}
+
+static void
+print_figures (const char *what,
+               Figures    *fig)
+{
+  double f = median (fig->fetch_s), t = median (fig->transfer_s), r = median (fig->raw_s);
+
+  printf ("  %-26s %u records, %" G_GUINT64_FORMAT " bytes, medians of %u\n",
+          what, fig->records, fig->bytes, fig->fetch_s->len);
+  printf ("    session fetch (rebuilt)  %7.2f ms  %5.1f MB/s\n", f * 1e3, fig->bytes / f / 1e6);
+  printf ("    session transfer only    %7.2f ms  %5.1f MB/s\n", t * 1e3, fig->bytes / t / 1e6);
+  printf ("    raw socket read          %7.2f ms  %5.1f MB/s\n", r * 1e3, fig->bytes / r / 1e6);
+  printf ("    fetch / raw              %7.2f\n", f / r);
+  printf ("    at 115200 baud the bytes take %.2f s; the fetch adds %+.3f %%\n",
+          fig->bytes / 11520.0, 100.0 * (f - r) / (fig->bytes / 11520.0));
+}
+
+static void
+figures_clear (Figures *fig)
+{
+  g_array_unref (fig->fetch_s);
+  g_array_unref (fig->transfer_s);
+  g_array_unref (fig->raw_s);
+}
+
+static int
+run_board (const char *exe,
+           guint       packet,
+           guint       rounds,
+           TksWait    *wait)
+{
   g_autofree char *port = g_strdup_printf ("%u", free_port ());
   g_autofree char *address = g_strdup_printf ("tcp:127.0.0.1:%s", port);
+  g_autofree char *packet_arg = g_strdup_printf ("%u", packet);
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocess) board = NULL;
   g_autoptr(GDataInputStream) out = NULL;
   g_autofree char *line = NULL;
-  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  int status = 0;
 
-  if (exe == NULL)
-    {
-      fprintf (stderr, "usage: bench-session PATH-TO-tickscope-simboard [ROUNDS]\n");
-      return 2;
-    }
   board = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, exe, "--tcp", port,
-                            "--log-size", "3000", "--speed", "20", NULL);
+                            "--log-size", "3000", "--speed", "20", "--packet", packet_arg, NULL);
   if (board == NULL)
-    {
-      fprintf (stderr, "bench-session: %s\n", error->message);
-      return 1;
-    }
+    return fail ("simulated board", error), 1;
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (board));
   line = g_data_input_stream_read_line (out, NULL, NULL, &error);
   if (line == NULL)
@@ -109,132 +258,53 @@ main (int    argc,
       return 1;
     }
 
-  for (int legacy = 0; legacy <= 1; legacy++)
+  if (packet > 0)
+    printf ("Board sending its output as it prints, in %u-byte packets:\n", packet);
+  else
+    printf ("Board sending each reply whole:\n");
+
+  if (!freeze_log (address, wait))
+    status = 1;
+  for (int legacy = 0; legacy <= 1 && status == 0; legacy++)
     {
-      g_autoptr(TksSession) session = tks_session_new ();
-      g_autoptr(GArray) fetch_s = g_array_new (FALSE, FALSE, sizeof (double));
-      g_autoptr(GArray) raw_s = g_array_new (FALSE, FALSE, sizeof (double));
-      g_autoptr(GArray) cmd_s = g_array_new (FALSE, FALSE, sizeof (double));
-      g_autoptr(GSocketClient) client = g_socket_client_new ();
-      g_autoptr(GSocketConnection) conn = NULL;
-      g_autoptr(GSocketConnectable) connectable = NULL;
-      guint64 fetch_bytes = 0;
-      gsize raw_bytes = 0;
-      guint records = 0;
-      double f, r;
+      Figures fig = { g_array_new (FALSE, FALSE, sizeof (double)),
+                      g_array_new (FALSE, FALSE, sizeof (double)),
+                      g_array_new (FALSE, FALSE, sizeof (double)), 0, 0 };
 
-      tks_session_set_save_history (session, FALSE);
-      tks_session_set_prefer_snapshot (session, legacy == 0);
-      tks_session_connect_async (session, address, NULL, tks_wait_done, &wait);
-      if (!tks_session_connect_finish (session, tks_wait_for (&wait), &error))
-        {
-          fprintf (stderr, "bench-session: %s\n", error->message);
-          return 1;
-        }
-      if (legacy == 0)
-        {
-          g_autofree char *reply = NULL;
-
-          /* fill the log (20x speed), then freeze it */
-          g_usleep (3 * G_USEC_PER_SEC);
-          tks_session_trigger_async (session, NULL, tks_wait_done, &wait);
-          reply = tks_session_trigger_finish (session, tks_wait_for (&wait), &error);
-          if (reply == NULL)
-            {
-              fprintf (stderr, "bench-session: %s\n", error->message);
-              return 1;
-            }
-          g_usleep (2 * G_USEC_PER_SEC);
-        }
-
-      for (guint i = 0; i < rounds; i++)
-        {
-          g_autoptr(TksCapture) capture = NULL;
-          gint64 t0 = g_get_monotonic_time ();
-          double s;
-
-          tks_session_fetch_async (session, NULL, tks_wait_done, &wait);
-          capture = tks_session_fetch_finish (session, tks_wait_for (&wait), &error);
-          if (capture == NULL)
-            {
-              fprintf (stderr, "bench-session: %s\n", error->message);
-              return 1;
-            }
-          s = (g_get_monotonic_time () - t0) / 1e6;
-          g_array_append_val (fetch_s, s);
-          records = tks_capture_get_n_records (capture);
-        }
-      /* the transfer alone: the same commands through the session, not rebuilt */
-      for (guint i = 0; i < rounds; i++)
-        {
-          const char *commands[] = { "threads_dump", NULL, NULL };
-          gint64 t0 = g_get_monotonic_time ();
-          double s;
-
-          if (legacy)
-            {
-              commands[0] = "threads_list";
-              commands[1] = "threads_timestamps";
-            }
-          for (guint c = 0; commands[c] != NULL; c++)
-            {
-              g_autofree char *reply = NULL;
-
-              tks_session_command_async (session, commands[c], NULL, tks_wait_done, &wait);
-              reply = tks_session_command_finish (session, tks_wait_for (&wait), &error);
-              if (reply == NULL)
-                {
-                  fprintf (stderr, "bench-session: %s\n", error->message);
-                  return 1;
-                }
-            }
-          s = (g_get_monotonic_time () - t0) / 1e6;
-          g_array_append_val (cmd_s, s);
-        }
-      /* the bytes of one fetch, measured on the raw socket below */
-      tks_session_disconnect (session);
-
-      connectable = g_network_address_parse (address + 4, 0, NULL);
-      conn = g_socket_client_connect (client, connectable, NULL, &error);
-      if (conn == NULL)
-        {
-          fprintf (stderr, "bench-session: %s\n", error->message);
-          return 1;
-        }
-      g_socket_set_option (g_socket_connection_get_socket (conn), IPPROTO_TCP, TCP_NODELAY, 1, NULL);
-      raw_command (g_socket_connection_get_socket (conn), "");
-      for (guint i = 0; i < rounds; i++)
-        {
-          gint64 t0 = g_get_monotonic_time ();
-          double s;
-
-          if (legacy)
-            raw_bytes = raw_command (g_socket_connection_get_socket (conn), "threads_list")
-                        + raw_command (g_socket_connection_get_socket (conn), "threads_timestamps");
-          else
-            raw_bytes = raw_command (g_socket_connection_get_socket (conn), "threads_dump");
-          s = (g_get_monotonic_time () - t0) / 1e6;
-          g_array_append_val (raw_s, s);
-        }
-      g_io_stream_close (G_IO_STREAM (conn), NULL, NULL);
-      fetch_bytes = raw_bytes;
-
-      f = median (fetch_s);
-      r = median (raw_s);
-      printf ("%-28s %u records, %" G_GUINT64_FORMAT " bytes, median of %u\n",
-              legacy ? "threads_list + timestamps:" : "threads_dump:", records, fetch_bytes, rounds);
-      printf ("  session fetch (rebuilt)  %8.2f ms  %10.0f bytes/s\n", f * 1e3, fetch_bytes / f);
-      printf ("  session transfer only    %8.2f ms  %10.0f bytes/s\n", median (cmd_s) * 1e3,
-              fetch_bytes / median (cmd_s));
-      printf ("  raw socket read          %8.2f ms  %10.0f bytes/s\n", r * 1e3, raw_bytes / r);
-      printf ("  fetch / raw              %8.2f\n", f / r);
-      printf ("  at 115200 baud the link alone takes %.2f s; the fetch adds %.1f %%\n",
-              fetch_bytes / 11520.0, 100.0 * (f - r) / (fetch_bytes / 11520.0));
+      /* alternating blocks, so that a change in the machine's load hits all three alike */
+      for (guint b = 0; b < BLOCKS && status == 0; b++)
+        if (!session_block (address, legacy, MAX (rounds / BLOCKS, 1), wait, &fig)
+            || !raw_block (address, legacy, MAX (rounds / BLOCKS, 1), &fig))
+          status = 1;
+      if (status == 0)
+        print_figures (legacy ? "threads_list + timestamps:" : "threads_dump:", &fig);
+      figures_clear (&fig);
     }
 
   g_subprocess_force_exit (board);
   g_subprocess_wait (board, NULL, NULL);
+  return status;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *exe = argc > 1 ? argv[1] : g_getenv ("TKS_SIMBOARD");
+  guint rounds = argc > 2 ? (guint) g_ascii_strtoull (argv[2], NULL, 10) : 50;
+  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  int status;
+
+  if (exe == NULL)
+    {
+      fprintf (stderr, "usage: bench-session PATH-TO-tickscope-simboard [ROUNDS]\n");
+      return 2;
+    }
+  status = run_board (exe, 256, rounds, &wait);
+  if (status == 0)
+    status = run_board (exe, 0, rounds, &wait);
+
   g_clear_object (&wait.result);
   g_main_loop_unref (wait.loop);
-  return 0;
+  return status;
 }
