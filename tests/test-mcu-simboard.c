@@ -274,6 +274,45 @@ test_options (void)
   g_assert_false (tks_simboard_options_check (&opts, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "Log size 8"));
+  g_clear_error (&error);
+
+  tks_simboard_options_init (&opts);
+  g_assert_cmpuint (opts.packet_bytes, ==, 256);
+  opts.packet_bytes = 70000;
+  g_assert_false (tks_simboard_options_check (&opts, &error));
+  g_assert_nonnull (strstr (error->message, "Packet size 70000"));
+}
+
+/* Output sent in small packets while it is printed, or whole: the same bytes either way. */
+static void
+test_packets (void)
+{
+  static const guint sizes[] = { 1, 16, 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      TksSimboardOptions opts;
+      g_autoptr (GError) error = NULL;
+      TksSimboard *board;
+      int sv[2];
+      char *text;
+
+      tks_simboard_options_init (&opts);
+      opts.packet_bytes = sizes[i];
+      g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM, 0, sv), ==, 0);
+      board = tks_simboard_start (&opts, sv[1], &error);
+      g_assert_no_error (error);
+      g_free (read_until_prompt (sv[0]));
+      send_line (sv[0], "help\r\n");
+      text = read_until_prompt (sv[0]);
+      g_assert_cmpstr (text, ==, "help\r\nCommands: help exit info echo systime threads_list "
+                       "threads_timestamps threads_timestamps_trigger threads_timestamps_run "
+                       "threads_stat threads_uc threads_dump \r\nch> ");
+      g_free (text);
+      tks_simboard_stop (board);
+      close (sv[0]);
+      close (sv[1]);
+    }
 }
 
 int
@@ -289,6 +328,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu/simboard/stop-without-reader", test_stop_without_reader);
   g_test_add_func ("/mcu/simboard/serve-fd-eof", test_serve_fd_eof);
   g_test_add_func ("/mcu/simboard/options", test_options);
+  g_test_add_func ("/mcu/simboard/packets", test_packets);
 
   return g_test_run ();
 }
