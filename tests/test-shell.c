@@ -299,6 +299,72 @@ test_wrong_baud (void)
   fixture_stop (&f);
 }
 
+/* A TCP peer: sends @noise bytes on connect (none: stays silent), then holds the link. */
+typedef struct
+{
+  GSocketListener *listener;
+  gsize            noise;
+  GSocketConnection *conn;
+} TcpPeer;
+
+static gpointer
+tcp_peer_main (gpointer data)
+{
+  TcpPeer *peer = data;
+  guint8 noise[256];
+
+  peer->conn = g_socket_listener_accept (peer->listener, NULL, NULL, NULL);
+  g_assert_nonnull (peer->conn);
+  for (guint i = 0; i < sizeof noise; i++)
+    noise[i] = (guint8) (0x80 | (i * 37));
+  if (peer->noise > 0)
+    g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (peer->conn)), noise,
+                               MIN (peer->noise, sizeof noise), NULL, NULL, NULL);
+  return NULL;
+}
+
+/* Over TCP there is no baud rate to blame: the hints name what can be wrong there. */
+static void
+test_tcp_hints (void)
+{
+  for (guint noisy = 0; noisy <= 1; noisy++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *address = NULL;
+      TcpPeer peer = { g_socket_listener_new (), noisy ? 256 : 0, NULL };
+      guint16 port = g_socket_listener_add_any_inet_port (peer.listener, NULL, &error);
+      GThread *thread;
+      TksTransport *t;
+      TksShell *shell;
+
+      g_assert_no_error (error);
+      thread = g_thread_new ("tcp-peer", tcp_peer_main, &peer);
+      address = g_strdup_printf ("tcp:127.0.0.1:%u", port);
+      t = tks_transport_open (address, NULL, NULL, &error);
+      g_assert_no_error (error);
+      shell = tks_shell_new (t);
+      tks_shell_set_timeout (shell, 300);
+      g_assert_false (tks_shell_sync (shell, NULL, &error));
+      g_test_message ("%s", error->message);
+      g_assert_null (strstr (error->message, "baud rate right"));
+      if (noisy)
+        {
+          g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
+          g_assert_nonnull (strstr (error->message, "serial bridge"));
+        }
+      else
+        {
+          g_assert_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT);
+          g_assert_nonnull (strstr (error->message, "served at this address"));
+        }
+      tks_shell_free (shell);
+      g_thread_join (thread);
+      g_clear_object (&peer.conn);
+      g_socket_listener_close (peer.listener);
+      g_object_unref (peer.listener);
+    }
+}
+
 static void
 test_silent (void)
 {
@@ -440,6 +506,7 @@ main (int    argc,
   g_test_add_func ("/shell/fault/noise-then-resync", test_noise_then_resync);
   g_test_add_func ("/shell/fault/wrong-baud", test_wrong_baud);
   g_test_add_func ("/shell/fault/silent", test_silent);
+  g_test_add_func ("/shell/fault/tcp-hints", test_tcp_hints);
   g_test_add_func ("/shell/fault/closed-mid-transfer", test_closed_mid_transfer);
   g_test_add_func ("/shell/fault/reset-mid-transfer", test_reset_mid_transfer);
   g_test_add_func ("/shell/fault/stall-mid-transfer", test_stall_mid_transfer);

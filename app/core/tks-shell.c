@@ -139,6 +139,24 @@ describe_link (TksShell *self)
                           tks_transport_get_baud (t));
 }
 
+/* What to check when the link brings nothing, and when it brings only noise. */
+static const char *
+silence_hint (TksShell *self)
+{
+  if (tks_transport_get_kind (self->transport) == TKS_TRANSPORT_TCP)
+    return "is the board's shell served at this address?";
+  return "is the board's shell running, and at this baud rate?";
+}
+
+static const char *
+noise_hint (TksShell *self)
+{
+  if (tks_transport_get_kind (self->transport) == TKS_TRANSPORT_TCP)
+    return "is it a ChibiOS shell that answers there, and does the serial bridge behind it "
+           "use the board's baud rate?";
+  return "is the baud rate right?";
+}
+
 gboolean
 tks_shell_sync (TksShell      *self,
                 GCancellable  *cancellable,
@@ -201,13 +219,13 @@ tks_shell_sync (TksShell      *self,
 
         if (received == 0)
           g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                       "No reply from %s within %.1f s: is the board's shell running, and at "
-                       "this baud rate?", link, self->timeout_ms / 1000.0);
+                       "No reply from %s within %.1f s: %s", link, self->timeout_ms / 1000.0,
+                       silence_hint (self));
         else
           g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
                        "%s sent %" G_GSIZE_FORMAT " bytes but never the shell prompt “ch> ” "
-                       "within %.1f s: is the baud rate right?",
-                       link, received, self->timeout_ms / 1000.0);
+                       "within %.1f s: %s",
+                       link, received, self->timeout_ms / 1000.0, noise_hint (self));
       }
       return FALSE;
     }
@@ -345,12 +363,12 @@ tks_shell_command_streamed (TksShell             *self,
 
           if (self->buf->len == 0)
             g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                         "No reply from %s to “%s” within %.1f s: is the board's shell "
-                         "running, and at this baud rate?", link, command, wait_ms / 1000.0);
+                         "No reply from %s to “%s” within %.1f s: %s", link, command,
+                         wait_ms / 1000.0, silence_hint (self));
           else if (find_echo_end (self->buf->data, self->buf->len, command) < 0)
             g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                         "%s answered “%s” with %u unreadable bytes and no prompt: is the baud "
-                         "rate right?", link, command, self->buf->len);
+                         "%s answered “%s” with %u unreadable bytes and no prompt: %s",
+                         link, command, self->buf->len, noise_hint (self));
           else if (idle)
             g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
                          "The reply of %s to “%s” stopped after %u bytes (%u lines): nothing "
