@@ -9,6 +9,7 @@
 
 #define PROMPT_LEN 4
 #define CHUNK 16384
+#define READ_CHUNK 65536
 
 struct _TksShell
 {
@@ -337,6 +338,8 @@ tks_shell_command_streamed (TksShell             *self,
       g_debug ("Dropped %" G_GSSIZE_FORMAT " unasked bytes before “%s”", n, command);
     }
 
+  /* Room for the whole reply, read straight into the buffer */
+  g_byte_array_set_size (self->buf, (guint) MIN (expected_bytes + 2 * READ_CHUNK, G_MAXUINT32 / 2));
   g_byte_array_set_size (self->buf, 0);
   line = g_strconcat (command, "\r\n", NULL);
   if (!send_line (self, line, cancellable, error))
@@ -348,8 +351,14 @@ tks_shell_command_streamed (TksShell             *self,
   for (;;)
     {
       int wait_ms = MIN (ms_left (deadline), (int) self->timeout_ms);
-      gssize n = tks_transport_read (self->transport, chunk, sizeof chunk, wait_ms, cancellable, error);
+      guint have = self->buf->len;
+      const guint8 *fresh;
+      gssize n;
 
+      g_byte_array_set_size (self->buf, have + READ_CHUNK);
+      n = tks_transport_read (self->transport, self->buf->data + have, READ_CHUNK, wait_ms,
+                              cancellable, error);
+      g_byte_array_set_size (self->buf, have + (guint) MAX (n, 0));
       if (n < 0)
         {
           if (self->buf->len > 0 && error && *error && (*error)->domain == TKS_ERROR)
@@ -382,9 +391,9 @@ tks_shell_command_streamed (TksShell             *self,
           return NULL;
         }
 
-      for (const guint8 *c = chunk, *end = chunk + n; (c = memchr (c, '\n', (gsize) (end - c))) != NULL; c++)
+      fresh = self->buf->data + have;
+      for (const guint8 *c = fresh, *end = fresh + n; (c = memchr (c, '\n', (gsize) (end - c))) != NULL; c++)
         lines++;
-      g_byte_array_append (self->buf, chunk, (guint) n);
       if (progress != NULL)
         progress (self->buf->len, lines, user_data);
       if (ends_with_prompt (self->buf->data, self->buf->len))
