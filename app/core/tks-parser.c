@@ -11,6 +11,8 @@
 #define MAX_KEPT_WARNINGS 200
 #define PROMPT "ch> "
 #define PROMPT_LEN 4
+#define FNV_OFFSET_BASIS 2166136261u
+#define FNV_PRIME 16777619u
 
 typedef enum
 {
@@ -41,6 +43,8 @@ struct _TksParser
   gboolean   in_dump;       /* the sections come from one threads_dump reply */
   gboolean   dump_ended;
   guint      dump_records;  /* what its header announced */
+  guint32    log_hash;      /* the checksum of the log's first log_hashed records */
+  guint      log_hashed;
 };
 
 /* Commands whose echo starts a section when seen without a prompt (capture files). */
@@ -297,6 +301,134 @@ parse_record (const char *p,
   return TRUE;
 }
 
+/* A threads_dump's checksum: FNV-1a over the records' 32-bit words, low byte first. */
+static inline guint32
+log_hash_add (guint32          hash,
+              const TksRecord *r)
+{
+  guint32 word = ((r->tick & 0xFFFFFu) << 12) | ((guint32) (r->out & 0x3F) << 6) | (r->in & 0x3F);
+
+  hash = (hash ^ (word & 0xFF)) * FNV_PRIME;
+  hash = (hash ^ ((word >> 8) & 0xFF)) * FNV_PRIME;
+  hash = (hash ^ ((word >> 16) & 0xFF)) * FNV_PRIME;
+  hash = (hash ^ (word >> 24)) * FNV_PRIME;
+  return hash;
+}
+
+/* The checksum of every record of the log so far. The reader of record lines hashes as it
+ * goes; this adds the records it did not see. */
+static guint32
+log_hash (TksParser *parser)
+{
+  GArray *records = parser->current->records;
+
+  for (; parser->log_hashed < records->len; parser->log_hashed++)
+    parser->log_hash = log_hash_add (parser->log_hash,
+                                     &g_array_index (records, TksRecord, parser->log_hashed));
+  return parser->log_hash;
+}
+
+/* A field of "%2d" holding 0 to 99, else -1. */
+static inline int
+fixed_field (const char *f)
+{
+  if (f[1] < '0' || f[1] > '9')
+    return -1;
+  if (f[0] == ' ')
+    return f[1] - '0';
+  if (f[0] < '0' || f[0] > '9')
+    return -1;
+  return (f[0] - '0') * 10 + (f[1] - '0');
+}
+
+#define FIXED_RECORD_MIN 25 /* "From  1 to  2 at       5\n" */
+
+/* A record line in the board's own layout, "From %2d to %2d at %7d" then CRLF or LF (a tick
+ * of more than 7 digits widens its field): the fields are at known places, so nothing is
+ * searched. Returns where the next line starts, or NULL for any other layout, which
+ * parse_record then reads (it accepts all that this does, with the same values). */
+static inline const char *
+parse_record_fixed (const char *p,
+                    const char *end,
+                    TksRecord  *record)
+{
+  const char *q, *digits;
+  guint64 tick = 0;
+  int out, in;
+
+  if (end - p < FIXED_RECORD_MIN || memcmp (p, "From ", 5) != 0 ||
+      memcmp (p + 7, " to ", 4) != 0 || memcmp (p + 13, " at ", 4) != 0)
+    return NULL;
+  out = fixed_field (p + 5);
+  in = fixed_field (p + 11);
+  if (out < 0 || in < 0)
+    return NULL;
+
+  /* Spaces, then 1 to 10 digits that reach the field's end at least. */
+  q = p + 17;
+  while (q < p + 23 && *q == ' ')
+    q++;
+  for (digits = q; q < end && q - digits < 10 && *q >= '0' && *q <= '9'; q++)
+    tick = tick * 10 + (guint64) (*q - '0');
+  if (q < p + 24 || tick > G_MAXUINT32)
+    return NULL;
+  if (q < end && *q == '\r')
+    q++;
+  if (q == end || *q != '\n')
+    return NULL;
+
+  record->tick = (guint32) tick;
+  record->out = (guint8) out;
+  record->in = (guint8) in;
+  record->flags = 0;
+  return q + 1;
+}
+
+/* Reads the record lines in the board's layout from @p on, straight into the log, and returns
+ * where the first other line starts. */
+static const char *
+feed_records (TksParser  *parser,
+              const char *p,
+              const char *end)
+{
+  GArray *records = parser->current->records;
+  TksRecord *data = (TksRecord *) (gpointer) records->data;
+  guint first = records->len;
+  guint n = first;          /* records in the log */
+  guint room = first;       /* records the array holds */
+  gboolean hashing = parser->in_dump;
+  guint32 hash = hashing ? log_hash (parser) : 0;
+  TksRecord record;
+  const char *next;
+
+  while ((next = parse_record_fixed (p, end, &record)) != NULL)
+    {
+      if (n == room)
+        {
+          /* Room for as many as the rest of the input can hold. */
+          room = n + 1 + (guint) MIN ((gsize) (end - next) / FIXED_RECORD_MIN, G_MAXUINT32 / 2);
+          g_array_set_size (records, room);
+          data = (TksRecord *) (gpointer) records->data;
+        }
+      data[n++] = record;
+      if (hashing)
+        hash = log_hash_add (hash, &record);
+      p = next;
+    }
+
+  if (n != first)
+    {
+      g_array_set_size (records, n);
+      parser->line_no += n - first;
+      if (hashing)
+        {
+          parser->log_hash = hash;
+          parser->log_hashed = n;
+        }
+    }
+  return p;
+}
+
 /* "Thread number %2d : Prio = %3d, Log = %3s, Name = %s" */
 static TksListEntry *
 parse_list_entry (const char *p,
@@ -413,6 +545,8 @@ begin_log (TksParser *parser)
   clear_log (parser->current);
   parser->have_log = TRUE;
   parser->log_garbled = 0;
+  parser->log_hash = FNV_OFFSET_BASIS;
+  parser->log_hashed = 0;
   parser->current->log_first_line = parser->line_no + 1;
   parser->section = SECTION_LOG;
 }
@@ -541,33 +675,21 @@ dump_header_line (TksParser  *parser,
     }
 }
 
-/* "End of dump: N records, checksum X": FNV-1a over the 32-bit record words. */
+/* "End of dump: N records, checksum X". */
 static void
 dump_end_line (TksParser  *parser,
                const char *p,
                const char *end)
 {
   GArray *records = parser->current->records;
-  const TksRecord *r = (const TksRecord *) (gconstpointer) records->data;
   guint64 count;
-  guint32 hash = 2166136261u;
+  guint32 hash = log_hash (parser);
   g_autofree char *tail = NULL;
   guint64 checksum;
   char *endptr = NULL;
   const char *q;
 
   parser->dump_ended = TRUE;
-  for (guint i = 0; i < records->len; i++)
-    {
-      guint32 word = ((r[i].tick & 0xFFFFFu) << 12) | ((guint32) (r[i].out & 0x3F) << 6) |
-                     (r[i].in & 0x3F);
-
-      for (guint b = 0; b < 4; b++)
-        {
-          hash ^= (word >> (8 * b)) & 0xFF;
-          hash *= 16777619u;
-        }
-    }
 
   q = parse_uint (skip_spaces (p + strlen ("End of dump:"), end), end, G_MAXUINT32, &count);
   if (q == NULL || (q = expect_word (q, end, "records, checksum")) == NULL)
@@ -934,15 +1056,24 @@ tks_parser_feed (TksParser  *parser,
 
   while (p < end)
     {
-      const char *nl = memchr (p, '\n', end - p);
+      const char *nl;
 
+      /* The hot path: the log's record lines. */
+      if (parser->section == SECTION_LOG)
+        {
+          p = feed_records (parser, p, end);
+          if (p == end)
+            return;
+        }
+
+      nl = memchr (p, '\n', end - p);
       if (nl == NULL)
         {
           g_string_append_len (parser->partial, p, end - p);
           return;
         }
 
-      /* The hot path: a record line inside the log. */
+      /* A record line in another layout. */
       if (parser->section == SECTION_LOG && *p == 'F')
         {
           TksRecord record;
