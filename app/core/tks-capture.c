@@ -282,6 +282,15 @@ rebuild_add_unlisted (Rebuild *rb,
           info->number = working->len + 1;
           index = rb->infos->len;
           g_ptr_array_add (rb->infos, info);
+          if (rb->infos->len > rb->n_states)
+            {
+              /* Threads that exit can be invented again, more than 255 in all. */
+              guint n = rb->n_states;
+
+              rb->n_states = MAX (2 * n, rb->infos->len);
+              rb->states = g_renew (ThreadState, rb->states, rb->n_states);
+              memset (rb->states + n, 0, (rb->n_states - n) * sizeof (ThreadState));
+            }
         }
       else
         index = rb->n_listed + rb->synthetic_used++;
@@ -646,7 +655,6 @@ rebuild (TksCapture *self)
   rb.n_states = rb.n_listed + 256; /* the log can name numbers up to 255 */
   rb.states = g_new0 (ThreadState, rb.n_states);
   rebuild_replay (&rb);
-  g_assert (rb.infos->len <= rb.n_states);
 
   self->n_threads = rb.infos->len;
   self->threads = g_new0 (TksThread, self->n_threads);
