@@ -1061,6 +1061,23 @@ export_response_cb (GtkDialog *dialog,
         format = g_object_get_data (G_OBJECT (filter), "tks-format");
       if (format == NULL)
         format = "png";
+      /* A bare name ("timeline") gets the format's extension, unless that would replace a
+       * file the dialog did not ask about. */
+      if (path != NULL && tks_export_name_get_format (path) == NULL)
+        {
+          g_autofree char *base = g_path_get_basename (path);
+
+          if (strchr (base, '.') == NULL)
+            {
+              g_autofree char *named = tks_export_name_set_format (path, format);
+
+              if (!g_file_test (named, G_FILE_TEST_EXISTS))
+                {
+                  g_free (path);
+                  path = g_steal_pointer (&named);
+                }
+            }
+        }
 
       if (path == NULL)
         ok = FALSE, g_set_error (&error, TKS_ERROR, TKS_ERROR_IO, _("Only local files can be written"));

@@ -164,9 +164,10 @@ try:
     time.sleep(0.3)
     click(find(dlg, lambda n: n.getRoleName() == "push button" and (n.name or "").endswith("Export")))
     wait_for(lambda: dialog(app, "Export") is None, 5)
-    wait_for(lambda: os.path.exists(base) and os.path.getsize(base) > 0, 10)
-    head = open(base).readline().strip() if os.path.exists(base) else ""
-    check(head.startswith("kind,thread"), "a name without extension is written in the chosen format (CSV)",
+    wait_for(lambda: os.path.exists(base + ".csv") and os.path.getsize(base + ".csv") > 0, 10)
+    head = open(base + ".csv").readline().strip() if os.path.exists(base + ".csv") else ""
+    check(head.startswith("kind,thread") and not os.path.exists(base),
+          "a name without extension is written in the chosen format, with its extension (CSV)",
           head)
 
     # A broken file: a message in the window, and the capture stays
