@@ -76,12 +76,15 @@ typedef struct
   TksParsed   *parsed;
   GPtrArray   *infos;          /* ThreadInfo*, creation order */
   GArray      *initial;        /* guint: working list when the log starts */
-  ThreadState *states;
-  guint        n_states;
+  ThreadState *states;         /* one per info */
+  guint        n_states;       /* room in states */
   guint        n_listed;       /* infos that come from the list */
   guint        synthetic_used; /* pass 2 reuses the threads pass 1 invented, in order */
   gint64       period;
   gint64       base;           /* added to every unwrapped tick */
+  gint64       first_tick;     /* unwrapped ticks of the first and last records on the */
+  gint64       last_tick;      /* timeline, without the base; -1 when there are none */
+  guint        n_ticks;        /* distinct ticks on the timeline */
   GPtrArray   *warnings;
   guint        n_warnings;
   guint        n_exits;        /* exit records on the timeline */
@@ -171,8 +174,8 @@ records_repeat (const TksRecord *a,
   return a->tick == b->tick && a->out == b->out && a->in == b->in && !record_is_exit (a);
 }
 
-/* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, and
- * learn the tick counter's width. */
+/* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, learn
+ * the tick counter's width, and count the exits among the records kept. */
 static void
 rebuild_check_records (Rebuild *rb)
 {
@@ -195,6 +198,7 @@ rebuild_check_records (Rebuild *rb)
         {
           prev_u = u;
           prev_index = i;
+          rb->n_exits += record_is_exit (&r[i]);
           continue;
         }
 
@@ -212,6 +216,7 @@ rebuild_check_records (Rebuild *rb)
             {
               /* The previous record was the odd one out (a garbled tick). */
               r[prev_index].flags |= TKS_RECORD_DROPPED;
+              rb->n_exits -= record_is_exit (&r[prev_index]);
               rebuild_warn (rb, "line %u: warning: log line with a tick out of order skipped",
                             tks_parsed_record_line (rb->parsed, prev_index));
               prev_u = prev2_u;
@@ -246,7 +251,14 @@ rebuild_check_records (Rebuild *rb)
       have_prev2 = TRUE;
       prev_u = u;
       prev_index = i;
+      rb->n_exits += record_is_exit (&r[i]);
     }
+}
+
+static inline void
+thread_state_init (ThreadState *st)
+{
+  *st = (ThreadState) { .first_event = NAN, .exit_time = NAN };
 }
 
 /* The log names thread @number, which the list does not have: invent it so that everything
@@ -285,12 +297,10 @@ rebuild_add_unlisted (Rebuild *rb,
           if (rb->infos->len > rb->n_states)
             {
               /* Threads that exit can be invented again, more than 255 in all. */
-              guint n = rb->n_states;
-
-              rb->n_states = MAX (2 * n, rb->infos->len);
+              rb->n_states = MAX (2 * rb->n_states, rb->infos->len);
               rb->states = g_renew (ThreadState, rb->states, rb->n_states);
-              memset (rb->states + n, 0, (rb->n_states - n) * sizeof (ThreadState));
             }
+          thread_state_init (&rb->states[index]);
         }
       else
         index = rb->n_listed + rb->synthetic_used++;
@@ -298,7 +308,7 @@ rebuild_add_unlisted (Rebuild *rb,
     }
 }
 
-static void
+static inline void
 state_event_logged (TksCapture  *self,
                     ThreadState *st,
                     int          kind,      /* 0 in, 1 out, 2 exit */
@@ -342,7 +352,7 @@ state_event_logged (TksCapture  *self,
     st->lost_out++;
 }
 
-static void
+static inline void
 state_event (Rebuild *rb,
              guint    thread,
              int      kind,
@@ -352,16 +362,6 @@ state_event (Rebuild *rb,
 {
   TksCapture *self = rb->self;
   ThreadState *st = &rb->states[thread];
-
-  if (rb->pass == 1)
-    {
-      /* Enough to size the arrays: a run needs an IN (one more may start the capture). */
-      if (kind == 0)
-        st->n_runs++;
-      else if (kind == 1)
-        st->n_marks++;
-      return;
-    }
 
   /* Pass 2: the threads' flags are set, and their arrays sized. */
   if (self->threads[thread].flags & TKS_THREAD_LOGGED)
@@ -387,32 +387,176 @@ state_event (Rebuild *rb,
 }
 
 /* The input line of the record being replayed, for warnings (worked out only for them). */
-#define LINE tks_parsed_record_line (parsed, i)
+#define LINE tks_parsed_record_line (rb->parsed, i)
+#define NO_THREAD G_MAXUINT
 
-/* Step 2b: replay the log with the working list; pass 1 counts, pass 2 fills. */
+/* Step 2b, one record of the log (record @i), the same in both passes: keeps the working list
+ * and finds the threads the record switches out and in (NO_THREAD for none), as indices into
+ * rb->infos. Pass 1 warns. Returns TRUE for an exit: @out exits. */
+static gboolean
+rebuild_step_any (Rebuild         *rb,
+                  GArray          *working,
+                  const TksRecord *rec,
+                  guint            i,
+                  int             *next_deleted,
+                  guint           *out,
+                  guint           *in)
+{
+  *out = NO_THREAD;
+  *in = NO_THREAD;
+
+  if (record_is_exit (rec))
+    {
+      ThreadInfo *info;
+
+      if (rec->out > working->len)
+        {
+          if (rb->pass == 1)
+            rebuild_warn (rb, "line %u: warning: exit of thread %u, but only %u threads "
+                          "exist at that point: record skipped", LINE, rec->out, working->len);
+          return FALSE;
+        }
+      *out = g_array_index (working, guint, rec->out - 1);
+      info = g_ptr_array_index (rb->infos, *out);
+      if (rb->pass == 1)
+        {
+          if (info->entry != NULL && !info->deleted)
+            rebuild_warn (rb, "line %u: warning: thread “%s” exits here, but the thread "
+                          "list shows it alive (it was read before this exit)", LINE,
+                          info_name (info));
+          else if (info->deleted && info->deleted_order != *next_deleted)
+            rebuild_warn (rb, "line %u: warning: thread number %u exits here as “%s”, "
+                          "out of the order of the deleted-thread list", LINE, rec->out,
+                          info_name (info));
+        }
+      if (info->deleted)
+        *next_deleted = info->deleted_order + 1;
+      g_array_remove_index (working, rec->out - 1);
+      return TRUE;
+    }
+
+  if (rec->out != 0)
+    {
+      if (rec->out > working->len)
+        rebuild_add_unlisted (rb, working, rec->out, i);
+      *out = g_array_index (working, guint, rec->out - 1);
+    }
+  if (rec->in == 0)
+    {
+      if (rb->pass == 1)
+        rebuild_warn (rb, "line %u: warning: switch to a thread without a number (the "
+                      "board had more threads than it can number, or created it while "
+                      "the log was being read): not drawn", LINE);
+      return FALSE;
+    }
+  if (rec->in > working->len)
+    rebuild_add_unlisted (rb, working, rec->in, i);
+  *in = g_array_index (working, guint, rec->in - 1);
+  return FALSE;
+}
+
+/* rebuild_step_any(), with the common case first: a switch between threads of the working
+ * list (it leaves the list as it is). */
+static inline gboolean
+rebuild_step (Rebuild         *rb,
+              GArray          *working,
+              const TksRecord *rec,
+              guint            i,
+              int             *next_deleted,
+              guint           *out,
+              guint           *in)
+{
+  const guint *w = (const guint *) (gconstpointer) working->data;
+
+  if (G_LIKELY (rec->in != 0 && rec->in != rec->out &&
+                rec->in <= working->len && rec->out <= working->len))
+    {
+      *out = rec->out != 0 ? w[rec->out - 1] : NO_THREAD;
+      *in = w[rec->in - 1];
+      return FALSE;
+    }
+  return rebuild_step_any (rb, working, rec, i, next_deleted, out, in);
+}
+
+/* Deleted threads whose exit the log no longer holds were gone before it starts. */
+static int
+rebuild_first_deleted (Rebuild *rb)
+{
+  guint n_deleted = rb->parsed->deleted->len;
+
+  return n_deleted > rb->n_exits ? (int) (n_deleted - rb->n_exits) : 0;
+}
+
+/* Pass 1: replays the log to count each thread's INs and OUTs (enough to size its arrays: a
+ * run needs an IN, and one more may start the capture), invent the threads the list lacks,
+ * warn, and find the span of the timeline. */
 static void
-rebuild_replay (Rebuild *rb)
+rebuild_count (Rebuild *rb)
+{
+  const TksRecord *r = (const TksRecord *) (gconstpointer) rb->parsed->records->data;
+  guint n = rb->parsed->records->len;
+  g_autoptr(GArray) working = g_array_copy (rb->initial);
+  int next_deleted = rebuild_first_deleted (rb);
+  gint64 epoch = 0;
+  gint64 prev_tick = -1;
+
+  rb->pass = 1;
+  for (guint t = 0; t < rb->infos->len; t++)
+    thread_state_init (&rb->states[t]);
+  rb->first_tick = rb->last_tick = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TksRecord *rec = &r[i];
+      guint out, in;
+
+      if (rec->flags & TKS_RECORD_DROPPED)
+        continue;
+
+      if ((gint64) rec->tick != prev_tick)
+        {
+          if (prev_tick >= 0 && (gint64) rec->tick < prev_tick)
+            epoch++;
+          prev_tick = rec->tick;
+          rb->n_ticks++;
+          rb->last_tick = epoch * rb->period + rec->tick;
+          if (rb->first_tick < 0)
+            rb->first_tick = rb->last_tick;
+        }
+
+      if (rebuild_step (rb, working, rec, i, &next_deleted, &out, &in))
+        continue;
+      if (out != NO_THREAD)
+        rb->states[out].n_marks++;
+      if (in != NO_THREAD)
+        rb->states[in].n_runs++;
+    }
+}
+
+/* Pass 2: replays the log again, into the runs and marks. The records of a tick share it:
+ * the g-th of k is at tick + g / k (worked out once for the usual k). */
+#define SHARES_MAX 16
+
+static void
+rebuild_fill (Rebuild *rb)
 {
   TksParsed *parsed = rb->parsed;
   const TksRecord *r = (const TksRecord *) (gconstpointer) parsed->records->data;
   guint n = parsed->records->len;
   g_autoptr(GArray) working = g_array_copy (rb->initial);
+  int next_deleted = rebuild_first_deleted (rb);
   gint64 epoch = 0;
   gint64 prev_tick = -1;
-  int next_deleted = 0;
   guint i = 0;
+  double shares[SHARES_MAX + 1][SHARES_MAX];
 
+  rb->pass = 2;
   rb->synthetic_used = 0;
-  for (guint t = 0; t < rb->n_states; t++)
-    {
-      rb->states[t] = (ThreadState) { 0 };
-      rb->states[t].first_event = NAN;
-      rb->states[t].exit_time = NAN;
-    }
-
-  /* Deleted threads whose exit the log no longer holds were gone before it starts. */
-  if (parsed->deleted->len > rb->n_exits)
-    next_deleted = parsed->deleted->len - rb->n_exits;
+  for (guint t = 0; t < rb->infos->len; t++)
+    thread_state_init (&rb->states[t]);
+  for (guint k = 1; k <= SHARES_MAX; k++)
+    for (guint g = 0; g < k; g++)
+      shares[k][g] = (double) g / (double) k;
 
   while (i < n)
     {
@@ -440,72 +584,31 @@ rebuild_replay (Rebuild *rb)
       prev_tick = r[i].tick;
       tick = rb->base + epoch * rb->period + r[i].tick;
 
-      if (rb->pass == 2)
-        {
-          rb->self->n_records += k;
-          rb->self->max_per_tick = MAX (rb->self->max_per_tick, k);
-        }
+      rb->self->n_records += k;
+      rb->self->max_per_tick = MAX (rb->self->max_per_tick, k);
 
       for (; i < group_end; i++)
         {
           const TksRecord *rec = &r[i];
-          double pos = (double) tick + (double) g / (double) k;
-          gboolean at_zero = rec->tick == 0 && epoch == 0 && rb->base == 0;
+          double pos;
+          gboolean at_zero;
+          guint out, in;
 
           if (rec->flags & TKS_RECORD_DROPPED)
             continue;
+          pos = (double) tick + (k <= SHARES_MAX ? shares[k][g] : (double) g / (double) k);
+          at_zero = rec->tick == 0 && epoch == 0 && rb->base == 0;
           g++;
 
-          if (record_is_exit (rec))
+          if (rebuild_step (rb, working, rec, i, &next_deleted, &out, &in))
             {
-              ThreadInfo *info;
-              guint thread;
-
-              if (rec->out > working->len)
-                {
-                  if (rb->pass == 1)
-                    rebuild_warn (rb, "line %u: warning: exit of thread %u, but only %u threads "
-                                  "exist at that point: record skipped", LINE, rec->out,
-                                  working->len);
-                  continue;
-                }
-              thread = g_array_index (working, guint, rec->out - 1);
-              info = g_ptr_array_index (rb->infos, thread);
-              if (rb->pass == 1)
-                {
-                  if (info->entry != NULL && !info->deleted)
-                    rebuild_warn (rb, "line %u: warning: thread “%s” exits here, but the thread "
-                                  "list shows it alive (it was read before this exit)", LINE,
-                                  info_name (info));
-                  else if (info->deleted && info->deleted_order != next_deleted)
-                    rebuild_warn (rb, "line %u: warning: thread number %u exits here as “%s”, "
-                                  "out of the order of the deleted-thread list", LINE, rec->out,
-                                  info_name (info));
-                }
-              if (info->deleted)
-                next_deleted = info->deleted_order + 1;
-              state_event (rb, thread, 2, pos, k, at_zero);
-              g_array_remove_index (working, rec->out - 1);
+              state_event (rb, out, 2, pos, k, at_zero);
               continue;
             }
-
-          if (rec->out != 0)
-            {
-              if (rec->out > working->len)
-                rebuild_add_unlisted (rb, working, rec->out, i);
-              state_event (rb, g_array_index (working, guint, rec->out - 1), 1, pos, k, at_zero);
-            }
-          if (rec->in == 0)
-            {
-              if (rb->pass == 1)
-                rebuild_warn (rb, "line %u: warning: switch to a thread without a number (the "
-                              "board had more threads than it can number, or created it while "
-                              "the log was being read): not drawn", LINE);
-              continue;
-            }
-          if (rec->in > working->len)
-            rebuild_add_unlisted (rb, working, rec->in, i);
-          state_event (rb, g_array_index (working, guint, rec->in - 1), 0, pos, k, at_zero);
+          if (out != NO_THREAD)
+            state_event (rb, out, 1, pos, k, at_zero);
+          if (in != NO_THREAD)
+            state_event (rb, in, 0, pos, k, at_zero);
         }
     }
 }
@@ -598,9 +701,6 @@ rebuild (TksCapture *self)
   TksParsed *parsed = self->parsed;
   Rebuild rb = { 0 };
   gsize total_runs = 0, total_marks = 0;
-  const TksRecord *r;
-  gint64 first_tick = -1, last_tick = -1;
-  guint n_ticks = 0;
 
   rb.self = self;
   rb.parsed = parsed;
@@ -609,52 +709,31 @@ rebuild (TksCapture *self)
 
   rebuild_creation_order (&rb);
   rebuild_check_records (&rb);
+  rebuild_initial_working_list (&rb);
 
-  /* The span, the exits, and the base that puts a full trigger tick in the right 20-bit epoch. */
-  r = (const TksRecord *) (gconstpointer) parsed->records->data;
-  {
-    gint64 epoch = 0, prev = -1;
+  /* Pass 1 counts (and invents the threads the list lacks); pass 2 fills. */
+  rb.n_states = rb.infos->len + 16;
+  rb.states = g_new (ThreadState, rb.n_states);
+  rebuild_count (&rb);
 
-    for (guint j = 0; j < parsed->records->len; j++)
-      {
-        if (r[j].flags & TKS_RECORD_DROPPED)
-          continue;
-        if (prev >= 0 && (gint64) r[j].tick < prev)
-          epoch++;
-        if (prev != (gint64) r[j].tick)
-          n_ticks++;
-        if (record_is_exit (&r[j]))
-          rb.n_exits++;
-        prev = r[j].tick;
-        last_tick = epoch * rb.period + r[j].tick;
-        if (first_tick < 0)
-          first_tick = last_tick;
-      }
-  }
+  /* The span, and the base that puts a full trigger tick in the right 20-bit epoch. */
   if (parsed->has_trigger && rb.period == ((gint64) 1 << 20) &&
-      parsed->trigger_tick >= rb.period && first_tick >= 0)
+      parsed->trigger_tick >= rb.period && rb.first_tick >= 0)
     {
       /* Move the whole log to the epoch of the trigger, so times read as the board's. */
       gint64 t = parsed->trigger_tick;
-      gint64 mid = (first_tick + last_tick) / 2;
+      gint64 mid = (rb.first_tick + rb.last_tick) / 2;
       gint64 e = (t - mid + rb.period / 2) / rb.period;
 
       rb.base = MAX (0, e * rb.period);
     }
 
-  if (first_tick >= 0)
+  if (rb.first_tick >= 0)
     {
-      self->start = (double) (rb.base + first_tick);
-      self->end = (double) (rb.base + last_tick + 1);
+      self->start = (double) (rb.base + rb.first_tick);
+      self->end = (double) (rb.base + rb.last_tick + 1);
     }
   rebuild_place_trigger (&rb);
-  rebuild_initial_working_list (&rb);
-
-  /* Pass 1 counts (and invents the threads the list lacks); pass 2 fills. */
-  rb.pass = 1;
-  rb.n_states = rb.n_listed + 256; /* the log can name numbers up to 255 */
-  rb.states = g_new0 (ThreadState, rb.n_states);
-  rebuild_replay (&rb);
 
   self->n_threads = rb.infos->len;
   self->threads = g_new0 (TksThread, self->n_threads);
@@ -714,8 +793,7 @@ rebuild (TksCapture *self)
       th->number = info->number;
     }
 
-  rb.pass = 2;
-  rebuild_replay (&rb);
+  rebuild_fill (&rb);
 
   for (guint t = 0; t < self->n_threads; t++)
     {
@@ -739,7 +817,7 @@ rebuild (TksCapture *self)
                       "be paired into runs", th->name, st->lost_in, st->lost_out);
     }
 
-  self->mean_per_tick = n_ticks > 0 ? (double) self->n_records / n_ticks : 0.0;
+  self->mean_per_tick = rb.n_ticks > 0 ? (double) self->n_records / rb.n_ticks : 0.0;
 
   self->n_lanes = self->n_threads;
   self->lanes = g_new (guint, MAX (self->n_lanes, 1));
