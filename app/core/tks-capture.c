@@ -499,11 +499,12 @@ rebuild_count (Rebuild *rb)
   int next_deleted = rebuild_first_deleted (rb);
   gint64 epoch = 0;
   gint64 prev_tick = -1;
+  gint64 first_tick = -1, last_tick = -1;
+  guint n_ticks = 0;
 
   rb->pass = 1;
   for (guint t = 0; t < rb->infos->len; t++)
     thread_state_init (&rb->states[t]);
-  rb->first_tick = rb->last_tick = -1;
 
   for (guint i = 0; i < n; i++)
     {
@@ -518,19 +519,24 @@ rebuild_count (Rebuild *rb)
           if (prev_tick >= 0 && (gint64) rec->tick < prev_tick)
             epoch++;
           prev_tick = rec->tick;
-          rb->n_ticks++;
-          rb->last_tick = epoch * rb->period + rec->tick;
-          if (rb->first_tick < 0)
-            rb->first_tick = rb->last_tick;
+          n_ticks++;
+          last_tick = epoch * rb->period + rec->tick;
+          if (first_tick < 0)
+            first_tick = last_tick;
         }
 
       if (rebuild_step (rb, working, rec, i, &next_deleted, &out, &in))
         continue;
+      /* (rb->states moves when a thread is invented.) */
       if (out != NO_THREAD)
         rb->states[out].n_marks++;
       if (in != NO_THREAD)
         rb->states[in].n_runs++;
     }
+
+  rb->first_tick = first_tick;
+  rb->last_tick = last_tick;
+  rb->n_ticks = n_ticks;
 }
 
 /* Pass 2: replays the log again, into the runs and marks. The records of a tick share it:
