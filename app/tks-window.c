@@ -63,6 +63,8 @@ struct _TksWindow
   GtkSpinButton    *baud_spin;
   GtkSpinButton    *tick_spin;
   GtkLabel         *board_label;
+  GtkLabel         *title_label;
+  GtkLabel         *subtitle_label;   /* the board and its state, under the title */
   GtkAdjustment    *tick_adjustment;
   GtkMenuButton    *board_button;
 
@@ -86,6 +88,7 @@ struct _TksWindow
   TksSession       *session;
   GCancellable     *session_cancellable;
   gboolean          fetching;
+  char             *board_state;     /* what the board's log is doing, when known */
 #endif
 };
 
@@ -1239,6 +1242,17 @@ forward_action (GSimpleAction *action,
 /* The board */
 
 #ifdef HAVE_TKS_SESSION
+/* The board and its state: in the board popover, and under the title while there is a
+ * session. */
+static void
+show_board_text (TksWindow  *self,
+                 const char *text)
+{
+  gtk_label_set_text (self->board_label, text);
+  gtk_label_set_text (self->subtitle_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), self->session != NULL);
+}
+
 static void
 session_state_changed_cb (TksWindow *self)
 {
@@ -1248,23 +1262,42 @@ session_state_changed_cb (TksWindow *self)
   switch (tks_session_get_state (self->session))
     {
     case TKS_SESSION_DISCONNECTED:
-      gtk_label_set_text (self->board_label, _("Not connected."));
+      show_board_text (self, _("Not connected."));
       break;
 
     case TKS_SESSION_CONNECTING:
-      gtk_label_set_text (self->board_label, _("Connecting…"));
+      show_board_text (self, _("Connecting…"));
       break;
 
     case TKS_SESSION_IDLE:
     case TKS_SESSION_BUSY:
       description = tks_session_get_description (self->session);
-      gtk_label_set_text (self->board_label, description != NULL ? description
-                                                                : tks_session_get_address (self->session));
+      if (description == NULL)
+        description = tks_session_get_address (self->session);
+      if (self->board_state != NULL)
+        {
+          /* TRANSLATORS: the board, then what its log is doing */
+          g_autofree char *text = g_strdup_printf (_("%s — %s"), description, self->board_state);
+
+          show_board_text (self, text);
+        }
+      else
+        show_board_text (self, description);
       break;
 
     default:
       break;
     }
+}
+
+/* What the board's log is doing, as its last answers told (NULL: not known yet). */
+static void
+set_board_state (TksWindow  *self,
+                 const char *state)
+{
+  g_free (self->board_state);
+  self->board_state = g_strdup (state);
+  session_state_changed_cb (self);
 }
 
 static void fetch_done_cb (GObject      *source,
@@ -1348,6 +1381,7 @@ tks_window_connect (TksWindow  *self,
       }
     self->session = tks_session_new ();
     self->fetching = FALSE;
+    g_clear_pointer (&self->board_state, g_free);
     tks_session_set_baud (self->session, (guint)gtk_spin_button_get_value (self->baud_spin));
     flow = gtk_drop_down_get_selected (self->flow_dropdown);
     tks_session_set_flow_control (self->session, flow <= TKS_FLOW_RTSCTS ? flow : TKS_FLOW_NONE);
@@ -1624,7 +1658,14 @@ trigger_done_cb (GObject      *source,
         }
       return;
     }
-  show_message (self, g_strstrip (reply));
+  g_strstrip (reply);
+  show_message (self, reply);
+  {
+    /* "Trigger set by NAME at TICK" */
+    g_autofree char *state = g_strdup_printf (_("log frozen (%s)"), reply);
+
+    set_board_state (self, state);
+  }
 }
 
 static void
@@ -1645,6 +1686,7 @@ run_done_cb (GObject      *source,
       return;
     }
   show_message (self, _("The board logs continuously (run mode)."));
+  set_board_state (self, _("logging"));
 }
 
 static void
@@ -1657,10 +1699,13 @@ fetch_progress_cb (TksSession *session,
 {
   g_autofree char *text = NULL;
 
+  g_autofree char *size = g_format_size (bytes);
+
   if (seconds_left >= 0)
-    text = g_strdup_printf (_("Reading from the board: %u records, about %.0f s left"), records, seconds_left);
+    text = g_strdup_printf (_("Reading from the board: %u records (%s), about %.0f s left"),
+                            records, size, seconds_left);
   else
-    text = g_strdup_printf (_("Reading from the board: %u records"), records);
+    text = g_strdup_printf (_("Reading from the board: %u records (%s)"), records, size);
   gtk_label_set_text (self->progress_label, text);
   if (fraction >= 0)
     {
@@ -1693,6 +1738,20 @@ fetch_done_cb (GObject      *source,
     }
   if (tks_capture_get_source (capture) == NULL)
     tks_capture_set_source (capture, tks_session_get_address (TKS_SESSION (source)));
+  if (TKS_SESSION (source) == self->session)
+    {
+      double trigger;
+      g_autofree char *state = NULL;
+
+      if (!tks_capture_get_trigger (capture, &trigger))
+        state = g_strdup (_("logging"));
+      else if (tks_capture_get_trigger_name (capture) != NULL)
+        state = g_strdup_printf (_("log frozen by %s at tick %.0f"),
+                                 tks_capture_get_trigger_name (capture), trigger);
+      else
+        state = g_strdup_printf (_("log frozen at tick %.0f"), trigger);
+      set_board_state (self, state);
+    }
   self->file_is_capture = FALSE;
   tks_window_set_capture (self, capture, NULL);
   rebuild_history (self);
@@ -1845,6 +1904,7 @@ tks_window_dispose (GObject *object)
       tks_session_disconnect (self->session);
       g_clear_object (&self->session);
     }
+  g_clear_pointer (&self->board_state, g_free);
 #endif
   if (self->recent != NULL)
     g_signal_handlers_disconnect_by_data (self->recent, self);
@@ -1900,6 +1960,8 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, baud_spin);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, tick_spin);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, board_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, tick_adjustment);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, board_button);
   gtk_widget_class_bind_template_callback (widget_class, message_bar_response_cb);
@@ -1937,6 +1999,7 @@ tks_window_init (TksWindow *self)
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_object_bind_property (self, "title", self->title_label, "label", G_BINDING_SYNC_CREATE);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
 

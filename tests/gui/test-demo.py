@@ -43,6 +43,9 @@ def demo():
 
         connected = label_text(app, lambda s: s.startswith("Connected: "))
         check(connected is not None, "the connection is announced", connected)
+        state = wait_for(lambda: label_text(app, lambda s: s.startswith("ChibiOS shell on the simulated board — ")), 5)
+        check(state is not None and (state.endswith("— logging") or " log frozen " in state),
+              "the header shows the board and what its log is doing", state)
         time.sleep(0.5)
         px = count_colours(screenshot("demo.png"), {"red": ERROR_RED, "blue": INFO_BLUE}, BAR_BOX)
         check(px["blue"] > 5000 and px["red"] < 100,
@@ -55,6 +58,8 @@ def demo():
             click(trigger)
             reply = wait_for(lambda: label_text(app, lambda s: s.startswith("Trigger set by")), 10)
             check(reply is not None, "Trigger shows the board's reply", reply)
+            state = wait_for(lambda: label_text(app, lambda s: s.endswith("— log frozen (%s)" % reply)), 5)
+            check(state is not None, "the header says the log is frozen, and by what", state)
 
         # Get new data: a new fetch, kept in the history, lanes shown
         before = len(history())
