@@ -181,24 +181,27 @@ rebuild_check_records (Rebuild *rb)
 {
   GArray *records = rb->parsed->records;
   TksRecord *r = (TksRecord *) (gpointer) records->data;
+  guint n = records->len;
   gint64 prev_u = 0, prev2_u = 0, epoch = 0;
   gint64 prev_index = -1, prev2_index = -1;
   gboolean have_prev2 = FALSE;
   guint32 max_tick = 0;
+  gint64 period;
+  guint n_exits = 0;
 
-  for (guint i = 0; i < records->len; i++)
+  for (guint i = 0; i < n; i++)
     max_tick = MAX (max_tick, r[i].tick);
-  rb->period = max_tick < (1u << 20) ? (gint64) 1 << 20 : (gint64) 1 << 32;
+  period = max_tick < (1u << 20) ? (gint64) 1 << 20 : (gint64) 1 << 32;
 
-  for (guint i = 0; i < records->len; i++)
+  for (guint i = 0; i < n; i++)
     {
-      gint64 u = epoch * rb->period + r[i].tick;
+      gint64 u = epoch * period + r[i].tick;
 
       if (prev_index < 0)
         {
           prev_u = u;
           prev_index = i;
-          rb->n_exits += record_is_exit (&r[i]);
+          n_exits += record_is_exit (&r[i]);
           continue;
         }
 
@@ -212,11 +215,11 @@ rebuild_check_records (Rebuild *rb)
 
       if (u < prev_u)
         {
-          if (have_prev2 && u >= prev2_u && u - prev2_u < rb->period / 4)
+          if (have_prev2 && u >= prev2_u && u - prev2_u < period / 4)
             {
               /* The previous record was the odd one out (a garbled tick). */
               r[prev_index].flags |= TKS_RECORD_DROPPED;
-              rb->n_exits -= record_is_exit (&r[prev_index]);
+              n_exits -= record_is_exit (&r[prev_index]);
               rebuild_warn (rb, "line %u: warning: log line with a tick out of order skipped",
                             tks_parsed_record_line (rb->parsed, prev_index));
               prev_u = prev2_u;
@@ -232,10 +235,10 @@ rebuild_check_records (Rebuild *rb)
                   continue;
                 }
             }
-          else if (prev_u - u > rb->period / 2)
+          else if (prev_u - u > period / 2)
             {
               epoch++;
-              u += rb->period;
+              u += period;
             }
           else
             {
@@ -251,8 +254,11 @@ rebuild_check_records (Rebuild *rb)
       have_prev2 = TRUE;
       prev_u = u;
       prev_index = i;
-      rb->n_exits += record_is_exit (&r[i]);
+      n_exits += record_is_exit (&r[i]);
     }
+
+  rb->period = period;
+  rb->n_exits = n_exits;
 }
 
 static inline void
