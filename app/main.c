@@ -6,6 +6,22 @@
 
 #include "tks-application.h"
 
+/* Where the translations are: installed, or next to the program when it runs from its build
+ * tree (as the README's first command does). */
+static const char *
+locale_dir (void)
+{
+#if defined(TKS_BUILD_APP_DIR) && defined(TKS_BUILD_LOCALE_DIR)
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = exe != NULL ? g_path_get_dirname (exe) : NULL;
+
+  if (dir != NULL && g_str_equal (dir, TKS_BUILD_APP_DIR)
+      && g_file_test (TKS_BUILD_LOCALE_DIR, G_FILE_TEST_IS_DIR))
+    return TKS_BUILD_LOCALE_DIR;
+#endif
+  return LOCALEDIR;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -13,7 +29,7 @@ main (int   argc,
   g_autoptr(TksApplication) app = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

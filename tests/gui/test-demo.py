@@ -141,6 +141,31 @@ def refused():
     return log
 
 
+def french():
+    """Run from its build tree, the viewer speaks the user's language (here French)."""
+    saved = dict(os.environ)
+    # LANGUAGE counts only outside the plain C locale; C.UTF-8 is on every Debian system
+    os.environ.update(LANGUAGE="fr", LC_ALL="C.UTF-8")
+    try:
+        proc, log = start(TICKSCOPE, "--demo", log_name="tickscope-fr.log")
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    try:
+        app = wait_for(get_app, 30)
+        if not check(app is not None, "fr: the application appears on the accessibility bus"):
+            return log
+        check(sensitive_button(app, "Récupérer les données") is not None,
+              "uninstalled, the viewer is in French when asked (Get new data)")
+        state = wait_for(lambda: label_text(app, lambda s: s.startswith("ChibiOS shell on the simulated board — ")), 10)
+        check(state is not None and ("journal en cours" in state or "journal figé" in state),
+              "the header's board state is in French too", state)
+    finally:
+        stop(proc)
+    return log
+
+
 demo()
 refused()
+french()
 sys.exit(finish(os.path.join(WORK, "tickscope.log")))
