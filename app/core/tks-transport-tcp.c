@@ -71,6 +71,8 @@ tcp_read (TksTransport  *self,
           return -1;
         }
       g_clear_error (&local);
+      if (timeout_ms == 0)
+        return 0;
 
       if (!g_socket_condition_timed_wait (socket, G_IO_IN | G_IO_HUP | G_IO_ERR,
                                           timeout_ms < 0 ? -1 : (gint64) timeout_ms * 1000,

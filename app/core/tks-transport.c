@@ -246,6 +246,8 @@ fd_read (TksTransport  *self,
 
       if (n > 0)
         return n;
+      if (n < 0 && errno == EAGAIN && timeout_ms == 0)
+        return 0;
       if (n < 0 && errno == EAGAIN)
         {
           int r = tks_transport_poll_fd (self->fd, POLLIN, timeout_ms, cancellable, self->address,
