@@ -157,6 +157,7 @@ main (int argc, char *argv[])
   double speed = 1.0;
   int uptime_ms = 0;
   int packet_bytes = 256;
+  gint64 baud = 0;
   int status;
   GOptionEntry entries[] = {
     { "tcp", 't', 0, G_OPTION_ARG_INT, &tcp_port, "Serve the shell on 127.0.0.1:PORT", "PORT" },
@@ -167,6 +168,7 @@ main (int argc, char *argv[])
     { "speed", 0, 0, G_OPTION_ARG_DOUBLE, &speed, "Simulated seconds per real second (default 1)", "X" },
     { "uptime", 0, 0, G_OPTION_ARG_INT, &uptime_ms, "Milliseconds the board has already run when the shell starts (default 0)", "MS" },
     { "packet", 0, 0, G_OPTION_ARG_INT, &packet_bytes, "Send the shell's output as it is printed, whenever BYTES are waiting; 0 sends each reply whole (default 256)", "BYTES" },
+    { "baud", 0, 0, G_OPTION_ARG_INT64, &baud, "Send no faster than a serial line at this baud rate (default: no limit)", "BAUD" },
     { "no-banner", 0, 0, G_OPTION_ARG_NONE, &no_banner, "Do not print the shell banner on connect", NULL },
     { NULL }
   };
@@ -207,6 +209,7 @@ main (int argc, char *argv[])
   opts.uptime_ms = uptime_ms < 0 ? G_MAXUINT : (guint) uptime_ms;
   opts.banner = !no_banner;
   opts.packet_bytes = packet_bytes < 0 ? G_MAXUINT : (guint) packet_bytes;
+  opts.baud = baud < 0 || baud > G_MAXUINT ? G_MAXUINT : (guint) baud;
   if (!tks_simboard_options_check (&opts, &error) || !tks_simboard_state_acquire (&error))
     {
       g_printerr ("tickscope-simboard: %s\n", error->message);

@@ -196,6 +196,7 @@ struct _TksSimboardState
   gboolean    want_exit;
   gboolean    io_error;
   const gint *stop;
+  gint64      wire_free_us;   /* at a baud rate: when the line can take the next byte */
 };
 
 static gint board_running;
@@ -826,18 +827,26 @@ tks_simboard_state_run_command (TksSimboardState *b, const char *line)
   return text;
 }
 
-/* Writes the pending output. A pty without a reader drops output like a serial line. */
+static gboolean
+stopping (TksSimboardState *b)
+{
+  return b->stop != NULL && g_atomic_int_get (b->stop);
+}
+
+/* Writes @len bytes. A pty without a reader drops output like a serial line. */
 static void
-flush_out (TksSimboardState *b)
+send_out (TksSimboardState *b,
+          const guint8     *data,
+          gsize             len)
 {
   gsize done = 0;
 
-  while (done < b->out->len && !b->io_error)
+  while (done < len && !b->io_error)
     {
-      ssize_t n = send (b->fd, b->out->data + done, b->out->len - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+      ssize_t n = send (b->fd, data + done, len - done, MSG_NOSIGNAL | MSG_DONTWAIT);
 
       if (n < 0 && errno == ENOTSOCK)
-        n = write (b->fd, b->out->data + done, b->out->len - done);
+        n = write (b->fd, data + done, len - done);
 
       if (n > 0)
         {
@@ -856,8 +865,7 @@ flush_out (TksSimboardState *b)
           while (poll (&pfd, 1, 50) == 0)
             {
               waited_ms += 50;
-              if ((b->stop != NULL && g_atomic_int_get (b->stop))
-                  || waited_ms >= (b->is_pty ? 50 : 5000))
+              if (stopping (b) || waited_ms >= (b->is_pty ? 50 : 5000))
                 break;
             }
           if ((pfd.revents & POLLOUT) == 0)
@@ -871,6 +879,30 @@ flush_out (TksSimboardState *b)
       if (b->is_pty && n < 0 && errno == EIO)
         break;
       b->io_error = TRUE;
+    }
+}
+
+/* Writes the pending output; at a baud rate, no faster than a serial line at that rate, 8N1
+ * (ten bits a byte), a slice of at most 10 ms at a time. */
+static void
+flush_out (TksSimboardState *b)
+{
+  gsize slice = b->opts.baud > 0 ? MAX (b->opts.baud / 1000, 1) : b->out->len;
+
+  for (gsize done = 0; done < b->out->len && !b->io_error && !stopping (b); )
+    {
+      gsize n = MIN (slice, b->out->len - done);
+
+      if (b->opts.baud > 0)
+        {
+          gint64 now = g_get_monotonic_time ();
+
+          if (b->wire_free_us > now)
+            g_usleep ((gulong) (b->wire_free_us - now));
+          b->wire_free_us = MAX (now, b->wire_free_us) + (gint64) n * 10 * G_USEC_PER_SEC / b->opts.baud;
+        }
+      send_out (b, b->out->data + done, n);
+      done += n;
     }
   g_byte_array_set_size (b->out, 0);
 }
@@ -981,6 +1013,7 @@ tks_simboard_options_init (TksSimboardOptions *opts)
   opts->banner = TRUE;
   opts->uptime_ms = 0;
   opts->packet_bytes = 256;
+  opts->baud = 0;
 }
 
 gboolean
@@ -1005,6 +1038,13 @@ tks_simboard_options_check (const TksSimboardOptions *opts, GError **error)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "Uptime %u ms is out of range: use 0 to 600000 ms", opts->uptime_ms);
+      return FALSE;
+    }
+  if (opts->baud != 0 && (opts->baud < 300 || opts->baud > 10000000))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "Baud rate %u is out of range: use 300 to 10000000, or 0 for no limit",
+                   opts->baud);
       return FALSE;
     }
   if (opts->packet_bytes > 65536)

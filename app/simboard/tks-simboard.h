@@ -34,6 +34,9 @@ typedef struct
   guint   packet_bytes; /* the shell's output leaves as it is printed, whenever this many bytes
                           are waiting, like a ChibiOS serial-over-USB output buffer; 0 sends
                           each reply whole when it is complete; 0..65536; default 256 */
+  guint   baud;         /* the output leaves no faster than a serial line at this rate (ten
+                          bits a byte), to see a real link's transfer times; 0 (default): as
+                          fast as the reader takes it; else 300..10000000 */
 } TksSimboardOptions;
 
 typedef struct _TksSimboard TksSimboard;
