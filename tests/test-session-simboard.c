@@ -30,27 +30,35 @@ free_port (void)
   return port;
 }
 
-/* Starts the board; @how is "--pty" or "--tcp". Reads the address it serves on. */
+/* Starts the board; @how is "--pty" or "--tcp", @extra more of its options (or NULL). Reads
+ * the address it serves on. */
 static void
-board_start (Board      *board,
-             const char *how)
+board_start_with (Board              *board,
+                  const char         *how,
+                  const char * const *extra)
 {
   const char *exe = g_getenv ("TKS_SIMBOARD");
   g_autoptr(GError) error = NULL;
   g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *port = NULL;
   g_autofree char *line = NULL;
 
   g_assert_nonnull (exe);
+  g_ptr_array_add (argv, (gpointer) exe);
+  g_ptr_array_add (argv, (gpointer) how);
   if (g_str_equal (how, "--tcp"))
     {
       port = g_strdup_printf ("%u", free_port ());
-      board->proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, exe, "--tcp", port,
-                                      "--speed", "4", NULL);
+      g_ptr_array_add (argv, port);
     }
-  else
-    board->proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, exe, "--pty",
-                                    "--speed", "4", NULL);
+  g_ptr_array_add (argv, (gpointer) "--speed");
+  g_ptr_array_add (argv, (gpointer) "4");
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) extra[i]);
+  g_ptr_array_add (argv, NULL);
+  board->proc = g_subprocess_newv ((const char * const *) argv->pdata,
+                                   G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
   g_assert_no_error (error);
 
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (board->proc));
@@ -68,6 +76,13 @@ board_start (Board      *board,
       g_assert_true (g_str_has_prefix (line, "/dev/"));
       board->address = g_strdup (g_strchomp (line));
     }
+}
+
+static void
+board_start (Board      *board,
+             const char *how)
+{
+  board_start_with (board, how, NULL);
 }
 
 static void
@@ -216,6 +231,104 @@ test_killed (gconstpointer data)
   g_main_loop_unref (wait.loop);
 }
 
+/* A board on a slow line: a 300-record log (8 KB) takes about 4 s at 19200 baud. */
+static const char * const slow_board[] = { "--baud", "19200", "--log-size", "300", "--uptime",
+                                           "5000", NULL };
+
+static gboolean
+cancel_soon (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_REMOVE;
+}
+
+/* Cancel during a fetch: it ends at once; the board still sends the rest of its reply, and
+ * the next fetch waits for it to end before asking again, so it gets a whole capture. */
+static void
+test_cancel_then_fetch (gconstpointer data)
+{
+  const char *how = data;
+  Board board = { 0 };
+  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  g_autoptr(TksSession) session = tks_session_new ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+
+  board_start_with (&board, how, slow_board);
+  tks_session_set_baud (session, 19200);
+  tks_session_set_timeout (session, 1000);
+  tks_session_connect_async (session, board.address, NULL, tks_wait_done, &wait);
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait), &error));
+  g_assert_no_error (error);
+
+  start = g_get_monotonic_time ();
+  g_timeout_add (700, cancel_soon, cancellable);
+  tks_session_fetch_async (session, cancellable, tks_wait_done, &wait);
+  g_assert_null (tks_session_fetch_finish (session, tks_wait_for (&wait), &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
+  g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);
+  g_clear_error (&error);
+
+  tks_session_fetch_async (session, NULL, tks_wait_done, &wait);
+  capture = tks_session_fetch_finish (session, tks_wait_for (&wait), &error);
+  g_assert_no_error (error);
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 300);
+  check_capture (capture);
+
+  tks_session_disconnect (session);
+  board_stop (&board);
+  g_clear_object (&wait.result);
+  g_main_loop_unref (wait.loop);
+}
+
+static gboolean
+kill_board (gpointer data)
+{
+  Board *board = data;
+
+  g_subprocess_force_exit (board->proc);
+  return G_SOURCE_REMOVE;
+}
+
+/* The board dies in the middle of a reply: a clear error at once, nothing kept as a capture. */
+static void
+test_killed_mid_fetch (gconstpointer data)
+{
+  const char *how = data;
+  Board board = { 0 };
+  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  g_autoptr(TksSession) session = tks_session_new ();
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+
+  board_start_with (&board, how, slow_board);
+  tks_session_set_baud (session, 19200);
+  tks_session_set_timeout (session, 1000);
+  tks_session_connect_async (session, board.address, NULL, tks_wait_done, &wait);
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait), &error));
+  g_assert_no_error (error);
+
+  start = g_get_monotonic_time ();
+  g_timeout_add (700, kill_board, &board);
+  tks_session_fetch_async (session, NULL, tks_wait_done, &wait);
+  g_assert_null (tks_session_fetch_finish (session, tks_wait_for (&wait), &error));
+  g_test_message ("%s", error->message);
+  g_assert_true (g_error_matches (error, TKS_ERROR, TKS_ERROR_DISCONNECTED)
+                 || g_error_matches (error, TKS_ERROR, TKS_ERROR_TIMEOUT));
+  /* what had arrived is said */
+  g_assert_nonnull (strstr (error->message, "bytes"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+
+  tks_session_disconnect (session);
+  board_stop (&board);
+  g_clear_object (&wait.result);
+  g_main_loop_unref (wait.loop);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -234,6 +347,10 @@ main (int    argc,
   g_test_add_data_func ("/simboard/pty/legacy", "pty-legacy", test_board);
   g_test_add_data_func ("/simboard/tcp/killed", "--tcp", test_killed);
   g_test_add_data_func ("/simboard/pty/killed", "--pty", test_killed);
+  g_test_add_data_func ("/simboard/tcp/cancel-then-fetch", "--tcp", test_cancel_then_fetch);
+  g_test_add_data_func ("/simboard/pty/cancel-then-fetch", "--pty", test_cancel_then_fetch);
+  g_test_add_data_func ("/simboard/tcp/killed-mid-fetch", "--tcp", test_killed_mid_fetch);
+  g_test_add_data_func ("/simboard/pty/killed-mid-fetch", "--pty", test_killed_mid_fetch);
 
   return g_test_run ();
 }

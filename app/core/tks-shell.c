@@ -17,6 +17,7 @@ struct _TksShell
   guint         timeout_ms;
   guint         quiet_ms;
   gboolean      slow_paste;
+  gboolean      unsettled;   /* a reply was left before its end: the board may still send it */
   GByteArray   *buf;
 };
 
@@ -158,6 +159,55 @@ noise_hint (TksShell *self)
   return "is the baud rate right?";
 }
 
+/* Keeps the last bytes received, enough to see a prompt that straddles two chunks; whether
+ * they end with one (a prompt counts only when nothing follows it). */
+static gboolean
+keep_tail (TksShell     *self,
+           const guint8 *chunk,
+           gssize        n)
+{
+  g_byte_array_append (self->buf, chunk, (guint) n);
+  if (self->buf->len > 64)
+    g_byte_array_remove_range (self->buf, 0, self->buf->len - 64);
+  return ends_with_prompt (self->buf->data, self->buf->len);
+}
+
+/* After a reply left before its end (cancelled, stalled), the board may still be sending it:
+ * reads on until its prompt has come and the link stays quiet, however long the rest takes
+ * while it flows. A link that falls silent without a prompt is brought to a fresh one. */
+static gboolean
+settle (TksShell      *self,
+        GCancellable  *cancellable,
+        GError       **error)
+{
+  guint8 chunk[CHUNK];
+  gboolean saw_prompt = FALSE;
+  guint64 dropped = 0;
+
+  g_byte_array_set_size (self->buf, 0);
+  for (;;)
+    {
+      gssize n = tks_transport_read (self->transport, chunk, sizeof chunk,
+                                     (int) (saw_prompt ? self->quiet_ms : self->timeout_ms),
+                                     cancellable, error);
+
+      if (n < 0)
+        return FALSE;
+      if (n > 0)
+        {
+          dropped += (guint64) n;
+          saw_prompt = keep_tail (self, chunk, n);
+          continue;
+        }
+      g_debug ("Dropped %" G_GUINT64_FORMAT " bytes of an unfinished reply", dropped);
+      if (!saw_prompt)
+        return tks_shell_sync (self, cancellable, error);
+      g_byte_array_set_size (self->buf, 0);
+      self->unsettled = FALSE;
+      return TRUE;
+    }
+}
+
 gboolean
 tks_shell_sync (TksShell      *self,
                 GCancellable  *cancellable,
@@ -197,12 +247,7 @@ tks_shell_sync (TksShell      *self,
       if (n > 0)
         {
           received += (gsize) n;
-          /* Keep a tail: enough to see a prompt that straddles two chunks. A prompt counts
-           * only when nothing follows it. */
-          g_byte_array_append (self->buf, chunk, (guint) n);
-          if (self->buf->len > 64)
-            g_byte_array_remove_range (self->buf, 0, self->buf->len - 64);
-          saw_prompt = ends_with_prompt (self->buf->data, self->buf->len);
+          saw_prompt = keep_tail (self, chunk, n);
           continue;
         }
 
@@ -210,6 +255,7 @@ tks_shell_sync (TksShell      *self,
       if (saw_prompt)
         {
           g_byte_array_set_size (self->buf, 0);
+          self->unsettled = FALSE;
           return TRUE;
         }
       if (g_get_monotonic_time () < deadline)
@@ -326,6 +372,9 @@ tks_shell_command_streamed (TksShell             *self,
       return NULL;
     }
 
+  if (self->unsettled && !settle (self, cancellable, error))
+    return NULL;
+
   /* Drop whatever the board sent unasked, so it does not mix into the reply. */
   for (;;)
     {
@@ -342,6 +391,8 @@ tks_shell_command_streamed (TksShell             *self,
   g_byte_array_set_size (self->buf, (guint) MIN (expected_bytes + 2 * READ_CHUNK, G_MAXUINT32 / 2));
   g_byte_array_set_size (self->buf, 0);
   line = g_strconcat (command, "\r\n", NULL);
+  /* until its prompt has come */
+  self->unsettled = TRUE;
   if (!send_line (self, line, cancellable, error))
     return NULL;
 
@@ -397,7 +448,10 @@ tks_shell_command_streamed (TksShell             *self,
       if (progress != NULL)
         progress (self->buf->len, lines, user_data);
       if (ends_with_prompt (self->buf->data, self->buf->len))
-        break;
+        {
+          self->unsettled = FALSE;
+          break;
+        }
 
       /* Hand on what has come after the echo, short of the last bytes, which may be the
        * start of the closing prompt. */
