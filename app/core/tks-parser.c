@@ -1095,6 +1095,20 @@ tks_parser_feed (TksParser  *parser,
     }
 }
 
+guint
+tks_parser_get_n_records (TksParser *parser)
+{
+  g_return_val_if_fail (parser != NULL, 0);
+  return parser->current != NULL ? parser->current->records->len : 0;
+}
+
+guint
+tks_parser_get_announced_records (TksParser *parser)
+{
+  g_return_val_if_fail (parser != NULL, 0);
+  return parser->in_dump && parser->dump_records != G_MAXUINT ? parser->dump_records : 0;
+}
+
 TksParsed *
 tks_parser_finish (TksParser  *parser,
                    GError    **error)

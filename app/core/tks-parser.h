@@ -32,6 +32,10 @@ void       tks_parser_reserve        (TksParser        *parser,
 void       tks_parser_feed           (TksParser        *parser,
                                       const char       *data,
                                       gsize             len);
+/* While reading: the records of the log read so far, and how many a threads_dump's header
+ * announced (0 when none did). */
+guint      tks_parser_get_n_records  (TksParser        *parser);
+guint      tks_parser_get_announced_records (TksParser *parser);
 /* Ends the input; returns the parsed capture or NULL with @error set. */
 TksParsed *tks_parser_finish         (TksParser        *parser,
                                       GError          **error);

@@ -15,6 +15,7 @@
 #define DEFAULT_LOG_SIZE    3000
 #define RECORD_BYTES        26    /* "From %2d to %2d at %7d\r\n" */
 #define LIST_LINE_BYTES     60
+#define DUMP_END_BYTES      64    /* "End of dump: N records, checksum X" */
 #define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 20)
 
 /*
@@ -44,7 +45,6 @@ typedef struct
   GStrv                commands;
   gboolean             has_dump;
   guint                log_size;         /* from the board, 0 when unknown */
-  guint                dump_lines_before_log;
   guint                expected_records; /* largest log seen */
 } Link;
 
@@ -79,7 +79,6 @@ typedef struct
   guint64  bytes_before;
   guint64  bytes;
   guint    records;
-  guint    lines_before_log;
   gsize    expected_bytes;
   guint    expected_records;
   TksParser *parser;    /* reads the log while it arrives */
@@ -348,11 +347,17 @@ fetch_progress (guint64  bytes,
 {
   Job *job = user_data;
 
+  guint announced = tks_parser_get_announced_records (job->parser);
+
   job->bytes = job->bytes_before + bytes;
-  /* the log: one record a line, after the echoed command (and, in a dump, after the header
-   * and the thread list, estimated from the last dump) */
-  if (job->command != NULL)
-    job->records = lines > job->lines_before_log ? lines - job->lines_before_log : 0;
+  job->records = tks_parser_get_n_records (job->parser);
+  if (announced > 0 && announced != job->expected_records)
+    {
+      /* The dump's header says how many records follow: the rest of the way is known. */
+      job->expected_records = announced;
+      job->expected_bytes = job->bytes + (gsize) (announced - MIN (job->records, announced)) * RECORD_BYTES
+                            + DUMP_END_BYTES;
+    }
   if (g_get_monotonic_time () - job->last_progress_us >= PROGRESS_INTERVAL_US)
     post_progress (job, FALSE);
 }
@@ -639,10 +644,7 @@ run_fetch (Link         *link,
       /* One consistent snapshot: header, list and log taken together, with a checksum. */
       g_autofree char *dump = NULL;
       gsize dump_len = 0;
-      const char *timestamps;
 
-      job->command = g_strdup ("threads_dump");
-      job->lines_before_log = link->dump_lines_before_log ? link->dump_lines_before_log : 40;
       dump = checked_command (link, job, "threads_dump", job->expected_bytes + 1024,
                               TKS_PARSER_SECTION_DUMP, &dump_len, cancellable);
       if (dump == NULL)
@@ -670,16 +672,6 @@ run_fetch (Link         *link,
 
       if (tks_capture_get_log_size (capture) > 0)
         link->log_size = tks_capture_get_log_size (capture);
-      /* Where the log starts in the reply, for the progress of the next fetch. */
-      timestamps = g_strstr_len (dump, dump_len, "\nTimestamps:");
-      if (timestamps != NULL)
-        {
-          guint n = 2 + (tks_capture_get_trigger (capture, NULL) ? 1 : 0);
-
-          for (const char *c = dump; c < timestamps; c++)
-            n += *c == '\n';
-          link->dump_lines_before_log = n;
-        }
     }
   else
     {
@@ -693,8 +685,6 @@ run_fetch (Link         *link,
       if (list == NULL)
         return;
       job->bytes_before = job->bytes;
-      job->command = g_strdup ("threads_timestamps");
-      job->lines_before_log = 1;
       log = checked_command (link, job, "threads_timestamps", (gsize) expected * RECORD_BYTES + 64,
                              TKS_PARSER_SECTION_LOG, &log_len, cancellable);
       if (log == NULL)
@@ -733,6 +723,7 @@ run_fetch (Link         *link,
                    save_error ? save_error->message : "it could not be written");
     }
 
+  job->records = tks_capture_get_n_records (capture);
   post_progress (job, TRUE);
   job->result = g_steal_pointer (&capture);
   job->result_free = g_object_unref;

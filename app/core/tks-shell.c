@@ -445,16 +445,16 @@ tks_shell_command_streamed (TksShell             *self,
       fresh = self->buf->data + have;
       for (const guint8 *c = fresh, *end = fresh + n; (c = memchr (c, '\n', (gsize) (end - c))) != NULL; c++)
         lines++;
-      if (progress != NULL)
-        progress (self->buf->len, lines, user_data);
       if (ends_with_prompt (self->buf->data, self->buf->len))
         {
+          if (progress != NULL)
+            progress (self->buf->len, lines, user_data);
           self->unsettled = FALSE;
           break;
         }
 
       /* Hand on what has come after the echo, short of the last bytes, which may be the
-       * start of the closing prompt. */
+       * start of the closing prompt; then say how far the reply has come. */
       if (body_func != NULL)
         {
           if (echo_end < 0)
@@ -469,6 +469,8 @@ tks_shell_command_streamed (TksShell             *self,
               fed = self->buf->len - PROMPT_LEN;
             }
         }
+      if (progress != NULL)
+        progress (self->buf->len, lines, user_data);
     }
 
   if (echo_end < 0)
