@@ -88,14 +88,24 @@ tks_application_command_line (GApplication            *app,
   TksApplication *self = TKS_APPLICATION (app);
   GVariantDict *options = g_application_command_line_get_options_dict (cmdline);
   g_autofree const char **args = NULL;
+  g_autofree char *flow = NULL;
   gboolean demo = FALSE;
+  gint32 baud = 0;
   TksWindow *window;
   guint i;
 
   g_variant_dict_lookup (options, "demo", "b", &demo);
+  g_variant_dict_lookup (options, "baud", "i", &baud);
+  g_variant_dict_lookup (options, "flow", "s", &flow);
   g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &args);
 
   window = get_window (self);
+  if (baud < 0 || !tks_window_set_line (window, (guint) baud, flow))
+    {
+      g_application_command_line_printerr (cmdline, "%s\n",
+                                           _("--baud takes 300 to 4000000, --flow none, xonxoff or rtscts"));
+      return EXIT_FAILURE;
+    }
   gtk_window_present (GTK_WINDOW (window));
 
   if (demo)
@@ -281,6 +291,10 @@ tks_application_init (TksApplication *self)
   static const GOptionEntry options[] = {
     { "demo", 0, 0, G_OPTION_ARG_NONE, NULL,
       N_("Connect to the built-in simulated board"), NULL },
+    { "baud", 0, 0, G_OPTION_ARG_INT, NULL,
+      N_("Baud rate of the serial port (default: the last one used, else 115200)"), N_("BAUD") },
+    { "flow", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("Flow control of the serial port: none, xonxoff or rtscts"), N_("FLOW") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
       NULL, N_("[FILE|PORT…]") },
     { NULL }

@@ -212,7 +212,12 @@ progress_cancel_cb (TksWindow *self)
     g_cancellable_cancel (self->load_cancellable);
 #ifdef HAVE_TKS_SESSION
   if (self->session_cancellable != NULL)
-    g_cancellable_cancel (self->session_cancellable);
+    {
+      /* Ends what runs now; what is asked next gets a fresh one. */
+      g_cancellable_cancel (self->session_cancellable);
+      g_object_unref (self->session_cancellable);
+      self->session_cancellable = g_cancellable_new ();
+    }
 #endif
   progress_stop (self);
 }
@@ -1355,6 +1360,32 @@ connect_done_cb (GObject      *source,
 }
 #endif
 
+gboolean
+tks_window_set_line (TksWindow  *self,
+                     guint       baud,
+                     const char *flow)
+{
+  GtkAdjustment *range;
+  int flow_index = -1;
+
+  g_return_val_if_fail (TKS_IS_WINDOW (self), FALSE);
+
+  range = gtk_spin_button_get_adjustment (self->baud_spin);
+  if (baud != 0 && (baud < gtk_adjustment_get_lower (range) || baud > gtk_adjustment_get_upper (range)))
+    return FALSE;
+  for (guint i = 0; flow != NULL && i < G_N_ELEMENTS (flow_control_names); i++)
+    if (g_str_equal (flow, flow_control_names[i]))
+      flow_index = (int) i;
+  if (flow != NULL && flow_index < 0)
+    return FALSE;
+
+  if (baud != 0)
+    gtk_spin_button_set_value (self->baud_spin, baud);
+  if (flow_index >= 0)
+    gtk_drop_down_set_selected (self->flow_dropdown, (guint) flow_index);
+  return TRUE;
+}
+
 void
 tks_window_connect (TksWindow  *self,
                     const char *address)
@@ -1729,7 +1760,10 @@ fetch_done_cb (GObject      *source,
   progress_stop (self);
   if (capture == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_message (self, _("Cancelled. The board first finishes the reply it was sending, "
+                              "then answers the next request."));
+      else
         {
           g_autofree char *message = g_strdup_printf (_("Could not get new data: %s"), error->message);
           tks_window_show_error (self, message);

@@ -16,6 +16,12 @@ TksWindow  *tks_window_new          (TksApplication *application);
  * stays. */
 void        tks_window_open_file    (TksWindow      *self,
                                      GFile          *file);
+/* The line of the next connection: @baud (300 to 4000000; 0 keeps the one set) and @flow
+ * ("none", "xonxoff" or "rtscts"; NULL keeps it). FALSE, changing nothing, for a value out
+ * of range. */
+gboolean    tks_window_set_line     (TksWindow      *self,
+                                     guint           baud,
+                                     const char     *flow);
 /* Connects to a board: a serial device, a pty, "tcp:HOST:PORT" or "demo". */
 void        tks_window_connect      (TksWindow      *self,
                                      const char     *address);

@@ -3,10 +3,12 @@
 # The viewer against the simulated board program, as a user drives it through the
 # accessibility tree of a real window in Xvfb: connect (over TCP, then over a pty), Run,
 # Trigger, Get new data, lanes shown, the fetch kept in the history; then the board is killed
-# and Get new data must fail with a message while the shown capture stays.
+# and Get new data must fail with a message while the shown capture stays. On a slow line: the
+# progress of a fetch, Cancel, and the next fetch after it.
 # Usage (through tests/gui/run-gui-tests.sh): test-e2e-session.py TICKSCOPE DATA_DIR
 # with TKS_SIMBOARD naming tickscope-simboard.
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -91,9 +93,61 @@ def session(how):
         time.sleep(0.5)
 
 
+def progress_text(app):
+    return label_text(app, lambda s: s.startswith("Reading from the board: ") and " s left" in s)
+
+
+def slow_link():
+    """A board on a 19200-baud line (a pty): a fetch shows its progress; Cancel ends it at once
+    and the capture on screen stays; the next fetch waits for the board to finish the reply it
+    was sending, then gets a whole capture."""
+    board = subprocess.Popen([SIMBOARD, "--pty", "--speed", "4", "--baud", "19200", "--log-size", "600",
+                              "--uptime", "5000"], stdout=subprocess.PIPE, text=True)
+    address = board.stdout.readline().strip()
+    viewer = subprocess.Popen([TICKSCOPE, "--baud", "19200", address])
+    try:
+        app = wait_for(get_app, TIMEOUT)
+        if not check(app is not None, "slow: the viewer is on the accessibility bus"):
+            return
+        # Connecting fetches at once: 600 records, about 16 KB, take 8 s at 19200 baud.
+        shown = wait_for(lambda: progress_text(app), 10)
+        check(shown is not None and re.search(r": \d+ records \(\d+([.,]\d+)?\s(bytes|kB)\), about \d+ s left", shown),
+              "slow: a fetch shows its records, bytes and the time left", shown)
+        text = wait_for(lambda: status(app, THREADS), 30)
+        check(text and "600 records" in text, "slow: the fetch completes", text)
+
+        before = len(history())
+        click(sensitive_button(app, "Get new data", TIMEOUT))
+        check(wait_for(lambda: progress_text(app), 10) is not None, "slow: Get new data shows its progress")
+        click(sensitive_button(app, "Cancel", 5))
+        t0 = time.time()
+        note = wait_for(lambda: label_text(app, lambda s: s.startswith("Cancelled.")), 5)
+        check(note is not None and time.time() - t0 < 3, "slow: Cancel ends the fetch at once, and says so",
+              note)
+        check(status(app, THREADS) == text, "slow: the capture on screen stays", status(app, THREADS))
+        check(len(history()) == before, "slow: a cancelled fetch keeps nothing", history())
+
+        click(sensitive_button(app, "Get new data", TIMEOUT))
+        check(wait_for(lambda: len(history()) > before, 40),
+              "slow: the next fetch waits for the unfinished reply, then gets a whole capture")
+        check(not any_label(app, ["Could not get new data"]), "slow: without an error",
+              any_label(app, ["Could not get new data"]))
+        check("600 records" in status(app, THREADS), "slow: the new capture is shown", status(app, THREADS))
+    finally:
+        viewer.terminate()
+        try:
+            viewer.wait(10)
+        except subprocess.TimeoutExpired:
+            viewer.kill()
+        board.kill()
+        board.wait()
+        time.sleep(0.5)
+
+
 if SIMBOARD is None:
     print("1..0 # SKIP TKS_SIMBOARD names no simulated board program")
     sys.exit(77)
 session("tcp")
 session("pty")
+slow_link()
 sys.exit(finish())
