@@ -22,6 +22,9 @@
  *    thread keeps its number (it is "held"): numbers never change under a reader or after
  *    the log stopped. Held exits are written when printing ends (if the log still records)
  *    or forgotten when run mode empties the log.
+ *  - A trigger stays in the log: when, before the log froze, discarding records for the
+ *    history would leave fewer records before the trigger than after it, the log freezes
+ *    at once instead (the exit is then held, like any exit while frozen).
  *  - At most THREADS_TIMESTAMPS_MAX_THREADS (63) threads are numbered; threads created when
  *    all numbers are taken get number 0, are not listed, and are counted.
  */
@@ -142,6 +145,7 @@ static uint8_t tu_hold_count;
 /* Trigger */
 static uint8_t tu_triggered;
 static uint32_t tu_trigger_time;
+static uint32_t tu_trigger_seq;      /* the sequence number of the first record after it */
 static uint32_t tu_fill_remaining;
 static const char *tu_trigger_name;
 
@@ -178,6 +182,16 @@ tu_update_active (void)
   tu_active = (uint8_t) ((tu_pause_count == 0U) && (tu_frozen == 0U));
 }
 
+/* Stops the log where it is: what it holds stays as long as the trigger is set. */
+static void
+tu_freeze (void)
+{
+  tu_fill_remaining = 0;
+  tu_frozen = 1U;
+  tu_frozen_slots = tu_n_slots;
+  tu_update_active ();
+}
+
 static void
 tu_deleted_pop (void)
 {
@@ -211,12 +225,7 @@ tu_write (uint32_t record)
   if (tu_triggered != 0U)
     {
       if (tu_fill_remaining <= 1U)
-        {
-          tu_fill_remaining = 0;
-          tu_frozen = 1U;
-          tu_frozen_slots = tu_n_slots;
-          tu_active = 0U;
-        }
+        tu_freeze ();
       else
         {
           tu_fill_remaining--;
@@ -258,6 +267,22 @@ tu_remove_slot (uint8_t index)
     }
   tu_n_slots--;
   tu_slots[tu_n_slots].tp = NULL;
+}
+
+/* Armed by a trigger and the history full, the next exit discards the oldest records up to
+ * the oldest exit: whether that would leave fewer records before the trigger than after it. */
+static int
+tu_exit_squeezes_trigger (void)
+{
+  uint32_t oldest, kept_from, before, after;
+
+  if (tu_triggered == 0U || tu_frozen != 0U || tu_deleted_count < THREADS_TIMESTAMPS_MAX_DELETED)
+    return 0;
+  oldest = tu_written - tu_count;
+  kept_from = tu_deleted[tu_deleted_first].seq + 1U;
+  before = tu_trigger_seq - oldest > kept_from - oldest ? tu_trigger_seq - kept_from : 0U;
+  after = tu_written - tu_trigger_seq + 1U;   /* with the exit record */
+  return before < after;
 }
 
 /* Writes the exit record of the thread numbered @index + 1, remembers it in the history and
@@ -568,6 +593,9 @@ removeThread (void *otp)
       return;
     }
 
+  if (tu_active != 0U && tu_exit_squeezes_trigger () != 0)
+    tu_freeze ();
+
   if (tu_hold_count != 0U || tu_active == 0U)
     {
       /* Held: the thread keeps its number until printing ends or run mode empties the log.
@@ -829,6 +857,7 @@ setTriggerTimestampsI (const char *trigger_name)
       tu_trigger_name = trigger_name;
       tu_triggered = 1U;
       tu_trigger_time = (uint32_t) chVTGetSystemTimeX ();
+      tu_trigger_seq = tu_written;
       if (tu_count <= TU_LOG_SIZE / 2U)
         {
           /* Triggered before the log is half full: use the whole remaining room. */
@@ -839,11 +868,7 @@ setTriggerTimestampsI (const char *trigger_name)
           tu_fill_remaining = TU_LOG_SIZE / 2U;
         }
       if (tu_fill_remaining == 0U)
-        {
-          tu_frozen = 1U;
-          tu_frozen_slots = tu_n_slots;
-          tu_update_active ();
-        }
+        tu_freeze ();
     }
   return tu_trigger_name;
 #else
@@ -917,6 +942,7 @@ threadsUtilitiesResetState (void)
   tu_frozen = 0;
   tu_pause_count = 0;
   tu_hold_count = 0;
+  tu_trigger_seq = 0;
   tu_trigger_time = 0;
   tu_trigger_name = NULL;
   tu_fill_remaining = 0;

@@ -424,6 +424,61 @@ test_exits_after_trigger (void)
   g_assert_cmpstr (log, ==, "From  3 to  4 at      60\r\n");
 }
 
+/* Threads exiting after a trigger, with the history full: each exit discards the oldest
+ * records, but never so many that the trigger leaves the log; the log freezes first, with
+ * as many records before the trigger as after it at least. */
+static void
+test_trigger_stays_through_exits (void)
+{
+  g_autofree char *log = NULL;
+  g_autofree char *dump = NULL;
+  g_auto (GStrv) lines = NULL;
+  guint i, before = 0, after = 0;
+  int first = -1, last = -1;
+
+  boot_with (8);
+  /* Four exits fill the history (12 records); then the trigger, half the log to go */
+  for (i = 0; i < 4; i++)
+    {
+      sw (&threads[2 + i], 10 + 2 * i);
+      quit (&threads[2 + i], 11 + 2 * i);
+      sw (&threads[0], 11 + 2 * i);
+    }
+  ch_host_time = 100;
+  setTriggerTimestamps ("code");
+  for (i = 4; i < 8; i++)
+    {
+      sw (&threads[2 + i], 101 + 2 * i);
+      quit (&threads[2 + i], 102 + 2 * i);
+      sw (&threads[0], 102 + 2 * i);
+    }
+  dump = run0 (cmd_threads_dump);
+  g_assert_nonnull (strstr (dump, "Mode: frozen\r\n"));
+  assert_history_matches_log ();
+
+  log = run0 (cmd_threads_timestamps);
+  lines = g_strsplit (log, "\r\n", -1);
+  for (i = 0; lines[i] != NULL; i++)
+    {
+      int out, in, tick;
+
+      if (sscanf (lines[i], "From %d to %d at %d", &out, &in, &tick) != 3)
+        continue;
+      if (first < 0)
+        first = tick;
+      last = tick;
+      if (tick < 100)
+        before++;
+      else
+        after++;
+    }
+  g_test_message ("%u records before the trigger, %u after, ticks %d to %d", before, after,
+                  first, last);
+  g_assert_cmpint (first, <, 100);
+  g_assert_cmpint (last, >, 100);
+  g_assert_cmpuint (before, >=, after);
+}
+
 static void
 exit_b_once (gpointer data)
 {
@@ -762,6 +817,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu/timestamps/trigger-before-half-full", test_trigger_before_half_full);
   g_test_add_func ("/mcu/timestamps/trigger-after-full", test_trigger_after_full);
   g_test_add_func ("/mcu/timestamps/exits-after-trigger", test_exits_after_trigger);
+  g_test_add_func ("/mcu/timestamps/trigger-stays-through-exits", test_trigger_stays_through_exits);
   g_test_add_func ("/mcu/timestamps/exit-while-printing", test_exit_while_printing);
   g_test_add_func ("/mcu/timestamps/paused-while-printing", test_paused_while_printing);
   g_test_add_func ("/mcu/timestamps/late-exit-while-frozen-and-printing",
