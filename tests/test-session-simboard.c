@@ -235,6 +235,22 @@ test_killed (gconstpointer data)
 static const char * const slow_board[] = { "--baud", "19200", "--log-size", "300", "--uptime",
                                            "5000", NULL };
 
+static void
+connect_slow_board (Board      *board,
+                    const char *how,
+                    TksSession *session,
+                    TksWait    *wait)
+{
+  g_autoptr(GError) error = NULL;
+
+  board_start_with (board, how, slow_board);
+  tks_session_set_baud (session, 19200);
+  tks_session_set_timeout (session, 1000);
+  tks_session_connect_async (session, board->address, NULL, tks_wait_done, wait);
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (wait), &error));
+  g_assert_no_error (error);
+}
+
 static gboolean
 cancel_soon (gpointer data)
 {
@@ -256,12 +272,7 @@ test_cancel_then_fetch (gconstpointer data)
   g_autoptr(GError) error = NULL;
   gint64 start;
 
-  board_start_with (&board, how, slow_board);
-  tks_session_set_baud (session, 19200);
-  tks_session_set_timeout (session, 1000);
-  tks_session_connect_async (session, board.address, NULL, tks_wait_done, &wait);
-  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait), &error));
-  g_assert_no_error (error);
+  connect_slow_board (&board, how, session, &wait);
 
   start = g_get_monotonic_time ();
   g_timeout_add (700, cancel_soon, cancellable);
@@ -305,12 +316,7 @@ test_killed_mid_fetch (gconstpointer data)
   g_autoptr(GError) error = NULL;
   gint64 start;
 
-  board_start_with (&board, how, slow_board);
-  tks_session_set_baud (session, 19200);
-  tks_session_set_timeout (session, 1000);
-  tks_session_connect_async (session, board.address, NULL, tks_wait_done, &wait);
-  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait), &error));
-  g_assert_no_error (error);
+  connect_slow_board (&board, how, session, &wait);
 
   start = g_get_monotonic_time ();
   g_timeout_add (700, kill_board, &board);

@@ -16,7 +16,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "gui"))
 from tksgui import (button, check, click, find_all, finish, get_app, history, label_text, labels,  # noqa: E402
-                    main_window, sensitive, sensitive_button, status, wait_for)
+                    main_window, sensitive, sensitive_button, status, stop, wait_for)
 
 TICKSCOPE = sys.argv[1]
 SIMBOARD = os.environ.get("TKS_SIMBOARD")
@@ -40,6 +40,13 @@ def start_board(how):
         return proc, "tcp:127.0.0.1:%d" % port
     proc = subprocess.Popen([SIMBOARD, "--pty", "--speed", "4"], stdout=subprocess.PIPE, text=True)
     return proc, proc.stdout.readline().strip()
+
+
+def stop_all(viewer, board):
+    stop(viewer)
+    if board.poll() is None:
+        board.kill()
+        board.wait()
 
 
 def session(how):
@@ -82,15 +89,7 @@ def session(how):
               "; ".join(labels(main_window(app))))
         check(status(app, THREADS) == text, "%s: the shown capture stays" % how, status(app, THREADS))
     finally:
-        viewer.terminate()
-        try:
-            viewer.wait(10)
-        except subprocess.TimeoutExpired:
-            viewer.kill()
-        if board.poll() is None:
-            board.kill()
-            board.wait()
-        time.sleep(0.5)
+        stop_all(viewer, board)
 
 
 def progress_text(app):
@@ -134,14 +133,7 @@ def slow_link():
               any_label(app, ["Could not get new data"]))
         check("600 records" in status(app, THREADS), "slow: the new capture is shown", status(app, THREADS))
     finally:
-        viewer.terminate()
-        try:
-            viewer.wait(10)
-        except subprocess.TimeoutExpired:
-            viewer.kill()
-        board.kill()
-        board.wait()
-        time.sleep(0.5)
+        stop_all(viewer, board)
 
 
 if SIMBOARD is None:
