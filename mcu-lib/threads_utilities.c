@@ -359,6 +359,12 @@ tu_flush_held (void)
           tu_n_held = 0;
           break;
         }
+      if (tu_exit_squeezes_trigger () != 0)
+        {
+          /* The rest stay held, as exits do while the log is frozen. */
+          tu_freeze ();
+          break;
+        }
       tu_n_held--;
       tu_exit_now (best, tu_slots[best].prio, tu_slots[best].flags, tu_slots[best].name);
     }

@@ -424,17 +424,40 @@ test_exits_after_trigger (void)
   g_assert_cmpstr (log, ==, "From  3 to  4 at      60\r\n");
 }
 
+/* The log has records from before the trigger at @tick, at least as many as after it. */
+static void
+assert_trigger_inside (int trigger)
+{
+  g_autofree char *log = run0 (cmd_threads_timestamps);
+  g_auto (GStrv) lines = g_strsplit (log, "\r\n", -1);
+  guint before = 0, after = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      int out, in, tick;
+
+      if (sscanf (lines[i], "From %d to %d at %d", &out, &in, &tick) == 3)
+        {
+          if (tick < trigger)
+            before++;
+          else
+            after++;
+        }
+    }
+  g_test_message ("%u records before the trigger, %u after", before, after);
+  g_assert_cmpuint (before, >, 0);
+  g_assert_cmpuint (after, >, 0);
+  g_assert_cmpuint (before, >=, after);
+}
+
 /* Threads exiting after a trigger, with the history full: each exit discards the oldest
  * records, but never so many that the trigger leaves the log; the log freezes first, with
  * as many records before the trigger as after it at least. */
 static void
 test_trigger_stays_through_exits (void)
 {
-  g_autofree char *log = NULL;
   g_autofree char *dump = NULL;
-  g_auto (GStrv) lines = NULL;
-  guint i, before = 0, after = 0;
-  int first = -1, last = -1;
+  guint i;
 
   boot_with (8);
   /* Four exits fill the history (12 records); then the trigger, half the log to go */
@@ -456,27 +479,57 @@ test_trigger_stays_through_exits (void)
   g_assert_nonnull (strstr (dump, "Mode: frozen\r\n"));
   assert_history_matches_log ();
 
-  log = run0 (cmd_threads_timestamps);
-  lines = g_strsplit (log, "\r\n", -1);
-  for (i = 0; lines[i] != NULL; i++)
-    {
-      int out, in, tick;
+  assert_trigger_inside (100);
+}
 
-      if (sscanf (lines[i], "From %d to %d at %d", &out, &in, &tick) != 3)
-        continue;
-      if (first < 0)
-        first = tick;
-      last = tick;
-      if (tick < 100)
-        before++;
-      else
-        after++;
+/* Threads that exit while the log is printed are held, and written when printing ends:
+ * those exits keep the trigger in the log too. */
+static void
+exit_all_once (gpointer data)
+{
+  gboolean *done = data;
+
+  if (*done)
+    return;
+  *done = TRUE;
+  for (guint i = 4; i < 8; i++)
+    {
+      sw (&threads[2 + i], 200 + 2 * i);
+      quit (&threads[2 + i], 201 + 2 * i);
+      sw (&threads[0], 201 + 2 * i);
     }
-  g_test_message ("%u records before the trigger, %u after, ticks %d to %d", before, after,
-                  first, last);
-  g_assert_cmpint (first, <, 100);
-  g_assert_cmpint (last, >, 100);
-  g_assert_cmpuint (before, >=, after);
+}
+
+static void
+test_trigger_stays_through_held_exits (void)
+{
+  HostStream stream;
+  gboolean done = FALSE;
+  g_autofree char *printed = NULL;
+  g_autofree char *dump = NULL;
+
+  boot_with (8);
+  for (guint i = 0; i < 4; i++)
+    {
+      sw (&threads[2 + i], 10 + 2 * i);
+      quit (&threads[2 + i], 11 + 2 * i);
+      sw (&threads[0], 11 + 2 * i);
+    }
+  ch_host_time = 100;
+  setTriggerTimestamps ("code");
+
+  host_stream_init (&stream);
+  stream.on_write = exit_all_once;
+  stream.on_write_data = &done;
+  cmd_threads_timestamps (&stream.base, 0, NULL);
+  printed = host_stream_steal (&stream);
+  g_assert_true (done);
+
+  dump = run0 (cmd_threads_dump);
+  g_test_message ("%s", dump);
+  g_assert_nonnull (strstr (dump, "Mode: frozen\r\n"));
+  assert_trigger_inside (100);
+  assert_history_matches_log ();
 }
 
 static void
@@ -818,6 +871,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu/timestamps/trigger-after-full", test_trigger_after_full);
   g_test_add_func ("/mcu/timestamps/exits-after-trigger", test_exits_after_trigger);
   g_test_add_func ("/mcu/timestamps/trigger-stays-through-exits", test_trigger_stays_through_exits);
+  g_test_add_func ("/mcu/timestamps/trigger-stays-through-held-exits",
+                   test_trigger_stays_through_held_exits);
   g_test_add_func ("/mcu/timestamps/exit-while-printing", test_exit_while_printing);
   g_test_add_func ("/mcu/timestamps/paused-while-printing", test_paused_while_printing);
   g_test_add_func ("/mcu/timestamps/late-exit-while-frozen-and-printing",
