@@ -464,6 +464,71 @@ test_cancel (void)
   fixture_stop (&f);
 }
 
+/* A board that, once asked anything, prints debug lines every 20 ms and never a prompt. */
+typedef struct
+{
+  int   fd;
+  gint  stop;
+} Chatter;
+
+static gpointer
+chatter_main (gpointer data)
+{
+  Chatter *c = data;
+  gboolean asked = FALSE;
+
+  while (!g_atomic_int_get (&c->stop))
+    {
+      char buf[256];
+      GPollFD pfd = { c->fd, G_IO_IN, 0 };
+
+      if (g_poll (&pfd, 1, 20) > 0 && read (c->fd, buf, sizeof buf) > 0)
+        asked = TRUE;
+      if (asked && write (c->fd, "debug: sensor 1234\r\n", 20) < 0)
+        break;
+    }
+  return NULL;
+}
+
+/* After a cancelled command, the next one waits for the board to finish that reply, but not
+ * forever on a board that never stops talking: it ends with a clear message. */
+static void
+test_settle_is_bounded (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  Chatter chatter = { -1, 0 };
+  GThread *board, *cancel;
+  TksShell *shell;
+  gint64 start;
+  int fds[2];
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
+  chatter.fd = fds[1];
+  board = g_thread_new ("chatter", chatter_main, &chatter);
+  shell = tks_shell_new (tks_transport_open_fd (fds[0], TKS_TRANSPORT_DEMO, "test board", 115200,
+                                                NULL));
+  tks_shell_set_timeout (shell, 300);
+  tks_shell_set_quiet_time (shell, 30);
+
+  cancel = g_thread_new ("cancel", cancel_soon, cancellable);
+  g_assert_null (tks_shell_command (shell, "threads_dump", 0, NULL, NULL, NULL, cancellable, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_thread_join (cancel);
+  g_clear_error (&error);
+
+  start = g_get_monotonic_time ();
+  g_assert_null (tks_shell_command (shell, "help", 0, NULL, NULL, NULL, NULL, &error));
+  g_test_message ("%s", error->message);
+  g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+
+  g_atomic_int_set (&chatter.stop, 1);
+  g_thread_join (board);
+  tks_shell_free (shell);
+  close (fds[1]);
+}
+
 static void
 test_command_timeout_scales (void)
 {
@@ -507,6 +572,7 @@ main (int    argc,
   g_test_add_func ("/shell/fault/wrong-baud", test_wrong_baud);
   g_test_add_func ("/shell/fault/silent", test_silent);
   g_test_add_func ("/shell/fault/tcp-hints", test_tcp_hints);
+  g_test_add_func ("/shell/fault/settle-is-bounded", test_settle_is_bounded);
   g_test_add_func ("/shell/fault/closed-mid-transfer", test_closed_mid_transfer);
   g_test_add_func ("/shell/fault/reset-mid-transfer", test_reset_mid_transfer);
   g_test_add_func ("/shell/fault/stall-mid-transfer", test_stall_mid_transfer);

@@ -18,6 +18,7 @@ struct _TksShell
   guint         quiet_ms;
   gboolean      slow_paste;
   gboolean      unsettled;   /* a reply was left before its end: the board may still send it */
+  guint         unsettled_ms; /* the time that reply was given */
   GByteArray   *buf;
 };
 
@@ -173,34 +174,37 @@ keep_tail (TksShell     *self,
 }
 
 /* After a reply left before its end (cancelled, stalled), the board may still be sending it:
- * reads on until its prompt has come and the link stays quiet, however long the rest takes
- * while it flows. A link that falls silent without a prompt is brought to a fresh one. */
+ * reads on until its prompt has come and the link stays quiet, for as long as that reply was
+ * given. A link that falls silent without a prompt, or chatters on past that time, is brought
+ * to a fresh prompt. */
 static gboolean
 settle (TksShell      *self,
         GCancellable  *cancellable,
         GError       **error)
 {
   guint8 chunk[CHUNK];
+  gint64 deadline = g_get_monotonic_time ()
+                    + ((gint64) self->unsettled_ms + self->timeout_ms) * 1000;
   gboolean saw_prompt = FALSE;
   guint64 dropped = 0;
 
   g_byte_array_set_size (self->buf, 0);
   for (;;)
     {
-      gssize n = tks_transport_read (self->transport, chunk, sizeof chunk,
-                                     (int) (saw_prompt ? self->quiet_ms : self->timeout_ms),
-                                     cancellable, error);
+      int wait_ms = MIN (ms_left (deadline), (int) (saw_prompt ? self->quiet_ms : self->timeout_ms));
+      gssize n = tks_transport_read (self->transport, chunk, sizeof chunk, wait_ms, cancellable,
+                                     error);
 
       if (n < 0)
         return FALSE;
-      if (n > 0)
+      if (n > 0 && ms_left (deadline) > 0)
         {
           dropped += (guint64) n;
           saw_prompt = keep_tail (self, chunk, n);
           continue;
         }
       g_debug ("Dropped %" G_GUINT64_FORMAT " bytes of an unfinished reply", dropped);
-      if (!saw_prompt)
+      if (!saw_prompt || n > 0)
         return tks_shell_sync (self, cancellable, error);
       g_byte_array_set_size (self->buf, 0);
       self->unsettled = FALSE;
@@ -393,6 +397,7 @@ tks_shell_command_streamed (TksShell             *self,
   line = g_strconcat (command, "\r\n", NULL);
   /* until its prompt has come */
   self->unsettled = TRUE;
+  self->unsettled_ms = tks_shell_get_command_timeout (self, expected_bytes);
   if (!send_line (self, line, cancellable, error))
     return NULL;
 
