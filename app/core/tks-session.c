@@ -13,6 +13,7 @@
 #define DEFAULT_BAUD        115200
 #define DEFAULT_TIMEOUT_MS  2000
 #define DEFAULT_LOG_SIZE    3000
+#define MAX_EXPECTED_LOG    (1u << 18) /* what a board's word is taken for, to size buffers */
 #define RECORD_BYTES        26    /* "From %2d to %2d at %7d\r\n" */
 #define LIST_LINE_BYTES     60
 #define DUMP_END_BYTES      64    /* "End of dump: N records, checksum X" */
@@ -671,7 +672,7 @@ run_fetch (Link         *link,
         }
 
       if (tks_capture_get_log_size (capture) > 0)
-        link->log_size = tks_capture_get_log_size (capture);
+        link->log_size = MIN (tks_capture_get_log_size (capture), MAX_EXPECTED_LOG);
     }
   else
     {
@@ -706,7 +707,8 @@ run_fetch (Link         *link,
     }
 
   tks_capture_set_source (capture, link->description);
-  link->expected_records = MAX (link->expected_records, tks_capture_get_n_records (capture));
+  link->expected_records = MIN (MAX (link->expected_records, tks_capture_get_n_records (capture)),
+                                MAX_EXPECTED_LOG);
 
   if (link->save_history)
     {
