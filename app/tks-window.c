@@ -1691,12 +1691,8 @@ trigger_done_cb (GObject      *source,
     }
   g_strstrip (reply);
   show_message (self, reply);
-  {
-    /* "Trigger set by NAME at TICK" */
-    g_autofree char *state = g_strdup_printf (_("log frozen (%s)"), reply);
-
-    set_board_state (self, state);
-  }
+  /* "Trigger set by NAME at TICK": the log runs on a while, then freezes */
+  set_board_state (self, reply);
 }
 
 static void
@@ -1780,10 +1776,10 @@ fetch_done_cb (GObject      *source,
       if (!tks_capture_get_trigger (capture, &trigger))
         state = g_strdup (_("logging"));
       else if (tks_capture_get_trigger_name (capture) != NULL)
-        state = g_strdup_printf (_("log frozen by %s at tick %.0f"),
+        state = g_strdup_printf (_("triggered by %s at tick %.0f"),
                                  tks_capture_get_trigger_name (capture), trigger);
       else
-        state = g_strdup_printf (_("log frozen at tick %.0f"), trigger);
+        state = g_strdup_printf (_("triggered at tick %.0f"), trigger);
       set_board_state (self, state);
     }
   self->file_is_capture = FALSE;

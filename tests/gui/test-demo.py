@@ -44,7 +44,7 @@ def demo():
         connected = label_text(app, lambda s: s.startswith("Connected: "))
         check(connected is not None, "the connection is announced", connected)
         state = wait_for(lambda: label_text(app, lambda s: s.startswith("ChibiOS shell on the simulated board — ")), 5)
-        check(state is not None and (state.endswith("— logging") or " log frozen " in state),
+        check(state is not None and (state.endswith("— logging") or " — triggered by " in state),
               "the header shows the board and what its log is doing", state)
         time.sleep(0.5)
         px = count_colours(screenshot("demo.png"), {"red": ERROR_RED, "blue": INFO_BLUE}, BAR_BOX)
@@ -58,8 +58,8 @@ def demo():
             click(trigger)
             reply = wait_for(lambda: label_text(app, lambda s: s.startswith("Trigger set by")), 10)
             check(reply is not None, "Trigger shows the board's reply", reply)
-            state = wait_for(lambda: label_text(app, lambda s: s.endswith("— log frozen (%s)" % reply)), 5)
-            check(state is not None, "the header says the log is frozen, and by what", state)
+            state = wait_for(lambda: label_text(app, lambda s: s.endswith("— %s" % reply)), 5)
+            check(state is not None, "the header says the trigger is set, and by what", state)
 
         # Get new data: a new fetch, kept in the history, lanes shown
         before = len(history())
@@ -158,7 +158,7 @@ def french():
         check(sensitive_button(app, "Récupérer les données") is not None,
               "uninstalled, the viewer is in French when asked (Get new data)")
         state = wait_for(lambda: label_text(app, lambda s: s.startswith("ChibiOS shell on the simulated board — ")), 10)
-        check(state is not None and ("journal en cours" in state or "journal figé" in state),
+        check(state is not None and ("journal en cours" in state or "déclenché par" in state),
               "the header's board state is in French too", state)
     finally:
         stop(proc)
