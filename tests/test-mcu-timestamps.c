@@ -57,6 +57,15 @@ rot (guint n, systime_t tick)
   sw (&threads[rot_index], tick);
 }
 
+/* Worker @w (thread 2 + @w) runs at @tick and exits one tick later, back to main. */
+static void
+run_and_exit (guint w, systime_t tick)
+{
+  sw (&threads[2 + w], tick);
+  quit (&threads[2 + w], tick + 1);
+  sw (&threads[0], tick + 1);
+}
+
 static char *
 run0 (void (*cmd) (BaseSequentialStream *, int, char *[]))
 {
@@ -268,11 +277,7 @@ test_history_overflow (void)
   boot_with (8);
   /* Six exits: the history holds four, so the log is cut after the second exit record. */
   for (i = 0; i < 6; i++)
-    {
-      sw (&threads[2 + i], 20 + 2 * i);
-      quit (&threads[2 + i], 21 + 2 * i);
-      sw (&threads[0], 21 + 2 * i);
-    }
+    run_and_exit (i, 20 + 2 * i);
   assert_history_matches_log ();
   log = run0 (cmd_threads_timestamps);
   g_assert_cmpuint (parse_log (log, exits), ==, 13);
@@ -462,19 +467,11 @@ test_trigger_stays_through_exits (void)
   boot_with (8);
   /* Four exits fill the history (12 records); then the trigger, half the log to go */
   for (i = 0; i < 4; i++)
-    {
-      sw (&threads[2 + i], 10 + 2 * i);
-      quit (&threads[2 + i], 11 + 2 * i);
-      sw (&threads[0], 11 + 2 * i);
-    }
+    run_and_exit (i, 10 + 2 * i);
   ch_host_time = 100;
   setTriggerTimestamps ("code");
   for (i = 4; i < 8; i++)
-    {
-      sw (&threads[2 + i], 101 + 2 * i);
-      quit (&threads[2 + i], 102 + 2 * i);
-      sw (&threads[0], 102 + 2 * i);
-    }
+    run_and_exit (i, 101 + 2 * i);
   dump = run0 (cmd_threads_dump);
   g_assert_nonnull (strstr (dump, "Mode: frozen\r\n"));
   assert_history_matches_log ();
@@ -493,11 +490,7 @@ exit_all_once (gpointer data)
     return;
   *done = TRUE;
   for (guint i = 4; i < 8; i++)
-    {
-      sw (&threads[2 + i], 200 + 2 * i);
-      quit (&threads[2 + i], 201 + 2 * i);
-      sw (&threads[0], 201 + 2 * i);
-    }
+    run_and_exit (i, 200 + 2 * i);
 }
 
 static void
@@ -510,11 +503,7 @@ test_trigger_stays_through_held_exits (void)
 
   boot_with (8);
   for (guint i = 0; i < 4; i++)
-    {
-      sw (&threads[2 + i], 10 + 2 * i);
-      quit (&threads[2 + i], 11 + 2 * i);
-      sw (&threads[0], 11 + 2 * i);
-    }
+    run_and_exit (i, 10 + 2 * i);
   ch_host_time = 100;
   setTriggerTimestamps ("code");
 
