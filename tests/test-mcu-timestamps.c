@@ -72,6 +72,40 @@ run0 (void (*cmd) (BaseSequentialStream *, int, char *[]))
   return host_run (cmd, 0, NULL);
 }
 
+typedef struct
+{
+  void     (*during) (void);
+  gboolean   done;
+} During;
+
+static void
+during_once (gpointer data)
+{
+  During *d = data;
+
+  if (d->done)
+    return;
+  d->done = TRUE;
+  d->during ();
+}
+
+/* Runs @cmd and returns what it printed; @during runs once, after its first write: code that
+ * runs while a shell command prints. */
+static char *
+run0_during (void (*cmd) (BaseSequentialStream *, int, char *[]),
+             void (*during) (void))
+{
+  During d = { during, FALSE };
+  HostStream stream;
+
+  host_stream_init (&stream);
+  stream.on_write = during_once;
+  stream.on_write_data = &d;
+  cmd (&stream.base, 0, NULL);
+  g_assert_true (d.done);
+  return host_stream_steal (&stream);
+}
+
 /* main (1), idle (2), then @n workers "w0".. at prio 64; main is current. */
 static void
 boot_with (int n)
@@ -482,13 +516,8 @@ test_trigger_stays_through_exits (void)
 /* Threads that exit while the log is printed are held, and written when printing ends:
  * those exits keep the trigger in the log too. */
 static void
-exit_all_once (gpointer data)
+exit_all (void)
 {
-  gboolean *done = data;
-
-  if (*done)
-    return;
-  *done = TRUE;
   for (guint i = 4; i < 8; i++)
     run_and_exit (i, 200 + 2 * i);
 }
@@ -496,8 +525,6 @@ exit_all_once (gpointer data)
 static void
 test_trigger_stays_through_held_exits (void)
 {
-  HostStream stream;
-  gboolean done = FALSE;
   g_autofree char *printed = NULL;
   g_autofree char *dump = NULL;
 
@@ -507,12 +534,7 @@ test_trigger_stays_through_held_exits (void)
   ch_host_time = 100;
   setTriggerTimestamps ("code");
 
-  host_stream_init (&stream);
-  stream.on_write = exit_all_once;
-  stream.on_write_data = &done;
-  cmd_threads_timestamps (&stream.base, 0, NULL);
-  printed = host_stream_steal (&stream);
-  g_assert_true (done);
+  printed = run0_during (cmd_threads_timestamps, exit_all);
 
   dump = run0 (cmd_threads_dump);
   g_test_message ("%s", dump);
@@ -522,13 +544,8 @@ test_trigger_stays_through_held_exits (void)
 }
 
 static void
-exit_b_once (gpointer data)
+exit_b (void)
 {
-  gboolean *done = data;
-
-  if (*done)
-    return;
-  *done = TRUE;
   /* Thread "b" exits while the list is being printed. */
   quit (&threads[3], 41);
   sw (&threads[0], 41);
@@ -537,8 +554,6 @@ exit_b_once (gpointer data)
 static void
 test_exit_while_printing (void)
 {
-  HostStream stream;
-  gboolean done = FALSE;
   g_autofree char *list = NULL;
   g_autofree char *list2 = NULL;
   g_autofree char *log = NULL;
@@ -549,12 +564,8 @@ test_exit_while_printing (void)
   spawn (4, "c", 72, CH_FLAG_MODE_STATIC);
   sw (&threads[3], 40);
 
-  host_stream_init (&stream);
-  stream.on_write = exit_b_once;
-  stream.on_write_data = &done;
   ch_host_time = 40;
-  cmd_threads_list (&stream.base, 0, NULL);
-  list = host_stream_steal (&stream);
+  list = run0_during (cmd_threads_list, exit_b);
   /* Numbers held while printing: b still 4, c still 5. */
   g_assert_cmpstr (list, ==,
                    "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
@@ -584,13 +595,8 @@ test_exit_while_printing (void)
 }
 
 static void
-exit_late_once (gpointer data)
+exit_late (void)
 {
-  gboolean *done = data;
-
-  if (*done)
-    return;
-  *done = TRUE;
   quit (&threads[5], 90);
   sw (&threads[0], 90);
 }
@@ -598,8 +604,6 @@ exit_late_once (gpointer data)
 static void
 test_late_exit_while_frozen_and_printing (void)
 {
-  HostStream stream;
-  gboolean done = FALSE;
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
   g_autofree char *list = NULL;
@@ -616,11 +620,7 @@ test_late_exit_while_frozen_and_printing (void)
   sw (&threads[5], 89);
   before = run0 (cmd_threads_timestamps);
 
-  host_stream_init (&stream);
-  stream.on_write = exit_late_once;
-  stream.on_write_data = &done;
-  cmd_threads_list (&stream.base, 0, NULL);
-  list = host_stream_steal (&stream);
+  list = run0_during (cmd_threads_list, exit_late);
   g_assert_cmpstr (list, ==,
                    "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
                    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
