@@ -125,7 +125,7 @@ x_to_time (TksOverview *self,
   TksTimelineGeometry g;
 
   whole_geometry (self, &g);
-  return g.x0 + (x - g.left) * (g.x1 - g.x0) / g.width;
+  return tks_timeline_time_at (&g, x);
 }
 
 static void

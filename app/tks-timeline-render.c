@@ -528,7 +528,7 @@ tks_timeline_render_trigger (TksCapture                *capture,
     return;
   if (pos < g->x0 || pos > g->x1)
     return;
-  x = g->left + (pos - g->x0) * g->width / (g->x1 - g->x0);
+  x = tks_timeline_x_at (g, pos);
   painter->fill (painter, &red, x - 1, g->top, 2, g->bottom - g->top);
 
   if (painter->pango == NULL)

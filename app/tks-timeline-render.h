@@ -55,6 +55,21 @@ typedef struct
   double tick_hz;       /* ticks per second; <= 0: unknown */
 } TksTimelineGeometry;
 
+/* Where time @t falls across the view, and the time at @x: the two sides of one mapping. */
+static inline double
+tks_timeline_x_at (const TksTimelineGeometry *g,
+                   double                     t)
+{
+  return g->left + (t - g->x0) * g->width / (g->x1 - g->x0);
+}
+
+static inline double
+tks_timeline_time_at (const TksTimelineGeometry *g,
+                      double                     x)
+{
+  return g->x0 + (x - g->left) * (g->x1 - g->x0) / g->width;
+}
+
 #define TKS_TIMELINE_RULER_HEIGHT  36.0
 #define TKS_TIMELINE_HEADER_WIDTH 190.0
 #define TKS_TIMELINE_LANE_HEIGHT   30.0

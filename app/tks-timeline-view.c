@@ -220,7 +220,7 @@ x_to_time (TksTimelineView *self,
   TksTimelineGeometry g;
 
   current_geometry (self, &g);
-  return g.x0 + (x - g.left) * (g.x1 - g.x0) / g.width;
+  return tks_timeline_time_at (&g, x);
 }
 
 static double
@@ -400,7 +400,7 @@ draw_marker (TksTimelineView           *self,
              const char                *name)
 {
   static const GdkRGBA marker = { 0.95, 0.55, 0.05, 1 };
-  double x = g->left + (t - g->x0) * g->width / (g->x1 - g->x0);
+  double x = tks_timeline_x_at (g, t);
   g_autoptr(PangoLayout) layout = NULL;
 
   if (x < g->left || x > g->left + g->width)
@@ -478,8 +478,8 @@ tks_timeline_view_snapshot (GtkWidget   *widget,
   if (!isnan (self->mark_a) && !isnan (self->mark_b))
     {
       static const GdkRGBA band = { 0.95, 0.55, 0.05, 0.12 };
-      double xa = g.left + (MIN (self->mark_a, self->mark_b) - g.x0) * g.width / (g.x1 - g.x0);
-      double xb = g.left + (MAX (self->mark_a, self->mark_b) - g.x0) * g.width / (g.x1 - g.x0);
+      double xa = tks_timeline_x_at (&g, MIN (self->mark_a, self->mark_b));
+      double xb = tks_timeline_x_at (&g, MAX (self->mark_a, self->mark_b));
 
       xa = MAX (xa, g.left);
       xb = MIN (xb, g.left + g.width);
