@@ -40,6 +40,32 @@ translate_error (TksTransport  *self,
   return FALSE;
 }
 
+/* Waits until @condition holds on the socket: 1, or 0 when @timeout_ms (-1: none) passed, or
+ * -1 with @error set (@what: "Reading from" or "Writing to"). */
+static int
+wait_condition (TksTransport  *self,
+                GSocket       *socket,
+                GIOCondition   condition,
+                int            timeout_ms,
+                const char    *what,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  GError *local = NULL;
+
+  if (g_socket_condition_timed_wait (socket, condition,
+                                     timeout_ms < 0 ? -1 : (gint64) timeout_ms * 1000,
+                                     cancellable, &local))
+    return 1;
+  if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+    {
+      g_error_free (local);
+      return 0;
+    }
+  translate_error (self, local, what, error);
+  return -1;
+}
+
 static gssize
 tcp_read (TksTransport  *self,
           guint8        *buf,
@@ -54,6 +80,7 @@ tcp_read (TksTransport  *self,
     {
       GError *local = NULL;
       gssize n;
+      int r;
 
       /* Take what has arrived; wait only when nothing has. */
       n = g_socket_receive_with_blocking (socket, (char *) buf, len, FALSE, cancellable, &local);
@@ -74,18 +101,10 @@ tcp_read (TksTransport  *self,
       if (timeout_ms == 0)
         return 0;
 
-      if (!g_socket_condition_timed_wait (socket, G_IO_IN | G_IO_HUP | G_IO_ERR,
-                                          timeout_ms < 0 ? -1 : (gint64) timeout_ms * 1000,
-                                          cancellable, &local))
-        {
-          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
-            {
-              g_error_free (local);
-              return 0;
-            }
-          translate_error (self, local, "Reading from", error);
-          return -1;
-        }
+      r = wait_condition (self, socket, G_IO_IN | G_IO_HUP | G_IO_ERR, timeout_ms,
+                          "Reading from", cancellable, error);
+      if (r <= 0)
+        return r;
     }
 }
 
@@ -102,20 +121,12 @@ tcp_write (TksTransport  *self,
   for (;;)
     {
       GError *local = NULL;
+      int r = wait_condition (self, socket, G_IO_OUT, timeout_ms, "Writing to", cancellable,
+                              error);
       gssize n;
 
-      if (!g_socket_condition_timed_wait (socket, G_IO_OUT,
-                                          timeout_ms < 0 ? -1 : (gint64) timeout_ms * 1000,
-                                          cancellable, &local))
-        {
-          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
-            {
-              g_error_free (local);
-              return 0;
-            }
-          translate_error (self, local, "Writing to", error);
-          return -1;
-        }
+      if (r <= 0)
+        return r;
       n = g_socket_send_with_blocking (socket, (const char *) buf, len, FALSE, cancellable, &local);
       if (n >= 0)
         return n;
