@@ -77,8 +77,8 @@ has_warning (TksCapture *capture,
 
 /* ------------------------------------------------------------------------------------------ */
 /* An independent model of the original viewer: what it parses, and which rectangles it draws
- * (PROTOCOL.md §3, "the original viewer ends a run at the OUT record's integer tick, and
- * widens a run shorter than one tick to 1/k of the IN's tick"). */
+ * (docs/rebuild.md: the original viewer ends a run at the integer tick of the record that
+ * ended it, and widens a run shorter than a tick to 1/k of its tick). */
 
 typedef struct
 {

@@ -45,7 +45,7 @@ struct _TksCapture
 G_DEFINE_FINAL_TYPE (TksCapture, tks_capture, G_TYPE_OBJECT)
 
 /* ------------------------------------------------------------------------------------------ */
-/* Rebuild (PROTOCOL.md §3 and §5)                                                             */
+/* Rebuild (docs/rebuild.md)                                                                   */
 
 typedef struct
 {

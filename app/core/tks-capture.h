@@ -7,7 +7,7 @@ G_BEGIN_DECLS
 
 /*
  * A capture is one thread list and one context-switch log from a board, rebuilt into a
- * timeline (see PROTOCOL.md §3). It is immutable once built, so it can be shared between
+ * timeline (see docs/rebuild.md). It is immutable once built, so it can be shared between
  * threads freely.
  *
  * Time is measured in board ticks, as a double: tick T spans [T, T+1); when k records share

@@ -680,7 +680,7 @@ run_fetch (Link         *link,
       g_autofree char *log = NULL;
       gsize list_len = 0, log_len = 0;
 
-      /* The list, then the log (the board runs on in between: PROTOCOL.md §5). */
+      /* The list, then the log (the board runs on in between: docs/rebuild.md). */
       list = checked_command (link, job, "threads_list", 64 * LIST_LINE_BYTES,
                               TKS_PARSER_SECTION_LIST, &list_len, cancellable);
       if (list == NULL)

@@ -8,7 +8,7 @@
 G_BEGIN_DECLS
 
 /*
- * The ChibiOS shell protocol over a transport (PROTOCOL.md §1): a command is sent as
+ * The ChibiOS shell protocol over a transport (docs/shell-protocol.md): a command is sent as
  * "NAME\r\n", the shell echoes it, answers, and the reply is complete when the prompt "ch> "
  * comes back at the start of a line. Blocking calls, for a worker thread; each is bounded by a
  * timeout and cancellable.
