@@ -31,7 +31,7 @@ run_switches (guint n_switches)
       guint next = sequence[i & (G_N_ELEMENTS (sequence) - 1)];
 
       ch_host_time = i / 8;   /* 8 switches per tick */
-      fillThreadsTimestamps (&threads[next], &threads[cur]);
+      tuContextSwitchHook (&threads[next], &threads[cur]);
       cur = next;
     }
 }
@@ -54,15 +54,15 @@ main (int argc, char *argv[])
     }
 
   ch_host_reset ();
-  threadsUtilitiesResetState ();
+  tuResetState ();
   for (guint i = 0; i < n_threads; i++)
     {
       gboolean logged = strcmp (mode, "unlogged") != 0 && (strcmp (mode, "mixed") != 0 || i % 2 == 0);
 
       if (logged)
-        logNextCreatedThreadsTimestamps ();
+        tuLogNextCreatedThreads ();
       else
-        dontLogNextCreatedThreadsTimestamps ();
+        tuDontLogNextCreatedThreads ();
       ch_host_thread_init (&threads[i], "t", 64, CH_FLAG_MODE_STATIC);
     }
   for (guint i = 0; i < G_N_ELEMENTS (sequence); i++)
@@ -82,7 +82,7 @@ main (int argc, char *argv[])
     }
   if (strcmp (mode, "frozen") == 0)
     {
-      setTriggerTimestamps ("bench");
+      tuSetTrigger ("bench");
       run_switches (THREADS_TIMESTAMPS_LOG_SIZE);
     }
 

@@ -23,7 +23,7 @@ if command -v valgrind >/dev/null 2>&1; then
   echo "Instructions per context-switch hook (callgrind, $switches switches, 8 per tick):"
   for mode in logged mixed unlogged frozen; do
     for n in 4 16 60; do
-      valgrind --tool=callgrind --toggle-collect=fillThreadsTimestamps \
+      valgrind --tool=callgrind --toggle-collect=tuContextSwitchHook \
         --callgrind-out-file="$tmp/cg.out" "$bench" "$n" "$switches" "$mode" >/dev/null 2>&1
       ir=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$tmp/cg.out")
       awk -v ir="$ir" -v s="$switches" -v n="$n" -v m="$mode" \
@@ -52,8 +52,8 @@ if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
     -DENABLE_THREADS_TIMESTAMPS -DTHREADS_TIMESTAMPS_LOG_SIZE=3000 -DTHREADS_TIMESTAMPS_DEFAULT_LOG=true \
     -c "$src/mcu-lib/threads_utilities.c" -o "$tmp/tu.o"
   arm-none-eabi-nm -S --size-sort "$tmp/tu.o" | while read -r _ size _ sym; do
-    if [ "$sym" = fillThreadsTimestamps ]; then
-      echo "  fillThreadsTimestamps: $((0x$size)) B of code"
+    if [ "$sym" = tuContextSwitchHook ]; then
+      echo "  tuContextSwitchHook: $((0x$size)) B of code"
     fi
   done
 else

@@ -33,6 +33,11 @@
 #include <stdint.h>
 
 #include "threads_utilities.h"
+/* After the kernel and HAL headers, which ChibiOS's shell.h needs first. */
+#include "shell.h"
+
+/* Every line ends as the shell's own lines do ("\r\n" unless the firmware says otherwise). */
+#define TU_NL SHELL_NEWLINE_STR
 
 /********************               KERNEL DIFFERENCES             ********************/
 
@@ -57,7 +62,7 @@
 
 #define TU_NONAME(name) ((name) == NULL ? "NONAME" : (name))
 
-#define TU_LIST_FORMAT "Thread number %2d : Prio = %3d, Log = %3s, Name = %s\r\n"
+#define TU_LIST_FORMAT "Thread number %2d : Prio = %3d, Log = %3s, Name = %s" TU_NL
 
 /********************              INTERNAL VARIABLES              ********************/
 
@@ -168,8 +173,8 @@ static uint32_t tu_unnumbered_total;
 
 #else
 static const char no_timestamps_error_message[] =
-  "The thread timestamps functionality is disabled\r\n"
-  "Please define USE_THREADS_TIMESTAMPS = true in your makefile \r\n";
+  "The thread timestamps functionality is disabled" TU_NL
+  "Please define USE_THREADS_TIMESTAMPS = true in your makefile " TU_NL;
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
 /********************               PRIVATE FUNCTIONS              ********************/
@@ -475,7 +480,7 @@ tu_print_list (BaseSequentialStream *out)
       chprintf (out, TU_LIST_FORMAT, (int) i + 1, line.prio, line.log ? "Yes" : "No", line.name);
     }
 
-  chprintf (out, "Deleted threads: \r\n");
+  chprintf (out, "Deleted threads: " TU_NL);
 
   /* No exit enters the history while numbers are held: these entries stay valid. */
   chSysLock ();
@@ -512,7 +517,7 @@ tu_print_records (BaseSequentialStream *out, tu_span_t *span)
       uint32_t record = tu_log[pos];
       unsigned b;
 
-      chprintf (out, "From %2d to %2d at %7d\r\n",
+      chprintf (out, "From %2d to %2d at %7d" TU_NL,
                 (int) ((record >> TU_OUT_POS) & TU_NUM_MASK),
                 (int) ((record >> TU_IN_POS) & TU_NUM_MASK),
                 (int) ((record >> TU_TIME_POS) & TU_TIME_MASK));
@@ -543,7 +548,7 @@ tu_snapshot_span (tu_span_t *span)
 /********************                CHCONF FUNCTION               ********************/
 
 uint8_t
-getLogSetting (void)
+tuThreadLogSetting (void)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   return tu_log_setting;
@@ -553,7 +558,7 @@ getLogSetting (void)
 }
 
 void
-addThread (void *ntp)
+tuThreadInitHook (void *ntp)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   thread_t *tp = (thread_t *) ntp;
@@ -576,7 +581,7 @@ addThread (void *ntp)
 }
 
 void
-removeThread (void *otp)
+tuThreadExitHook (void *otp)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   thread_t *tp = (thread_t *) otp;
@@ -626,7 +631,7 @@ removeThread (void *otp)
 }
 
 void
-fillThreadsTimestamps (void *ntp, void *otp)
+tuContextSwitchHook (void *ntp, void *otp)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   const thread_t *in = (const thread_t *) ntp;
@@ -654,7 +659,7 @@ fillThreadsTimestamps (void *ntp, void *otp)
 /********************                PUBLIC FUNCTIONS              ********************/
 
 void
-printUcUsage (BaseSequentialStream *out)
+tuPrintUcUsage (BaseSequentialStream *out)
 {
 #if (CH_DBG_STATISTICS == TRUE) && (CH_CFG_USE_REGISTRY == TRUE)
   thread_t *tp;
@@ -676,41 +681,41 @@ printUcUsage (BaseSequentialStream *out)
   for (tp = chRegFirstThread (); tp != NULL; tp = chRegNextThread (tp))
     {
       tmp1 = (unsigned) ((uint64_t) tp->stats.cumulative * 10000U / sum);
-      chprintf (out, "%25s          %u.%02u%%\r\n", TU_NONAME (TU_NAME (tp)),
+      chprintf (out, "%25s          %u.%02u%%" TU_NL, TU_NONAME (TU_NAME (tp)),
                 tmp1 / 100U, tmp1 % 100U);
     }
 
   tmp1 = (unsigned) (crit_thd * 10000U / sum);
   tmp2 = (unsigned) (crit_isr * 10000U / sum);
 
-  chprintf (out, "\r\n            critical thd:%u.%02u%%   critical isr:%u.%02u%%\r\n",
+  chprintf (out, TU_NL "            critical thd:%u.%02u%%   critical isr:%u.%02u%%" TU_NL,
             tmp1 / 100U, tmp1 % 100U, tmp2 / 100U, tmp2 % 100U);
-  chprintf (out, "\r\n");
+  chprintf (out, TU_NL);
 #else
-  chprintf (out, "Thread statistics are disabled (CH_DBG_STATISTICS)\r\n");
+  chprintf (out, "Thread statistics are disabled (CH_DBG_STATISTICS)" TU_NL);
 #endif
 }
 
 void
-printStatThreads (BaseSequentialStream *out)
+tuPrintStatThreads (BaseSequentialStream *out)
 {
 #if CH_CFG_USE_REGISTRY == TRUE
   static const char *const states[] = {CH_STATE_NAMES};
   thread_t *tp;
 
-  chprintf (out, "\r\n");
-  chprintf (out, "     begin        end   size   used    %% prio     state         name\r\n");
-  chprintf (out, "--------------------------------------------------------------------\r\n");
+  chprintf (out, TU_NL);
+  chprintf (out, "     begin        end   size   used    %% prio     state         name" TU_NL);
+  chprintf (out, "--------------------------------------------------------------------" TU_NL);
 
   tp = chRegFirstThread ();
   if (tp == NULL)
     {
-      chprintf (out, "\r\n");
+      chprintf (out, TU_NL);
       return;
     }
 
   /* The main thread runs on the startup stack: its size is not known here. */
-  chprintf (out, "0x%08lx 0x%08lx    ???    ???  ??? %4lu %9s %12s\r\n",
+  chprintf (out, "0x%08lx 0x%08lx    ???    ???  ??? %4lu %9s %12s" TU_NL,
             (unsigned long) (uintptr_t) tp->wabase, (unsigned long) (uintptr_t) tp,
             (unsigned long) TU_PRIO (tp),
             (size_t) tp->state < sizeof states / sizeof states[0] ? states[tp->state] : "?",
@@ -731,7 +736,7 @@ printStatThreads (BaseSequentialStream *out)
               n++;
         }
 
-      chprintf (out, "0x%08lx 0x%08lx %6lu %6lu %3lu%% %4lu %9s %12s\r\n",
+      chprintf (out, "0x%08lx 0x%08lx %6lu %6lu %3lu%% %4lu %9s %12s" TU_NL,
                 (unsigned long) (uintptr_t) tp->wabase, (unsigned long) (uintptr_t) tp,
                 sz, n, sz != 0U ? n * 100U / sz : 0UL,
                 (unsigned long) TU_PRIO (tp),
@@ -739,14 +744,14 @@ printStatThreads (BaseSequentialStream *out)
                 TU_NONAME (TU_NAME (tp)));
     }
 
-  chprintf (out, "\r\n");
+  chprintf (out, TU_NL);
 #else
-  chprintf (out, "The thread registry is disabled (CH_CFG_USE_REGISTRY)\r\n");
+  chprintf (out, "The thread registry is disabled (CH_CFG_USE_REGISTRY)" TU_NL);
 #endif
 }
 
 void
-printListThreads (BaseSequentialStream *out)
+tuPrintListThreads (BaseSequentialStream *out)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_hold (0);
@@ -767,7 +772,7 @@ printListThreads (BaseSequentialStream *out)
 }
 
 void
-printTimestampsThread (BaseSequentialStream *out)
+tuPrintTimestamps (BaseSequentialStream *out)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_span_t span;
@@ -782,7 +787,7 @@ printTimestampsThread (BaseSequentialStream *out)
   chSysUnlock ();
 
   if (triggered != 0U)
-    chprintf (out, "Triggered at %7d\r\n", (int) trigger_time);
+    chprintf (out, "Triggered at %7d" TU_NL, (int) trigger_time);
   tu_print_records (out, &span);
 
   tu_release (1);
@@ -792,7 +797,7 @@ printTimestampsThread (BaseSequentialStream *out)
 }
 
 void
-printDumpThreads (BaseSequentialStream *out)
+tuPrintDump (BaseSequentialStream *out)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_span_t span;
@@ -816,34 +821,34 @@ printDumpThreads (BaseSequentialStream *out)
   log_setting = tu_log_setting;
   chSysUnlock ();
 
-  chprintf (out, "Dump version: %d\r\n", THREADS_UTILITIES_DUMP_VERSION);
-  chprintf (out, "Library version: %s\r\n", THREADS_UTILITIES_VERSION);
-  chprintf (out, "Kernel version: %s\r\n", CH_KERNEL_VERSION);
-  chprintf (out, "Tick frequency: %lu\r\n", (unsigned long) (CH_CFG_ST_FREQUENCY));
-  chprintf (out, "Tick bits: %d\r\n", 20);
-  chprintf (out, "Log size: %lu\r\n", (unsigned long) TU_LOG_SIZE);
-  chprintf (out, "Max threads: %d\r\n", THREADS_TIMESTAMPS_MAX_THREADS);
-  chprintf (out, "Max deleted: %d\r\n", THREADS_TIMESTAMPS_MAX_DELETED);
-  chprintf (out, "Default log: %s\r\n", log_setting != 0U ? "Yes" : "No");
-  chprintf (out, "Mode: %s\r\n", triggered == 0U ? "run" : frozen != 0U ? "frozen" : "armed");
+  chprintf (out, "Dump version: %d" TU_NL, THREADS_UTILITIES_DUMP_VERSION);
+  chprintf (out, "Library version: %s" TU_NL, THREADS_UTILITIES_VERSION);
+  chprintf (out, "Kernel version: %s" TU_NL, CH_KERNEL_VERSION);
+  chprintf (out, "Tick frequency: %lu" TU_NL, (unsigned long) (CH_CFG_ST_FREQUENCY));
+  chprintf (out, "Tick bits: %d" TU_NL, 20);
+  chprintf (out, "Log size: %lu" TU_NL, (unsigned long) TU_LOG_SIZE);
+  chprintf (out, "Max threads: %d" TU_NL, THREADS_TIMESTAMPS_MAX_THREADS);
+  chprintf (out, "Max deleted: %d" TU_NL, THREADS_TIMESTAMPS_MAX_DELETED);
+  chprintf (out, "Default log: %s" TU_NL, log_setting != 0U ? "Yes" : "No");
+  chprintf (out, "Mode: %s" TU_NL, triggered == 0U ? "run" : frozen != 0U ? "frozen" : "armed");
   if (triggered != 0U)
     {
-      chprintf (out, "Trigger tick: %lu\r\n", (unsigned long) trigger_time);
-      chprintf (out, "Trigger name: %s\r\n", TU_NONAME (trigger_name));
+      chprintf (out, "Trigger tick: %lu" TU_NL, (unsigned long) trigger_time);
+      chprintf (out, "Trigger name: %s" TU_NL, TU_NONAME (trigger_name));
     }
-  chprintf (out, "Records: %lu\r\n", (unsigned long) span.count);
-  chprintf (out, "Records written: %lu\r\n", (unsigned long) written);
-  chprintf (out, "Dropped while paused: %lu\r\n", (unsigned long) dropped_paused);
-  chprintf (out, "Dropped for history: %lu\r\n", (unsigned long) dropped_history);
-  chprintf (out, "Unnumbered threads: %lu live, %lu total\r\n",
+  chprintf (out, "Records: %lu" TU_NL, (unsigned long) span.count);
+  chprintf (out, "Records written: %lu" TU_NL, (unsigned long) written);
+  chprintf (out, "Dropped while paused: %lu" TU_NL, (unsigned long) dropped_paused);
+  chprintf (out, "Dropped for history: %lu" TU_NL, (unsigned long) dropped_history);
+  chprintf (out, "Unnumbered threads: %lu live, %lu total" TU_NL,
             (unsigned long) unnumbered_live, (unsigned long) unnumbered_total);
-  chprintf (out, "Threads:\r\n");
+  chprintf (out, "Threads:" TU_NL);
   tu_print_list (out);
-  chprintf (out, "Timestamps:\r\n");
+  chprintf (out, "Timestamps:" TU_NL);
   if (triggered != 0U)
-    chprintf (out, "Triggered at %7d\r\n", (int) trigger_time);
+    chprintf (out, "Triggered at %7d" TU_NL, (int) trigger_time);
   tu_print_records (out, &span);
-  chprintf (out, "End of dump: %lu records, checksum %08lx\r\n",
+  chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
             (unsigned long) span.count, (unsigned long) span.checksum);
 
   tu_release (1);
@@ -853,7 +858,7 @@ printDumpThreads (BaseSequentialStream *out)
 }
 
 const char *
-setTriggerTimestampsI (const char *trigger_name)
+tuSetTriggerI (const char *trigger_name)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chDbgCheckClassI ();
@@ -884,13 +889,13 @@ setTriggerTimestampsI (const char *trigger_name)
 }
 
 const char *
-setTriggerTimestamps (const char *trigger_name)
+tuSetTrigger (const char *trigger_name)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   const char *name;
 
   chSysLock ();
-  name = setTriggerTimestampsI (trigger_name);
+  name = tuSetTriggerI (trigger_name);
   chSysUnlock ();
   return name;
 #else
@@ -900,7 +905,7 @@ setTriggerTimestamps (const char *trigger_name)
 }
 
 void
-resetTriggerTimestampsI (void)
+tuResetTriggerI (void)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chDbgCheckClassI ();
@@ -922,17 +927,17 @@ resetTriggerTimestampsI (void)
 }
 
 void
-resetTriggerTimestamps (void)
+tuResetTrigger (void)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chSysLock ();
-  resetTriggerTimestampsI ();
+  tuResetTriggerI ();
   chSysUnlock ();
 #endif
 }
 
 void
-threadsUtilitiesResetState (void)
+tuResetState (void)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   uint8_t i;
@@ -962,7 +967,7 @@ threadsUtilitiesResetState (void)
 }
 
 void
-logThisThreadTimestamps (void)
+tuLogThisThread (void)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chThdGetSelfX ()->log_this_thread = 1U;
@@ -970,7 +975,7 @@ logThisThreadTimestamps (void)
 }
 
 void
-dontLogThisThreadTimestamps (void)
+tuDontLogThisThread (void)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chThdGetSelfX ()->log_this_thread = 0U;
@@ -978,7 +983,7 @@ dontLogThisThreadTimestamps (void)
 }
 
 void
-logNextCreatedThreadsTimestamps (void)
+tuLogNextCreatedThreads (void)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_log_setting = 1U;
@@ -986,7 +991,7 @@ logNextCreatedThreadsTimestamps (void)
 }
 
 void
-dontLogNextCreatedThreadsTimestamps (void)
+tuDontLogNextCreatedThreads (void)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_log_setting = 0U;
@@ -996,26 +1001,26 @@ dontLogNextCreatedThreadsTimestamps (void)
 /********************                SHELL FUNCTIONS               ********************/
 
 void
-cmd_threads_list (BaseSequentialStream *chp, int argc, char *argv[])
+tuCmdThreadsList (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argv;
 
   if (argc > 0)
     {
-      chprintf (chp, "Usage: threads_list\r\n");
+      shellUsage (chp, "threads_list");
       return;
     }
-  printListThreads (chp);
+  tuPrintListThreads (chp);
 }
 
 void
-cmd_threads_timestamps_trigger (BaseSequentialStream *chp, int argc, char *argv[])
+tuCmdThreadsTimestampsTrigger (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argv;
 
   if (argc > 0)
     {
-      chprintf (chp, "Usage: threads_timestamps_trigger\r\n");
+      shellUsage (chp, "threads_timestamps_trigger");
       return;
     }
 #ifdef ENABLE_THREADS_TIMESTAMPS
@@ -1025,10 +1030,10 @@ cmd_threads_timestamps_trigger (BaseSequentialStream *chp, int argc, char *argv[
 
     /* Name and tick read together: an interrupt may set or reset the trigger meanwhile. */
     chSysLock ();
-    name = setTriggerTimestampsI ("Shell command");
+    name = tuSetTriggerI ("Shell command");
     time = tu_trigger_time;
     chSysUnlock ();
-    chprintf (chp, "Trigger set by %s at %7d\r\n", TU_NONAME (name), (int) time);
+    chprintf (chp, "Trigger set by %s at %7d" TU_NL, TU_NONAME (name), (int) time);
   }
 #else
   chprintf (chp, "%s", no_timestamps_error_message);
@@ -1036,61 +1041,61 @@ cmd_threads_timestamps_trigger (BaseSequentialStream *chp, int argc, char *argv[
 }
 
 void
-cmd_threads_timestamps_run (BaseSequentialStream *chp, int argc, char *argv[])
+tuCmdThreadsTimestampsRun (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argv;
 
   if (argc > 0)
     {
-      chprintf (chp, "Usage: threads_timestamps_run\r\n");
+      shellUsage (chp, "threads_timestamps_run");
       return;
     }
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  resetTriggerTimestamps ();
-  chprintf (chp, "Run mode\r\n");
+  tuResetTrigger ();
+  chprintf (chp, "Run mode" TU_NL);
 #else
   chprintf (chp, "%s", no_timestamps_error_message);
 #endif
 }
 
 void
-cmd_threads_timestamps (BaseSequentialStream *chp, int argc, char *argv[])
+tuCmdThreadsTimestamps (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argv;
 
   if (argc > 0)
     {
-      chprintf (chp, "Usage: threads_timestamps\r\n");
+      shellUsage (chp, "threads_timestamps");
       return;
     }
-  printTimestampsThread (chp);
+  tuPrintTimestamps (chp);
 }
 
 void
-cmd_threads_dump (BaseSequentialStream *chp, int argc, char *argv[])
+tuCmdThreadsDump (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argv;
 
   if (argc > 0)
     {
-      chprintf (chp, "Usage: threads_dump\r\n");
+      shellUsage (chp, "threads_dump");
       return;
     }
-  printDumpThreads (chp);
+  tuPrintDump (chp);
 }
 
 void
-cmd_threads_stat (BaseSequentialStream *chp, int argc, char *argv[])
+tuCmdThreadsStat (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argc;
   (void) argv;
-  printStatThreads (chp);
+  tuPrintStatThreads (chp);
 }
 
 void
-cmd_threads_uc (BaseSequentialStream *chp, int argc, char *argv[])
+tuCmdThreadsUc (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argc;
   (void) argv;
-  printUcUsage (chp);
+  tuPrintUcUsage (chp);
 }

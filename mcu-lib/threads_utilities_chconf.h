@@ -20,16 +20,16 @@
 
 /* To be added to CH_CFG_THREAD_INIT_HOOK(tp) */
 #define TIMESTAMPS_THREAD_INIT_HOOK                                         \
-  (tp)->log_this_thread = getLogSetting();                                  \
-  addThread(tp);
+  (tp)->log_this_thread = tuThreadLogSetting();                                  \
+  tuThreadInitHook(tp);
 
 /* To be added to CH_CFG_THREAD_EXIT_HOOK(tp) */
 #define TIMESTAMPS_THREAD_EXIT_HOOK(tp)                                     \
-  removeThread(tp);
+  tuThreadExitHook(tp);
 
 /* To be added to CH_CFG_CONTEXT_SWITCH_HOOK(ntp, otp) */
 #define TIMESTAMPS_CONTEXT_SWITCH_HOOK(ntp, otp)                            \
-  fillThreadsTimestamps(ntp, otp);
+  tuContextSwitchHook(ntp, otp);
 
 #ifdef TIMESTAMPS_INCLUDE
 
@@ -39,10 +39,10 @@ extern "C" {
 #endif
 #include "chtypes.h"
 
-uint8_t getLogSetting(void);
-void fillThreadsTimestamps(void *ntp, void *otp);
-void removeThread(void *otp);
-void addThread(void *ntp);
+uint8_t tuThreadLogSetting(void);
+void tuContextSwitchHook(void *ntp, void *otp);
+void tuThreadExitHook(void *otp);
+void tuThreadInitHook(void *ntp);
 #ifdef __cplusplus
 }
 #endif

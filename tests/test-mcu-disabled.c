@@ -21,8 +21,8 @@ static void
 test_disabled (void)
 {
   void (*cmds[]) (BaseSequentialStream *, int, char *[]) = {
-    cmd_threads_timestamps, cmd_threads_timestamps_trigger, cmd_threads_timestamps_run,
-    cmd_threads_dump,
+    tuCmdThreadsTimestamps, tuCmdThreadsTimestampsTrigger, tuCmdThreadsTimestampsRun,
+    tuCmdThreadsDump,
   };
   g_autofree char *list = NULL;
 
@@ -37,7 +37,7 @@ test_disabled (void)
   ch_host_thread_exit (&threads[2]);
   ch_host_switch (&threads[0]);
 
-  list = host_run (cmd_threads_list, 0, NULL);
+  list = host_run (tuCmdThreadsList, 0, NULL);
   g_assert_cmpstr (list, ==,
                    "Thread number  1 : Prio = 128, Log =  No, Name = main\r\n"
                    "Thread number  2 : Prio =   1, Log =  No, Name = idle\r\n");
@@ -46,8 +46,8 @@ test_disabled (void)
       g_autofree char *reply = host_run (cmds[i], 0, NULL);
       g_assert_cmpstr (reply, ==, DISABLED_MESSAGE);
     }
-  g_assert_null (setTriggerTimestamps ("x"));
-  g_assert_cmpuint (getLogSetting (), ==, 0);
+  g_assert_null (tuSetTrigger ("x"));
+  g_assert_cmpuint (tuThreadLogSetting (), ==, 0);
 }
 
 int

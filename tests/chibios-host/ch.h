@@ -81,6 +81,10 @@ typedef struct
   kernel_stats_t kernel_stats;
 } ch_system_t;
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 extern ch_system_t ch;
 
 void       chSysLock (void);
@@ -115,5 +119,9 @@ void       ch_host_switch (thread_t *ntp);
 thread_t  *ch_host_current (void);
 /* Makes @tp current without running the hook: a switch between threads the log ignores. */
 void       ch_host_set_current (thread_t *tp);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* CH_H */

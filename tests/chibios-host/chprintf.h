@@ -5,9 +5,17 @@
 
 #include "hal.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #if defined(__GNUC__)
 __attribute__((format (printf, 2, 3)))
 #endif
 int chprintf (BaseSequentialStream *chp, const char *fmt, ...);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* CHPRINTF_H */
