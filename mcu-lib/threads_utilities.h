@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Threads utilities: stack and CPU usage of the threads, and a log of the context switches
  * (the "timestamps") read through the ChibiOS shell.

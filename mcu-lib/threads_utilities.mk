@@ -1,4 +1,4 @@
-# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-License-Identifier: Apache-2.0
 #
 # Makefile fragment of the threads utilities library (drop-in replacement of
 # threads_utilities_ChibiOS). Set these before including this file:

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Kernel hooks of the threads utilities library. Include from chconf.h, before
  * CH_CFG_THREAD_EXTRA_FIELDS:
