@@ -48,5 +48,17 @@ run_suite _build-ci
 run_suite _build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dgui_tests=false \
   -Dfuzzing=true --native-file "$top/tools/clang.ini"
 
-summary _build-ci/meson-logs/testlog.json _build-asan/meson-logs/testlog.json
+# The Debian package, built from the committed tree and checked by lintian (its own run of the
+# tests is skipped: the same tests ran in both builds above).
+mkdir -p _build-deb
+if DEB_BUILD_OPTIONS=nocheck "$top/tools/build-deb.sh" _build-deb >_build-deb/log.txt 2>&1; then
+  echo '{"name": "debian-package", "result": "OK"}' >_build-deb/testlog.json
+else
+  tail -n 40 _build-deb/log.txt
+  echo '{"name": "debian-package", "result": "FAIL"}' >_build-deb/testlog.json
+  status=1
+fi
+
+summary _build-ci/meson-logs/testlog.json _build-asan/meson-logs/testlog.json \
+  _build-deb/testlog.json
 exit $status
