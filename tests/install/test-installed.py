@@ -45,6 +45,8 @@ def installed():
         at("datadir", "tickscope", "mcu-lib", "threads_utilities.c"),
         at("datadir", "tickscope", "mcu-lib", "threads_utilities.mk"),
         at("datadir", "tickscope", "mcu-lib", "LICENSE"),
+        at("mandir", "man1", "tickscope.1"), at("mandir", "man1", "tickscope-cli.1"),
+        at("mandir", "man1", "tickscope-simboard.1"),
     ]
     missing = [p for p in expected if not os.path.isfile(p)]
     check(not missing, "every file of the application is installed", missing)
