@@ -9,7 +9,7 @@ packages="
   xvfb xauth dbus dbus-x11 at-spi2-core python3 python3-pyatspi python3-gi gir1.2-gtk-4.0
   imagemagick valgrind libclang-rt-14-dev libjson-glib-dev
   gcc-arm-none-eabi libnewlib-arm-none-eabi
-  g++ debhelper dpkg-dev lintian
+  g++ debhelper dpkg-dev lintian flatpak-builder
 "
 missing=""
 for p in $packages; do
