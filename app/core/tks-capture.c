@@ -174,17 +174,29 @@ records_repeat (const TksRecord *a,
   return a->tick == b->tick && a->out == b->out && a->in == b->in && !record_is_exit (a);
 }
 
+/* A record kept so far by rebuild_check_records(), with the wrap count its tick was read in. */
+typedef struct
+{
+  guint32 index;
+  guint32 epoch;
+} KeptRecord;
+
 /* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, learn
- * the tick counter's width, and count the exits among the records kept. */
+ * the tick counter's width, and count the exits among the records kept.
+ *
+ * Every decision depends only on the records kept before it, never on dropped ones: a record
+ * found to be the odd one out after it was kept is taken back with the wrap it caused, as if
+ * it had never been read. So the records kept pass these checks again unchanged, and a saved
+ * capture (which holds only them) reloads the same. */
 static void
 rebuild_check_records (Rebuild *rb)
 {
   GArray *records = rb->parsed->records;
   TksRecord *r = (TksRecord *) (gpointer) records->data;
   guint n = records->len;
-  gint64 prev_u = 0, prev2_u = 0, epoch = 0;
-  gint64 prev_index = -1, prev2_index = -1;
-  gboolean have_prev2 = FALSE;
+  g_autofree KeptRecord *kept = NULL;
+  guint n_kept = 0;
+  guint32 epoch = 0;
   guint32 max_tick = 0;
   gint64 period;
   guint n_exits = 0;
@@ -192,20 +204,17 @@ rebuild_check_records (Rebuild *rb)
   for (guint i = 0; i < n; i++)
     max_tick = MAX (max_tick, r[i].tick);
   period = max_tick < (1u << 20) ? (gint64) 1 << 20 : (gint64) 1 << 32;
+  kept = g_new (KeptRecord, MAX (n, 1));
+
+#define KEPT_U(k) ((gint64) (k)->epoch * period + r[(k)->index].tick)
 
   for (guint i = 0; i < n; i++)
     {
-      gint64 u = epoch * period + r[i].tick;
+      const KeptRecord *prev = n_kept > 0 ? &kept[n_kept - 1] : NULL;
+      const KeptRecord *prev2 = n_kept > 1 ? &kept[n_kept - 2] : NULL;
+      gint64 u = (gint64) epoch * period + r[i].tick;
 
-      if (prev_index < 0)
-        {
-          prev_u = u;
-          prev_index = i;
-          n_exits += record_is_exit (&r[i]);
-          continue;
-        }
-
-      if (records_repeat (&r[i], &r[prev_index]))
+      if (prev != NULL && records_repeat (&r[i], &r[prev->index]))
         {
           r[i].flags |= TKS_RECORD_DROPPED;
           rebuild_warn (rb, "line %u: warning: repeated log line skipped",
@@ -213,29 +222,22 @@ rebuild_check_records (Rebuild *rb)
           continue;
         }
 
-      if (u < prev_u)
+      if (prev != NULL && u < KEPT_U (prev))
         {
-          if (have_prev2 && u >= prev2_u && u - prev2_u < period / 4)
+          if (prev2 != NULL && u >= KEPT_U (prev2) && u - KEPT_U (prev2) < period / 4)
             {
-              /* The previous record was the odd one out (a garbled tick). */
-              r[prev_index].flags |= TKS_RECORD_DROPPED;
-              n_exits -= record_is_exit (&r[prev_index]);
+              /* The previous record was the odd one out (a garbled tick): take it back, with
+               * any wrap it made, and read this one after the record before it. */
+              r[prev->index].flags |= TKS_RECORD_DROPPED;
+              n_exits -= record_is_exit (&r[prev->index]);
               rebuild_warn (rb, "line %u: warning: log line with a tick out of order skipped",
-                            tks_parsed_record_line (rb->parsed, prev_index));
-              prev_u = prev2_u;
-              prev_index = prev2_index;
-              have_prev2 = FALSE;
-              /* What is kept must pass these checks again unchanged (a saved file reloads
-               * the same), so compare with the new predecessor too. */
-              if (records_repeat (&r[i], &r[prev_index]))
-                {
-                  r[i].flags |= TKS_RECORD_DROPPED;
-                  rebuild_warn (rb, "line %u: warning: repeated log line skipped",
-                                tks_parsed_record_line (rb->parsed, i));
-                  continue;
-                }
+                            tks_parsed_record_line (rb->parsed, prev->index));
+              n_kept--;
+              epoch = prev2->epoch;
+              i--;
+              continue;
             }
-          else if (prev_u - u > period / 2)
+          else if (KEPT_U (prev) - u > period / 2)
             {
               epoch++;
               u += period;
@@ -249,13 +251,12 @@ rebuild_check_records (Rebuild *rb)
             }
         }
 
-      prev2_u = prev_u;
-      prev2_index = prev_index;
-      have_prev2 = TRUE;
-      prev_u = u;
-      prev_index = i;
+      kept[n_kept].index = i;
+      kept[n_kept].epoch = epoch;
+      n_kept++;
       n_exits += record_is_exit (&r[i]);
     }
+#undef KEPT_U
 
   rb->period = period;
   rb->n_exits = n_exits;
