@@ -424,8 +424,8 @@ restore_saved_view (TksWindow *self)
 
   if (isfinite (view.y0) && isfinite (view.y1) && view.y1 != view.y0)
     {
-      double a = tks_capture_legacy_y_to_lane (self->capture, view.y0);
-      double b = tks_capture_legacy_y_to_lane (self->capture, view.y1);
+      double a = tks_capture_legacy_y_to_lane (self->capture, TRUE, view.y0);
+      double b = tks_capture_legacy_y_to_lane (self->capture, TRUE, view.y1);
       double top = MIN (a, b);
 
       if (isfinite (top) && top > 0)
@@ -809,8 +809,8 @@ fill_saved_view (TksWindow    *self,
       first = 0;
       last = 1;
     }
-  view->y0 = tks_capture_lane_to_legacy_y (self->capture, last);
-  view->y1 = tks_capture_lane_to_legacy_y (self->capture, first);
+  view->y0 = tks_capture_lane_to_legacy_y (self->capture, TRUE, last);
+  view->y1 = tks_capture_lane_to_legacy_y (self->capture, TRUE, first);
   if (view->y0 > view->y1)
     {
       double t = view->y0;

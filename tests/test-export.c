@@ -659,7 +659,7 @@ check_csv (TksCapture *capture,
         else if (strcmp (kind, "running_at_end") == 0)
           {
             g_assert_true (t->flags & TKS_THREAD_RUNNING_AT_END);
-            g_assert_cmpfloat_with_epsilon (row_end, end, 1e-6);
+            g_assert_cmpfloat_with_epsilon (row_end, t->runs[t->n_runs - 1].end, 1e-6);
             at_end++;
           }
         else if (strcmp (kind, "no_data") == 0)
