@@ -254,20 +254,62 @@ update_range_label (TksWindow *self)
   gtk_label_set_text (self->range_label, text);
 }
 
+/* What the capture says about itself that is not a warning: where its log ends, the board's
+ * counters (counted since boot, not within this capture), the threads gone before the log. */
+static char *
+capture_details (TksCapture *capture)
+{
+  GString *s = g_string_new (NULL);
+  TksLogEndReason reason;
+  TksBoardCounters counters;
+  double log_end = tks_capture_get_log_end (capture, &reason);
+  guint n_before = tks_capture_get_n_exited_before_log (capture);
+
+  if (reason == TKS_LOG_END_LONE_EXITS)
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                            "The log ended at tick %.3f; %u thread exit was recorded after it, at ticks up to %.0f.",
+                                            "The log ended at tick %.3f; %u thread exits were recorded after it, at ticks up to %.0f.",
+                                            tks_capture_get_n_exits_after_log_end (capture)),
+                            log_end, tks_capture_get_n_exits_after_log_end (capture),
+                            tks_capture_get_end (capture) - 1);
+  if (n_before > 0)
+    {
+      if (s->len > 0)
+        g_string_append_c (s, '\n');
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                              "%u thread exited before the log began.",
+                                              "%u threads exited before the log began.",
+                                              n_before), n_before);
+    }
+  tks_capture_get_board_counters (capture, &counters);
+  if (counters.known)
+    g_string_append_printf (s, _("%sThe board's counters since boot or run mode (not within this capture): "
+                                 "%" G_GUINT64_FORMAT " records written, %" G_GUINT64_FORMAT
+                                 " switches dropped while paused, %" G_GUINT64_FORMAT
+                                 " records dropped for the history."),
+                            s->len > 0 ? "\n" : "", counters.records_written,
+                            counters.dropped_paused, counters.dropped_history);
+  return g_string_free (s, s->len == 0);
+}
+
 static void
 update_status (TksWindow *self)
 {
   g_autofree char *text = NULL;
   g_autofree char *title = NULL;
-  guint n_lanes = 0;
+  g_autofree char *details = NULL;
+  guint n_lanes = 0, n_before;
 
   if (self->capture == NULL)
     {
       gtk_label_set_text (self->status_label, _("No capture"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), NULL);
       gtk_window_set_title (GTK_WINDOW (self), _("Tickscope"));
       return;
     }
-  tks_capture_get_lanes (self->capture, &n_lanes);
+  tks_capture_get_shown_lanes (self->capture, tks_timeline_view_get_all_lanes (self->timeline),
+                               &n_lanes);
+  n_before = tks_capture_get_n_exited_before_log (self->capture);
   {
     g_autofree char *base = self->file != NULL ? g_file_get_basename (self->file) : NULL;
     const char *source = tks_capture_get_source (self->capture);
@@ -278,7 +320,23 @@ update_status (TksWindow *self)
                                          "%s: %u threads, %u records, %.0f Hz tick", n_lanes),
                             source, n_lanes, tks_capture_get_n_records (self->capture), tick_hz (self));
   }
+  if (n_before > 0)
+    {
+      g_autofree char *with = text;
+
+      text = g_strdup_printf (tks_timeline_view_get_all_lanes (self->timeline)
+                              /* Translators: appended to the status line */
+                              ? g_dngettext (GETTEXT_PACKAGE, "%s (%u of them exited before the log began)",
+                                             "%s (%u of them exited before the log began)", n_before)
+                              : g_dngettext (GETTEXT_PACKAGE, "%s (%u thread that exited before the log began is hidden)",
+                                             "%s (%u threads that exited before the log began are hidden)", n_before),
+                              with, n_before);
+    }
   gtk_label_set_text (self->status_label, text);
+  details = capture_details (self->capture);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), details);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->status_label),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, details, -1);
 
   if (self->file != NULL)
     {
@@ -424,8 +482,9 @@ restore_saved_view (TksWindow *self)
 
   if (isfinite (view.y0) && isfinite (view.y1) && view.y1 != view.y0)
     {
-      double a = tks_capture_legacy_y_to_lane (self->capture, TRUE, view.y0);
-      double b = tks_capture_legacy_y_to_lane (self->capture, TRUE, view.y1);
+      gboolean all = tks_timeline_view_get_all_lanes (self->timeline);
+      double a = tks_capture_legacy_y_to_lane (self->capture, all, view.y0);
+      double b = tks_capture_legacy_y_to_lane (self->capture, all, view.y1);
       double top = MIN (a, b);
 
       if (isfinite (top) && top > 0)
@@ -809,8 +868,10 @@ fill_saved_view (TksWindow    *self,
       first = 0;
       last = 1;
     }
-  view->y0 = tks_capture_lane_to_legacy_y (self->capture, TRUE, last);
-  view->y1 = tks_capture_lane_to_legacy_y (self->capture, TRUE, first);
+  view->y0 = tks_capture_lane_to_legacy_y (self->capture,
+                                           tks_timeline_view_get_all_lanes (self->timeline), last);
+  view->y1 = tks_capture_lane_to_legacy_y (self->capture,
+                                           tks_timeline_view_get_all_lanes (self->timeline), first);
   if (view->y0 > view->y1)
     {
       double t = view->y0;
@@ -1193,6 +1254,25 @@ statistics_action (GSimpleAction *action,
                               tks_viewport_get_visible_start (self->viewport),
                               tks_viewport_get_visible_end (self->viewport));
   gtk_window_present (GTK_WINDOW (self->stats_window));
+}
+
+/* Threads that exited before the log began: hidden unless asked for. */
+static void
+show_exited_threads_change (GSimpleAction *action,
+                            GVariant      *state,
+                            gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  GSettings *settings = get_settings (self);
+  gboolean show = g_variant_get_boolean (state);
+
+  g_simple_action_set_state (action, state);
+  tks_timeline_view_set_all_lanes (self->timeline, show);
+  update_status (self);
+  sync_vadjustment (self);
+  if (settings_has_key (settings, "show-exited-threads") &&
+      g_settings_get_boolean (settings, "show-exited-threads") != show)
+    g_settings_set_boolean (settings, "show-exited-threads", show);
 }
 
 /* Navigation actions */
@@ -1890,6 +1970,9 @@ load_settings (TksWindow *self)
           gtk_drop_down_set_selected (self->flow_dropdown, i);
     }
   gtk_adjustment_set_value (self->tick_adjustment, g_settings_get_double (settings, "tick-rate"));
+  if (settings_has_key (settings, "show-exited-threads"))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "show-exited-threads",
+                                        g_variant_new_boolean (g_settings_get_boolean (settings, "show-exited-threads")));
 }
 
 static gboolean
@@ -2025,6 +2108,7 @@ tks_window_init (TksWindow *self)
     { "fetch", fetch_action, NULL, NULL, NULL, { 0 } },
     { "disconnect", disconnect_action, NULL, NULL, NULL, { 0 } },
     { "browse-history", browse_history_action, NULL, NULL, NULL, { 0 } },
+    { "show-exited-threads", NULL, NULL, "false", show_exited_threads_change, { 0 } },
   };
   GtkDropTarget *drop;
 
