@@ -259,7 +259,10 @@ describe_run (TksTimelineView *self,
   return g_strdup_printf (_("%s: %.3f → %.3f, %s, activation %u of %u%s"),
                           thread->name ? thread->name : "?",
                           r->begin, r->end, dur, run + 1, thread->n_runs,
-                          at_end ? _(", still running at the end of the capture") : "");
+                          !at_end ? ""
+                          : tks_capture_get_log_end (self->capture, NULL) < tks_capture_get_end (self->capture)
+                          ? _(", running when the log ended")
+                          : _(", still running at the end of the capture"));
 }
 
 static void
@@ -907,7 +910,8 @@ query_tooltip_cb (GtkWidget       *widget,
   TksTimelineGeometry g;
   TksTimelineHit hit;
   const TksThread *thread;
-  double t;
+  double t, log_end;
+  gboolean exited_in_log;
   double tick_hz = effective_tick_hz (self);
   g_autofree char *text = NULL;
 
@@ -920,6 +924,9 @@ query_tooltip_cb (GtkWidget       *widget,
   if (thread == NULL)
     return FALSE;
   t = x_to_time (self, x);
+  log_end = tks_capture_get_log_end (self->capture, NULL);
+  exited_in_log = (thread->flags & TKS_THREAD_EXITED) &&
+                  !(thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END);
 
   if (hit.run >= 0)
     {
@@ -931,7 +938,10 @@ query_tooltip_cb (GtkWidget       *widget,
       text = g_markup_printf_escaped (_("<b>%s</b> (priority %d)\nBegin: %.3f\nEnd: %.3f%s\nDuration: %s\nActivation %d of %u"),
                                       thread->name ? thread->name : "?", thread->priority,
                                       r->begin, r->end,
-                                      at_end ? _(" (still running at the end of the capture)") : "",
+                                      !at_end ? ""
+                                      : log_end < tks_capture_get_end (self->capture)
+                                      ? _(" (running when the log ended)")
+                                      : _(" (still running at the end of the capture)"),
                                       dur, hit.run + 1, thread->n_runs);
     }
   else if (hit.mark >= 0)
@@ -942,6 +952,17 @@ query_tooltip_cb (GtkWidget       *widget,
                                       ? _("<b>%s</b> (not logged)\nSwitched in at %.3f")
                                       : _("<b>%s</b> (not logged)\nSwitched out at %.3f"),
                                       thread->name ? thread->name : "?", m->pos);
+    }
+  else if (t >= log_end && log_end < tks_capture_get_end (self->capture) &&
+           !(exited_in_log && t >= thread->exit_time))
+    {
+      if (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
+        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %.3f: after it only exits were recorded\n"
+                                          "Exited at %.3f (what it did until then is unknown)"),
+                                        thread->name ? thread->name : "?", log_end, thread->exit_time);
+      else
+        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %.3f: after it only exits were recorded"),
+                                        thread->name ? thread->name : "?", log_end);
     }
   else if (isnan (thread->first_event) || t < thread->first_event)
     text = g_markup_printf_escaped (_("<b>%s</b>\nNo data yet: the log holds no event of this thread before this point"),
