@@ -283,12 +283,18 @@ capture_details (TksCapture *capture)
     }
   tks_capture_get_board_counters (capture, &counters);
   if (counters.known)
-    g_string_append_printf (s, _("%sThe board's counters since boot or run mode (not within this capture): "
-                                 "%" G_GUINT64_FORMAT " records written, %" G_GUINT64_FORMAT
-                                 " switches dropped while paused, %" G_GUINT64_FORMAT
-                                 " records dropped for the history."),
-                            s->len > 0 ? "\n" : "", counters.records_written,
-                            counters.dropped_paused, counters.dropped_history);
+    {
+      g_autofree char *written = g_strdup_printf ("%" G_GUINT64_FORMAT, counters.records_written);
+      g_autofree char *paused = g_strdup_printf ("%" G_GUINT64_FORMAT, counters.dropped_paused);
+      g_autofree char *history = g_strdup_printf ("%" G_GUINT64_FORMAT, counters.dropped_history);
+
+      if (s->len > 0)
+        g_string_append_c (s, '\n');
+      g_string_append_printf (s, _("The board's counters since boot or run mode (not within this "
+                                   "capture): %s records written, %s switches dropped while "
+                                   "paused, %s records dropped for the history."),
+                              written, paused, history);
+    }
   return g_string_free (s, s->len == 0);
 }
 
