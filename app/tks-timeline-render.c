@@ -517,6 +517,23 @@ tks_timeline_render_lanes (TksCapture                *capture,
     }
 }
 
+/* A label at (@x, @y) on a backing plate that keeps it readable over busy lanes. */
+static void
+text_on_plate (TksPainter    *painter,
+               const GdkRGBA *color,
+               double         x,
+               double         y,
+               PangoLayout   *layout)
+{
+  GdkRGBA plate = painter->dark ? (GdkRGBA) { 0.12, 0.12, 0.12, 0.9 }
+                                : (GdkRGBA) { 1, 1, 1, 0.9 };
+  int lw, lh;
+
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  painter->fill (painter, &plate, x - 2, y - 1, lw + 4, lh + 2);
+  painter->text (painter, color, x, y, layout);
+}
+
 void
 tks_timeline_render_trigger (TksCapture                *capture,
                              const TksTimelineGeometry *g,
@@ -549,13 +566,7 @@ tks_timeline_render_trigger (TksCapture                *capture,
   pango_layout_get_pixel_size (layout, &lw, &lh);
   if (x + 4 + lw > g->left + g->width)
     x = x - 8 - lw;
-  {
-    /* a backing plate keeps the label readable over busy lanes */
-    GdkRGBA plate = painter->dark ? (GdkRGBA) { 0.12, 0.12, 0.12, 0.9 }
-                                  : (GdkRGBA) { 1, 1, 1, 0.9 };
-    painter->fill (painter, &plate, x + 2, g->top + 1, lw + 4, lh + 2);
-  }
-  painter->text (painter, &red, x + 4, g->top + 2, layout);
+  text_on_plate (painter, &red, x + 4, g->top + 2, layout);
 }
 
 void
@@ -591,15 +602,8 @@ tks_timeline_render_log_end (TksCapture                *capture,
   /* Translators: label of the band after the last switch the board's log holds */
   pango_layout_set_text (layout, _("log ended"), -1);
   pango_layout_get_pixel_size (layout, &lw, &lh);
-  {
-    GdkRGBA plate = painter->dark ? (GdkRGBA) { 0.12, 0.12, 0.12, 0.9 }
-                                  : (GdkRGBA) { 1, 1, 1, 0.9 };
-    double x = MIN (g->left + b + 4, g->left + g->width - lw - 6);
-    double y = g->bottom - lh - 4;
-
-    painter->fill (painter, &plate, x - 2, y - 1, lw + 4, lh + 2);
-    painter->text (painter, &painter->fg, x, y, layout);
-  }
+  text_on_plate (painter, &painter->fg, MIN (g->left + b + 4, g->left + g->width - lw - 6),
+                 g->bottom - lh - 4, layout);
 }
 
 double

@@ -480,17 +480,20 @@ test_log_end_lone_exits (void)
   g_assert_cmpuint (after, ==, 9);
 }
 
+#define LIST_FAST_EXITED \
+  "ch> threads_list\r\n" \
+  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n" \
+  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n" \
+  "Deleted threads: \r\n" \
+  "Thread number  3 : Prio = 140, Log = Yes, Name = fast\r\n" \
+  "ch> threads_timestamps\r\n"
+
 /* The thread that ran when the log stopped exits later: its run still ends at the log's end. */
 static void
 test_log_end_running_thread_exits (void)
 {
   g_autoptr(TksCapture) c = load_text (
-    "ch> threads_list\r\n"
-    "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
-    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
-    "Deleted threads: \r\n"
-    "Thread number  3 : Prio = 140, Log = Yes, Name = fast\r\n"
-    "ch> threads_timestamps\r\n"
+    LIST_FAST_EXITED
     "From  1 to  3 at     100\r\n"
     "From  3 to  2 at     101\r\n"
     "From  3 to  3 at     150\r\n"
@@ -517,12 +520,7 @@ test_log_end_running_thread_exits (void)
   /* A running thread exiting after the end: its run too ends at the log's end. */
   {
     g_autoptr(TksCapture) d = load_text (
-      "ch> threads_list\r\n"
-      "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
-      "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
-      "Deleted threads: \r\n"
-      "Thread number  3 : Prio = 140, Log = Yes, Name = fast\r\n"
-      "ch> threads_timestamps\r\n"
+      LIST_FAST_EXITED
       "From  2 to  1 at     100\r\n"
       "From  1 to  3 at     101\r\n"
       "From  3 to  3 at     150\r\n"
@@ -862,8 +860,7 @@ test_exited_before_log_real (void)
   const guint *a, *b;
   guint na, nb, n_all, n;
 
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  stale = tks_test_with_stale_history (text, 55);
+  stale = tks_test_read_with_stale_history (path, 55, &text);
   plain = load_text (text);
   c = load_text (stale);
 

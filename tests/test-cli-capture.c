@@ -40,8 +40,7 @@ test_info_capture_facts (void)
 {
   g_autofree char *path = data_path ("board-trigger-exits.raw.txt");
   g_autofree char *dump_path = data_path ("simboard-dump.raw.txt");
-  g_autofree char *text = NULL;
-  g_autofree char *stale = NULL;
+  g_autofree char *stale = tks_test_read_with_stale_history (path, 44, NULL);
   g_autofree char *dump = NULL;
   g_auto(TksCliResult) r = tks_run_cli (NULL, "info", path, NULL);
   g_auto(TksCliResult) s = { 0 };
@@ -59,8 +58,6 @@ test_info_capture_facts (void)
   g_assert_null (strstr (r.out, "exited before the log began"));
 
   /* 44 threads of the board's history exited before the log: counted, not listed. */
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  stale = tks_test_with_stale_history (text, 44);
   s = tks_run_cli (stale, "info", "-", NULL);
   g_assert_cmpint (s.status, ==, 0);
   g_assert_nonnull (strstr (s.out, "Threads:           29 (29 logged, 16 exited during the capture)\n"

@@ -1045,17 +1045,14 @@ test_exited_before_log (void)
 {
   g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-trigger-exits.raw.txt", NULL);
   g_autofree char *text = NULL;
-  g_autofree char *stale = NULL;
+  g_autofree char *stale = tks_test_read_with_stale_history (path, 44, &text);
   g_autoptr(TksCapture) plain = NULL;
   g_autoptr(TksCapture) capture = NULL;
   g_autofree char *csv_plain = NULL;
   g_autofree char *csv = NULL;
   g_autofree char *json = NULL;
   g_autofree char *ftrace = NULL;
-  g_autoptr(GError) error = NULL;
 
-  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
-  stale = tks_test_with_stale_history (text, 44);
   plain = load_text (text);
   capture = load_text (stale);
   g_assert_cmpuint (tks_capture_get_n_exited_before_log (capture), ==, 44);

@@ -375,7 +375,7 @@ test_stats_log_end_and_gone_threads (void)
 {
   g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-trigger-exits.raw.txt", NULL);
   g_autofree char *text = NULL;
-  g_autofree char *stale = NULL;
+  g_autofree char *stale = tks_test_read_with_stale_history (path, 40, &text);
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(TksCapture) gone = NULL;
   g_autoptr(GArray) stats = NULL;
@@ -384,7 +384,6 @@ test_stats_log_end_and_gone_threads (void)
   TksStatsTotals totals, gone_totals;
   const TksThreadStats *idle;
 
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   capture = load (text);
   stats = tks_stats_compute (capture, NAN, NAN, &totals, &error);
   g_assert_no_error (error);
@@ -394,7 +393,6 @@ test_stats_log_end_and_gone_threads (void)
   idle = &g_array_index (stats, TksThreadStats, find_thread (capture, "idle"));
   g_assert_cmpfloat_with_epsilon (idle->share, 100.0 * idle->run_time / (17991 - totals.from), EPS);
 
-  stale = tks_test_with_stale_history (text, 40);
   gone = load (stale);
   gone_stats = tks_stats_compute (gone, NAN, NAN, &gone_totals, &error);
   g_assert_no_error (error);

@@ -306,15 +306,12 @@ static void
 test_hidden_lanes (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-run-mode.raw.txt", NULL);
-  g_autofree char *text = NULL;
-  g_autofree char *stale = NULL;
+  g_autofree char *stale = tks_test_read_with_stale_history (path, 30, NULL);
   g_autoptr(TksCapture) capture = NULL;
   TksTimelineGeometry g;
   TksTimelineHit hit;
   guint n_all, n_shown, seen_hidden = 0;
 
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  stale = tks_test_with_stale_history (text, 30);
   capture = tks_capture_new_from_data (stale, strlen (stale), NULL);
   g_assert_nonnull (capture);
   tks_capture_get_shown_lanes (capture, TRUE, &n_all);

@@ -56,3 +56,20 @@ tks_test_with_stale_history (const char *text,
   g_string_append (out, p);
   return g_string_free (out, FALSE);
 }
+
+/* The file @path with @n threads that exited before the log (see above); its text as it is in
+ * @plain when not NULL. Free both with g_free(). */
+static inline char *
+tks_test_read_with_stale_history (const char  *path,
+                                  guint        n,
+                                  char       **plain)
+{
+  g_autofree char *text = NULL;
+  char *stale;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  stale = tks_test_with_stale_history (text, n);
+  if (plain != NULL)
+    *plain = g_steal_pointer (&text);
+  return stale;
+}
