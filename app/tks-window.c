@@ -75,6 +75,7 @@ struct _TksWindow
   TksCapture       *capture;
   GFile            *file;            /* where the capture was read from or saved to */
   gboolean          file_is_capture; /* the file is in the capture format (Save may write it) */
+  char             *fetch_warning;  /* what two fetches in a row show missing in the log */
 
   GCancellable     *load_cancellable;
   guint             progress_timeout_id;
@@ -368,15 +369,16 @@ update_warnings (TksWindow *self)
   GString *s;
 
   if (self->capture == NULL ||
-      (warnings = tks_capture_get_warnings (self->capture, &n)) == NULL || n == 0)
+      (warnings = tks_capture_get_warnings (self->capture, &n)) == NULL ||
+      (n == 0 && self->fetch_warning == NULL))
     {
       gtk_info_bar_set_revealed (self->warning_bar, FALSE);
       return;
     }
-  s = g_string_new (NULL);
+  s = g_string_new (self->fetch_warning);
   for (i = 0; i < n && i < 6; i++)
     {
-      if (i > 0)
+      if (s->len > 0)
         g_string_append_c (s, '\n');
       g_string_append (s, warnings[i]);
     }
@@ -526,6 +528,7 @@ tks_window_set_capture (TksWindow  *self,
 
   g_set_object (&self->capture, capture);
   g_set_object (&self->file, file);
+  g_clear_pointer (&self->fetch_warning, g_free);
 
   /* the capture's own tick rate wins; the setting serves captures that do not tell */
   if (capture != NULL && tks_capture_get_tick_hz (capture) > 0)
@@ -1869,7 +1872,25 @@ fetch_done_cb (GObject      *source,
       set_board_state (self, state);
     }
   self->file_is_capture = FALSE;
-  tks_window_set_capture (self, capture, NULL);
+  {
+    /* The board's drop counter since the previous fetch, when those drops fall in this log. */
+    guint64 dropped = 0;
+    gboolean known = self->capture != NULL && self->file == NULL &&
+                     tks_capture_get_dropped_since (capture, self->capture, &dropped) &&
+                     dropped > 0;
+
+    tks_window_set_capture (self, capture, NULL);
+    if (known)
+      {
+        g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, dropped);
+
+        self->fetch_warning = g_strdup_printf (_("warning: the board did not record %s switches "
+                                                 "while it printed the previous fetch, inside "
+                                                 "this log: runs around that moment may be "
+                                                 "missing or too long"), count);
+        update_warnings (self);
+      }
+  }
   rebuild_history (self);
 }
 #endif
@@ -2033,6 +2054,7 @@ tks_window_dispose (GObject *object)
     gtk_native_dialog_destroy (self->chooser);
   g_clear_object (&self->chooser);
   g_clear_object (&self->capture);
+  g_clear_pointer (&self->fetch_warning, g_free);
   g_clear_object (&self->file);
   g_clear_object (&self->vadjustment);
 

@@ -1184,6 +1184,60 @@ test_board_counters (void)
   }
 }
 
+/* DUMP_HEAD with these counters, then @tail (the records after its first one). */
+static TksCapture *
+dump_with_counters (guint       records,
+                    guint       written,
+                    guint       paused,
+                    const char *tail)
+{
+  g_autoptr(GString) text = g_string_new (DUMP_HEAD);
+  g_autofree char *count = g_strdup_printf ("Records: %u", records);
+  g_autofree char *counters = g_strdup_printf ("Records written: %u\r\nDropped while paused: %u",
+                                               written, paused);
+  g_autoptr(GError) error = NULL;
+  TksCapture *c;
+
+  g_string_replace (text, "Records: 3", count, 1);
+  g_string_replace (text, "Dropped while paused: 0", counters, 1);
+  g_string_append (text, tail);
+  c = tks_capture_new_from_dump (text->str, text->len, &error);
+  g_assert_no_error (error);
+  g_assert_null (tks_capture_get_damage (c));
+  return c;
+}
+
+/* Two dumps of one run: the switches dropped while the first was printed fall inside the
+ * second's log when it reaches back that far. */
+static void
+test_dropped_since (void)
+{
+  const char *three = "From  3 to  1 at     101\r\n" "From  1 to  3 at     103\r\n"
+                      "End of dump: 3 records, checksum b5f60422\r\n";
+  const char *six = "From  3 to  1 at     101\r\n" "From  1 to  3 at     103\r\n"
+                    "From  3 to  2 at     110\r\n" "From  2 to  3 at     112\r\n"
+                    "From  3 to  1 at     115\r\n"
+                    "End of dump: 6 records, checksum f343b0d4\r\n";
+  g_autoptr(TksCapture) first = dump_with_counters (3, 3, 5, three);
+  g_autoptr(TksCapture) second = dump_with_counters (6, 6, 9, six);
+  g_autoptr(TksCapture) wrapped = dump_with_counters (6, 9000, 9, six);
+  g_autoptr(TksCapture) reset = dump_with_counters (6, 6, 1, six);
+  guint64 dropped = 0;
+
+  g_assert_true (tks_capture_get_dropped_since (second, first, &dropped));
+  g_assert_cmpuint (dropped, ==, 4);
+  /* The log no longer reaches back to the first dump: where the drops fell is unknown. */
+  g_assert_false (tks_capture_get_dropped_since (wrapped, first, &dropped));
+  /* Counters that went down: another run. */
+  g_assert_false (tks_capture_get_dropped_since (reset, first, &dropped));
+  /* A capture without counters. */
+  {
+    g_autoptr(TksCapture) legacy = load_data ("board-run-mode.raw.txt");
+
+    g_assert_false (tks_capture_get_dropped_since (second, legacy, &dropped));
+  }
+}
+
 static void
 test_trigger_epoch (void)
 {
@@ -1445,6 +1499,7 @@ main (int    argc,
   g_test_add_func ("/capture/log-end/running-thread-exits", test_log_end_running_thread_exits);
   g_test_add_func ("/capture/log-end/at-capture-end", test_log_end_at_capture_end);
   g_test_add_func ("/capture/board-counters", test_board_counters);
+  g_test_add_func ("/capture/dropped-since", test_dropped_since);
   g_test_add_func ("/capture/exited-before-log", test_exited_before_log_real);
   g_test_add_func ("/capture/file/atomic-save", test_atomic_save);
 

@@ -1364,6 +1364,35 @@ tks_capture_get_board_counters (TksCapture       *self,
   *counters = self->parsed->counters;
 }
 
+gboolean
+tks_capture_get_dropped_since (TksCapture *self,
+                               TksCapture *previous,
+                               guint64    *dropped)
+{
+  const TksBoardCounters *now, *then;
+  guint64 oldest;
+
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), FALSE);
+  g_return_val_if_fail (TKS_IS_CAPTURE (previous), FALSE);
+
+  now = &self->parsed->counters;
+  then = &previous->parsed->counters;
+  if (!now->known || !then->known || self->n_records == 0 || previous->n_records == 0)
+    return FALSE;
+  /* The same run: the counters only grew, and the earlier log's last record is inside this
+   * one's span (run mode would have emptied the log and the counters). */
+  if (now->records_written < then->records_written || now->dropped_paused < then->dropped_paused ||
+      previous->end < self->start || previous->end > self->end)
+    return FALSE;
+  /* This log's oldest record was written no later than the earlier dump was taken. */
+  oldest = now->records_written - MIN (now->records_written, self->parsed->records->len);
+  if (oldest > then->records_written)
+    return FALSE;
+  if (dropped != NULL)
+    *dropped = now->dropped_paused - then->dropped_paused;
+  return TRUE;
+}
+
 double
 tks_capture_get_end (TksCapture *self)
 {

@@ -166,6 +166,13 @@ const char * const *tks_capture_get_warnings      (TksCapture    *self,
 guint            tks_capture_get_log_size         (TksCapture    *self);
 void             tks_capture_get_board_counters   (TksCapture    *self,
                                                    TksBoardCounters *counters);
+/* The switches the board did not record while paused (printing) since @previous, an earlier
+ * dump of the same board: TRUE with @dropped when all of them fall inside this capture's log
+ * (it reaches back to where @previous was taken, in the same run), FALSE when that cannot be
+ * known. */
+gboolean         tks_capture_get_dropped_since    (TksCapture    *self,
+                                                   TksCapture    *previous,
+                                                   guint64       *dropped);
 /* For a threads_dump: NULL when it arrived whole (its count and checksum agree), else why not. */
 const char      *tks_capture_get_damage           (TksCapture    *self);
 
