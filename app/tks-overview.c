@@ -44,7 +44,8 @@ whole_geometry (TksOverview         *self,
   int height = gtk_widget_get_height (GTK_WIDGET (self));
 
   if (self->capture != NULL)
-    tks_capture_get_lanes (self->capture, &n);
+    tks_capture_get_shown_lanes (self->capture, FALSE, &n);
+  g->all_lanes = FALSE;
   g->x0 = tks_viewport_get_start (self->viewport);
   g->x1 = tks_viewport_get_end (self->viewport);
   if (!(g->x1 > g->x0))
@@ -84,6 +85,7 @@ tks_overview_snapshot (GtkWidget   *widget,
       tks_painter_init_snapshot (&painter, s, NULL);
       painter.fg = fg;
       tks_timeline_render_lanes (self->capture, &g, &painter);
+      tks_timeline_render_log_end (self->capture, &g, &painter);
       tks_timeline_render_trigger (self->capture, &g, &painter);
       tks_painter_finish (&painter);
       self->cache = gtk_snapshot_free_to_node (s);

@@ -48,10 +48,12 @@ refresh (TksStatsWindow *self)
   else
     {
       t0 = tks_capture_get_start (self->capture);
-      t1 = tks_capture_get_end (self->capture);
+      /* Past the log's end nothing is known. */
+      t1 = tks_capture_get_log_end (self->capture, NULL);
     }
 
-  lanes = tks_capture_get_lanes (self->capture, &n);
+  /* Threads that exited before the log began did not run in it: not listed. */
+  lanes = tks_capture_get_shown_lanes (self->capture, FALSE, &n);
   for (i = 0; i < n; i++)
     {
       const TksThread *thread = tks_capture_get_thread (self->capture, lanes[i]);

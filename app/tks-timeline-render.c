@@ -451,7 +451,7 @@ tks_timeline_render_lanes (TksCapture                *capture,
 {
   const guint *lanes;
   guint n_lanes, first, last, l;
-  double start, end;
+  double start, end, log_end;
   GdkRGBA stripe = painter->fg;
   GdkRGBA grid = painter->fg;
   GdkRGBA nodata = painter->fg;
@@ -465,9 +465,10 @@ tks_timeline_render_lanes (TksCapture                *capture,
   stripe.alpha = 0.035;
   grid.alpha = 0.12;
   nodata.alpha = 0.16;
-  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  lanes = tks_capture_get_shown_lanes (capture, g->all_lanes, &n_lanes);
   start = tks_capture_get_start (capture);
   end = tks_capture_get_end (capture);
+  log_end = tks_capture_get_log_end (capture, NULL);
   if (!tks_timeline_visible_lanes (g, n_lanes, &first, &last))
     return;
 
@@ -490,17 +491,21 @@ tks_timeline_render_lanes (TksCapture                *capture,
       if (h >= 8)
         painter->fill (painter, &grid, g->left, y + h - 1, g->width, 1);
 
+      /* After the log's end nothing is known: the band drawn over it says so. */
       if (isnan (thread->first_event))
-        fill_time_span (painter, g, &nodata, start, end, bar_y, bar_h);
+        fill_time_span (painter, g, &nodata, start, log_end, bar_y, bar_h);
       else if (thread->first_event > start)
-        fill_time_span (painter, g, &nodata, start, thread->first_event, bar_y, bar_h);
+        fill_time_span (painter, g, &nodata, start, MIN (thread->first_event, log_end),
+                        bar_y, bar_h);
 
       if ((thread->flags & TKS_THREAD_EXITED) && !isnan (thread->exit_time))
         {
           double scale = g->width / (g->x1 - g->x0);
           double ex = (thread->exit_time - g->x0) * scale;
 
-          fill_time_span (painter, g, &exitband, thread->exit_time, end, bar_y, bar_h);
+          /* An exit written after the log ended shows where it was recorded, nothing more. */
+          if (!(thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END))
+            fill_time_span (painter, g, &exitband, thread->exit_time, end, bar_y, bar_h);
           if (ex >= -2 && ex <= g->width)
             painter->fill (painter, &exitedge, g->left + ex, y + 2, 2, h - 4);
         }
@@ -510,6 +515,23 @@ tks_timeline_render_lanes (TksCapture                *capture,
       if (thread->n_marks > 0)
         draw_marks (painter, g, thread, bar_y, bar_h);
     }
+}
+
+/* A label at (@x, @y) on a backing plate that keeps it readable over busy lanes. */
+static void
+text_on_plate (TksPainter    *painter,
+               const GdkRGBA *color,
+               double         x,
+               double         y,
+               PangoLayout   *layout)
+{
+  GdkRGBA plate = painter->dark ? (GdkRGBA) { 0.12, 0.12, 0.12, 0.9 }
+                                : (GdkRGBA) { 1, 1, 1, 0.9 };
+  int lw, lh;
+
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  painter->fill (painter, &plate, x - 2, y - 1, lw + 4, lh + 2);
+  painter->text (painter, color, x, y, layout);
 }
 
 void
@@ -544,13 +566,44 @@ tks_timeline_render_trigger (TksCapture                *capture,
   pango_layout_get_pixel_size (layout, &lw, &lh);
   if (x + 4 + lw > g->left + g->width)
     x = x - 8 - lw;
-  {
-    /* a backing plate keeps the label readable over busy lanes */
-    GdkRGBA plate = painter->dark ? (GdkRGBA) { 0.12, 0.12, 0.12, 0.9 }
-                                  : (GdkRGBA) { 1, 1, 1, 0.9 };
-    painter->fill (painter, &plate, x + 2, g->top + 1, lw + 4, lh + 2);
-  }
-  painter->text (painter, &red, x + 4, g->top + 2, layout);
+  text_on_plate (painter, &red, x + 4, g->top + 2, layout);
+}
+
+void
+tks_timeline_render_log_end (TksCapture                *capture,
+                             const TksTimelineGeometry *g,
+                             TksPainter                *painter)
+{
+  GdkRGBA band = painter->fg;
+  GdkRGBA edge = painter->fg;
+  double log_end, end, scale, b, e;
+  g_autoptr(PangoLayout) layout = NULL;
+  int lw, lh;
+
+  if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
+    return;
+  log_end = tks_capture_get_log_end (capture, NULL);
+  end = tks_capture_get_end (capture);
+  if (!(end > log_end) || log_end > g->x1 || end < g->x0)
+    return;
+
+  band.alpha = painter->dark ? 0.22 : 0.16;
+  edge.alpha = 0.7;
+  scale = g->width / (g->x1 - g->x0);
+  b = MAX (0.0, (log_end - g->x0) * scale);
+  e = MIN (g->width, (end - g->x0) * scale);
+  painter->fill (painter, &band, g->left + b, g->top, MAX (e - b, 1.0), g->bottom - g->top);
+  if (log_end >= g->x0)
+    painter->fill (painter, &edge, g->left + b - 1, g->top, 2, g->bottom - g->top);
+
+  if (painter->pango == NULL)
+    return;
+  layout = pango_layout_new (painter->pango);
+  /* Translators: label of the band after the last switch the board's log holds */
+  pango_layout_set_text (layout, _("log ended"), -1);
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  text_on_plate (painter, &painter->fg, MIN (g->left + b + 4, g->left + g->width - lw - 6),
+                 g->bottom - lh - 4, layout);
 }
 
 double
@@ -707,7 +760,7 @@ tks_timeline_render_headers (TksCapture                *capture,
 
   if (capture == NULL || painter->pango == NULL)
     return;
-  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  lanes = tks_capture_get_shown_lanes (capture, g->all_lanes, &n_lanes);
   if (!tks_timeline_visible_lanes (g, n_lanes, &first, &last))
     return;
   layout = pango_layout_new (painter->pango);
@@ -779,6 +832,7 @@ tks_timeline_render_cairo (TksCapture                *capture,
   cairo_rectangle (cr, 0, geometry->top, width, geometry->bottom - geometry->top);
   cairo_clip (cr);
   tks_timeline_render_lanes (capture, geometry, &painter);
+  tks_timeline_render_log_end (capture, geometry, &painter);
   tks_timeline_render_headers (capture, geometry, &painter);
   tks_timeline_render_trigger (capture, geometry, &painter);
   tks_painter_finish (&painter);
@@ -802,7 +856,7 @@ tks_timeline_hit_test (TksCapture                *capture,
     return FALSE;
   if (y < g->top || y >= g->bottom || x < g->left || x > g->left + g->width)
     return FALSE;
-  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  lanes = tks_capture_get_shown_lanes (capture, g->all_lanes, &n_lanes);
   lane = floor ((y - g->top + g->v_offset) / g->lane_height);
   if (lane < 0 || lane >= n_lanes)
     return FALSE;

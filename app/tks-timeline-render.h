@@ -53,6 +53,7 @@ typedef struct
   double lane_height;
   double v_offset;      /* vertical scroll, pixels */
   double tick_hz;       /* ticks per second; <= 0: unknown */
+  gboolean all_lanes;   /* also the lanes of threads that exited before the log begins */
 } TksTimelineGeometry;
 
 /* Where time @t falls across the view, and the time at @x: the two sides of one mapping. */
@@ -99,6 +100,10 @@ void     tks_timeline_render_ruler        (TksCapture          *capture,
                                            const TksTimelineGeometry *geometry,
                                            TksPainter          *painter);
 void     tks_timeline_render_trigger      (TksCapture          *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           TksPainter          *painter);
+/* The band after the log's end (tks_capture_get_log_end), when it ends before the capture. */
+void     tks_timeline_render_log_end      (TksCapture          *capture,
                                            const TksTimelineGeometry *geometry,
                                            TksPainter          *painter);
 void     tks_timeline_render_headers      (TksCapture          *capture,

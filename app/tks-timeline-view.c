@@ -26,6 +26,7 @@ struct _TksTimelineView
   TksViewport    *viewport;
   gulong          viewport_changed_id;
   double          tick_hz;
+  gboolean        all_lanes;     /* also the threads that exited before the log */
 
   GPtrArray      *labels;        /* one GtkLabel per lane, in lane order */
 
@@ -72,6 +73,7 @@ enum {
   PROP_VIEWPORT,
   PROP_TICK_HZ,
   PROP_INFO,
+  PROP_ALL_LANES,
   N_PROPS
 };
 
@@ -109,6 +111,7 @@ tks_timeline_view_get_geometry (TksTimelineView     *self,
 {
   g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
 
+  memset (g, 0, sizeof *g);   /* the cache compares geometries whole, padding too */
   g->x0 = tks_viewport_get_visible_start (self->viewport);
   g->x1 = tks_viewport_get_visible_end (self->viewport);
   g->left = TKS_TIMELINE_HEADER_WIDTH;
@@ -118,6 +121,7 @@ tks_timeline_view_get_geometry (TksTimelineView     *self,
   g->lane_height = TKS_TIMELINE_LANE_HEIGHT;
   g->v_offset = tks_viewport_get_v_offset (self->viewport);
   g->tick_hz = effective_tick_hz (self);
+  g->all_lanes = self->all_lanes;
 }
 
 static void
@@ -136,7 +140,7 @@ n_lanes (TksTimelineView *self)
   guint n = 0;
 
   if (self->capture != NULL)
-    tks_capture_get_lanes (self->capture, &n);
+    tks_capture_get_shown_lanes (self->capture, self->all_lanes, &n);
   return n;
 }
 
@@ -168,7 +172,7 @@ rebuild_labels (TksTimelineView *self)
   if (self->capture == NULL)
     return;
 
-  lanes = tks_capture_get_lanes (self->capture, &n);
+  lanes = tks_capture_get_shown_lanes (self->capture, self->all_lanes, &n);
   for (i = 0; i < n; i++)
     {
       const TksThread *thread = tks_capture_get_thread (self->capture, lanes[i]);
@@ -255,7 +259,10 @@ describe_run (TksTimelineView *self,
   return g_strdup_printf (_("%s: %.3f → %.3f, %s, activation %u of %u%s"),
                           thread->name ? thread->name : "?",
                           r->begin, r->end, dur, run + 1, thread->n_runs,
-                          at_end ? _(", still running at the end of the capture") : "");
+                          !at_end ? ""
+                          : tks_capture_get_log_end (self->capture, NULL) < tks_capture_get_end (self->capture)
+                          ? _(", running when the log ended")
+                          : _(", still running at the end of the capture"));
 }
 
 static void
@@ -338,6 +345,7 @@ build_static_node (TksTimelineView           *self,
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, g->top, g->left + g->width,
                                                          g->bottom - g->top));
   tks_timeline_render_lanes (self->capture, g, &painter);
+  tks_timeline_render_log_end (self->capture, g, &painter);
   tks_timeline_render_trigger (self->capture, g, &painter);
   gtk_snapshot_pop (snapshot);
   tks_painter_finish (&painter);
@@ -902,7 +910,8 @@ query_tooltip_cb (GtkWidget       *widget,
   TksTimelineGeometry g;
   TksTimelineHit hit;
   const TksThread *thread;
-  double t;
+  double t, log_end;
+  gboolean exited_in_log;
   double tick_hz = effective_tick_hz (self);
   g_autofree char *text = NULL;
 
@@ -915,6 +924,9 @@ query_tooltip_cb (GtkWidget       *widget,
   if (thread == NULL)
     return FALSE;
   t = x_to_time (self, x);
+  log_end = tks_capture_get_log_end (self->capture, NULL);
+  exited_in_log = (thread->flags & TKS_THREAD_EXITED) &&
+                  !(thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END);
 
   if (hit.run >= 0)
     {
@@ -926,7 +938,10 @@ query_tooltip_cb (GtkWidget       *widget,
       text = g_markup_printf_escaped (_("<b>%s</b> (priority %d)\nBegin: %.3f\nEnd: %.3f%s\nDuration: %s\nActivation %d of %u"),
                                       thread->name ? thread->name : "?", thread->priority,
                                       r->begin, r->end,
-                                      at_end ? _(" (still running at the end of the capture)") : "",
+                                      !at_end ? ""
+                                      : log_end < tks_capture_get_end (self->capture)
+                                      ? _(" (running when the log ended)")
+                                      : _(" (still running at the end of the capture)"),
                                       dur, hit.run + 1, thread->n_runs);
     }
   else if (hit.mark >= 0)
@@ -937,6 +952,17 @@ query_tooltip_cb (GtkWidget       *widget,
                                       ? _("<b>%s</b> (not logged)\nSwitched in at %.3f")
                                       : _("<b>%s</b> (not logged)\nSwitched out at %.3f"),
                                       thread->name ? thread->name : "?", m->pos);
+    }
+  else if (t >= log_end && log_end < tks_capture_get_end (self->capture) &&
+           !(exited_in_log && t >= thread->exit_time))
+    {
+      if (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
+        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %.3f: after it only exits were recorded\n"
+                                          "Exited at %.3f (what it did until then is unknown)"),
+                                        thread->name ? thread->name : "?", log_end, thread->exit_time);
+      else
+        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %.3f: after it only exits were recorded"),
+                                        thread->name ? thread->name : "?", log_end);
     }
   else if (isnan (thread->first_event) || t < thread->first_event)
     text = g_markup_printf_escaped (_("<b>%s</b>\nNo data yet: the log holds no event of this thread before this point"),
@@ -1021,6 +1047,10 @@ tks_timeline_view_get_property (GObject    *object,
       g_value_set_string (value, self->info);
       break;
 
+    case PROP_ALL_LANES:
+      g_value_set_boolean (value, self->all_lanes);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1046,6 +1076,10 @@ tks_timeline_view_set_property (GObject      *object,
 
     case PROP_TICK_HZ:
       tks_timeline_view_set_tick_hz (self, g_value_get_double (value));
+      break;
+
+    case PROP_ALL_LANES:
+      tks_timeline_view_set_all_lanes (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -1078,6 +1112,9 @@ tks_timeline_view_class_init (TksTimelineViewClass *klass)
   properties[PROP_TICK_HZ] =
     g_param_spec_double ("tick-hz", NULL, NULL, 0, G_MAXDOUBLE, 0,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ALL_LANES] =
+    g_param_spec_boolean ("all-lanes", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_INFO] =
     g_param_spec_string ("info", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -1263,6 +1300,33 @@ tks_timeline_view_set_tick_hz (TksTimelineView *self,
   update_info (self);
   invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TICK_HZ]);
+}
+
+gboolean
+tks_timeline_view_get_all_lanes (TksTimelineView *self)
+{
+  g_return_val_if_fail (TKS_IS_TIMELINE_VIEW (self), FALSE);
+  return self->all_lanes;
+}
+
+/* Whether the lanes of threads that exited before the log begins are shown. */
+void
+tks_timeline_view_set_all_lanes (TksTimelineView *self,
+                                 gboolean         all_lanes)
+{
+  g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
+
+  all_lanes = !!all_lanes;
+  if (self->all_lanes == all_lanes)
+    return;
+  self->all_lanes = all_lanes;
+  self->has_hover = FALSE;
+  self->has_selected = FALSE;
+  rebuild_labels (self);
+  update_content_height (self);
+  invalidate (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALL_LANES]);
 }
 
 const char *

@@ -22,6 +22,9 @@ void         tks_timeline_view_set_viewport  (TksTimelineView     *self,
 double       tks_timeline_view_get_tick_hz   (TksTimelineView     *self);
 void         tks_timeline_view_set_tick_hz   (TksTimelineView     *self,
                                               double               tick_hz);
+gboolean     tks_timeline_view_get_all_lanes (TksTimelineView     *self);
+void         tks_timeline_view_set_all_lanes (TksTimelineView     *self,
+                                              gboolean             all_lanes);
 const char  *tks_timeline_view_get_info      (TksTimelineView     *self);
 void         tks_timeline_view_get_geometry  (TksTimelineView     *self,
                                               double               width,

@@ -75,6 +75,7 @@ struct _TksWindow
   TksCapture       *capture;
   GFile            *file;            /* where the capture was read from or saved to */
   gboolean          file_is_capture; /* the file is in the capture format (Save may write it) */
+  char             *fetch_warning;  /* what two fetches in a row show missing in the log */
 
   GCancellable     *load_cancellable;
   guint             progress_timeout_id;
@@ -254,20 +255,68 @@ update_range_label (TksWindow *self)
   gtk_label_set_text (self->range_label, text);
 }
 
+/* What the capture says about itself that is not a warning: where its log ends, the board's
+ * counters (counted since boot, not within this capture), the threads gone before the log. */
+static char *
+capture_details (TksCapture *capture)
+{
+  GString *s = g_string_new (NULL);
+  TksLogEndReason reason;
+  TksBoardCounters counters;
+  double log_end = tks_capture_get_log_end (capture, &reason);
+  guint n_before = tks_capture_get_n_exited_before_log (capture);
+
+  if (reason == TKS_LOG_END_LONE_EXITS)
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                            "The log ended at tick %.3f; %u thread exit was recorded after it, at ticks up to %.0f.",
+                                            "The log ended at tick %.3f; %u thread exits were recorded after it, at ticks up to %.0f.",
+                                            tks_capture_get_n_exits_after_log_end (capture)),
+                            log_end, tks_capture_get_n_exits_after_log_end (capture),
+                            tks_capture_get_end (capture) - 1);
+  if (n_before > 0)
+    {
+      if (s->len > 0)
+        g_string_append_c (s, '\n');
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                              "%u thread exited before the log began.",
+                                              "%u threads exited before the log began.",
+                                              n_before), n_before);
+    }
+  tks_capture_get_board_counters (capture, &counters);
+  if (counters.known)
+    {
+      g_autofree char *written = g_strdup_printf ("%" G_GUINT64_FORMAT, counters.records_written);
+      g_autofree char *paused = g_strdup_printf ("%" G_GUINT64_FORMAT, counters.dropped_paused);
+      g_autofree char *history = g_strdup_printf ("%" G_GUINT64_FORMAT, counters.dropped_history);
+
+      if (s->len > 0)
+        g_string_append_c (s, '\n');
+      g_string_append_printf (s, _("The board's counters since boot or run mode (not within this "
+                                   "capture): %s records written, %s switches dropped while "
+                                   "paused, %s records dropped for the history."),
+                              written, paused, history);
+    }
+  return g_string_free (s, s->len == 0);
+}
+
 static void
 update_status (TksWindow *self)
 {
   g_autofree char *text = NULL;
   g_autofree char *title = NULL;
-  guint n_lanes = 0;
+  g_autofree char *details = NULL;
+  guint n_lanes = 0, n_before;
 
   if (self->capture == NULL)
     {
       gtk_label_set_text (self->status_label, _("No capture"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), NULL);
       gtk_window_set_title (GTK_WINDOW (self), _("Tickscope"));
       return;
     }
-  tks_capture_get_lanes (self->capture, &n_lanes);
+  tks_capture_get_shown_lanes (self->capture, tks_timeline_view_get_all_lanes (self->timeline),
+                               &n_lanes);
+  n_before = tks_capture_get_n_exited_before_log (self->capture);
   {
     g_autofree char *base = self->file != NULL ? g_file_get_basename (self->file) : NULL;
     const char *source = tks_capture_get_source (self->capture);
@@ -278,7 +327,23 @@ update_status (TksWindow *self)
                                          "%s: %u threads, %u records, %.0f Hz tick", n_lanes),
                             source, n_lanes, tks_capture_get_n_records (self->capture), tick_hz (self));
   }
+  if (n_before > 0)
+    {
+      g_autofree char *with = text;
+
+      text = g_strdup_printf (tks_timeline_view_get_all_lanes (self->timeline)
+                              /* Translators: appended to the status line */
+                              ? g_dngettext (GETTEXT_PACKAGE, "%s (%u of them exited before the log began)",
+                                             "%s (%u of them exited before the log began)", n_before)
+                              : g_dngettext (GETTEXT_PACKAGE, "%s (%u thread that exited before the log began is hidden)",
+                                             "%s (%u threads that exited before the log began are hidden)", n_before),
+                              with, n_before);
+    }
   gtk_label_set_text (self->status_label, text);
+  details = capture_details (self->capture);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), details);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->status_label),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, details, -1);
 
   if (self->file != NULL)
     {
@@ -304,15 +369,16 @@ update_warnings (TksWindow *self)
   GString *s;
 
   if (self->capture == NULL ||
-      (warnings = tks_capture_get_warnings (self->capture, &n)) == NULL || n == 0)
+      (warnings = tks_capture_get_warnings (self->capture, &n)) == NULL ||
+      (n == 0 && self->fetch_warning == NULL))
     {
       gtk_info_bar_set_revealed (self->warning_bar, FALSE);
       return;
     }
-  s = g_string_new (NULL);
+  s = g_string_new (self->fetch_warning);
   for (i = 0; i < n && i < 6; i++)
     {
-      if (i > 0)
+      if (s->len > 0)
         g_string_append_c (s, '\n');
       g_string_append (s, warnings[i]);
     }
@@ -424,8 +490,9 @@ restore_saved_view (TksWindow *self)
 
   if (isfinite (view.y0) && isfinite (view.y1) && view.y1 != view.y0)
     {
-      double a = tks_capture_legacy_y_to_lane (self->capture, view.y0);
-      double b = tks_capture_legacy_y_to_lane (self->capture, view.y1);
+      gboolean all = tks_timeline_view_get_all_lanes (self->timeline);
+      double a = tks_capture_legacy_y_to_lane (self->capture, all, view.y0);
+      double b = tks_capture_legacy_y_to_lane (self->capture, all, view.y1);
       double top = MIN (a, b);
 
       if (isfinite (top) && top > 0)
@@ -461,6 +528,7 @@ tks_window_set_capture (TksWindow  *self,
 
   g_set_object (&self->capture, capture);
   g_set_object (&self->file, file);
+  g_clear_pointer (&self->fetch_warning, g_free);
 
   /* the capture's own tick rate wins; the setting serves captures that do not tell */
   if (capture != NULL && tks_capture_get_tick_hz (capture) > 0)
@@ -809,8 +877,10 @@ fill_saved_view (TksWindow    *self,
       first = 0;
       last = 1;
     }
-  view->y0 = tks_capture_lane_to_legacy_y (self->capture, last);
-  view->y1 = tks_capture_lane_to_legacy_y (self->capture, first);
+  view->y0 = tks_capture_lane_to_legacy_y (self->capture,
+                                           tks_timeline_view_get_all_lanes (self->timeline), last);
+  view->y1 = tks_capture_lane_to_legacy_y (self->capture,
+                                           tks_timeline_view_get_all_lanes (self->timeline), first);
   if (view->y0 > view->y1)
     {
       double t = view->y0;
@@ -1193,6 +1263,25 @@ statistics_action (GSimpleAction *action,
                               tks_viewport_get_visible_start (self->viewport),
                               tks_viewport_get_visible_end (self->viewport));
   gtk_window_present (GTK_WINDOW (self->stats_window));
+}
+
+/* Threads that exited before the log began: hidden unless asked for. */
+static void
+show_exited_threads_change (GSimpleAction *action,
+                            GVariant      *state,
+                            gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  GSettings *settings = get_settings (self);
+  gboolean show = g_variant_get_boolean (state);
+
+  g_simple_action_set_state (action, state);
+  tks_timeline_view_set_all_lanes (self->timeline, show);
+  update_status (self);
+  sync_vadjustment (self);
+  if (settings_has_key (settings, "show-exited-threads") &&
+      g_settings_get_boolean (settings, "show-exited-threads") != show)
+    g_settings_set_boolean (settings, "show-exited-threads", show);
 }
 
 /* Navigation actions */
@@ -1783,7 +1872,25 @@ fetch_done_cb (GObject      *source,
       set_board_state (self, state);
     }
   self->file_is_capture = FALSE;
-  tks_window_set_capture (self, capture, NULL);
+  {
+    /* The board's drop counter since the previous fetch, when those drops fall in this log. */
+    guint64 dropped = 0;
+    gboolean known = self->capture != NULL && self->file == NULL &&
+                     tks_capture_get_dropped_since (capture, self->capture, &dropped) &&
+                     dropped > 0;
+
+    tks_window_set_capture (self, capture, NULL);
+    if (known)
+      {
+        g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, dropped);
+
+        self->fetch_warning = g_strdup_printf (_("warning: the board did not record %s switches "
+                                                 "while it printed the previous fetch, inside "
+                                                 "this log: runs around that moment may be "
+                                                 "missing or too long"), count);
+        update_warnings (self);
+      }
+  }
   rebuild_history (self);
 }
 #endif
@@ -1890,6 +1997,9 @@ load_settings (TksWindow *self)
           gtk_drop_down_set_selected (self->flow_dropdown, i);
     }
   gtk_adjustment_set_value (self->tick_adjustment, g_settings_get_double (settings, "tick-rate"));
+  if (settings_has_key (settings, "show-exited-threads"))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "show-exited-threads",
+                                        g_variant_new_boolean (g_settings_get_boolean (settings, "show-exited-threads")));
 }
 
 static gboolean
@@ -1944,6 +2054,7 @@ tks_window_dispose (GObject *object)
     gtk_native_dialog_destroy (self->chooser);
   g_clear_object (&self->chooser);
   g_clear_object (&self->capture);
+  g_clear_pointer (&self->fetch_warning, g_free);
   g_clear_object (&self->file);
   g_clear_object (&self->vadjustment);
 
@@ -2025,6 +2136,7 @@ tks_window_init (TksWindow *self)
     { "fetch", fetch_action, NULL, NULL, NULL, { 0 } },
     { "disconnect", disconnect_action, NULL, NULL, NULL, { 0 } },
     { "browse-history", browse_history_action, NULL, NULL, NULL, { 0 } },
+    { "show-exited-threads", NULL, NULL, "false", show_exited_threads_change, { 0 } },
   };
   GtkDropTarget *drop;
 

@@ -45,6 +45,7 @@ geometry_for (TksCapture          *capture,
   g->lane_height = TKS_TIMELINE_LANE_HEIGHT;
   g->v_offset = 0;
   g->tick_hz = 1000;
+  g->all_lanes = FALSE;
 }
 
 /* One frame as the widget draws it: ruler, lanes and trigger into render nodes. */

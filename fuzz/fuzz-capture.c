@@ -56,6 +56,31 @@ exercise (TksCapture *capture)
       abort ();
   tks_capture_get_warnings (capture, &n_warnings);
 
+  /* The log ends within the capture; no run goes past it; the lanes shown leave out exactly
+   * the threads that exited before the log, which have no event. */
+  {
+    double log_end = tks_capture_get_log_end (capture, NULL);
+    guint n_shown = 0;
+    const guint *shown = tks_capture_get_shown_lanes (capture, FALSE, &n_shown);
+
+    if (tks_capture_get_n_records (capture) > 0 && !(log_end >= start && log_end <= end))
+      abort ();
+    if (n_shown + tks_capture_get_n_exited_before_log (capture) != n_lanes)
+      abort ();
+    for (guint i = 0; i < n_shown; i++)
+      if (tks_capture_get_thread (capture, shown[i])->flags & TKS_THREAD_EXITED_BEFORE_LOG)
+        abort ();
+    for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+      {
+        const TksThread *t = tks_capture_get_thread (capture, i);
+
+        if (t->n_runs > 0 && t->runs[t->n_runs - 1].end > log_end)
+          abort ();
+        if ((t->flags & TKS_THREAD_EXITED_BEFORE_LOG) && t->n_runs + t->n_marks > 0)
+          abort ();
+      }
+  }
+
   stats = tks_stats_compute (capture, NAN, NAN, &totals, NULL);
   g_clear_pointer (&stats, g_array_unref);
   stats = tks_stats_compute (capture, start + (end - start) / 3, end - (end - start) / 3,

@@ -9,6 +9,7 @@
 
 #include "tks-capture.h"
 #include "tks-error.h"
+#include "tks-test-fixtures.h"
 
 static const char * const real_captures[] = {
   "board-run-mode.raw.txt",
@@ -439,6 +440,121 @@ test_lanes_by_priority (void)
   g_assert_cmpstr (tks_capture_get_thread (capture, lanes[n - 1])->name, ==, "idle");
 }
 
+/* The original library writes the exits of threads after a trigger froze the log: a late read
+ * ends with lone exit records. The log ends after its last switch, not at the last exit. */
+static void
+test_log_end_lone_exits (void)
+{
+  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  const TksThread *idle = thread_named (capture, "idle");
+  TksLogEndReason reason;
+  guint after = 0;
+
+  /* The last switch is the fifth record of tick 17990; nine exits follow, up to 20026. */
+  g_assert_cmpfloat (tks_capture_get_log_end (capture, &reason), ==, 17991);
+  g_assert_cmpint (reason, ==, TKS_LOG_END_LONE_EXITS);
+  g_assert_cmpfloat (tks_capture_get_end (capture), ==, 20027);
+  g_assert_cmpuint (tks_capture_get_n_exits_after_log_end (capture), ==, 9);
+
+  /* idle ran when the log ended: its run ends there, not at the capture's end. */
+  g_assert_true (idle->flags & TKS_THREAD_RUNNING_AT_END);
+  g_assert_cmpfloat_with_epsilon (idle->runs[idle->n_runs - 1].begin, 17990.8, 1e-9);
+  g_assert_cmpfloat (idle->runs[idle->n_runs - 1].end, ==, 17991);
+
+  for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, t);
+
+      if (th->n_runs > 0)
+        g_assert_cmpfloat (th->runs[th->n_runs - 1].end, <=, 17991);
+      if (th->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
+        {
+          /* Still exited, at the tick the board wrote, after the log's end. */
+          g_assert_true (th->flags & TKS_THREAD_EXITED);
+          g_assert_cmpfloat (th->exit_time, >, 17991);
+          after++;
+        }
+      else if (th->flags & TKS_THREAD_EXITED)
+        g_assert_cmpfloat (th->exit_time, <, 17991);
+    }
+  g_assert_cmpuint (after, ==, 9);
+}
+
+#define LIST_FAST_EXITED \
+  "ch> threads_list\r\n" \
+  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n" \
+  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n" \
+  "Deleted threads: \r\n" \
+  "Thread number  3 : Prio = 140, Log = Yes, Name = fast\r\n" \
+  "ch> threads_timestamps\r\n"
+
+/* The thread that ran when the log stopped exits later: its run still ends at the log's end. */
+static void
+test_log_end_running_thread_exits (void)
+{
+  g_autoptr(TksCapture) c = load_text (
+    LIST_FAST_EXITED
+    "From  1 to  3 at     100\r\n"
+    "From  3 to  2 at     101\r\n"
+    "From  3 to  3 at     150\r\n"
+    "ch> ");
+  const TksThread *fast = thread_named (c, "fast");
+  const TksThread *idle = thread_named (c, "idle");
+  TksLogEndReason reason;
+  guint n;
+
+  g_assert_cmpfloat (tks_capture_get_log_end (c, &reason), ==, 102);
+  g_assert_cmpint (reason, ==, TKS_LOG_END_LONE_EXITS);
+  g_assert_cmpfloat (tks_capture_get_end (c), ==, 151);
+  g_assert_cmpuint (idle->n_runs, ==, 1);
+  g_assert_cmpfloat (idle->runs[0].end, ==, 102);
+  /* fast ran 100 to 101 and exited at 150, after the log ended: no run to its exit. */
+  g_assert_cmpuint (fast->n_runs, ==, 1);
+  g_assert_cmpfloat (fast->runs[0].end, ==, 101);
+  g_assert_cmpfloat (fast->exit_time, ==, 150);
+  g_assert_true (fast->flags & TKS_THREAD_EXITED_AFTER_LOG_END);
+  /* An exit after the log's end is not an unpaired switch. */
+  tks_capture_get_warnings (c, &n);
+  g_assert_cmpuint (n, ==, 0);
+
+  /* A running thread exiting after the end: its run too ends at the log's end. */
+  {
+    g_autoptr(TksCapture) d = load_text (
+      LIST_FAST_EXITED
+      "From  2 to  1 at     100\r\n"
+      "From  1 to  3 at     101\r\n"
+      "From  3 to  3 at     150\r\n"
+      "ch> ");
+    const TksThread *f = thread_named (d, "fast");
+
+    g_assert_cmpfloat (tks_capture_get_log_end (d, NULL), ==, 102);
+    g_assert_cmpuint (f->n_runs, ==, 1);
+    g_assert_cmpfloat (f->runs[0].begin, ==, 101);
+    g_assert_cmpfloat (f->runs[0].end, ==, 102);
+    g_assert_true (f->flags & TKS_THREAD_RUNNING_AT_END);
+    g_assert_true (f->flags & TKS_THREAD_EXITED_AFTER_LOG_END);
+  }
+}
+
+/* Logs that record to their last record end with the capture. */
+static void
+test_log_end_at_capture_end (void)
+{
+  const char *files[] = { "board-run-mode.raw.txt", "board-original-list-log-mismatch.raw.txt",
+                          "board-tick-wrap.raw.txt", "board-partly-logged-trigger.raw.txt",
+                          "simboard-dump.raw.txt" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autoptr(TksCapture) c = load_data (files[i]);
+      TksLogEndReason reason = TKS_LOG_END_LONE_EXITS;
+
+      g_assert_cmpfloat (tks_capture_get_log_end (c, &reason), ==, tks_capture_get_end (c));
+      g_assert_cmpint (reason, ==, TKS_LOG_END_CAPTURE_END);
+      g_assert_cmpuint (tks_capture_get_n_exits_after_log_end (c), ==, 0);
+    }
+}
+
 static void
 test_trigger_and_exits (void)
 {
@@ -713,7 +829,76 @@ test_stale_deleted_history (void)
   g_assert_cmpuint (thread_named (c, "B")->n_runs, ==, 1);
   g_assert_cmpuint (thread_named (c, "idle")->n_runs, ==, 1);
   g_assert_cmpuint (thread_named (c, "A")->n_runs, ==, 0);
-  g_assert_true (has_warning (c, "1 deleted threads have no exit record"));
+  /* A gone before the log began: flagged and counted, not a warning, no lane by default. */
+  g_assert_true (thread_named (c, "A")->flags & TKS_THREAD_EXITED_BEFORE_LOG);
+  g_assert_false (thread_named (c, "B")->flags & TKS_THREAD_EXITED_BEFORE_LOG);
+  g_assert_cmpuint (tks_capture_get_n_exited_before_log (c), ==, 1);
+  g_assert_false (has_warning (c, "deleted"));
+  {
+    guint n_all, n_shown;
+    const guint *all = tks_capture_get_shown_lanes (c, TRUE, &n_all);
+    const guint *shown = tks_capture_get_shown_lanes (c, FALSE, &n_shown);
+
+    g_assert_cmpuint (n_all, ==, 4);
+    g_assert_cmpuint (n_shown, ==, 3);
+    for (guint l = 0; l < n_shown; l++)
+      g_assert_cmpstr (tks_capture_get_thread (c, shown[l])->name, !=, "A");
+    (void) all;
+  }
+}
+
+/* A real board's history keeps up to 64 exited threads, most of them gone long before the
+ * log begins: they get no lane by default, and every other thread is rebuilt as without them. */
+static void
+test_exited_before_log_real (void)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *stale = NULL;
+  g_autoptr(TksCapture) plain = NULL;
+  g_autoptr(TksCapture) c = NULL;
+  g_autofree char *path = data_path ("board-trigger-exits.raw.txt");
+  const guint *a, *b;
+  guint na, nb, n_all, n;
+
+  stale = tks_test_read_with_stale_history (path, 55, &text);
+  plain = load_text (text);
+  c = load_text (stale);
+
+  g_assert_cmpuint (tks_capture_get_n_exited_before_log (plain), ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_exited_before_log (c), ==, 55);
+  tks_capture_get_warnings (c, &n);
+  g_assert_cmpuint (n, ==, 0);
+  tks_capture_get_lanes (c, &n_all);
+  a = tks_capture_get_shown_lanes (plain, FALSE, &na);
+  b = tks_capture_get_shown_lanes (c, FALSE, &nb);
+  g_assert_cmpuint (n_all, ==, na + 55);
+  g_assert_cmpuint (na, ==, nb);
+  for (guint l = 0; l < na; l++)
+    {
+      const TksThread *x = tks_capture_get_thread (plain, a[l]);
+      const TksThread *y = tks_capture_get_thread (c, b[l]);
+
+      g_assert_cmpstr (x->name, ==, y->name);
+      g_assert_cmpint (x->priority, ==, y->priority);
+      g_assert_cmpuint (x->flags, ==, y->flags);
+      g_assert_cmpuint (x->n_runs, ==, y->n_runs);
+      for (guint r = 0; r < x->n_runs; r++)
+        {
+          g_assert_cmpfloat (x->runs[r].begin, ==, y->runs[r].begin);
+          g_assert_cmpfloat (x->runs[r].end, ==, y->runs[r].end);
+        }
+    }
+  for (guint t = 0; t < tks_capture_get_n_threads (c); t++)
+    {
+      const TksThread *th = tks_capture_get_thread (c, t);
+
+      if (th->flags & TKS_THREAD_EXITED_BEFORE_LOG)
+        {
+          g_assert_true (th->flags & TKS_THREAD_DELETED);
+          g_assert_cmpuint (th->n_runs + th->n_marks, ==, 0);
+          g_assert_true (isnan (th->first_event));
+        }
+    }
 }
 
 static void
@@ -951,6 +1136,108 @@ test_dump (void)
   g_assert_cmpuint (tks_capture_get_n_records (f), ==, 3);
 }
 
+/* The board's counters count since boot or run mode: information, not damage to this capture,
+ * unless the log holds every record since run mode (then the drops fall inside it). */
+static void
+test_board_counters (void)
+{
+  const char *records = "From  3 to  1 at     101\r\n" "From  1 to  3 at     103\r\n"
+                        "End of dump: 3 records, checksum b5f60422\r\n";
+  g_autoptr(GString) since_boot = g_string_new (DUMP_HEAD);
+  g_autoptr(GString) inside = g_string_new (DUMP_HEAD);
+  g_autoptr(TksCapture) c = NULL;
+  g_autoptr(TksCapture) d = NULL;
+  g_autoptr(GError) error = NULL;
+  TksBoardCounters counters;
+  guint n;
+
+  g_string_replace (since_boot, "Dropped while paused: 0", "Records written: 48211\r\n"
+                    "Dropped while paused: 1767258", 1);
+  g_string_replace (since_boot, "Dropped for history: 0", "Dropped for history: 16066", 1);
+  g_string_append (since_boot, records);
+  c = tks_capture_new_from_dump (since_boot->str, since_boot->len, &error);
+  g_assert_no_error (error);
+  tks_capture_get_warnings (c, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_null (tks_capture_get_damage (c));
+  tks_capture_get_board_counters (c, &counters);
+  g_assert_true (counters.known);
+  g_assert_cmpuint (counters.records_written, ==, 48211);
+  g_assert_cmpuint (counters.dropped_paused, ==, 1767258);
+  g_assert_cmpuint (counters.dropped_history, ==, 16066);
+
+  /* Three records written since run mode, all three in the log: the two dropped switches
+   * are inside it. */
+  g_string_replace (inside, "Dropped while paused: 0", "Records written: 3\r\n"
+                    "Dropped while paused: 2", 1);
+  g_string_append (inside, records);
+  d = tks_capture_new_from_dump (inside->str, inside->len, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (d, "did not record 2 switches while this log was paused"));
+
+  /* A legacy transcript has no counters. */
+  {
+    g_autoptr(TksCapture) legacy = load_data ("board-run-mode.raw.txt");
+
+    tks_capture_get_board_counters (legacy, &counters);
+    g_assert_false (counters.known);
+  }
+}
+
+/* DUMP_HEAD with these counters, then @tail (the records after its first one). */
+static TksCapture *
+dump_with_counters (guint       records,
+                    guint       written,
+                    guint       paused,
+                    const char *tail)
+{
+  g_autoptr(GString) text = g_string_new (DUMP_HEAD);
+  g_autofree char *count = g_strdup_printf ("Records: %u", records);
+  g_autofree char *counters = g_strdup_printf ("Records written: %u\r\nDropped while paused: %u",
+                                               written, paused);
+  g_autoptr(GError) error = NULL;
+  TksCapture *c;
+
+  g_string_replace (text, "Records: 3", count, 1);
+  g_string_replace (text, "Dropped while paused: 0", counters, 1);
+  g_string_append (text, tail);
+  c = tks_capture_new_from_dump (text->str, text->len, &error);
+  g_assert_no_error (error);
+  g_assert_null (tks_capture_get_damage (c));
+  return c;
+}
+
+/* Two dumps of one run: the switches dropped while the first was printed fall inside the
+ * second's log when it reaches back that far. */
+static void
+test_dropped_since (void)
+{
+  const char *three = "From  3 to  1 at     101\r\n" "From  1 to  3 at     103\r\n"
+                      "End of dump: 3 records, checksum b5f60422\r\n";
+  const char *six = "From  3 to  1 at     101\r\n" "From  1 to  3 at     103\r\n"
+                    "From  3 to  2 at     110\r\n" "From  2 to  3 at     112\r\n"
+                    "From  3 to  1 at     115\r\n"
+                    "End of dump: 6 records, checksum f343b0d4\r\n";
+  g_autoptr(TksCapture) first = dump_with_counters (3, 3, 5, three);
+  g_autoptr(TksCapture) second = dump_with_counters (6, 6, 9, six);
+  g_autoptr(TksCapture) wrapped = dump_with_counters (6, 9000, 9, six);
+  g_autoptr(TksCapture) reset = dump_with_counters (6, 6, 1, six);
+  guint64 dropped = 0;
+
+  g_assert_true (tks_capture_get_dropped_since (second, first, &dropped));
+  g_assert_cmpuint (dropped, ==, 4);
+  /* The log no longer reaches back to the first dump: where the drops fell is unknown. */
+  g_assert_false (tks_capture_get_dropped_since (wrapped, first, &dropped));
+  /* Counters that went down: another run. */
+  g_assert_false (tks_capture_get_dropped_since (reset, first, &dropped));
+  /* A capture without counters. */
+  {
+    g_autoptr(TksCapture) legacy = load_data ("board-run-mode.raw.txt");
+
+    g_assert_false (tks_capture_get_dropped_since (second, legacy, &dropped));
+  }
+}
+
 static void
 test_trigger_epoch (void)
 {
@@ -1059,18 +1346,23 @@ static void
 test_saved_view_lanes (void)
 {
   g_autoptr(TksCapture) c = load_data ("board-run-mode.raw.txt");
-  guint n;
 
-  tks_capture_get_lanes (c, &n);
-  /* 20 lanes, 18 of them with data (main and console have none in this log). */
-  g_assert_cmpfloat (tks_capture_lane_to_legacy_y (c, 0), ==, 5.0 + 10.0 * 18);
-  g_assert_cmpfloat (tks_capture_lane_to_legacy_y (c, n), ==, 5.0);
-  for (double lane = 0; lane <= n; lane += 0.5)
+  /* 20 lanes, 18 of them with data (main and console have none in this log); with or
+   * without the lanes of threads that exited before the log, the same rows. */
+  for (int all = 0; all <= 1; all++)
     {
-      double y = tks_capture_lane_to_legacy_y (c, lane);
-      double back = tks_capture_legacy_y_to_lane (c, y);
+      guint n;
 
-      g_assert_cmpfloat_with_epsilon (tks_capture_lane_to_legacy_y (c, back), y, 1e-9);
+      tks_capture_get_shown_lanes (c, all, &n);
+      g_assert_cmpfloat (tks_capture_lane_to_legacy_y (c, all, 0), ==, 5.0 + 10.0 * 18);
+      g_assert_cmpfloat (tks_capture_lane_to_legacy_y (c, all, n), ==, 5.0);
+      for (double lane = 0; lane <= n; lane += 0.5)
+        {
+          double y = tks_capture_lane_to_legacy_y (c, all, lane);
+          double back = tks_capture_legacy_y_to_lane (c, all, y);
+
+          g_assert_cmpfloat_with_epsilon (tks_capture_lane_to_legacy_y (c, all, back), y, 1e-9);
+        }
     }
 }
 
@@ -1203,6 +1495,12 @@ main (int    argc,
   g_test_add_func ("/capture/file/original-round-trip", test_original_file_round_trip);
   g_test_add_func ("/capture/file/transcript-round-trip", test_transcript_to_file);
   g_test_add_func ("/capture/file/saved-view-lanes", test_saved_view_lanes);
+  g_test_add_func ("/capture/log-end/lone-exits", test_log_end_lone_exits);
+  g_test_add_func ("/capture/log-end/running-thread-exits", test_log_end_running_thread_exits);
+  g_test_add_func ("/capture/log-end/at-capture-end", test_log_end_at_capture_end);
+  g_test_add_func ("/capture/board-counters", test_board_counters);
+  g_test_add_func ("/capture/dropped-since", test_dropped_since);
+  g_test_add_func ("/capture/exited-before-log", test_exited_before_log_real);
   g_test_add_func ("/capture/file/atomic-save", test_atomic_save);
 
   return g_test_run ();

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 
 #include "tks-test-cli.h"
+#include "tks-test-fixtures.h"
 
 static char *
 data_path (const char *name)
@@ -30,6 +31,61 @@ test_info (void)
   from_stdin = tks_run_cli (contents, "info", "-", NULL);
   g_assert_cmpint (from_stdin.status, ==, 0);
   g_assert_cmpstr (from_stdin.out, ==, r.out);
+}
+
+/* What a reader of the capture must know that is not a warning: where the log ended, the
+ * threads gone before it, the board's counters since boot. */
+static void
+test_info_capture_facts (void)
+{
+  g_autofree char *path = data_path ("board-trigger-exits.raw.txt");
+  g_autofree char *dump_path = data_path ("simboard-dump.raw.txt");
+  g_autofree char *stale = tks_test_read_with_stale_history (path, 44, NULL);
+  g_autofree char *dump = NULL;
+  g_auto(TksCliResult) r = tks_run_cli (NULL, "info", path, NULL);
+  g_auto(TksCliResult) s = { 0 };
+  g_auto(TksCliResult) d = { 0 };
+  g_autoptr(GString) counted = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint lane_lines = 0;
+  gboolean in_lanes = FALSE;
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "Log ended:         tick 17991.000, before the capture's end: "
+                                   "only 9 thread exits were recorded after it (up to tick 20026)"));
+  g_assert_nonnull (strstr (r.out, "  idle                         2  yes      855  running at end\n"));
+  g_assert_nonnull (strstr (r.out, "exited after the log ended\n"));
+  g_assert_null (strstr (r.out, "exited before the log began"));
+
+  /* 44 threads of the board's history exited before the log: counted, not listed. */
+  s = tks_run_cli (stale, "info", "-", NULL);
+  g_assert_cmpint (s.status, ==, 0);
+  g_assert_nonnull (strstr (s.out, "Threads:           29 (29 logged, 16 exited during the capture)\n"
+                                   "                   44 threads exited before the log began (not listed)\n"));
+  g_assert_nonnull (strstr (s.out, "Warnings:          0\n"));
+  lines = g_strsplit (s.out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "  prio "))
+        in_lanes = TRUE;
+      else if (in_lanes && lines[i][0] == '\0')
+        in_lanes = FALSE;
+      else if (in_lanes)
+        lane_lines++;
+    }
+  g_assert_cmpuint (lane_lines, ==, 29);
+
+  /* A dump's counters count since boot: information, not warnings. */
+  g_assert_true (g_file_get_contents (dump_path, &dump, NULL, NULL));
+  counted = g_string_new (dump);
+  g_string_replace (counted, "Dropped while paused: 0", "Dropped while paused: 1767258", 1);
+  g_string_replace (counted, "Dropped for history: 0", "Dropped for history: 16066", 1);
+  d = tks_run_cli (counted->str, "info", "-", NULL);
+  g_assert_cmpint (d.status, ==, 0);
+  g_assert_nonnull (strstr (d.out, "Board counters:    15 records written, 1767258 switches dropped "
+                                   "while paused, 16066 records dropped for the history (counted "
+                                   "since boot or run mode, not within this capture)\n"));
+  g_assert_nonnull (strstr (d.out, "Warnings:          0\n"));
 }
 
 static void
@@ -161,6 +217,7 @@ main (int    argc,
 
   g_test_add_func ("/cli/info", test_info);
   g_test_add_func ("/cli/info/warnings", test_info_warnings);
+  g_test_add_func ("/cli/info/capture-facts", test_info_capture_facts);
   g_test_add_func ("/cli/errors", test_errors);
   g_test_add_func ("/cli/convert", test_convert);
   g_test_add_func ("/cli/board-commands", test_board_commands);

@@ -323,10 +323,12 @@ check_perfetto (TksCapture *capture,
     g_autoptr(GError) error = NULL;
     JsonArray *events;
     guint n_x = 0, n_in_ev = 0, n_out_ev = 0, n_exit_ev = 0, n_trigger = 0;
-    guint n_names = 0, n_sort = 0, n_process = 0;
+    guint n_names = 0, n_sort = 0, n_process = 0, n_log_end = 0;
+    double log_end = tks_capture_get_log_end (capture, NULL);
     g_autofree int *sort_index = NULL;
     g_autofree guint *runs_seen = NULL;
     guint n_threads = tks_capture_get_n_threads (capture);
+    guint n_tracks = n_threads - tks_capture_get_n_exited_before_log (capture);
     const guint *lanes;
     guint n_lanes = 0;
     double trigger;
@@ -366,6 +368,7 @@ check_perfetto (TksCapture *capture,
                 g_assert_cmpint (tid, >=, 1);
                 g_assert_cmpint (tid, <=, n_threads);
                 t = tks_capture_get_thread (capture, (guint) tid - 1);
+                g_assert_false (t->flags & TKS_THREAD_EXITED_BEFORE_LOG);
                 if (t->name != NULL && g_utf8_validate (t->name, -1, NULL))
                   g_assert_true (g_str_has_prefix (json_object_get_string_member (args, "name"),
                                                    t->name));
@@ -412,7 +415,19 @@ check_perfetto (TksCapture *capture,
                 g_assert_true (t->flags & TKS_THREAD_EXITED);
                 g_assert_cmpfloat_with_epsilon (json_object_get_double_member (ev, "ts"),
                                                 t->exit_time * 1e6 / tick_hz, 1e-3);
+                g_assert_cmpint (json_object_has_member (ev, "args"), ==,
+                                 !!(t->flags & TKS_THREAD_EXITED_AFTER_LOG_END));
                 n_exit_ev++;
+              }
+            else if (strcmp (name, "log_end") == 0)
+              {
+                g_assert_cmpstr (json_object_get_string_member (ev, "s"), ==, "g");
+                g_assert_cmpfloat_with_epsilon (json_object_get_double_member (ev, "ts"),
+                                                log_end * 1e6 / tick_hz, 1e-3);
+                g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (ev, "args"),
+                                                             "exits_after"), ==,
+                                 tks_capture_get_n_exits_after_log_end (capture));
+                n_log_end++;
               }
             else if (strcmp (name, "trigger") == 0)
               {
@@ -427,8 +442,9 @@ check_perfetto (TksCapture *capture,
       }
 
     g_assert_cmpuint (n_process, ==, 1);
-    g_assert_cmpuint (n_names, ==, n_threads);
-    g_assert_cmpuint (n_sort, ==, n_threads);
+    g_assert_cmpuint (n_names, ==, n_tracks);
+    g_assert_cmpuint (n_sort, ==, n_tracks);
+    g_assert_cmpuint (n_log_end, ==, log_end < tks_capture_get_end (capture) ? 1 : 0);
     g_assert_cmpuint (n_x, ==, n_runs);
     g_assert_cmpuint (n_in_ev, ==, n_in);
     g_assert_cmpuint (n_out_ev, ==, n_out);
@@ -439,7 +455,8 @@ check_perfetto (TksCapture *capture,
     lanes = tks_capture_get_lanes (capture, &n_lanes);
     g_assert_cmpuint (n_lanes, ==, n_threads);
     for (guint l = 0; l < n_lanes; l++)
-      g_assert_cmpint (sort_index[lanes[l] + 1], ==, (int) l);
+      if (!(tks_capture_get_thread (capture, lanes[l])->flags & TKS_THREAD_EXITED_BEFORE_LOG))
+        g_assert_cmpint (sort_index[lanes[l] + 1], ==, (int) l);
   }
 #else
   (void) tick_hz;
@@ -581,9 +598,11 @@ check_csv (TksCapture *capture,
   g_autoptr(GPtrArray) rows = parse_csv (csv);
   guint n_runs, n_in, n_out, n_exits;
   guint runs = 0, ins = 0, outs = 0, exits = 0, triggers = 0, at_end = 0, no_data = 0;
+  guint log_ends = 0;
   guint expect_at_end = 0;
   double start = tks_capture_get_start (capture);
   double end = tks_capture_get_end (capture);
+  double log_end = tks_capture_get_log_end (capture, NULL);
   double trigger;
   g_autofree guint *runs_seen = g_new0 (guint, tks_capture_get_n_threads (capture));
 
@@ -623,6 +642,15 @@ check_csv (TksCapture *capture,
           triggers++;
           continue;
         }
+      if (strcmp (kind, "log_end") == 0)
+        {
+          /* After it, only exits are known. */
+          g_assert_cmpfloat_with_epsilon (begin, log_end, 1e-6);
+          g_assert_cmpfloat_with_epsilon (row_end, end, 1e-6);
+          g_assert_cmpstr (row->pdata[1], ==, "lone_exits");
+          log_ends++;
+          continue;
+        }
 
       /* A thread's row: name, priority and creation order match the model. */
       {
@@ -631,6 +659,8 @@ check_csv (TksCapture *capture,
 
         g_assert_cmpuint (index, <, tks_capture_get_n_threads (capture));
         t = tks_capture_get_thread (capture, index);
+        /* A thread gone before the log began has no row: it did not run in it. */
+        g_assert_false (t->flags & TKS_THREAD_EXITED_BEFORE_LOG);
         if (t->name != NULL && t->name[0] != '\0' && g_utf8_validate (t->name, -1, NULL))
           g_assert_cmpstr (row->pdata[1], ==, t->name);
         if (!(t->flags & TKS_THREAD_NOT_LISTED))
@@ -650,8 +680,10 @@ check_csv (TksCapture *capture,
           ins++;
         else if (strcmp (kind, "out") == 0)
           outs++;
-        else if (strcmp (kind, "exit") == 0)
+        else if (strcmp (kind, "exit") == 0 || strcmp (kind, "exit_after_log_end") == 0)
           {
+            g_assert_cmpint (strcmp (kind, "exit") != 0, ==,
+                             !!(t->flags & TKS_THREAD_EXITED_AFTER_LOG_END));
             g_assert_cmpfloat_with_epsilon (begin, t->exit_time, 1e-6);
             g_assert_cmpfloat_with_epsilon (row_end, end, 1e-6);
             exits++;
@@ -659,13 +691,14 @@ check_csv (TksCapture *capture,
         else if (strcmp (kind, "running_at_end") == 0)
           {
             g_assert_true (t->flags & TKS_THREAD_RUNNING_AT_END);
-            g_assert_cmpfloat_with_epsilon (row_end, end, 1e-6);
+            g_assert_cmpfloat_with_epsilon (row_end, log_end, 1e-6);
             at_end++;
           }
         else if (strcmp (kind, "no_data") == 0)
           {
             g_assert_cmpfloat_with_epsilon (begin, start, 1e-6);
-            if (!isnan (t->first_event))
+            g_assert_cmpfloat (row_end, <=, log_end);
+            if (!isnan (t->first_event) && t->first_event <= log_end)
               g_assert_cmpfloat_with_epsilon (row_end, t->first_event, 1e-6);
             no_data++;
           }
@@ -680,6 +713,7 @@ check_csv (TksCapture *capture,
   g_assert_cmpuint (exits, ==, n_exits);
   g_assert_cmpuint (at_end, ==, expect_at_end);
   g_assert_cmpuint (triggers, ==, tks_capture_get_trigger (capture, &trigger) ? 1 : 0);
+  g_assert_cmpuint (log_ends, ==, log_end < end ? 1 : 0);
   (void) no_data;
 }
 
@@ -748,6 +782,8 @@ check_ftrace (TksCapture *capture,
   guint marks = 0;
   double last = -1;
   double trigger;
+  double log_end = tks_capture_get_log_end (capture, NULL);
+  gboolean log_ended = FALSE;
   int current = 0;
   gboolean all_logged = TRUE;
 
@@ -761,7 +797,8 @@ check_ftrace (TksCapture *capture,
                          "(?<ts>\\d+\\.\\d{6}): (?<event>\\w+): (?<data>[^()]*)$", 0, 0, NULL);
   switch_re = g_regex_new ("^prev_comm=(\\S+) prev_pid=(\\d+) prev_prio=(-?\\d+) prev_state=([RSX]) "
                            "==> next_comm=(\\S+) next_pid=(\\d+) next_prio=(-?\\d+)$", 0, 0, NULL);
-  mark_re = g_regex_new ("^trigger( set_by=\\S+)?$", 0, 0, NULL);
+  mark_re = g_regex_new ("^(trigger( set_by=\\S+)?|log_end reason=lone_exits|"
+                         "exit_after_log_end comm=\\S+)$", 0, 0, NULL);
   g_assert_nonnull (line_re);
   g_assert_nonnull (switch_re);
 
@@ -805,11 +842,14 @@ check_ftrace (TksCapture *capture,
       if (strcmp (event, "tracing_mark_write") == 0)
         {
           g_assert_true (g_regex_match (mark_re, data, 0, NULL));
+          log_ended |= g_str_has_prefix (data, "log_end ");
           marks++;
           continue;
         }
 
       g_assert_cmpstr (event, ==, "sched_switch");
+      /* No switch is known after the log's end. */
+      g_assert_false (log_ended);
       if (!g_regex_match (switch_re, data, 0, &d))
         g_error ("line %u: bad sched_switch fields: %s", i + 1, data);
 
@@ -838,7 +878,9 @@ check_ftrace (TksCapture *capture,
     }
 
   g_assert_cmpuint (entries, ==, declared);
-  g_assert_cmpuint (marks, ==, tks_capture_get_trigger (capture, &trigger) ? 1 : 0);
+  g_assert_cmpuint (marks, ==, (tks_capture_get_trigger (capture, &trigger) ? 1 : 0) +
+                               (log_end < tks_capture_get_end (capture) ? 1 : 0) +
+                               tks_capture_get_n_exits_after_log_end (capture));
   g_assert_cmpuint (switches->len, >, 0);
 
   return switches;
@@ -958,6 +1000,92 @@ test_real_capture (gconstpointer data)
   switches = check_ftrace (capture, ftrace);
 }
 
+/* A log frozen by a trigger and read late ends with lone exits: every format says where the
+ * log ended, ends the running thread's run there, and has no switch after it. */
+static void
+test_log_end (void)
+{
+  g_autoptr(TksCapture) capture = load_file ("board-trigger-exits.raw.txt");
+  g_autofree char *json = export (capture, TKS_EXPORT_PERFETTO, 0);
+  g_autofree char *csv = export (capture, TKS_EXPORT_CSV, 0);
+  g_autofree char *ftrace = export (capture, TKS_EXPORT_FTRACE, 0);
+  g_auto(GStrv) lines = g_strsplit (ftrace, "\n", -1);
+  guint late_exits = 0, after = 0;
+  gboolean ended = FALSE;
+
+  g_assert_nonnull (strstr (csv, "\r\nlog_end,lone_exits,,,17991,20027\r\n"));
+  g_assert_nonnull (strstr (csv, "\r\nrunning_at_end,idle,1,1,17990.8,17991\r\n"));
+  g_assert_nonnull (strstr (csv, "\r\nexit_after_log_end,Exited dynamic thread,143,"));
+  g_assert_nonnull (strstr (json, "\"name\":\"log_end\""));
+  g_assert_nonnull (strstr (json, "\"after_log_end\":true"));
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (strstr (lines[i], "tracing_mark_write: log_end") != NULL)
+        {
+          g_assert_nonnull (strstr (lines[i], " 17.991000: "));
+          ended = TRUE;
+        }
+      else if (strstr (lines[i], "tracing_mark_write: exit_after_log_end") != NULL)
+        {
+          g_assert_true (ended);
+          late_exits++;
+        }
+      else if (ended && strstr (lines[i], "sched_switch") != NULL)
+        after++;
+    }
+  g_assert_true (ended);
+  g_assert_cmpuint (late_exits, ==, 9);
+  g_assert_cmpuint (after, ==, 0);
+}
+
+/* Threads that exited before the log began (the board's history keeps up to 64) did not run
+ * in it: no track, no row, no task; the other threads export exactly as before. */
+static void
+test_exited_before_log (void)
+{
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-trigger-exits.raw.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *stale = tks_test_read_with_stale_history (path, 44, &text);
+  g_autoptr(TksCapture) plain = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autofree char *csv_plain = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *ftrace = NULL;
+
+  plain = load_text (text);
+  capture = load_text (stale);
+  g_assert_cmpuint (tks_capture_get_n_exited_before_log (capture), ==, 44);
+
+  csv_plain = export (plain, TKS_EXPORT_CSV, 0);
+  csv = export (capture, TKS_EXPORT_CSV, 0);
+  json = export (capture, TKS_EXPORT_PERFETTO, 0);
+  ftrace = export (capture, TKS_EXPORT_FTRACE, 0);
+  check_csv (capture, csv);
+  check_perfetto (capture, json, 1000);
+  g_array_unref (check_ftrace (capture, ftrace));
+  /* Their names (priorities 100 to 143) appear nowhere. */
+  g_assert_null (strstr (csv, "Exited dynamic thread,100,"));
+  g_assert_null (strstr (json, "(prio 100)"));
+  /* Creation orders move by the threads put back; every row else is the same. */
+  {
+    g_auto(GStrv) a = g_strsplit (csv_plain, "\r\n", -1);
+    g_auto(GStrv) b = g_strsplit (csv, "\r\n", -1);
+
+    g_assert_cmpuint (g_strv_length (a), ==, g_strv_length (b));
+    for (guint i = 0; a[i] != NULL; i++)
+      {
+        g_auto(GStrv) fa = g_strsplit (a[i], ",", -1);
+        g_auto(GStrv) fb = g_strsplit (b[i], ",", -1);
+
+        g_assert_cmpuint (g_strv_length (fa), ==, g_strv_length (fb));
+        for (guint f = 0; fa[f] != NULL; f++)
+          if (f != 3)
+            g_assert_cmpstr (fa[f], ==, fb[f]);
+      }
+  }
+}
+
 static void
 test_stream_matches_string (void)
 {
@@ -1034,6 +1162,8 @@ main (int    argc,
   g_test_add_func ("/export/ftrace/simple", test_ftrace_simple);
   g_test_add_func ("/export/ftrace/mixed", test_ftrace_mixed);
   g_test_add_func ("/export/unlisted-thread", test_unlisted_thread);
+  g_test_add_func ("/export/log-end", test_log_end);
+  g_test_add_func ("/export/exited-before-log", test_exited_before_log);
   g_test_add_func ("/export/stream/matches-string", test_stream_matches_string);
   g_test_add_func ("/export/stream/error", test_stream_error);
   g_test_add_func ("/export/bad-arguments", test_bad_arguments);

@@ -368,6 +368,40 @@ test_stats_real_capture (gconstpointer data)
     }
 }
 
+/* After the log's end nothing is known: the whole-capture statistics stop there, and the
+ * threads that exited before the log began are not counted as threads of it. */
+static void
+test_stats_log_end_and_gone_threads (void)
+{
+  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-trigger-exits.raw.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *stale = tks_test_read_with_stale_history (path, 40, &text);
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(TksCapture) gone = NULL;
+  g_autoptr(GArray) stats = NULL;
+  g_autoptr(GArray) gone_stats = NULL;
+  g_autoptr(GError) error = NULL;
+  TksStatsTotals totals, gone_totals;
+  const TksThreadStats *idle;
+
+  capture = load (text);
+  stats = tks_stats_compute (capture, NAN, NAN, &totals, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (totals.to, ==, 17991);
+  /* Busy all the time up to the log's end: every moment some logged thread ran. */
+  g_assert_cmpfloat (totals.covered_share, >, 99.9);
+  idle = &g_array_index (stats, TksThreadStats, find_thread (capture, "idle"));
+  g_assert_cmpfloat_with_epsilon (idle->share, 100.0 * idle->run_time / (17991 - totals.from), EPS);
+
+  gone = load (stale);
+  gone_stats = tks_stats_compute (gone, NAN, NAN, &gone_totals, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (totals.n_threads, ==, 29);
+  g_assert_cmpuint (gone_totals.n_threads, ==, 29);
+  g_assert_cmpuint (gone_totals.activations, ==, totals.activations);
+  g_assert_cmpfloat (gone_totals.busy_time, ==, totals.busy_time);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -379,6 +413,7 @@ main (int    argc,
   g_test_add_func ("/stats/exit-and-unlogged", test_stats_exit_and_unlogged);
   g_test_add_func ("/stats/bad-ranges", test_stats_bad_ranges);
   g_test_add_func ("/stats/single-thread", test_thread_stats_single);
+  g_test_add_func ("/stats/log-end-and-gone-threads", test_stats_log_end_and_gone_threads);
   g_test_add_data_func ("/stats/real/run-mode", "board-run-mode.raw.txt", test_stats_real_capture);
   g_test_add_data_func ("/stats/real/trigger-exits", "board-trigger-exits.raw.txt", test_stats_real_capture);
   g_test_add_data_func ("/stats/real/saved", "board-trigger-exits.saved.txt", test_stats_real_capture);

@@ -10,6 +10,7 @@
 #include "tks-coverage.h"
 #include "tks-timeline-render.h"
 #include "test-view-synthetic.h"
+#include "tks-test-fixtures.h"
 
 #define WIDTH  1200
 #define HEIGHT 1000
@@ -44,6 +45,7 @@ full_geometry (TksCapture          *capture,
   g->lane_height = TKS_TIMELINE_LANE_HEIGHT;
   g->v_offset = 0;
   g->tick_hz = 1000;
+  g->all_lanes = FALSE;
 }
 
 static cairo_surface_t *
@@ -187,7 +189,8 @@ test_bands (void)
 
       if (y >= HEIGHT)
         break;
-      if ((t->flags & TKS_THREAD_EXITED) && x_of (&g, t->exit_time) + 10 < g.left + g.width - 10)
+      if ((t->flags & TKS_THREAD_EXITED) && !(t->flags & TKS_THREAD_EXITED_AFTER_LOG_END) &&
+          x_of (&g, t->exit_time) + 10 < g.left + g.width - 10)
         {
           double x = (x_of (&g, t->exit_time) + g.left + g.width) / 2;
 
@@ -229,6 +232,110 @@ count_fills (TksCapture                *capture,
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
   return n;
+}
+
+static gboolean
+is_grey (Pixel p)
+{
+  return abs (p.r - p.g) <= 3 && abs (p.g - p.b) <= 3;
+}
+
+/* A log frozen by a trigger and read late: after its last switch, a grey band labelled "log
+ * ended" across every lane, instead of the last thread running to the capture's end. */
+static void
+test_log_end_band (void)
+{
+  g_autoptr(TksCapture) capture = load_fixture ("board-trigger-exits.raw.txt");
+  double log_end = tks_capture_get_log_end (capture, NULL);
+  double end = tks_capture_get_end (capture);
+  const guint *lanes;
+  TksTimelineGeometry g;
+  cairo_surface_t *surface;
+  guint n_lanes, idle_lane = lane_of (capture, "idle");
+  Pixel before, after;
+
+  full_geometry (capture, &g);
+  surface = render (capture, &g);
+  lanes = tks_capture_get_shown_lanes (capture, FALSE, &n_lanes);
+
+  /* idle runs up to the end of the log (its colour), then nothing is known (grey). */
+  before = pixel_at (surface, x_of (&g, log_end) - 2, tks_timeline_lane_y (&g, idle_lane) + 15);
+  after = pixel_at (surface, x_of (&g, (log_end + end) / 2),
+                    tks_timeline_lane_y (&g, idle_lane) + 15);
+  g_assert_false (is_grey (before));
+  g_assert_true (is_grey (after));
+  g_assert_cmpuint (after.r, <, 235);
+
+  /* Every lane is grey there, but for the threads that exited before (their red band goes on)
+   * and the exits written after the end (a thin red mark at the tick the board wrote). */
+  for (guint l = 0; l < n_lanes; l++)
+    {
+      double y = tks_timeline_lane_y (&g, l) + 15;
+
+      if (y >= HEIGHT)
+        break;
+      for (double t = log_end + 50; t < end - 50; t += 97)
+        {
+          const TksThread *th = tks_capture_get_thread (capture, lanes[l]);
+
+          if ((th->flags & TKS_THREAD_EXITED) && !(th->flags & TKS_THREAD_EXITED_AFTER_LOG_END))
+            break;
+          if ((th->flags & TKS_THREAD_EXITED) && fabs (x_of (&g, th->exit_time) - x_of (&g, t)) < 4)
+            continue;
+          g_assert_true (is_grey (pixel_at (surface, x_of (&g, t), y)));
+        }
+    }
+  cairo_surface_destroy (surface);
+
+  /* No band when the log ends with the capture. */
+  {
+    g_autoptr(TksCapture) plain = load_fixture ("board-run-mode.raw.txt");
+    double plain_end = tks_capture_get_end (plain);
+
+    g_assert_cmpfloat (tks_capture_get_log_end (plain, NULL), ==, plain_end);
+    full_geometry (plain, &g);
+    surface = render (plain, &g);
+    g_assert_false (is_grey (pixel_at (surface, x_of (&g, plain_end) - 1,
+                                       tks_timeline_lane_y (&g, lane_of (plain, "idle")) + 15)));
+    cairo_surface_destroy (surface);
+  }
+}
+
+/* Threads that exited before the log began get no lane unless asked for. */
+static void
+test_hidden_lanes (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-run-mode.raw.txt", NULL);
+  g_autofree char *stale = tks_test_read_with_stale_history (path, 30, NULL);
+  g_autoptr(TksCapture) capture = NULL;
+  TksTimelineGeometry g;
+  TksTimelineHit hit;
+  guint n_all, n_shown, seen_hidden = 0;
+
+  capture = tks_capture_new_from_data (stale, strlen (stale), NULL);
+  g_assert_nonnull (capture);
+  tks_capture_get_shown_lanes (capture, TRUE, &n_all);
+  tks_capture_get_shown_lanes (capture, FALSE, &n_shown);
+  g_assert_cmpuint (n_all, ==, n_shown + 30);
+
+  full_geometry (capture, &g);
+  g.bottom = g.top + n_all * g.lane_height;
+  for (int all = 0; all <= 1; all++)
+    {
+      guint n = all ? n_all : n_shown;
+
+      g.all_lanes = all;
+      for (guint l = 0; l < n_all; l++)
+        {
+          double y = tks_timeline_lane_y (&g, l) + 5;
+          gboolean got = tks_timeline_hit_test (capture, &g, g.left + 10, y, &hit);
+
+          g_assert_cmpint (got, ==, l < n);
+          if (got && (tks_capture_get_thread (capture, hit.thread)->flags & TKS_THREAD_EXITED_BEFORE_LOG))
+            seen_hidden++;
+        }
+      g_assert_cmpuint (seen_hidden, ==, all ? 30 : 0);
+    }
 }
 
 static void
@@ -551,6 +658,8 @@ main (int   argc,
 
   g_test_add_func ("/view/render/lanes", test_lanes_on_real_capture);
   g_test_add_func ("/view/render/bands", test_bands);
+  g_test_add_func ("/view/render/log-end-band", test_log_end_band);
+  g_test_add_func ("/view/render/hidden-lanes", test_hidden_lanes);
   g_test_add_func ("/view/render/cost-follows-pixels", test_cost_follows_pixels);
   g_test_add_func ("/view/render/binary-search", test_binary_search);
   g_test_add_func ("/view/render/formats", test_formats);

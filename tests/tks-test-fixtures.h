@@ -28,3 +28,48 @@ static const char tks_test_simple_transcript[] =
   "From  3 to  2 at     106\r\n"
   "From  2 to  1 at     110\r\n"
   "ch> ";
+
+/*
+ * @text with @n more exited threads at the head of every "Deleted threads" list, as the
+ * original library keeps them (up to 64) after their exit records have left the log: threads
+ * that exited before the log begins. They are numbered 1, 2, … (any number a thread had).
+ * Free with g_free().
+ */
+static inline char *
+tks_test_with_stale_history (const char *text,
+                             guint       n)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = text, *q;
+
+  while ((q = strstr (p, "Deleted threads: ")) != NULL)
+    {
+      const char *eol = strchr (q, '\n');
+
+      eol = eol != NULL ? eol + 1 : q + strlen (q);
+      g_string_append_len (out, p, eol - p);
+      for (guint i = 0; i < n; i++)
+        g_string_append_printf (out, "Thread number %2u : Prio = %3u, Log = Yes, "
+                                "Name = Exited dynamic thread\r\n", 1 + i % 9, 100 + i);
+      p = eol;
+    }
+  g_string_append (out, p);
+  return g_string_free (out, FALSE);
+}
+
+/* The file @path with @n threads that exited before the log (see above); its text as it is in
+ * @plain when not NULL. Free both with g_free(). */
+static inline char *
+tks_test_read_with_stale_history (const char  *path,
+                                  guint        n,
+                                  char       **plain)
+{
+  g_autofree char *text = NULL;
+  char *stale;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  stale = tks_test_with_stale_history (text, n);
+  if (plain != NULL)
+    *plain = g_steal_pointer (&text);
+  return stale;
+}

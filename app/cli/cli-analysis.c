@@ -297,11 +297,12 @@ tks_cli_stats (int    argc,
   table_add (&table, "Max wait ms");
   table_add (&table, "Notes");
 
-  /* Rows in lane order (priority, highest first), like the timeline. */
-  lanes = tks_capture_get_lanes (capture, &n_lanes);
-  for (guint l = 0; l < stats->len; l++)
+  /* Rows in lane order (priority, highest first), like the timeline; threads that exited
+   * before the log began did not run in it and have none. */
+  lanes = tks_capture_get_shown_lanes (capture, FALSE, &n_lanes);
+  for (guint l = 0; l < n_lanes; l++)
     {
-      guint index = lanes != NULL && n_lanes == stats->len && lanes[l] < stats->len ? lanes[l] : l;
+      guint index = lanes[l] < stats->len ? lanes[l] : l;
       const TksThreadStats *s = &g_array_index (stats, TksThreadStats, index);
       const TksThread *thread = tks_capture_get_thread (capture, index);
       gboolean logged = (thread->flags & TKS_THREAD_LOGGED) != 0;

@@ -89,6 +89,8 @@ thread_state (const TksThread *th)
 {
   if (th->flags & TKS_THREAD_NOT_LISTED)
     return "not in list";
+  if (th->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
+    return "exited after the log ended";
   if (th->flags & TKS_THREAD_EXITED)
     return "exited";
   if (th->flags & TKS_THREAD_DELETED)
@@ -106,8 +108,10 @@ tks_cli_info (int    argc,
   g_autoptr(GError) error = NULL;
   const char * const *warnings;
   const guint *lanes;
-  guint n_lanes, n_warnings, n_logged = 0, n_exited = 0;
-  double trigger, start, end, hz;
+  guint n_lanes, n_warnings, n_logged = 0, n_exited = 0, n_before;
+  double trigger, start, end, hz, log_end;
+  TksLogEndReason log_end_reason;
+  TksBoardCounters counters;
 
   if (argc != 2 || argv[1][0] == '\0')
     {
@@ -122,7 +126,9 @@ tks_cli_info (int    argc,
       return TKS_CLI_BAD;
     }
 
-  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  /* Threads that exited before the log began did not run in it: counted, not listed. */
+  lanes = tks_capture_get_shown_lanes (capture, FALSE, &n_lanes);
+  n_before = tks_capture_get_n_exited_before_log (capture);
   for (guint i = 0; i < n_lanes; i++)
     {
       const TksThread *th = tks_capture_get_thread (capture, lanes[i]);
@@ -139,6 +145,8 @@ tks_cli_info (int    argc,
     printf ("Source:            %s\n", tks_capture_get_source (capture));
   printf ("Threads:           %u (%u logged, %u exited during the capture)\n",
           n_lanes, n_logged, n_exited);
+  if (n_before > 0)
+    printf ("                   %u threads exited before the log began (not listed)\n", n_before);
   printf ("Records:           %u\n", tks_capture_get_n_records (capture));
   printf ("Span:              ticks %.0f to %.0f (%.0f ticks, %.3f s at %g Hz)\n",
           start, end, end - start, (end - start) / hz, hz);
@@ -151,6 +159,17 @@ tks_cli_info (int    argc,
             tks_capture_get_trigger_name (capture) != NULL ? tks_capture_get_trigger_name (capture) : "");
   else
     printf ("Trigger:           none\n");
+  log_end = tks_capture_get_log_end (capture, &log_end_reason);
+  if (log_end_reason == TKS_LOG_END_LONE_EXITS)
+    printf ("Log ended:         tick %.3f, before the capture's end: only %u thread exits were "
+            "recorded after it (up to tick %.0f); which thread ran after it is unknown\n",
+            log_end, tks_capture_get_n_exits_after_log_end (capture), end - 1);
+  tks_capture_get_board_counters (capture, &counters);
+  if (counters.known)
+    printf ("Board counters:    %" G_GUINT64_FORMAT " records written, %" G_GUINT64_FORMAT
+            " switches dropped while paused, %" G_GUINT64_FORMAT " records dropped for the "
+            "history (counted since boot or run mode, not within this capture)\n",
+            counters.records_written, counters.dropped_paused, counters.dropped_history);
 
   printf ("\nLanes, highest priority first:\n");
   printf ("  %4s  %-24s %5s %4s %8s  %s\n", "prio", "name", "order", "log", "runs", "state");

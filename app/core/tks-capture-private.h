@@ -45,6 +45,7 @@ typedef struct
   TksSavedView  saved_view;
   double        tick_hz;        /* 0 when the input does not say */
   guint         log_size;       /* the board's log size, 0 when the input does not say */
+  TksBoardCounters counters;    /* from a threads_dump header */
   char         *damage;         /* a threads_dump that arrived damaged: how, else NULL */
   char         *source;
   GPtrArray    *warnings;       /* char* */

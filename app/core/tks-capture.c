@@ -33,6 +33,11 @@ struct _TksCapture
   guint         n_records;     /* records on the timeline (not dropped) */
   double        start;
   double        end;
+  double        log_end;       /* after the last switch (see tks_capture_get_log_end) */
+  guint32       log_end_reason;/* TksLogEndReason */
+  guint         n_exits_after_log_end;
+  guint        *shown_lanes;   /* lanes without the threads that exited before the log */
+  guint         n_shown_lanes;
   gboolean      has_trigger;
   double        trigger_pos;
   guint         max_per_tick;
@@ -88,6 +93,8 @@ typedef struct
   GPtrArray   *warnings;
   guint        n_warnings;
   guint        n_exits;        /* exit records on the timeline */
+  gint64       last_switch;    /* the last record that is not an exit, -1 when none */
+  gboolean     lone_exits;     /* exit records follow it */
   guint        pass;
 } Rebuild;
 
@@ -393,6 +400,34 @@ state_event (Rebuild *rb,
     }
 }
 
+/* An exit written after the log's last switch: the log had stopped recording switches, so
+ * the thread's run (if it was the one running) ends where the log ends, not at its exit. */
+static void
+state_lone_exit (Rebuild *rb,
+                 guint    thread,
+                 double   pos)
+{
+  TksCapture *self = rb->self;
+  ThreadState *st = &rb->states[thread];
+
+  if (st->open)
+    {
+      TksRun *runs = (TksRun *) self->threads[thread].runs;
+
+      runs[st->n_runs++] = (TksRun) { st->open_begin, self->log_end };
+      st->open = FALSE;
+      st->flags |= TKS_THREAD_RUNNING_AT_END;
+    }
+  st->exit_time = pos;
+  st->flags |= TKS_THREAD_EXITED | TKS_THREAD_EXITED_AFTER_LOG_END;
+  if (!st->seen)
+    {
+      st->seen = TRUE;
+      st->first_event = pos;
+    }
+  self->n_exits_after_log_end++;
+}
+
 /* The input line of the record being replayed, for warnings (worked out only for them). */
 #define LINE tks_parsed_record_line (rb->parsed, i)
 #define NO_THREAD G_MAXUINT
@@ -510,6 +545,7 @@ rebuild_count (Rebuild *rb)
   guint n_ticks = 0;
 
   rb->pass = 1;
+  rb->last_switch = -1;
   for (guint t = 0; t < rb->infos->len; t++)
     thread_state_init (&rb->states[t]);
 
@@ -532,6 +568,8 @@ rebuild_count (Rebuild *rb)
             first_tick = last_tick;
         }
 
+      if (!record_is_exit (rec))
+        rb->last_switch = i;
       if (rebuild_step (rb, working, rec, i, &next_deleted, &out, &in))
         continue;
       /* (rb->states moves when a thread is invented.) */
@@ -540,6 +578,9 @@ rebuild_count (Rebuild *rb)
       if (in != NO_THREAD)
         rb->states[in].n_runs++;
     }
+
+  for (guint i = (guint) (rb->last_switch + 1); i < n && !rb->lone_exits; i++)
+    rb->lone_exits = !(r[i].flags & TKS_RECORD_DROPPED) && record_is_exit (&r[i]);
 
   rb->first_tick = first_tick;
   rb->last_tick = last_tick;
@@ -615,8 +656,17 @@ rebuild_fill (Rebuild *rb)
 
           if (rebuild_step (rb, working, rec, i, &next_deleted, &out, &in))
             {
-              state_event (rb, out, 2, pos, k, at_zero);
+              if ((gint64) i > rb->last_switch)
+                state_lone_exit (rb, out, pos);
+              else
+                state_event (rb, out, 2, pos, k, at_zero);
               continue;
+            }
+          if ((gint64) i == rb->last_switch && rb->lone_exits)
+            {
+              /* Only exits may follow: the log ends with this switch's share of the tick. */
+              rb->self->log_end = pos + 1.0 / k;
+              rb->self->log_end_reason = TKS_LOG_END_LONE_EXITS;
             }
           if (out != NO_THREAD)
             state_event (rb, out, 1, pos, k, at_zero);
@@ -637,10 +687,10 @@ rebuild_initial_working_list (Rebuild *rb)
 
   if (parsed->deleted->len > rb->n_exits)
     {
+      /* Not damage: the board's history remembers more exits than the log holds. These
+       * threads are flagged TKS_THREAD_EXITED_BEFORE_LOG and counted. */
       guint stale = parsed->deleted->len - rb->n_exits;
 
-      rebuild_warn (rb, "warning: %u deleted threads have no exit record in the log: they "
-                    "exited before it starts and are shown without data", stale);
       for (guint d = 0; d < stale; d++)
         for (guint w = 0; w < rb->initial->len; w++)
           {
@@ -746,6 +796,10 @@ rebuild (TksCapture *self)
       self->start = (double) (rb.base + rb.first_tick);
       self->end = (double) (rb.base + rb.last_tick + 1);
     }
+  /* Pass 2 moves it back when only exits follow the last switch. */
+  self->log_end = rb.last_switch >= 0 ? self->end : self->start;
+  self->log_end_reason = rb.lone_exits && rb.last_switch < 0 ? TKS_LOG_END_LONE_EXITS
+                         : TKS_LOG_END_CAPTURE_END;
   rebuild_place_trigger (&rb);
 
   self->n_threads = rb.infos->len;
@@ -802,6 +856,8 @@ rebuild (TksCapture *self)
         }
       if (info->deleted)
         th->flags |= TKS_THREAD_DELETED;
+      if (info->deleted && info->deleted_order < rebuild_first_deleted (&rb))
+        th->flags |= TKS_THREAD_EXITED_BEFORE_LOG;
       th->name = self->names[t];
       th->number = info->number;
     }
@@ -815,8 +871,8 @@ rebuild (TksCapture *self)
 
       if (st->open)
         {
-          /* Still running when the log was read: shown running to the end. */
-          ((TksRun *) th->runs)[st->n_runs++] = (TksRun) { st->open_begin, self->end };
+          /* Still running when the log was read (or when it ended): shown running to there. */
+          ((TksRun *) th->runs)[st->n_runs++] = (TksRun) { st->open_begin, self->log_end };
           th->flags |= TKS_THREAD_RUNNING_AT_END;
         }
       th->n_runs = st->n_runs;
@@ -837,9 +893,21 @@ rebuild (TksCapture *self)
   for (guint t = 0; t < self->n_lanes; t++)
     self->lanes[t] = t;
   g_qsort_with_data (self->lanes, self->n_lanes, sizeof (guint), compare_lanes, self);
+  self->shown_lanes = g_new (guint, MAX (self->n_lanes, 1));
+  for (guint l = 0; l < self->n_lanes; l++)
+    if (!(self->threads[self->lanes[l]].flags & TKS_THREAD_EXITED_BEFORE_LOG))
+      self->shown_lanes[self->n_shown_lanes++] = self->lanes[l];
 
   if (parsed->records->len == 0)
     rebuild_warn (&rb, "warning: the log is empty: nothing was recorded yet");
+  /* The board's drop counters count since run mode began. Only when the log still holds every
+   * record written since then do the switches dropped while paused fall inside it. */
+  if (parsed->counters.known && parsed->counters.dropped_paused > 0 &&
+      parsed->counters.dropped_history == 0 &&
+      parsed->counters.records_written == parsed->records->len)
+    rebuild_warn (&rb, "warning: the board did not record %" G_GUINT64_FORMAT " switches while "
+                  "this log was paused for printing: runs around those moments may be "
+                  "missing or too long", parsed->counters.dropped_paused);
 
   /* Warnings: the reader's first, then the rebuild's. */
   self->warnings = g_ptr_array_new_with_free_func (g_free);
@@ -1138,8 +1206,8 @@ tks_capture_write (TksCapture         *self,
     {
       whole.x0 = self->start;
       whole.x1 = self->end;
-      whole.y0 = tks_capture_lane_to_legacy_y (self, self->n_lanes);
-      whole.y1 = tks_capture_lane_to_legacy_y (self, 0);
+      whole.y0 = tks_capture_lane_to_legacy_y (self, TRUE, self->n_lanes);
+      whole.y1 = tks_capture_lane_to_legacy_y (self, TRUE, 0);
     }
   if (view == NULL)
     view = &whole;
@@ -1253,6 +1321,80 @@ tks_capture_get_start (TksCapture *self)
 }
 
 double
+tks_capture_get_log_end (TksCapture      *self,
+                         TksLogEndReason *reason)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+  if (reason != NULL)
+    *reason = self->log_end_reason;
+  return self->log_end;
+}
+
+guint
+tks_capture_get_n_exits_after_log_end (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+  return self->n_exits_after_log_end;
+}
+
+const guint *
+tks_capture_get_shown_lanes (TksCapture *self,
+                             gboolean    with_exited_before_log,
+                             guint      *n_lanes)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), NULL);
+  if (with_exited_before_log)
+    return tks_capture_get_lanes (self, n_lanes);
+  if (n_lanes != NULL)
+    *n_lanes = self->n_shown_lanes;
+  return self->shown_lanes;
+}
+
+guint
+tks_capture_get_n_exited_before_log (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+  return self->n_lanes - self->n_shown_lanes;
+}
+
+void
+tks_capture_get_board_counters (TksCapture       *self,
+                                TksBoardCounters *counters)
+{
+  g_return_if_fail (TKS_IS_CAPTURE (self));
+  *counters = self->parsed->counters;
+}
+
+gboolean
+tks_capture_get_dropped_since (TksCapture *self,
+                               TksCapture *previous,
+                               guint64    *dropped)
+{
+  const TksBoardCounters *now, *then;
+  guint64 oldest;
+
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), FALSE);
+  g_return_val_if_fail (TKS_IS_CAPTURE (previous), FALSE);
+
+  now = &self->parsed->counters;
+  then = &previous->parsed->counters;
+  if (!now->known || !then->known || self->n_records == 0 || previous->n_records == 0)
+    return FALSE;
+  /* The same run: the counters only grew, and the earlier log's last record is inside this
+   * one's span (run mode would have emptied the log and the counters). */
+  if (now->records_written < then->records_written || now->dropped_paused < then->dropped_paused ||
+      previous->end < self->start || previous->end > self->end)
+    return FALSE;
+  /* This log's oldest record was written no later than the earlier dump was taken. */
+  oldest = now->records_written - MIN (now->records_written, self->parsed->records->len);
+  if (oldest > then->records_written)
+    return FALSE;
+  if (dropped != NULL)
+    *dropped = now->dropped_paused - then->dropped_paused;
+  return TRUE;
+}
+
+double
 tks_capture_get_end (TksCapture *self)
 {
   g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
@@ -1359,75 +1501,83 @@ tks_capture_get_damage (TksCapture *self)
 }
 
 static gboolean
-lane_has_data (TksCapture *self,
-               guint       lane)
+lane_has_data (TksCapture  *self,
+               const guint *lanes,
+               guint        lane)
 {
-  const TksThread *th = &self->threads[self->lanes[lane]];
+  const TksThread *th = &self->threads[lanes[lane]];
 
   return th->n_runs > 0 || th->n_marks > 0;
 }
 
 /*
  * The original viewer draws only the threads with data, one row each, from the bottom:
- * row r is centred on y = 10 + 10 r and 10 high. Tickscope draws every lane, from the top:
- * lane coordinate c is c lanes below the top edge.
+ * row r is centred on y = 10 + 10 r and 10 high. Tickscope draws every lane it shows, from
+ * the top: lane coordinate c is c lanes below the top edge. (The lanes it may hide have no
+ * data, so both lane lists map to the same rows.)
  */
 double
 tks_capture_lane_to_legacy_y (TksCapture *self,
+                              gboolean    with_exited_before_log,
                               double      lane)
 {
-  guint n_data = 0;
+  guint n_data = 0, n_lanes;
+  const guint *lanes;
   double d = 0;
 
   g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
 
-  for (guint i = 0; i < self->n_lanes; i++)
-    if (lane_has_data (self, i))
+  lanes = tks_capture_get_shown_lanes (self, with_exited_before_log, &n_lanes);
+  for (guint i = 0; i < n_lanes; i++)
+    if (lane_has_data (self, lanes, i))
       n_data++;
 
   if (lane <= 0)
     d = lane;
   else
     {
-      guint whole = (guint) MIN (floor (lane), (double) self->n_lanes);
+      guint whole = (guint) MIN (floor (lane), (double) n_lanes);
 
       for (guint i = 0; i < whole; i++)
-        if (lane_has_data (self, i))
+        if (lane_has_data (self, lanes, i))
           d++;
-      if (whole < self->n_lanes && lane_has_data (self, whole))
+      if (whole < n_lanes && lane_has_data (self, lanes, whole))
         d += lane - whole;
-      else if (whole >= self->n_lanes)
-        d += lane - self->n_lanes;
+      else if (whole >= n_lanes)
+        d += lane - n_lanes;
     }
   return 5.0 + 10.0 * ((double) n_data - d);
 }
 
 double
 tks_capture_legacy_y_to_lane (TksCapture *self,
+                              gboolean    with_exited_before_log,
                               double      y)
 {
-  guint n_data = 0;
+  guint n_data = 0, n_lanes;
+  const guint *lanes;
   double d;
 
   g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
 
-  for (guint i = 0; i < self->n_lanes; i++)
-    if (lane_has_data (self, i))
+  lanes = tks_capture_get_shown_lanes (self, with_exited_before_log, &n_lanes);
+  for (guint i = 0; i < n_lanes; i++)
+    if (lane_has_data (self, lanes, i))
       n_data++;
 
   d = (double) n_data - (y - 5.0) / 10.0;
   if (d <= 0)
     return d;
 
-  for (guint i = 0; i < self->n_lanes; i++)
+  for (guint i = 0; i < n_lanes; i++)
     {
-      if (!lane_has_data (self, i))
+      if (!lane_has_data (self, lanes, i))
         continue;
       if (d <= 1.0)
         return i + d;
       d -= 1.0;
     }
-  return self->n_lanes + d;
+  return n_lanes + d;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1443,6 +1593,7 @@ tks_capture_finalize (GObject *object)
   g_clear_pointer (&self->runs, g_free);
   g_clear_pointer (&self->marks, g_free);
   g_clear_pointer (&self->lanes, g_free);
+  g_clear_pointer (&self->shown_lanes, g_free);
   g_clear_pointer (&self->source, g_free);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
 

@@ -49,7 +49,31 @@ typedef enum
   TKS_THREAD_ASSUMED_START  = 1 << 5, /* the first run begins at tick 0 without an IN      */
   TKS_THREAD_RUNNING_AT_START = 1 << 6, /* the first run began before the capture: it is
                                            shown from the capture's start to its first OUT */
+  TKS_THREAD_EXITED_AFTER_LOG_END = 1 << 7, /* its exit record came after the log ended (see
+                                               tks_capture_get_log_end()): it exited at
+                                               exit_time, what it did since the end is unknown */
+  TKS_THREAD_EXITED_BEFORE_LOG = 1 << 8, /* listed as deleted, but its exit is older than the
+                                            log: it has no event in the capture */
 } TksThreadFlags;
+
+/* Why the log ends where it does (tks_capture_get_log_end()). */
+typedef enum
+{
+  TKS_LOG_END_CAPTURE_END, /* the log records to its last record: log end = capture end */
+  TKS_LOG_END_LONE_EXITS,  /* only exit records follow the last switch: the log had stopped
+                              (frozen by a trigger) and the board still wrote the exits of
+                              threads, later; the switches after the last one are unknown */
+} TksLogEndReason;
+
+/* The board's counters, as a threads_dump header gives them. They count since boot (or since
+ * run mode began), not within the capture: information, not damage. */
+typedef struct
+{
+  gboolean known;              /* the input had a threads_dump header */
+  guint64  records_written;
+  guint64  dropped_paused;     /* switches not recorded while the log was printed */
+  guint64  dropped_history;    /* oldest records discarded for a full deleted history */
+} TksBoardCounters;
 
 typedef struct
 {
@@ -105,11 +129,24 @@ gboolean         tks_capture_save                 (TksCapture         *self,
 guint            tks_capture_get_n_threads        (TksCapture    *self);
 const TksThread *tks_capture_get_thread           (TksCapture    *self,
                                                    guint          index);
+/* Every thread's lane, top to bottom. */
 const guint     *tks_capture_get_lanes            (TksCapture    *self,
                                                    guint         *n_lanes);
+/* The lanes to show: without the threads that exited before the log begins, unless
+ * @with_exited_before_log. */
+const guint     *tks_capture_get_shown_lanes      (TksCapture    *self,
+                                                   gboolean       with_exited_before_log,
+                                                   guint         *n_lanes);
+guint            tks_capture_get_n_exited_before_log (TksCapture *self);
 guint            tks_capture_get_n_records        (TksCapture    *self);
 double           tks_capture_get_start            (TksCapture    *self);
 double           tks_capture_get_end              (TksCapture    *self);
+/* Where the log really ends: after its last switch. Up to there every thread's state is
+ * known; from there to the capture's end only the exit records of threads
+ * (TKS_THREAD_EXITED_AFTER_LOG_END) were written. Equals the end unless @reason says why not. */
+double           tks_capture_get_log_end          (TksCapture    *self,
+                                                   TksLogEndReason *reason);
+guint            tks_capture_get_n_exits_after_log_end (TksCapture *self);
 gboolean         tks_capture_get_trigger          (TksCapture    *self,
                                                    double        *pos);
 const char      *tks_capture_get_trigger_name     (TksCapture    *self);
@@ -127,12 +164,24 @@ const char * const *tks_capture_get_warnings      (TksCapture    *self,
                                                    guint         *n_warnings);
 /* The board's log size, when the input says (threads_dump); 0 otherwise. */
 guint            tks_capture_get_log_size         (TksCapture    *self);
+void             tks_capture_get_board_counters   (TksCapture    *self,
+                                                   TksBoardCounters *counters);
+/* The switches the board did not record while paused (printing) since @previous, an earlier
+ * dump of the same board: TRUE with @dropped when all of them fall inside this capture's log
+ * (it reaches back to where @previous was taken, in the same run), FALSE when that cannot be
+ * known. */
+gboolean         tks_capture_get_dropped_since    (TksCapture    *self,
+                                                   TksCapture    *previous,
+                                                   guint64       *dropped);
 /* For a threads_dump: NULL when it arrived whole (its count and checksum agree), else why not. */
 const char      *tks_capture_get_damage           (TksCapture    *self);
 
+/* Lane coordinates are those of tks_capture_get_shown_lanes (@with_exited_before_log). */
 double           tks_capture_lane_to_legacy_y     (TksCapture    *self,
+                                                   gboolean       with_exited_before_log,
                                                    double         lane);
 double           tks_capture_legacy_y_to_lane     (TksCapture    *self,
+                                                   gboolean       with_exited_before_log,
                                                    double         y);
 
 G_END_DECLS

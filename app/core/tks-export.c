@@ -271,6 +271,15 @@ json_append_ts (Writer     *w,
   append_number (w->out, value_us, 3);
 }
 
+/* Where the log ended, when before the capture's end (only exits were written after it). */
+static gboolean
+log_end_before_end (TksCapture *capture,
+                    double     *log_end)
+{
+  *log_end = tks_capture_get_log_end (capture, NULL);
+  return *log_end < tks_capture_get_end (capture) && isfinite (*log_end);
+}
+
 static gboolean
 export_perfetto (TksCapture *capture,
                  double      tick_hz,
@@ -283,7 +292,7 @@ export_perfetto (TksCapture *capture,
   guint n_threads = tks_capture_get_n_threads (capture);
   g_autofree guint *sort_index = g_new0 (guint, MAX (n_threads, 1));
   gboolean first = TRUE;
-  double trigger;
+  double trigger, log_end;
 
   /* Lanes are listed top to bottom; threads missing from them go last, in creation order. */
   for (guint i = 0; i < n_threads; i++)
@@ -310,9 +319,14 @@ export_perfetto (TksCapture *capture,
   for (guint i = 0; i < n_threads; i++)
     {
       const TksThread *thread = tks_capture_get_thread (capture, i);
-      g_autofree char *name = thread_display_name (thread);
+      g_autofree char *name = NULL;
       g_autofree char *label = NULL;
       guint tid = i + 1;
+
+      /* Gone before the log began: no track, as it did not run in it. */
+      if (thread->flags & TKS_THREAD_EXITED_BEFORE_LOG)
+        continue;
+      name = thread_display_name (thread);
 
       /* A thread only the log names has no known priority; its name says so. */
       if (thread_priority_known (thread))
@@ -368,6 +382,9 @@ export_perfetto (TksCapture *capture,
           json_begin_event (w, &first, "i", "exit", tid);
           g_string_append (w->out, ",\"cat\":\"exit\",\"s\":\"t\"");
           json_append_ts (w, "ts", thread->exit_time * us_per_tick);
+          /* Recorded after the log ended: what the thread did until then is unknown. */
+          if (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
+            g_string_append (w->out, ",\"args\":{\"after_log_end\":true}");
           g_string_append (w->out, "}");
         }
     }
@@ -386,6 +403,15 @@ export_perfetto (TksCapture *capture,
           g_string_append (w->out, "}");
         }
       g_string_append (w->out, "}");
+    }
+
+  if (log_end_before_end (capture, &log_end))
+    {
+      json_begin_event (w, &first, "i", "log_end", 0);
+      g_string_append (w->out, ",\"cat\":\"log_end\",\"s\":\"g\"");
+      json_append_ts (w, "ts", log_end * us_per_tick);
+      g_string_append_printf (w->out, ",\"args\":{\"reason\":\"lone_exits\",\"exits_after\":%u}}",
+                              tks_capture_get_n_exits_after_log_end (capture));
     }
 
   g_string_append (w->out, "\n]}\n");
@@ -465,6 +491,7 @@ export_csv (TksCapture *capture,
   guint n_threads = tks_capture_get_n_threads (capture);
   double start = tks_capture_get_start (capture);
   double end = tks_capture_get_end (capture);
+  double log_end = tks_capture_get_log_end (capture, NULL);
   double trigger;
 
   g_string_append (w->out, "kind,thread,priority,creation_order,begin,end\r\n");
@@ -472,13 +499,20 @@ export_csv (TksCapture *capture,
   for (guint i = 0; i < n_threads; i++)
     {
       const TksThread *thread = tks_capture_get_thread (capture, i);
-      g_autofree char *display_name = thread_display_name (thread);
-      g_autofree char *name = csv_field (display_name);
+      g_autofree char *display_name = NULL;
+      g_autofree char *name = NULL;
 
+      /* Gone before the log began: it has no row, as it did not run in it. */
+      if (thread->flags & TKS_THREAD_EXITED_BEFORE_LOG)
+        continue;
+      display_name = thread_display_name (thread);
+      name = csv_field (display_name);
+
+      /* Nothing is known after the log's end (a log_end row covers it). */
       if (isnan (thread->first_event))
-        csv_row (w, "no_data", thread, name, start, end);
+        csv_row (w, "no_data", thread, name, start, log_end);
       else if (thread->first_event > start)
-        csv_row (w, "no_data", thread, name, start, thread->first_event);
+        csv_row (w, "no_data", thread, name, start, MIN (thread->first_event, log_end));
 
       for (guint r = 0; thread->runs != NULL && r < thread->n_runs; r++)
         {
@@ -507,7 +541,8 @@ export_csv (TksCapture *capture,
         }
 
       if ((thread->flags & TKS_THREAD_EXITED) != 0 && isfinite (thread->exit_time))
-        csv_row (w, "exit", thread, name, thread->exit_time, MAX (end, thread->exit_time));
+        csv_row (w, (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END) ? "exit_after_log_end"
+                    : "exit", thread, name, thread->exit_time, MAX (end, thread->exit_time));
     }
 
   if (tks_capture_get_trigger (capture, &trigger) && isfinite (trigger))
@@ -516,6 +551,8 @@ export_csv (TksCapture *capture,
 
       csv_row (w, "trigger", NULL, by, trigger, trigger);
     }
+  if (log_end_before_end (capture, &log_end))
+    csv_row (w, "log_end", NULL, "lone_exits", log_end, end);
 
   return writer_flush (w, FALSE);
 }
@@ -528,6 +565,7 @@ enum
   SWITCH_END   = 0, /* the thread leaves the CPU (OUT) */
   SWITCH_EXIT  = 1, /* the thread exits */
   SWITCH_BEGIN = 2, /* the thread gets the CPU (IN) */
+  SWITCH_LATE_EXIT = 3, /* the thread's exit was recorded after the log ended: not a switch */
 };
 
 typedef struct
@@ -691,20 +729,33 @@ ftrace_switch (FtraceContext *ctx,
   g_string_append_c (out, '\n');
 }
 
+/* A tracing_mark_write line: @what, then " @key=@value" when @value is set. */
 static void
-ftrace_trigger (FtraceContext *ctx,
-                int            current,
-                double         pos)
+ftrace_mark (FtraceContext *ctx,
+             int            current,
+             double         pos,
+             const char    *what,
+             const char    *key,
+             const char    *value)
 {
   ctx->n_lines++;
   if (ctx->w == NULL)
     return;
 
   ftrace_line_prefix (ctx, current, pos);
-  g_string_append (ctx->w->out, "tracing_mark_write: trigger");
-  if (ctx->trigger_by != NULL && ctx->trigger_by[0] != '\0')
-    g_string_append_printf (ctx->w->out, " set_by=%s", ctx->trigger_by);
+  g_string_append (ctx->w->out, "tracing_mark_write: ");
+  g_string_append (ctx->w->out, what);
+  if (value != NULL && value[0] != '\0')
+    g_string_append_printf (ctx->w->out, " %s=%s", key, value);
   g_string_append_c (ctx->w->out, '\n');
+}
+
+static void
+ftrace_trigger (FtraceContext *ctx,
+                int            current,
+                double         pos)
+{
+  ftrace_mark (ctx, current, pos, "trigger", "set_by", ctx->trigger_by);
 }
 
 static GArray *
@@ -757,7 +808,8 @@ ftrace_collect_events (TksCapture *capture)
 
           ev.pos = thread->exit_time;
           ev.thread = i;
-          ev.kind = SWITCH_EXIT;
+          ev.kind = (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END) ? SWITCH_LATE_EXIT
+                                                                       : SWITCH_EXIT;
           g_array_append_val (events, ev);
         }
     }
@@ -775,6 +827,8 @@ ftrace_walk (FtraceContext *ctx,
              gboolean       has_trigger,
              double         trigger)
 {
+  double log_end;
+  gboolean log_end_done = !log_end_before_end (ctx->capture, &log_end);
   gboolean trigger_done = !has_trigger;
   int current = -1;
   guint i = 0;
@@ -793,6 +847,12 @@ ftrace_walk (FtraceContext *ctx,
           ftrace_trigger (ctx, current, trigger);
           trigger_done = TRUE;
         }
+      if (!log_end_done && log_end <= pos)
+        {
+          /* After it, no switch is known: only exits, as marks. */
+          ftrace_mark (ctx, current, log_end, "log_end", "reason", "lone_exits");
+          log_end_done = TRUE;
+        }
 
       /* Every event at one position comes from one record: at most one thread leaves and
        * one comes in. Damaged data can hold more; they are taken pairwise. */
@@ -800,7 +860,10 @@ ftrace_walk (FtraceContext *ctx,
         {
           const SwitchEvent *ev = &g_array_index (events, SwitchEvent, i);
 
-          if (ev->kind == SWITCH_BEGIN)
+          if (ev->kind == SWITCH_LATE_EXIT)
+            ftrace_mark (ctx, current, pos, "exit_after_log_end", "comm",
+                         ctx->comms[ev->thread]);
+          else if (ev->kind == SWITCH_BEGIN)
             {
               if (n_ins < G_N_ELEMENTS (ins))
                 ins[n_ins++] = (int) ev->thread;
@@ -831,6 +894,8 @@ ftrace_walk (FtraceContext *ctx,
 
   if (!trigger_done)
     ftrace_trigger (ctx, current, trigger);
+  if (!log_end_done)
+    ftrace_mark (ctx, current, log_end, "log_end", "reason", "lone_exits");
 
   return TRUE;
 }

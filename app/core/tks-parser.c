@@ -658,13 +658,21 @@ dump_header_line (TksParser  *parser,
     parser->dump_records = (guint) v;
   else if (header_value (p, end, "Log size:", &v))
     parser->current->log_size = (guint) v;
-  else if ((header_value (p, end, "Dropped while paused:", &v) ||
-            header_value (p, end, "Dropped for history:", &v)) && v > 0)
+  /* Counted since boot or run mode, not within this log: kept as information. */
+  else if (header_value (p, end, "Records written:", &v))
     {
-      g_autofree char *text = excerpt (p, end - p);
-
-      add_warning (parser, "line %u: warning: the board reports lost data: %s",
-                   parser->line_no, text);
+      parser->current->counters.known = TRUE;
+      parser->current->counters.records_written = v;
+    }
+  else if (header_value (p, end, "Dropped while paused:", &v))
+    {
+      parser->current->counters.known = TRUE;
+      parser->current->counters.dropped_paused = v;
+    }
+  else if (header_value (p, end, "Dropped for history:", &v))
+    {
+      parser->current->counters.known = TRUE;
+      parser->current->counters.dropped_history = v;
     }
   else if (header_value (p, end, "Unnumbered threads:", &v) && v > 0)
     {

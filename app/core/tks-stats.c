@@ -172,8 +172,10 @@ tks_thread_stats_compute (const TksThread *thread,
  * @totals: (out caller-allocates) (optional): figures of the whole capture over the range
  * @error: return location for an error
  *
- * Computes per-thread statistics over [@from, @to], clamped to the capture. Marks and exits
- * lying exactly at the end of the capture are counted when the range reaches it.
+ * Computes per-thread statistics over [@from, @to], clamped to the capture and to the log's
+ * end (tks_capture_get_log_end()). Marks and exits lying exactly at the end of the capture are
+ * counted when the range reaches it. Threads that exited before the log began have a row (all
+ * zero) but are not counted in @totals.
  *
  * Returns: (transfer full): a #GArray of #TksThreadStats in creation order, or %NULL with
  *   @error set when the range is empty or outside the capture.
@@ -225,8 +227,10 @@ tks_stats_compute (TksCapture     *capture,
       return NULL;
     }
 
+  /* Nothing is known after the log's end (only exits were recorded after it). */
   from = MAX (from, start);
-  to = MIN (to, end);
+  to = MIN (to, tks_capture_get_log_end (capture, NULL));
+  from = MIN (from, to);
 
   t.from = from;
   t.to = to;
@@ -245,6 +249,9 @@ tks_stats_compute (TksCapture     *capture,
 
       thread_stats_compute_full (thread, from, to, to >= end, stats);
 
+      /* Gone before the log began: it did not run in it. */
+      if (thread->flags & TKS_THREAD_EXITED_BEFORE_LOG)
+        continue;
       t.n_threads++;
       if ((thread->flags & TKS_THREAD_LOGGED) != 0)
         t.n_logged_threads++;

@@ -15,8 +15,8 @@ import pyatspi
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tksgui import (PLUS, WORK, check, choose_filter, click, count_colours, dialog,  # noqa: E402
                     entry_text, file_dialog_open, file_dialog_save, find, find_all, finish, get_app,
-                    label_text, labels, main_window, menu_item, press, role_name, screenshot, status,
-                    wait_for, window_named)
+                    label_text, labels, lane_names, main_window, menu_item, open_main_menu, press,
+                    role_name, screenshot, status, wait_for, window_named)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 CAPTURE = os.path.join(DATA, "board-trigger-exits.saved.txt")
@@ -201,6 +201,98 @@ try:
         check(len(shares) >= 20, "every listed thread has its share of the time", shares[:5])
         press(0xFF1B)   # Escape closes it
         check(wait_for(lambda: window_named(app, "Statistics") is None, 5), "Escape closes the Statistics window")
+
+    # What a reader of a capture must see. This log was frozen by a trigger and read late: the
+    # original library went on writing exits after the freeze. After the last switch (tick
+    # 17991 of 16316 to 20027) a grey band says the log ended; idle no longer runs to the end.
+    click(buttons["Open"])
+    file_dialog_open(app, CAPTURE)
+    wait_for(lambda: "board-trigger-exits.saved.txt" in (main_window(app).name or ""), 20)
+    time.sleep(0.5)
+    line = find(main_window(app), lambda n: n.getRoleName() == "label" and "29 threads" in (n.name or ""))
+    about = line.description if line is not None else ""
+    check("The log ended at tick 17991.000; 9 thread exits were recorded after it" in (about or ""),
+          "the status line's description says where the log ended", about)
+    # idle, the thread running when the log ended, has the lowest lane: scroll down to it
+    try:
+        find(main_window(app), role_name("panel", "Timeline")).queryComponent().grabFocus()
+    except Exception:
+        pass
+    time.sleep(0.2)
+    for _ in range(2):
+        press(0xFF56)   # Page Down
+    time.sleep(0.5)
+    idle_header = find(main_window(app), lambda n: n.getRoleName() == "label" and n.name == "idle")
+    check(idle_header is not None and extents(idle_header).height > 0, "the idle thread's lane is in view")
+    timeline = find(main_window(app), role_name("panel", "Timeline"))
+    box = extents(timeline)
+    area = box.width - 190   # right of the lane headers
+    left = (box.x + 190 + 5, box.y + 40, int(area * 0.4), box.height - 60)
+    after = (box.x + 190 + int(area * 0.5), box.y + 40, int(area * 0.45), box.height - 60)
+    grey = {"band": lambda r, g, b: abs(r - g) < 4 and abs(g - b) < 4 and 150 < r < 236}
+    shot = screenshot("log-ended.png")
+    right = count_colours(shot, dict(PIXELS, **grey), box=after)
+    check(count_colours(shot, PIXELS, box=left)["idle"] > 100, "idle runs before the log's end")
+    check(right["idle"] == 0, "after the log's end no thread is drawn running", right)
+    check(right["band"] > 0.5 * after[2] * after[3], "a grey band covers every lane after the log's end", right)
+
+    # Threads that exited before the log began (the board's history keeps up to 64): no lane
+    # by default, a menu item shows them
+    stale = os.path.join(WORK, "stale-history.txt")
+    with open(CAPTURE) as f:
+        text = f.read()
+    gone = "".join("Thread number %2d : Prio = %3d, Log = Yes, Name = Exited dynamic thread\n"
+                   % (1 + i % 9, 100 + i) for i in range(44))
+    with open(stale, "w") as f:
+        f.write(text.replace("Deleted threads: \n", "Deleted threads: \n" + gone))
+    click(buttons["Open"])
+    file_dialog_open(app, stale)
+    hidden = wait_for(lambda: status(app, THREADS) if "stale-history.txt" in (main_window(app).name or "") else None, 20)
+    check(hidden is not None and "29 threads" in hidden
+          and "44 threads that exited before the log began are hidden" in hidden,
+          "the status line counts the threads gone before the log, hidden", hidden)
+    check(len(lane_names(app)) == 29, "the timeline has a lane for the 29 threads of the log only",
+          len(lane_names(app)))
+    toggle_label = "Show Threads That Exited Before the Log"
+
+    def toggle():
+        open_main_menu(app)
+        item = wait_for(lambda: find(app, lambda n: n.name == toggle_label
+                                     and n.getRoleName() in ("check menu item", "menu item",
+                                                             "check box", "toggle button")), 5)
+        if item is not None:
+            click(item)
+        return item
+
+    check(toggle() is not None, "the main menu has " + toggle_label)
+    shown = wait_for(lambda: status(app, THREADS) if "73 threads" in status(app, THREADS) else None, 5)
+    check(shown is not None and "44 of them exited before the log began" in shown,
+          "shown, the status line counts every lane", status(app, THREADS))
+    check(len(lane_names(app)) == 73, "shown, the timeline has a lane for each of the 73 threads",
+          len(lane_names(app)))
+    toggle()
+    again = wait_for(lambda: len(lane_names(app)) == 29, 5)
+    check(again and "are hidden" in status(app, THREADS), "the menu item hides them again",
+          (len(lane_names(app)), status(app, THREADS)))
+
+    # The board's counters count since boot: information in the status line's description,
+    # not a warning
+    counters = os.path.join(WORK, "counters.txt")
+    with open(os.path.join(DATA, "simboard-dump.raw.txt"), newline="") as f:
+        text = f.read()
+    with open(counters, "w", newline="") as f:
+        f.write(text.replace("Dropped while paused: 0", "Dropped while paused: 1767258")
+                .replace("Dropped for history: 0", "Dropped for history: 16066"))
+    click(buttons["Open"])
+    file_dialog_open(app, counters)
+    wait_for(lambda: "counters.txt" in (main_window(app).name or ""), 20)
+    time.sleep(0.5)
+    line = find(main_window(app), lambda n: n.getRoleName() == "label" and " threads," in (n.name or ""))
+    about = (line.description or "") if line is not None else ""
+    check("1767258 switches dropped while paused, 16066 records dropped for the history" in about,
+          "the board's counters are in the status line's description", about)
+    warned = [t for t in labels(main_window(app)) if "1767258" in t or "lost data" in t]
+    check(not warned, "the board's counters are not shown as warnings", warned)
 
     check(proc.poll() is None, "the viewer is still running")
 finally:
