@@ -378,7 +378,9 @@ set_log_limit (Job   *job,
   gboolean known = records > 0 && records <= MAX_EXPECTED_LOG;
 
   records = known ? records : MAX_EXPECTED_LOG;
-  job->limit.max_bytes = 2 * (gsize) records * RECORD_BYTES + extra + REPLY_MARGIN_BYTES;
+  /* a known size gets twice its bytes; the largest any board is taken to have, its own */
+  job->limit.max_bytes = (known ? 2 : 1) * (gsize) records * RECORD_BYTES + extra
+                         + REPLY_MARGIN_BYTES;
   g_free (job->limit_bound);
   job->limit_bound = known
     ? g_strdup_printf ("the log holds at most %u records", records)
@@ -650,6 +652,29 @@ save_in_history (Link       *link,
   return g_steal_pointer (&path);
 }
 
+/* Adds a sentence to the job's error. */
+static void append_to_error (Job        *job,
+                             const char *format,
+                             ...) G_GNUC_PRINTF (2, 3);
+
+static void
+append_to_error (Job        *job,
+                 const char *format,
+                 ...)
+{
+  g_autofree char *more = NULL;
+  char *message;
+  va_list args;
+
+  va_start (args, format);
+  more = g_strdup_vprintf (format, args);
+  va_end (args);
+  message = g_strconcat (job->error->message, g_str_has_suffix (job->error->message, ".") ? " " : ". ",
+                         more, NULL);
+  g_free (job->error->message);
+  job->error->message = message;
+}
+
 /* Keeps what the board sent when it could not be rebuilt, so nothing is lost; says where in
  * the job's error. */
 static void
@@ -663,7 +688,7 @@ save_raw (Link    *link,
   if (job->saved_path == NULL)
     return;
   prune_history (link->history_max_bytes, job->saved_path, NULL);
-  g_prefix_error (&job->error, "The received bytes are kept in %s. ", job->saved_path);
+  append_to_error (job, "The received bytes are kept in %s", job->saved_path);
 }
 
 /* A reply that passed its bound: its first and last bytes are kept, with what came before it
@@ -694,8 +719,8 @@ save_failed_reply (Link       *link,
   if (job->saved_path == NULL)
     return;
   prune_history (link->history_max_bytes, job->saved_path, NULL);
-  g_prefix_error (&job->error, "Its first and last %s are kept in %s. ",
-                  len <= 2 * KEPT_END_BYTES ? "bytes" : "64 KiB", job->saved_path);
+  append_to_error (job, "Its first and last %s are kept in %s",
+                   len <= 2 * KEPT_END_BYTES ? "bytes" : "64 KiB", job->saved_path);
 }
 
 /* Runs @command for a fetch, bounded by the job's limit; with @section, its reply goes into

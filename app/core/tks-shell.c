@@ -415,15 +415,16 @@ reply_bound (const TksShellLimit *limit,
 static void
 set_too_long (TksShell            *self,
               const char          *command,
+              gsize                bound,
               const TksShellLimit *limit,
               GError             **error)
 {
-  g_autofree char *size = g_format_size (reply_bound (limit, 0));
-  const char *bound = limit != NULL && limit->bound != NULL ? limit->bound : "";
+  g_autofree char *size = g_format_size (bound);
+  const char *why = limit != NULL && limit->bound != NULL ? limit->bound : "";
 
   g_set_error (error, TKS_ERROR, TKS_ERROR_TOO_LONG,
                "The reply to “%s” passed %s (%" G_GSIZE_FORMAT " bytes read%s%s): stopped reading",
-               command, size, (gsize) self->buf->len, *bound ? "; " : "", bound);
+               command, size, (gsize) self->buf->len, *why ? "; " : "", why);
 }
 
 char *
@@ -512,10 +513,13 @@ tks_shell_command_limited (TksShell             *self,
       const guint8 *fresh;
       gssize n;
 
+      gsize bound = reply_bound (limit, expected_bytes);
+      gsize room = MIN (READ_CHUNK, bound + 1 - MIN (have, bound)); /* to one byte past it */
+
       if (at_prompt)
         wait_ms = MIN (wait_ms, TRAILING_QUIET_MS);
-      g_byte_array_set_size (self->buf, (guint) (have + READ_CHUNK));
-      n = tks_transport_read (self->transport, self->buf->data + have, READ_CHUNK, wait_ms,
+      g_byte_array_set_size (self->buf, (guint) (have + room));
+      n = tks_transport_read (self->transport, self->buf->data + have, room, wait_ms,
                               cancellable, &read_error);
       g_byte_array_set_size (self->buf, (guint) (have + (gsize) MAX (n, 0)));
       if (at_prompt && n <= 0)
@@ -561,12 +565,12 @@ tks_shell_command_limited (TksShell             *self,
       fresh = self->buf->data + have;
       for (const guint8 *c = fresh, *end = fresh + n; (c = memchr (c, '\n', (gsize) (end - c))) != NULL; c++)
         lines++;
-      if (self->buf->len > reply_bound (limit, expected_bytes))
+      if (self->buf->len > bound)
         {
           self->failed = TRUE;
           /* The board may go on: the next command first brings it to a prompt, at once. */
           self->unsettled_ms = 0;
-          set_too_long (self, command, limit, error);
+          set_too_long (self, command, bound, limit, error);
           return NULL;
         }
       at_prompt = ends_with_prompt (self->buf->data, self->buf->len);
