@@ -9,6 +9,7 @@
 #include "tks-error.h"
 #include "tks-parser.h"
 #include "tks-session.h"
+#include "tks-session-private.h"
 #include "tks-shell.h"
 #include "tks-transport.h"
 
@@ -338,10 +339,13 @@ static void
 post_progress (Job      *job,
                gboolean  final)
 {
-  Progress *p = g_new0 (Progress, 1);
+  Progress *p;
   gint64 now = g_get_monotonic_time ();
   double elapsed = (now - job->start_us) / (double) G_USEC_PER_SEC;
 
+  if (job->task == NULL)
+    return; /* run on a shell directly: nobody to tell */
+  p = g_new0 (Progress, 1);
   p->session = g_object_ref (g_task_get_source_object (job->task));
   p->link_id = job->link_id;
   p->bytes = job->bytes;
@@ -567,6 +571,10 @@ job_failed (Job    *job,
   return FALSE;
 }
 
+static void meet_board (Link         *link,
+                        Job          *job,
+                        GCancellable *cancellable);
+
 static void
 run_connect (Link         *link,
              Job          *job,
@@ -574,8 +582,6 @@ run_connect (Link         *link,
 {
   GError *error = NULL;
   TksTransport *transport;
-  TksShellLimit limit = { HELP_MAX_BYTES, "a help lists a few dozen commands", FALSE };
-  g_autofree char *help = NULL;
 
   transport = tks_transport_open (link->address, &link->options, cancellable, &error);
   if (transport == NULL)
@@ -586,6 +592,18 @@ run_connect (Link         *link,
   link->shell = tks_shell_new (transport);
   tks_shell_set_timeout (link->shell, link->timeout_ms);
   tks_shell_set_slow_paste (link->shell, link->slow_paste);
+  meet_board (link, job, cancellable);
+}
+
+/* Brings the board's shell to a prompt and asks what it offers. */
+static void
+meet_board (Link         *link,
+            Job          *job,
+            GCancellable *cancellable)
+{
+  TksShellLimit limit = { HELP_MAX_BYTES, "a help lists a few dozen commands", FALSE };
+  GError *error = NULL;
+  g_autofree char *help = NULL;
 
   if (!tks_shell_sync (link->shell, cancellable, &error))
     {
@@ -610,7 +628,7 @@ run_connect (Link         *link,
 
   link->has_dump = g_strv_contains ((const char * const *) link->commands, "threads_dump");
   link->description = g_strdup_printf ("ChibiOS shell on %s",
-                                       tks_transport_get_description (transport));
+                                       tks_transport_get_description (tks_shell_get_transport (link->shell)));
 }
 
 static void
@@ -1020,6 +1038,59 @@ run_fetch (Link         *link,
   post_progress (job, TRUE);
   job->result = g_steal_pointer (&capture);
   job->result_free = g_object_unref;
+}
+
+gpointer
+tks_session_run_on_shell (TksShell        *shell,
+                          TksSessionStep   step,
+                          gboolean         use_dump,
+                          GError         **error)
+{
+  Link link = { 0 };
+  Job job = { 0 };
+  gpointer result = NULL;
+
+  link.shell = shell;
+  link.address = (char *) "shell";
+  link.has_dump = use_dump;
+  link.prefer_snapshot = TRUE;
+  link.description = g_strdup ("a shell");
+  job.link = &link;
+  switch (step)
+    {
+    case TKS_SESSION_STEP_CONNECT:
+      job.kind = JOB_CONNECT;
+      meet_board (&link, &job, NULL);
+      if (job.error == NULL)
+        result = g_steal_pointer (&link.commands);
+      break;
+    case TKS_SESSION_STEP_FETCH:
+      job.kind = JOB_FETCH;
+      run_fetch (&link, &job, NULL);
+      break;
+    case TKS_SESSION_STEP_TRIGGER:
+    case TKS_SESSION_STEP_RUN:
+      job.kind = step == TKS_SESSION_STEP_TRIGGER ? JOB_TRIGGER : JOB_RUN;
+      run_simple (&link, &job, NULL);
+      if (job.error == NULL && step == TKS_SESSION_STEP_RUN)
+        result = g_strdup ("Run mode");
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  if (job.result != NULL)
+    result = g_steal_pointer (&job.result);
+  if (job.error != NULL)
+    g_propagate_error (error, g_steal_pointer (&job.error));
+  g_strfreev (link.commands);
+  g_free (link.description);
+  g_free (job.saved_path);
+  g_free (job.raw_path);
+  g_free (job.limit_bound);
+  if (job.transcript != NULL)
+    g_string_free (job.transcript, TRUE);
+  g_clear_pointer (&job.parser, tks_parser_free);
+  return result;
 }
 
 static void
