@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# A hostile board, with the real viewer in Xvfb driven through AT-SPI. The board (the
+# hostile-board test program over TCP) answers the first fetch well, then turns hostile:
+# 1. an endless stream of valid records: Get new data ends with a message naming the command
+#    and the bytes read, within seconds, the viewer's peak memory grows by little, and the
+#    capture on screen stays;
+# 2. a prompt "ch> " in the middle of the log: the fetch is reported damaged, not shown as a
+#    shorter log, and the capture on screen stays.
+# Usage (through tests/gui/run-gui-tests.sh, with TKS_HOSTILE_BOARD set): test-e2e-hostile.py TICKSCOPE
+import os
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gui"))
+from tksgui import (check, click, finish, get_app, label_text, sensitive_button,  # noqa: E402
+                    start, status, stop, wait_for, WORK)
+
+TICKSCOPE = sys.argv[1]
+BOARD = os.environ["TKS_HOSTILE_BOARD"]
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def peak_rss_kb(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def hostile(mode, wanted, log_name):
+    port = free_port()
+    board = subprocess.Popen([BOARD, "--tcp", str(port), "--mode", mode, "--good", "1",
+                              "--max-mb", "512"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ok = wait_for(lambda: socket.create_connection(("127.0.0.1", port), 0.2).close() or True, 10)
+    if not check(ok, "%s: the hostile board listens on TCP" % mode):
+        board.kill()
+        return None
+    proc, log = start(TICKSCOPE, "tcp:127.0.0.1:%d" % port, log_name=log_name)
+    try:
+        app = wait_for(get_app, 30)
+        if not check(app is not None, "%s: the application appears on the accessibility bus" % mode):
+            return log
+        before = wait_for(lambda: status(app), 30)
+        check(before and "3000 records" in before, "%s: the first fetch shows a capture" % mode, before)
+        get = sensitive_button(app, "Get new data", 10)
+        if not check(get is not None, "%s: Get new data can be pressed" % mode):
+            return log
+        rss_before = peak_rss_kb(proc.pid)
+        started = time.time()
+        click(get)
+        message = wait_for(lambda: label_text(app, lambda s: s.startswith("Could not get new data")), 30)
+        elapsed = time.time() - started
+        rss_after = peak_rss_kb(proc.pid)
+        print("# %s (after %.1f s; peak memory %d -> %d KiB)" % (message, elapsed, rss_before, rss_after),
+              flush=True)
+        check(message is not None and all(w in message for w in wanted),
+              "%s: the fetch ends with a message that says what happened" % mode, message)
+        check(elapsed < 15, "%s: within seconds (%.1f s)" % (mode, elapsed))
+        check(rss_after - rss_before < 64 * 1024,
+              "%s: the viewer's peak memory grows by less than 64 MiB (%d KiB)" % (mode, rss_after - rss_before))
+        check(status(app) == before, "%s: the capture on screen stays" % mode, status(app))
+        check(sensitive_button(app, "Get new data", 10) is not None,
+              "%s: the board can be asked again" % mode)
+    finally:
+        stop(proc)
+        board.kill()
+        board.wait()
+    return log
+
+
+logs = [hostile("endless", ["“threads_timestamps”", "passed", "bytes read", "stopped reading"],
+                "tickscope-endless.log"),
+        hostile("mid-prompt", ["arrived damaged", "prompt", "“threads_timestamps”", "kept in"],
+                "tickscope-mid-prompt.log")]
+sys.exit(finish(os.path.join(WORK, "tickscope-endless.log")))
