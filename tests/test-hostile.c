@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +25,8 @@
 #include "tks-error.h"
 #include "tks-hostile-board.h"
 #include "tks-session.h"
+#include "tks-shell.h"
+#include "tks-transport-private.h"
 
 #define OFFERED_BYTES  ((guint64) 256 << 20) /* what an endless board offers at most */
 #define CLI_RSS_MAX_KB (64 * 1024)           /* the CLI's peak memory may not pass this */
@@ -514,6 +517,39 @@ test_history_limit (void)
   wait_clear (&wait);
 }
 
+/* A reply that keeps coming, fast, under a generous bound: it still ends at its deadline,
+ * checked on every read and not only when a read brings nothing. */
+static void
+test_shell_deadline (void)
+{
+  TksShellLimit limit = { (gsize) 1 << 30, "a bound far away", FALSE };
+  g_autoptr(TksShell) shell = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = NULL;
+  TksHostileBoard *board;
+  gint64 start;
+  int fds[2];
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
+  board = tks_hostile_board_start (fds[1], TKS_HOSTILE_ENDLESS, "threads_timestamps", 0,
+                                   OFFERED_BYTES);
+  shell = tks_shell_new (tks_transport_open_fd (fds[0], TKS_TRANSPORT_DEMO, "test board", 115200,
+                                                NULL));
+  tks_shell_set_timeout (shell, 300);
+  start = g_get_monotonic_time ();
+  reply = tks_shell_command_limited (shell, "threads_timestamps", 0, &limit, NULL, NULL, NULL,
+                                     NULL, NULL, &error);
+  g_test_message ("%s (after %.2f s; the board sent %" G_GUINT64_FORMAT " bytes)",
+                  error ? error->message : "a reply", (g_get_monotonic_time () - start) / 1e6,
+                  tks_hostile_board_get_sent (board));
+  g_assert_null (reply);
+  g_assert_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT);
+  g_assert_nonnull (strstr (error->message, "“threads_timestamps” was not complete within 0.3 s"));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
+  g_clear_pointer (&shell, tks_shell_free);
+  tks_hostile_board_stop (board);
+}
+
 /* tickscope-cli as a user runs it, with its peak memory (ru_maxrss) and time. */
 
 typedef struct
@@ -705,6 +741,7 @@ main (int    argc,
   g_test_add_func ("/hostile/session/nul-damage", test_session_nul_damage);
   g_test_add_func ("/hostile/session/no-prompt", test_session_no_prompt);
   g_test_add_func ("/hostile/session/history-limit", test_history_limit);
+  g_test_add_func ("/hostile/shell/deadline", test_shell_deadline);
   for (guint i = 0; i < G_N_ELEMENTS (cli_cases); i++)
     {
       g_autofree char *path = g_strdup_printf ("/hostile/cli/%s/%s/%s-%s", cli_cases[i].cli_command,
