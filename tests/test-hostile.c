@@ -329,7 +329,7 @@ test_session_endless_line (gconstpointer data)
   wait_clear (&wait);
 }
 
-/* A prompt at the start of a line in the middle of the log, the rest a moment later: the
+/* A prompt at the start of a line in the middle of the log, the rest in a write of its own: the
  * fetch does not pass half a log off as the whole one. */
 static void
 test_session_mid_prompt (gconstpointer data)

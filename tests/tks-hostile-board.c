@@ -193,7 +193,6 @@ send_hostile (TksHostileBoard *self,
         if ((r = send_bytes (self, reply, cut, FALSE)) != SENT
             || (r = send_str (self, "ch> ")) != SENT)
           return r;
-        g_usleep (5 * 1000);
         if ((r = send_bytes (self, reply + cut, len - cut, FALSE)) != SENT)
           return r;
         return send_str (self, "ch> ");

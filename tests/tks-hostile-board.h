@@ -21,7 +21,7 @@ typedef enum
   TKS_HOSTILE_ENDLESS_LINE,     /* one line that never ends */
   TKS_HOSTILE_ENDLESS,          /* the reply's lines over and over: valid records, help lines */
   TKS_HOSTILE_MID_PROMPT,       /* "ch> " at the start of a line in the middle of the reply,
-                                 * the rest a moment later */
+                                 * the rest in a write of its own */
   TKS_HOSTILE_NUL_DAMAGE,       /* 20 lines of the reply with a NUL byte in them */
   TKS_HOSTILE_TRICKLE,          /* the reply's lines over and over, one byte every 100 ms */
 } TksHostileMode;

@@ -758,7 +758,9 @@ checked_command (Link             *link,
 
   if (section != TKS_PARSER_SECTION_NONE)
     tks_parser_begin_reply (job->parser, section);
-  job->limit.wait_after_prompt = TRUE;
+  /* A list or a log has no end of its own: a prompt ends it only when the board then stays
+   * quiet. A dump's last line says it is whole. */
+  job->limit.wait_after_prompt = section == TKS_PARSER_SECTION_LIST || section == TKS_PARSER_SECTION_LOG;
   reply = tks_shell_command_limited (link->shell, command, expected_bytes, &job->limit,
                                      fetch_progress,
                                      section != TKS_PARSER_SECTION_NONE ? feed_parser : NULL,

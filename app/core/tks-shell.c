@@ -12,7 +12,7 @@
 #define READ_CHUNK 65536
 #define DEFAULT_MIN_REPLY ((gsize) 1 << 20)
 #define MAX_REPLY ((gsize) 1 << 30)   /* no bound is above this: buffer sizes stay 32-bit */
-#define TRAILING_QUIET_MS 20          /* a board still printing sends within this */
+#define TRAILING_QUIET_MS 5           /* a board still printing sends within this */
 
 struct _TksShell
 {
