@@ -627,6 +627,7 @@ meet_board (Link         *link,
     link->commands = tks_shell_parse_help (help);
 
   link->has_dump = g_strv_contains ((const char * const *) link->commands, "threads_dump");
+  g_free (link->description);
   link->description = g_strdup_printf ("ChibiOS shell on %s",
                                        tks_transport_get_description (tks_shell_get_transport (link->shell)));
 }
