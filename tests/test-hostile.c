@@ -24,6 +24,7 @@
 
 #include "tks-error.h"
 #include "tks-hostile-board.h"
+#include "tks-test-wait.h"
 #include "tks-session.h"
 #include "tks-shell.h"
 #include "tks-transport-private.h"
@@ -130,33 +131,8 @@ server_stop (Server *server)
 
 /* Sessions, through the main loop */
 
-typedef struct
-{
-  GMainLoop    *loop;
-  GAsyncResult *result;
-} Wait;
-
 static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Wait *wait = user_data;
-
-  wait->result = g_object_ref (result);
-  g_main_loop_quit (wait->loop);
-}
-
-static GAsyncResult *
-wait_for (Wait *wait)
-{
-  g_clear_object (&wait->result);
-  g_main_loop_run (wait->loop);
-  return wait->result;
-}
-
-static void
-wait_clear (Wait *wait)
+wait_clear (TksWait *wait)
 {
   g_clear_object (&wait->result);
   g_clear_pointer (&wait->loop, g_main_loop_unref);
@@ -165,7 +141,7 @@ wait_clear (Wait *wait)
 static TksSession *
 session_connect_at (const char *address,
                     guint       baud,
-                    Wait       *wait,
+                    TksWait    *wait,
                     GError    **error)
 {
   g_autoptr(TksSession) session = tks_session_new ();
@@ -173,8 +149,8 @@ session_connect_at (const char *address,
   wait->loop = g_main_loop_new (NULL, FALSE);
   tks_session_set_timeout (session, 500);
   tks_session_set_baud (session, baud);
-  tks_session_connect_async (session, address, NULL, on_done, wait);
-  if (!tks_session_connect_finish (session, wait_for (wait), error))
+  tks_session_connect_async (session, address, NULL, tks_wait_done, wait);
+  if (!tks_session_connect_finish (session, tks_wait_for (wait), error))
     return NULL;
   return g_steal_pointer (&session);
 }
@@ -182,7 +158,7 @@ session_connect_at (const char *address,
 /* A fast link: the time a reply is given is its timeout and little more. */
 static TksSession *
 session_connect (const char *address,
-                 Wait       *wait,
+                 TksWait    *wait,
                  GError    **error)
 {
   return session_connect_at (address, 4000000, wait, error);
@@ -190,23 +166,35 @@ session_connect (const char *address,
 
 static TksCapture *
 session_fetch (TksSession *session,
-               Wait       *wait,
+               TksWait    *wait,
                GError    **error)
 {
-  tks_session_fetch_async (session, NULL, on_done, wait);
-  return tks_session_fetch_finish (session, wait_for (wait), error);
+  tks_session_fetch_async (session, NULL, tks_wait_done, wait);
+  return tks_session_fetch_finish (session, tks_wait_for (wait), error);
+}
+
+/* Disconnects, stops the board, ends the waiting. */
+static void
+session_end (TksSession *session,
+             Server     *server,
+             TksWait    *wait)
+{
+  if (session != NULL)
+    tks_session_disconnect (session);
+  server_stop (server);
+  wait_clear (wait);
 }
 
 /* The session still answers: a trigger goes through. */
 static void
 assert_usable (TksSession *session,
-               Wait       *wait)
+               TksWait    *wait)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *reply = NULL;
 
-  tks_session_trigger_async (session, NULL, on_done, wait);
-  reply = tks_session_trigger_finish (session, wait_for (wait), &error);
+  tks_session_trigger_async (session, NULL, tks_wait_done, wait);
+  reply = tks_session_trigger_finish (session, tks_wait_for (wait), &error);
   g_assert_no_error (error);
   g_assert_cmpstr (reply, ==, "Trigger set by Shell command at   17154");
 }
@@ -228,7 +216,7 @@ test_session_endless (gconstpointer data)
 {
   gboolean pty = GPOINTER_TO_INT (data);
   Server server = { 0 };
-  Wait wait = { 0 };
+  TksWait wait = { 0 };
   g_autofree char *address = server_start (&server, pty, TKS_HOSTILE_ENDLESS, "threads_timestamps", 0);
   g_autoptr(GError) error = NULL;
   /* the bound ends the reply, not its time: what a 3000-record log takes at 115200 baud */
@@ -267,9 +255,7 @@ test_session_endless (gconstpointer data)
   /* the board is brought back to a prompt: the session goes on */
   assert_usable (session, &wait);
 
-  tks_session_disconnect (session);
-  server_stop (&server);
-  wait_clear (&wait);
+  session_end (session, &server, &wait);
 }
 
 /* Endless replies to commands whose answers are short: help (at connect), trigger, run. */
@@ -278,7 +264,7 @@ test_session_endless_short (gconstpointer data)
 {
   const char *target = data;
   Server server = { 0 };
-  Wait wait = { 0 };
+  TksWait wait = { 0 };
   g_autofree char *address = server_start (&server, FALSE, TKS_HOSTILE_ENDLESS, target, 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(TksSession) session = NULL;
@@ -293,13 +279,13 @@ test_session_endless_short (gconstpointer data)
       g_assert_no_error (error);
       if (g_str_equal (target, "threads_timestamps_trigger"))
         {
-          tks_session_trigger_async (session, NULL, on_done, &wait);
-          g_assert_null (tks_session_trigger_finish (session, wait_for (&wait), &error));
+          tks_session_trigger_async (session, NULL, tks_wait_done, &wait);
+          g_assert_null (tks_session_trigger_finish (session, tks_wait_for (&wait), &error));
         }
       else
         {
-          tks_session_run_async (session, NULL, on_done, &wait);
-          g_assert_false (tks_session_run_finish (session, wait_for (&wait), &error));
+          tks_session_run_async (session, NULL, tks_wait_done, &wait);
+          g_assert_false (tks_session_run_finish (session, tks_wait_for (&wait), &error));
         }
     }
   g_test_message ("%s", error->message);
@@ -308,10 +294,7 @@ test_session_endless_short (gconstpointer data)
   g_assert_cmpuint (bytes_read_in (error->message), <, 100 * 1024);
   g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
 
-  if (session != NULL)
-    tks_session_disconnect (session);
-  server_stop (&server);
-  wait_clear (&wait);
+  session_end (session, &server, &wait);
 }
 
 /* One line that never ends, and a board that sends one byte every 100 ms forever: both end,
@@ -321,7 +304,7 @@ test_session_endless_line (gconstpointer data)
 {
   TksHostileMode mode = GPOINTER_TO_INT (data);
   Server server = { 0 };
-  Wait wait = { 0 };
+  TksWait wait = { 0 };
   g_autofree char *address = server_start (&server, TRUE, mode, "threads_timestamps", 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(TksSession) session = session_connect (address, &wait, &error);
@@ -347,9 +330,7 @@ test_session_endless_line (gconstpointer data)
   g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
   assert_usable (session, &wait);
 
-  tks_session_disconnect (session);
-  server_stop (&server);
-  wait_clear (&wait);
+  session_end (session, &server, &wait);
 }
 
 /* A prompt at the start of a line in the middle of the log, the rest in a write of its own: the
@@ -359,7 +340,7 @@ test_session_mid_prompt (gconstpointer data)
 {
   const char *target = data;
   Server server = { 0 };
-  Wait wait = { 0 };
+  TksWait wait = { 0 };
   g_autofree char *address = server_start (&server, FALSE, TKS_HOSTILE_MID_PROMPT, target, 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(TksSession) session = session_connect (address, &wait, &error);
@@ -391,9 +372,7 @@ test_session_mid_prompt (gconstpointer data)
   /* and the session goes on */
   assert_usable (session, &wait);
 
-  tks_session_disconnect (session);
-  server_stop (&server);
-  wait_clear (&wait);
+  session_end (session, &server, &wait);
 }
 
 /* 20 records arrive with a NUL byte: the capture warns of each, from what was received, and
@@ -402,7 +381,7 @@ static void
 test_session_nul_damage (void)
 {
   Server server = { 0 };
-  Wait wait = { 0 };
+  TksWait wait = { 0 };
   g_autofree char *address = server_start (&server, FALSE, TKS_HOSTILE_NUL_DAMAGE,
                                            "threads_timestamps", 0);
   g_autoptr(GError) error = NULL;
@@ -443,9 +422,7 @@ test_session_nul_damage (void)
   g_assert_cmpuint (history->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (history, 0), ==, tks_session_get_last_saved_path (session));
 
-  tks_session_disconnect (session);
-  server_stop (&server);
-  wait_clear (&wait);
+  session_end (session, &server, &wait);
 }
 
 /* A reply without its prompt: a timeout naming the reply, and the session goes on. */
@@ -453,7 +430,7 @@ static void
 test_session_no_prompt (void)
 {
   Server server = { 0 };
-  Wait wait = { 0 };
+  TksWait wait = { 0 };
   g_autofree char *address = server_start (&server, FALSE, TKS_HOSTILE_NO_PROMPT,
                                            "threads_timestamps", 0);
   g_autoptr(GError) error = NULL;
@@ -468,9 +445,7 @@ test_session_no_prompt (void)
   g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
   assert_usable (session, &wait);
 
-  tks_session_disconnect (session);
-  server_stop (&server);
-  wait_clear (&wait);
+  session_end (session, &server, &wait);
 }
 
 /* The history keeps to its size: the oldest fetches go first, never the newest. */
@@ -478,7 +453,7 @@ static void
 test_history_limit (void)
 {
   Server server = { 0 };
-  Wait wait = { 0 };
+  TksWait wait = { 0 };
   char *address = server_start (&server, FALSE, TKS_HOSTILE_NONE, "threads_timestamps", 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(TksSession) session = tks_session_new ();
@@ -489,9 +464,9 @@ test_history_limit (void)
   tks_session_set_baud (session, 4000000);
   /* a capture of this board takes about 80 KB: room for two */
   tks_session_set_history_limit (session, 200 * 1000);
-  tks_session_connect_async (session, address, NULL, on_done, &wait);
+  tks_session_connect_async (session, address, NULL, tks_wait_done, &wait);
   g_free (address);
-  g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait), &error));
 
   for (guint i = 0; i < 5; i++)
     {
@@ -524,8 +499,8 @@ test_history_limit (void)
   /* a limit below one capture still keeps the newest */
   address = server_start (&server, FALSE, TKS_HOSTILE_NONE, "threads_timestamps", 0);
   tks_session_set_history_limit (session, 1000);
-  tks_session_connect_async (session, address, NULL, on_done, &wait);
-  g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+  tks_session_connect_async (session, address, NULL, tks_wait_done, &wait);
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait), &error));
   {
     g_autoptr(TksCapture) capture = session_fetch (session, &wait, &error);
     g_autoptr(GPtrArray) history = tks_session_list_history ();
@@ -535,9 +510,7 @@ test_history_limit (void)
     g_assert_cmpstr (g_ptr_array_index (history, 0), ==, tks_session_get_last_saved_path (session));
   }
   g_free (address);
-  tks_session_disconnect (session);
-  server_stop (&server);
-  wait_clear (&wait);
+  session_end (session, &server, &wait);
 }
 
 /* A reply that keeps coming, fast, under a generous bound: it still ends at its deadline,

@@ -9,25 +9,16 @@
 #    shorter log, and the capture on screen stays.
 # Usage (through tests/gui/run-gui-tests.sh, with TKS_HOSTILE_BOARD set): test-e2e-hostile.py TICKSCOPE
 import os
-import socket
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gui"))
-from tksgui import (check, click, finish, get_app, label_text, sensitive_button,  # noqa: E402
-                    start, status, stop, wait_for, WORK)
+from tksgui import (check, click, finish, free_port, get_app, label_text, listening,  # noqa: E402
+                    sensitive_button, start, status, stop, wait_for, WORK)
 
 TICKSCOPE = sys.argv[1]
 BOARD = os.environ["TKS_HOSTILE_BOARD"]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def peak_rss_kb(pid):
@@ -43,8 +34,7 @@ def hostile(mode, wanted, log_name):
     board = subprocess.Popen([BOARD, "--tcp", str(port), "--mode", mode, "--good", "1",
                               "--max-mb", "512"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    ok = wait_for(lambda: socket.create_connection(("127.0.0.1", port), 0.2).close() or True, 10)
-    if not check(ok, "%s: the hostile board listens on TCP" % mode):
+    if not check(listening(port), "%s: the hostile board listens on TCP" % mode):
         board.kill()
         return None
     proc, log = start(TICKSCOPE, "tcp:127.0.0.1:%d" % port, log_name=log_name)
