@@ -805,8 +805,12 @@ run_simple (Link         *link,
   TksShellLimit limit = { LINE_MAX_BYTES, "the board answers it with one line", FALSE };
   char *reply;
 
-  if (job->kind == JOB_COMMAND)
-    limit = (TksShellLimit) { COMMAND_MAX_BYTES, "no shell command prints more", FALSE };
+  if (job->kind == JOB_COMMAND && g_str_has_prefix (command, "threads_"))
+    /* the log library's commands: as much as the largest log and its list */
+    limit = (TksShellLimit) { (gsize) MAX_EXPECTED_LOG * RECORD_BYTES + LIST_MAX_BYTES + REPLY_MARGIN_BYTES,
+                              "no board's log is taken to hold more than 262144 records", FALSE };
+  else if (job->kind == JOB_COMMAND)
+    limit = (TksShellLimit) { COMMAND_MAX_BYTES, "no other shell command prints more", FALSE };
   reply = tks_shell_command_limited (link->shell, command, job->kind == JOB_COMMAND ? 4096 : 0,
                                      &limit, NULL, NULL, NULL, NULL, cancellable, &error);
   if (reply == NULL)
