@@ -475,6 +475,7 @@ test_history_limit (void)
       guint64 total = 0;
 
       g_assert_no_error (error);
+      g_assert_nonnull (capture);
       g_ptr_array_add (names, g_strdup (tks_session_get_last_saved_path (session)));
       history = tks_session_list_history ();
       for (guint j = 0; j < history->len; j++)
@@ -506,6 +507,7 @@ test_history_limit (void)
     g_autoptr(GPtrArray) history = tks_session_list_history ();
 
     g_assert_no_error (error);
+    g_assert_nonnull (capture);
     g_assert_cmpuint (history->len, ==, 1);
     g_assert_cmpstr (g_ptr_array_index (history, 0), ==, tks_session_get_last_saved_path (session));
   }
