@@ -258,6 +258,29 @@ test_session_endless (gconstpointer data)
   session_end (session, &server, &wait);
 }
 
+/* A dump whose head announces 10 records, then records without end: its bound is tightened
+ * by what the head says. */
+static void
+test_session_endless_dump (void)
+{
+  Server server = { 0 };
+  TksWait wait = { 0 };
+  g_autofree char *address = server_start (&server, FALSE, TKS_HOSTILE_ENDLESS, "threads_dump", 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksSession) session = session_connect_at (address, 115200, &wait, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (tks_session_has_snapshot_command (session));
+  g_assert_null (session_fetch (session, &wait, &error));
+  g_test_message ("%s", error->message);
+  g_assert_error (error, TKS_ERROR, TKS_ERROR_TOO_LONG);
+  g_assert_nonnull (strstr (error->message, "The reply to “threads_dump” passed"));
+  g_assert_nonnull (strstr (error->message, "the log holds at most 10 records"));
+  /* 2 × 10 records, a list and the margin: not the 6.9 MB of an unknown log */
+  g_assert_cmpuint (bytes_read_in (error->message), <, 256 * 1024);
+  session_end (session, &server, &wait);
+}
+
 /* Endless replies to commands whose answers are short: help (at connect), trigger, run. */
 static void
 test_session_endless_short (gconstpointer data)
@@ -732,6 +755,7 @@ main (int    argc,
   g_test_add_data_func ("/hostile/session/tcp/endless-records", GINT_TO_POINTER (FALSE), test_session_endless);
   g_test_add_data_func ("/hostile/session/pty/endless-records", GINT_TO_POINTER (TRUE), test_session_endless);
   g_test_add_data_func ("/hostile/session/endless-help", "help", test_session_endless_short);
+  g_test_add_func ("/hostile/session/endless-dump", test_session_endless_dump);
   g_test_add_data_func ("/hostile/session/endless-trigger", "threads_timestamps_trigger", test_session_endless_short);
   g_test_add_data_func ("/hostile/session/endless-run", "threads_timestamps_run", test_session_endless_short);
   g_test_add_data_func ("/hostile/session/pty/endless-line", GINT_TO_POINTER (TKS_HOSTILE_ENDLESS_LINE), test_session_endless_line);

@@ -16,7 +16,15 @@
 #define N_DAMAGED   20
 #define PIECE       4096
 #define HELP_LINE   "Commands: help exit info echo systime mem threads threads_list " \
-                    "threads_timestamps threads_timestamps_trigger threads_timestamps_run \r\n"
+                    "threads_timestamps threads_timestamps_trigger threads_timestamps_run "
+#define THREADS     "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n" \
+                    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n" \
+                    "Thread number  3 : Prio = 129, Log = Yes, Name = sensor\r\n" \
+                    "Thread number  4 : Prio = 133, Log = Yes, Name = control\r\n" \
+                    "Deleted threads: \r\n"
+/* The head of a threads_dump that announces 10 records (what follows it is hostile). */
+#define DUMP_HEAD   "Dump version: 1\r\nLog size: 3000\r\nRecords: 10\r\nThreads:\r\n" \
+                    THREADS "Timestamps:\r\n"
 
 struct _TksHostileBoard
 {
@@ -52,13 +60,9 @@ tks_hostile_board_reply (const char *command)
   GString *s = g_string_new (NULL);
 
   if (g_str_equal (command, "help"))
-    g_string_append (s, HELP_LINE);
+    g_string_append (s, HELP_LINE "\r\n");
   else if (g_str_equal (command, "threads_list"))
-    g_string_append (s, "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
-                        "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
-                        "Thread number  3 : Prio = 129, Log = Yes, Name = sensor\r\n"
-                        "Thread number  4 : Prio = 133, Log = Yes, Name = control\r\n"
-                        "Deleted threads: \r\n");
+    g_string_append (s, THREADS);
   else if (g_str_equal (command, "threads_timestamps"))
     for (guint64 i = 0; i < N_RECORDS; i++)
       add_record (s, i);
@@ -123,13 +127,21 @@ send_endless (TksHostileBoard *self,
 {
   g_autoptr(GString) piece = g_string_new (NULL);
   guint64 record = 0;
+  gboolean records = g_str_equal (command, "threads_timestamps") || g_str_equal (command, "threads_dump");
 
+  if (g_str_equal (command, "threads_dump"))
+    {
+      SendResult r = send_str (self, DUMP_HEAD);
+
+      if (r != SENT)
+        return r;
+    }
   for (;;)
     {
       SendResult r;
 
       g_string_truncate (piece, 0);
-      if (g_str_equal (command, "threads_timestamps"))
+      if (records)
         while (piece->len < PIECE)
           add_record (piece, record++);
       else
@@ -245,6 +257,12 @@ answer (TksHostileBoard *self,
   if (*line == '\0')
     return send_str (self, "ch> ");
   reply = tks_hostile_board_reply (line);
+  if (g_str_equal (line, "help") && g_str_equal (self->target, "threads_dump"))
+    {
+      /* offered only to be hostile with */
+      g_free (reply);
+      reply = g_strdup (HELP_LINE "threads_dump \r\n");
+    }
   if (g_str_equal (line, self->target) && self->asked++ >= self->good_replies)
     return send_hostile (self, line, reply);
   if ((r = send_str (self, reply)) != SENT)
