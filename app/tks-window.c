@@ -1505,6 +1505,10 @@ tks_window_connect (TksWindow  *self,
     tks_session_set_baud (self->session, (guint)gtk_spin_button_get_value (self->baud_spin));
     flow = gtk_drop_down_get_selected (self->flow_dropdown);
     tks_session_set_flow_control (self->session, flow <= TKS_FLOW_RTSCTS ? flow : TKS_FLOW_NONE);
+    if (settings_has_key (settings, "history-max-mb"))
+      tks_session_set_history_limit (self->session,
+                                     (guint64) g_settings_get_uint (settings, "history-max-mb")
+                                     * 1000 * 1000);
     g_signal_connect_swapped (self->session, "notify::state",
                               G_CALLBACK (session_state_changed_cb), self);
     gtk_editable_set_text (GTK_EDITABLE (self->port_entry), address);

@@ -207,6 +207,8 @@ tks_cli_fetch (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GString) text = g_string_new (NULL);
   const char * const *warnings;
+  const char *raw;
+  gboolean damaged;
   guint n_warnings = 0;
   int ret;
 
@@ -245,12 +247,28 @@ tks_cli_fetch (int    argc,
     }
 
   /* The warnings name lines of the file just written, as `tickscope-cli info` on it does,
-   * not lines of the board's replies, which the user never sees. */
+   * not lines of the board's replies, which the user never sees; unless the replies arrived
+   * damaged: the warnings then come from what was received (the file written no longer holds
+   * the damaged lines), and name lines of the received bytes, kept in the history. */
   written = tks_capture_new_from_data (text->str, text->len, NULL);
-  warnings = tks_capture_get_warnings (written != NULL ? written : capture, &n_warnings);
+  raw = tks_session_get_last_raw_path (session);
+  damaged = raw != NULL || written == NULL;
+  if (!damaged)
+    {
+      guint n_written = 0, n_received = 0;
+
+      tks_capture_get_warnings (written, &n_written);
+      tks_capture_get_warnings (capture, &n_received);
+      damaged = n_received > n_written;
+    }
+  warnings = tks_capture_get_warnings (damaged ? capture : written, &n_warnings);
   for (guint i = 0; warnings != NULL && i < n_warnings; i++)
     fprintf (stderr, "tickscope-cli fetch: %s%s\n",
              strstr (warnings[i], "warning") != NULL ? "" : "warning: ", warnings[i]);
+  if (damaged)
+    fprintf (stderr, "tickscope-cli fetch: warning: the board's replies arrived damaged%s%s%s\n",
+             raw != NULL ? "; the bytes as received are kept in " : "",
+             raw != NULL ? raw : "", raw != NULL ? " (the lines named above are its lines)" : "");
   if (!opts.quiet)
     fprintf (stderr, "%u threads, %u records from %s%s%s\n",
              tks_capture_get_n_threads (capture), tks_capture_get_n_records (capture),

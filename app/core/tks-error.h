@@ -17,6 +17,7 @@ G_BEGIN_DECLS
  * @TKS_ERROR_UNKNOWN_COMMAND: the board's shell does not know a command
  * @TKS_ERROR_IO: reading or writing a file or a port failed
  * @TKS_ERROR_USAGE: a caller gave arguments that make no sense
+ * @TKS_ERROR_TOO_LONG: a reply passed what its command can legitimately return
  */
 typedef enum
 {
@@ -28,6 +29,7 @@ typedef enum
   TKS_ERROR_UNKNOWN_COMMAND,
   TKS_ERROR_IO,
   TKS_ERROR_USAGE,
+  TKS_ERROR_TOO_LONG,
 } TksError;
 
 GQuark tks_error_quark (void);

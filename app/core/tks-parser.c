@@ -1117,6 +1117,13 @@ tks_parser_get_announced_records (TksParser *parser)
   return parser->in_dump && parser->dump_records != G_MAXUINT ? parser->dump_records : 0;
 }
 
+guint
+tks_parser_get_n_unreadable (TksParser *parser)
+{
+  g_return_val_if_fail (parser != NULL, 0);
+  return parser->list_garbled + parser->log_garbled;
+}
+
 TksParsed *
 tks_parser_finish (TksParser  *parser,
                    GError    **error)

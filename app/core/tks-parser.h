@@ -36,6 +36,8 @@ void       tks_parser_feed           (TksParser        *parser,
  * announced (0 when none did). */
 guint      tks_parser_get_n_records  (TksParser        *parser);
 guint      tks_parser_get_announced_records (TksParser *parser);
+/* The lines of the current list and log that could not be read (skipped or kept as unreadable). */
+guint      tks_parser_get_n_unreadable (TksParser *parser);
 /* Ends the input; returns the parsed capture or NULL with @error set. */
 TksParsed *tks_parser_finish         (TksParser        *parser,
                                       GError          **error);

@@ -4,9 +4,12 @@
 #include <errno.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "tks-error.h"
 #include "tks-parser.h"
 #include "tks-session.h"
+#include "tks-session-private.h"
 #include "tks-shell.h"
 #include "tks-transport.h"
 
@@ -18,6 +21,16 @@
 #define LIST_LINE_BYTES     60
 #define DUMP_END_BYTES      64    /* "End of dump: N records, checksum X" */
 #define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 20)
+
+/* What each reply can legitimately hold, with a margin: a longer one is not a reply. */
+#define LIST_MAX_THREADS    1024
+#define LIST_MAX_BYTES      ((gsize) LIST_MAX_THREADS * 128)
+#define HELP_MAX_BYTES      ((gsize) 16 * 1024)
+#define LINE_MAX_BYTES      ((gsize) 4 * 1024)   /* a one-line answer: trigger, run */
+#define COMMAND_MAX_BYTES   ((gsize) 256 * 1024) /* any other command: info, systime, threads_stat */
+#define REPLY_MARGIN_BYTES  ((gsize) 64 * 1024)
+#define KEPT_END_BYTES      ((gsize) 64 * 1024)  /* of a failed reply: its first and last bytes */
+#define DEFAULT_HISTORY_MAX ((guint64) 500 * 1000 * 1000)
 
 /*
  * One connection: a worker thread that owns the transport and the shell, fed through a queue
@@ -36,6 +49,7 @@ typedef struct
   guint                timeout_ms;
   gboolean             slow_paste;
   gboolean             save_history;
+  guint64              history_max_bytes;
   gboolean             prefer_snapshot;
 
   /* Worker thread only, until the connect job completes; read-only afterwards except
@@ -73,6 +87,7 @@ typedef struct
   GDestroyNotify result_free;
   gboolean link_lost;
   char    *saved_path;
+  char    *raw_path;      /* the received bytes, kept when they arrived damaged */
 
   /* fetch progress (worker) */
   gint64   start_us;
@@ -83,6 +98,9 @@ typedef struct
   gsize    expected_bytes;
   guint    expected_records;
   TksParser *parser;    /* reads the log while it arrives */
+  TksShellLimit limit;  /* of the reply being read */
+  char    *limit_bound;
+  GString *transcript;  /* the replies received so far, as the shell showed them */
 } Job;
 
 typedef struct
@@ -107,8 +125,10 @@ struct _TksSession
   gboolean         slow_paste;
   guint            flow_control;
   gboolean         save_history;
+  guint64          history_max_bytes;
   gboolean         prefer_snapshot;
   char            *last_saved_path;
+  char            *last_raw_path;
 
   Link            *link;
   guint            link_id;   /* of the current link; 0 when none */
@@ -162,6 +182,10 @@ job_free (Job *job)
     job->result_free (job->result);
   g_free (job->command);
   g_free (job->saved_path);
+  g_free (job->raw_path);
+  g_free (job->limit_bound);
+  if (job->transcript != NULL)
+    g_string_free (job->transcript, TRUE);
   g_clear_pointer (&job->parser, tks_parser_free);
   g_free (job);
 }
@@ -259,6 +283,11 @@ complete_in_main (gpointer data)
           g_free (self->last_saved_path);
           self->last_saved_path = g_strdup (job->saved_path);
         }
+      if (job->kind == JOB_FETCH)
+        {
+          g_free (self->last_raw_path);
+          self->last_raw_path = g_strdup (job->raw_path);
+        }
 
       if (job->link_lost || (job->kind == JOB_CONNECT && job->error != NULL))
         {
@@ -310,10 +339,13 @@ static void
 post_progress (Job      *job,
                gboolean  final)
 {
-  Progress *p = g_new0 (Progress, 1);
+  Progress *p;
   gint64 now = g_get_monotonic_time ();
   double elapsed = (now - job->start_us) / (double) G_USEC_PER_SEC;
 
+  if (job->task == NULL)
+    return; /* run on a shell directly: nobody to tell */
+  p = g_new0 (Progress, 1);
   p->session = g_object_ref (g_task_get_source_object (job->task));
   p->link_id = job->link_id;
   p->bytes = job->bytes;
@@ -340,6 +372,37 @@ post_progress (Job      *job,
   post_to_context (g_task_get_context (job->task), emit_progress_in_main, p, progress_free);
 }
 
+/* Bounds the reply being read by a log of @records records (0: unknown, the most any board's
+ * log is taken to hold), plus @extra bytes for what comes with it. */
+static void
+set_log_limit (Job   *job,
+               guint  records,
+               gsize  extra)
+{
+  gboolean known = records > 0 && records <= MAX_EXPECTED_LOG;
+
+  records = known ? records : MAX_EXPECTED_LOG;
+  /* a known size gets twice its bytes; the largest any board is taken to have, its own */
+  job->limit.max_bytes = (known ? 2 : 1) * (gsize) records * RECORD_BYTES + extra
+                         + REPLY_MARGIN_BYTES;
+  g_free (job->limit_bound);
+  job->limit_bound = known
+    ? g_strdup_printf ("the log holds at most %u records", records)
+    : g_strdup_printf ("no board's log is taken to hold more than %u records", records);
+  job->limit.bound = job->limit_bound;
+}
+
+static void
+set_limit (Job        *job,
+           gsize       max_bytes,
+           const char *bound)
+{
+  job->limit.max_bytes = max_bytes;
+  g_free (job->limit_bound);
+  job->limit_bound = g_strdup (bound);
+  job->limit.bound = job->limit_bound;
+}
+
 /* Called by the shell in the worker after every chunk. */
 static void
 fetch_progress (guint64  bytes,
@@ -358,6 +421,7 @@ fetch_progress (guint64  bytes,
       job->expected_records = announced;
       job->expected_bytes = job->bytes + (gsize) (announced - MIN (job->records, announced)) * RECORD_BYTES
                             + DUMP_END_BYTES;
+      set_log_limit (job, announced, LIST_MAX_BYTES);
     }
   if (g_get_monotonic_time () - job->last_progress_us >= PROGRESS_INTERVAL_US)
     post_progress (job, FALSE);
@@ -394,10 +458,66 @@ tks_session_list_history (void)
   if (dir == NULL)
     return files;
   while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      if (!g_str_has_suffix (name, ".txt") || name[0] == '.')
+        continue;
+      /* The received bytes kept next to a capture built from them are not a second fetch. */
+      if (g_str_has_suffix (name, ".raw.txt"))
+        {
+          g_autofree char *stem = g_strndup (name, strlen (name) - strlen (".raw.txt"));
+          g_autofree char *capture = g_strconcat (dir_path, G_DIR_SEPARATOR_S, stem, ".txt", NULL);
+
+          if (g_file_test (capture, G_FILE_TEST_EXISTS))
+            continue;
+        }
+      g_ptr_array_add (files, g_build_filename (dir_path, name, NULL));
+    }
+  g_ptr_array_sort (files, compare_newest_first);
+  return files;
+}
+
+/* Keeps the history folder under @max_bytes (0: no limit): the oldest files go first, never
+ * @keep nor @keep_too (the fetch just saved and the bytes kept with it). */
+static void
+prune_history (guint64     max_bytes,
+               const char *keep,
+               const char *keep_too)
+{
+  g_autofree char *dir_path = tks_session_get_history_dir ();
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+  guint64 total = 0;
+  gboolean over = FALSE;
+
+  if (max_bytes == 0 || (dir = g_dir_open (dir_path, 0, NULL)) == NULL)
+    return;
+  while ((name = g_dir_read_name (dir)) != NULL)
     if (g_str_has_suffix (name, ".txt") && name[0] != '.')
       g_ptr_array_add (files, g_build_filename (dir_path, name, NULL));
   g_ptr_array_sort (files, compare_newest_first);
-  return files;
+
+  for (guint i = 0; i < files->len; i++)
+    {
+      const char *path = g_ptr_array_index (files, i);
+      GStatBuf st;
+
+      if (g_stat (path, &st) != 0)
+        continue;
+      if (g_strcmp0 (path, keep) == 0 || g_strcmp0 (path, keep_too) == 0)
+        {
+          total += (guint64) st.st_size;
+          continue;
+        }
+      if (!over && total + (guint64) st.st_size <= max_bytes)
+        {
+          total += (guint64) st.st_size;
+          continue;
+        }
+      over = TRUE;
+      if (g_unlink (path) != 0)
+        g_message ("Could not remove %s from the history: %s", path, g_strerror (errno));
+    }
 }
 
 static char *
@@ -451,6 +571,10 @@ job_failed (Job    *job,
   return FALSE;
 }
 
+static void meet_board (Link         *link,
+                        Job          *job,
+                        GCancellable *cancellable);
+
 static void
 run_connect (Link         *link,
              Job          *job,
@@ -458,7 +582,6 @@ run_connect (Link         *link,
 {
   GError *error = NULL;
   TksTransport *transport;
-  g_autofree char *help = NULL;
 
   transport = tks_transport_open (link->address, &link->options, cancellable, &error);
   if (transport == NULL)
@@ -469,6 +592,18 @@ run_connect (Link         *link,
   link->shell = tks_shell_new (transport);
   tks_shell_set_timeout (link->shell, link->timeout_ms);
   tks_shell_set_slow_paste (link->shell, link->slow_paste);
+  meet_board (link, job, cancellable);
+}
+
+/* Brings the board's shell to a prompt and asks what it offers. */
+static void
+meet_board (Link         *link,
+            Job          *job,
+            GCancellable *cancellable)
+{
+  TksShellLimit limit = { HELP_MAX_BYTES, "a help lists a few dozen commands", FALSE };
+  GError *error = NULL;
+  g_autofree char *help = NULL;
 
   if (!tks_shell_sync (link->shell, cancellable, &error))
     {
@@ -476,7 +611,8 @@ run_connect (Link         *link,
       return;
     }
 
-  help = tks_shell_command (link->shell, "help", 512, NULL, NULL, NULL, cancellable, &error);
+  help = tks_shell_command_limited (link->shell, "help", 512, &limit, NULL, NULL, NULL, NULL,
+                                    cancellable, &error);
   if (help == NULL)
     {
       if (!g_error_matches (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND))
@@ -491,8 +627,9 @@ run_connect (Link         *link,
     link->commands = tks_shell_parse_help (help);
 
   link->has_dump = g_strv_contains ((const char * const *) link->commands, "threads_dump");
+  g_free (link->description);
   link->description = g_strdup_printf ("ChibiOS shell on %s",
-                                       tks_transport_get_description (transport));
+                                       tks_transport_get_description (tks_shell_get_transport (link->shell)));
 }
 
 static void
@@ -505,8 +642,109 @@ feed_parser (const char *data,
   tks_parser_feed (job->parser, data, len);
 }
 
-/* Runs @command for a fetch; with @section, its reply goes into the job's parser as it
- * arrives (the parser then holds it all; on failure it is to be dropped). */
+static void
+transcript_add (GString    *transcript,
+                const char *command,
+                const char *reply,
+                gsize       len)
+{
+  g_string_append (transcript, command);
+  g_string_append (transcript, "\r\n");
+  g_string_append_len (transcript, reply, (gssize) len);
+  g_string_append (transcript, TKS_SHELL_PROMPT);
+}
+
+/* Writes @text into the history under a new name ending in @suffix; the path, or NULL. */
+static char *
+save_in_history (Link       *link,
+                 const char *suffix,
+                 GString    *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = history_path (link->address, suffix, &error);
+
+  if (path == NULL || !g_file_set_contents (path, text->str, (gssize) text->len, &error))
+    {
+      g_message ("Could not keep the received bytes: %s", error->message);
+      return NULL;
+    }
+  return g_steal_pointer (&path);
+}
+
+/* Adds a sentence to the job's error. */
+static void append_to_error (Job        *job,
+                             const char *format,
+                             ...) G_GNUC_PRINTF (2, 3);
+
+static void
+append_to_error (Job        *job,
+                 const char *format,
+                 ...)
+{
+  g_autofree char *more = NULL;
+  char *message;
+  va_list args;
+
+  va_start (args, format);
+  more = g_strdup_vprintf (format, args);
+  va_end (args);
+  message = g_strconcat (job->error->message, g_str_has_suffix (job->error->message, ".") ? " " : ". ",
+                         more, NULL);
+  g_free (job->error->message);
+  job->error->message = message;
+}
+
+/* Keeps what the board sent when it could not be rebuilt, so nothing is lost; says where in
+ * the job's error. */
+static void
+save_raw (Link    *link,
+          Job     *job,
+          GString *transcript)
+{
+  if (!link->save_history)
+    return;
+  job->saved_path = save_in_history (link, ".raw.txt", transcript);
+  if (job->saved_path == NULL)
+    return;
+  prune_history (link->history_max_bytes, job->saved_path, NULL);
+  append_to_error (job, "The received bytes are kept in %s", job->saved_path);
+}
+
+/* A reply that passed its bound: its first and last bytes are kept, with what came before it
+ * in this fetch, and a line saying how much was left out between them. */
+static void
+save_failed_reply (Link       *link,
+                   Job        *job,
+                   const char *command)
+{
+  gsize len = 0;
+  const guint8 *data = tks_shell_get_failed_reply (link->shell, &len);
+  g_autoptr(GString) text = NULL;
+
+  if (data == NULL || !link->save_history)
+    return;
+  text = g_string_new (job->transcript != NULL ? job->transcript->str : "");
+  if (len <= 2 * KEPT_END_BYTES)
+    g_string_append_len (text, (const char *) data, (gssize) len);
+  else
+    {
+      g_string_append_len (text, (const char *) data, (gssize) KEPT_END_BYTES);
+      g_string_append_printf (text, "\r\n[Tickscope: %" G_GSIZE_FORMAT " bytes of the reply to "
+                              "“%s” left out here]\r\n", len - 2 * KEPT_END_BYTES, command);
+      g_string_append_len (text, (const char *) data + len - KEPT_END_BYTES,
+                           (gssize) KEPT_END_BYTES);
+    }
+  job->saved_path = save_in_history (link, ".raw.txt", text);
+  if (job->saved_path == NULL)
+    return;
+  prune_history (link->history_max_bytes, job->saved_path, NULL);
+  append_to_error (job, "Its first and last %s are kept in %s",
+                   len <= 2 * KEPT_END_BYTES ? "bytes" : "64 KiB", job->saved_path);
+}
+
+/* Runs @command for a fetch, bounded by the job's limit; with @section, its reply goes into
+ * the job's parser as it arrives (the parser then holds it all; on failure it is to be
+ * dropped). The reply joins the job's transcript. */
 static char *
 checked_command (Link             *link,
                  Job              *job,
@@ -521,13 +759,25 @@ checked_command (Link             *link,
 
   if (section != TKS_PARSER_SECTION_NONE)
     tks_parser_begin_reply (job->parser, section);
-  reply = tks_shell_command_streamed (link->shell, command, expected_bytes, fetch_progress,
-                                      section != TKS_PARSER_SECTION_NONE ? feed_parser : NULL,
-                                      job, len, cancellable, &error);
+  /* A list or a log has no end of its own: a prompt ends it only when the board then stays
+   * quiet. A dump's last line says it is whole. */
+  job->limit.wait_after_prompt = section == TKS_PARSER_SECTION_LIST || section == TKS_PARSER_SECTION_LOG;
+  reply = tks_shell_command_limited (link->shell, command, expected_bytes, &job->limit,
+                                     fetch_progress,
+                                     section != TKS_PARSER_SECTION_NONE ? feed_parser : NULL,
+                                     job, len, cancellable, &error);
   if (reply == NULL)
-    job_failed (job, error);
-  else if (section != TKS_PARSER_SECTION_NONE)
+    {
+      gboolean too_long = g_error_matches (error, TKS_ERROR, TKS_ERROR_TOO_LONG);
+
+      job_failed (job, error);
+      if (too_long)
+        save_failed_reply (link, job, command);
+      return NULL;
+    }
+  if (section != TKS_PARSER_SECTION_NONE)
     tks_parser_feed (job->parser, "\n", 1);
+  transcript_add (job->transcript, command, reply, *len);
   return reply;
 }
 
@@ -552,9 +802,17 @@ run_simple (Link         *link,
   const char *command = job->kind == JOB_TRIGGER ? "threads_timestamps_trigger"
                         : job->kind == JOB_RUN ? "threads_timestamps_run"
                         : job->command;
-  char *reply = tks_shell_command (link->shell, command, job->kind == JOB_COMMAND ? 4096 : 0,
-                                   NULL, NULL, NULL, cancellable, &error);
+  TksShellLimit limit = { LINE_MAX_BYTES, "the board answers it with one line", FALSE };
+  char *reply;
 
+  if (job->kind == JOB_COMMAND && g_str_has_prefix (command, "threads_"))
+    /* the log library's commands: as much as the largest log and its list */
+    limit = (TksShellLimit) { (gsize) MAX_EXPECTED_LOG * RECORD_BYTES + LIST_MAX_BYTES + REPLY_MARGIN_BYTES,
+                              "no board's log is taken to hold more than 262144 records", FALSE };
+  else if (job->kind == JOB_COMMAND)
+    limit = (TksShellLimit) { COMMAND_MAX_BYTES, "no other shell command prints more", FALSE };
+  reply = tks_shell_command_limited (link->shell, command, job->kind == JOB_COMMAND ? 4096 : 0,
+                                     &limit, NULL, NULL, NULL, NULL, cancellable, &error);
   if (reply == NULL)
     {
       job_failed (job, error);
@@ -587,42 +845,81 @@ run_simple (Link         *link,
   g_free (reply);
 }
 
-/* Keeps what the board sent when it could not be rebuilt, so nothing is lost. */
-static void
-save_raw (Link    *link,
-          Job     *job,
-          GString *transcript)
+typedef enum
 {
-  g_autoptr(GError) error = NULL;
+  DAMAGE_NONE,
+  DAMAGE_BYTES,   /* bytes no reply holds: the lines holding them are unreadable */
+  DAMAGE_PROMPT,  /* a prompt inside the reply: where it really ended is not known */
+} Damage;
+
+/* How a reply was damaged on the way: a prompt at the start of a line inside it (the board
+ * went on after what looked like the reply's end), or a byte no reply holds (NUL and other
+ * control characters). @how names the first such place. */
+static Damage
+reply_damage (const char  *command,
+              const char  *reply,
+              gsize        len,
+              char       **how)
+{
+  Damage found = DAMAGE_NONE;
+  guint line = 1;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = (guchar) reply[i];
+
+      if ((i == 0 || reply[i - 1] == '\n') && len - i >= strlen (TKS_SHELL_PROMPT)
+          && memcmp (reply + i, TKS_SHELL_PROMPT, strlen (TKS_SHELL_PROMPT)) == 0)
+        {
+          g_free (*how);
+          *how = g_strdup_printf ("the reply to “%s” holds a prompt “ch> ” at the start of "
+                                  "its line %u, and goes on after it", command, line);
+          return DAMAGE_PROMPT;
+        }
+      if (c == '\n')
+        line++;
+      else if (found == DAMAGE_NONE && ((c < 0x20 && c != '\r' && c != '\t') || c == 0x7f))
+        {
+          found = DAMAGE_BYTES;
+          *how = g_strdup_printf ("the reply to “%s” holds the byte 0x%02x on its line %u",
+                                  command, c, line);
+        }
+    }
+  return found;
+}
+
+/* Saves the capture in the history, with the bytes it was built from next to it when they
+ * arrived damaged (@received), so the damage stays to be seen. */
+static void
+keep_in_history (Link       *link,
+                 Job        *job,
+                 TksCapture *capture,
+                 GString    *received)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *path = NULL;
 
   if (!link->save_history)
     return;
-  path = history_path (link->address, ".raw.txt", &error);
-  if (path == NULL || !g_file_set_contents (path, transcript->str, (gssize) transcript->len, &error))
+  if (!tks_capture_write (capture, text, NULL)
+      || (path = save_in_history (link, ".txt", text)) == NULL)
     {
-      g_message ("Could not keep the received bytes: %s", error->message);
+      g_message ("Could not keep the capture in the history");
       return;
     }
+  if (received != NULL)
+    {
+      g_autofree char *stem = g_strndup (path, strlen (path) - strlen (".txt"));
+      g_autofree char *raw = g_strconcat (stem, ".raw.txt", NULL);
+      g_autoptr(GError) error = NULL;
+
+      if (g_file_set_contents (raw, received->str, (gssize) received->len, &error))
+        job->raw_path = g_steal_pointer (&raw);
+      else
+        g_message ("Could not keep the received bytes: %s", error->message);
+    }
+  prune_history (link->history_max_bytes, path, job->raw_path);
   job->saved_path = g_steal_pointer (&path);
-}
-
-static GString *
-transcript_new (void)
-{
-  return g_string_new (NULL);
-}
-
-static void
-transcript_add (GString    *transcript,
-                const char *command,
-                const char *reply,
-                gsize       len)
-{
-  g_string_append (transcript, command);
-  g_string_append (transcript, "\r\n");
-  g_string_append_len (transcript, reply, (gssize) len);
-  g_string_append (transcript, TKS_SHELL_PROMPT);
 }
 
 static void
@@ -632,12 +929,15 @@ run_fetch (Link         *link,
 {
   guint expected = link->log_size ? link->log_size : MAX (link->expected_records, DEFAULT_LOG_SIZE);
   g_autoptr(TksCapture) capture = NULL;
+  g_autofree char *how = NULL;
   GError *error = NULL;
+  Damage damage = DAMAGE_NONE;
 
   job->start_us = job->last_progress_us = g_get_monotonic_time ();
   job->expected_records = expected;
   job->expected_bytes = 64 * LIST_LINE_BYTES + (gsize) expected * RECORD_BYTES;
   job->parser = tks_parser_new ();
+  job->transcript = g_string_new (NULL);
   tks_parser_reserve (job->parser, job->expected_bytes);
 
   if (link->has_dump && link->prefer_snapshot)
@@ -646,28 +946,26 @@ run_fetch (Link         *link,
       g_autofree char *dump = NULL;
       gsize dump_len = 0;
 
+      set_log_limit (job, link->log_size, LIST_MAX_BYTES);
       dump = checked_command (link, job, "threads_dump", job->expected_bytes + 1024,
                               TKS_PARSER_SECTION_DUMP, &dump_len, cancellable);
       if (dump == NULL)
         return;
 
       capture = finish_parser (job, &error);
-      if (capture != NULL && tks_capture_get_damage (capture) != NULL)
+      damage = reply_damage ("threads_dump", dump, dump_len, &how);
+      if (capture != NULL && (tks_capture_get_damage (capture) != NULL || damage != DAMAGE_NONE))
         {
           /* A live fetch can simply be repeated: a damaged one is an error, not a capture. */
           error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE, "The board's dump arrived damaged: %s",
-                               tks_capture_get_damage (capture));
+                               tks_capture_get_damage (capture) != NULL
+                               ? tks_capture_get_damage (capture) : how);
           g_clear_object (&capture);
         }
       if (capture == NULL)
         {
-          g_autoptr(GString) transcript = transcript_new ();
-
-          transcript_add (transcript, "threads_dump", dump, dump_len);
-          save_raw (link, job, transcript);
-          if (job->saved_path != NULL)
-            g_prefix_error (&error, "The received bytes are kept in %s. ", job->saved_path);
           job->error = error;
+          save_raw (link, job, job->transcript);
           return;
         }
 
@@ -679,56 +977,127 @@ run_fetch (Link         *link,
       g_autofree char *list = NULL;
       g_autofree char *log = NULL;
       gsize list_len = 0, log_len = 0;
+      g_autofree char *log_how = NULL;
+      Damage log_damage;
 
       /* The list, then the log (the board runs on in between: docs/rebuild.md). */
+      set_limit (job, LIST_MAX_BYTES, "a thread list is taken to hold at most 1024 threads");
       list = checked_command (link, job, "threads_list", 64 * LIST_LINE_BYTES,
                               TKS_PARSER_SECTION_LIST, &list_len, cancellable);
       if (list == NULL)
         return;
       job->bytes_before = job->bytes;
+      set_log_limit (job, link->log_size, 0);
       log = checked_command (link, job, "threads_timestamps", (gsize) expected * RECORD_BYTES + 64,
                              TKS_PARSER_SECTION_LOG, &log_len, cancellable);
       if (log == NULL)
         return;
 
-      capture = finish_parser (job, &error);
-      if (capture == NULL)
+      damage = reply_damage ("threads_list", list, list_len, &how);
+      log_damage = reply_damage ("threads_timestamps", log, log_len, &log_how);
+      if (log_damage > damage)
         {
-          g_autoptr(GString) transcript = transcript_new ();
+          damage = log_damage;
+          g_free (how);
+          how = g_steal_pointer (&log_how);
+        }
+      if (tks_parser_get_n_unreadable (job->parser) > 0 && damage == DAMAGE_NONE)
+        {
+          damage = DAMAGE_BYTES;
+          how = g_strdup_printf ("%u lines of the replies are unreadable",
+                                 tks_parser_get_n_unreadable (job->parser));
+        }
 
-          transcript_add (transcript, "threads_list", list, list_len);
-          transcript_add (transcript, "threads_timestamps", log, log_len);
-          save_raw (link, job, transcript);
-          if (job->saved_path != NULL)
-            g_prefix_error (&error, "The received bytes are kept in %s. ", job->saved_path);
-          job->error = error;
+      if (damage == DAMAGE_PROMPT)
+        {
+          /* Cut in two by what looks like its end: what belongs to it cannot be told. */
+          job->error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE,
+                                    "The board's reply arrived damaged: %s. Fetch again.", how);
+          save_raw (link, job, job->transcript);
           return;
         }
+      if (damage != DAMAGE_NONE)
+        {
+          /* The capture, and its warnings, from the bytes as received: the lines the warnings
+           * name are lines of those bytes, kept next to the capture. */
+          g_clear_pointer (&job->parser, tks_parser_free);
+          capture = tks_capture_new_from_data (job->transcript->str, job->transcript->len, &error);
+        }
+      else
+        capture = finish_parser (job, &error);
+      if (capture == NULL)
+        {
+          job->error = error;
+          save_raw (link, job, job->transcript);
+          return;
+        }
+      if (damage != DAMAGE_NONE)
+        g_debug ("Fetched with damage: %s", how);
     }
 
   tks_capture_set_source (capture, link->description);
   link->expected_records = MIN (MAX (link->expected_records, tks_capture_get_n_records (capture)),
                                 MAX_EXPECTED_LOG);
 
-  if (link->save_history)
-    {
-      g_autoptr(GString) text = g_string_new (NULL);
-      g_autoptr(GError) save_error = NULL;
-      g_autofree char *path = history_path (link->address, ".txt", &save_error);
-
-      if (path != NULL
-          && tks_capture_write (capture, text, NULL)
-          && g_file_set_contents (path, text->str, (gssize) text->len, &save_error))
-        job->saved_path = g_steal_pointer (&path);
-      else
-        g_message ("Could not keep the capture in the history: %s",
-                   save_error ? save_error->message : "it could not be written");
-    }
+  keep_in_history (link, job, capture, damage != DAMAGE_NONE ? job->transcript : NULL);
 
   job->records = tks_capture_get_n_records (capture);
   post_progress (job, TRUE);
   job->result = g_steal_pointer (&capture);
   job->result_free = g_object_unref;
+}
+
+gpointer
+tks_session_run_on_shell (TksShell        *shell,
+                          TksSessionStep   step,
+                          gboolean         use_dump,
+                          GError         **error)
+{
+  Link link = { 0 };
+  Job job = { 0 };
+  gpointer result = NULL;
+
+  link.shell = shell;
+  link.address = (char *) "shell";
+  link.has_dump = use_dump;
+  link.prefer_snapshot = TRUE;
+  link.description = g_strdup ("a shell");
+  job.link = &link;
+  switch (step)
+    {
+    case TKS_SESSION_STEP_CONNECT:
+      job.kind = JOB_CONNECT;
+      meet_board (&link, &job, NULL);
+      if (job.error == NULL)
+        result = g_steal_pointer (&link.commands);
+      break;
+    case TKS_SESSION_STEP_FETCH:
+      job.kind = JOB_FETCH;
+      run_fetch (&link, &job, NULL);
+      break;
+    case TKS_SESSION_STEP_TRIGGER:
+    case TKS_SESSION_STEP_RUN:
+      job.kind = step == TKS_SESSION_STEP_TRIGGER ? JOB_TRIGGER : JOB_RUN;
+      run_simple (&link, &job, NULL);
+      if (job.error == NULL && step == TKS_SESSION_STEP_RUN)
+        result = g_strdup ("Run mode");
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  if (job.result != NULL)
+    result = g_steal_pointer (&job.result);
+  if (job.error != NULL)
+    g_propagate_error (error, g_steal_pointer (&job.error));
+  g_strfreev (link.commands);
+  g_free (link.description);
+  g_free (job.saved_path);
+  g_free (job.raw_path);
+  g_free (job.limit_bound);
+  if (job.transcript != NULL)
+    g_string_free (job.transcript, TRUE);
+  g_clear_pointer (&job.parser, tks_parser_free);
+  return result;
 }
 
 static void
@@ -974,6 +1343,21 @@ tks_session_set_prefer_snapshot (TksSession *self,
   self->prefer_snapshot = !!prefer_snapshot;
 }
 
+void
+tks_session_set_history_limit (TksSession *self,
+                               guint64     max_bytes)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  self->history_max_bytes = max_bytes;
+}
+
+const char *
+tks_session_get_last_raw_path (TksSession *self)
+{
+  g_return_val_if_fail (TKS_IS_SESSION (self), NULL);
+  return self->last_raw_path;
+}
+
 const char *
 tks_session_get_last_saved_path (TksSession *self)
 {
@@ -1037,6 +1421,7 @@ tks_session_connect_async (TksSession          *self,
   link->timeout_ms = self->timeout_ms;
   link->slow_paste = self->slow_paste;
   link->save_history = self->save_history;
+  link->history_max_bytes = self->history_max_bytes;
   link->prefer_snapshot = self->prefer_snapshot;
   link->thread = g_thread_new ("tks-session", worker_main, link);
   self->link = link;
@@ -1170,6 +1555,7 @@ tks_session_finalize (GObject *object)
   g_free (self->address);
   g_free (self->description);
   g_free (self->last_saved_path);
+  g_free (self->last_raw_path);
   G_OBJECT_CLASS (tks_session_parent_class)->finalize (object);
 }
 
@@ -1274,5 +1660,6 @@ tks_session_init (TksSession *self)
   self->baud = DEFAULT_BAUD;
   self->timeout_ms = DEFAULT_TIMEOUT_MS;
   self->save_history = TRUE;
+  self->history_max_bytes = DEFAULT_HISTORY_MAX;
   self->prefer_snapshot = TRUE;
 }

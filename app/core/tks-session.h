@@ -113,6 +113,14 @@ const char      *tks_session_get_last_saved_path (TksSession          *self);
 void             tks_session_set_save_history    (TksSession          *self,
                                                   gboolean             save_history);
 char            *tks_session_get_history_dir     (void);
+/* The history's size limit in bytes (default 500 MB, 0: none), read at connect time: after
+ * each save the oldest files are removed until the folder fits, never the newest fetch. */
+void             tks_session_set_history_limit   (TksSession          *self,
+                                                  guint64              max_bytes);
+/* When the last fetch arrived damaged (unreadable lines, bytes no reply holds), the bytes as
+ * received are kept next to the capture in the history, and its warnings name their lines:
+ * their path; NULL after a fetch that arrived whole. */
+const char      *tks_session_get_last_raw_path   (TksSession          *self);
 /* The history's files, newest first (paths), for a History / Open Recent menu. */
 GPtrArray       *tks_session_list_history        (void);
 

@@ -10,6 +10,9 @@
 #define PROMPT_LEN 4
 #define CHUNK 16384
 #define READ_CHUNK 65536
+#define DEFAULT_MIN_REPLY ((gsize) 1 << 20)
+#define MAX_REPLY ((gsize) 1 << 30)   /* no bound is above this: buffer sizes stay 32-bit */
+#define TRAILING_QUIET_MS 5           /* a board still printing sends within this */
 
 struct _TksShell
 {
@@ -19,6 +22,7 @@ struct _TksShell
   gboolean      slow_paste;
   gboolean      unsettled;   /* a reply was left before its end: the board may still send it */
   guint         unsettled_ms; /* the time that reply was given */
+  gboolean      failed;      /* buf holds what came for the last command, which failed */
   GByteArray   *buf;
 };
 
@@ -188,7 +192,11 @@ settle (TksShell      *self,
   gboolean saw_prompt = FALSE;
   guint64 dropped = 0;
 
+  self->failed = FALSE;
   g_byte_array_set_size (self->buf, 0);
+  /* A reply stopped for passing its bound is not waited out: nothing good comes of it. */
+  if (self->unsettled_ms == 0)
+    return tks_shell_sync (self, cancellable, error);
   for (;;)
     {
       int wait_ms = MIN (ms_left (deadline), (int) (saw_prompt ? self->quiet_ms : self->timeout_ms));
@@ -224,6 +232,7 @@ tks_shell_sync (TksShell      *self,
   gsize received = 0;
   gboolean saw_prompt = FALSE;
 
+  self->failed = FALSE;
   g_byte_array_set_size (self->buf, 0);
 
   for (;;)
@@ -252,11 +261,13 @@ tks_shell_sync (TksShell      *self,
         {
           received += (gsize) n;
           saw_prompt = keep_tail (self, chunk, n);
-          continue;
+          /* A link that never falls quiet ends at the deadline too. */
+          if (g_get_monotonic_time () < deadline)
+            continue;
         }
 
       /* Nothing within the wait */
-      if (saw_prompt)
+      if (saw_prompt && n == 0)
         {
           g_byte_array_set_size (self->buf, 0);
           self->unsettled = FALSE;
@@ -272,6 +283,11 @@ tks_shell_sync (TksShell      *self,
           g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
                        "No reply from %s within %.1f s: %s", link, self->timeout_ms / 1000.0,
                        silence_hint (self));
+        else if (saw_prompt)
+          g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+                       "%s sent %" G_GSIZE_FORMAT " bytes within %.1f s and kept sending after "
+                       "its prompt: is something else printing on the board's shell?",
+                       link, received, self->timeout_ms / 1000.0);
         else
           g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
                        "%s sent %" G_GSIZE_FORMAT " bytes but never the shell prompt “ch> ” "
@@ -330,6 +346,20 @@ find_echo_end (const guint8 *data,
   return at;
 }
 
+static void
+set_incomplete (TksShell    *self,
+                const char  *link,
+                const char  *command,
+                guint        total_ms,
+                guint64      lines,
+                GError     **error)
+{
+  g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
+               "The reply of %s to “%s” was not complete within %.1f s (%u bytes, %"
+               G_GUINT64_FORMAT " lines so far)", link, command, total_ms / 1000.0,
+               self->buf->len, lines);
+}
+
 char *
 tks_shell_command (TksShell             *self,
                    const char           *command,
@@ -355,19 +385,80 @@ tks_shell_command_streamed (TksShell             *self,
                             GCancellable         *cancellable,
                             GError              **error)
 {
+  return tks_shell_command_limited (self, command, expected_bytes, NULL, progress, body_func,
+                                    user_data, len, cancellable, error);
+}
+
+const guint8 *
+tks_shell_get_failed_reply (TksShell *self,
+                            gsize    *len)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  *len = self->failed ? self->buf->len : 0;
+  return *len > 0 ? self->buf->data : NULL;
+}
+
+/* The bound of a reply: the caller's, or four times what is expected, at least 1 MiB; never
+ * more than MAX_REPLY, so that sizes stay far from any wrap. */
+static gsize
+reply_bound (const TksShellLimit *limit,
+             gsize                expected_bytes)
+{
+  gsize max = limit != NULL ? limit->max_bytes : 0;
+
+  if (max == 0)
+    max = MAX (MIN (expected_bytes, MAX_REPLY / 4) * 4, DEFAULT_MIN_REPLY);
+  return MIN (max, MAX_REPLY);
+}
+
+static void
+set_too_long (TksShell            *self,
+              const char          *command,
+              gsize                bound,
+              const TksShellLimit *limit,
+              GError             **error)
+{
+  g_autofree char *size = g_format_size (bound);
+  const char *why = limit != NULL && limit->bound != NULL ? limit->bound : "";
+
+  g_set_error (error, TKS_ERROR, TKS_ERROR_TOO_LONG,
+               "The reply to “%s” passed %s (%" G_GSIZE_FORMAT " bytes read%s%s): stopped reading",
+               command, size, (gsize) self->buf->len, *why ? "; " : "", why);
+}
+
+char *
+tks_shell_command_limited (TksShell             *self,
+                           const char           *command,
+                           gsize                 expected_bytes,
+                           TksShellLimit        *limit,
+                           TksShellProgressFunc  progress,
+                           TksShellBodyFunc      body_func,
+                           gpointer              user_data,
+                           gsize                *len,
+                           GCancellable         *cancellable,
+                           GError              **error)
+{
   guint8 chunk[CHUNK];
+  TksShellLimit default_limit = { 0 };
   g_autofree char *line = NULL;
   guint total_ms;
   gint64 deadline;
-  guint lines = 0;
+  guint64 lines = 0;
   gssize echo_end = -1;
   gsize fed = 0;         /* bytes of the buffer handed to @body_func */
   gsize body_len;
+  gboolean at_prompt = FALSE; /* the buffer ends with a prompt, which may yet be followed */
   const guint8 *body;
   char *reply;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (command != NULL && *command != '\0', NULL);
+
+  if (limit == NULL)
+    limit = &default_limit;
+  self->failed = FALSE;
+  g_byte_array_set_size (self->buf, 0);
 
   if (strlen (command) > 63 || strpbrk (command, "\r\n") != NULL)
     {
@@ -379,8 +470,9 @@ tks_shell_command_streamed (TksShell             *self,
   if (self->unsettled && !settle (self, cancellable, error))
     return NULL;
 
-  /* Drop whatever the board sent unasked, so it does not mix into the reply. */
-  for (;;)
+  /* Drop whatever the board sent unasked, so it does not mix into the reply; a board that
+   * never stops sending is brought to a prompt instead. */
+  for (guint64 dropped = 0;;)
     {
       gssize n = tks_transport_read (self->transport, chunk, sizeof chunk, 0, cancellable, error);
 
@@ -389,10 +481,19 @@ tks_shell_command_streamed (TksShell             *self,
       if (n == 0)
         break;
       g_debug ("Dropped %" G_GSSIZE_FORMAT " unasked bytes before “%s”", n, command);
+      dropped += (guint64) n;
+      if (dropped > DEFAULT_MIN_REPLY)
+        {
+          if (!tks_shell_sync (self, cancellable, error))
+            return NULL;
+          break;
+        }
     }
 
   /* Room for the whole reply, read straight into the buffer */
-  g_byte_array_set_size (self->buf, (guint) MIN (expected_bytes + 2 * READ_CHUNK, G_MAXUINT32 / 2));
+  g_byte_array_set_size (self->buf,
+                         (guint) MIN (MIN (expected_bytes, MAX_REPLY) + 2 * READ_CHUNK,
+                                      reply_bound (limit, expected_bytes) + READ_CHUNK));
   g_byte_array_set_size (self->buf, 0);
   line = g_strconcat (command, "\r\n", NULL);
   /* until its prompt has come */
@@ -407,18 +508,34 @@ tks_shell_command_streamed (TksShell             *self,
   for (;;)
     {
       int wait_ms = MIN (ms_left (deadline), (int) self->timeout_ms);
-      guint have = self->buf->len;
+      gsize have = self->buf->len;
+      GError *read_error = NULL;
       const guint8 *fresh;
       gssize n;
 
-      g_byte_array_set_size (self->buf, have + READ_CHUNK);
-      n = tks_transport_read (self->transport, self->buf->data + have, READ_CHUNK, wait_ms,
-                              cancellable, error);
-      g_byte_array_set_size (self->buf, have + (guint) MAX (n, 0));
+      gsize bound = reply_bound (limit, expected_bytes);
+      gsize room = MIN (READ_CHUNK, bound + 1 - MIN (have, bound)); /* to one byte past it */
+
+      if (at_prompt)
+        wait_ms = MIN (wait_ms, TRAILING_QUIET_MS);
+      g_byte_array_set_size (self->buf, (guint) (have + room));
+      n = tks_transport_read (self->transport, self->buf->data + have, room, wait_ms,
+                              cancellable, &read_error);
+      g_byte_array_set_size (self->buf, (guint) (have + (gsize) MAX (n, 0)));
+      if (at_prompt && n <= 0)
+        {
+          /* Nothing followed the prompt: the reply is complete. A link that went away right
+           * after it says so at the next command. */
+          g_clear_error (&read_error);
+          break;
+        }
       if (n < 0)
         {
-          if (self->buf->len > 0 && error && *error && (*error)->domain == TKS_ERROR)
-            g_prefix_error (error, "After %u bytes of the reply to “%s”: ", self->buf->len, command);
+          self->failed = TRUE;
+          if (self->buf->len > 0 && read_error->domain == TKS_ERROR)
+            g_prefix_error (&read_error, "After %u bytes of the reply to “%s”: ",
+                            self->buf->len, command);
+          g_propagate_error (error, read_error);
           return NULL;
         }
       if (n == 0)
@@ -426,6 +543,7 @@ tks_shell_command_streamed (TksShell             *self,
           g_autofree char *link = describe_link (self);
           gboolean idle = ms_left (deadline) > 0;
 
+          self->failed = TRUE;
           if (self->buf->len == 0)
             g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
                          "No reply from %s to “%s” within %.1f s: %s", link, command,
@@ -436,26 +554,36 @@ tks_shell_command_streamed (TksShell             *self,
                          link, command, self->buf->len, noise_hint (self));
           else if (idle)
             g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                         "The reply of %s to “%s” stopped after %u bytes (%u lines): nothing "
-                         "more came for %.1f s", link, command, self->buf->len, lines,
-                         wait_ms / 1000.0);
+                         "The reply of %s to “%s” stopped after %u bytes (%" G_GUINT64_FORMAT
+                         " lines): nothing more came for %.1f s", link, command, self->buf->len,
+                         lines, wait_ms / 1000.0);
           else
-            g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                         "The reply of %s to “%s” was not complete within %.1f s (%u bytes, "
-                         "%u lines so far)", link, command, total_ms / 1000.0,
-                         self->buf->len, lines);
+            set_incomplete (self, link, command, total_ms, lines, error);
           return NULL;
         }
 
       fresh = self->buf->data + have;
       for (const guint8 *c = fresh, *end = fresh + n; (c = memchr (c, '\n', (gsize) (end - c))) != NULL; c++)
         lines++;
-      if (ends_with_prompt (self->buf->data, self->buf->len))
+      if (self->buf->len > bound)
         {
-          if (progress != NULL)
-            progress (self->buf->len, lines, user_data);
-          self->unsettled = FALSE;
-          break;
+          self->failed = TRUE;
+          /* The board may go on: the next command first brings it to a prompt, at once. */
+          self->unsettled_ms = 0;
+          set_too_long (self, command, bound, limit, error);
+          return NULL;
+        }
+      at_prompt = ends_with_prompt (self->buf->data, self->buf->len);
+      if (at_prompt && !limit->wait_after_prompt)
+        break;
+      if (!at_prompt && ms_left (deadline) == 0)
+        {
+          /* Bytes still trickle in, but the reply's time is over. */
+          g_autofree char *link = describe_link (self);
+
+          self->failed = TRUE;
+          set_incomplete (self, link, command, total_ms, lines, error);
+          return NULL;
         }
 
       /* Hand on what has come after the echo, short of the last bytes, which may be the
@@ -475,8 +603,11 @@ tks_shell_command_streamed (TksShell             *self,
             }
         }
       if (progress != NULL)
-        progress (self->buf->len, lines, user_data);
+        progress (self->buf->len, (guint) MIN (lines, G_MAXUINT), user_data);
     }
+  if (progress != NULL)
+    progress (self->buf->len, (guint) MIN (lines, G_MAXUINT), user_data);
+  self->unsettled = FALSE;
 
   if (echo_end < 0)
     echo_end = find_echo_end (self->buf->data, self->buf->len, command);

@@ -79,6 +79,37 @@ char         *tks_shell_command_streamed (TksShell             *self,
                                           GCancellable         *cancellable,
                                           GError              **error);
 
+/* What a reply may hold. The shell reads the limit on every chunk, so a caller can tighten it
+ * from its progress or body callback once the reply has said how much follows. */
+typedef struct
+{
+  gsize       max_bytes;         /* the most bytes of the reply, echo and prompt included;
+                                  * 0: four times the expected bytes, at least 1 MiB */
+  const char *bound;             /* what bounds it, for the message ("the log holds at most
+                                  * 3000 records"); NULL: none given */
+  gboolean    wait_after_prompt; /* a prompt ends the reply only when nothing follows it
+                                  * within a moment: one inside the reply is kept in it */
+} TksShellLimit;
+
+/* The same, bounded by @limit (NULL: the default bound). A reply that passes its bound fails
+ * with TKS_ERROR_TOO_LONG, naming the command and the bytes read; the board is then brought
+ * to a fresh prompt before the next command. */
+char         *tks_shell_command_limited  (TksShell             *self,
+                                          const char           *command,
+                                          gsize                 expected_bytes,
+                                          TksShellLimit        *limit,
+                                          TksShellProgressFunc  progress,
+                                          TksShellBodyFunc      body,
+                                          gpointer              user_data,
+                                          gsize                *len,
+                                          GCancellable         *cancellable,
+                                          GError              **error);
+
+/* The bytes received for the last command when it failed (echo included; at most its bound),
+ * until the next command; NULL when it succeeded or nothing came. */
+const guint8 *tks_shell_get_failed_reply (TksShell     *self,
+                                          gsize        *len);
+
 /* The command names listed by a `help` reply ("Commands: help exit info …"). */
 GStrv         tks_shell_parse_help       (const char    *reply);
 

@@ -16,19 +16,11 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gui"))
-from tksgui import (check, click, finish, get_app, label_text, lane_names, sensitive_button,  # noqa: E402
-                    start, status, stop, wait_for, WORK)
+from tksgui import (check, click, finish, free_port, get_app, label_text, lane_names,  # noqa: E402
+                    sensitive_button, start, status, stop, wait_for, WORK)
 
 TICKSCOPE = sys.argv[1]
 SIMBOARD = os.environ["TKS_SIMBOARD"]
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def noise(n, rng):

@@ -2,6 +2,7 @@
 # What the GUI tests share: TAP output, waiting, walking the accessibility tree (AT-SPI) of
 # the viewer, clicks and keys as a user gives them, screenshots and their pixels.
 import os
+import socket
 import subprocess
 import time
 
@@ -236,6 +237,19 @@ def stop(proc):
         proc.wait()
     # the accessibility registry forgets the application before the next one starts
     wait_for(lambda: get_app() is None, 5)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def listening(port, timeout=10):
+    """Whether something accepts connections on 127.0.0.1:PORT within TIMEOUT seconds."""
+    return wait_for(lambda: socket.create_connection(("127.0.0.1", port), 0.2).close() or True, timeout)
 
 
 def history_dir():
