@@ -75,7 +75,10 @@ typedef struct
   TksCapture  *self;
   TksParsed   *parsed;
   GPtrArray   *infos;          /* ThreadInfo*, creation order */
-  GArray      *initial;        /* guint: working list when the log starts */
+  GArray      *initial;        /* guint: working list when the log starts, last first (so
+                                * that thread n, which the log's 8-bit numbers reach, is
+                                * WORKING (w, n), near the end of the array: taking it out
+                                * moves at most 255 entries, whatever the history holds) */
   ThreadState *states;         /* one per info */
   guint        n_states;       /* room in states */
   guint        n_listed;       /* infos that come from the list */
@@ -117,7 +120,24 @@ info_name (const ThreadInfo *info)
   return info->entry != NULL ? info->entry->name : "?";
 }
 
-/* Step 1: creation order. The deleted threads go back, last deleted first, at their number. */
+/* Thread @n (1-based) of a working list, kept last first. */
+#define WORKING(w, n) g_array_index ((w), guint, (w)->len - (n))
+
+static void
+reverse_infos (GPtrArray *infos)
+{
+  for (guint a = 0, b = infos->len; a + 1 < b; a++, b--)
+    {
+      gpointer tmp = infos->pdata[a];
+
+      infos->pdata[a] = infos->pdata[b - 1];
+      infos->pdata[b - 1] = tmp;
+    }
+}
+
+/* Step 1: creation order. The deleted threads go back, last deleted first, at their number.
+ * The list is built last first, so that an insertion at number n moves n entries, not the
+ * whole list after it: linear in a history of any length. */
 static void
 rebuild_creation_order (Rebuild *rb)
 {
@@ -136,6 +156,7 @@ rebuild_creation_order (Rebuild *rb)
                       entry->line, entry->name, entry->number, i + 1);
       g_ptr_array_add (rb->infos, info);
     }
+  reverse_infos (rb->infos);
 
   for (guint i = parsed->deleted->len; i > 0; i--)
     {
@@ -156,8 +177,9 @@ rebuild_creation_order (Rebuild *rb)
         }
       else
         at = entry->number - 1;
-      g_ptr_array_insert (rb->infos, at, info);
+      g_ptr_array_insert (rb->infos, rb->infos->len - at, info);
     }
+  reverse_infos (rb->infos);
   rb->n_listed = rb->infos->len;
 }
 
@@ -310,7 +332,7 @@ rebuild_add_unlisted (Rebuild *rb,
         }
       else
         index = rb->n_listed + rb->synthetic_used++;
-      g_array_append_val (working, index);
+      g_array_prepend_val (working, index);
     }
 }
 
@@ -422,7 +444,7 @@ rebuild_step_any (Rebuild         *rb,
                           "exist at that point: record skipped", LINE, rec->out, working->len);
           return FALSE;
         }
-      *out = g_array_index (working, guint, rec->out - 1);
+      *out = WORKING (working, rec->out);
       info = g_ptr_array_index (rb->infos, *out);
       if (rb->pass == 1)
         {
@@ -437,7 +459,7 @@ rebuild_step_any (Rebuild         *rb,
         }
       if (info->deleted)
         *next_deleted = info->deleted_order + 1;
-      g_array_remove_index (working, rec->out - 1);
+      g_array_remove_index (working, working->len - rec->out);
       return TRUE;
     }
 
@@ -445,7 +467,7 @@ rebuild_step_any (Rebuild         *rb,
     {
       if (rec->out > working->len)
         rebuild_add_unlisted (rb, working, rec->out, i);
-      *out = g_array_index (working, guint, rec->out - 1);
+      *out = WORKING (working, rec->out);
     }
   if (rec->in == 0)
     {
@@ -457,7 +479,7 @@ rebuild_step_any (Rebuild         *rb,
     }
   if (rec->in > working->len)
     rebuild_add_unlisted (rb, working, rec->in, i);
-  *in = g_array_index (working, guint, rec->in - 1);
+  *in = WORKING (working, rec->in);
   return FALSE;
 }
 
@@ -472,13 +494,13 @@ rebuild_step (Rebuild         *rb,
               guint           *out,
               guint           *in)
 {
-  const guint *w = (const guint *) (gconstpointer) working->data;
+  const guint *w = (const guint *) (gconstpointer) working->data + working->len;
 
   if (G_LIKELY (rec->in != 0 && rec->in != rec->out &&
                 rec->in <= working->len && rec->out <= working->len))
     {
-      *out = rec->out != 0 ? w[rec->out - 1] : NO_THREAD;
-      *in = w[rec->in - 1];
+      *out = rec->out != 0 ? w[-(int) rec->out] : NO_THREAD;
+      *in = w[-(int) rec->in];
       return FALSE;
     }
   return rebuild_step_any (rb, working, rec, i, next_deleted, out, in);
@@ -629,28 +651,23 @@ static void
 rebuild_initial_working_list (Rebuild *rb)
 {
   TksParsed *parsed = rb->parsed;
-
-  rb->initial = g_array_new (FALSE, FALSE, sizeof (guint));
-  for (guint t = 0; t < rb->infos->len; t++)
-    g_array_append_val (rb->initial, t);
+  guint stale = 0;
 
   if (parsed->deleted->len > rb->n_exits)
     {
-      guint stale = parsed->deleted->len - rb->n_exits;
-
+      stale = parsed->deleted->len - rb->n_exits;
       rebuild_warn (rb, "warning: %u deleted threads have no exit record in the log: they "
                     "exited before it starts and are shown without data", stale);
-      for (guint d = 0; d < stale; d++)
-        for (guint w = 0; w < rb->initial->len; w++)
-          {
-            ThreadInfo *info = g_ptr_array_index (rb->infos, g_array_index (rb->initial, guint, w));
+    }
 
-            if (info->deleted_order == (int) d)
-              {
-                g_array_remove_index (rb->initial, w);
-                break;
-              }
-          }
+  /* Last first (see WORKING), without the first @stale deleted threads. */
+  rb->initial = g_array_sized_new (FALSE, FALSE, sizeof (guint), rb->infos->len);
+  for (guint t = rb->infos->len; t > 0; t--)
+    {
+      ThreadInfo *info = g_ptr_array_index (rb->infos, t - 1);
+
+      if (info->deleted_order < 0 || info->deleted_order >= (int) stale)
+        g_array_append_val (rb->initial, (guint) { t - 1 });
     }
 }
 

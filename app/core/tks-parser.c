@@ -121,17 +121,23 @@ guint
 tks_parsed_record_line (const TksParsed *parsed,
                         guint            record)
 {
+  const guint *other = (const guint *) (gconstpointer) parsed->log_other_lines->data;
   guint line = parsed->log_first_line + record;
+  guint lo = 0, hi = parsed->log_other_lines->len;
 
-  /* Lines of the log section that are not records push the records further down. */
-  for (guint i = 0; i < parsed->log_other_lines->len; i++)
+  /* Lines of the log section that are not records push the records further down: the j-th
+   * of them (0-based, in increasing order) comes before the record when other[j] - j <= line,
+   * which grows with j, so a binary search finds how many do. */
+  while (lo < hi)
     {
-      if (g_array_index (parsed->log_other_lines, guint, i) <= line)
-        line++;
+      guint mid = lo + (hi - lo) / 2;
+
+      if (other[mid] - mid <= line)
+        lo = mid + 1;
       else
-        break;
+        hi = mid;
     }
-  return line;
+  return line + lo;
 }
 
 TksParser *
