@@ -913,14 +913,60 @@ tks_capture_new_from_data (const char  *data,
 }
 
 TksCapture *
+tks_capture_new_from_fd (int          fd,
+                         const char  *display,
+                         GError     **error)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+  g_autofree char *buffer = NULL;
+  TksParsed *parsed;
+  GError *local_error = NULL;
+  GStatBuf st;
+
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail (display != NULL, NULL);
+
+  /* Read by chunks: the file itself never needs to sit in memory, and reading stops as soon
+   * as the input cannot be a capture (an endless device, random bytes). */
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+    tks_parser_reserve (parser, st.st_size);
+  buffer = g_malloc (READ_CHUNK);
+  while (!tks_parser_failed (parser))
+    {
+      gssize n = read (fd, buffer, READ_CHUNK);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot read “%s”: %s", display,
+                       g_strerror (saved));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      tks_parser_feed (parser, buffer, n);
+    }
+
+  parsed = tks_parser_finish (parser, &local_error);
+  if (parsed == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code, "“%s”: %s", display,
+                   local_error->message);
+      g_error_free (local_error);
+      return NULL;
+    }
+  return tks_capture_new_from_parsed (parsed);
+}
+
+TksCapture *
 tks_capture_new_from_file (const char  *path,
                            GError     **error)
 {
-  g_autoptr(TksParser) parser = NULL;
-  g_autofree char *buffer = NULL;
   g_autofree char *display = NULL;
-  TksParsed *parsed;
-  GError *local_error = NULL;
+  TksCapture *capture;
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -935,46 +981,9 @@ tks_capture_new_from_file (const char  *path,
                    g_strerror (saved));
       return NULL;
     }
-
-  /* Read by chunks: the file itself never needs to sit in memory. */
-  parser = tks_parser_new ();
-  {
-    GStatBuf st;
-
-    if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
-      tks_parser_reserve (parser, st.st_size);
-  }
-  buffer = g_malloc (READ_CHUNK);
-  for (;;)
-    {
-      gssize n = read (fd, buffer, READ_CHUNK);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved = errno;
-
-          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot read “%s”: %s", display,
-                       g_strerror (saved));
-          close (fd);
-          return NULL;
-        }
-      if (n == 0)
-        break;
-      tks_parser_feed (parser, buffer, n);
-    }
+  capture = tks_capture_new_from_fd (fd, display, error);
   close (fd);
-
-  parsed = tks_parser_finish (parser, &local_error);
-  if (parsed == NULL)
-    {
-      g_set_error (error, local_error->domain, local_error->code, "“%s”: %s", display,
-                   local_error->message);
-      g_error_free (local_error);
-      return NULL;
-    }
-  return tks_capture_new_from_parsed (parsed);
+  return capture;
 }
 
 TksCapture *
@@ -1318,7 +1327,7 @@ tks_capture_set_tick_hz (TksCapture *self,
                          double      tick_hz)
 {
   g_return_if_fail (TKS_IS_CAPTURE (self));
-  g_return_if_fail (tick_hz > 0);
+  g_return_if_fail (tks_tick_hz_is_sane (tick_hz));
   self->tick_hz = tick_hz;
 }
 
