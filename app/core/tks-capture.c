@@ -1137,6 +1137,35 @@ safe_meta (const char *value)
          strchr (value, '\r') == NULL && *value != '\0';
 }
 
+/* A warning of the reader about the input, as a line the original loader ignores: none of
+ * the texts it searches for, on one line. */
+static void
+append_damage (GString    *out,
+               const char *warning)
+{
+  const char *from = strstr (warning, TKS_DAMAGE_PREFIX);
+  g_autofree char *text = g_strdup (from != NULL ? from + strlen (TKS_DAMAGE_PREFIX) : warning);
+  GString *line = g_string_new ("Tickscope damage ");
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '\r' || *p == '\n')
+        g_string_append_printf (line, "\\x%02x", *p);
+      else if (g_str_has_prefix (p, "threads_") || g_str_has_prefix (p, "Saved position"))
+        {
+          /* "threads\x5f", "Saved\x20position": shown, not searched for. */
+          g_string_append_len (line, p, *p == 't' ? 7 : 5);
+          g_string_append (line, *p == 't' ? "\\x5f" : "\\x20");
+          p += *p == 't' ? 7 : 5;
+        }
+      else
+        g_string_append_c (line, *p);
+    }
+  g_string_append_c (line, '\n');
+  g_string_append_len (out, line->str, line->len);
+  g_string_free (line, TRUE);
+}
+
 static void
 append_entry (GString            *out,
               const TksListEntry *entry)
@@ -1188,6 +1217,12 @@ tks_capture_write (TksCapture         *self,
     g_string_append_printf (out, "Tickscope source %s\n", self->source);
   if (safe_meta (parsed->trigger_name))
     g_string_append_printf (out, "Tickscope trigger-name %s\n", parsed->trigger_name);
+  /* What the input lost (unreadable lines, a damaged transfer) stays visible in the copy. */
+  for (guint w = 0; w < parsed->warnings->len; w++)
+    append_damage (out, g_ptr_array_index (parsed->warnings, w));
+  if (parsed->n_warnings > parsed->warnings->len)
+    g_string_append_printf (out, "Tickscope damage %u more warnings about the input not shown\n",
+                            parsed->n_warnings - parsed->warnings->len);
 
   g_string_append (out, "threads_list\n");
   for (guint i = 0; i < parsed->live->len; i++)

@@ -984,6 +984,13 @@ content_line (TksParser  *parser,
               g_free (cur->trigger_name);
               cur->trigger_name = g_utf8_make_valid (value, -1);
             }
+          else if (g_str_equal (text, "damage"))
+            {
+              g_autofree char *damage = g_utf8_make_valid (value, -1);
+
+              add_warning (parser, "line %u: warning: " TKS_DAMAGE_PREFIX "%s",
+                           parser->line_no, damage);
+            }
         }
       break;
 
