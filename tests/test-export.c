@@ -1107,8 +1107,8 @@ test_long_names (void)
 static void
 test_stream_bounded (void)
 {
-  g_autofree char *long_names = long_names_capture (2, 8000, "ab", 0, 20000);
-  g_autofree char *many_threads = long_names_capture (2, 10, "x", 20000, 10);
+  g_autofree char *long_names = long_names_capture (2, 8000, "ab", 0, 4000);
+  g_autofree char *many_threads = long_names_capture (2, 10, "x", 5000, 10);
   const char *texts[] = { long_names, many_threads };
 
   for (guint t = 0; t < G_N_ELEMENTS (texts); t++)
