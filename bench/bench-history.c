@@ -20,16 +20,8 @@
 
 #include <glib/gstdio.h>
 
+#include "bench-common.h"
 #include "tks-capture.h"
-
-static guint64
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + (guint64) ts.tv_nsec;
-}
 
 static gboolean
 write_history (const char  *path,
