@@ -15,8 +15,8 @@ import pyatspi
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tksgui import (PLUS, WORK, check, choose_filter, click, count_colours, dialog,  # noqa: E402
                     entry_text, file_dialog_open, file_dialog_save, find, find_all, finish, get_app,
-                    label_text, labels, main_window, menu_item, press, role_name, screenshot, status,
-                    wait_for, window_named)
+                    label_text, labels, lane_names, main_window, menu_item, press, role_name,
+                    screenshot, status, wait_for, window_named)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 CAPTURE = os.path.join(DATA, "board-trigger-exits.saved.txt")
@@ -201,6 +201,31 @@ try:
         check(len(shares) >= 20, "every listed thread has its share of the time", shares[:5])
         press(0xFF1B)   # Escape closes it
         check(wait_for(lambda: window_named(app, "Statistics") is None, 5), "Escape closes the Statistics window")
+
+    # A history of 3,000 deleted threads: only the lanes in view (and a margin) get a header
+    # widget, so it opens at once; scrolled to the bottom, the last lane has its header.
+    history_file = os.path.join(WORK, "history.txt")
+    with open(history_file, "w") as f:
+        f.write("threads_list\nThread number  1 : Prio = 128, Log = Yes, Name = main\n"
+                "Thread number  2 : Prio =   1, Log = Yes, Name = lastlane\nDeleted threads: \n")
+        for i in range(3000):
+            f.write("Thread number  3 : Prio =  10, Log = Yes, Name = worker%d\n" % i)
+        f.write("ch> \nthreads_timestamps\nFrom  1 to  2 at       5\nFrom  2 to  1 at       9\nch> \n")
+    click(buttons["Open"])
+    file_dialog_open(app, history_file)
+    opened = wait_for(lambda: "3002 threads" in status(app, THREADS), 30)
+    check(opened, "a capture with 3,000 deleted threads opens", status(app, THREADS))
+    headers = lane_names(app)
+    check(0 < len(headers) <= 600 and "main" in headers and "lastlane" not in headers,
+          "only the lanes in view and a margin have a header widget", len(headers))
+    bar = find(main_window(app), lambda n: n.getRoleName() == "scroll bar")
+    if bar is not None:
+        # a click at the end of the trough moves the slider there
+        ext = bar.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        pyatspi.Registry.generateMouseEvent(ext.x + ext.width // 2, ext.y + ext.height - 2, "b1c")
+    shown = wait_for(lambda: "lastlane" in lane_names(app), 10)
+    check(bar is not None and shown, "scrolled to the bottom, the last lane has its header",
+          len(lane_names(app)))
 
     check(proc.poll() is None, "the viewer is still running")
 finally:
