@@ -1138,7 +1138,7 @@ safe_meta (const char *value)
 }
 
 /* A warning of the reader about the input, as a line the original loader ignores: none of
- * the texts it searches for, on one line. */
+ * the texts it searches for, no prompt, on one line. */
 static void
 append_damage (GString    *out,
                const char *warning)
@@ -1151,6 +1151,12 @@ append_damage (GString    *out,
     {
       if (*p == '\r' || *p == '\n')
         g_string_append_printf (line, "\\x%02x", *p);
+      else if (g_str_has_prefix (p, "ch>"))
+        {
+          /* Not a prompt, which would end the lines the loaders skip. */
+          g_string_append (line, "ch\\x3e");
+          p += 2;
+        }
       else if (g_str_has_prefix (p, "threads_") || g_str_has_prefix (p, "Saved position"))
         {
           /* "threads\x5f", "Saved\x20position": shown, not searched for. */
