@@ -1132,6 +1132,24 @@ test_stream_bounded (void)
     }
 }
 
+/* What the capture could not read stays visible in an export (CSV has no place for it). */
+static void
+test_warnings_exported (void)
+{
+  static const char text[] = "threads_list\nThread number  1 : Prio = 1, Log = Yes, Name = a\n"
+                             "Thread number  2 : Prio = 2, Log = Yes, Name = b\n"
+                             "Deleted threads: \nch> \nthreads_timestamps\n"
+                             "From  1 to  2 at 5\nFr\x01m garbage\nFrom  2 to  1 at 6\nch> \n";
+  g_autoptr(TksCapture) capture = load_text (text);
+  g_autofree char *perfetto = export (capture, TKS_EXPORT_PERFETTO, 0);
+  g_autofree char *ftrace = export (capture, TKS_EXPORT_FTRACE, 0);
+
+  g_assert_nonnull (strstr (perfetto, "\"warnings\":[\"line 8: warning: unreadable log line "
+                                      "skipped: “Fr\\\\x01m garbage”\"]"));
+  g_assert_true (g_str_has_prefix (ftrace, "# tracer: nop\n#\n# line 8: warning: unreadable log "
+                                           "line skipped: “Fr\\x01m garbage”\n#\n"));
+}
+
 static void
 test_bad_arguments (void)
 {
@@ -1177,6 +1195,7 @@ main (int    argc,
   g_test_add_func ("/export/stream/error", test_stream_error);
   g_test_add_func ("/export/stream/bounded", test_stream_bounded);
   g_test_add_func ("/export/long-names", test_long_names);
+  g_test_add_func ("/export/warnings", test_warnings_exported);
   g_test_add_func ("/export/bad-arguments", test_bad_arguments);
   for (guint i = 0; i < G_N_ELEMENTS (real_files); i++)
     {

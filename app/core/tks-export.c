@@ -322,6 +322,20 @@ export_perfetto (TksCapture *capture,
   append_number (w->out, tick_hz, 6);
   g_string_append (w->out, ",\"source\":");
   append_json_string (w->out, source != NULL ? source : "");
+  {
+    /* What the capture lost or could not read stays visible in the export. */
+    guint n_warnings = 0;
+    const char * const *warnings = tks_capture_get_warnings (capture, &n_warnings);
+
+    g_string_append (w->out, ",\"warnings\":[");
+    for (guint i = 0; i < n_warnings; i++)
+      {
+        if (i > 0)
+          g_string_append_c (w->out, ',');
+        append_json_string (w->out, warnings[i]);
+      }
+    g_string_append_c (w->out, ']');
+  }
   g_string_append (w->out, "},\"traceEvents\":[");
 
   json_begin_event (w, &first, "M", "process_name", 0);
@@ -932,6 +946,21 @@ export_ftrace (TksCapture *capture,
   g_string_append (w->out,
                    "# tracer: nop\n"
                    "#\n");
+  {
+    /* What the capture lost or could not read stays visible, as comments readers skip. */
+    guint n_warnings = 0;
+    const char * const *warnings = tks_capture_get_warnings (capture, &n_warnings);
+
+    for (guint i = 0; i < n_warnings; i++)
+      {
+        g_string_append (w->out, "# ");
+        for (const char *p = warnings[i]; *p != '\0'; p++)
+          g_string_append_c (w->out, *p == '\n' || *p == '\r' ? ' ' : *p);
+        g_string_append_c (w->out, '\n');
+      }
+    if (n_warnings > 0)
+      g_string_append (w->out, "#\n");
+  }
   g_string_append_printf (w->out,
                           "# entries-in-buffer/entries-written: %u/%u   #P:1\n",
                           ctx.n_lines, ctx.n_lines);
