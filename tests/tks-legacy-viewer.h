@@ -41,7 +41,7 @@ typedef struct
   GArray    *runs;   /* LegacyRun */
 } LegacyThread;
 
-static void
+static inline void
 legacy_thread_free (gpointer data)
 {
   LegacyThread *t = data;
@@ -52,7 +52,7 @@ legacy_thread_free (gpointer data)
   g_free (t);
 }
 
-static LegacyThread *
+static inline LegacyThread *
 legacy_parse_thread (const char *line, gboolean deleted)
 {
   LegacyThread *t;
@@ -75,7 +75,7 @@ legacy_parse_thread (const char *line, gboolean deleted)
 }
 
 /* Positional pairing, as the original does. */
-static void
+static inline void
 legacy_pair_runs (LegacyThread *th)
 {
   GArray *ev = th->events;
@@ -113,7 +113,7 @@ legacy_pair_runs (LegacyThread *th)
  * the way a reader of the format would, and rebuilds the original's rectangles. Returns the
  * threads in creation order, or NULL with *@failed set when the original would stop on the
  * input (a record names a thread it does not have). */
-static GPtrArray *
+static inline GPtrArray *
 legacy_viewer_rebuild (const char *contents,
                        gboolean   *failed)
 {
