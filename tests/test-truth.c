@@ -10,6 +10,10 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+
+#include <glib/gstdio.h>
 
 #include <gio/gio.h>
 
@@ -242,6 +246,220 @@ test_random (void)
                   stats.exits_in_window);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The board program: its clock runs from its start, and --truth FILE is written as it runs. */
+
+static guint16
+free_port (void)
+{
+  g_autoptr(GSocketListener) listener = g_socket_listener_new ();
+  g_autoptr(GError) error = NULL;
+  guint16 port = g_socket_listener_add_any_inet_port (listener, NULL, &error);
+
+  g_assert_no_error (error);
+  g_socket_listener_close (listener);
+  return port;
+}
+
+/* Reads from @in until what was read ends with @end. */
+static char *
+read_until (GInputStream *in, GString *buf, const char *end)
+{
+  g_autoptr(GError) error = NULL;
+
+  while (!g_str_has_suffix (buf->str, end))
+    {
+      char chunk[4096];
+      gssize n = g_input_stream_read (in, chunk, sizeof chunk, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (n, >, 0);
+      g_string_append_len (buf, chunk, n);
+      g_assert_cmpuint (buf->len, <, 4 << 20);
+    }
+  return g_strdup (buf->str);
+}
+
+/* The truth of a CSV file; the workload's unlogged threads are @unlogged. Sequence numbers
+ * follow the rows: a run's row comes when it ends, an exit's row after its last run. */
+static Truth *
+truth_from_csv (const char *text, const char * const *unlogged, TksTruthEvent *running)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
+  Truth *truth = truth_new ();
+  guint64 next_begin = 0;
+
+  g_assert_cmpstr (lines[0], ==, "kind,thread,priority,creation_order,begin,end");
+  /* Up to the last complete row: a file read while the board writes may end in part of one. */
+  for (guint r = 1; lines[r] != NULL && lines[r + 1] != NULL; r++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[r], ",", -1);
+      TksTruthEvent ev = { 0 };
+
+      g_assert_cmpuint (g_strv_length (f), ==, 6);
+      ev.name = g_intern_string (f[1]);
+      ev.priority = atoi (f[2]);
+      ev.thread = (guint) atoi (f[3]);
+      ev.begin = g_ascii_strtod (f[4], NULL);
+      ev.end = g_ascii_strtod (f[5], NULL);
+      ev.logged = !g_strv_contains (unlogged, f[1]);
+      ev.dynamic = g_str_has_prefix (f[1], "job_");
+      g_assert_cmpfloat (ev.begin, <=, ev.end);
+      if (g_str_equal (f[0], "create"))
+        ev.kind = TKS_TRUTH_CREATE;
+      else if (g_str_equal (f[0], "exit"))
+        {
+          ev.kind = TKS_TRUTH_EXIT;
+          next_begin = 2 * r;
+        }
+      else
+        {
+          g_assert_true (g_str_equal (f[0], "run") || g_str_equal (f[0], "running"));
+          ev.kind = TKS_TRUTH_RUN;
+          ev.begin_seq = next_begin;
+          ev.end_seq = next_begin = 2 * r;
+          if (g_str_equal (f[0], "running"))
+            {
+              *running = ev;
+              continue;
+            }
+        }
+      truth_collect (&ev, truth);
+    }
+  return truth;
+}
+
+static void
+die_with_parent (gpointer data)
+{
+  (void) data;
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
+
+static void
+test_program (void)
+{
+  static const char * const unlogged[] = { "stats", "watchdog", "job_g", NULL };
+  const char *exe = g_getenv ("TKS_SIMBOARD");
+  g_autofree char *dir = g_dir_make_tmp ("tks-truth-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "truth.csv", NULL);
+  g_autofree char *port = g_strdup_printf ("%u", free_port ());
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) conn = NULL;
+  g_autoptr(GString) buf = g_string_new (NULL);
+  g_autofree char *line = NULL;
+  g_autofree char *banner = NULL;
+  g_autofree char *dump = NULL;
+  g_autofree char *systime = NULL;
+  g_autofree char *csv = NULL;
+  guint64 now;
+  g_autoptr(Truth) truth = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GArray) read = NULL;
+  TksTruthEvent running = { 0 };
+  TruthScore score = { 0 };
+  guint64 written = 0, exits = 0;
+  gint64 first = 0, last = 0;
+  guint32 first_raw = 0;
+  const char *p;
+
+  if (exe == NULL)
+    {
+      g_test_skip ("TKS_SIMBOARD names no simulated board program");
+      return;
+    }
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  /* A failing test does not leave the board running. */
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  proc = g_subprocess_launcher_spawn (launcher, &error, exe, "--tcp", port, "--truth", path, NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
+  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (line, port));
+
+  /* Nobody connected for 1.5 s: the board ran all the same. */
+  g_usleep (1500000);
+  conn = g_socket_client_connect_to_host (client, "127.0.0.1", (guint16) atoi (port), NULL, &error);
+  g_assert_no_error (error);
+  banner = read_until (g_io_stream_get_input_stream (G_IO_STREAM (conn)), buf, "ch> ");
+  g_string_truncate (buf, 0);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (conn)),
+                             "threads_dump\r\n", 14, NULL, NULL, &error);
+  g_assert_no_error (error);
+  dump = read_until (g_io_stream_get_input_stream (G_IO_STREAM (conn)), buf, "\r\nch> ");
+  g_string_truncate (buf, 0);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (conn)),
+                             "systime\r\n", 9, NULL, NULL, &error);
+  g_assert_no_error (error);
+  systime = read_until (g_io_stream_get_input_stream (G_IO_STREAM (conn)), buf, "\r\nch> ");
+  now = g_ascii_strtoull (systime + strlen ("systime\r\n"), NULL, 10);
+  g_assert_cmpuint (now, >=, 1500);
+
+  p = strstr (dump, "Records written: ");
+  g_assert_nonnull (p);
+  written = g_ascii_strtoull (p + strlen ("Records written: "), NULL, 10);
+  g_assert_cmpuint (written, >, 3000);
+  for (p = strstr (dump, "From "); p != NULL; p = strstr (p + 1, "From "))
+    {
+      int a, b, tick;
+
+      if (sscanf (p, "From %d to %d at %d", &a, &b, &tick) == 3 && a == b)
+        exits++;
+    }
+  g_assert_cmpuint (exits, >, 0);
+  g_assert_true (truth_log_window (dump, now, &first, &last, &first_raw));
+  g_test_message ("1.5 s after start: %" G_GUINT64_FORMAT " records written, log from tick %"
+                  G_GINT64_FORMAT " to %" G_GINT64_FORMAT ", %" G_GUINT64_FORMAT " exits",
+                  written, first, last, exits);
+  g_assert_cmpint (last, >=, 1400);
+
+  /* The truth is in the file while the board runs. */
+  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
+  g_assert_nonnull (strstr (csv, "\r\ncreate,main,128,0,0.000,0.000\r\n"));
+  g_clear_pointer (&csv, g_free);
+  g_usleep (100000);
+  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
+  {
+    g_autoptr(TksCapture) none = NULL;
+    g_autoptr(Truth) so_far = truth_from_csv (csv, unlogged, &running);
+
+    g_assert_cmpuint (so_far->runs->len, >, 1000);
+    g_assert_cmpfloat (g_array_index (so_far->runs, TruthRun, so_far->runs->len - 1).end, >=, 1400);
+  }
+  g_clear_pointer (&csv, g_free);
+
+  /* Stopped, it ends the truth with the run going on; the dump's runs are the truth's. */
+  g_io_stream_close (G_IO_STREAM (conn), NULL, NULL);
+  g_subprocess_send_signal (proc, SIGTERM);
+  g_subprocess_wait_check (proc, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
+  g_assert_nonnull (strstr (csv, "\r\nrunning,"));
+  truth = truth_from_csv (csv, unlogged, &running);
+  g_assert_cmpuint (truth->n_exits, >, 0);
+
+  capture = tks_capture_new_from_dump (strstr (dump, "Dump version"), strlen (strstr (dump, "Dump version")) - 4, &error);
+  g_assert_no_error (error);
+  read = read_runs_of_capture (capture, first);
+  truth_score (truth, &running, read, first, last, &score);
+  g_test_message ("%u truth runs in the log's window, %u right, %u edge", score.truth_runs,
+                  score.right, score.edge_missing);
+  if (score.wrong_thread + score.wrong_ticks + score.spurious + score.order_errors != 0
+      || score.right + score.edge_missing != score.truth_runs || score.right < 1000)
+    {
+      g_test_message ("%s", score.errors != NULL ? score.errors->str : "");
+      g_test_fail ();
+    }
+  truth_score_clear (&score);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -254,5 +472,6 @@ main (int argc, char *argv[])
       g_test_add_data_func (path, &fixed_cases[i], test_fixed);
     }
   g_test_add_func ("/truth/random", test_random);
+  g_test_add_func ("/truth/program", test_program);
   return g_test_run ();
 }
