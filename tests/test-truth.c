@@ -247,6 +247,165 @@ test_random (void)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* The board behaving like the original library (--legacy-defects). */
+
+static TksSimboardState *
+legacy_board (Truth *truth)
+{
+  TksSimboardOptions opts;
+
+  tks_simboard_options_init (&opts);
+  opts.legacy_defects = TRUE;
+  g_assert_true (tks_simboard_state_acquire (NULL));
+  return tks_simboard_state_new_traced (&opts, truth_collect, truth);
+}
+
+/* Each line of @reply is a line the original library prints, as in a real board's capture. */
+static guint
+assert_legacy_lines (const char *reply, GRegex *line_re)
+{
+  g_auto(GStrv) lines = g_strsplit (reply, "\n", -1);
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++, n++)
+    if (!g_regex_match (line_re, lines[i], 0, NULL))
+      g_error ("not a line of the original library: “%s”", lines[i]);
+  return n;
+}
+
+static void
+test_legacy_replies (void)
+{
+  g_autoptr(Truth) truth = truth_new ();
+  TksSimboardState *board = legacy_board (truth);
+  g_autoptr(GRegex) line_re = g_regex_new (
+    "^(Thread number [ 0-9]{2} : Prio = [ 0-9]{3}, Log = (Yes| No), Name = [^\r]+"
+    "|Deleted threads: |From [ 0-9]{2} to [ 0-9]{2} at [ 0-9]{7}|Triggered at [ 0-9]{7})\r$",
+    0, 0, NULL);
+  g_autofree char *help = tks_simboard_state_run_command (board, "help");
+  g_autofree char *dump = tks_simboard_state_run_command (board, "threads_dump");
+  g_autofree char *real = NULL;
+  g_autofree char *list = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *trigger = NULL;
+  g_autofree char *late = NULL;
+  const char *deleted;
+  guint n_deleted, exits = 0, lone = 0, last_switch = 0;
+  g_auto(GStrv) lines = NULL;
+
+  /* The original's commands, in its order; no threads_dump. */
+  g_assert_true (g_str_has_suffix (help, " threads_list threads_timestamps "
+                                   "threads_timestamps_trigger threads_timestamps_run "
+                                   "threads_stat threads_uc \r\n"));
+  g_assert_cmpstr (dump, ==, "threads_dump ?\r\n");
+  /* The line formats are those of a real board's capture. */
+  g_assert_true (g_file_get_contents (TEST_DATA_DIR "/board-trigger-exits.raw.txt", &real, NULL, NULL));
+  {
+    g_auto(GStrv) real_lines = g_strsplit (real, "\n", -1);
+    guint matched = 0;
+
+    for (guint i = 0; real_lines[i] != NULL; i++)
+      matched += g_regex_match (line_re, real_lines[i], 0, NULL);
+    g_assert_cmpuint (matched, >, 6000);
+  }
+
+  /* Long after the 64th exit: the history keeps 64 threads, whatever the log holds. */
+  tks_simboard_state_advance (board, 40000);
+  list = tks_simboard_state_run_command (board, "threads_list");
+  log = tks_simboard_state_run_command (board, "threads_timestamps");
+  assert_legacy_lines (list, line_re);
+  g_assert_cmpuint (assert_legacy_lines (log, line_re), ==, 3000);
+  deleted = strstr (list, "Deleted threads: \r\n");
+  g_assert_nonnull (deleted);
+  n_deleted = assert_legacy_lines (deleted, line_re) - 1;
+  g_assert_cmpuint (n_deleted, ==, 64);
+  for (const char *p = strstr (log, "From "); p != NULL; p = strstr (p + 1, "From "))
+    {
+      int a, b, tick;
+
+      if (sscanf (p, "From %d to %d at %d", &a, &b, &tick) == 3 && a == b)
+        exits++;
+    }
+  g_assert_cmpuint (exits, <, 16);
+  g_assert_cmpuint (truth->n_exits, >, 100);
+
+  /* Frozen by a trigger, the log still takes exit records: read late, it ends with them. */
+  trigger = tks_simboard_state_run_command (board, "threads_timestamps_trigger");
+  g_assert_true (g_str_has_prefix (trigger, "Trigger set by Shell command at   40000\r\n"));
+  tks_simboard_state_advance (board, 20000);
+  late = tks_simboard_state_run_command (board, "threads_timestamps");
+  g_assert_true (g_str_has_prefix (late, "Triggered at   40000\r\n"));
+  assert_legacy_lines (late, line_re);
+  lines = g_strsplit (late, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      int a, b, tick;
+
+      if (sscanf (lines[i], "From %d to %d at %d", &a, &b, &tick) != 3)
+        continue;
+      if (a != b)
+        {
+          last_switch = (guint) tick;
+          lone = 0;
+        }
+      else if ((guint) tick > last_switch + 100)
+        lone++;
+    }
+  g_test_message ("%u lone exit records after the log froze at tick %u", lone, last_switch);
+  g_assert_cmpuint (lone, >, 20);
+  g_assert_cmpuint (last_switch, <, 42000);
+
+  tks_simboard_state_free (board);
+  tks_simboard_state_release ();
+}
+
+/* Read late after a trigger, the log holds more exits than the original library's history
+ * remembers (it keeps the last 64, here mostly exits after the freeze). The threads whose
+ * exits the history forgot must not take the names of others: they are shown as not in the
+ * list, and every named run is right. */
+static void
+test_legacy_forgotten_exits (void)
+{
+  g_autoptr(Truth) truth = truth_new ();
+  TksSimboardState *board = legacy_board (truth);
+  g_autofree char *trigger = NULL;
+  g_autofree char *list = NULL;
+  g_autofree char *log = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GArray) read = NULL;
+  TksTruthEvent running;
+  TruthScore score = { 0 };
+  gint64 first = 0, last = 0;
+  guint32 first_raw = 0;
+
+  tks_simboard_state_advance (board, 5000);
+  trigger = tks_simboard_state_run_command (board, "threads_timestamps_trigger");
+  tks_simboard_state_advance (board, 25000);
+  list = tks_simboard_state_run_command (board, "threads_list");
+  log = tks_simboard_state_run_command (board, "threads_timestamps");
+  tks_simboard_state_get_truth_running (board, &running);
+  g_assert_true (truth_log_window (log, tks_simboard_state_get_tick (board), &first, &last, &first_raw));
+
+  capture = tks_capture_new_from_replies (list, strlen (list), log, strlen (log), &error);
+  g_assert_no_error (error);
+  read = read_runs_of_capture (capture, first);
+  truth_score (truth, &running, read, first, last, &score);
+  g_test_message ("%u runs, %u right, %u on threads not in the list, %u on named threads wrong",
+                  score.truth_runs - score.edge_missing, score.right, score.wrong_thread,
+                  score.wrong_named);
+  if (score.wrong_named != 0 || score.wrong_ticks != 0 || score.order_errors != 0)
+    {
+      g_test_message ("%s", score.errors != NULL ? score.errors->str : "");
+      g_test_fail ();
+    }
+  g_assert_cmpuint (score.right, >, 2500);
+  truth_score_clear (&score);
+  tks_simboard_state_free (board);
+  tks_simboard_state_release ();
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* The board program: its clock runs from its start, and --truth FILE is written as it runs. */
 
 static guint16
@@ -473,5 +632,7 @@ main (int argc, char *argv[])
     }
   g_test_add_func ("/truth/random", test_random);
   g_test_add_func ("/truth/program", test_program);
+  g_test_add_func ("/truth/legacy/replies", test_legacy_replies);
+  g_test_add_func ("/truth/legacy/forgotten-exits", test_legacy_forgotten_exits);
   return g_test_run ();
 }

@@ -253,6 +253,7 @@ typedef struct
   guint    truth_runs;    /* runs of the truth in the window (cut ones included) */
   guint    right;         /* on the right thread, from the same tick to the same tick */
   guint    wrong_thread;  /* the same ticks, on a thread named or ordered wrong */
+  guint    wrong_named;   /* of those, on a thread the reading names (not "not in list") */
   guint    wrong_ticks;   /* the truth run is not drawn as such: missing or cut wrong */
   guint    spurious;      /* drawn where the truth has no such run */
   guint    edge_missing;  /* missing, but wholly in a tick the log holds only part of */
@@ -308,6 +309,32 @@ typedef struct
   guint64 seq;
   double  pos;
 } TruthOrder;
+
+/* Whether @r is drawn from the tick @t begins in to the tick it ends in. */
+static inline gboolean
+truth_ticks_match (const TruthRun *t, const ReadRun *r, gint64 first, gint64 last)
+{
+  gint64 te = truth_tick (t->end);
+  gboolean begin_ok = r->open_start ? truth_tick (t->begin) <= first
+                                    : r->begin_tick == truth_tick (t->begin);
+  gboolean end_ok = r->open_end ? t->open || te >= last : !t->open && r->end_tick == te;
+
+  return begin_ok && end_ok;
+}
+
+/* Whether @r's thread is @t's: name, priority, and one thread of the reading for one of the
+ * truth's (the maps hold the pairs found so far). */
+static inline gboolean
+truth_identity_ok (const Truth *truth, const TruthRun *t, const ReadRun *r,
+                   GHashTable *to_truth, GHashTable *to_read)
+{
+  gpointer rk = GUINT_TO_POINTER (r->thread + 1), tk = GUINT_TO_POINTER (t->thread + 1);
+  gpointer mapped = g_hash_table_lookup (to_truth, rk);
+  gpointer back = g_hash_table_lookup (to_read, tk);
+
+  return truth_same_thread (&g_array_index (truth->threads, TruthThread, t->thread), r)
+         && (mapped == NULL || mapped == tk) && (back == NULL || back == rk);
+}
 
 static inline int
 truth_order_compare (gconstpointer a, gconstpointer b)
@@ -369,10 +396,11 @@ truth_score (const Truth *truth, const TksTruthEvent *running, GArray *read, gin
     {
       const TruthRun *t = i < expected->len ? &g_array_index (expected, TruthRun, i) : NULL;
       const ReadRun *r = j < read->len ? &g_array_index (read, ReadRun, j) : NULL;
+      const ReadRun *r_next = j + 1 < read->len ? &g_array_index (read, ReadRun, j + 1) : NULL;
       gint64 tb = t != NULL ? MAX (truth_tick (t->begin), first) : G_MAXINT64;
-      gint64 te = t != NULL ? truth_tick (t->end) : 0;
+      gint64 te = t != NULL ? (t->open ? G_MAXINT64 : truth_tick (t->end)) : 0;
       gint64 rb = r != NULL ? (r->open_start ? first : r->begin_tick) : G_MAXINT64;
-      gboolean begin_ok, end_ok;
+      gint64 re = r != NULL ? (r->open_end ? G_MAXINT64 : r->end_tick) : 0;
       /* Wholly in a tick the log may hold only part of. */
       gboolean at_edge = t != NULL && truth_tick (t->begin) >= last;
 
@@ -382,70 +410,71 @@ truth_score (const Truth *truth, const TksTruthEvent *running, GArray *read, gin
           j++;
           continue;
         }
-      if (t != NULL && r != NULL)
+      if (t != NULL && r != NULL && truth_ticks_match (t, r, first, last))
         {
-          begin_ok = r->open_start ? truth_tick (t->begin) <= first && rb == first
-                                   : r->begin_tick == truth_tick (t->begin);
-          end_ok = r->open_end ? t->open || te >= last : !t->open && r->end_tick == te;
-          if (begin_ok && end_ok)
+          const TruthThread *tt = &g_array_index (truth->threads, TruthThread, t->thread);
+
+          if (truth_identity_ok (truth, t, r, to_truth, to_read))
             {
-              const TruthThread *tt = &g_array_index (truth->threads, TruthThread, t->thread);
-              gpointer rk = GUINT_TO_POINTER (r->thread + 1), tk = GUINT_TO_POINTER (t->thread + 1);
-              gpointer mapped = g_hash_table_lookup (to_truth, rk);
-              gpointer back = g_hash_table_lookup (to_read, tk);
+              TruthOrder ob = { t->begin_seq, r->begin }, oe = { t->end_seq, r->end };
 
-              if (truth_same_thread (tt, r) && (mapped == NULL || mapped == tk)
-                  && (back == NULL || back == rk))
-                {
-                  TruthOrder ob = { t->begin_seq, r->begin }, oe = { t->end_seq, r->end };
-
-                  g_hash_table_insert (to_truth, rk, tk);
-                  g_hash_table_insert (to_read, tk, rk);
-                  score->right++;
-                  if (!r->open_start)
-                    g_array_append_val (order, ob);
-                  if (!r->open_end)
-                    g_array_append_val (order, oe);
-                }
-              else if (at_edge)
-                {
-                  score->edge_missing++;
-                  i++;
-                  continue;
-                }
-              else
-                {
-                  score->wrong_thread++;
-                  truth_score_note (score, "run %.3f..%.3f of %s (prio %d, created #%u) is "
-                                    "drawn on %s (prio %d, #%u)", t->begin, t->end, tt->name,
-                                    tt->priority, t->thread, r->name, r->priority, r->thread);
-                }
+              g_hash_table_insert (to_truth, GUINT_TO_POINTER (r->thread + 1),
+                                   GUINT_TO_POINTER (t->thread + 1));
+              g_hash_table_insert (to_read, GUINT_TO_POINTER (t->thread + 1),
+                                   GUINT_TO_POINTER (r->thread + 1));
+              score->right++;
+              if (!r->open_start)
+                g_array_append_val (order, ob);
+              if (!r->open_end)
+                g_array_append_val (order, oe);
               i++;
               j++;
-              continue;
             }
+          else if (at_edge)
+            {
+              score->edge_missing++;
+              i++;
+            }
+          else if (r_next != NULL && truth_ticks_match (t, r_next, first, last)
+                   && truth_identity_ok (truth, t, r_next, to_truth, to_read))
+            {
+              score->spurious++;
+              truth_score_note (score, "run %.3f..%.3f drawn on %s has no such run in the truth",
+                                r->begin, r->end, r->name);
+              j++;
+            }
+          else
+            {
+              score->wrong_thread++;
+              score->wrong_named += strstr (r->name, "(not in list)") == NULL;
+              truth_score_note (score, "run %.3f..%.3f of %s (prio %d, created #%u) is "
+                                "drawn on %s (prio %d, #%u)", t->begin, t->end, tt->name,
+                                tt->priority, t->thread, r->name, r->priority, r->thread);
+              i++;
+              j++;
+            }
+          continue;
         }
       if (at_edge && tb <= rb)
         {
           score->edge_missing++;
           i++;
-          continue;
         }
-      if (r != NULL && (t == NULL || rb < tb))
+      else if (r != NULL && (t == NULL || rb < tb || (rb == tb && re < te)))
         {
           score->spurious++;
           truth_score_note (score, "run %.3f..%.3f drawn on %s has no such run in the truth",
                             r->begin, r->end, r->name);
           j++;
-          continue;
         }
-      score->wrong_ticks++;
-      truth_score_note (score, "run %.3f..%.3f of %s (created #%u) is not drawn as such",
-                        t->begin, t->end,
-                        g_array_index (truth->threads, TruthThread, t->thread).name, t->thread);
-      i++;
-      if (r != NULL && rb == tb)
-        j++;   /* drawn from the right tick, but wrong: counted once */
+      else
+        {
+          score->wrong_ticks++;
+          truth_score_note (score, "run %.3f..%.3f of %s (created #%u) is not drawn as such",
+                            t->begin, t->end,
+                            g_array_index (truth->threads, TruthThread, t->thread).name, t->thread);
+          i++;
+        }
     }
 
   /* The reading's creation order is the truth's. */
