@@ -117,6 +117,12 @@ static const Op prog_watchdog[] = {
 static const Op prog_shell[] = {
   { OP_SHELL, 0, 0 }, { OP_WORK, 50, 150 }, { OP_LOOP, 0, 0 },
 };
+/* Start-up work done in a thread of its own, which then exits (its number goes to the threads
+ * created after it). */
+static const Op prog_init[] = {
+  { OP_WORK, 200, 600 }, { OP_SLEEP, 100, 300 }, { OP_WORK, 300, 900 }, { OP_SLEEP, 100, 300 },
+  { OP_WORK, 100, 400 }, { OP_EXIT, 0, 0 },
+};
 static const Op prog_worker[] = {
   { OP_PERIOD, 16, 0 }, { OP_WORK, 5, 40 }, { OP_LOOP, 0, 0 },
 };
@@ -129,6 +135,7 @@ static const Op prog_job[] = {
 static const Kind static_kinds[] = {
   { "main", 128, TRUE, FALSE, 0, prog_main },
   { "idle", 1, TRUE, FALSE, 180, prog_idle },
+  { "init", 120, TRUE, FALSE, 400, prog_init },
   { "console", 129, TRUE, FALSE, 560, prog_console },
   { "control", 133, TRUE, FALSE, 512, prog_control },
   { "sensor", 148, TRUE, FALSE, 480, prog_sensor },
