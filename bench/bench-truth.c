@@ -27,18 +27,19 @@ typedef struct
 } Scenario;
 
 static const Scenario scenarios[] = {
-  { "Few exits, list and log read together", 1000, 2500, 0, 0, FALSE },
-  { "Deleted history: 64 threads whatever the log holds", 1000, 40000, 0, 0, FALSE },
-  { "Exit records after the trigger froze the log", 1000, 30000, 5000, 0, FALSE },
-  { "List and log read at different moments", 1000, 3000, 0, 600, FALSE },
-  { "Tick wrap (20-bit tick, 100 kHz)", 100000, 1048576 + 600, 0, 0, FALSE },
-  { "Board library of this project, the same four", 1000, 0, 0, 0, TRUE },
+  { "1. History lists a thread gone before the log", 1000, 2500, 0, 0, FALSE },
+  { "2. History full (64), the log holds a few exits", 1000, 40000, 0, 0, FALSE },
+  { "3. Exits recorded after the trigger froze the log", 1000, 30000, 5000, 0, FALSE },
+  { "4. List and log read 600 ticks apart", 1000, 3000, 0, 600, FALSE },
+  { "5. Tick wrap (20-bit tick at 100 kHz)", 100000, 1048576 + 600, 0, 0, FALSE },
+  { "6. Rows 1 to 4 on this project's board library", 1000, 0, 0, 0, TRUE },
 };
 
 typedef struct
 {
   guint truth_runs;
   guint tickscope_right;
+  guint tickscope_wrong_named;
   guint tickscope_past_end;
   guint original_right;
   guint original_stopped;
@@ -99,6 +100,7 @@ score_reading (const Truth *truth, const TksTruthEvent *running, const char *lis
 
   totals->truth_runs += mine.truth_runs - mine.edge_missing;
   totals->tickscope_right += mine.right;
+  totals->tickscope_wrong_named += mine.wrong_named;
   totals->original_right += original.right;
   truth_score_clear (&mine);
   truth_score_clear (&original);
@@ -140,8 +142,9 @@ run_scenario (const Scenario *sc, guint32 seed, Totals *totals)
 static void
 print_row (const char *hazard, const Totals *t)
 {
-  g_print ("| %-52s | %9u | %9.1f %% | %9.1f %% | %4u of %-4u |\n", hazard, t->truth_runs,
+  g_print ("| %-52s | %7u | %7.1f %% | %10u | %6.1f %% | %3u of %-3u |\n", hazard, t->truth_runs,
            t->truth_runs ? 100.0 * t->tickscope_right / t->truth_runs : 0.0,
+           t->tickscope_wrong_named,
            t->truth_runs ? 100.0 * t->original_right / t->truth_runs : 0.0,
            t->original_stopped, t->readings);
 }
@@ -152,12 +155,14 @@ main (int argc, char *argv[])
   guint seeds = argc > 1 ? (guint) atoi (argv[1]) : 20;
 
   g_print ("Runs of the logged threads inside the log's window, read as threads_list then\n"
-           "threads_timestamps, %u seeds per row; right: on the right thread, from the same\n"
-           "tick to the same tick as the scheduler ran it.\n\n", seeds);
-  g_print ("| %-52s | %9s | %11s | %11s | %11s |\n", "Hazard (simulated board, --legacy-defects)",
-           "Runs", "Tickscope", "Original", "Orig. stops");
-  g_print ("|%s|%s|%s|%s|%s|\n", "------------------------------------------------------",
-           "-----------", "-------------", "-------------", "-------------");
+           "threads_timestamps, %u seeds per row. Right: on the right thread (name, priority,\n"
+           "creation order), from the same tick to the same tick as the scheduler ran it.\n"
+           "Wrong name: runs Tickscope shows on another named thread. Stops: readings the\n"
+           "original viewer gives up on (IndexError), nothing drawn.\n\n", seeds);
+  g_print ("| %-52s | %7s | %9s | %10s | %8s | %10s |\n", "Hazard (tickscope-simboard --legacy-defects)",
+           "Runs", "Tickscope", "Wrong name", "Original", "Stops");
+  g_print ("|%s|%s|%s|%s|%s|%s|\n", "------------------------------------------------------",
+           "---------", "-----------", "------------", "----------", "------------");
   for (guint s = 0; s < G_N_ELEMENTS (scenarios); s++)
     {
       Totals totals = { 0 };
@@ -179,8 +184,8 @@ main (int argc, char *argv[])
           run_scenario (&scenarios[s], seed, &totals);
       print_row (scenarios[s].hazard, &totals);
       if (totals.tickscope_past_end > 0)
-        g_print ("|   %-50s | %9s | %9u   | %11s | %11s |\n", "(Tickscope: last run drawn past the log's end)",
-                 "", totals.tickscope_past_end, "", "");
+        g_print ("| %-52s | %7s | %9u | %10s | %8s | %10s |\n", "   readings drawn by Tickscope past the log's end",
+                 "", totals.tickscope_past_end, "", "", "");
     }
   return 0;
 }
