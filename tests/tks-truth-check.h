@@ -126,31 +126,100 @@ truth_forget_before (Truth *truth, double tick)
   g_array_set_size (truth->runs, keep);
 }
 
+typedef struct
+{
+  int out;
+  int in;
+  int tick;
+} TruthRecord;
+
+/* The lines of @text (ends "\n" or "\r\n" removed), in a NULL-terminated array: g_strsplit
+ * without its strstr (see below). A last line without an end is left out when @whole_only. */
+static inline GStrv
+truth_lines (const char *text, gboolean whole_only)
+{
+  GPtrArray *lines = g_ptr_array_new ();
+
+  for (const char *p = text; *p != '\0';)
+    {
+      gsize n = 0;
+
+      while (p[n] != '\0' && p[n] != '\n')
+        n++;
+      if (p[n] == '\n' || !whole_only)
+        g_ptr_array_add (lines, g_strndup (p, n > 0 && p[n - 1] == '\r' ? n - 1 : n));
+      p += n;
+      if (*p == '\n')
+        p++;
+    }
+  g_ptr_array_add (lines, NULL);
+  return (GStrv) g_ptr_array_free (lines, FALSE);
+}
+
+/* The "From %d to %d at %d" records of @text, in order. Line by line with plain loops (a
+ * sanitizer's strstr and sscanf check the whole rest of the text at every call, which makes
+ * g_strsplit and sscanf on long replies quadratic). */
+static inline GArray *
+truth_records (const char *text)
+{
+  GArray *records = g_array_new (FALSE, FALSE, sizeof (TruthRecord));
+
+  for (const char *p = text; *p != '\0';)
+    {
+      char line[96];
+      gsize n = 0;
+      TruthRecord rec;
+
+      while (p[n] != '\0' && p[n] != '\n')
+        n++;
+      if (n < sizeof line && n >= 5 && memcmp (p, "From ", 5) == 0)
+        {
+          memcpy (line, p, n);
+          line[n] = '\0';
+          if (sscanf (line, "From %d to %d at %d", &rec.out, &rec.in, &rec.tick) == 3)
+            g_array_append_val (records, rec);
+        }
+      p += n;
+      if (*p == '\n')
+        p++;
+    }
+  return records;
+}
+
+static inline guint
+truth_count_exits (const char *text)
+{
+  g_autoptr(GArray) records = truth_records (text);
+  guint exits = 0;
+
+  for (guint i = 0; i < records->len; i++)
+    exits += g_array_index (records, TruthRecord, i).out == g_array_index (records, TruthRecord, i).in;
+  return exits;
+}
+
 /* The log's window in the board's ticks: @reply is a threads_timestamps or threads_dump
  * reply read when the board was at tick @now. FALSE when the log holds no switch. */
 static inline gboolean
 truth_log_window (const char *reply, guint64 now, gint64 *first, gint64 *last,
                   guint32 *first_raw)
 {
-  g_auto(GStrv) lines = g_strsplit (reply, "\n", -1);
+  g_autoptr(GArray) records = truth_records (reply);
   gint64 u = -1, prev = -1, epoch = 0, first_u = -1, last_switch = -1;
 
-  for (guint i = 0; lines[i] != NULL; i++)
+  for (guint i = 0; i < records->len; i++)
     {
-      int out, in, tick;
+      const TruthRecord *rec = &g_array_index (records, TruthRecord, i);
 
-      if (sscanf (lines[i], "From %d to %d at %d", &out, &in, &tick) != 3)
-        continue;
-      if (prev >= 0 && tick < prev)
+      if (prev >= 0 && rec->tick < prev)
         epoch++;
-      prev = tick;
-      u = epoch * TRUTH_TICK_PERIOD + tick;
+      prev = rec->tick;
+      u = epoch * TRUTH_TICK_PERIOD + rec->tick;
       if (first_u < 0)
         {
           first_u = u;
-          *first_raw = (guint32) tick;
+          *first_raw = (guint32) rec->tick;
         }
-      if (out != in)
+      if (rec->out != rec->in)
         last_switch = u;
     }
   if (last_switch < 0)
