@@ -86,6 +86,9 @@ score_reading (const Truth *truth, const TksTruthEvent *running, const char *lis
       g_autoptr(GArray) read = read_runs_of_legacy (legacy, first, first_raw);
 
       truth_score (truth, running, read, first, last, &original);
+      if (g_getenv ("BENCH_TRUTH_VERBOSE") != NULL && original.errors != NULL)
+        g_printerr ("Original, window %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ":\n%s", first, last,
+                    original.errors->str);
     }
   else
     {
@@ -175,6 +178,8 @@ main (int argc, char *argv[])
               Scenario sc = scenarios[h];
 
               sc.mcu_lib = TRUE;
+              if (g_getenv ("BENCH_TRUTH_VERBOSE") != NULL)
+                g_printerr ("On this project's board library: %s\n", sc.hazard);
               for (guint32 seed = 1; seed <= seeds; seed++)
                 run_scenario (&sc, seed, &totals);
             }
