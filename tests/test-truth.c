@@ -18,6 +18,7 @@
 #include <gio/gio.h>
 
 #include "tks-simboard.h"
+#include "tks-test-port.h"
 #include "tks-truth-check.h"
 
 typedef struct
@@ -400,18 +401,6 @@ test_legacy_forgotten_exits (void)
 
 /* ------------------------------------------------------------------------------------------ */
 /* The board program: its clock runs from its start, and --truth FILE is written as it runs. */
-
-static guint16
-free_port (void)
-{
-  g_autoptr(GSocketListener) listener = g_socket_listener_new ();
-  g_autoptr(GError) error = NULL;
-  guint16 port = g_socket_listener_add_any_inet_port (listener, NULL, &error);
-
-  g_assert_no_error (error);
-  g_socket_listener_close (listener);
-  return port;
-}
 
 /* Reads from @in until what was read ends with @end. */
 static char *

@@ -357,6 +357,14 @@ truth_score_note (TruthScore *score, const char *format, ...)
   g_string_append_c (score->errors, '\n');
 }
 
+static inline void
+truth_score_spurious (TruthScore *score, const ReadRun *r)
+{
+  score->spurious++;
+  truth_score_note (score, "run %.3f..%.3f drawn on %s has no such run in the truth",
+                    r->begin, r->end, r->name);
+}
+
 static inline gint64
 truth_tick (double t)
 {
@@ -507,9 +515,7 @@ truth_score (const Truth *truth, const TksTruthEvent *running, GArray *read, gin
           else if (r_next != NULL && truth_ticks_match (t, r_next, first, last)
                    && truth_identity_ok (truth, t, r_next, to_truth, to_read))
             {
-              score->spurious++;
-              truth_score_note (score, "run %.3f..%.3f drawn on %s has no such run in the truth",
-                                r->begin, r->end, r->name);
+              truth_score_spurious (score, r);
               j++;
             }
           else
@@ -531,9 +537,7 @@ truth_score (const Truth *truth, const TksTruthEvent *running, GArray *read, gin
         }
       else if (r != NULL && (t == NULL || rb < tb || (rb == tb && re < te)))
         {
-          score->spurious++;
-          truth_score_note (score, "run %.3f..%.3f drawn on %s has no such run in the truth",
-                            r->begin, r->end, r->name);
+          truth_score_spurious (score, r);
           j++;
         }
       else
