@@ -477,23 +477,87 @@ die_with_parent (gpointer data)
   prctl (PR_SET_PDEATHSIG, SIGTERM);
 }
 
+/* The board program, serving on TCP, connected after @wait_us. */
+typedef struct
+{
+  GSubprocess       *proc;
+  GSocketConnection *conn;
+  GString           *buf;
+} ProgramBoard;
+
+static void
+program_start (ProgramBoard *board, const char * const *options, gulong wait_us)
+{
+  const char *exe = g_getenv ("TKS_SIMBOARD");
+  g_autofree char *port = g_strdup_printf ("%u", free_port ());
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  g_assert_nonnull (exe);
+  g_ptr_array_add (argv, (gpointer) exe);
+  g_ptr_array_add (argv, (gpointer) "--tcp");
+  g_ptr_array_add (argv, port);
+  for (guint i = 0; options[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) options[i]);
+  g_ptr_array_add (argv, NULL);
+  /* A failing test does not leave the board running. */
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  board->proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (board->proc));
+  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (line, port));
+
+  g_usleep (wait_us);
+  g_socket_client_set_enable_proxy (client, FALSE);   /* a board on this machine */
+  board->conn = g_socket_client_connect_to_host (client, "127.0.0.1", (guint16) atoi (port), NULL, &error);
+  g_assert_no_error (error);
+  board->buf = g_string_new (NULL);
+  g_free (read_until (g_io_stream_get_input_stream (G_IO_STREAM (board->conn)), board->buf, "ch> "));
+}
+
+/* Runs @command; returns its reply with the echo, up to the prompt. */
+static char *
+program_command (ProgramBoard *board, const char *command)
+{
+  g_autofree char *line = g_strconcat (command, "\r\n", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_string_truncate (board->buf, 0);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (board->conn)), line,
+                             strlen (line), NULL, NULL, &error);
+  g_assert_no_error (error);
+  return read_until (g_io_stream_get_input_stream (G_IO_STREAM (board->conn)), board->buf, "\r\nch> ");
+}
+
+static void
+program_stop (ProgramBoard *board)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_io_stream_close (G_IO_STREAM (board->conn), NULL, NULL);
+  g_subprocess_send_signal (board->proc, SIGTERM);
+  g_subprocess_wait_check (board->proc, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_object (&board->conn);
+  g_clear_object (&board->proc);
+  g_string_free (board->buf, TRUE);
+}
+
 static void
 test_program (void)
 {
   static const char * const unlogged[] = { "stats", "watchdog", "job_g", NULL };
-  const char *exe = g_getenv ("TKS_SIMBOARD");
   g_autofree char *dir = g_dir_make_tmp ("tks-truth-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "truth.csv", NULL);
-  g_autofree char *port = g_strdup_printf ("%u", free_port ());
+  const char * const options[] = { "--truth", path, NULL };
+  ProgramBoard board = { 0 };
   g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GDataInputStream) out = NULL;
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GSocketConnection) conn = NULL;
-  g_autoptr(GString) buf = g_string_new (NULL);
-  g_autofree char *line = NULL;
-  g_autofree char *banner = NULL;
   g_autofree char *dump = NULL;
   g_autofree char *systime = NULL;
   g_autofree char *csv = NULL;
@@ -508,37 +572,15 @@ test_program (void)
   guint32 first_raw = 0;
   const char *p;
 
-  if (exe == NULL)
+  if (g_getenv ("TKS_SIMBOARD") == NULL)
     {
       g_test_skip ("TKS_SIMBOARD names no simulated board program");
       return;
     }
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  /* A failing test does not leave the board running. */
-  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
-  proc = g_subprocess_launcher_spawn (launcher, &error, exe, "--tcp", port, "--truth", path, NULL);
-  g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
-  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (strstr (line, port));
-
   /* Nobody connected for 1.5 s: the board ran all the same. */
-  g_usleep (1500000);
-  g_socket_client_set_enable_proxy (client, FALSE);   /* a board on this machine */
-  conn = g_socket_client_connect_to_host (client, "127.0.0.1", (guint16) atoi (port), NULL, &error);
-  g_assert_no_error (error);
-  banner = read_until (g_io_stream_get_input_stream (G_IO_STREAM (conn)), buf, "ch> ");
-  g_string_truncate (buf, 0);
-  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (conn)),
-                             "threads_dump\r\n", 14, NULL, NULL, &error);
-  g_assert_no_error (error);
-  dump = read_until (g_io_stream_get_input_stream (G_IO_STREAM (conn)), buf, "\r\nch> ");
-  g_string_truncate (buf, 0);
-  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (conn)),
-                             "systime\r\n", 9, NULL, NULL, &error);
-  g_assert_no_error (error);
-  systime = read_until (g_io_stream_get_input_stream (G_IO_STREAM (conn)), buf, "\r\nch> ");
+  program_start (&board, options, 1500000);
+  dump = program_command (&board, "threads_dump");
+  systime = program_command (&board, "systime");
   now = g_ascii_strtoull (systime + strlen ("systime\r\n"), NULL, 10);
   g_assert_cmpuint (now, >=, 1500);
 
@@ -569,10 +611,7 @@ test_program (void)
   g_clear_pointer (&csv, g_free);
 
   /* Stopped, it ends the truth with the run going on; the dump's runs are the truth's. */
-  g_io_stream_close (G_IO_STREAM (conn), NULL, NULL);
-  g_subprocess_send_signal (proc, SIGTERM);
-  g_subprocess_wait_check (proc, NULL, &error);
-  g_assert_no_error (error);
+  program_stop (&board);
   g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
   g_assert_nonnull (strstr (csv, "\r\nrunning,"));
   truth = truth_from_csv (csv, unlogged, &running);
@@ -595,6 +634,33 @@ test_program (void)
   g_rmdir (dir);
 }
 
+/* The program with --legacy-defects speaks as the original library does. */
+static void
+test_program_legacy (void)
+{
+  const char * const options[] = { "--legacy-defects", NULL };
+  ProgramBoard board = { 0 };
+  g_autofree char *help = NULL;
+  g_autofree char *dump = NULL;
+  g_autofree char *list = NULL;
+
+  if (g_getenv ("TKS_SIMBOARD") == NULL)
+    {
+      g_test_skip ("TKS_SIMBOARD names no simulated board program");
+      return;
+    }
+  program_start (&board, options, 0);
+  help = program_command (&board, "help");
+  g_assert_nonnull (strstr (help, " threads_list threads_timestamps "));
+  g_assert_null (strstr (help, "threads_dump"));
+  dump = program_command (&board, "threads_dump");
+  g_assert_cmpstr (dump, ==, "threads_dump\r\nthreads_dump ?\r\nch> ");
+  list = program_command (&board, "threads_list");
+  g_assert_true (g_str_has_prefix (list, "threads_list\r\nThread number  1 : Prio = 128, Log = Yes, Name = main\r\n"));
+  g_assert_nonnull (strstr (list, "\r\nDeleted threads: \r\n"));
+  program_stop (&board);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -608,6 +674,7 @@ main (int argc, char *argv[])
     }
   g_test_add_func ("/truth/random", test_random);
   g_test_add_func ("/truth/program", test_program);
+  g_test_add_func ("/truth/program-legacy", test_program_legacy);
   g_test_add_func ("/truth/legacy/replies", test_legacy_replies);
   g_test_add_func ("/truth/legacy/forgotten-exits", test_legacy_forgotten_exits);
   return g_test_run ();

@@ -18,6 +18,12 @@ G_BEGIN_DECLS
  * 1000 ticks per real second. The workload is a pure function of the seed: the same seed gives
  * the same threads and the same switches at the same ticks.
  *
+ * The board knows what its scheduler did: the ground truth of every run, creation and exit
+ * (tks-simboard-private.h, tickscope-simboard --truth FILE). With legacy_defects it behaves
+ * like the original threads_utilities library instead of this project's (legacy commands,
+ * exits recorded after a trigger froze the log, a history of the last 64 exits whatever the
+ * log holds), recorded by tks-simboard-legacy.c; the board library itself stays correct.
+ *
  * The board library has global state: only ONE board may run in a process at a time.
  * tks_simboard_start() fails with G_IO_ERROR_BUSY while another board is running, and
  * tks_simboard_serve_fd() returns -1 with errno = EBUSY.
