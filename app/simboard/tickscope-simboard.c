@@ -198,8 +198,10 @@ main (int argc, char *argv[])
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
     "The board runs a deterministic workload (the same seed gives the same switches) in real\n"
-    "time and answers the ChibiOS shell commands of the thread timestamps library, including\n"
-    "threads_dump. Example: tickscope-simboard --tcp 29001, then tickscope tcp:127.0.0.1:29001");
+    "time from its start, whether or not a client is connected, and answers the ChibiOS shell\n"
+    "commands of the thread timestamps library, including threads_dump (not with\n"
+    "--legacy-defects). Example: tickscope-simboard --tcp 29001, then tickscope\n"
+    "tcp:127.0.0.1:29001");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("tickscope-simboard: %s\n", error->message);
