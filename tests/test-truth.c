@@ -243,6 +243,60 @@ test_random (void)
                   stats.exits_in_window);
 }
 
+/* A threads_dump printed while the board runs (a tick every line): threads exit and are
+ * created while the library prints; the dump is the board at the moment it began. (One
+ * fetch a board: the library drops the switches while it prints, so a later log has a hole
+ * there, which nothing in it marks.) */
+static void
+test_fetch_while_printing (void)
+{
+  guint exits_during = 0, fetches = 0;
+
+  for (guint32 seed = 1; seed <= 30; seed++)
+    {
+      TruthCase c = { "fetch while printing", seed, 1000, 3000, 0, 0, 1, 0, FALSE, FALSE, FALSE };
+      TksSimboardOptions opts;
+      TksSimboardState *board;
+      g_autoptr(Truth) truth = truth_new ();
+
+      tks_simboard_options_init (&opts);
+      opts.seed = seed;
+      g_assert_true (tks_simboard_state_acquire (NULL));
+      board = tks_simboard_state_new_traced (&opts, truth_collect, truth);
+      tks_simboard_state_advance (board, 1000 + 97 * seed);
+        {
+          TksTruthEvent running;
+          guint64 now = tks_simboard_state_get_tick (board);
+          guint exits = truth->n_exits;
+          g_autofree char *dump = NULL;
+          g_autoptr(GError) error = NULL;
+          g_autoptr(TksCapture) capture = NULL;
+          g_autoptr(GArray) read = NULL;
+          TruthScore score = { 0 };
+          gint64 first = 0, last = 0;
+          guint32 first_raw = 0;
+
+          tks_simboard_state_get_truth_running (board, &running);
+          dump = tks_simboard_state_run_command_slowly (board, "threads_dump", 1);
+          g_assert_cmpuint (tks_simboard_state_get_tick (board), >, now + 500);
+          exits_during += truth->n_exits - exits;
+          fetches++;
+          g_assert_true (truth_log_window (dump, now, &first, &last, &first_raw));
+          capture = tks_capture_new_from_dump (dump, strlen (dump), &error);
+          g_assert_no_error (error);
+          g_assert_null (tks_capture_get_damage (capture));
+          read = read_runs_of_capture (capture, first);
+          truth_score (truth, &running, read, first, last, &score);
+          assert_score (&c, "threads_dump printed while the board runs", &score);
+          truth_score_clear (&score);
+        }
+      tks_simboard_state_free (board);
+      tks_simboard_state_release ();
+    }
+  g_test_message ("%u fetches, %u exits while the dump was printed", fetches, exits_during);
+  g_assert_cmpuint (exits_during, >, 10);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The board behaving like the original library (--legacy-defects). */
 
@@ -673,6 +727,7 @@ main (int argc, char *argv[])
       g_test_add_data_func (path, &fixed_cases[i], test_fixed);
     }
   g_test_add_func ("/truth/random", test_random);
+  g_test_add_func ("/truth/fetch-while-printing", test_fetch_while_printing);
   g_test_add_func ("/truth/program", test_program);
   g_test_add_func ("/truth/program-legacy", test_program_legacy);
   g_test_add_func ("/truth/legacy/replies", test_legacy_replies);

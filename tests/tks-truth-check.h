@@ -440,6 +440,9 @@ truth_score (const Truth *truth, const TksTruthEvent *running, GArray *read, gin
 
       if (r < truth->runs->len)
         run = g_array_index (truth->runs, TruthRun, r);
+      else if (truth->runs->len > 0 && g_array_index (truth->runs, TruthRun, truth->runs->len - 1).begin_seq
+                                       >= running->begin_seq)
+        continue;   /* the run going on at the read has ended since: it is in the truth */
       else
         run = (TruthRun) { running->thread, running->begin, running->end, running->begin_seq,
                            running->end_seq, TRUE };

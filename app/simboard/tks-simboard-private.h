@@ -27,6 +27,12 @@ void              tks_simboard_state_advance (TksSimboardState         *board,
  * (without the echo and the prompt). */
 char             *tks_simboard_state_run_command (TksSimboardState     *board,
                                                   const char           *line);
+/* tks_simboard_state_run_command(), with the board running a tick every @writes_per_tick
+ * writes of the reply: threads run, are created and exit while the reply is printed, as on
+ * a board whose shell waits for a slow link. Not while the shell is served. */
+char             *tks_simboard_state_run_command_slowly (TksSimboardState *board,
+                                                         const char       *line,
+                                                         guint             writes_per_tick);
 /* Runs the board up to the tick real time has reached since it was created (the board's
  * clock runs from its start, whether or not the shell is served), a bounded number of ticks
  * per call; TRUE when it has caught up. */

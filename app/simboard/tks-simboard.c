@@ -230,6 +230,9 @@ struct _TksSimboardState
   gboolean    io_error;
   const gint *stop;
   gint64      wire_free_us;   /* at a baud rate: when the line can take the next byte */
+  guint       writes_per_tick; /* run_command_slowly: the board runs a tick every so many
+                                  writes of the reply */
+  guint       writes;
 };
 
 static gint board_running;
@@ -621,6 +624,15 @@ board_stream_write (void *ip, const uint8_t *bp, size_t n)
   g_byte_array_append (b->out, bp, (guint) n);
   if (b->opts.packet_bytes > 0 && b->fd >= 0 && b->out->len >= b->opts.packet_bytes)
     flush_out (b);
+  if (b->writes_per_tick > 0 && ++b->writes % b->writes_per_tick == 0)
+    {
+      /* The other threads run while the reply is printed (the command itself waits). */
+      guint keep = b->writes_per_tick;
+
+      b->writes_per_tick = 0;
+      sim_tick (b);
+      b->writes_per_tick = keep;
+    }
   return n;
 }
 
@@ -983,6 +995,19 @@ tks_simboard_state_advance (TksSimboardState *b, guint64 ticks)
 {
   while (ticks-- > 0)
     sim_tick (b);
+}
+
+char *
+tks_simboard_state_run_command_slowly (TksSimboardState *b, const char *line,
+                                       guint writes_per_tick)
+{
+  char *reply;
+
+  b->writes_per_tick = writes_per_tick;
+  b->writes = 0;
+  reply = tks_simboard_state_run_command (b, line);
+  b->writes_per_tick = 0;
+  return reply;
 }
 
 char *
