@@ -11,6 +11,7 @@
 
 #include "tks-capture.h"
 #include "tks-error.h"
+#include "tks-legacy-viewer.h"
 #include "tks-test-fixtures.h"
 
 static const char * const real_captures[] = {
@@ -79,210 +80,19 @@ has_warning (TksCapture *capture,
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* An independent model of the original viewer: what it parses, and which rectangles it draws
- * (docs/rebuild.md: the original viewer ends a run at the integer tick of the record that
- * ended it, and widens a run shorter than a tick to 1/k of its tick). */
+/* The original viewer's reading of a transcript (tks-legacy-viewer.h). */
 
-typedef struct
-{
-  double begin;
-  double width;
-} LegacyRun;
-
-typedef struct
-{
-  int        number;
-  gboolean   deleted;
-  GArray    *events; /* LegacyEvent */
-  GArray    *runs;   /* LegacyRun */
-  gboolean   logged;
-} LegacyThread;
-
-typedef struct
-{
-  int  tick;
-  int  kind; /* 0 in, 1 out, 2 exit */
-  int  step;
-  int  steps;
-} LegacyEvent;
-
-static void
-legacy_thread_free (gpointer data)
-{
-  LegacyThread *t = data;
-
-  g_array_unref (t->events);
-  g_array_unref (t->runs);
-  g_free (t);
-}
-
-/* Parses the last list and log of a transcript with sscanf, the way a reader of the format
- * would, and rebuilds the original's rectangles; returns threads in creation order. */
 static GPtrArray *
 legacy_rebuild (const char *path)
 {
   g_autofree char *contents = NULL;
-  g_auto(GStrv) lines = NULL;
-  g_autoptr(GPtrArray) live = g_ptr_array_new ();
-  g_autoptr(GPtrArray) deleted = g_ptr_array_new ();
-  GPtrArray *threads = g_ptr_array_new_with_free_func (legacy_thread_free);
-  g_autoptr(GArray) records = g_array_new (FALSE, FALSE, sizeof (int) * 3);
-  g_autoptr(GPtrArray) working = NULL;
-  int section = 0, last_list = -1, last_log = -1;
+  GPtrArray *threads;
+  gboolean failed;
 
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
-  lines = g_strsplit (contents, "\n", -1);
-
-  /* Find the last threads_list that is followed by a threads_timestamps. */
-  for (int i = 0; lines[i] != NULL; i++)
-    {
-      g_strchomp (lines[i]);
-      if (g_str_has_suffix (lines[i], "threads_list"))
-        last_list = i;
-      else if (g_str_has_suffix (lines[i], "threads_timestamps") && last_list >= 0)
-        last_log = i;
-    }
-  for (int i = last_list; lines[i] != NULL; i++)
-    if (g_str_has_suffix (lines[i], "threads_timestamps") && i > last_list)
-      {
-        last_log = i;
-        break;
-      }
-  g_assert_cmpint (last_list, >=, 0);
-  g_assert_cmpint (last_log, >, last_list);
-
-  for (int i = last_list + 1; lines[i] != NULL; i++)
-    {
-      int nb, prio;
-      char log[4] = "";
-
-      if (i == last_log)
-        {
-          section = 2;
-          continue;
-        }
-      if (g_str_has_prefix (lines[i], "ch>"))
-        {
-          if (section == 1)
-            {
-              section = 0;
-              continue;
-            }
-          if (section == 2)
-            break;
-        }
-      if (section == 0 && i < last_log && i == last_list + 1)
-        section = 1;
-      if (section == 1)
-        {
-          static gboolean in_deleted;
-
-          if (i == last_list + 1)
-            in_deleted = FALSE;
-          if (g_str_has_prefix (lines[i], "Deleted threads:"))
-            {
-              in_deleted = TRUE;
-              continue;
-            }
-          if (sscanf (lines[i], "Thread number %d : Prio = %d, Log = %3[ YesNo]", &nb, &prio, log) == 3)
-            {
-              LegacyThread *t = g_new0 (LegacyThread, 1);
-
-              t->number = nb;
-              t->deleted = in_deleted;
-              t->logged = strstr (log, "Yes") != NULL;
-              t->events = g_array_new (FALSE, FALSE, sizeof (LegacyEvent));
-              t->runs = g_array_new (FALSE, FALSE, sizeof (LegacyRun));
-              g_ptr_array_add (in_deleted ? deleted : live, t);
-            }
-        }
-      else if (section == 2)
-        {
-          int rec[3];
-
-          if (sscanf (lines[i], "From %d to %d at %d", &rec[0], &rec[1], &rec[2]) == 3)
-            g_array_append_val (records, rec);
-        }
-    }
-
-  /* Creation order. */
-  for (guint i = 0; i < live->len; i++)
-    g_ptr_array_add (threads, g_ptr_array_index (live, i));
-  for (guint i = deleted->len; i > 0; i--)
-    {
-      LegacyThread *t = g_ptr_array_index (deleted, i - 1);
-
-      g_ptr_array_insert (threads, t->number - 1, t);
-    }
-
-  /* Replay with sub-tick steps. */
-  working = g_ptr_array_copy (threads, NULL, NULL);
-  g_ptr_array_set_free_func (working, NULL);
-  for (guint i = 0; i < records->len;)
-    {
-      int *r = &g_array_index (records, int, i * 3);
-      guint j = i, k;
-
-      while (j < records->len && g_array_index (records, int, j * 3 + 2) == r[2])
-        j++;
-      k = j - i;
-      for (guint s = 0; s < k; s++, i++)
-        {
-          int *rec = &g_array_index (records, int, i * 3);
-          LegacyEvent ev = { rec[2], 0, (int) s, (int) k };
-
-          if (rec[0] == rec[1])
-            {
-              LegacyThread *t = g_ptr_array_steal_index (working, rec[0] - 1);
-
-              ev.kind = 2;
-              g_array_append_val (t->events, ev);
-              continue;
-            }
-          if (rec[0] != 0)
-            {
-              ev.kind = 1;
-              g_array_append_val (((LegacyThread *) g_ptr_array_index (working, rec[0] - 1))->events, ev);
-            }
-          ev.kind = 0;
-          g_array_append_val (((LegacyThread *) g_ptr_array_index (working, rec[1] - 1))->events, ev);
-        }
-    }
-
-  /* Positional pairing, as the original does. */
-  for (guint t = 0; t < threads->len; t++)
-    {
-      LegacyThread *th = g_ptr_array_index (threads, t);
-      GArray *ev = th->events;
-
-      if (!th->logged || ev->len == 0)
-        continue;
-      if (g_array_index (ev, LegacyEvent, 0).kind == 1)
-        {
-          if (g_array_index (ev, LegacyEvent, 0).tick == 0)
-            {
-              LegacyEvent in = { 0, 0, 0, 1 };
-
-              g_array_prepend_val (ev, in);
-            }
-          else
-            g_array_remove_index (ev, 0);
-        }
-      if (ev->len % 2)
-        g_array_set_size (ev, ev->len - 1);
-      for (guint i = 0; i + 1 < ev->len; i += 2)
-        {
-          LegacyEvent *a = &g_array_index (ev, LegacyEvent, i);
-          LegacyEvent *b = &g_array_index (ev, LegacyEvent, i + 1);
-          double step = 1.0 / a->steps;
-          double shift = a->step * step;
-          LegacyRun run = { a->tick + shift, b->tick - a->tick - shift };
-
-          if (run.width < 1)
-            run.width = step;
-          g_array_append_val (th->runs, run);
-        }
-    }
+  threads = legacy_viewer_rebuild (contents, &failed);
+  g_assert_false (failed);
+  g_assert_nonnull (threads);
   return threads;
 }
 

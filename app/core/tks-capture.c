@@ -127,6 +127,8 @@ info_name (const ThreadInfo *info)
   return info->entry != NULL ? info->entry->name : "?";
 }
 
+static inline gboolean record_is_exit (const TksRecord *r);
+
 /* Thread @n (1-based) of a working list, kept last first. */
 #define WORKING(w, n) g_array_index ((w), guint, (w)->len - (n))
 
@@ -139,6 +141,49 @@ reverse_infos (GPtrArray *infos)
 
       infos->pdata[a] = infos->pdata[b - 1];
       infos->pdata[b - 1] = tmp;
+    }
+}
+
+/* The original library remembers the last 64 exited threads, whatever its log holds: with its
+ * deleted-thread list full, the log can hold the exits of threads the list has forgotten, the
+ * oldest ones. Each of those exit records tells the number the thread had: it goes back at
+ * that number, before (older than) the threads the list has, unnamed, so that the threads
+ * after it keep their numbers and no thread takes another's name. (With fewer than 64 listed,
+ * nothing was forgotten: more exits than listed were read after the list.) */
+#define ORIGINAL_MAX_DELETED 64
+#define ORIGINAL_MAX_FORGOTTEN 65536
+
+static void
+rebuild_forgotten_exits (Rebuild *rb)
+{
+  const TksRecord *r = (const TksRecord *) (gconstpointer) rb->parsed->records->data;
+  guint n = rb->parsed->records->len;
+  guint forgotten, found = 0;
+  g_autofree guint8 *numbers = NULL;
+
+  if (rb->n_exits <= rb->parsed->deleted->len || rb->parsed->deleted->len < ORIGINAL_MAX_DELETED)
+    return;
+  forgotten = rb->n_exits - rb->parsed->deleted->len;
+  /* Each becomes a lane: a file cannot make more of them than a board's log could hold. */
+  forgotten = MIN (forgotten, ORIGINAL_MAX_FORGOTTEN);
+  numbers = g_new (guint8, forgotten);
+  for (guint i = 0; i < n && found < forgotten; i++)
+    if (!(r[i].flags & TKS_RECORD_DROPPED) && record_is_exit (&r[i]))
+      numbers[found++] = r[i].out;
+  rebuild_warn (rb, "warning: the log holds %u exits of threads the deleted-thread list no "
+                "longer has (the board remembers only the last ones): shown as not in the list",
+                forgotten);
+
+  for (guint f = found; f > 0; f--)
+    {
+      ThreadInfo *info = g_new0 (ThreadInfo, 1);
+
+      info->deleted = TRUE;
+      info->deleted_order = -1;
+      info->number = numbers[f - 1];
+      /* The list is still last first here (see rebuild_creation_order). */
+      g_ptr_array_insert (rb->infos,
+                          rb->infos->len - (MIN (info->number, rb->infos->len + 1) - 1), info);
     }
 }
 
@@ -186,6 +231,7 @@ rebuild_creation_order (Rebuild *rb)
         at = entry->number - 1;
       g_ptr_array_insert (rb->infos, rb->infos->len - at, info);
     }
+  rebuild_forgotten_exits (rb);
   reverse_infos (rb->infos);
   rb->n_listed = rb->infos->len;
 }
@@ -488,7 +534,8 @@ rebuild_step_any (Rebuild         *rb,
             rebuild_warn (rb, "line %u: warning: thread “%s” exits here, but the thread "
                           "list shows it alive (it was read before this exit)", LINE,
                           info_name (info));
-          else if (info->deleted && info->deleted_order != *next_deleted)
+          else if (info->deleted && info->deleted_order >= 0
+                   && info->deleted_order != *next_deleted)
             rebuild_warn (rb, "line %u: warning: thread number %u exits here as “%s”, "
                           "out of the order of the deleted-thread list", LINE, rec->out,
                           info_name (info));
@@ -787,8 +834,8 @@ rebuild (TksCapture *self)
   rb.infos = g_ptr_array_new_with_free_func (g_free);
   rb.warnings = g_ptr_array_new_with_free_func (g_free);
 
-  rebuild_creation_order (&rb);
   rebuild_check_records (&rb);
+  rebuild_creation_order (&rb);
   rebuild_initial_working_list (&rb);
 
   /* Pass 1 counts (and invents the threads the list lacks); pass 2 fills. */
