@@ -67,13 +67,15 @@ score_reading (const Truth *truth, const TksTruthEvent *running, const char *lis
   if (capture != NULL)
     {
       g_autoptr(GArray) read = read_runs_of_capture (capture, first);
-      double end = tks_capture_get_end (capture) + (double) (first - (gint64) floor (tks_capture_get_start (capture)));
+      /* Where the last run is drawn to: the log's end (after its last switch). */
+      double end = tks_capture_get_log_end (capture, NULL) +
+                   (double) (first - (gint64) floor (tks_capture_get_start (capture)));
 
       truth_score (truth, running, read, first, last, &mine);
       if (g_getenv ("BENCH_TRUTH_VERBOSE") != NULL && mine.errors != NULL)
         g_printerr ("Tickscope, window %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ":\n%s", first, last,
                     mine.errors->str);
-      /* The last run is drawn up to the capture's end: past the log when lone exits follow. */
+      /* Past the log when it is drawn beyond the last record's tick (lone exits follow). */
       if (end > (double) last + 1.0)
         for (guint i = 0; i < read->len; i++)
           totals->tickscope_past_end += g_array_index (read, ReadRun, i).open_end;
