@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <locale.h>
+#include <glib/gi18n.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tks-cli.h"
+#include "tks-i18n.h"
 
 static const struct
 {
@@ -39,7 +40,7 @@ int
 main (int    argc,
       char **argv)
 {
-  setlocale (LC_ALL, "");
+  tks_i18n_init ();
 
   if (argc < 2)
     {
