@@ -320,7 +320,7 @@ test_fault (gconstpointer data)
         }
       else if (mode == TKS_TEST_BOARD_RESET_AFTER)
         {
-          g_assert_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED);
+          g_assert_error (error, TKS_ERROR, TKS_ERROR_RESTARTED);
           g_assert_nonnull (strstr (error->message, "restarted"));
           /* the link is fine: the board answers again */
           g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);

@@ -564,8 +564,7 @@ job_failed (Job    *job,
             GError *error)
 {
   /* The link itself is gone: no later command can work. */
-  if (g_error_matches (error, TKS_ERROR, TKS_ERROR_DISCONNECTED)
-      && strstr (error->message, "restarted") == NULL)
+  if (g_error_matches (error, TKS_ERROR, TKS_ERROR_DISCONNECTED))
     job->link_lost = TRUE;
   job->error = error;
   return FALSE;

@@ -625,7 +625,7 @@ tks_shell_command_limited (TksShell             *self,
 
     if (banner != NULL)
       {
-        g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+        g_set_error (error, TKS_ERROR, TKS_ERROR_RESTARTED,
                      "The board restarted during “%s” (its shell banner came after %"
                      G_GSIZE_FORMAT " bytes of the reply): ask again", command,
                      (gsize) (banner - body));
