@@ -61,7 +61,8 @@ on_progress (TksSession *session,
     g_autofree char *count = g_strdup_printf ("%8" G_GUINT64_FORMAT, bytes);
 
     /* Translators: the progress of a fetch: bytes and records received so far */
-    fprintf (stderr, _("\r%s bytes, %6u records"), count, records);
+    fputc ('\r', stderr);
+    fprintf (stderr, _("%s bytes, %6u records"), count, records);
   }
   if (fraction >= 0)
     fprintf (stderr, ", %3.0f %%", fraction * 100);

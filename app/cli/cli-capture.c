@@ -17,13 +17,32 @@
 #include "tks-cli.h"
 #include "tks-error.h"
 
+/* The input is opened here, as the output is (tks_cli_open_output): its errors are said in
+ * the same words, in the user's language. */
 TksCapture *
 tks_cli_load (const char  *path,
               GError     **error)
 {
+  g_autofree char *display = NULL;
+  TksCapture *capture;
+  int fd;
+
   if (g_strcmp0 (path, "-") == 0)
     return tks_capture_new_from_fd (STDIN_FILENO, _("standard input"), error);
-  return tks_capture_new_from_file (path, error);
+
+  display = g_filename_display_name (path);
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Cannot open “%s”: %s"), display,
+                   g_strerror (saved));
+      return NULL;
+    }
+  capture = tks_capture_new_from_fd (fd, display, error);
+  close (fd);
+  return capture;
 }
 
 /* Where the output goes: standard output for "-"; a device or a pipe as it is; a file
