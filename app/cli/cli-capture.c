@@ -168,8 +168,9 @@ tks_cli_print_warning (FILE       *out,
   gboolean has_word = strstr (shown, "warning") != NULL || strstr (shown, _("warning")) != NULL;
 
   /* Every warning line carries the word, also the one-line summaries. */
-  /* Translators: what starts a warning that does not say it is one */
-  fprintf (out, "%s%s%s\n", prefix, has_word ? "" : _("warning: "), shown);
+  fprintf (out, "%s%s%s\n", prefix,
+           /* Translators: what starts a warning that does not say it is one */
+           has_word ? "" : _("warning: "), shown);
 }
 
 static const char *
