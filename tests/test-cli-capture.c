@@ -363,6 +363,41 @@ test_board_commands (void)
   g_rmdir (dir);
 }
 
+/* A user who asks for French gets tickscope-cli in French, from the translations of its build
+ * tree: errors, labels, states and warnings; the numbers stay as scripts read them. */
+static void
+test_french (void)
+{
+  g_autofree char *missing = data_path ("no-such-capture.txt");
+  g_autofree char *path = data_path ("board-trigger-exits.raw.txt");
+  g_auto(TksCliResult) error = tks_run_cli_in ("fr", NULL, "info", missing, NULL);
+  g_auto(TksCliResult) info = tks_run_cli_in ("fr", NULL, "info", path, NULL);
+  g_auto(TksCliResult) usage = tks_run_cli_in ("fr", NULL, "info", NULL);
+  g_auto(TksCliResult) english = tks_run_cli (NULL, "info", missing, NULL);
+
+  g_assert_cmpint (error.status, ==, 1);
+  g_assert_nonnull (strstr (error.err, "tickscope-cli: Impossible d’ouvrir « "));
+  g_assert_nonnull (strstr (error.err, "no-such-capture.txt » : "));
+  g_assert_null (strstr (error.err, "Cannot open"));
+  /* without a language, the same error in English */
+  g_assert_nonnull (strstr (english.err, "Cannot open “"));
+
+  g_assert_cmpint (info.status, ==, 0);
+  g_assert_nonnull (strstr (info.out, "Enregistrements :       3000\n"));
+  g_assert_nonnull (strstr (info.out, "Threads :               29 (journalisés : 29, "
+                                      "terminés pendant la capture : 16)\n"));
+  g_assert_nonnull (strstr (info.out, "Déclencheur :           tick 17154, armé par Shell command\n"));
+  g_assert_nonnull (strstr (info.out, "Lignes, de la plus haute priorité à la plus basse :\n"));
+  g_assert_nonnull (strstr (info.out, "  prio  nom                      ordre journal exécutions  état\n"));
+  g_assert_nonnull (strstr (info.out, "oui"));
+  g_assert_nonnull (strstr (info.out, "terminé après la fin du journal\n"));
+  g_assert_nonnull (strstr (info.out, "Avertissements :        0\n"));
+  g_assert_null (strstr (info.out, "Records:"));
+
+  g_assert_cmpint (usage.status, ==, 2);
+  g_assert_nonnull (strstr (usage.err, "Utilisation : tickscope-cli info FILE\n"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -372,6 +407,7 @@ main (int    argc,
   g_test_add_func ("/cli/info", test_info);
   g_test_add_func ("/cli/info/warnings", test_info_warnings);
   g_test_add_func ("/cli/info/capture-facts", test_info_capture_facts);
+  g_test_add_func ("/cli/info/french", test_french);
   g_test_add_func ("/cli/errors", test_errors);
   g_test_add_func ("/cli/convert", test_convert);
   g_test_add_func ("/cli/convert/damage", test_convert_damage);

@@ -596,7 +596,9 @@ run_cli (const char *first,
          ...)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_auto(GStrv) envp = g_environ_setenv (g_get_environ (), "LC_ALL", "C.UTF-8", TRUE);
+  /* in English, whatever language the user asks for */
+  g_auto(GStrv) envp = g_environ_unsetenv (g_environ_setenv (g_get_environ (), "LC_ALL", "C.UTF-8",
+                                                             TRUE), "LANGUAGE");
   g_autoptr(GError) error = NULL;
   GString *out = g_string_new (NULL);
   GString *err = g_string_new (NULL);

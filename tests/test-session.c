@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tks-error.h"
+#include "tks-i18n.h"
 #include "tks-session.h"
 #include "tks-test-board.h"
 
@@ -320,7 +321,7 @@ test_fault (gconstpointer data)
         }
       else if (mode == TKS_TEST_BOARD_RESET_AFTER)
         {
-          g_assert_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED);
+          g_assert_error (error, TKS_ERROR, TKS_ERROR_RESTARTED);
           g_assert_nonnull (strstr (error->message, "restarted"));
           /* the link is fine: the board answers again */
           g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);
@@ -340,6 +341,45 @@ test_fault (gconstpointer data)
   tks_session_disconnect (session);
   server_stop (&server);
   wait_clear (&wait);
+}
+
+/* A board that restarts during a fetch, for a user who reads French: the message is in
+ * French, and the session still tells a restart (the link is fine) from a lost link. */
+static void
+test_reset_french (void)
+{
+  if (g_test_subprocess ())
+    {
+      Server server = { 0 };
+      Wait wait = { 0 };
+      g_autofree char *address = NULL;
+      g_autoptr(TksSession) session = NULL;
+      g_autoptr(GError) error = NULL;
+
+      /* LANGUAGE counts outside the plain C locale; the translations of the build tree */
+      g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+      g_setenv ("LANGUAGE", "fr", TRUE);
+      tks_i18n_init ();
+
+      address = server_start (&server, "board-run-mode.raw.txt", TKS_TEST_BOARD_RESET_AFTER, 20000);
+      session = session_new (&wait);
+      tks_session_connect_async (session, address, NULL, on_done, &wait);
+      g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+      tks_session_fetch_async (session, NULL, on_done, &wait);
+      g_assert_null (tks_session_fetch_finish (session, wait_for (&wait), &error));
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, "La carte a redémarré pendant « threads_"));
+      /* the link is fine: the board answers again */
+      g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);
+      g_assert_error (error, TKS_ERROR, TKS_ERROR_RESTARTED);
+
+      tks_session_disconnect (session);
+      server_stop (&server);
+      wait_clear (&wait);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
 }
 
 /* The board offers threads_dump and its reply arrives with one digit garbled: the fetch
@@ -417,6 +457,7 @@ main (int    argc,
   g_test_add_data_func ("/session/fault/garbage", GINT_TO_POINTER (TKS_TEST_BOARD_GARBAGE), test_fault);
   g_test_add_data_func ("/session/fault/killed-mid-transfer", GINT_TO_POINTER (TKS_TEST_BOARD_CLOSE_AFTER), test_fault);
   g_test_add_data_func ("/session/fault/reset-mid-transfer", GINT_TO_POINTER (TKS_TEST_BOARD_RESET_AFTER), test_fault);
+  g_test_add_func ("/session/fault/reset-mid-transfer/french", test_reset_french);
   g_test_add_data_func ("/session/fault/stall-mid-transfer", GINT_TO_POINTER (TKS_TEST_BOARD_STALL_AFTER), test_fault);
   g_test_add_func ("/session/cancel-fetch", test_cancel_fetch);
   g_test_add_func ("/session/fault/damaged-dump", test_damaged_dump);

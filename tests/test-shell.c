@@ -413,7 +413,7 @@ test_reset_mid_transfer (void)
   g_assert_true (tks_shell_sync (f.shell, NULL, &error));
   g_assert_null (tks_shell_command (f.shell, "threads_timestamps", 78000, NULL, NULL, NULL, NULL, &error));
   g_test_message ("%s", error->message);
-  g_assert_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED);
+  g_assert_error (error, TKS_ERROR, TKS_ERROR_RESTARTED);
   g_assert_nonnull (strstr (error->message, "restarted"));
   fixture_stop (&f);
 }

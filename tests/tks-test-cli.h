@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-/* Runs tickscope-cli as a user runs it, for the CLI tests. Define TICKSCOPE_CLI. */
+/* Runs tickscope-cli as a user runs it, for the CLI tests. Define TICKSCOPE_CLI. It runs in
+ * English unless a language is asked for (tks_run_cli_in()). */
 
 #include <stdarg.h>
 #include <string.h>
@@ -25,9 +26,10 @@ tks_cli_result_clear (TksCliResult *r)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TksCliResult, tks_cli_result_clear)
 
 /* @input goes to standard input when not NULL; standard output goes to the file @stdout_path,
- * or is kept when NULL. */
+ * or is kept when NULL. @language is the user's LANGUAGE (“fr”), NULL for none. */
 static inline TksCliResult
-tks_run_cli_va (const char *stdout_path,
+tks_run_cli_va (const char *language,
+                const char *stdout_path,
                 const char *input,
                 va_list     ap)
 {
@@ -52,6 +54,11 @@ tks_run_cli_va (const char *stdout_path,
   if (stdout_path != NULL)
     g_subprocess_launcher_set_stdout_file_path (launcher, stdout_path);
   g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  /* LANGUAGE counts outside the plain C locale: C.UTF-8 and a language give its messages */
+  if (language != NULL)
+    g_subprocess_launcher_setenv (launcher, "LANGUAGE", language, TRUE);
+  else
+    g_subprocess_launcher_unsetenv (launcher, "LANGUAGE");
   proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
 
@@ -78,7 +85,22 @@ tks_run_cli (const char *input,
   va_list ap;
 
   va_start (ap, input);
-  r = tks_run_cli_va (NULL, input, ap);
+  r = tks_run_cli_va (NULL, NULL, input, ap);
+  va_end (ap);
+  return r;
+}
+
+/* tks_run_cli() for a user who asks for @language (“fr”). */
+static inline TksCliResult
+tks_run_cli_in (const char *language,
+                const char *input,
+                ...)
+{
+  TksCliResult r;
+  va_list ap;
+
+  va_start (ap, input);
+  r = tks_run_cli_va (language, NULL, input, ap);
   va_end (ap);
   return r;
 }
@@ -93,7 +115,7 @@ tks_run_cli_to (const char *stdout_path,
   va_list ap;
 
   va_start (ap, input);
-  r = tks_run_cli_va (stdout_path, input, ap);
+  r = tks_run_cli_va (NULL, stdout_path, input, ap);
   va_end (ap);
   return r;
 }

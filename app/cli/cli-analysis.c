@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "tks-capture.h"
 #include "tks-cli.h"
 #include "tks-error.h"
@@ -28,7 +30,7 @@ parse_options (const char    *command,
   *help_shown = FALSE;
   g_set_prgname (prgname);
   g_option_context_set_summary (context, summary);
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_help_enabled (context, FALSE);
 
   for (int i = 1; i < *argc; i++)
@@ -77,16 +79,16 @@ load_capture (const char *command,
     {
       g_autofree char *base = g_path_get_basename (path);
 
+      /* as the exports name it: not translated */
       tks_capture_set_source (capture, strcmp (path, "-") == 0 ? "standard input" : base);
     }
 
   warnings = tks_capture_get_warnings (capture, &n_warnings);
   for (guint i = 0; warnings != NULL && i < n_warnings; i++)
     {
-      g_autofree char *warning = tks_cli_escape (warnings[i]);
+      g_autofree char *prefix = g_strdup_printf ("tickscope-cli %s: ", command);
 
-      fprintf (stderr, "tickscope-cli %s: %s%s\n", command,
-               strstr (warning, "warning") != NULL ? "" : "warning: ", warning);
+      tks_cli_print_warning (stderr, prefix, warnings[i]);
     }
 
   return g_steal_pointer (&capture);
@@ -119,10 +121,13 @@ number_option (const char *command,
       g_autofree char *shown = tks_cli_escape (text);
 
       if (is_tick_hz)
-        fprintf (stderr, "tickscope-cli %s: --%s must be a number of hertz from %g to %g, "
-                 "not “%s”\n", command, option, TKS_TICK_HZ_MIN, TKS_TICK_HZ_MAX, shown);
+        /* Translators: the subcommand, the option, the lowest and highest rates, then what
+         * was given */
+        fprintf (stderr, _("tickscope-cli %s: --%s must be a number of hertz from %g to %g, "
+                           "not “%s”\n"), command, option, TKS_TICK_HZ_MIN, TKS_TICK_HZ_MAX, shown);
       else
-        fprintf (stderr, "tickscope-cli %s: --%s must be a finite number of ticks, not “%s”\n",
+        /* Translators: the subcommand, the option, then what was given */
+        fprintf (stderr, _("tickscope-cli %s: --%s must be a finite number of ticks, not “%s”\n"),
                  command, option, shown);
       return FALSE;
     }
@@ -221,16 +226,19 @@ thread_notes (const TksThread      *thread,
     g_string_append_printf (notes, __VA_ARGS__);           \
   } G_STMT_END
 
+  /* Translators: the notes on a thread in tickscope-cli stats; IN and OUT are the names of
+   * the marks in the board's log */
   if ((thread->flags & TKS_THREAD_LOGGED) == 0)
-    ADD_NOTE ("not logged: %u IN, %u OUT marks", stats->n_in_marks, stats->n_out_marks);
+    ADD_NOTE (_("not logged: %u IN, %u OUT marks"), stats->n_in_marks, stats->n_out_marks);
   if ((thread->flags & TKS_THREAD_NOT_LISTED) != 0)
-    ADD_NOTE ("not in the thread list");
+    ADD_NOTE ("%s", _("not in the thread list"));
   if (stats->exits_in_range)
-    ADD_NOTE ("exits");
+    /* Translators: a note on a thread: it exits within the range */
+    ADD_NOTE ("%s", C_("thread note", "exits"));
   else if ((thread->flags & TKS_THREAD_EXITED) != 0)
-    ADD_NOTE ("exited");
+    ADD_NOTE ("%s", _("exited"));
   if ((thread->flags & TKS_THREAD_RUNNING_AT_END) != 0)
-    ADD_NOTE ("running at the end");
+    ADD_NOTE ("%s", _("running at the end"));
 
 #undef ADD_NOTE
 
@@ -261,22 +269,22 @@ tks_cli_stats (int    argc,
   gboolean right[] = { FALSE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, FALSE };
   Table table = { cells, G_N_ELEMENTS (right), right };
   GOptionEntry entries[] = {
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from_text, "Start of the range (ticks; default: start of the capture)", "T" },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to_text, "End of the range (ticks; default: end of the capture)", "T" },
-    { "tick-hz", 0, 0, G_OPTION_ARG_STRING, &tick_hz_text, "Ticks per second (default: the capture's, else 1000)", "HZ" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from_text, N_("Start of the range (ticks; default: start of the capture)"), "T" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to_text, N_("End of the range (ticks; default: end of the capture)"), "T" },
+    { "tick-hz", 0, 0, G_OPTION_ARG_STRING, &tick_hz_text, N_("Ticks per second (default: the capture's, else 1000)"), "HZ" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
 
   if (!parse_options ("stats", "FILE",
-                      "Per-thread run time, share of time, activations, run lengths and longest\n"
-                      "wait over the capture or a range of it. FILE may be \"-\" (standard input).",
+                      _("Per-thread run time, share of time, activations, run lengths and longest\n"
+                        "wait over the capture or a range of it. FILE may be “-” (standard input)."),
                       entries, &argc, &argv, &help_shown))
     return help_shown ? TKS_CLI_OK : TKS_CLI_MISUSE;
 
   if (files == NULL || files[0] == NULL || files[1] != NULL)
     {
-      fprintf (stderr, "tickscope-cli stats: give exactly one FILE (or \"-\")\n");
+      fprintf (stderr, _("tickscope-cli stats: give exactly one FILE (or “-”)\n"));
       return TKS_CLI_MISUSE;
     }
   if (!number_option ("stats", "from", from_text, FALSE, &from) ||
@@ -298,29 +306,49 @@ tks_cli_stats (int    argc,
   tick_hz = effective_tick_hz (capture, tick_hz);
   ms_per_tick = 1000.0 / tick_hz;
 
-  printf ("Range:     %s", g_ascii_formatd (buf, sizeof buf, "%.3f", totals.from));
-  printf (" to %s ticks", g_ascii_formatd (buf, sizeof buf, "%.3f", totals.to));
-  printf (" (%s ms", g_ascii_formatd (buf, sizeof buf, "%.3f", totals.duration * ms_per_tick));
-  printf (" at %s Hz)\n", g_ascii_formatd (buf, sizeof buf, "%g", tick_hz));
-  printf ("Threads:   %u (%u logged), %u activations, %u exits in range\n",
-          totals.n_threads, totals.n_logged_threads, totals.activations, totals.exits);
-  printf ("Busy:      %s ms", g_ascii_formatd (buf, sizeof buf, "%.3f", totals.busy_time * ms_per_tick));
-  printf (" (%s %% of the range covered by runs of logged threads)\n",
-          g_ascii_formatd (buf, sizeof buf, "%.1f", totals.covered_share));
-  printf ("Switches:  %u per tick at most, %s per tick on average (whole capture)\n\n",
-          totals.max_switches_per_tick,
-          g_ascii_formatd (buf, sizeof buf, "%.2f", totals.mean_switches_per_tick));
+  {
+    /* Numbers as C writes them, whatever the language: scripts read them. */
+    char from_buf[G_ASCII_DTOSTR_BUF_SIZE], to_buf[G_ASCII_DTOSTR_BUF_SIZE];
+    char ms_buf[G_ASCII_DTOSTR_BUF_SIZE], hz_buf[G_ASCII_DTOSTR_BUF_SIZE];
+    /* Translators: the labels of tickscope-cli stats; they are aligned */
+    const char *labels[] = { _("Range:"), _("Threads:"), _("Busy:"), _("Switches:") };
+    int width = 11;
 
-  table_add (&table, "Thread");
-  table_add (&table, "Prio");
-  table_add (&table, "Run ms");
-  table_add (&table, "Share %");
-  table_add (&table, "Activations");
-  table_add (&table, "Min ms");
-  table_add (&table, "Mean ms");
-  table_add (&table, "Max ms");
-  table_add (&table, "Max wait ms");
-  table_add (&table, "Notes");
+    for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+      width = MAX (width, (int) g_utf8_strlen (labels[i], -1) + 1);
+#define LABEL(i) labels[i], width - (int) g_utf8_strlen (labels[i], -1), ""
+    printf ("%s%*s", LABEL (0));
+    /* Translators: the range's start and end in ticks, its length in ms, then the tick rate */
+    printf (_("%s to %s ticks (%s ms at %s Hz)\n"),
+            g_ascii_formatd (from_buf, sizeof from_buf, "%.3f", totals.from),
+            g_ascii_formatd (to_buf, sizeof to_buf, "%.3f", totals.to),
+            g_ascii_formatd (ms_buf, sizeof ms_buf, "%.3f", totals.duration * ms_per_tick),
+            g_ascii_formatd (hz_buf, sizeof hz_buf, "%g", tick_hz));
+    printf ("%s%*s", LABEL (1));
+    printf (_("%u (%u logged), %u activations, %u exits in range\n"),
+            totals.n_threads, totals.n_logged_threads, totals.activations, totals.exits);
+    printf ("%s%*s", LABEL (2));
+    printf (_("%s ms (%s %% of the range covered by runs of logged threads)\n"),
+            g_ascii_formatd (ms_buf, sizeof ms_buf, "%.3f", totals.busy_time * ms_per_tick),
+            g_ascii_formatd (buf, sizeof buf, "%.1f", totals.covered_share));
+    printf ("%s%*s", LABEL (3));
+    printf (_("%u per tick at most, %s per tick on average (whole capture)\n\n"),
+            totals.max_switches_per_tick,
+            g_ascii_formatd (buf, sizeof buf, "%.2f", totals.mean_switches_per_tick));
+#undef LABEL
+  }
+
+  /* Translators: the heads of the columns of tickscope-cli stats */
+  table_add (&table, _("Thread"));
+  table_add (&table, _("Prio"));
+  table_add (&table, _("Run ms"));
+  table_add (&table, _("Share %"));
+  table_add (&table, _("Activations"));
+  table_add (&table, _("Min ms"));
+  table_add (&table, _("Mean ms"));
+  table_add (&table, _("Max ms"));
+  table_add (&table, _("Max wait ms"));
+  table_add (&table, _("Notes"));
 
   /* Rows in lane order (priority, highest first), like the timeline; threads that exited
    * before the log began did not run in it and have none. */
@@ -338,7 +366,7 @@ tks_cli_stats (int    argc,
 
       name = thread->name != NULL && thread->name[0] != '\0'
              ? tks_cli_escape (thread->name)
-             : g_strdup_printf ("thread %d", thread->number);
+             : g_strdup_printf (_("thread %d"), thread->number);
       prio = (thread->flags & TKS_THREAD_NOT_LISTED) != 0
              ? g_strdup ("?") : g_strdup_printf ("%d", thread->priority);
       notes = thread_notes (thread, s);
@@ -387,34 +415,36 @@ tks_cli_export (int    argc,
   double tick_hz = 0;
   gboolean help_shown;
   GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, "perfetto (trace-event JSON), csv or ftrace", "FORMAT" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Where to write (default: standard output, also \"-\")", "OUT" },
-    { "tick-hz", 0, 0, G_OPTION_ARG_STRING, &tick_hz_text, "Ticks per second for real time units (default: the capture's, else 1000)", "HZ" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, N_("perfetto (trace-event JSON), csv or ftrace"), "FORMAT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write (default: standard output, also “-”)"), "OUT" },
+    { "tick-hz", 0, 0, G_OPTION_ARG_STRING, &tick_hz_text, N_("Ticks per second for real time units (default: the capture's, else 1000)"), "HZ" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
 
   if (!parse_options ("export", "FILE --format perfetto|csv|ftrace [-o OUT]",
-                      "Exports a capture for other tools: Chrome/Perfetto trace-event JSON\n"
-                      "(ui.perfetto.dev), CSV of everything the timeline draws, or Linux ftrace\n"
-                      "sched_switch text (Trace Compass). FILE may be \"-\" (standard input).",
+                      _("Exports a capture for other tools: Chrome/Perfetto trace-event JSON\n"
+                        "(ui.perfetto.dev), CSV of everything the timeline draws, or Linux ftrace\n"
+                        "sched_switch text (Trace Compass). FILE may be “-” (standard input)."),
                       entries, &argc, &argv, &help_shown))
     return help_shown ? TKS_CLI_OK : TKS_CLI_MISUSE;
 
   if (files == NULL || files[0] == NULL || files[1] != NULL)
     {
-      fprintf (stderr, "tickscope-cli export: give exactly one FILE (or \"-\")\n");
+      fprintf (stderr, _("tickscope-cli export: give exactly one FILE (or “-”)\n"));
       return TKS_CLI_MISUSE;
     }
   if (format_name == NULL)
     {
-      fprintf (stderr, "tickscope-cli export: --format is required: perfetto, csv or ftrace\n");
+      fprintf (stderr, _("tickscope-cli export: --format is required: perfetto, csv or ftrace\n"));
       return TKS_CLI_MISUSE;
     }
   if (!tks_export_format_from_string (format_name, &format))
     {
-      fprintf (stderr, "tickscope-cli export: unknown format “%s”: use perfetto, csv or ftrace\n",
-               format_name);
+      g_autofree char *shown = tks_cli_escape (format_name);
+
+      fprintf (stderr, _("tickscope-cli export: unknown format “%s”: use perfetto, csv or ftrace\n"),
+               shown);
       return TKS_CLI_MISUSE;
     }
   if (!number_option ("export", "tick-hz", tick_hz_text, TRUE, &tick_hz))

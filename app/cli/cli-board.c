@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <glib/gi18n.h>
+
 #include "tks-cli.h"
 #include "tks-error.h"
 #include "tks-session.h"
@@ -55,11 +57,18 @@ on_progress (TksSession *session,
 
   if (!wait->show_progress)
     return;
-  fprintf (stderr, "\r%8" G_GUINT64_FORMAT " bytes, %6u records", bytes, records);
+  {
+    g_autofree char *count = g_strdup_printf ("%8" G_GUINT64_FORMAT, bytes);
+
+    /* Translators: the progress of a fetch: bytes and records received so far */
+    fputc ('\r', stderr);
+    fprintf (stderr, _("%s bytes, %6u records"), count, records);
+  }
   if (fraction >= 0)
     fprintf (stderr, ", %3.0f %%", fraction * 100);
   if (seconds_left >= 0)
-    fprintf (stderr, ", %4.1f s left", seconds_left);
+    /* Translators: the progress of a fetch: seconds left */
+    fprintf (stderr, _(", %4.1f s left"), seconds_left);
   fprintf (stderr, "   ");
   fflush (stderr);
   wait->progress_shown = TRUE;
@@ -87,20 +96,20 @@ parse_args (const char  *name,
 {
   GOptionEntry fetch_entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output,
-      "Write the capture to FILE (\"-\": standard output)", "FILE" },
+      N_("Write the capture to FILE (“-”: standard output)"), "FILE" },
     { "no-history", 0, 0, G_OPTION_ARG_NONE, &opts->no_history,
-      "Do not keep a copy in the capture history", NULL },
+      N_("Do not keep a copy in the capture history"), NULL },
     { NULL }
   };
   GOptionEntry entries[] = {
-    { "baud", 'b', 0, G_OPTION_ARG_INT, &opts->baud, "Serial speed (default 115200)", "BAUD" },
+    { "baud", 'b', 0, G_OPTION_ARG_INT, &opts->baud, N_("Serial speed (default 115200)"), "BAUD" },
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &opts->timeout,
-      "Seconds the board may stay silent (default 2)", "SECONDS" },
+      N_("Seconds the board may stay silent (default 2)"), "SECONDS" },
     { "flow", 0, 0, G_OPTION_ARG_STRING, &opts->flow,
-      "Flow control: none, xonxoff or rtscts (default none)", "FLOW" },
+      N_("Flow control: none, xonxoff or rtscts (default none)"), "FLOW" },
     { "slow-paste", 0, 0, G_OPTION_ARG_NONE, &opts->slow_paste,
-      "Send commands one character per millisecond", NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts->quiet, "No progress on standard error", NULL },
+      N_("Send commands one character per millisecond"), NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts->quiet, N_("No progress on standard error"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -110,10 +119,10 @@ parse_args (const char  *name,
   context = g_option_context_new ("PORT");
   g_option_context_set_summary (context, summary);
   g_option_context_set_description (context,
-    "PORT is a serial port (/dev/ttyACM0, COM3), a pty (/dev/pts/N), tcp:HOST:PORT or demo.");
+    _("PORT is a serial port (/dev/ttyACM0, COM3), a pty (/dev/pts/N), tcp:HOST:PORT or demo."));
   if (want_output)
-    g_option_context_add_main_entries (context, fetch_entries, NULL);
-  g_option_context_add_main_entries (context, entries, NULL);
+    g_option_context_add_main_entries (context, fetch_entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_set_prgname (prgname);
   if (!g_option_context_parse (context, argc, argv, &error))
     {
@@ -122,24 +131,26 @@ parse_args (const char  *name,
     }
   if (*argc != 2)
     {
-      fprintf (stderr, "tickscope-cli %s: give one PORT (see tickscope-cli %s --help)\n", name, name);
+      /* Translators: the subcommand, twice */
+      fprintf (stderr, _("tickscope-cli %s: give one PORT (see tickscope-cli %s --help)\n"), name,
+               name);
       return TKS_CLI_MISUSE;
     }
   if (want_output && opts->output == NULL)
     {
-      fprintf (stderr, "tickscope-cli %s: say where the capture goes: -o FILE.txt (or -o - for "
-               "standard output)\n", name);
+      fprintf (stderr, _("tickscope-cli %s: say where the capture goes: -o FILE.txt (or -o - for "
+                         "standard output)\n"), name);
       return TKS_CLI_MISUSE;
     }
   if (opts->baud < 0 || opts->timeout < 0 || opts->timeout > 3600)
     {
-      fprintf (stderr, "tickscope-cli %s: --baud and --timeout must be positive\n", name);
+      fprintf (stderr, _("tickscope-cli %s: --baud and --timeout must be positive\n"), name);
       return TKS_CLI_MISUSE;
     }
   if (opts->flow && !g_str_equal (opts->flow, "none") && !g_str_equal (opts->flow, "xonxoff")
       && !g_str_equal (opts->flow, "rtscts"))
     {
-      fprintf (stderr, "tickscope-cli %s: --flow is none, xonxoff or rtscts\n", name);
+      fprintf (stderr, _("tickscope-cli %s: --flow is none, xonxoff or rtscts\n"), name);
       return TKS_CLI_MISUSE;
     }
   *port = (*argv)[1];
@@ -212,7 +223,7 @@ tks_cli_fetch (int    argc,
   guint n_warnings = 0;
   int ret;
 
-  ret = parse_args ("fetch", "Gets the thread list and the log from a board and writes a capture.",
+  ret = parse_args ("fetch", _("Gets the thread list and the log from a board and writes a capture."),
                     TRUE, &argc, &argv, &opts, &port);
   if (ret != TKS_CLI_OK)
     goto out;
@@ -243,7 +254,7 @@ tks_cli_fetch (int    argc,
       || !tks_cli_write_output (opts.output, text->str, text->len, &error))
     {
       fprintf (stderr, "tickscope-cli fetch: %s\n",
-               error ? error->message : "the capture could not be written");
+               error ? error->message : _("the capture could not be written"));
       ret = TKS_CLI_BAD;
       goto out;
     }
@@ -265,28 +276,38 @@ tks_cli_fetch (int    argc,
     }
   warnings = tks_capture_get_warnings (damaged ? capture : written, &n_warnings);
   for (guint i = 0; warnings != NULL && i < n_warnings; i++)
-    {
-      g_autofree char *warning = tks_cli_escape (warnings[i]);
-
-      fprintf (stderr, "tickscope-cli fetch: %s%s\n",
-               strstr (warning, "warning") != NULL ? "" : "warning: ", warning);
-    }
+    tks_cli_print_warning (stderr, "tickscope-cli fetch: ", warnings[i]);
   if (damaged)
     {
       g_autofree char *kept = raw != NULL ? tks_cli_escape (raw) : NULL;
 
-      fprintf (stderr, "tickscope-cli fetch: warning: the board's replies arrived damaged%s%s%s\n",
-               kept != NULL ? "; the bytes as received are kept in " : "",
-               kept != NULL ? kept : "", kept != NULL ? " (the lines named above are its lines)" : "");
+      if (kept != NULL)
+        /* Translators: the file of the history that keeps the bytes */
+        fprintf (stderr, _("tickscope-cli fetch: warning: the board's replies arrived damaged; "
+                           "the bytes as received are kept in %s (the lines named above are its "
+                           "lines)\n"), kept);
+      else
+        fprintf (stderr, _("tickscope-cli fetch: warning: the board's replies arrived damaged\n"));
     }
   if (!opts.quiet)
     {
       g_autofree char *board = tks_cli_escape (tks_session_get_description (session));
+      const char *saved = tks_session_get_last_saved_path (session);
+      guint n_threads = tks_capture_get_n_threads (capture);
+      guint n_records = tks_capture_get_n_records (capture);
+      /* Translators: the summary of a fetch, as in “12 threads, 3000 records from ChibiOS
+       * shell on /dev/ttyACM0 at 115200 baud” */
+      g_autofree char *threads = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads),
+                                                  n_threads);
+      g_autofree char *records = g_strdup_printf (ngettext ("%u record", "%u records", n_records),
+                                                  n_records);
 
-      fprintf (stderr, "%u threads, %u records from %s%s%s\n",
-               tks_capture_get_n_threads (capture), tks_capture_get_n_records (capture), board,
-               tks_session_get_last_saved_path (session) ? "; kept in " : "",
-               tks_session_get_last_saved_path (session) ? tks_session_get_last_saved_path (session) : "");
+      if (saved != NULL)
+        /* Translators: threads, records, the board, then the file of the history */
+        fprintf (stderr, _("%s, %s from %s; kept in %s\n"), threads, records, board, saved);
+      else
+        /* Translators: threads, records, then the board */
+        fprintf (stderr, _("%s, %s from %s\n"), threads, records, board);
     }
   ret = TKS_CLI_OK;
 
@@ -341,7 +362,7 @@ board_action (BoardAction   action,
     case BOARD_RUN:
       tks_session_run_async (session, NULL, on_done, &wait);
       if (tks_session_run_finish (session, wait_for (&wait), &error))
-        reply = g_strdup ("Run mode");
+        reply = g_strdup ("Run mode"); /* the board's own words, read by scripts */
       break;
     default:
       g_assert_not_reached ();
@@ -376,14 +397,14 @@ tks_cli_trigger (int    argc,
                  char **argv)
 {
   return board_action (BOARD_TRIGGER, "trigger",
-                       "Sets the board's trigger: the log freezes once about half of it holds "
-                       "records after the trigger.", argc, argv);
+                       _("Sets the board's trigger: the log freezes once about half of it holds "
+                         "records after the trigger."), argc, argv);
 }
 
 int
 tks_cli_run (int    argc,
              char **argv)
 {
-  return board_action (BOARD_RUN, "run", "Removes the trigger, empties the log and restarts "
-                       "logging.", argc, argv);
+  return board_action (BOARD_RUN, "run", _("Removes the trigger, empties the log and restarts "
+                                           "logging."), argc, argv);
 }

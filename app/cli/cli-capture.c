@@ -10,19 +10,39 @@
 #include <unistd.h>
 
 #include <gio/gunixoutputstream.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #include "tks-capture.h"
 #include "tks-cli.h"
 #include "tks-error.h"
 
+/* The input is opened here, as the output is (tks_cli_open_output): its errors are said in
+ * the same words, in the user's language. */
 TksCapture *
 tks_cli_load (const char  *path,
               GError     **error)
 {
+  g_autofree char *display = NULL;
+  TksCapture *capture;
+  int fd;
+
   if (g_strcmp0 (path, "-") == 0)
-    return tks_capture_new_from_fd (STDIN_FILENO, "standard input", error);
-  return tks_capture_new_from_file (path, error);
+    return tks_capture_new_from_fd (STDIN_FILENO, _("standard input"), error);
+
+  display = g_filename_display_name (path);
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Cannot open “%s”: %s"), display,
+                   g_strerror (saved));
+      return NULL;
+    }
+  capture = tks_capture_new_from_fd (fd, display, error);
+  close (fd);
+  return capture;
 }
 
 /* Where the output goes: standard output for "-"; a device or a pipe as it is; a file
@@ -46,7 +66,7 @@ tks_cli_open_output (const char  *path,
         {
           int saved = errno;
 
-          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot open “%s”: %s", path,
+          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Cannot open “%s”: %s"), path,
                        g_strerror (saved));
           return NULL;
         }
@@ -127,27 +147,121 @@ tks_cli_finish (const char *command,
     saved = errno;
   if (saved != 0 || ferror (stdout))
     {
-      fprintf (stderr, "tickscope-cli %s: cannot write standard output%s%s\n", command,
-               saved != 0 ? ": " : "", saved != 0 ? g_strerror (saved) : "");
+      if (saved != 0)
+        /* Translators: the subcommand, then the system's reason */
+        fprintf (stderr, _("tickscope-cli %s: cannot write standard output: %s\n"), command,
+                 g_strerror (saved));
+      else
+        fprintf (stderr, _("tickscope-cli %s: cannot write standard output\n"), command);
       return status == TKS_CLI_OK ? TKS_CLI_BAD : status;
     }
   return status;
 }
 
+void
+tks_cli_print_warning (FILE       *out,
+                       const char *prefix,
+                       const char *warning)
+{
+  g_autofree char *shown = tks_cli_escape (warning);
+  /* Translators: the word the capture's warnings carry (“line 8: warning: …”) */
+  gboolean has_word = strstr (shown, "warning") != NULL || strstr (shown, _("warning")) != NULL;
+
+  /* Every warning line carries the word, also the one-line summaries. */
+  fprintf (out, "%s%s%s\n", prefix,
+           /* Translators: what starts a warning that does not say it is one */
+           has_word ? "" : _("warning: "), shown);
+}
+
 static const char *
 thread_state (const TksThread *th)
 {
+  /* Translators: the states of a thread in the lanes of tickscope-cli info */
   if (th->flags & TKS_THREAD_NOT_LISTED)
-    return "not in list";
+    return _("not in list");
   if (th->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
-    return "exited after the log ended";
+    return _("exited after the log ended");
   if (th->flags & TKS_THREAD_EXITED)
-    return "exited";
+    return _("exited");
   if (th->flags & TKS_THREAD_DELETED)
-    return "deleted";
+    return _("deleted");
   if (th->flags & TKS_THREAD_RUNNING_AT_END)
-    return "running at end";
+    return _("running at end");
   return "";
+}
+
+/* The labels of tickscope-cli info, in one column as wide as the longest. */
+enum
+{
+  FIELD_SOURCE,
+  FIELD_THREADS,
+  FIELD_RECORDS,
+  FIELD_SPAN,
+  FIELD_SWITCHES,
+  FIELD_TRIGGER,
+  FIELD_LOG_END,
+  FIELD_COUNTERS,
+  FIELD_WARNINGS,
+  N_FIELDS,
+};
+
+typedef struct
+{
+  const char *labels[N_FIELDS];
+  int         width;
+} Fields;
+
+static void
+fields_init (Fields *fields)
+{
+  fields->labels[FIELD_SOURCE] = _("Source:");
+  fields->labels[FIELD_THREADS] = _("Threads:");
+  fields->labels[FIELD_RECORDS] = _("Records:");
+  fields->labels[FIELD_SPAN] = _("Span:");
+  fields->labels[FIELD_SWITCHES] = _("Switches per tick:");
+  fields->labels[FIELD_TRIGGER] = _("Trigger:");
+  fields->labels[FIELD_LOG_END] = _("Log ended:");
+  fields->labels[FIELD_COUNTERS] = _("Board counters:");
+  fields->labels[FIELD_WARNINGS] = _("Warnings:");
+  fields->width = 19;
+  for (guint i = 0; i < N_FIELDS; i++)
+    fields->width = MAX (fields->width, (int) g_utf8_strlen (fields->labels[i], -1) + 1);
+}
+
+/* One line of @field: its label, padded, then the value. */
+static void
+print_field (const Fields *fields,
+             guint         field,
+             const char   *format,
+             ...) G_GNUC_PRINTF (3, 4);
+
+static void
+print_field (const Fields *fields,
+             guint         field,
+             const char   *format,
+             ...)
+{
+  const char *label = field < N_FIELDS ? fields->labels[field] : "";
+  g_autofree char *value = NULL;
+  va_list args;
+
+  va_start (args, format);
+  value = g_strdup_vprintf (format, args);
+  va_end (args);
+  printf ("%s%*s%s\n", label, fields->width - (int) g_utf8_strlen (label, -1), "", value);
+}
+
+/* @text padded with spaces to @width characters (a width below zero: on the left). */
+static char *
+pad (const char *text,
+     int         width)
+{
+  int missing = ABS (width) - (int) g_utf8_strlen (text, -1);
+
+  if (missing <= 0)
+    return g_strdup (text);
+  return width < 0 ? g_strdup_printf ("%s%*s", text, missing, "")
+                   : g_strdup_printf ("%*s%s", missing, "", text);
 }
 
 int
@@ -162,10 +276,17 @@ tks_cli_info (int    argc,
   double trigger, start, end, hz, log_end;
   TksLogEndReason log_end_reason;
   TksBoardCounters counters;
+  Fields fields;
+  /* Translators: the heads of the lanes' columns in tickscope-cli info: priority, thread
+   * name, creation order, whether the thread is logged, runs, state */
+  const char *heads[] = { C_("lanes", "prio"), C_("lanes", "name"), C_("lanes", "order"),
+                          C_("lanes", "log"), C_("lanes", "runs"), C_("lanes", "state") };
+  /* the columns' widths, at least the heads' (below zero: text on the left) */
+  int widths[] = { 4, -24, 5, 4, 8 };
 
   if (argc != 2 || argv[1][0] == '\0')
     {
-      fprintf (stderr, "Usage: tickscope-cli info FILE\n");
+      fprintf (stderr, _("Usage: tickscope-cli info FILE\n"));
       return TKS_CLI_MISUSE;
     }
 
@@ -176,6 +297,13 @@ tks_cli_info (int    argc,
 
       fprintf (stderr, "tickscope-cli: %s\n", message);
       return TKS_CLI_BAD;
+    }
+  fields_init (&fields);
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      int least = (int) g_utf8_strlen (heads[i], -1);
+
+      widths[i] = widths[i] < 0 ? MIN (widths[i], -least) : MAX (widths[i], least);
     }
 
   /* Threads that exited before the log began did not run in it: counted, not listed. */
@@ -197,60 +325,93 @@ tks_cli_info (int    argc,
     {
       g_autofree char *source = tks_cli_escape (tks_capture_get_source (capture));
 
-      printf ("Source:            %s\n", source);
+      print_field (&fields, FIELD_SOURCE, "%s", source);
     }
-  printf ("Threads:           %u (%u logged, %u exited during the capture)\n",
-          n_lanes, n_logged, n_exited);
+  print_field (&fields, FIELD_THREADS,
+               /* Translators: threads listed, then how many are logged and how many exited */
+               _("%u (%u logged, %u exited during the capture)"),
+               n_lanes, n_logged, n_exited);
   if (n_before > 0)
-    printf ("                   %u threads exited before the log began (not listed)\n", n_before);
-  printf ("Records:           %u\n", tks_capture_get_n_records (capture));
-  printf ("Span:              ticks %.0f to %.0f (%.0f ticks, %.3f s at %g Hz)\n",
-          start, end, end - start, (end - start) / hz, hz);
-  printf ("Switches per tick: max %u, mean %.2f\n",
-          tks_capture_get_max_switches_per_tick (capture),
-          tks_capture_get_mean_switches_per_tick (capture));
-  if (tks_capture_get_trigger (capture, &trigger))
+    print_field (&fields, N_FIELDS,
+                 ngettext ("%u thread exited before the log began (not listed)",
+                              "%u threads exited before the log began (not listed)", n_before),
+                 n_before);
+  print_field (&fields, FIELD_RECORDS, "%u", tks_capture_get_n_records (capture));
+  print_field (&fields, FIELD_SPAN,
+               /* Translators: first and last tick, ticks, seconds, then the tick rate */
+               _("ticks %.0f to %.0f (%.0f ticks, %.3f s at %g Hz)"),
+               start, end, end - start, (end - start) / hz, hz);
+  print_field (&fields, FIELD_SWITCHES, _("max %u, mean %.2f"),
+               tks_capture_get_max_switches_per_tick (capture),
+               tks_capture_get_mean_switches_per_tick (capture));
+  if (tks_capture_get_trigger (capture, &trigger) && tks_capture_get_trigger_name (capture) != NULL)
     {
       g_autofree char *by = tks_cli_escape (tks_capture_get_trigger_name (capture));
 
-      printf ("Trigger:           tick %.0f%s%s\n", trigger,
-              tks_capture_get_trigger_name (capture) != NULL ? ", set by " : "", by);
+      /* Translators: the tick, then the thread that set the trigger */
+      print_field (&fields, FIELD_TRIGGER, _("tick %.0f, set by %s"), trigger, by);
     }
+  else if (tks_capture_get_trigger (capture, &trigger))
+    print_field (&fields, FIELD_TRIGGER, _("tick %.0f"), trigger);
   else
-    printf ("Trigger:           none\n");
+    /* Translators: no trigger */
+    print_field (&fields, FIELD_TRIGGER, "%s", C_("trigger", "none"));
   log_end = tks_capture_get_log_end (capture, &log_end_reason);
   if (log_end_reason == TKS_LOG_END_LONE_EXITS)
-    printf ("Log ended:         tick %.3f, before the capture's end: only %u thread exits were "
-            "recorded after it (up to tick %.0f); which thread ran after it is unknown\n",
-            log_end, tks_capture_get_n_exits_after_log_end (capture), end - 1);
+    print_field (&fields, FIELD_LOG_END,
+                 /* Translators: the tick where the log ended, the thread exits recorded after
+                  * it, then the capture's last tick */
+                 ngettext ("tick %.3f, before the capture's end: only %u thread exit was "
+                              "recorded after it (up to tick %.0f); which thread ran after it "
+                              "is unknown",
+                              "tick %.3f, before the capture's end: only %u thread exits were "
+                              "recorded after it (up to tick %.0f); which thread ran after it "
+                              "is unknown", tks_capture_get_n_exits_after_log_end (capture)),
+                 log_end, tks_capture_get_n_exits_after_log_end (capture), end - 1);
   tks_capture_get_board_counters (capture, &counters);
   if (counters.known)
-    printf ("Board counters:    %" G_GUINT64_FORMAT " records written, %" G_GUINT64_FORMAT
-            " switches dropped while paused, %" G_GUINT64_FORMAT " records dropped for the "
-            "history (counted since boot or run mode, not within this capture)\n",
-            counters.records_written, counters.dropped_paused, counters.dropped_history);
+    {
+      g_autofree char *written = g_strdup_printf ("%" G_GUINT64_FORMAT, counters.records_written);
+      g_autofree char *paused = g_strdup_printf ("%" G_GUINT64_FORMAT, counters.dropped_paused);
+      g_autofree char *history = g_strdup_printf ("%" G_GUINT64_FORMAT, counters.dropped_history);
 
-  printf ("\nLanes, highest priority first:\n");
-  printf ("  %4s  %-24s %5s %4s %8s  %s\n", "prio", "name", "order", "log", "runs", "state");
+      print_field (&fields, FIELD_COUNTERS,
+                   /* Translators: three counts kept by the board */
+                   _("%s records written, %s switches dropped while paused, %s records "
+                     "dropped for the history (counted since boot or run mode, not within this "
+                     "capture)"), written, paused, history);
+    }
+
+  printf ("\n%s\n", _("Lanes, highest priority first:"));
+  {
+    g_autofree char *h0 = pad (heads[0], widths[0]);
+    g_autofree char *h1 = pad (heads[1], widths[1]);
+    g_autofree char *h2 = pad (heads[2], widths[2]);
+    g_autofree char *h3 = pad (heads[3], widths[3]);
+    g_autofree char *h4 = pad (heads[4], widths[4]);
+
+    printf ("  %s  %s %s %s %s  %s\n", h0, h1, h2, h3, h4, heads[5]);
+  }
   for (guint i = 0; i < n_lanes; i++)
     {
       const TksThread *th = tks_capture_get_thread (capture, lanes[i]);
       g_autofree char *name = tks_cli_escape (th->name);
+      gboolean logged = (th->flags & TKS_THREAD_LOGGED) != 0;
+      g_autofree char *prio = g_strdup_printf ("%*d", widths[0], th->priority);
+      g_autofree char *shown_name = pad (name, widths[1]);
+      g_autofree char *order = g_strdup_printf ("%*u", widths[2], th->index + 1);
+      /* Translators: whether a thread is logged, in the lanes of tickscope-cli info */
+      g_autofree char *log = pad (logged ? _("yes") : _("no"), widths[3]);
+      g_autofree char *runs = g_strdup_printf ("%*u", widths[4], logged ? th->n_runs : th->n_marks);
 
-      printf ("  %4d  %-24s %5u %4s %8u  %s\n", th->priority, name, th->index + 1,
-              (th->flags & TKS_THREAD_LOGGED) ? "yes" : "no",
-              (th->flags & TKS_THREAD_LOGGED) ? th->n_runs : th->n_marks, thread_state (th));
+      printf ("  %s  %s %s %s %s  %s\n", prio, shown_name, order, log, runs, thread_state (th));
     }
 
   warnings = tks_capture_get_warnings (capture, &n_warnings);
-  printf ("\nWarnings:          %u\n", n_warnings);
+  printf ("\n");
+  print_field (&fields, FIELD_WARNINGS, "%u", n_warnings);
   for (guint i = 0; i < n_warnings; i++)
-    {
-      g_autofree char *warning = tks_cli_escape (warnings[i]);
-
-      /* Every warning line carries the word, also the one-line summaries. */
-      printf ("%s%s\n", strstr (warning, "warning") != NULL ? "" : "warning: ", warning);
-    }
+    tks_cli_print_warning (stdout, "", warnings[i]);
   return TKS_CLI_OK;
 }
 
@@ -273,13 +434,13 @@ tks_cli_convert (int    argc,
         input = argv[i];
       else
         {
-          fprintf (stderr, "Usage: tickscope-cli convert TRANSCRIPT -o FILE.txt\n");
+          fprintf (stderr, _("Usage: tickscope-cli convert TRANSCRIPT -o FILE.txt\n"));
           return TKS_CLI_MISUSE;
         }
     }
   if (input == NULL || output == NULL)
     {
-      fprintf (stderr, "Usage: tickscope-cli convert TRANSCRIPT -o FILE.txt\n");
+      fprintf (stderr, _("Usage: tickscope-cli convert TRANSCRIPT -o FILE.txt\n"));
       return TKS_CLI_MISUSE;
     }
 
@@ -294,12 +455,7 @@ tks_cli_convert (int    argc,
 
   warnings = tks_capture_get_warnings (capture, &n_warnings);
   for (guint i = 0; i < n_warnings; i++)
-    {
-      g_autofree char *warning = tks_cli_escape (warnings[i]);
-
-      fprintf (stderr, "tickscope-cli convert: %s%s\n",
-               strstr (warning, "warning") != NULL ? "" : "warning: ", warning);
-    }
+    tks_cli_print_warning (stderr, "tickscope-cli convert: ", warnings[i]);
 
   out = g_string_new (NULL);
   tks_capture_write (capture, out, NULL);

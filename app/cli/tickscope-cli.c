@@ -1,45 +1,50 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <locale.h>
+#include <glib/gi18n.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "tks-cli.h"
+#include "tks-i18n.h"
 
 static const struct
 {
   const char *name;
   int (*run) (int argc, char **argv);
-  const char *usage;
+  const char *synopsis;     /* as it is typed: not translated */
+  const char *description;  /* NULL: the synopsis says it all */
 } commands[] = {
-  { "info",    tks_cli_info,    "info FILE                      threads, records, span, trigger, warnings" },
-  { "stats",   tks_cli_stats,   "stats FILE [--from T --to T]   per-thread run time, share, activations" },
-  { "export",  tks_cli_export,  "export FILE --format perfetto|csv|ftrace [-o OUT] [--tick-hz HZ]" },
-  { "convert", tks_cli_convert, "convert TRANSCRIPT -o FILE.txt raw shell bytes -> capture file" },
-  { "fetch",   tks_cli_fetch,   "fetch PORT -o FILE.txt         get the list and the log from a board" },
-  { "trigger", tks_cli_trigger, "trigger PORT                   set the board's trigger" },
-  { "run",     tks_cli_run,     "run PORT                       remove the trigger, restart logging" },
+  { "info",    tks_cli_info,    "info FILE",                      N_("threads, records, span, trigger, warnings") },
+  { "stats",   tks_cli_stats,   "stats FILE [--from T --to T]",   N_("per-thread run time, share, activations") },
+  { "export",  tks_cli_export,  "export FILE --format perfetto|csv|ftrace [-o OUT] [--tick-hz HZ]", NULL },
+  { "convert", tks_cli_convert, "convert TRANSCRIPT -o FILE.txt", N_("raw shell bytes -> capture file") },
+  { "fetch",   tks_cli_fetch,   "fetch PORT -o FILE.txt",         N_("get the list and the log from a board") },
+  { "trigger", tks_cli_trigger, "trigger PORT",                   N_("set the board's trigger") },
+  { "run",     tks_cli_run,     "run PORT",                       N_("remove the trigger, restart logging") },
 };
 
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, "Usage: tickscope-cli COMMAND [ARGS]\n\nCommands:\n");
+  fprintf (out, "%s\n\n%s\n", _("Usage: tickscope-cli COMMAND [ARGS]"), _("Commands:"));
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %s\n", commands[i].usage);
-  fprintf (out,
-           "\nFILE may be a capture (.txt) or raw bytes received from the board's shell;\n"
-           "\"-\" reads standard input or writes standard output. PORT is a serial port\n"
-           "(/dev/ttyACM0, COM3), a pty, tcp:HOST:PORT or \"demo\" (the simulated board).\n"
-           "Exit status: 0 success (also with warnings), 1 bad input, 2 misuse.\n");
+    if (commands[i].description != NULL)
+      fprintf (out, "  %-30s %s\n", commands[i].synopsis, _(commands[i].description));
+    else
+      fprintf (out, "  %s\n", commands[i].synopsis);
+  fprintf (out, "\n%s",
+           _("FILE may be a capture (.txt) or raw bytes received from the board's shell;\n"
+             "“-” reads standard input or writes standard output. PORT is a serial port\n"
+             "(/dev/ttyACM0, COM3), a pty, tcp:HOST:PORT or “demo” (the simulated board).\n"
+             "Exit status: 0 success (also with warnings), 1 bad input, 2 misuse.\n"));
 }
 
 int
 main (int    argc,
       char **argv)
 {
-  setlocale (LC_ALL, "");
+  tks_i18n_init ();
 
   if (argc < 2)
     {
@@ -63,7 +68,11 @@ main (int    argc,
     if (strcmp (argv[1], commands[i].name) == 0)
       return tks_cli_finish (commands[i].name, commands[i].run (argc - 1, argv + 1));
 
-  fprintf (stderr, "tickscope-cli: unknown command “%s”\n\n", argv[1]);
+  {
+    g_autofree char *shown = tks_cli_escape (argv[1]);
+
+    fprintf (stderr, _("tickscope-cli: unknown command “%s”\n\n"), shown);
+  }
   print_usage (stderr);
   return TKS_CLI_MISUSE;
 }

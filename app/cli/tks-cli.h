@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <stdio.h>
+
 #include <gio/gio.h>
 
 #include "tks-capture.h"
@@ -33,6 +35,9 @@ gboolean       tks_cli_write_output   (const char *path, const char *data, gsize
 /* Text from a board or a file, safe to print: control characters and escape sequences are
  * shown as \xNN. */
 char          *tks_cli_escape         (const char *text);
+/* Prints a capture's warning on @out after @prefix, with “warning: ” when it does not say it
+ * is one. */
+void           tks_cli_print_warning  (FILE *out, const char *prefix, const char *warning);
 /* The command's exit status, once standard output is flushed: a failed write is an error. */
 int            tks_cli_finish         (const char *command, int status);
 

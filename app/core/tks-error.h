@@ -18,6 +18,7 @@ G_BEGIN_DECLS
  * @TKS_ERROR_IO: reading or writing a file or a port failed
  * @TKS_ERROR_USAGE: a caller gave arguments that make no sense
  * @TKS_ERROR_TOO_LONG: a reply passed what its command can legitimately return
+ * @TKS_ERROR_RESTARTED: the board restarted during a command; the link is still up
  */
 typedef enum
 {
@@ -30,6 +31,7 @@ typedef enum
   TKS_ERROR_IO,
   TKS_ERROR_USAGE,
   TKS_ERROR_TOO_LONG,
+  TKS_ERROR_RESTARTED,
 } TksError;
 
 GQuark tks_error_quark (void);

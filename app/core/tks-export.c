@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1108,7 +1109,7 @@ resolve_tick_hz (TksCapture  *capture,
   if (!(*tick_hz > 0) || !isfinite (*tick_hz))
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-                   "The tick rate must be a positive number of hertz, not %g", *tick_hz);
+                   _("The tick rate must be a positive number of hertz, not %g"), *tick_hz);
       return FALSE;
     }
 
@@ -1139,7 +1140,8 @@ export_run (TksCapture      *capture,
       break;
 
     default:
-      g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE, "Unknown export format %d", (int) format);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE, _("Unknown export format %d"),
+                   (int) format);
       return FALSE;
     }
 

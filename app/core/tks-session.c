@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include "tks-error.h"
@@ -387,8 +388,15 @@ set_log_limit (Job   *job,
                          + REPLY_MARGIN_BYTES;
   g_free (job->limit_bound);
   job->limit_bound = known
-    ? g_strdup_printf ("the log holds at most %u records", records)
-    : g_strdup_printf ("no board's log is taken to hold more than %u records", records);
+    /* Translators: why a reply cannot be longer, in “The reply to “%s” passed %s (%u bytes
+     * read; %s): stopped reading” */
+    ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "the log holds at most %u record",
+                                    "the log holds at most %u records", records), records)
+    /* Translators: why a reply cannot be longer, as above */
+    : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                    "no board's log is taken to hold more than %u record",
+                                    "no board's log is taken to hold more than %u records",
+                                    records), records);
   job->limit.bound = job->limit_bound;
 }
 
@@ -535,7 +543,8 @@ history_path (const char *address,
     {
       int errsv = errno;
 
-      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Could not create the history folder %s: %s",
+      /* Translators: a folder, then the system's reason */
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Could not create the history folder %s: %s"),
                    dir, g_strerror (errsv));
       return NULL;
     }
@@ -553,7 +562,7 @@ history_path (const char *address,
         g_free (candidate);
     }
   if (path == NULL)
-    g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Could not name a file in %s", dir);
+    g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Could not name a file in %s"), dir);
   return path;
 }
 
@@ -564,8 +573,7 @@ job_failed (Job    *job,
             GError *error)
 {
   /* The link itself is gone: no later command can work. */
-  if (g_error_matches (error, TKS_ERROR, TKS_ERROR_DISCONNECTED)
-      && strstr (error->message, "restarted") == NULL)
+  if (g_error_matches (error, TKS_ERROR, TKS_ERROR_DISCONNECTED))
     job->link_lost = TRUE;
   job->error = error;
   return FALSE;
@@ -601,7 +609,8 @@ meet_board (Link         *link,
             Job          *job,
             GCancellable *cancellable)
 {
-  TksShellLimit limit = { HELP_MAX_BYTES, "a help lists a few dozen commands", FALSE };
+  /* Translators: why a reply cannot be longer, as above */
+  TksShellLimit limit = { HELP_MAX_BYTES, _("a help lists a few dozen commands"), FALSE };
   GError *error = NULL;
   g_autofree char *help = NULL;
 
@@ -628,7 +637,9 @@ meet_board (Link         *link,
 
   link->has_dump = g_strv_contains ((const char * const *) link->commands, "threads_dump");
   g_free (link->description);
-  link->description = g_strdup_printf ("ChibiOS shell on %s",
+  /* Translators: the link (“/dev/ttyACM0 at 115200 baud”, “the simulated board”); shown in
+   * the viewer's header, and kept as the source of the captures fetched through it */
+  link->description = g_strdup_printf (_("ChibiOS shell on %s"),
                                        tks_transport_get_description (tks_shell_get_transport (link->shell)));
 }
 
@@ -707,7 +718,7 @@ save_raw (Link    *link,
   if (job->saved_path == NULL)
     return;
   prune_history (link->history_max_bytes, job->saved_path, NULL);
-  append_to_error (job, "The received bytes are kept in %s", job->saved_path);
+  append_to_error (job, _("The received bytes are kept in %s"), job->saved_path);
 }
 
 /* A reply that passed its bound: its first and last bytes are kept, with what came before it
@@ -738,8 +749,10 @@ save_failed_reply (Link       *link,
   if (job->saved_path == NULL)
     return;
   prune_history (link->history_max_bytes, job->saved_path, NULL);
-  append_to_error (job, "Its first and last %s are kept in %s",
-                   len <= 2 * KEPT_END_BYTES ? "bytes" : "64 KiB", job->saved_path);
+  if (len <= 2 * KEPT_END_BYTES)
+    append_to_error (job, _("Its bytes are kept in %s"), job->saved_path);
+  else
+    append_to_error (job, _("Its first and last 64 KiB are kept in %s"), job->saved_path);
 }
 
 /* Runs @command for a fetch, bounded by the job's limit; with @section, its reply goes into
@@ -802,15 +815,17 @@ run_simple (Link         *link,
   const char *command = job->kind == JOB_TRIGGER ? "threads_timestamps_trigger"
                         : job->kind == JOB_RUN ? "threads_timestamps_run"
                         : job->command;
-  TksShellLimit limit = { LINE_MAX_BYTES, "the board answers it with one line", FALSE };
+  /* Translators: why a reply cannot be longer, as above */
+  TksShellLimit limit = { LINE_MAX_BYTES, _("the board answers it with one line"), FALSE };
   char *reply;
 
   if (job->kind == JOB_COMMAND && g_str_has_prefix (command, "threads_"))
     /* the log library's commands: as much as the largest log and its list */
     limit = (TksShellLimit) { (gsize) MAX_EXPECTED_LOG * RECORD_BYTES + LIST_MAX_BYTES + REPLY_MARGIN_BYTES,
-                              "no board's log is taken to hold more than 262144 records", FALSE };
+                              _("no board's log is taken to hold more than 262144 records"),
+                              FALSE };
   else if (job->kind == JOB_COMMAND)
-    limit = (TksShellLimit) { COMMAND_MAX_BYTES, "no other shell command prints more", FALSE };
+    limit = (TksShellLimit) { COMMAND_MAX_BYTES, _("no other shell command prints more"), FALSE };
   reply = tks_shell_command_limited (link->shell, command, job->kind == JOB_COMMAND ? 4096 : 0,
                                      &limit, NULL, NULL, NULL, NULL, cancellable, &error);
   if (reply == NULL)
@@ -831,7 +846,8 @@ run_simple (Link         *link,
       if (!g_str_has_prefix (reply, "Trigger set"))
         {
           job->error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE,
-                                    "The board did not set the trigger; it answered “%s”", reply);
+                                    _("The board did not set the trigger; it answered “%s”"),
+                                    reply);
           g_free (reply);
           return;
         }
@@ -841,7 +857,7 @@ run_simple (Link         *link,
     }
   if (strstr (reply, "Run mode") == NULL)
     job->error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE,
-                              "The board did not restart logging; it answered “%s”", reply);
+                              _("The board did not restart logging; it answered “%s”"), reply);
   g_free (reply);
 }
 
@@ -872,8 +888,9 @@ reply_damage (const char  *command,
           && memcmp (reply + i, TKS_SHELL_PROMPT, strlen (TKS_SHELL_PROMPT)) == 0)
         {
           g_free (*how);
-          *how = g_strdup_printf ("the reply to “%s” holds a prompt “ch> ” at the start of "
-                                  "its line %u, and goes on after it", command, line);
+          /* Translators: how a reply is damaged: the shell command, then a line number */
+          *how = g_strdup_printf (_("the reply to “%s” holds a prompt “ch> ” at the start of "
+                                    "its line %u, and goes on after it"), command, line);
           return DAMAGE_PROMPT;
         }
       if (c == '\n')
@@ -881,7 +898,8 @@ reply_damage (const char  *command,
       else if (found == DAMAGE_NONE && ((c < 0x20 && c != '\r' && c != '\t') || c == 0x7f))
         {
           found = DAMAGE_BYTES;
-          *how = g_strdup_printf ("the reply to “%s” holds the byte 0x%02x on its line %u",
+          /* Translators: how a reply is damaged: the shell command, a byte, a line number */
+          *how = g_strdup_printf (_("the reply to “%s” holds the byte 0x%02x on its line %u"),
                                   command, c, line);
         }
     }
@@ -957,7 +975,8 @@ run_fetch (Link         *link,
       if (capture != NULL && (tks_capture_get_damage (capture) != NULL || damage != DAMAGE_NONE))
         {
           /* A live fetch can simply be repeated: a damaged one is an error, not a capture. */
-          error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE, "The board's dump arrived damaged: %s",
+          /* Translators: how the dump is damaged follows */
+          error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE, _("The board's dump arrived damaged: %s"),
                                tks_capture_get_damage (capture) != NULL
                                ? tks_capture_get_damage (capture) : how);
           g_clear_object (&capture);
@@ -981,7 +1000,8 @@ run_fetch (Link         *link,
       Damage log_damage;
 
       /* The list, then the log (the board runs on in between: docs/rebuild.md). */
-      set_limit (job, LIST_MAX_BYTES, "a thread list is taken to hold at most 1024 threads");
+      /* Translators: why a reply cannot be longer, as above */
+      set_limit (job, LIST_MAX_BYTES, _("a thread list is taken to hold at most 1024 threads"));
       list = checked_command (link, job, "threads_list", 64 * LIST_LINE_BYTES,
                               TKS_PARSER_SECTION_LIST, &list_len, cancellable);
       if (list == NULL)
@@ -1003,16 +1023,22 @@ run_fetch (Link         *link,
         }
       if (tks_parser_get_n_unreadable (job->parser) > 0 && damage == DAMAGE_NONE)
         {
+          guint n = tks_parser_get_n_unreadable (job->parser);
+
           damage = DAMAGE_BYTES;
-          how = g_strdup_printf ("%u lines of the replies are unreadable",
-                                 tks_parser_get_n_unreadable (job->parser));
+          /* Translators: how a reply is damaged */
+          how = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "%u line of the replies is unreadable",
+                                              "%u lines of the replies are unreadable", n), n);
         }
 
       if (damage == DAMAGE_PROMPT)
         {
           /* Cut in two by what looks like its end: what belongs to it cannot be told. */
           job->error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE,
-                                    "The board's reply arrived damaged: %s. Fetch again.", how);
+                                    /* Translators: how the reply is damaged follows */
+                                    _("The board's reply arrived damaged: %s. Fetch again."),
+                                    how);
           save_raw (link, job, job->transcript);
           return;
         }
@@ -1131,10 +1157,10 @@ run_job (Link *link,
     ;
   else if (link->dead)
     job->error = g_error_new (TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                              "Not connected to %s", link->address);
+                              _("Not connected to %s"), link->address);
   else if (job->kind != JOB_CONNECT && link->shell == NULL)
     job->error = g_error_new (TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                              "Not connected to %s", link->address);
+                              _("Not connected to %s"), link->address);
   else
     {
       switch (job->kind)
@@ -1206,7 +1232,7 @@ check_connected (TksSession *self,
   if (self->link == NULL)
     {
       g_task_return_new_error (task, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                               "Not connected to a board");
+                               _("Not connected to a board"));
       g_object_unref (task);
       return FALSE;
     }

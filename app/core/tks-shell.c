@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "tks-error.h"
 #include "tks-shell.h"
 
@@ -142,7 +144,7 @@ describe_link (TksShell *self)
 
   if (tks_transport_get_kind (t) == TKS_TRANSPORT_TCP)
     return g_strdup (tks_transport_get_address (t));
-  return g_strdup_printf ("%s at %u baud", tks_transport_get_address (t),
+  return g_strdup_printf (_("%s at %u baud"), tks_transport_get_address (t),
                           tks_transport_get_baud (t));
 }
 
@@ -151,17 +153,17 @@ static const char *
 silence_hint (TksShell *self)
 {
   if (tks_transport_get_kind (self->transport) == TKS_TRANSPORT_TCP)
-    return "is the board's shell served at this address?";
-  return "is the board's shell running, and at this baud rate?";
+    return _("is the board's shell served at this address?");
+  return _("is the board's shell running, and at this baud rate?");
 }
 
 static const char *
 noise_hint (TksShell *self)
 {
   if (tks_transport_get_kind (self->transport) == TKS_TRANSPORT_TCP)
-    return "is it a ChibiOS shell that answers there, and does the serial bridge behind it "
-           "use the board's baud rate?";
-  return "is the baud rate right?";
+    return _("is it a ChibiOS shell that answers there, and does the serial bridge behind it "
+             "use the board's baud rate?");
+  return _("is the baud rate right?");
 }
 
 /* Keeps the last bytes received, enough to see a prompt that straddles two chunks; whether
@@ -281,18 +283,30 @@ tks_shell_sync (TksShell      *self,
 
         if (received == 0)
           g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                       "No reply from %s within %.1f s: %s", link, self->timeout_ms / 1000.0,
+                       /* Translators: the link, a time in seconds, then what to check */
+                       _("No reply from %s within %.1f s: %s"), link, self->timeout_ms / 1000.0,
                        silence_hint (self));
         else if (saw_prompt)
           g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                       "%s sent %" G_GSIZE_FORMAT " bytes within %.1f s and kept sending after "
-                       "its prompt: is something else printing on the board's shell?",
-                       link, received, self->timeout_ms / 1000.0);
+                       /* Translators: the link, a number of bytes, then a time in seconds */
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "%s sent %lu byte within %.1f s and kept sending after "
+                                    "its prompt: is something else printing on the board's shell?",
+                                    "%s sent %lu bytes within %.1f s and kept sending after "
+                                    "its prompt: is something else printing on the board's shell?",
+                                    received),
+                       link, (gulong) received, self->timeout_ms / 1000.0);
         else
           g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                       "%s sent %" G_GSIZE_FORMAT " bytes but never the shell prompt “ch> ” "
-                       "within %.1f s: %s",
-                       link, received, self->timeout_ms / 1000.0, noise_hint (self));
+                       /* Translators: the link, a number of bytes, a time in seconds, then
+                        * what to check; “ch> ” is the shell's prompt, as it is */
+                       g_dngettext (GETTEXT_PACKAGE,
+                                    "%s sent %lu byte but never the shell prompt “ch> ” "
+                                    "within %.1f s: %s",
+                                    "%s sent %lu bytes but never the shell prompt “ch> ” "
+                                    "within %.1f s: %s",
+                                    received),
+                       link, (gulong) received, self->timeout_ms / 1000.0, noise_hint (self));
       }
       return FALSE;
     }
@@ -355,9 +369,14 @@ set_incomplete (TksShell    *self,
                 GError     **error)
 {
   g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-               "The reply of %s to “%s” was not complete within %.1f s (%u bytes, %"
-               G_GUINT64_FORMAT " lines so far)", link, command, total_ms / 1000.0,
-               self->buf->len, lines);
+               /* Translators: the link, the shell command, a time in seconds, then the bytes
+                * and the lines received */
+               g_dngettext (GETTEXT_PACKAGE,
+                            "The reply of %s to “%s” was not complete within %.1f s (%u bytes, "
+                            "%lu line so far)",
+                            "The reply of %s to “%s” was not complete within %.1f s (%u bytes, "
+                            "%lu lines so far)", (gulong) lines),
+               link, command, total_ms / 1000.0, self->buf->len, (gulong) lines);
 }
 
 char *
@@ -422,9 +441,17 @@ set_too_long (TksShell            *self,
   g_autofree char *size = g_format_size (bound);
   const char *why = limit != NULL && limit->bound != NULL ? limit->bound : "";
 
-  g_set_error (error, TKS_ERROR, TKS_ERROR_TOO_LONG,
-               "The reply to “%s” passed %s (%" G_GSIZE_FORMAT " bytes read%s%s): stopped reading",
-               command, size, (gsize) self->buf->len, *why ? "; " : "", why);
+  if (*why != '\0')
+    g_set_error (error, TKS_ERROR, TKS_ERROR_TOO_LONG,
+                 /* Translators: the shell command, a size (“1.0 MB”), the bytes read, then why
+                  * no more can come (“the log holds at most 3000 records”) */
+                 _("The reply to “%s” passed %s (%u bytes read; %s): stopped reading"),
+                 command, size, self->buf->len, why);
+  else
+    g_set_error (error, TKS_ERROR, TKS_ERROR_TOO_LONG,
+                 /* Translators: the shell command, a size (“1.0 MB”), then the bytes read */
+                 _("The reply to “%s” passed %s (%u bytes read): stopped reading"),
+                 command, size, self->buf->len);
 }
 
 char *
@@ -463,7 +490,8 @@ tks_shell_command_limited (TksShell             *self,
   if (strlen (command) > 63 || strpbrk (command, "\r\n") != NULL)
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-                   "“%s” is not a shell command line (one line, at most 63 characters)", command);
+                   _("“%s” is not a shell command line (one line, at most 63 characters)"),
+                   command);
       return NULL;
     }
 
@@ -533,7 +561,12 @@ tks_shell_command_limited (TksShell             *self,
         {
           self->failed = TRUE;
           if (self->buf->len > 0 && read_error->domain == TKS_ERROR)
-            g_prefix_error (&read_error, "After %u bytes of the reply to “%s”: ",
+            g_prefix_error (&read_error,
+                            /* Translators: a number of bytes, then the shell command */
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         "After %u byte of the reply to “%s”: ",
+                                         "After %u bytes of the reply to “%s”: ",
+                                         self->buf->len),
                             self->buf->len, command);
           g_propagate_error (error, read_error);
           return NULL;
@@ -546,17 +579,29 @@ tks_shell_command_limited (TksShell             *self,
           self->failed = TRUE;
           if (self->buf->len == 0)
             g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                         "No reply from %s to “%s” within %.1f s: %s", link, command,
+                         /* Translators: the link, the shell command, a time in seconds, then
+                          * what to check */
+                         _("No reply from %s to “%s” within %.1f s: %s"), link, command,
                          wait_ms / 1000.0, silence_hint (self));
           else if (find_echo_end (self->buf->data, self->buf->len, command) < 0)
             g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                         "%s answered “%s” with %u unreadable bytes and no prompt: %s",
+                         /* Translators: the link, the shell command, a number of bytes, then
+                          * what to check */
+                         g_dngettext (GETTEXT_PACKAGE,
+                                      "%s answered “%s” with %u unreadable byte and no prompt: %s",
+                                      "%s answered “%s” with %u unreadable bytes and no prompt: %s",
+                                      self->buf->len),
                          link, command, self->buf->len, noise_hint (self));
           else if (idle)
             g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                         "The reply of %s to “%s” stopped after %u bytes (%" G_GUINT64_FORMAT
-                         " lines): nothing more came for %.1f s", link, command, self->buf->len,
-                         lines, wait_ms / 1000.0);
+                         /* Translators: the link, the shell command, the bytes and the lines
+                          * received, then a time in seconds */
+                         g_dngettext (GETTEXT_PACKAGE,
+                                      "The reply of %s to “%s” stopped after %u bytes (%lu line): "
+                                      "nothing more came for %.1f s",
+                                      "The reply of %s to “%s” stopped after %u bytes (%lu lines): "
+                                      "nothing more came for %.1f s", (gulong) lines),
+                         link, command, self->buf->len, (gulong) lines, wait_ms / 1000.0);
           else
             set_incomplete (self, link, command, total_ms, lines, error);
           return NULL;
@@ -625,10 +670,10 @@ tks_shell_command_limited (TksShell             *self,
 
     if (banner != NULL)
       {
-        g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                     "The board restarted during “%s” (its shell banner came after %"
-                     G_GSIZE_FORMAT " bytes of the reply): ask again", command,
-                     (gsize) (banner - body));
+        g_set_error (error, TKS_ERROR, TKS_ERROR_RESTARTED,
+                     /* Translators: the shell command, then a number of bytes */
+                     _("The board restarted during “%s” (its shell banner came after %lu bytes "
+                       "of the reply): ask again"), command, (gulong) (banner - body));
         return NULL;
       }
   }
@@ -639,7 +684,7 @@ tks_shell_command_limited (TksShell             *self,
     if (body_len == strlen (unknown) && memcmp (body, unknown, body_len) == 0)
       {
         g_set_error (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
-                     "The board's shell does not know “%s”", command);
+                     _("The board's shell does not know “%s”"), command);
         return NULL;
       }
   }

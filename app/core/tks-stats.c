@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -202,7 +203,7 @@ tks_stats_compute (TksCapture     *capture,
   if (!isfinite (start) || !isfinite (end))
     {
       g_set_error_literal (error, TKS_ERROR, TKS_ERROR_EMPTY,
-                           "The capture holds no records: there is nothing to measure");
+                           _("The capture holds no records: there is nothing to measure"));
       return NULL;
     }
 
@@ -214,7 +215,8 @@ tks_stats_compute (TksCapture     *capture,
   if (!isfinite (from) || !isfinite (to) || from > to)
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-                   "The range %g to %g is empty: its end must come after its start",
+                   /* Translators: the range's start and end, in ticks */
+                   _("The range %g to %g is empty: its end must come after its start"),
                    from, to);
       return NULL;
     }
@@ -222,7 +224,8 @@ tks_stats_compute (TksCapture     *capture,
   if (to < start || from > end)
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-                   "The range %g to %g lies outside the capture, which spans %g to %g",
+                   /* Translators: the range's start and end, then the capture's, in ticks */
+                   _("The range %g to %g lies outside the capture, which spans %g to %g"),
                    from, to, start, end);
       return NULL;
     }

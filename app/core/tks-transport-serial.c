@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <poll.h>
 
+#include <glib/gi18n-lib.h>
+
 #ifdef HAVE_LIBSERIALPORT
 #include <libserialport.h>
 #endif
@@ -24,7 +26,7 @@ tks_serial_port_info_free (TksSerialPortInfo *info)
 #ifdef HAVE_LIBSERIALPORT
 
 /* libserialport keeps its last error per thread: turn it into a GError right here, in the
- * thread that got it. */
+ * thread that got it. @what is what was being done, translated (“reading”). */
 static void
 set_sp_error (GError     **error,
               enum sp_return ret,
@@ -48,20 +50,27 @@ set_sp_error (GError     **error,
           break;
         case EIO:
           g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                       "%s went away (%s): was the cable unplugged?", path, msg);
+                       /* Translators: the port, then the system's reason */
+                       _("%s went away (%s): was the cable unplugged?"), path, msg);
           break;
         default:
-          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "%s %s failed: %s", path, what, msg);
+          /* Translators: the port (or “serial ports”), what was being done (“reading”,
+           * “opening”, “setting 115200 baud, 8N1”…), then the system's reason */
+          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("%s %s failed: %s"), path, what, msg);
           break;
         }
       sp_free_error_message (msg);
     }
   else if (ret == SP_ERR_MEM)
-    g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "%s %s failed: out of memory", path, what);
+    /* Translators: the port, then what was being done (“reading”, “opening”…) */
+    g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("%s %s failed: out of memory"), path, what);
   else if (ret == SP_ERR_SUPP)
-    g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "%s %s: not supported by this port", path, what);
+    /* Translators: the port, then what was being done (“reading”, “opening”…) */
+    g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("%s %s: not supported by this port"), path,
+                 what);
   else
-    g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE, "%s %s: invalid setting", path, what);
+    /* Translators: the port, then what was being done (“setting 115200 baud, 8N1”…) */
+    g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE, _("%s %s: invalid setting"), path, what);
 }
 
 static gssize
@@ -86,12 +95,13 @@ serial_read (TksTransport  *self,
         {
           /* Readable but empty: the device hung up. */
           g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                       "%s went away: was the cable unplugged?", self->address);
+                       _("%s went away: was the cable unplugged?"), self->address);
           return -1;
         }
       if (n == SP_ERR_FAIL && (sp_last_error_code () == EAGAIN || sp_last_error_code () == EINTR))
         continue;
-      set_sp_error (error, n, self->address, "reading");
+      /* Translators: what was being done on a serial port, in “%s %s failed: %s” */
+      set_sp_error (error, n, self->address, _("reading"));
       return -1;
     }
 }
@@ -116,7 +126,8 @@ serial_write (TksTransport  *self,
         return n;
       if (n == SP_ERR_FAIL && (sp_last_error_code () == EAGAIN || sp_last_error_code () == EINTR))
         continue;
-      set_sp_error (error, n, self->address, "writing");
+      /* Translators: what was being done on a serial port, in “%s %s failed: %s” */
+      set_sp_error (error, n, self->address, _("writing"));
       return -1;
     }
 }
@@ -171,7 +182,8 @@ tks_transport_open_serial (const char                *name,
       if (ret == SP_ERR_FAIL || ret == SP_ERR_ARG)
         tks_transport_set_open_error (error, ENOENT, name, NULL);
       else
-        set_sp_error (error, ret, name, "opening");
+        /* Translators: what was being done on a serial port, in “%s %s failed: %s” */
+        set_sp_error (error, ret, name, _("opening"));
       return NULL;
     }
 
@@ -182,7 +194,7 @@ tks_transport_open_serial (const char                *name,
 
       /* Not a permission, busy or missing device: maybe a tty libserialport cannot drive. */
       *try_tty = code != EACCES && code != EPERM && code != EBUSY && code != ENOENT;
-      set_sp_error (error, ret, name, "opening");
+      set_sp_error (error, ret, name, _("opening"));
       sp_free_port (port);
       return NULL;
     }
@@ -190,7 +202,7 @@ tks_transport_open_serial (const char                *name,
   if (sp_get_port_handle (port, &fd) != SP_OK || fd < 0 || !tks_transport_lock_tty (fd, name, error))
     {
       if (error && *error == NULL)
-        g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Could not open %s", name);
+        g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Could not open %s"), name);
       sp_close (port);
       sp_free_port (port);
       return NULL;
@@ -201,7 +213,8 @@ tks_transport_open_serial (const char                *name,
   else if (options && options->flow_control == TKS_FLOW_XONXOFF)
     flow = SP_FLOWCONTROL_XONXOFF;
 
-  what = g_strdup_printf ("setting %u baud, 8N1", baud);
+  /* Translators: what was being done on a serial port, in “%s %s failed: %s” */
+  what = g_strdup_printf (_("setting %u baud, 8N1"), baud);
   if ((ret = sp_new_config (&config)) != SP_OK
       || (ret = sp_set_config_baudrate (config, (int) baud)) != SP_OK
       || (ret = sp_set_config_bits (config, 8)) != SP_OK
@@ -227,9 +240,10 @@ tks_transport_open_serial (const char                *name,
     g_autofree char *desc = describe_port (port);
 
     if (desc != NULL && *desc != '\0')
-      self->description = g_strdup_printf ("%s at %u baud (%s)", name, baud, desc);
+      /* Translators: the port, its baud rate, then the device's description */
+      self->description = g_strdup_printf (_("%s at %u baud (%s)"), name, baud, desc);
     else
-      self->description = g_strdup_printf ("%s at %u baud", name, baud);
+      self->description = g_strdup_printf (_("%s at %u baud"), name, baud);
   }
   return self;
 }
@@ -253,7 +267,8 @@ tks_serial_list_ports (GError **error)
 
   if (ret != SP_OK)
     {
-      set_sp_error (error, ret, "serial ports", "listing");
+      /* Translators: in “%s %s failed: %s”, where the port and what was being done go */
+      set_sp_error (error, ret, _("serial ports"), _("listing"));
       g_ptr_array_unref (ports);
       return NULL;
     }
@@ -284,7 +299,7 @@ tks_transport_open_serial (const char                *name,
 {
   *try_tty = TRUE;
   g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-               "Serial port support (libserialport) is not built in; cannot open %s", name);
+               _("Serial port support (libserialport) is not built in; cannot open %s"), name);
   return NULL;
 }
 

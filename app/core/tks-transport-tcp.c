@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
@@ -20,7 +21,7 @@ is_link_lost (const GError *error)
 static gboolean
 translate_error (TksTransport  *self,
                  GError        *local,
-                 const char    *what,
+                 gboolean       writing,
                  GError       **error)
 {
   if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -28,26 +29,31 @@ translate_error (TksTransport  *self,
   else if (is_link_lost (local))
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                   "%s closed the connection (%s)", self->address, local->message);
+                   /* Translators: the address, then the system's reason */
+                   _("%s closed the connection (%s)"), self->address, local->message);
       g_error_free (local);
     }
   else
     {
-      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "%s %s failed: %s",
-                   what, self->address, local->message);
+      if (writing)
+        g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Writing to %s failed: %s"),
+                     self->address, local->message);
+      else
+        g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Reading from %s failed: %s"),
+                     self->address, local->message);
       g_error_free (local);
     }
   return FALSE;
 }
 
 /* Waits until @condition holds on the socket: 1, or 0 when @timeout_ms (-1: none) passed, or
- * -1 with @error set (@what: "Reading from" or "Writing to"). */
+ * -1 with @error set (saying whether it was @writing or reading). */
 static int
 wait_condition (TksTransport  *self,
                 GSocket       *socket,
                 GIOCondition   condition,
                 int            timeout_ms,
-                const char    *what,
+                gboolean       writing,
                 GCancellable  *cancellable,
                 GError       **error)
 {
@@ -62,7 +68,7 @@ wait_condition (TksTransport  *self,
       g_error_free (local);
       return 0;
     }
-  translate_error (self, local, what, error);
+  translate_error (self, local, writing, error);
   return -1;
 }
 
@@ -89,12 +95,12 @@ tcp_read (TksTransport  *self,
       if (n == 0)
         {
           g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                       "%s closed the connection", self->address);
+                       _("%s closed the connection"), self->address);
           return -1;
         }
       if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
         {
-          translate_error (self, local, "Reading from", error);
+          translate_error (self, local, FALSE, error);
           return -1;
         }
       g_clear_error (&local);
@@ -102,7 +108,7 @@ tcp_read (TksTransport  *self,
         return 0;
 
       r = wait_condition (self, socket, G_IO_IN | G_IO_HUP | G_IO_ERR, timeout_ms,
-                          "Reading from", cancellable, error);
+                          FALSE, cancellable, error);
       if (r <= 0)
         return r;
     }
@@ -121,7 +127,7 @@ tcp_write (TksTransport  *self,
   for (;;)
     {
       GError *local = NULL;
-      int r = wait_condition (self, socket, G_IO_OUT, timeout_ms, "Writing to", cancellable,
+      int r = wait_condition (self, socket, G_IO_OUT, timeout_ms, TRUE, cancellable,
                               error);
       gssize n;
 
@@ -135,7 +141,7 @@ tcp_write (TksTransport  *self,
           g_error_free (local);
           continue;
         }
-      translate_error (self, local, "Writing to", error);
+      translate_error (self, local, TRUE, error);
       return -1;
     }
 }
@@ -169,7 +175,7 @@ tks_transport_open_tcp (const char                *address,
   if (connectable == NULL || g_network_address_get_port (G_NETWORK_ADDRESS (connectable)) == 0)
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-                   "“%s” is not a TCP address: write tcp:HOST:PORT, e.g. tcp:localhost:29001",
+                   _("“%s” is not a TCP address: write tcp:HOST:PORT, e.g. tcp:localhost:29001"),
                    address);
       return NULL;
     }
@@ -187,14 +193,15 @@ tks_transport_open_tcp (const char                *address,
         g_propagate_error (error, g_steal_pointer (&local));
       else if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED))
         g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                     "Connection to %s refused: is the server (ser2net, the board simulator) "
-                     "running and listening on that port?", host_port);
+                     _("Connection to %s refused: is the server (ser2net, the board simulator) "
+                       "running and listening on that port?"), host_port);
       else if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
         g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                     "No answer from %s within %u s: is the host reachable?",
+                     /* Translators: the host and port, then a time in seconds */
+                     _("No answer from %s within %u s: is the host reachable?"),
                      host_port, (timeout_ms + 999) / 1000);
       else
-        g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Could not connect to %s: %s",
+        g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Could not connect to %s: %s"),
                      host_port, local->message);
       return NULL;
     }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <glib-unix.h>
+#include <glib/gi18n-lib.h>
 
 #include "tks-error.h"
 #include "tks-transport-private.h"
@@ -145,7 +146,8 @@ tks_transport_write_all (TksTransport  *self,
       if (n == 0 && deadline >= 0 && g_get_monotonic_time () >= deadline)
         {
           g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                       "Could not send to %s within %d ms: is flow control set right?",
+                       /* Translators: the port, then a time in milliseconds */
+                       _("Could not send to %s within %d ms: is flow control set right?"),
                        self->address, timeout_ms);
           return FALSE;
         }
@@ -199,7 +201,7 @@ tks_transport_poll_fd (int            fd,
 
           if (errsv == EINTR)
             continue;
-          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Waiting for %s failed: %s",
+          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Waiting for %s failed: %s"),
                        address, g_strerror (errsv));
           break;
         }
@@ -212,7 +214,7 @@ tks_transport_poll_fd (int            fd,
         }
       if (fds[0].revents & POLLNVAL)
         {
-          g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED, "%s is closed", address);
+          g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED, _("%s is closed"), address);
           break;
         }
       /* POLLHUP/POLLERR: let the read report what happened (data may still be buffered). */
@@ -243,12 +245,13 @@ fd_read (TksTransport  *self,
     {
       /* Take what has arrived; wait only when nothing has. */
       gssize n = read (self->fd, buf, len);
+      int errsv = errno;
 
       if (n > 0)
         return n;
-      if (n < 0 && errno == EAGAIN && timeout_ms == 0)
+      if (n < 0 && errsv == EAGAIN && timeout_ms == 0)
         return 0;
-      if (n < 0 && errno == EAGAIN)
+      if (n < 0 && errsv == EAGAIN)
         {
           int r = tks_transport_poll_fd (self->fd, POLLIN, timeout_ms, cancellable, self->address,
                                          error);
@@ -260,21 +263,22 @@ fd_read (TksTransport  *self,
       if (n == 0)
         {
           g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                       "%s closed the connection", self->address);
+                       _("%s closed the connection"), self->address);
           return -1;
         }
-      if (errno == EINTR)
+      if (errsv == EINTR)
         continue;
-      if (errno == EIO || errno == ENXIO || errno == ENODEV || errno == ECONNRESET)
+      if (errsv == EIO || errsv == ENXIO || errsv == ENODEV || errsv == ECONNRESET)
         {
           /* A pty whose other side has gone, or a USB device that was unplugged. */
           g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                       "%s went away (%s): was the cable unplugged or the board stopped?",
-                       self->address, g_strerror (errno));
+                       /* Translators: the port, then the system's reason */
+                       _("%s went away (%s): was the cable unplugged or the board stopped?"),
+                       self->address, g_strerror (errsv));
           return -1;
         }
-      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Reading from %s failed: %s",
-                   self->address, g_strerror (errno));
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Reading from %s failed: %s"),
+                   self->address, g_strerror (errsv));
       return -1;
     }
 }
@@ -291,6 +295,7 @@ fd_write (TksTransport  *self,
     {
       int r = tks_transport_poll_fd (self->fd, POLLOUT, timeout_ms, cancellable, self->address, error);
       gssize n;
+      int errsv;
 
       if (r <= 0)
         return r;
@@ -299,17 +304,18 @@ fd_write (TksTransport  *self,
         n = write (self->fd, buf, len);
       if (n >= 0)
         return n;
-      if (errno == EINTR || errno == EAGAIN)
+      errsv = errno;
+      if (errsv == EINTR || errsv == EAGAIN)
         continue;
-      if (errno == EPIPE || errno == EIO || errno == ENXIO || errno == ENODEV || errno == ECONNRESET)
+      if (errsv == EPIPE || errsv == EIO || errsv == ENXIO || errsv == ENODEV || errsv == ECONNRESET)
         {
           g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                       "%s went away (%s): was the cable unplugged or the board stopped?",
-                       self->address, g_strerror (errno));
+                       _("%s went away (%s): was the cable unplugged or the board stopped?"),
+                       self->address, g_strerror (errsv));
           return -1;
         }
-      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Writing to %s failed: %s",
-                   self->address, g_strerror (errno));
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Writing to %s failed: %s"),
+                   self->address, g_strerror (errsv));
       return -1;
     }
 }
@@ -366,23 +372,24 @@ tks_transport_set_open_error (GError     **error,
     case EACCES:
     case EPERM:
       g_set_error (error, TKS_ERROR, TKS_ERROR_IO,
-                   "Permission denied on %s: add yourself to the dialout group "
-                   "(sudo usermod -aG dialout $USER), then log out and back in", path);
+                   _("Permission denied on %s: add yourself to the dialout group "
+                     "(sudo usermod -aG dialout $USER), then log out and back in"), path);
       break;
     case EBUSY:
     case EWOULDBLOCK:
       g_set_error (error, TKS_ERROR, TKS_ERROR_IO,
-                   "%s is busy: another program (a serial terminal, ModemManager, another "
-                   "Tickscope) has it open; close it and try again", path);
+                   _("%s is busy: another program (a serial terminal, ModemManager, another "
+                     "Tickscope) has it open; close it and try again"), path);
       break;
     case ENOENT:
     case ENODEV:
     case ENXIO:
       g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                   "No such port %s: is the board plugged in?", path);
+                   _("No such port %s: is the board plugged in?"), path);
       break;
     default:
-      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Could not open %s: %s", path,
+      /* Translators: the port, then the system's reason */
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Could not open %s: %s"), path,
                    detail ? detail : g_strerror (errsv));
       break;
     }
@@ -434,8 +441,9 @@ tks_transport_open_tty (const char                *path,
   if (speed == 0)
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-                   "%u baud is not a standard rate; %s needs one of 9600, 19200, 38400, "
-                   "57600, 115200, 230400, 460800, 921600…", baud, path);
+                   /* Translators: a baud rate, then the port */
+                   _("%u baud is not a standard rate; %s needs one of 9600, 19200, 38400, "
+                     "57600, 115200, 230400, 460800, 921600…"), baud, path);
       return NULL;
     }
 
@@ -449,7 +457,7 @@ tks_transport_open_tty (const char                *path,
     {
       close (fd);
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-                   "%s is not a serial port or a terminal", path);
+                   _("%s is not a serial port or a terminal"), path);
       return NULL;
     }
   if (!tks_transport_lock_tty (fd, path, error))
@@ -484,7 +492,9 @@ tks_transport_open_tty (const char                *path,
   tcflush (fd, TCIFLUSH);
 
   self = tks_transport_open_fd (fd, TKS_TRANSPORT_TTY, path, baud, NULL);
-  self->description = g_strdup_printf ("%s at %u baud", path, baud);
+  /* Translators: the port and its baud rate; shown for the link, and kept as the source of
+   * the captures fetched through it */
+  self->description = g_strdup_printf (_("%s at %u baud"), path, baud);
   return self;
 }
 
@@ -516,13 +526,15 @@ open_demo (const TksTransportOptions *options,
   if (demo_start_func == NULL)
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-                   "The simulated board (\"demo\") is not built into this program");
+                   _("The simulated board (“demo”) is not built into this program"));
       return NULL;
     }
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
     {
-      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Could not start the simulated board: %s",
-                   g_strerror (errno));
+      int errsv = errno;
+
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Could not start the simulated board: %s"),
+                   g_strerror (errsv));
       return NULL;
     }
   board = demo_start_func (fds[1], error);
@@ -538,7 +550,8 @@ open_demo (const TksTransportOptions *options,
   self->fd = fds[0];
   self->board = board;
   self->board_fd = fds[1];
-  self->description = g_strdup ("the simulated board");
+  /* Translators: the link's description, as in “ChibiOS shell on the simulated board” */
+  self->description = g_strdup (_("the simulated board"));
   return self;
 }
 
@@ -557,8 +570,8 @@ tks_transport_open (const char                *address,
   if (address == NULL || *address == '\0')
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-                   "No port given: name a serial port (/dev/ttyACM0, COM3), a pty, "
-                   "tcp:HOST:PORT or demo");
+                   _("No port given: name a serial port (/dev/ttyACM0, COM3), a pty, "
+                     "tcp:HOST:PORT or demo"));
       return NULL;
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))

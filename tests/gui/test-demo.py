@@ -157,9 +157,9 @@ def french():
             return log
         check(sensitive_button(app, "Récupérer les données") is not None,
               "uninstalled, the viewer is in French when asked (Get new data)")
-        state = wait_for(lambda: label_text(app, lambda s: s.startswith("ChibiOS shell on the simulated board — ")), 10)
+        state = wait_for(lambda: label_text(app, lambda s: s.startswith("Shell ChibiOS sur la carte simulée — ")), 10)
         check(state is not None and ("journal en cours" in state or "déclenché par" in state),
-              "the header's board state is in French too", state)
+              "the header's board and its state are in French too", state)
     finally:
         stop(proc)
     return log

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The folder holding the program's translations: the build tree's po/ when the program runs
+ * from its build tree; else PREFIX/share/locale of the tree it is installed in, which is
+ * LOCALEDIR unless that tree was moved or installed under DESTDIR. */
+char *tks_i18n_locale_dir (void);
+
+/* Sets the locale from the environment and binds the program's messages and the core's to
+ * their translations. Programs call it first thing in main(). */
+void  tks_i18n_init       (void);
+
+G_END_DECLS
