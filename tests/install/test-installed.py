@@ -56,14 +56,21 @@ def installed():
 
 
 def cli(at):
+    english = dict(os.environ, LC_ALL="C.UTF-8")
+    english.pop("LANGUAGE", None)
     run = subprocess.run([at("bindir", "tickscope-cli"), "info",
                           os.path.join(DATA, "board-trigger-exits.raw.txt")],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=english)
     check(run.returncode == 0 and "Records:           3000" in run.stdout,
           "the installed tickscope-cli reads a real board's capture", run.stdout + run.stderr)
     run = subprocess.run([at("bindir", "tickscope-simboard"), "--help"], capture_output=True, text=True)
     check(run.returncode == 0 and "--tcp" in run.stdout,
           "the installed tickscope-simboard runs", run.stdout + run.stderr)
+    french = dict(os.environ, LC_ALL="C.UTF-8", LANGUAGE="fr")
+    run = subprocess.run([at("bindir", "tickscope-cli"), "info", os.path.join(WORK, "missing.txt")],
+                         capture_output=True, text=True, env=french)
+    check(run.returncode == 1 and "Impossible d’ouvrir" in run.stderr,
+          "the installed tickscope-cli finds its French translation", run.stderr)
 
 
 def viewer(at):
