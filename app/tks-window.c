@@ -16,13 +16,9 @@
 #include "tks-viewport.h"
 #include "tks-window.h"
 
-#ifdef HAVE_TKS_SESSION
-# include "tks-session.h"
-# include "tks-transport.h"
-#endif
-#ifdef HAVE_TKS_EXPORT
-# include "tks-export.h"
-#endif
+#include "tks-session.h"
+#include "tks-transport.h"
+#include "tks-export.h"
 
 #define PROGRESS_DELAY_MS 200
 #define RECENT_APP_NAME   "tickscope"
@@ -85,12 +81,10 @@ struct _TksWindow
   GtkWidget        *stats_window;
   GtkNativeDialog  *chooser;
 
-#ifdef HAVE_TKS_SESSION
   TksSession       *session;
   GCancellable     *session_cancellable;
   gboolean          fetching;
   char             *board_state;     /* what the board's log is doing, when known */
-#endif
 };
 
 G_DEFINE_FINAL_TYPE (TksWindow, tks_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -211,7 +205,6 @@ progress_cancel_cb (TksWindow *self)
 {
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
-#ifdef HAVE_TKS_SESSION
   if (self->session_cancellable != NULL)
     {
       /* Ends what runs now; what is asked next gets a fresh one. */
@@ -219,7 +212,6 @@ progress_cancel_cb (TksWindow *self)
       g_object_unref (self->session_cancellable);
       self->session_cancellable = g_cancellable_new ();
     }
-#endif
   progress_stop (self);
 }
 
@@ -350,12 +342,10 @@ update_status (TksWindow *self)
       g_autofree char *name = g_file_get_basename (self->file);
       title = g_strdup_printf (_("%s — Tickscope"), name);
     }
-#ifdef HAVE_TKS_SESSION
   else if (self->session != NULL && tks_session_get_address (self->session) != NULL)
     /* Translators: a capture fetched from a board and not saved yet; %s is the board's port */
     title = g_strdup_printf (_("Unsaved capture from %s — Tickscope"),
                              tks_session_get_address (self->session));
-#endif
   else
     title = g_strdup (_("New capture — Tickscope"));
   gtk_window_set_title (GTK_WINDOW (self), title);
@@ -396,14 +386,10 @@ update_actions (TksWindow *self)
   gboolean have = self->capture != NULL;
   gboolean board = FALSE;
 
-#ifdef HAVE_TKS_SESSION
   board = self->session != NULL &&
           tks_session_get_state (self->session) == TKS_SESSION_IDLE;
   set_action_enabled (self, "disconnect", self->session != NULL &&
                       tks_session_get_state (self->session) != TKS_SESSION_DISCONNECTED);
-#else
-  set_action_enabled (self, "disconnect", FALSE);
-#endif
   set_action_enabled (self, "save", have);
   set_action_enabled (self, "save-as", have);
   set_action_enabled (self, "export", have);
@@ -812,7 +798,6 @@ rebuild_history (TksWindow *self)
   guint n = 0;
 
   g_menu_remove_all (self->history_section);
-#ifdef HAVE_TKS_SESSION
   {
     g_autoptr(GPtrArray) files = tks_session_list_history ();
     guint i;
@@ -832,7 +817,6 @@ rebuild_history (TksWindow *self)
         n++;
       }
   }
-#endif
   if (n == 0)
     {
       g_autoptr(GMenuItem) item = g_menu_item_new (_("No fetches yet"), "win.nothing");
@@ -852,14 +836,12 @@ browse_history_action (GSimpleAction *action,
                        GVariant      *param,
                        gpointer       user_data)
 {
-#ifdef HAVE_TKS_SESSION
   TksWindow *self = user_data;
   g_autofree char *dir = tks_session_get_history_dir ();
   g_autoptr(GFile) folder = g_file_new_for_path (dir);
 
   g_mkdir_with_parents (dir, 0700);
   open_chooser (self, folder);
-#endif
 }
 
 /* Saving */
@@ -1093,7 +1075,6 @@ export_capture (TksWindow   *self,
                 const char  *format,
                 GError     **error)
 {
-#ifdef HAVE_TKS_EXPORT
   TksExportFormat export_format;
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFileOutputStream) stream = NULL;
@@ -1113,11 +1094,6 @@ export_capture (TksWindow   *self,
       return FALSE;
     }
   return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
-#else
-  g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-               _("This build cannot export captures as %s"), format);
-  return FALSE;
-#endif
 }
 
 static void
@@ -1217,11 +1193,9 @@ export_action (GSimpleAction *action,
   add_filter (chooser, _("View as PNG image (*.png)"), "*.png", "png");
   add_filter (chooser, _("View as SVG image (*.svg)"), "*.svg", "svg");
   add_filter (chooser, _("View as PDF document (*.pdf)"), "*.pdf", "pdf");
-#ifdef HAVE_TKS_EXPORT
   add_filter (chooser, _("Capture as Perfetto trace (*.json)"), "*.json", "perfetto");
   add_filter (chooser, _("Capture as CSV table (*.csv)"), "*.csv", "csv");
   add_filter (chooser, _("Capture as ftrace text (*.ftrace)"), "*.ftrace", "ftrace");
-#endif
   gtk_file_chooser_set_current_name (chooser, _("timeline.png"));
   if (self->file != NULL)
     {
@@ -1335,7 +1309,6 @@ forward_action (GSimpleAction *action,
 
 /* The board */
 
-#ifdef HAVE_TKS_SESSION
 /* The board and its state: in the board popover, and under the title while there is a
  * session. */
 static void
@@ -1447,7 +1420,6 @@ connect_done_cb (GObject      *source,
   /* As soon as a board answers, show what it has logged. */
   start_fetch (self);
 }
-#endif
 
 gboolean
 tks_window_set_line (TksWindow  *self,
@@ -1482,7 +1454,6 @@ tks_window_connect (TksWindow  *self,
   g_return_if_fail (TKS_IS_WINDOW (self));
   g_return_if_fail (address != NULL);
 
-#ifdef HAVE_TKS_SESSION
   {
     g_autofree char *text = g_strdup_printf (_("Connecting to %s…"), address);
     GSettings *settings = get_settings (self);
@@ -1521,12 +1492,6 @@ tks_window_connect (TksWindow  *self,
     tks_session_connect_async (self->session, address, self->session_cancellable,
                                connect_done_cb, g_object_ref (self));
   }
-#else
-  {
-    g_autofree char *message = g_strdup_printf (_("Cannot connect to %s: this build has no board support."), address);
-    tks_window_show_error (self, message);
-  }
-#endif
 }
 
 static void
@@ -1618,7 +1583,6 @@ select_port_row (TksWindow *self)
   self->syncing_port = FALSE;
 }
 
-#ifdef HAVE_TKS_SESSION
 static char *
 port_subtitle (const TksSerialPortInfo *info)
 {
@@ -1639,7 +1603,6 @@ port_subtitle (const TksSerialPortInfo *info)
     }
   return g_strdup (description);
 }
-#endif
 
 static void
 refresh_ports (TksWindow *self)
@@ -1651,7 +1614,6 @@ refresh_ports (TksWindow *self)
     gtk_list_box_remove (self->ports_list, GTK_WIDGET (row));
   self->syncing_port = FALSE;
 
-#ifdef HAVE_TKS_SESSION
   {
     g_autoptr(GError) error = NULL;
     g_autoptr(GPtrArray) ports = tks_serial_list_ports (&error);
@@ -1674,9 +1636,6 @@ refresh_ports (TksWindow *self)
       gtk_list_box_append (self->ports_list,
                            port_row_new ("demo", "demo", _("Simulated board in this program")));
   }
-#else
-  gtk_list_box_append (self->ports_list, port_row_new (NULL, _("This build has no board support."), NULL));
-#endif
   select_port_row (self);
 }
 
@@ -1752,7 +1711,6 @@ disconnect_action (GSimpleAction *action,
                    GVariant      *param,
                    gpointer       user_data)
 {
-#ifdef HAVE_TKS_SESSION
   TksWindow *self = user_data;
 
   if (self->session_cancellable != NULL)
@@ -1760,10 +1718,8 @@ disconnect_action (GSimpleAction *action,
   if (self->session != NULL)
     tks_session_disconnect (self->session);
   update_actions (self);
-#endif
 }
 
-#ifdef HAVE_TKS_SESSION
 static void
 trigger_done_cb (GObject      *source,
                  GAsyncResult *result,
@@ -1897,20 +1853,17 @@ fetch_done_cb (GObject      *source,
   }
   rebuild_history (self);
 }
-#endif
 
 static void
 trigger_action (GSimpleAction *action,
                 GVariant      *param,
                 gpointer       user_data)
 {
-#ifdef HAVE_TKS_SESSION
   TksWindow *self = user_data;
 
   if (self->session != NULL)
     tks_session_trigger_async (self->session, self->session_cancellable, trigger_done_cb,
                                g_object_ref (self));
-#endif
 }
 
 static void
@@ -1918,13 +1871,11 @@ run_action (GSimpleAction *action,
             GVariant      *param,
             gpointer       user_data)
 {
-#ifdef HAVE_TKS_SESSION
   TksWindow *self = user_data;
 
   if (self->session != NULL)
     tks_session_run_async (self->session, self->session_cancellable, run_done_cb,
                            g_object_ref (self));
-#endif
 }
 
 static void
@@ -1932,9 +1883,7 @@ fetch_action (GSimpleAction *action,
               GVariant      *param,
               gpointer       user_data)
 {
-#ifdef HAVE_TKS_SESSION
   start_fetch (user_data);
-#endif
 }
 
 /* Drag and drop */
@@ -2038,7 +1987,6 @@ tks_window_dispose (GObject *object)
   g_clear_object (&self->load_cancellable);
   g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
-#ifdef HAVE_TKS_SESSION
   if (self->session_cancellable != NULL)
     g_cancellable_cancel (self->session_cancellable);
   g_clear_object (&self->session_cancellable);
@@ -2049,7 +1997,6 @@ tks_window_dispose (GObject *object)
       g_clear_object (&self->session);
     }
   g_clear_pointer (&self->board_state, g_free);
-#endif
   if (self->recent != NULL)
     g_signal_handlers_disconnect_by_data (self->recent, self);
   if (self->stats_window != NULL)
