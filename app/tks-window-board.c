@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The board: connecting, the session's state under the title and in the board popover,
- * fetching with progress, setting the trigger and run mode. */
+/* The board: connecting as the board popover asks, the session's state under the title and
+ * in the popover, fetching with progress, setting the trigger and run mode. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -15,7 +15,7 @@ static void
 show_board_text (TksWindow  *self,
                  const char *text)
 {
-  gtk_label_set_text (self->board_label, text);
+  tks_board_popover_set_status (self->board_popover, text);
   gtk_label_set_text (self->subtitle_label, text);
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), self->session != NULL);
 }
@@ -127,7 +127,6 @@ tks_window_connect (TksWindow  *self,
 {
   g_autofree char *text = NULL;
   GSettings *settings;
-  guint flow;
 
   g_return_if_fail (TKS_IS_WINDOW (self));
   g_return_if_fail (address != NULL);
@@ -149,20 +148,20 @@ tks_window_connect (TksWindow  *self,
   self->session = tks_session_new ();
   self->fetching = FALSE;
   g_clear_pointer (&self->board_state, g_free);
-  tks_session_set_baud (self->session, (guint)gtk_spin_button_get_value (self->baud_spin));
-  flow = gtk_drop_down_get_selected (self->flow_dropdown);
-  tks_session_set_flow_control (self->session, flow <= TKS_FLOW_RTSCTS ? flow : TKS_FLOW_NONE);
+  tks_session_set_baud (self->session, tks_board_popover_get_baud (self->board_popover));
+  tks_session_set_flow_control (self->session,
+                                tks_board_popover_get_flow_control (self->board_popover));
   if (_tks_window_settings_has_key (settings, "history-max-mb"))
     tks_session_set_history_limit (self->session,
                                    (guint64) g_settings_get_uint (settings, "history-max-mb")
                                    * 1000 * 1000);
   g_signal_connect_swapped (self->session, "notify::state",
                             G_CALLBACK (session_state_changed_cb), self);
-  gtk_editable_set_text (GTK_EDITABLE (self->port_entry), address);
+  tks_board_popover_set_port (self->board_popover, address);
   if (settings != NULL)
     {
       g_settings_set_string (settings, "last-port", address);
-      g_settings_set_uint (settings, "baud", (guint)gtk_spin_button_get_value (self->baud_spin));
+      g_settings_set_uint (settings, "baud", tks_board_popover_get_baud (self->board_popover));
     }
   _tks_window_progress_start (self, text, TRUE);
   tks_session_connect_async (self->session, address, self->session_cancellable,
@@ -357,4 +356,48 @@ _tks_window_board_dispose (TksWindow *self)
       g_clear_object (&self->session);
     }
   g_clear_pointer (&self->board_state, g_free);
+}
+
+gboolean
+tks_window_set_line (TksWindow  *self,
+                     guint       baud,
+                     const char *flow)
+{
+  g_return_val_if_fail (TKS_IS_WINDOW (self), FALSE);
+
+  return tks_board_popover_set_line (self->board_popover, baud, flow);
+}
+
+static void
+board_connect_cb (TksWindow  *self,
+                  const char *address)
+{
+  if (*address == '\0')
+    {
+      tks_window_show_error (self, _("Type a port (for example /dev/ttyACM0), tcp:HOST:PORT or demo."));
+      return;
+    }
+  tks_window_connect (self, address);
+}
+
+static void
+flow_control_changed_cb (TksWindow *self)
+{
+  GSettings *settings = _tks_window_get_settings (self);
+  const char *flow = tks_board_popover_get_flow_control_name (self->board_popover);
+
+  if (_tks_window_settings_has_key (settings, "flow-control") && flow != NULL)
+    {
+      g_autofree char *saved = g_settings_get_string (settings, "flow-control");
+
+      if (g_strcmp0 (saved, flow) != 0)
+        g_settings_set_string (settings, "flow-control", flow);
+    }
+}
+
+void
+_tks_window_board_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_bind_template_callback (widget_class, board_connect_cb);
+  gtk_widget_class_bind_template_callback (widget_class, flow_control_changed_cb);
 }

@@ -2,11 +2,12 @@
 /* What the parts of the main window share: its fields and the functions one part calls in
  * another. The parts: tks-window.c (messages, progress, status, the capture shown, settings,
  * construction), tks-window-actions.c, tks-window-board.c, tks-window-dnd.c,
- * tks-window-export.c, tks-window-files.c, tks-window-history.c, tks-window-ports.c. */
+ * tks-window-export.c, tks-window-files.c, tks-window-history.c. */
 #pragma once
 
 #include <gtk/gtk.h>
 
+#include "tks-board-popover.h"
 #include "tks-capture.h"
 #include "tks-overview.h"
 #include "tks-session.h"
@@ -39,17 +40,11 @@ struct _TksWindow
   GMenu            *recent_section;
   GMenu            *history_section;
   GtkMenuButton    *menu_button;
-  GtkEntry         *port_entry;
-  GtkListBox       *ports_list;
-  GtkDropDown      *flow_dropdown;
-  gboolean          syncing_port;
-  GtkSpinButton    *baud_spin;
-  GtkSpinButton    *tick_spin;
-  GtkLabel         *board_label;
   GtkLabel         *title_label;
   GtkLabel         *subtitle_label;   /* the board and its state, under the title */
-  GtkAdjustment    *tick_adjustment;
   GtkMenuButton    *board_button;
+  TksBoardPopover  *board_popover;
+  GtkAdjustment    *tick_adjustment; /* the board popover's tick rate */
 
   TksViewport      *viewport;
   GtkAdjustment    *vadjustment;
@@ -96,6 +91,7 @@ void       _tks_window_actions_init        (TksWindow      *self);
 void       _tks_window_update_actions      (TksWindow      *self);
 
 /* tks-window-board.c */
+void       _tks_window_board_class_init    (GtkWidgetClass *widget_class);
 void       _tks_window_board_trigger       (TksWindow      *self);
 void       _tks_window_board_run           (TksWindow      *self);
 void       _tks_window_board_fetch         (TksWindow      *self);
@@ -124,10 +120,5 @@ void       _tks_window_save_as             (TksWindow      *self);
 void       _tks_window_history_init        (TksWindow      *self);
 void       _tks_window_rebuild_history     (TksWindow      *self);
 void       _tks_window_browse_history      (TksWindow      *self);
-
-/* tks-window-ports.c */
-void       _tks_window_ports_class_init    (GtkWidgetClass *widget_class);
-void       _tks_window_ports_load_settings (TksWindow      *self,
-                                            GSettings      *settings);
 
 G_END_DECLS

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The main window: its messages and progress, the status line, the scrollbar that follows
  * the viewport, the capture shown, the settings it keeps, and its construction. The actions,
- * the files, the export, the history, the board and the port chooser are in the
- * tks-window-*.c files next to it; the window's fields are in tks-window-private.h. */
+ * the files, the export, the history and the board are in the tks-window-*.c files next
+ * to it; the board popover is a widget of its own (tks-board-popover.c); the window's
+ * fields are in tks-window-private.h. */
 #include "config.h"
 
 #include <math.h>
@@ -446,6 +447,8 @@ static void
 load_settings (TksWindow *self)
 {
   GSettings *settings = _tks_window_get_settings (self);
+  g_autofree char *port = NULL;
+  g_autofree char *flow = NULL;
   int width, height;
 
   if (settings == NULL)
@@ -456,7 +459,14 @@ load_settings (TksWindow *self)
     gtk_window_set_default_size (GTK_WINDOW (self), width, height);
   if (g_settings_get_boolean (settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-  _tks_window_ports_load_settings (self, settings);
+  port = g_settings_get_string (settings, "last-port");
+  tks_board_popover_set_port (self->board_popover, port);
+  tks_board_popover_set_baud (self->board_popover, g_settings_get_uint (settings, "baud"));
+  if (_tks_window_settings_has_key (settings, "flow-control"))
+    {
+      flow = g_settings_get_string (settings, "flow-control");
+      tks_board_popover_set_flow_control (self->board_popover, flow);
+    }
   gtk_adjustment_set_value (self->tick_adjustment, g_settings_get_double (settings, "tick-rate"));
   if (_tks_window_settings_has_key (settings, "show-exited-threads"))
     g_action_group_change_action_state (G_ACTION_GROUP (self), "show-exited-threads",
@@ -509,6 +519,7 @@ tks_window_dispose (GObject *object)
   g_clear_object (&self->vadjustment);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TKS_TYPE_WINDOW);
+  self->tick_adjustment = NULL; /* the board popover's, gone with it */
 
   g_clear_object (&self->viewport);
 
@@ -525,6 +536,7 @@ tks_window_class_init (TksWindowClass *klass)
 
   g_type_ensure (TKS_TYPE_TIMELINE_VIEW);
   g_type_ensure (TKS_TYPE_OVERVIEW);
+  g_type_ensure (TKS_TYPE_BOARD_POPOVER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tickscope/Tickscope/ui/tks-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TksWindow, error_bar);
@@ -545,19 +557,13 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, recent_section);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, history_section);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, menu_button);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, port_entry);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, ports_list);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, flow_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, baud_spin);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, tick_spin);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, board_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, subtitle_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, tick_adjustment);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, board_button);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, board_popover);
   gtk_widget_class_bind_template_callback (widget_class, message_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, progress_cancel_cb);
-  _tks_window_ports_class_init (widget_class);
+  _tks_window_board_class_init (widget_class);
 }
 
 static void
@@ -580,6 +586,7 @@ tks_window_init (TksWindow *self)
   gtk_scrollbar_set_adjustment (self->vscrollbar, self->vadjustment);
   g_signal_connect (self->vadjustment, "value-changed", G_CALLBACK (vadjustment_changed_cb), self);
 
+  self->tick_adjustment = tks_board_popover_get_tick_adjustment (self->board_popover);
   g_signal_connect_object (self->tick_adjustment, "value-changed", G_CALLBACK (tick_rate_changed_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
@@ -590,7 +597,6 @@ tks_window_init (TksWindow *self)
   _tks_window_history_init (self);
   _tks_window_dnd_init (self);
 
-  gtk_label_set_text (self->board_label, _("Not connected."));
   _tks_window_update_status (self);
   _tks_window_update_actions (self);
   _tks_window_sync_vadjustment (self);
