@@ -28,7 +28,9 @@ struct _TksTimelineView
   double          tick_hz;
   gboolean        all_lanes;     /* also the threads that exited before the log */
 
-  GPtrArray      *labels;        /* one GtkLabel per lane, in lane order */
+  GPtrArray      *labels;        /* one GtkLabel per lane from labels_first on, in lane order */
+  guint           labels_first;
+  guint           labels_idle;   /* a rebuild of the labels for the lanes now in view */
 
   /* cached render node of ruler + lanes + trigger, keyed by what it depends on */
   GskRenderNode  *cache;

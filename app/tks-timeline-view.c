@@ -98,29 +98,64 @@ invalidate (TksTimelineView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/*
+ * Lane headers are widgets, so only the lanes in view and LABEL_MARGIN lanes on each side
+ * have one: a capture of a few hundred threads gets them all, and one with a history of a
+ * million threads costs what one screen does (GTK's work per child grows with the number of
+ * children).
+ */
+#define LABEL_MARGIN 128
+
+/* The lanes whose headers should exist: [*first, *end). */
 static void
-viewport_changed_cb (TksTimelineView *self,
-                     TksViewport     *viewport)
+label_range (TksTimelineView *self,
+             guint           *first,
+             guint           *end)
 {
-  invalidate (self);
-  gtk_widget_queue_allocate (GTK_WIDGET (self));
+  TksTimelineGeometry g;
+  guint n = n_lanes (self), a, b;
+
+  _tks_timeline_view_current_geometry (self, &g);
+  if (!tks_timeline_visible_lanes (&g, n, &a, &b))
+    {
+      a = 0;
+      b = MIN (n, LABEL_MARGIN);
+    }
+  *first = a > LABEL_MARGIN ? a - LABEL_MARGIN : 0;
+  *end = MIN (n, b + LABEL_MARGIN);
+}
+
+/* Whether the lanes in view all have their header. */
+static gboolean
+labels_cover_view (TksTimelineView *self)
+{
+  TksTimelineGeometry g;
+  guint a, b;
+
+  _tks_timeline_view_current_geometry (self, &g);
+  if (!tks_timeline_visible_lanes (&g, n_lanes (self), &a, &b))
+    return TRUE;
+  return a >= self->labels_first && b <= self->labels_first + self->labels->len;
 }
 
 static void
 rebuild_labels (TksTimelineView *self)
 {
   const guint *lanes;
-  guint n, i;
+  guint n, i, first, end;
 
   for (i = 0; i < self->labels->len; i++)
     gtk_widget_unparent (g_ptr_array_index (self->labels, i));
   g_ptr_array_set_size (self->labels, 0);
+  self->labels_first = 0;
 
   if (self->capture == NULL)
     return;
 
   lanes = tks_capture_get_shown_lanes (self->capture, self->all_lanes, &n);
-  for (i = 0; i < n; i++)
+  label_range (self, &first, &end);
+  self->labels_first = first;
+  for (i = first; i < end; i++)
     {
       const TksThread *thread = tks_capture_get_thread (self->capture, lanes[i]);
       g_autofree char *markup = NULL;
@@ -128,8 +163,6 @@ rebuild_labels (TksTimelineView *self)
       const char *name;
       GtkWidget *label;
 
-      if (thread == NULL)
-        continue;
       name = thread->name != NULL ? thread->name : "?";
       markup = g_markup_printf_escaped ("%s <span alpha=\"55%%\" size=\"small\">%d</span>",
                                         name, thread->priority);
@@ -150,6 +183,30 @@ rebuild_labels (TksTimelineView *self)
       gtk_widget_set_parent (label, GTK_WIDGET (self));
       g_ptr_array_add (self->labels, label);
     }
+}
+
+static gboolean
+rebuild_labels_idle (gpointer user_data)
+{
+  TksTimelineView *self = user_data;
+
+  self->labels_idle = 0;
+  if (!labels_cover_view (self))
+    {
+      rebuild_labels (self);
+      gtk_widget_queue_allocate (GTK_WIDGET (self));
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+viewport_changed_cb (TksTimelineView *self,
+                     TksViewport     *viewport)
+{
+  invalidate (self);
+  if (!labels_cover_view (self))
+    rebuild_labels (self);
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
 }
 
 static void
@@ -377,10 +434,14 @@ tks_timeline_view_size_allocate (GtkWidget *widget,
   update_content_height (self);
   _tks_timeline_view_current_geometry (self, &g);
 
+  /* A new size can bring lanes without a header into view: they get one right after. */
+  if (!labels_cover_view (self) && self->labels_idle == 0)
+    self->labels_idle = g_idle_add (rebuild_labels_idle, self);
+
   for (i = 0; i < self->labels->len; i++)
     {
       GtkWidget *label = g_ptr_array_index (self->labels, i);
-      double y = tks_timeline_lane_y (&g, i);
+      double y = tks_timeline_lane_y (&g, self->labels_first + i);
       gboolean visible = y > g.top - g.lane_height / 2 && y < height;
 
       gtk_widget_set_child_visible (label, visible);
@@ -447,6 +508,7 @@ tks_timeline_view_dispose (GObject *object)
         gtk_widget_unparent (g_ptr_array_index (self->labels, i));
       g_ptr_array_set_size (self->labels, 0);
     }
+  g_clear_handle_id (&self->labels_idle, g_source_remove);
   g_clear_signal_handler (&self->viewport_changed_id, self->viewport);
   g_clear_object (&self->viewport);
   g_clear_object (&self->capture);

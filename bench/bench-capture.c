@@ -24,6 +24,7 @@
 
 #include <glib/gstdio.h>
 
+#include "bench-common.h"
 #include "tks-capture.h"
 #include "tks-export.h"
 #include "tks-stats.h"
@@ -59,15 +60,6 @@ typedef struct
   int number;
   int prio;
 } DeletedThread;
-
-static guint64
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + (guint64) ts.tv_nsec;
-}
 
 /* The position (1-based number) of a thread in the live list. */
 static int

@@ -5,10 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sys/resource.h>
+
 #include <glib/gstdio.h>
 
 #include "tks-capture.h"
 #include "tks-error.h"
+#include "tks-legacy-viewer.h"
 #include "tks-test-fixtures.h"
 
 static const char * const real_captures[] = {
@@ -77,210 +80,19 @@ has_warning (TksCapture *capture,
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* An independent model of the original viewer: what it parses, and which rectangles it draws
- * (docs/rebuild.md: the original viewer ends a run at the integer tick of the record that
- * ended it, and widens a run shorter than a tick to 1/k of its tick). */
+/* The original viewer's reading of a transcript (tks-legacy-viewer.h). */
 
-typedef struct
-{
-  double begin;
-  double width;
-} LegacyRun;
-
-typedef struct
-{
-  int        number;
-  gboolean   deleted;
-  GArray    *events; /* LegacyEvent */
-  GArray    *runs;   /* LegacyRun */
-  gboolean   logged;
-} LegacyThread;
-
-typedef struct
-{
-  int  tick;
-  int  kind; /* 0 in, 1 out, 2 exit */
-  int  step;
-  int  steps;
-} LegacyEvent;
-
-static void
-legacy_thread_free (gpointer data)
-{
-  LegacyThread *t = data;
-
-  g_array_unref (t->events);
-  g_array_unref (t->runs);
-  g_free (t);
-}
-
-/* Parses the last list and log of a transcript with sscanf, the way a reader of the format
- * would, and rebuilds the original's rectangles; returns threads in creation order. */
 static GPtrArray *
 legacy_rebuild (const char *path)
 {
   g_autofree char *contents = NULL;
-  g_auto(GStrv) lines = NULL;
-  g_autoptr(GPtrArray) live = g_ptr_array_new ();
-  g_autoptr(GPtrArray) deleted = g_ptr_array_new ();
-  GPtrArray *threads = g_ptr_array_new_with_free_func (legacy_thread_free);
-  g_autoptr(GArray) records = g_array_new (FALSE, FALSE, sizeof (int) * 3);
-  g_autoptr(GPtrArray) working = NULL;
-  int section = 0, last_list = -1, last_log = -1;
+  GPtrArray *threads;
+  gboolean failed;
 
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
-  lines = g_strsplit (contents, "\n", -1);
-
-  /* Find the last threads_list that is followed by a threads_timestamps. */
-  for (int i = 0; lines[i] != NULL; i++)
-    {
-      g_strchomp (lines[i]);
-      if (g_str_has_suffix (lines[i], "threads_list"))
-        last_list = i;
-      else if (g_str_has_suffix (lines[i], "threads_timestamps") && last_list >= 0)
-        last_log = i;
-    }
-  for (int i = last_list; lines[i] != NULL; i++)
-    if (g_str_has_suffix (lines[i], "threads_timestamps") && i > last_list)
-      {
-        last_log = i;
-        break;
-      }
-  g_assert_cmpint (last_list, >=, 0);
-  g_assert_cmpint (last_log, >, last_list);
-
-  for (int i = last_list + 1; lines[i] != NULL; i++)
-    {
-      int nb, prio;
-      char log[4] = "";
-
-      if (i == last_log)
-        {
-          section = 2;
-          continue;
-        }
-      if (g_str_has_prefix (lines[i], "ch>"))
-        {
-          if (section == 1)
-            {
-              section = 0;
-              continue;
-            }
-          if (section == 2)
-            break;
-        }
-      if (section == 0 && i < last_log && i == last_list + 1)
-        section = 1;
-      if (section == 1)
-        {
-          static gboolean in_deleted;
-
-          if (i == last_list + 1)
-            in_deleted = FALSE;
-          if (g_str_has_prefix (lines[i], "Deleted threads:"))
-            {
-              in_deleted = TRUE;
-              continue;
-            }
-          if (sscanf (lines[i], "Thread number %d : Prio = %d, Log = %3[ YesNo]", &nb, &prio, log) == 3)
-            {
-              LegacyThread *t = g_new0 (LegacyThread, 1);
-
-              t->number = nb;
-              t->deleted = in_deleted;
-              t->logged = strstr (log, "Yes") != NULL;
-              t->events = g_array_new (FALSE, FALSE, sizeof (LegacyEvent));
-              t->runs = g_array_new (FALSE, FALSE, sizeof (LegacyRun));
-              g_ptr_array_add (in_deleted ? deleted : live, t);
-            }
-        }
-      else if (section == 2)
-        {
-          int rec[3];
-
-          if (sscanf (lines[i], "From %d to %d at %d", &rec[0], &rec[1], &rec[2]) == 3)
-            g_array_append_val (records, rec);
-        }
-    }
-
-  /* Creation order. */
-  for (guint i = 0; i < live->len; i++)
-    g_ptr_array_add (threads, g_ptr_array_index (live, i));
-  for (guint i = deleted->len; i > 0; i--)
-    {
-      LegacyThread *t = g_ptr_array_index (deleted, i - 1);
-
-      g_ptr_array_insert (threads, t->number - 1, t);
-    }
-
-  /* Replay with sub-tick steps. */
-  working = g_ptr_array_copy (threads, NULL, NULL);
-  g_ptr_array_set_free_func (working, NULL);
-  for (guint i = 0; i < records->len;)
-    {
-      int *r = &g_array_index (records, int, i * 3);
-      guint j = i, k;
-
-      while (j < records->len && g_array_index (records, int, j * 3 + 2) == r[2])
-        j++;
-      k = j - i;
-      for (guint s = 0; s < k; s++, i++)
-        {
-          int *rec = &g_array_index (records, int, i * 3);
-          LegacyEvent ev = { rec[2], 0, (int) s, (int) k };
-
-          if (rec[0] == rec[1])
-            {
-              LegacyThread *t = g_ptr_array_steal_index (working, rec[0] - 1);
-
-              ev.kind = 2;
-              g_array_append_val (t->events, ev);
-              continue;
-            }
-          if (rec[0] != 0)
-            {
-              ev.kind = 1;
-              g_array_append_val (((LegacyThread *) g_ptr_array_index (working, rec[0] - 1))->events, ev);
-            }
-          ev.kind = 0;
-          g_array_append_val (((LegacyThread *) g_ptr_array_index (working, rec[1] - 1))->events, ev);
-        }
-    }
-
-  /* Positional pairing, as the original does. */
-  for (guint t = 0; t < threads->len; t++)
-    {
-      LegacyThread *th = g_ptr_array_index (threads, t);
-      GArray *ev = th->events;
-
-      if (!th->logged || ev->len == 0)
-        continue;
-      if (g_array_index (ev, LegacyEvent, 0).kind == 1)
-        {
-          if (g_array_index (ev, LegacyEvent, 0).tick == 0)
-            {
-              LegacyEvent in = { 0, 0, 0, 1 };
-
-              g_array_prepend_val (ev, in);
-            }
-          else
-            g_array_remove_index (ev, 0);
-        }
-      if (ev->len % 2)
-        g_array_set_size (ev, ev->len - 1);
-      for (guint i = 0; i + 1 < ev->len; i += 2)
-        {
-          LegacyEvent *a = &g_array_index (ev, LegacyEvent, i);
-          LegacyEvent *b = &g_array_index (ev, LegacyEvent, i + 1);
-          double step = 1.0 / a->steps;
-          double shift = a->step * step;
-          LegacyRun run = { a->tick + shift, b->tick - a->tick - shift };
-
-          if (run.width < 1)
-            run.width = step;
-          g_array_append_val (th->runs, run);
-        }
-    }
+  threads = legacy_viewer_rebuild (contents, &failed);
+  g_assert_false (failed);
+  g_assert_nonnull (threads);
   return threads;
 }
 
@@ -1114,6 +926,25 @@ test_dump (void)
   g_assert_true (has_warning (e, "the transfer was cut"));
   g_assert_nonnull (strstr (tks_capture_get_damage (e), "cut"));
 
+  /* A checksum with anything after it is damage too. */
+  {
+    static const char * const tails[] = { "b5f60422zz", "b5f60422 b5f60422", "b5f604220",
+                                          "0xb5f60422", "-b5f60422", "b5f60422\x01" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (tails); i++)
+      {
+        g_autofree char *junk = g_strdup_printf (DUMP_HEAD "From  3 to  1 at     101\r\n"
+                                                 "From  1 to  3 at     103\r\n"
+                                                 "End of dump: 3 records, checksum %s\r\n",
+                                                 tails[i]);
+        g_autoptr(TksCapture) j = tks_capture_new_from_dump (junk, strlen (junk), &error);
+
+        g_assert_no_error (error);
+        g_test_message ("checksum %s", tails[i]);
+        g_assert_nonnull (tks_capture_get_damage (j));
+      }
+  }
+
   /* Real bytes of the board library (simulated board, 24-record log): the checksum agrees;
    * one digit garbled on the way: it does not. */
   {
@@ -1460,6 +1291,139 @@ test_async_load (void)
   g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 3000);
 }
 
+/* A line longer than any line of a capture is skipped with a warning, also when it spans
+ * many reads, and the lines around it are read as usual: a thread line keeps its place. */
+static void
+test_long_lines (void)
+{
+  g_autoptr(GString) text = g_string_new ("threads_list\n"
+                                          "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"
+                                          "Thread number  2 : Prio =  10, Log = Yes, Name = ");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) whole = NULL;
+  g_autoptr(TksCapture) read = NULL;
+  g_autofree char *path = NULL;
+  int fd;
+
+  /* A 3 MiB name (longer than a read) and a 20 KiB log line. */
+  for (guint i = 0; i < 3 << 20; i++)
+    g_string_append_c (text, 'a' + i % 26);
+  g_string_append (text, "\nThread number  3 : Prio =   1, Log = Yes, Name = idle\n"
+                         "Deleted threads: \nch> \nthreads_timestamps\n"
+                         "From  1 to  3 at       5\nFrom ");
+  for (guint i = 0; i < 20000; i++)
+    g_string_append_c (text, ' ');
+  g_string_append (text, "\nFrom  3 to  1 at       7\nch> \n");
+
+  fd = g_file_open_tmp ("tickscope-long-XXXXXX.txt", &path, &error);
+  g_assert_no_error (error);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, text->str, text->len, &error));
+
+  whole = tks_capture_new_from_data (text->str, text->len, &error);
+  g_assert_no_error (error);
+  read = tks_capture_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_unlink (path);
+
+  for (guint c = 0; c < 2; c++)
+    {
+      TksCapture *capture = c == 0 ? whole : read;
+
+      g_assert_cmpuint (tks_capture_get_n_threads (capture), ==, 3);
+      g_assert_cmpstr (tks_capture_get_thread (capture, 1)->name, ==, "Unreadable thread 2");
+      g_assert_cmpstr (tks_capture_get_thread (capture, 2)->name, ==, "idle");
+      g_assert_true (has_warning (capture, "line 3: warning: unreadable thread line kept as "
+                                  "“Unreadable thread 2”: a line of 3145777 bytes, longer than "
+                                  "any line of a capture, starting “Thread number  2"));
+      g_assert_true (has_warning (capture, "line 9: warning: unreadable log line skipped: a line "
+                                  "of 20005 bytes"));
+      g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 2);
+      g_assert_cmpuint (thread_named (capture, "idle")->n_runs, ==, 1);
+      g_assert_cmpfloat (thread_named (capture, "idle")->runs[0].end, ==, 7);
+    }
+}
+
+/* Endless input that is no capture ends in an error after a bounded amount, in bounded
+ * memory (the loading process may not take more than 512 MiB of address space). */
+static void
+test_endless_input (gconstpointer data)
+{
+  const char *device = data;
+  g_autofree char *expected = NULL;
+
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TksCapture) capture = NULL;
+#if !defined (__SANITIZE_ADDRESS__) && !defined (__has_feature)
+      struct rlimit limit = { 512 << 20, 512 << 20 };
+
+      g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
+#elif defined (__has_feature)
+#if !__has_feature (address_sanitizer)
+      struct rlimit limit = { 512 << 20, 512 << 20 };
+
+      g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
+#endif
+#endif
+      capture = tks_capture_new_from_file (device, &error);
+      g_assert_null (capture);
+      g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
+      g_printerr ("%s", error->message);
+      return;
+    }
+
+  expected = g_strdup_printf ("*%s*: Line *: more than 16 MiB without a readable line of a "
+                              "capture: this is not a capture, or the rest of it is damaged",
+                              device);
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDOUT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr (expected);
+}
+
+/* A tick rate in a saved file that no board has is refused with a warning: the default
+ * stays. */
+static void
+test_insane_tick_rate (void)
+{
+  static const char * const bad[] = { "1e-300", "4.9e-324", "1e300", "nan", "inf", "-inf", "0",
+                                       "-1000", "1000x", "0.5" };
+  static const char * const good[] = { "10000", "32768", "1" };
+  static const char tail[] = "threads_list\nThread number  1 : Prio = 1, Log = Yes, Name = a\n"
+                             "Deleted threads: \nch> \nthreads_timestamps\n"
+                             "From  1 to  1 at 5\nch> \n";
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad) + G_N_ELEMENTS (good); i++)
+    {
+      gboolean sane = i >= G_N_ELEMENTS (bad);
+      const char *rate = sane ? good[i - G_N_ELEMENTS (bad)] : bad[i];
+      g_autofree char *text = g_strdup_printf ("Saved position\n0.0\n1.0\n0.0\n1.0\n"
+                                               "Tickscope capture 1\nTickscope tick-hz %s\n%s",
+                                               rate, tail);
+      g_autoptr(TksCapture) c = load_text (text);
+
+      g_test_message ("tick-hz %s", rate);
+      g_assert_cmpfloat (tks_capture_get_tick_hz (c), ==, sane ? g_ascii_strtod (rate, NULL) : 1000);
+      g_assert_true (has_warning (c, "line 7: warning: the tick rate is not a number of hertz "
+                                  "from 1 to 1e+09") == !sane);
+    }
+
+  /* The same in a threads_dump's header. */
+  {
+    static const char dump[] = "Tick frequency: 0\r\nThreads:\r\n"
+                               "Thread number  1 : Prio =   1, Log = Yes, Name = a\r\n"
+                               "Timestamps:\r\nEnd of dump: 0 records, checksum 811c9dc5\r\n";
+    g_autoptr(GError) error = NULL;
+    g_autoptr(TksCapture) c = tks_capture_new_from_dump (dump, strlen (dump), &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpfloat (tks_capture_get_tick_hz (c), ==, 1000);
+    g_assert_true (has_warning (c, "line 1: warning: the tick rate is not a number of hertz"));
+    g_assert_null (tks_capture_get_damage (c));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1492,6 +1456,10 @@ main (int    argc,
   g_test_add_func ("/capture/input/dump", test_dump);
   g_test_add_func ("/capture/input/chunked", test_chunked_reads_agree);
   g_test_add_func ("/capture/input/async", test_async_load);
+  g_test_add_func ("/capture/input/long-lines", test_long_lines);
+  g_test_add_data_func ("/capture/input/endless/zero", "/dev/zero", test_endless_input);
+  g_test_add_data_func ("/capture/input/endless/urandom", "/dev/urandom", test_endless_input);
+  g_test_add_func ("/capture/input/insane-tick-rate", test_insane_tick_rate);
   g_test_add_func ("/capture/file/original-round-trip", test_original_file_round_trip);
   g_test_add_func ("/capture/file/transcript-round-trip", test_transcript_to_file);
   g_test_add_func ("/capture/file/saved-view-lanes", test_saved_view_lanes);

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tickscope-cli info, convert, fetch, trigger and run, run as a user runs them. */
+#define _GNU_SOURCE
 #include "config.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
+#include "tks-test-board.h"
 #include "tks-test-cli.h"
 #include "tks-test-fixtures.h"
 
@@ -167,6 +174,153 @@ test_convert (void)
   g_rmdir (dir);
 }
 
+/* Damage stays visible: convert prints what it could not read, and the file it writes says
+ * so to every later reader, while staying a file the original viewer opens (its loader
+ * searches for "threads_list" and "threads_timestamps" and needs the last line "ch> "). */
+static void
+test_convert_damage (void)
+{
+  static const char transcript[] =
+    "ch> threads_list\r\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+    "Thr\0\0d num\0er  2 : Prio = 1\0, threads_list Log\r\n"
+    "Thread number  3 : Prio =   1, Log = Yes, Name = idle\r\n"
+    "Deleted threads: \r\n"
+    "ch> threads_timestamps\r\n"
+    "From  1 to  3 at      10\r\n"
+    "Fr\0m  3 to  1 at      11\r\n"
+    "From  3 to  1 at      12\r\n"
+    "ch> ";
+  g_autofree char *dir = g_dir_make_tmp ("tickscope-cli-XXXXXX", NULL);
+  g_autofree char *raw = g_build_filename (dir, "damaged.raw", NULL);
+  g_autofree char *out = g_build_filename (dir, "capture.txt", NULL);
+  g_autofree char *again = g_build_filename (dir, "again.txt", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *contents_again = NULL;
+  g_auto(TksCliResult) r = { 0 };
+  g_auto(TksCliResult) info = { 0 };
+  g_auto(TksCliResult) r2 = { 0 };
+
+  g_assert_true (g_file_set_contents (raw, transcript, sizeof transcript - 1, NULL));
+  r = tks_run_cli (NULL, "convert", raw, "-o", out, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "tickscope-cli convert: line 3: warning: unreadable thread "
+                            "line kept as “Unreadable thread 2”"));
+  g_assert_nonnull (strstr (r.err, "tickscope-cli convert: line 8: warning: unreadable log line "
+                            "skipped"));
+
+  g_assert_true (g_file_get_contents (out, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "Saved position\n"));
+  g_assert_true (g_str_has_suffix (contents, "\nch> \n"));
+  g_assert_true (strstr (contents, "threads_list") == strstr (contents, "\nthreads_list\n") + 1);
+  g_assert_null (strstr (strstr (contents, "threads_list") + 1, "threads_list"));
+  g_assert_nonnull (strstr (contents, "Name = Unreadable thread 2\n"));
+
+  info = tks_run_cli (NULL, "info", out, NULL);
+  g_assert_cmpint (info.status, ==, 0);
+  g_assert_nonnull (strstr (info.out, "Warnings:          2\n"));
+  g_assert_nonnull (strstr (info.out, ": warning: in the input this capture was made from: line 3: "
+                            "warning: unreadable thread line kept as “Unreadable thread 2”: "
+                            "“Thr\\x00\\x00d num\\x00er  2"));
+  g_assert_nonnull (strstr (info.out, "in the input this capture was made from: line 8: warning: "
+                            "unreadable log line skipped: “Fr\\x00m  3 to  1 at      11”"));
+
+  /* Converting the converted file again keeps the same record of the damage. */
+  r2 = tks_run_cli (NULL, "convert", out, "-o", again, NULL);
+  g_assert_cmpint (r2.status, ==, 0);
+  g_assert_true (g_file_get_contents (again, &contents_again, NULL, NULL));
+  g_assert_cmpstr (contents_again, ==, contents);
+
+  g_unlink (raw);
+  g_unlink (out);
+  g_unlink (again);
+  g_rmdir (dir);
+}
+
+/* Nothing a file or a board says reaches the terminal as a control character: names, the
+ * source, the trigger's name and warnings are printed with \xNN in their place. */
+static void
+test_escapes (void)
+{
+  static const char text[] =
+    "Saved position\n0.0\n1.0\n0.0\n1.0\nTickscope capture 1\n"
+    "Tickscope source board\x1b]0;title\x07\n"
+    "Tickscope trigger-name trig\x1b[2J\n"
+    "threads_list\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = ma\x1b[31min\xc2\x9b\n"
+    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\xe2\x80\xae\n"
+    "Deleted threads: \nch> \nthreads_timestamps\nTriggered at       6\n"
+    "From  1 to  2 at       5\nFrom \x1b[H\x1b[J\nFrom  2 to  1 at       7\nch> \n";
+  g_auto(TksCliResult) info = tks_run_cli (text, "info", "-", NULL);
+  g_auto(TksCliResult) convert = tks_run_cli (text, "convert", "-", "-o", "-", NULL);
+
+  g_assert_cmpint (info.status, ==, 0);
+  g_assert_null (strchr (info.out, '\x1b'));
+  g_assert_null (strchr (info.out, '\x07'));
+  g_assert_null (strstr (info.out, "\xc2\x9b"));
+  g_assert_null (strstr (info.out, "\xe2\x80\xae"));
+  g_assert_nonnull (strstr (info.out, "Source:            board\\x1b]0;title\\x07\n"));
+  g_assert_nonnull (strstr (info.out, ", set by trig\\x1b[2J\n"));
+  g_assert_nonnull (strstr (info.out, "  ma\\x1b[31min\\x9b "));
+  g_assert_nonnull (strstr (info.out, "  idle\\u{202e} "));
+  g_assert_nonnull (strstr (info.out, "unreadable log line skipped: “From \\x1b[H\\x1b[J”"));
+
+  g_assert_cmpint (convert.status, ==, 0);
+  g_assert_null (strchr (convert.err, '\x1b'));
+  g_assert_nonnull (strstr (convert.err, "\\x1b[H"));
+}
+
+/* A board's reply to the trigger is printed the same way. */
+static void
+test_trigger_reply_escaped (void)
+{
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_auto(TksCliResult) trigger = { 0 };
+  TksTestBoard *board;
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  board = tks_test_board_start ("hostile-escapes.raw.txt", master, TKS_TEST_BOARD_NORMAL, 0, 0);
+  trigger = tks_run_cli (NULL, "trigger", ptsname (master), NULL);
+  tks_test_board_stop (board);
+
+  g_assert_cmpint (trigger.status, ==, 0);
+  g_assert_null (strchr (trigger.out, '\x1b'));
+  g_assert_null (strchr (trigger.out, '\x07'));
+  g_assert_cmpstr (trigger.out, ==, "Trigger set by \\x1b]0;owned\\x07Shell\\x1b[2J\\x9b31m at    1234\n");
+}
+
+/* Output that cannot be written is an error, with the reason, and a device stays a device. */
+static void
+test_output_errors (void)
+{
+  g_autofree char *path = data_path ("board-trigger-exits.raw.txt");
+  g_autofree char *dir = g_dir_make_tmp ("tickscope-cli-XXXXXX", NULL);
+  g_autofree char *full = g_build_filename (dir, "full", NULL);
+  g_auto(TksCliResult) info = tks_run_cli_to ("/dev/full", NULL, "info", path, NULL);
+  g_auto(TksCliResult) convert = { 0 };
+  g_auto(TksCliResult) convert_out = tks_run_cli_to ("/dev/full", NULL, "convert", path, "-o", "-", NULL);
+  GStatBuf st;
+
+  /* Through a link to the device: a writer that replaced its target by a file (as root, the
+   * device node itself) replaces only the link. */
+  g_assert_cmpint (symlink ("/dev/full", full), ==, 0);
+  convert = tks_run_cli (NULL, "convert", path, "-o", full, NULL);
+
+  g_assert_cmpint (info.status, ==, 1);
+  g_assert_nonnull (strstr (info.err, "tickscope-cli info: cannot write standard output: No space "
+                            "left on device"));
+  g_assert_cmpint (convert.status, ==, 1);
+  g_assert_nonnull (strstr (convert.err, "No space left on device"));
+  g_assert_cmpint (convert_out.status, ==, 1);
+  g_assert_nonnull (strstr (convert_out.err, "No space left on device"));
+  g_assert_cmpint (g_stat (full, &st), ==, 0);
+  g_assert_true (S_ISCHR (st.st_mode));
+  g_unlink (full);
+  g_rmdir (dir);
+}
+
 static void
 test_board_commands (void)
 {
@@ -220,6 +374,10 @@ main (int    argc,
   g_test_add_func ("/cli/info/capture-facts", test_info_capture_facts);
   g_test_add_func ("/cli/errors", test_errors);
   g_test_add_func ("/cli/convert", test_convert);
+  g_test_add_func ("/cli/convert/damage", test_convert_damage);
+  g_test_add_func ("/cli/escapes", test_escapes);
+  g_test_add_func ("/cli/escapes/trigger-reply", test_trigger_reply_escaped);
+  g_test_add_func ("/cli/output-errors", test_output_errors);
   g_test_add_func ("/cli/board-commands", test_board_commands);
 
   return g_test_run ();

@@ -933,7 +933,8 @@ test_ftrace_mixed (void)
         {
           /* The dynamic thread (4th in creation order) exits at tick 204. */
           g_assert_cmpint (s->prev_pid, ==, 4);
-          g_assert_cmpstr (s->prev_comm, ==, "Exited_dynamic_thread");
+          /* Cut at 15 bytes, as the kernel's task names are. */
+          g_assert_cmpstr (s->prev_comm, ==, "Exited_dynamic_");
           g_assert_cmpfloat_with_epsilon (s->ts, 0.204, 1e-9);
           saw_exit = TRUE;
         }
@@ -1121,6 +1122,165 @@ test_stream_error (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* An output stream that keeps only the size of the largest write and the total. */
+G_DECLARE_FINAL_TYPE (SizeStream, size_stream, SIZE, STREAM, GOutputStream)
+
+struct _SizeStream
+{
+  GOutputStream parent_instance;
+  gsize         max_write;
+  gsize         total;
+};
+
+G_DEFINE_TYPE (SizeStream, size_stream, G_TYPE_OUTPUT_STREAM)
+
+static gssize
+size_stream_write (GOutputStream  *stream,
+                   const void     *buffer,
+                   gsize           count,
+                   GCancellable   *cancellable,
+                   GError        **error)
+{
+  SizeStream *self = (SizeStream *) stream;
+
+  self->max_write = MAX (self->max_write, count);
+  self->total += count;
+  return (gssize) count;
+}
+
+static void
+size_stream_class_init (SizeStreamClass *klass)
+{
+  G_OUTPUT_STREAM_CLASS (klass)->write_fn = size_stream_write;
+}
+
+static void
+size_stream_init (SizeStream *self)
+{
+}
+
+/* A capture whose @n_live threads have names of @name_len bytes (made of @unit), with @n_deleted
+ * deleted ones and @n_switches switches between the first two. */
+static char *
+long_names_capture (guint       n_live,
+                    gsize       name_len,
+                    const char *unit,
+                    guint       n_deleted,
+                    guint       n_switches)
+{
+  GString *text = g_string_new ("threads_list\n");
+
+  for (guint t = 1; t <= n_live; t++)
+    {
+      g_string_append_printf (text, "Thread number %2u : Prio = %3u, Log = Yes, Name = %u", t,
+                              10 * t, t);
+      while (text->len - (strrchr (text->str, '=') + 2 - text->str) < name_len)
+        g_string_append (text, unit);
+      g_string_append_c (text, '\n');
+    }
+  g_string_append (text, "Deleted threads: \n");
+  for (guint d = 0; d < n_deleted; d++)
+    g_string_append_printf (text, "Thread number %2u : Prio =   5, Log = Yes, Name = gone%u\n",
+                            n_live + 1, d);
+  g_string_append (text, "ch> \nthreads_timestamps\n");
+  /* The deleted threads exit in the log, so that they are in the exports. */
+  for (guint d = 0; d < n_deleted; d++)
+    g_string_append_printf (text, "From %2u to %2u at %7u\n", n_live + 1, n_live + 1, 0);
+  for (guint i = 0; i < n_switches; i++)
+    g_string_append_printf (text, "From %2u to %2u at %7u\n", 1 + i % 2, 2 - i % 2, i);
+  g_string_append (text, "ch> \n");
+  return g_string_free (text, FALSE);
+}
+
+/* Names are cut (64 bytes and an ellipsis; ftrace's task names at 15 bytes, as the kernel's),
+ * at a character boundary: every line stays short, whatever the names. */
+static void
+test_long_names (void)
+{
+  g_autofree char *text = long_names_capture (3, 5000, "é", 0, 40);
+  g_autoptr(TksCapture) capture = load_text (text);
+
+  for (TksExportFormat f = TKS_EXPORT_PERFETTO; f <= TKS_EXPORT_FTRACE; f++)
+    {
+      g_autofree char *out = export (capture, f, 0);
+      g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+      g_autofree char *cut = NULL;
+      GString *name = g_string_new ("1");
+
+      g_assert_true (g_utf8_validate (out, -1, NULL));
+      for (guint i = 0; lines[i] != NULL; i++)
+        g_assert_cmpuint (strlen (lines[i]), <, 300);
+
+      /* "1" and 31 "é": 63 bytes, as many whole characters as 64 bytes hold. */
+      for (guint i = 0; i < 31; i++)
+        g_string_append (name, "é");
+      cut = g_strconcat (name->str, "…", NULL);
+      g_string_free (name, TRUE);
+      if (f == TKS_EXPORT_FTRACE)
+        g_assert_nonnull (strstr (out, "prev_comm=1______________ prev_pid=1 "));
+      else if (f == TKS_EXPORT_CSV)
+        {
+          g_autofree char *row = g_strdup_printf ("\r\nrun,%s,10,0,", cut);
+
+          g_assert_nonnull (strstr (out, row));
+        }
+      else
+        {
+          g_autofree char *label = g_strdup_printf ("\"args\":{\"name\":\"%s (prio 10)\"}", cut);
+
+          g_assert_nonnull (strstr (out, label));
+        }
+    }
+}
+
+/* Exports go out in chunks of about 64 KiB, whatever the names and however many threads: the
+ * largest write measures the memory an export holds. */
+static void
+test_stream_bounded (void)
+{
+  g_autofree char *long_names = long_names_capture (2, 8000, "ab", 0, 4000);
+  g_autofree char *many_threads = long_names_capture (2, 10, "x", 5000, 10);
+  const char *texts[] = { long_names, many_threads };
+
+  for (guint t = 0; t < G_N_ELEMENTS (texts); t++)
+    {
+      g_autoptr(TksCapture) capture = load_text (texts[t]);
+
+      for (TksExportFormat f = TKS_EXPORT_PERFETTO; f <= TKS_EXPORT_FTRACE; f++)
+        {
+          g_autoptr(SizeStream) stream = g_object_new (size_stream_get_type (), NULL);
+          g_autoptr(GError) error = NULL;
+
+          g_assert_true (tks_export_to_stream (capture, f, 0, G_OUTPUT_STREAM (stream), NULL,
+                                               &error));
+          g_assert_no_error (error);
+          g_test_message ("capture %u, %s: %" G_GSIZE_FORMAT " bytes, largest write %"
+                          G_GSIZE_FORMAT, t, tks_export_format_to_string (f), stream->total,
+                          stream->max_write);
+          g_assert_cmpuint (stream->total, >, 1000);
+          g_assert_cmpuint (stream->max_write, <=, 64 * 1024 + 1024);
+        }
+    }
+}
+
+/* What the capture could not read stays visible in an export (CSV has no place for it). */
+static void
+test_warnings_exported (void)
+{
+  static const char text[] = "threads_list\nThread number  1 : Prio = 1, Log = Yes, Name = a\n"
+                             "Thread number  2 : Prio = 2, Log = Yes, Name = b\n"
+                             "Deleted threads: \nch> \nthreads_timestamps\n"
+                             "From  1 to  2 at 5\nFr\x01m garbage\nFrom  2 to  1 at 6\nch> \n";
+  g_autoptr(TksCapture) capture = load_text (text);
+  g_autofree char *perfetto = export (capture, TKS_EXPORT_PERFETTO, 0);
+  g_autofree char *ftrace = export (capture, TKS_EXPORT_FTRACE, 0);
+
+  g_assert_nonnull (strstr (perfetto, "\"warnings\":[\"line 8: warning: unreadable log line "
+                                      "skipped: “Fr\\\\x01m garbage”\"]"));
+  g_assert_true (g_str_has_prefix (ftrace, "# tracer: nop\n#\n# line 8: warning: unreadable log "
+                                           "line skipped: “Fr\\x01m garbage”\n#\n"));
+}
+
 static void
 test_bad_arguments (void)
 {
@@ -1166,6 +1326,9 @@ main (int    argc,
   g_test_add_func ("/export/exited-before-log", test_exited_before_log);
   g_test_add_func ("/export/stream/matches-string", test_stream_matches_string);
   g_test_add_func ("/export/stream/error", test_stream_error);
+  g_test_add_func ("/export/stream/bounded", test_stream_bounded);
+  g_test_add_func ("/export/long-names", test_long_names);
+  g_test_add_func ("/export/warnings", test_warnings_exported);
   g_test_add_func ("/export/bad-arguments", test_bad_arguments);
   for (guint i = 0; i < G_N_ELEMENTS (real_files); i++)
     {

@@ -6,6 +6,7 @@
 #include "tks-error.h"
 #include "tks-session.h"
 #include "tks-test-wait.h"
+#include "tks-test-port.h"
 
 /*
  * Sessions against the simulated board program (tickscope-simboard, named by
@@ -17,18 +18,6 @@ typedef struct
   GSubprocess *proc;
   char        *address;
 } Board;
-
-static guint16
-free_port (void)
-{
-  g_autoptr(GSocketListener) listener = g_socket_listener_new ();
-  g_autoptr(GError) error = NULL;
-  guint16 port = g_socket_listener_add_any_inet_port (listener, NULL, &error);
-
-  g_assert_no_error (error);
-  g_socket_listener_close (listener);
-  return port;
-}
 
 /* Starts the board; @how is "--pty" or "--tcp", @extra more of its options (or NULL). Reads
  * the address it serves on. */

@@ -60,26 +60,16 @@ load_capture (const char *command,
               const char *path)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TksCapture) capture = NULL;
   const char * const *warnings;
   guint n_warnings = 0;
-  gsize len = 0;
-  const char *data;
 
-  bytes = tks_cli_read_input (path, &error);
-  if (bytes == NULL)
-    {
-      fprintf (stderr, "tickscope-cli %s: %s\n", command, error->message);
-      return NULL;
-    }
-
-  data = g_bytes_get_data (bytes, &len);
-  capture = tks_capture_new_from_data (data != NULL ? data : "", len, &error);
+  capture = tks_cli_load (path, &error);
   if (capture == NULL)
     {
-      fprintf (stderr, "tickscope-cli %s: %s: %s\n", command,
-               strcmp (path, "-") == 0 ? "standard input" : path, error->message);
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli %s: %s\n", command, message);
       return NULL;
     }
 
@@ -92,8 +82,12 @@ load_capture (const char *command,
 
   warnings = tks_capture_get_warnings (capture, &n_warnings);
   for (guint i = 0; warnings != NULL && i < n_warnings; i++)
-    fprintf (stderr, "tickscope-cli %s: %s%s\n", command,
-             strstr (warnings[i], "warning") != NULL ? "" : "warning: ", warnings[i]);
+    {
+      g_autofree char *warning = tks_cli_escape (warnings[i]);
+
+      fprintf (stderr, "tickscope-cli %s: %s%s\n", command,
+               strstr (warning, "warning") != NULL ? "" : "warning: ", warning);
+    }
 
   return g_steal_pointer (&capture);
 }
@@ -102,9 +96,38 @@ static double
 effective_tick_hz (TksCapture *capture,
                    double      option)
 {
-  double hz = option > 0 ? option : tks_capture_get_tick_hz (capture);
+  return option > 0 ? option : tks_capture_get_tick_hz (capture);
+}
 
-  return hz > 0 && isfinite (hz) ? hz : TKS_EXPORT_DEFAULT_TICK_HZ;
+/* A number option (@text, NULL when not given): a finite number, and for --tick-hz a sane
+ * rate. FALSE with the reason printed. */
+static gboolean
+number_option (const char *command,
+               const char *option,
+               const char *text,
+               gboolean    is_tick_hz,
+               double     *value)
+{
+  char *end = NULL;
+  double v;
+
+  if (text == NULL)
+    return TRUE;
+  v = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (v) || (is_tick_hz && !tks_tick_hz_is_sane (v)))
+    {
+      g_autofree char *shown = tks_cli_escape (text);
+
+      if (is_tick_hz)
+        fprintf (stderr, "tickscope-cli %s: --%s must be a number of hertz from %g to %g, "
+                 "not “%s”\n", command, option, TKS_TICK_HZ_MIN, TKS_TICK_HZ_MAX, shown);
+      else
+        fprintf (stderr, "tickscope-cli %s: --%s must be a finite number of ticks, not “%s”\n",
+                 command, option, shown);
+      return FALSE;
+    }
+  *value = v;
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -227,6 +250,9 @@ tks_cli_stats (int    argc,
   double from = NAN;
   double to = NAN;
   double tick_hz = 0;
+  g_autofree char *from_text = NULL;
+  g_autofree char *to_text = NULL;
+  g_autofree char *tick_hz_text = NULL;
   double ms_per_tick;
   gboolean help_shown;
   const guint *lanes;
@@ -235,9 +261,9 @@ tks_cli_stats (int    argc,
   gboolean right[] = { FALSE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, FALSE };
   Table table = { cells, G_N_ELEMENTS (right), right };
   GOptionEntry entries[] = {
-    { "from", 0, 0, G_OPTION_ARG_DOUBLE, &from, "Start of the range (ticks; default: start of the capture)", "T" },
-    { "to", 0, 0, G_OPTION_ARG_DOUBLE, &to, "End of the range (ticks; default: end of the capture)", "T" },
-    { "tick-hz", 0, 0, G_OPTION_ARG_DOUBLE, &tick_hz, "Ticks per second (default 1000)", "HZ" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from_text, "Start of the range (ticks; default: start of the capture)", "T" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to_text, "End of the range (ticks; default: end of the capture)", "T" },
+    { "tick-hz", 0, 0, G_OPTION_ARG_STRING, &tick_hz_text, "Ticks per second (default: the capture's, else 1000)", "HZ" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
@@ -253,11 +279,10 @@ tks_cli_stats (int    argc,
       fprintf (stderr, "tickscope-cli stats: give exactly one FILE (or \"-\")\n");
       return TKS_CLI_MISUSE;
     }
-  if (tick_hz < 0 || !isfinite (tick_hz))
-    {
-      fprintf (stderr, "tickscope-cli stats: --tick-hz must be a positive number\n");
-      return TKS_CLI_MISUSE;
-    }
+  if (!number_option ("stats", "from", from_text, FALSE, &from) ||
+      !number_option ("stats", "to", to_text, FALSE, &to) ||
+      !number_option ("stats", "tick-hz", tick_hz_text, TRUE, &tick_hz))
+    return TKS_CLI_MISUSE;
 
   capture = load_capture ("stats", files[0]);
   if (capture == NULL)
@@ -312,7 +337,7 @@ tks_cli_stats (int    argc,
       g_autofree char *activations = NULL;
 
       name = thread->name != NULL && thread->name[0] != '\0'
-             ? g_utf8_make_valid (thread->name, -1)
+             ? tks_cli_escape (thread->name)
              : g_strdup_printf ("thread %d", thread->number);
       prio = (thread->flags & TKS_THREAD_NOT_LISTED) != 0
              ? g_strdup ("?") : g_strdup_printf ("%d", thread->priority);
@@ -353,17 +378,18 @@ tks_cli_export (int    argc,
 {
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GString) out = NULL;
+  g_autoptr(GOutputStream) out = NULL;
   g_auto(GStrv) files = NULL;
   g_autofree char *format_name = NULL;
   g_autofree char *output = NULL;
+  g_autofree char *tick_hz_text = NULL;
   TksExportFormat format;
   double tick_hz = 0;
   gboolean help_shown;
   GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, "perfetto (trace-event JSON), csv or ftrace", "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Where to write (default: standard output, also \"-\")", "OUT" },
-    { "tick-hz", 0, 0, G_OPTION_ARG_DOUBLE, &tick_hz, "Ticks per second for real time units (default 1000)", "HZ" },
+    { "tick-hz", 0, 0, G_OPTION_ARG_STRING, &tick_hz_text, "Ticks per second for real time units (default: the capture's, else 1000)", "HZ" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
@@ -391,27 +417,23 @@ tks_cli_export (int    argc,
                format_name);
       return TKS_CLI_MISUSE;
     }
-  if (tick_hz < 0 || !isfinite (tick_hz))
-    {
-      fprintf (stderr, "tickscope-cli export: --tick-hz must be a positive number\n");
-      return TKS_CLI_MISUSE;
-    }
+  if (!number_option ("export", "tick-hz", tick_hz_text, TRUE, &tick_hz))
+    return TKS_CLI_MISUSE;
 
   capture = load_capture ("export", files[0]);
   if (capture == NULL)
     return TKS_CLI_BAD;
 
-  out = g_string_new (NULL);
-  if (!tks_export_write (capture, format, tick_hz, out, &error))
+  /* Written as it is made, in chunks: memory does not grow with the export. */
+  out = tks_cli_open_output (output != NULL ? output : "-", &error);
+  if (out == NULL ||
+      !tks_export_to_stream (capture, format, tick_hz, out, NULL, &error) ||
+      !g_output_stream_close (out, NULL, &error))
     {
+      if (out != NULL)
+        tks_cli_abandon_output (out);
       fprintf (stderr, "tickscope-cli export: %s\n", error->message);
       return g_error_matches (error, TKS_ERROR, TKS_ERROR_USAGE) ? TKS_CLI_MISUSE : TKS_CLI_BAD;
-    }
-
-  if (!tks_cli_write_output (output != NULL ? output : "-", out->str, out->len, &error))
-    {
-      fprintf (stderr, "tickscope-cli export: %s\n", error->message);
-      return TKS_CLI_BAD;
     }
 
   return TKS_CLI_OK;

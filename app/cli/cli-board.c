@@ -232,7 +232,9 @@ tks_cli_fetch (int    argc,
     fprintf (stderr, "\n");
   if (capture == NULL)
     {
-      fprintf (stderr, "tickscope-cli fetch: %s\n", error->message);
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli fetch: %s\n", message);
       ret = TKS_CLI_BAD;
       goto out;
     }
@@ -263,18 +265,29 @@ tks_cli_fetch (int    argc,
     }
   warnings = tks_capture_get_warnings (damaged ? capture : written, &n_warnings);
   for (guint i = 0; warnings != NULL && i < n_warnings; i++)
-    fprintf (stderr, "tickscope-cli fetch: %s%s\n",
-             strstr (warnings[i], "warning") != NULL ? "" : "warning: ", warnings[i]);
+    {
+      g_autofree char *warning = tks_cli_escape (warnings[i]);
+
+      fprintf (stderr, "tickscope-cli fetch: %s%s\n",
+               strstr (warning, "warning") != NULL ? "" : "warning: ", warning);
+    }
   if (damaged)
-    fprintf (stderr, "tickscope-cli fetch: warning: the board's replies arrived damaged%s%s%s\n",
-             raw != NULL ? "; the bytes as received are kept in " : "",
-             raw != NULL ? raw : "", raw != NULL ? " (the lines named above are its lines)" : "");
+    {
+      g_autofree char *kept = raw != NULL ? tks_cli_escape (raw) : NULL;
+
+      fprintf (stderr, "tickscope-cli fetch: warning: the board's replies arrived damaged%s%s%s\n",
+               kept != NULL ? "; the bytes as received are kept in " : "",
+               kept != NULL ? kept : "", kept != NULL ? " (the lines named above are its lines)" : "");
+    }
   if (!opts.quiet)
-    fprintf (stderr, "%u threads, %u records from %s%s%s\n",
-             tks_capture_get_n_threads (capture), tks_capture_get_n_records (capture),
-             tks_session_get_description (session),
-             tks_session_get_last_saved_path (session) ? "; kept in " : "",
-             tks_session_get_last_saved_path (session) ? tks_session_get_last_saved_path (session) : "");
+    {
+      g_autofree char *board = tks_cli_escape (tks_session_get_description (session));
+
+      fprintf (stderr, "%u threads, %u records from %s%s%s\n",
+               tks_capture_get_n_threads (capture), tks_capture_get_n_records (capture), board,
+               tks_session_get_last_saved_path (session) ? "; kept in " : "",
+               tks_session_get_last_saved_path (session) ? tks_session_get_last_saved_path (session) : "");
+    }
   ret = TKS_CLI_OK;
 
 out:
@@ -336,11 +349,18 @@ board_action (BoardAction   action,
 
   if (reply == NULL)
     {
-      fprintf (stderr, "tickscope-cli %s: %s\n", name, error->message);
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli %s: %s\n", name, message);
       ret = TKS_CLI_BAD;
       goto out;
     }
-  printf ("%s\n", reply);
+  {
+    /* The board's own words: shown, never obeyed by the terminal. */
+    g_autofree char *shown = tks_cli_escape (reply);
+
+    printf ("%s\n", shown);
+  }
   ret = TKS_CLI_OK;
 
 out:

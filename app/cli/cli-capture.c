@@ -1,51 +1,70 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <gio/gunixoutputstream.h>
+#include <glib/gstdio.h>
 
 #include "tks-capture.h"
 #include "tks-cli.h"
 #include "tks-error.h"
 
-GBytes *
-tks_cli_read_input (const char  *path,
-                    GError     **error)
+TksCapture *
+tks_cli_load (const char  *path,
+              GError     **error)
 {
-  GByteArray *bytes;
-  guint8 buffer[65536];
+  if (g_strcmp0 (path, "-") == 0)
+    return tks_capture_new_from_fd (STDIN_FILENO, "standard input", error);
+  return tks_capture_new_from_file (path, error);
+}
 
-  if (g_strcmp0 (path, "-") != 0)
+/* Where the output goes: standard output for "-"; a device or a pipe as it is; a file
+ * through a temporary file renamed over it, so that an existing file is never left half
+ * written (and a device node is never replaced by a file). */
+GOutputStream *
+tks_cli_open_output (const char  *path,
+                     GError     **error)
+{
+  g_autoptr(GFile) file = NULL;
+  GStatBuf st;
+
+  if (g_strcmp0 (path, "-") == 0)
+    return g_unix_output_stream_new (STDOUT_FILENO, FALSE);
+
+  if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
     {
-      char *contents = NULL;
-      gsize len = 0;
+      int fd = g_open (path, O_WRONLY | O_CLOEXEC, 0);
 
-      if (!g_file_get_contents (path, &contents, &len, error))
-        return NULL;
-      return g_bytes_new_take (contents, len);
-    }
-
-  bytes = g_byte_array_new ();
-  for (;;)
-    {
-      size_t n = fread (buffer, 1, sizeof buffer, stdin);
-
-      if (n > 0)
-        g_byte_array_append (bytes, buffer, n);
-      if (n < sizeof buffer)
+      if (fd < 0)
         {
-          if (ferror (stdin))
-            {
-              g_set_error_literal (error, TKS_ERROR, TKS_ERROR_IO, "Cannot read standard input");
-              g_byte_array_unref (bytes);
-              return NULL;
-            }
-          break;
+          int saved = errno;
+
+          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot open “%s”: %s", path,
+                       g_strerror (saved));
+          return NULL;
         }
+      return g_unix_output_stream_new (fd, TRUE);
     }
-  return g_byte_array_free_to_bytes (bytes);
+
+  file = g_file_new_for_commandline_arg (path);
+  return G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL, error));
+}
+
+/* Closes @out after a failed write: a file being replaced stays as it was. */
+void
+tks_cli_abandon_output (GOutputStream *out)
+{
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+
+  g_cancellable_cancel (cancel);
+  g_output_stream_close (out, cancel, NULL);
 }
 
 gboolean
@@ -54,34 +73,65 @@ tks_cli_write_output (const char  *path,
                       gsize        len,
                       GError     **error)
 {
-  if (g_strcmp0 (path, "-") == 0)
+  g_autoptr(GOutputStream) out = tks_cli_open_output (path, error);
+  gsize written;
+
+  if (out == NULL)
+    return FALSE;
+  if (!g_output_stream_write_all (out, data, len, &written, NULL, error))
     {
-      if (fwrite (data, 1, len, stdout) != len || fflush (stdout) != 0)
-        {
-          g_set_error_literal (error, TKS_ERROR, TKS_ERROR_IO, "Cannot write standard output");
-          return FALSE;
-        }
-      return TRUE;
+      tks_cli_abandon_output (out);
+      return FALSE;
     }
-  return g_file_set_contents_full (path, data, len, G_FILE_SET_CONTENTS_CONSISTENT, 0666, error);
+  return g_output_stream_close (out, NULL, error);
 }
 
-static TksCapture *
-load_capture (const char  *path,
-              GError     **error)
+char *
+tks_cli_escape (const char *text)
 {
-  g_autoptr(GBytes) bytes = NULL;
-  gsize len;
-  const char *data;
+  GString *out = g_string_new (NULL);
+  const char *p = text != NULL ? text : "";
+  const char *end = p + strlen (p);
 
-  if (g_strcmp0 (path, "-") != 0)
-    return tks_capture_new_from_file (path, error);
+  while (p < end)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
 
-  bytes = tks_cli_read_input (path, error);
-  if (bytes == NULL)
-    return NULL;
-  data = g_bytes_get_data (bytes, &len);
-  return tks_capture_new_from_data (data != NULL ? data : "", len, error);
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+          continue;
+        }
+      /* Control characters (C0, DEL, C1: escape sequences start with them), and the marks
+       * that reorder text on screen. */
+      if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+        g_string_append_printf (out, "\\x%02x", c);
+      else if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ||
+               c == 0x200e || c == 0x200f || c == 0x061c || c == 0x2028 || c == 0x2029)
+        g_string_append_printf (out, "\\u{%04x}", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+int
+tks_cli_finish (const char *command,
+                int         status)
+{
+  int saved = 0;
+
+  if (fflush (stdout) != 0)
+    saved = errno;
+  if (saved != 0 || ferror (stdout))
+    {
+      fprintf (stderr, "tickscope-cli %s: cannot write standard output%s%s\n", command,
+               saved != 0 ? ": " : "", saved != 0 ? g_strerror (saved) : "");
+      return status == TKS_CLI_OK ? TKS_CLI_BAD : status;
+    }
+  return status;
 }
 
 static const char *
@@ -119,10 +169,12 @@ tks_cli_info (int    argc,
       return TKS_CLI_MISUSE;
     }
 
-  capture = load_capture (argv[1], &error);
+  capture = tks_cli_load (argv[1], &error);
   if (capture == NULL)
     {
-      fprintf (stderr, "tickscope-cli: %s\n", error->message);
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli: %s\n", message);
       return TKS_CLI_BAD;
     }
 
@@ -142,7 +194,11 @@ tks_cli_info (int    argc,
   hz = tks_capture_get_tick_hz (capture);
 
   if (tks_capture_get_source (capture) != NULL)
-    printf ("Source:            %s\n", tks_capture_get_source (capture));
+    {
+      g_autofree char *source = tks_cli_escape (tks_capture_get_source (capture));
+
+      printf ("Source:            %s\n", source);
+    }
   printf ("Threads:           %u (%u logged, %u exited during the capture)\n",
           n_lanes, n_logged, n_exited);
   if (n_before > 0)
@@ -154,9 +210,12 @@ tks_cli_info (int    argc,
           tks_capture_get_max_switches_per_tick (capture),
           tks_capture_get_mean_switches_per_tick (capture));
   if (tks_capture_get_trigger (capture, &trigger))
-    printf ("Trigger:           tick %.0f%s%s\n", trigger,
-            tks_capture_get_trigger_name (capture) != NULL ? ", set by " : "",
-            tks_capture_get_trigger_name (capture) != NULL ? tks_capture_get_trigger_name (capture) : "");
+    {
+      g_autofree char *by = tks_cli_escape (tks_capture_get_trigger_name (capture));
+
+      printf ("Trigger:           tick %.0f%s%s\n", trigger,
+              tks_capture_get_trigger_name (capture) != NULL ? ", set by " : "", by);
+    }
   else
     printf ("Trigger:           none\n");
   log_end = tks_capture_get_log_end (capture, &log_end_reason);
@@ -176,8 +235,9 @@ tks_cli_info (int    argc,
   for (guint i = 0; i < n_lanes; i++)
     {
       const TksThread *th = tks_capture_get_thread (capture, lanes[i]);
+      g_autofree char *name = tks_cli_escape (th->name);
 
-      printf ("  %4d  %-24s %5u %4s %8u  %s\n", th->priority, th->name, th->index + 1,
+      printf ("  %4d  %-24s %5u %4s %8u  %s\n", th->priority, name, th->index + 1,
               (th->flags & TKS_THREAD_LOGGED) ? "yes" : "no",
               (th->flags & TKS_THREAD_LOGGED) ? th->n_runs : th->n_marks, thread_state (th));
     }
@@ -186,11 +246,10 @@ tks_cli_info (int    argc,
   printf ("\nWarnings:          %u\n", n_warnings);
   for (guint i = 0; i < n_warnings; i++)
     {
+      g_autofree char *warning = tks_cli_escape (warnings[i]);
+
       /* Every warning line carries the word, also the one-line summaries. */
-      if (strstr (warnings[i], "warning") != NULL)
-        printf ("%s\n", warnings[i]);
-      else
-        printf ("warning: %s\n", warnings[i]);
+      printf ("%s%s\n", strstr (warning, "warning") != NULL ? "" : "warning: ", warning);
     }
   return TKS_CLI_OK;
 }
@@ -224,16 +283,23 @@ tks_cli_convert (int    argc,
       return TKS_CLI_MISUSE;
     }
 
-  capture = load_capture (input, &error);
+  capture = tks_cli_load (input, &error);
   if (capture == NULL)
     {
-      fprintf (stderr, "tickscope-cli: %s\n", error->message);
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli: %s\n", message);
       return TKS_CLI_BAD;
     }
 
   warnings = tks_capture_get_warnings (capture, &n_warnings);
   for (guint i = 0; i < n_warnings; i++)
-    fprintf (stderr, "%s\n", warnings[i]);
+    {
+      g_autofree char *warning = tks_cli_escape (warnings[i]);
+
+      fprintf (stderr, "tickscope-cli convert: %s%s\n",
+               strstr (warning, "warning") != NULL ? "" : "warning: ", warning);
+    }
 
   out = g_string_new (NULL);
   tks_capture_write (capture, out, NULL);

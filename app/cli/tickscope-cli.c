@@ -61,7 +61,7 @@ main (int    argc,
 
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      return tks_cli_finish (commands[i].name, commands[i].run (argc - 1, argv + 1));
 
   fprintf (stderr, "tickscope-cli: unknown command “%s”\n\n", argv[1]);
   print_usage (stderr);

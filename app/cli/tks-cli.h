@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
+
+#include "tks-capture.h"
 
 G_BEGIN_DECLS
 
@@ -23,7 +25,15 @@ int tks_cli_trigger (int argc, char **argv);
 int tks_cli_run     (int argc, char **argv);
 
 /* Shared helpers (cli-capture.c) */
-GBytes *tks_cli_read_input  (const char *path, GError **error); /* "-" is stdin */
-gboolean tks_cli_write_output (const char *path, const char *data, gsize len, GError **error);
+TksCapture    *tks_cli_load           (const char *path, GError **error); /* "-" is stdin */
+GOutputStream *tks_cli_open_output    (const char *path, GError **error); /* "-" is stdout */
+void           tks_cli_abandon_output (GOutputStream *out);
+gboolean       tks_cli_write_output   (const char *path, const char *data, gsize len,
+                                       GError **error);
+/* Text from a board or a file, safe to print: control characters and escape sequences are
+ * shown as \xNN. */
+char          *tks_cli_escape         (const char *text);
+/* The command's exit status, once standard output is flushed: a failed write is an error. */
+int            tks_cli_finish         (const char *command, int status);
 
 G_END_DECLS

@@ -5,6 +5,10 @@
 
 G_BEGIN_DECLS
 
+/* A saved capture carries the reader's warnings about its input ("Tickscope damage" lines),
+ * which a later reader shows after this prefix: what was lost stays visible in every copy. */
+#define TKS_DAMAGE_PREFIX "in the input this capture was made from: "
+
 /* One line of the threads_list reply. */
 typedef struct
 {

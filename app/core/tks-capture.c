@@ -80,7 +80,10 @@ typedef struct
   TksCapture  *self;
   TksParsed   *parsed;
   GPtrArray   *infos;          /* ThreadInfo*, creation order */
-  GArray      *initial;        /* guint: working list when the log starts */
+  GArray      *initial;        /* guint: working list when the log starts, last first (so
+                                * that thread n, which the log's 8-bit numbers reach, is
+                                * WORKING (w, n), near the end of the array: taking it out
+                                * moves at most 255 entries, whatever the history holds) */
   ThreadState *states;         /* one per info */
   guint        n_states;       /* room in states */
   guint        n_listed;       /* infos that come from the list */
@@ -124,7 +127,69 @@ info_name (const ThreadInfo *info)
   return info->entry != NULL ? info->entry->name : "?";
 }
 
-/* Step 1: creation order. The deleted threads go back, last deleted first, at their number. */
+static inline gboolean record_is_exit (const TksRecord *r);
+
+/* Thread @n (1-based) of a working list, kept last first. */
+#define WORKING(w, n) g_array_index ((w), guint, (w)->len - (n))
+
+static void
+reverse_infos (GPtrArray *infos)
+{
+  for (guint a = 0, b = infos->len; a + 1 < b; a++, b--)
+    {
+      gpointer tmp = infos->pdata[a];
+
+      infos->pdata[a] = infos->pdata[b - 1];
+      infos->pdata[b - 1] = tmp;
+    }
+}
+
+/* The original library remembers the last 64 exited threads, whatever its log holds: with its
+ * deleted-thread list full, the log can hold the exits of threads the list has forgotten, the
+ * oldest ones. Each of those exit records tells the number the thread had: it goes back at
+ * that number, before (older than) the threads the list has, unnamed, so that the threads
+ * after it keep their numbers and no thread takes another's name. (With fewer than 64 listed,
+ * nothing was forgotten: more exits than listed were read after the list.) */
+#define ORIGINAL_MAX_DELETED 64
+#define ORIGINAL_MAX_FORGOTTEN 65536
+
+static void
+rebuild_forgotten_exits (Rebuild *rb)
+{
+  const TksRecord *r = (const TksRecord *) (gconstpointer) rb->parsed->records->data;
+  guint n = rb->parsed->records->len;
+  guint forgotten, found = 0;
+  g_autofree guint8 *numbers = NULL;
+
+  if (rb->n_exits <= rb->parsed->deleted->len || rb->parsed->deleted->len < ORIGINAL_MAX_DELETED)
+    return;
+  forgotten = rb->n_exits - rb->parsed->deleted->len;
+  /* Each becomes a lane: a file cannot make more of them than a board's log could hold. */
+  forgotten = MIN (forgotten, ORIGINAL_MAX_FORGOTTEN);
+  numbers = g_new (guint8, forgotten);
+  for (guint i = 0; i < n && found < forgotten; i++)
+    if (!(r[i].flags & TKS_RECORD_DROPPED) && record_is_exit (&r[i]))
+      numbers[found++] = r[i].out;
+  rebuild_warn (rb, "warning: the log holds %u exits of threads the deleted-thread list no "
+                "longer has (the board remembers only the last ones): shown as not in the list",
+                forgotten);
+
+  for (guint f = found; f > 0; f--)
+    {
+      ThreadInfo *info = g_new0 (ThreadInfo, 1);
+
+      info->deleted = TRUE;
+      info->deleted_order = -1;
+      info->number = numbers[f - 1];
+      /* The list is still last first here (see rebuild_creation_order). */
+      g_ptr_array_insert (rb->infos,
+                          rb->infos->len - (MIN (info->number, rb->infos->len + 1) - 1), info);
+    }
+}
+
+/* Step 1: creation order. The deleted threads go back, last deleted first, at their number.
+ * The list is built last first, so that an insertion at number n moves n entries, not the
+ * whole list after it: linear in a history of any length. */
 static void
 rebuild_creation_order (Rebuild *rb)
 {
@@ -143,6 +208,7 @@ rebuild_creation_order (Rebuild *rb)
                       entry->line, entry->name, entry->number, i + 1);
       g_ptr_array_add (rb->infos, info);
     }
+  reverse_infos (rb->infos);
 
   for (guint i = parsed->deleted->len; i > 0; i--)
     {
@@ -163,8 +229,10 @@ rebuild_creation_order (Rebuild *rb)
         }
       else
         at = entry->number - 1;
-      g_ptr_array_insert (rb->infos, at, info);
+      g_ptr_array_insert (rb->infos, rb->infos->len - at, info);
     }
+  rebuild_forgotten_exits (rb);
+  reverse_infos (rb->infos);
   rb->n_listed = rb->infos->len;
 }
 
@@ -318,7 +386,7 @@ rebuild_add_unlisted (Rebuild *rb,
         }
       else
         index = rb->n_listed + rb->synthetic_used++;
-      g_array_append_val (working, index);
+      g_array_prepend_val (working, index);
     }
 }
 
@@ -458,7 +526,7 @@ rebuild_step_any (Rebuild         *rb,
                           "exist at that point: record skipped", LINE, rec->out, working->len);
           return FALSE;
         }
-      *out = g_array_index (working, guint, rec->out - 1);
+      *out = WORKING (working, rec->out);
       info = g_ptr_array_index (rb->infos, *out);
       if (rb->pass == 1)
         {
@@ -466,14 +534,15 @@ rebuild_step_any (Rebuild         *rb,
             rebuild_warn (rb, "line %u: warning: thread “%s” exits here, but the thread "
                           "list shows it alive (it was read before this exit)", LINE,
                           info_name (info));
-          else if (info->deleted && info->deleted_order != *next_deleted)
+          else if (info->deleted && info->deleted_order >= 0
+                   && info->deleted_order != *next_deleted)
             rebuild_warn (rb, "line %u: warning: thread number %u exits here as “%s”, "
                           "out of the order of the deleted-thread list", LINE, rec->out,
                           info_name (info));
         }
       if (info->deleted)
         *next_deleted = info->deleted_order + 1;
-      g_array_remove_index (working, rec->out - 1);
+      g_array_remove_index (working, working->len - rec->out);
       return TRUE;
     }
 
@@ -481,7 +550,7 @@ rebuild_step_any (Rebuild         *rb,
     {
       if (rec->out > working->len)
         rebuild_add_unlisted (rb, working, rec->out, i);
-      *out = g_array_index (working, guint, rec->out - 1);
+      *out = WORKING (working, rec->out);
     }
   if (rec->in == 0)
     {
@@ -493,7 +562,7 @@ rebuild_step_any (Rebuild         *rb,
     }
   if (rec->in > working->len)
     rebuild_add_unlisted (rb, working, rec->in, i);
-  *in = g_array_index (working, guint, rec->in - 1);
+  *in = WORKING (working, rec->in);
   return FALSE;
 }
 
@@ -508,13 +577,13 @@ rebuild_step (Rebuild         *rb,
               guint           *out,
               guint           *in)
 {
-  const guint *w = (const guint *) (gconstpointer) working->data;
+  const guint *w = (const guint *) (gconstpointer) working->data + working->len;
 
   if (G_LIKELY (rec->in != 0 && rec->in != rec->out &&
                 rec->in <= working->len && rec->out <= working->len))
     {
-      *out = rec->out != 0 ? w[rec->out - 1] : NO_THREAD;
-      *in = w[rec->in - 1];
+      *out = rec->out != 0 ? w[-(int) rec->out] : NO_THREAD;
+      *in = w[-(int) rec->in];
       return FALSE;
     }
   return rebuild_step_any (rb, working, rec, i, next_deleted, out, in);
@@ -680,28 +749,23 @@ static void
 rebuild_initial_working_list (Rebuild *rb)
 {
   TksParsed *parsed = rb->parsed;
-
-  rb->initial = g_array_new (FALSE, FALSE, sizeof (guint));
-  for (guint t = 0; t < rb->infos->len; t++)
-    g_array_append_val (rb->initial, t);
+  guint stale = 0;
 
   if (parsed->deleted->len > rb->n_exits)
     {
       /* Not damage: the board's history remembers more exits than the log holds. These
        * threads are flagged TKS_THREAD_EXITED_BEFORE_LOG and counted. */
-      guint stale = parsed->deleted->len - rb->n_exits;
+      stale = parsed->deleted->len - rb->n_exits;
+    }
 
-      for (guint d = 0; d < stale; d++)
-        for (guint w = 0; w < rb->initial->len; w++)
-          {
-            ThreadInfo *info = g_ptr_array_index (rb->infos, g_array_index (rb->initial, guint, w));
+  /* Last first (see WORKING), without the first @stale deleted threads. */
+  rb->initial = g_array_sized_new (FALSE, FALSE, sizeof (guint), rb->infos->len);
+  for (guint t = rb->infos->len; t > 0; t--)
+    {
+      ThreadInfo *info = g_ptr_array_index (rb->infos, t - 1);
 
-            if (info->deleted_order == (int) d)
-              {
-                g_array_remove_index (rb->initial, w);
-                break;
-              }
-          }
+      if (info->deleted_order < 0 || info->deleted_order >= (int) stale)
+        g_array_append_val (rb->initial, (guint) { t - 1 });
     }
 }
 
@@ -770,8 +834,8 @@ rebuild (TksCapture *self)
   rb.infos = g_ptr_array_new_with_free_func (g_free);
   rb.warnings = g_ptr_array_new_with_free_func (g_free);
 
-  rebuild_creation_order (&rb);
   rebuild_check_records (&rb);
+  rebuild_creation_order (&rb);
   rebuild_initial_working_list (&rb);
 
   /* Pass 1 counts (and invents the threads the list lacks); pass 2 fills. */
@@ -965,14 +1029,60 @@ tks_capture_new_from_data (const char  *data,
 }
 
 TksCapture *
+tks_capture_new_from_fd (int          fd,
+                         const char  *display,
+                         GError     **error)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+  g_autofree char *buffer = NULL;
+  TksParsed *parsed;
+  GError *local_error = NULL;
+  GStatBuf st;
+
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail (display != NULL, NULL);
+
+  /* Read by chunks: the file itself never needs to sit in memory, and reading stops as soon
+   * as the input cannot be a capture (an endless device, random bytes). */
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+    tks_parser_reserve (parser, st.st_size);
+  buffer = g_malloc (READ_CHUNK);
+  while (!tks_parser_failed (parser))
+    {
+      gssize n = read (fd, buffer, READ_CHUNK);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot read “%s”: %s", display,
+                       g_strerror (saved));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      tks_parser_feed (parser, buffer, n);
+    }
+
+  parsed = tks_parser_finish (parser, &local_error);
+  if (parsed == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code, "“%s”: %s", display,
+                   local_error->message);
+      g_error_free (local_error);
+      return NULL;
+    }
+  return tks_capture_new_from_parsed (parsed);
+}
+
+TksCapture *
 tks_capture_new_from_file (const char  *path,
                            GError     **error)
 {
-  g_autoptr(TksParser) parser = NULL;
-  g_autofree char *buffer = NULL;
   g_autofree char *display = NULL;
-  TksParsed *parsed;
-  GError *local_error = NULL;
+  TksCapture *capture;
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -987,46 +1097,9 @@ tks_capture_new_from_file (const char  *path,
                    g_strerror (saved));
       return NULL;
     }
-
-  /* Read by chunks: the file itself never needs to sit in memory. */
-  parser = tks_parser_new ();
-  {
-    GStatBuf st;
-
-    if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
-      tks_parser_reserve (parser, st.st_size);
-  }
-  buffer = g_malloc (READ_CHUNK);
-  for (;;)
-    {
-      gssize n = read (fd, buffer, READ_CHUNK);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved = errno;
-
-          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot read “%s”: %s", display,
-                       g_strerror (saved));
-          close (fd);
-          return NULL;
-        }
-      if (n == 0)
-        break;
-      tks_parser_feed (parser, buffer, n);
-    }
+  capture = tks_capture_new_from_fd (fd, display, error);
   close (fd);
-
-  parsed = tks_parser_finish (parser, &local_error);
-  if (parsed == NULL)
-    {
-      g_set_error (error, local_error->domain, local_error->code, "“%s”: %s", display,
-                   local_error->message);
-      g_error_free (local_error);
-      return NULL;
-    }
-  return tks_capture_new_from_parsed (parsed);
+  return capture;
 }
 
 TksCapture *
@@ -1180,6 +1253,41 @@ safe_meta (const char *value)
          strchr (value, '\r') == NULL && *value != '\0';
 }
 
+/* A warning of the reader about the input, as a line the original loader ignores: none of
+ * the texts it searches for, no prompt, on one line. */
+static void
+append_damage (GString    *out,
+               const char *warning)
+{
+  const char *from = strstr (warning, TKS_DAMAGE_PREFIX);
+  g_autofree char *text = g_strdup (from != NULL ? from + strlen (TKS_DAMAGE_PREFIX) : warning);
+  GString *line = g_string_new ("Tickscope damage ");
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '\r' || *p == '\n')
+        g_string_append_printf (line, "\\x%02x", *p);
+      else if (g_str_has_prefix (p, "ch>"))
+        {
+          /* Not a prompt, which would end the lines the loaders skip. */
+          g_string_append (line, "ch\\x3e");
+          p += 2;
+        }
+      else if (g_str_has_prefix (p, "threads_") || g_str_has_prefix (p, "Saved position"))
+        {
+          /* "threads\x5f", "Saved\x20position": shown, not searched for. */
+          g_string_append_len (line, p, *p == 't' ? 7 : 5);
+          g_string_append (line, *p == 't' ? "\\x5f" : "\\x20");
+          p += *p == 't' ? 7 : 5;
+        }
+      else
+        g_string_append_c (line, *p);
+    }
+  g_string_append_c (line, '\n');
+  g_string_append_len (out, line->str, line->len);
+  g_string_free (line, TRUE);
+}
+
 static void
 append_entry (GString            *out,
               const TksListEntry *entry)
@@ -1231,6 +1339,12 @@ tks_capture_write (TksCapture         *self,
     g_string_append_printf (out, "Tickscope source %s\n", self->source);
   if (safe_meta (parsed->trigger_name))
     g_string_append_printf (out, "Tickscope trigger-name %s\n", parsed->trigger_name);
+  /* What the input lost (unreadable lines, a damaged transfer) stays visible in the copy. */
+  for (guint w = 0; w < parsed->warnings->len; w++)
+    append_damage (out, g_ptr_array_index (parsed->warnings, w));
+  if (parsed->n_warnings > parsed->warnings->len)
+    g_string_append_printf (out, "Tickscope damage %u more warnings about the input not shown\n",
+                            parsed->n_warnings - parsed->warnings->len);
 
   g_string_append (out, "threads_list\n");
   for (guint i = 0; i < parsed->live->len; i++)
@@ -1444,7 +1558,7 @@ tks_capture_set_tick_hz (TksCapture *self,
                          double      tick_hz)
 {
   g_return_if_fail (TKS_IS_CAPTURE (self));
-  g_return_if_fail (tick_hz > 0);
+  g_return_if_fail (tks_tick_hz_is_sane (tick_hz));
   self->tick_hz = tick_hz;
 }
 

@@ -97,10 +97,25 @@ typedef struct
   double x0, x1, y0, y1;
 } TksSavedView;
 
+/* Tick rates a board can have: a saved or typed rate outside is refused. */
+#define TKS_TICK_HZ_MIN     1.0
+#define TKS_TICK_HZ_MAX     1e9
+#define TKS_TICK_HZ_DEFAULT 1000.0
+
+static inline gboolean
+tks_tick_hz_is_sane (double hz)
+{
+  return hz >= TKS_TICK_HZ_MIN && hz <= TKS_TICK_HZ_MAX; /* FALSE for NaN too */
+}
+
 TksCapture      *tks_capture_new_from_data        (const char    *data,
                                                    gsize          len,
                                                    GError       **error);
 TksCapture      *tks_capture_new_from_file        (const char    *path,
+                                                   GError       **error);
+/* Reads @fd to its end (a file, a pipe, a device); @display names it in messages. */
+TksCapture      *tks_capture_new_from_fd          (int            fd,
+                                                   const char    *display,
                                                    GError       **error);
 TksCapture      *tks_capture_new_from_replies     (const char    *threads_list_reply,
                                                    gsize          list_len,

@@ -9,6 +9,10 @@
 #include "tks-export.h"
 
 #define FLUSH_THRESHOLD (64 * 1024)
+/* Names are repeated on many lines: longer ones are cut, with an ellipsis, so that a line
+ * stays short whatever the input holds. ftrace's task names are cut as the kernel's are. */
+#define NAME_MAX_BYTES  64
+#define FTRACE_COMM_MAX 15
 
 /*
  * Output goes into a GString; when a stream is given, the string is written out and emptied
@@ -172,13 +176,31 @@ append_padded_left (GString    *out,
   g_string_append (out, str);
 }
 
+/* @name as valid UTF-8 of at most NAME_MAX_BYTES bytes, then "…" when it was longer. */
+static char *
+capped_name (const char *name)
+{
+  gsize len = strlen (name);
+  char *valid = g_utf8_make_valid (name, MIN (len, NAME_MAX_BYTES + 1));
+  const char *p = valid;
+  char *capped;
+
+  while (*p != '\0' && (gsize) (g_utf8_next_char (p) - valid) <= NAME_MAX_BYTES)
+    p = g_utf8_next_char (p);
+  if (*p == '\0' && len <= NAME_MAX_BYTES)
+    return valid;
+  capped = g_strdup_printf ("%.*s…", (int) (p - valid), valid);
+  g_free (valid);
+  return capped;
+}
+
 static char *
 thread_display_name (const TksThread *thread)
 {
   if (thread->name == NULL || thread->name[0] == '\0')
     return g_strdup_printf ("thread %d", thread->number);
 
-  return g_utf8_make_valid (thread->name, -1);
+  return capped_name (thread->name);
 }
 
 static gboolean
@@ -309,6 +331,20 @@ export_perfetto (TksCapture *capture,
   append_number (w->out, tick_hz, 6);
   g_string_append (w->out, ",\"source\":");
   append_json_string (w->out, source != NULL ? source : "");
+  {
+    /* What the capture lost or could not read stays visible in the export. */
+    guint n_warnings = 0;
+    const char * const *warnings = tks_capture_get_warnings (capture, &n_warnings);
+
+    g_string_append (w->out, ",\"warnings\":[");
+    for (guint i = 0; i < n_warnings; i++)
+      {
+        if (i > 0)
+          g_string_append_c (w->out, ',');
+        append_json_string (w->out, warnings[i]);
+      }
+    g_string_append_c (w->out, ']');
+  }
   g_string_append (w->out, "},\"traceEvents\":[");
 
   json_begin_event (w, &first, "M", "process_name", 0);
@@ -387,6 +423,10 @@ export_perfetto (TksCapture *capture,
             g_string_append (w->out, ",\"args\":{\"after_log_end\":true}");
           g_string_append (w->out, "}");
         }
+
+      /* Also for threads without runs: a history of many threads is written as it goes. */
+      if (!writer_flush (w, FALSE))
+        return FALSE;
     }
 
   if (tks_capture_get_trigger (capture, &trigger) && isfinite (trigger))
@@ -422,14 +462,37 @@ export_perfetto (TksCapture *capture,
 /* ------------------------------------------------------------------------------------------ */
 /* CSV                                                                                         */
 
+/* Whether a spreadsheet would take @field for a formula: it starts with '=', '+', '-', '@',
+ * a tab or a carriage return, and is not a plain number. */
+static gboolean
+csv_formula_like (const char *field)
+{
+  char *end = NULL;
+
+  if (strchr ("=+-@\t\r", field[0]) == NULL || field[0] == '\0')
+    return FALSE;
+  if (field[0] == '+' || field[0] == '-')
+    {
+      g_ascii_strtod (field, &end);
+      if (end != field && *end == '\0' && g_ascii_isdigit (field[1]))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 append_csv_field (GString    *out,
                   const char *str)
 {
-  g_autofree char *valid = g_utf8_make_valid (str, -1);
-  gsize len = strlen (valid);
-  gboolean quote = len > 0 && (valid[0] == ' ' || valid[len - 1] == ' ');
+  g_autofree char *capped = capped_name (str);
+  g_autofree char *valid = NULL;
+  gsize len;
+  gboolean quote;
 
+  /* A formula is neutralised with a leading quote, which spreadsheets show as text. */
+  valid = csv_formula_like (capped) ? g_strconcat ("'", capped, NULL) : g_strdup (capped);
+  len = strlen (valid);
+  quote = len > 0 && (valid[0] == ' ' || valid[len - 1] == ' ');
   if (strpbrk (valid, ",\"\r\n") != NULL)
     quote = TRUE;
 
@@ -543,6 +606,8 @@ export_csv (TksCapture *capture,
       if ((thread->flags & TKS_THREAD_EXITED) != 0 && isfinite (thread->exit_time))
         csv_row (w, (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END) ? "exit_after_log_end"
                     : "exit", thread, name, thread->exit_time, MAX (end, thread->exit_time));
+      if (!writer_flush (w, FALSE))
+        return FALSE;
     }
 
   if (tks_capture_get_trigger (capture, &trigger) && isfinite (trigger))
@@ -622,6 +687,8 @@ ftrace_comm (const TksThread *thread)
       g_free (comm);
       comm = g_strdup_printf ("thread%d", thread->number);
     }
+  if (strlen (comm) > FTRACE_COMM_MAX)
+    comm[FTRACE_COMM_MAX] = '\0';
 
   return comm;
 }
@@ -917,8 +984,12 @@ export_ftrace (TksCapture *capture,
     g_ptr_array_add (comms, ftrace_comm (tks_capture_get_thread (capture, t)));
 
   has_trigger = tks_capture_get_trigger (capture, &trigger) && isfinite (trigger);
-  if (has_trigger)
-    trigger_by = ftrace_sanitize (tks_capture_get_trigger_name (capture));
+  if (has_trigger && tks_capture_get_trigger_name (capture) != NULL)
+    {
+      g_autofree char *by = capped_name (tks_capture_get_trigger_name (capture));
+
+      trigger_by = ftrace_sanitize (by);
+    }
 
   ctx.capture = capture;
   ctx.comms = (char **) comms->pdata;
@@ -940,6 +1011,21 @@ export_ftrace (TksCapture *capture,
   g_string_append (w->out,
                    "# tracer: nop\n"
                    "#\n");
+  {
+    /* What the capture lost or could not read stays visible, as comments readers skip. */
+    guint n_warnings = 0;
+    const char * const *warnings = tks_capture_get_warnings (capture, &n_warnings);
+
+    for (guint i = 0; i < n_warnings; i++)
+      {
+        g_string_append (w->out, "# ");
+        for (const char *p = warnings[i]; *p != '\0'; p++)
+          g_string_append_c (w->out, *p == '\n' || *p == '\r' ? ' ' : *p);
+        g_string_append_c (w->out, '\n');
+      }
+    if (n_warnings > 0)
+      g_string_append (w->out, "#\n");
+  }
   g_string_append_printf (w->out,
                           "# entries-in-buffer/entries-written: %u/%u   #P:1\n",
                           ctx.n_lines, ctx.n_lines);

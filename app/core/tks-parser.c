@@ -9,6 +9,19 @@
 #include "tks-parser.h"
 
 #define MAX_KEPT_WARNINGS 200
+
+/*
+ * Bounds of what a capture can hold. The longest line of any format is a thread line of the
+ * list or Tickscope's "source" line: a name or a path (at most 4,096 bytes) after 64 bytes of
+ * fields; a record line is at most 29 bytes. A longer line is skipped with a warning, never
+ * held whole. Input that goes on without a readable line of a capture for MAX_JUNK bytes (an
+ * endless device, random bytes, a damaged rest) is refused, and so is a log or a list longer
+ * than any board keeps (63 live threads, a log of 20-bit ticks in the board's RAM).
+ */
+#define MAX_LINE 8192
+#define MAX_JUNK ((guint64) 16 << 20)
+#define MAX_RECORDS (1u << 24)
+#define MAX_LIST_ENTRIES (1u << 22)
 #define PROMPT "ch> "
 #define PROMPT_LEN 4
 #define FNV_OFFSET_BASIS 2166136261u
@@ -35,7 +48,11 @@ struct _TksParser
   Section    section;
   guint      line_no;
   guint      n_positions;   /* floats read after "Saved position" */
-  GString   *partial;       /* an unfinished line between two feeds */
+  GString   *partial;       /* an unfinished line between two feeds (for a line longer than
+                               MAX_LINE, only its start, for the warning) */
+  guint64    overlong;      /* bytes of the line longer than MAX_LINE being skipped, or 0 */
+  guint64    junk;          /* bytes since the last readable line of a capture */
+  char      *fatal;         /* the input cannot be a capture: why (reading stops) */
   char      *refusal;       /* the board refused a command we need: the reason */
   guint      refusal_line;
   guint      list_garbled;
@@ -121,17 +138,23 @@ guint
 tks_parsed_record_line (const TksParsed *parsed,
                         guint            record)
 {
+  const guint *other = (const guint *) (gconstpointer) parsed->log_other_lines->data;
   guint line = parsed->log_first_line + record;
+  guint lo = 0, hi = parsed->log_other_lines->len;
 
-  /* Lines of the log section that are not records push the records further down. */
-  for (guint i = 0; i < parsed->log_other_lines->len; i++)
+  /* Lines of the log section that are not records push the records further down: the j-th
+   * of them (0-based, in increasing order) comes before the record when other[j] - j <= line,
+   * which grows with j, so a binary search finds how many do. */
+  while (lo < hi)
     {
-      if (g_array_index (parsed->log_other_lines, guint, i) <= line)
-        line++;
+      guint mid = lo + (hi - lo) / 2;
+
+      if (other[mid] - mid <= line)
+        lo = mid + 1;
       else
-        break;
+        hi = mid;
     }
-  return line;
+  return line + lo;
 }
 
 TksParser *
@@ -154,6 +177,7 @@ tks_parser_free (TksParser *parser)
   g_clear_pointer (&parser->complete, tks_parsed_free);
   g_string_free (parser->partial, TRUE);
   g_free (parser->refusal);
+  g_free (parser->fatal);
   g_free (parser);
 }
 
@@ -635,6 +659,27 @@ header_value (const char  *p,
   return q != NULL;
 }
 
+/* A tick rate the input gives (@p to @end: its line): a sane one is taken, any other is
+ * warned about and the default stays. */
+static void
+set_tick_hz (TksParser  *parser,
+             double      hz,
+             const char *p,
+             const char *end)
+{
+  g_autofree char *text = NULL;
+
+  if (tks_tick_hz_is_sane (hz))
+    {
+      parser->current->tick_hz = hz;
+      return;
+    }
+  text = excerpt (p, end - p);
+  add_warning (parser, "line %u: warning: the tick rate is not a number of hertz from %g to %g: "
+               "“%s”: %g Hz is used", parser->line_no, TKS_TICK_HZ_MIN, TKS_TICK_HZ_MAX,
+               text, TKS_TICK_HZ_DEFAULT);
+}
+
 /* The header of a threads_dump reply: "Key: value" lines, then "Threads:". */
 static void
 dump_header_line (TksParser  *parser,
@@ -652,8 +697,8 @@ dump_header_line (TksParser  *parser,
     }
   if (check_refusal (parser, p, end))
     return;
-  if (header_value (p, end, "Tick frequency:", &v) && v > 0)
-    parser->current->tick_hz = (double) v;
+  if (header_value (p, end, "Tick frequency:", &v))
+    set_tick_hz (parser, (double) v, p, end);
   else if (header_value (p, end, "Records:", &v))
     parser->dump_records = (guint) v;
   else if (header_value (p, end, "Log size:", &v))
@@ -715,9 +760,94 @@ dump_end_line (TksParser  *parser,
 
       dump_damaged (parser, message);
     }
-  else if (endptr == tail || checksum != hash)
+  else if (!g_ascii_isxdigit (*tail) || *endptr != '\0' || endptr - tail > 8 || checksum != hash)
     dump_damaged (parser, "the records do not match the board's checksum: the transfer "
                   "damaged some of them");
+}
+
+/* A thread line that cannot be read (@text: what it holds). A live thread keeps its place:
+ * every later thread's number depends on it. */
+static void
+unreadable_list_line (TksParser  *parser,
+                      const char *text)
+{
+  TksParsed *cur = parser->current;
+  TksListEntry *entry;
+
+  parser->list_garbled++;
+  if (parser->section != SECTION_LIST)
+    {
+      add_warning (parser, "line %u: warning: unreadable deleted-thread line skipped: %s",
+                   parser->line_no, text);
+      return;
+    }
+
+  entry = g_new0 (TksListEntry, 1);
+  entry->number = cur->live->len + 1;
+  entry->readable = FALSE;
+  entry->logged = TRUE;
+  entry->name = g_strdup_printf ("Unreadable thread %d", entry->number);
+  entry->line = parser->line_no;
+  g_ptr_array_add (cur->live, entry);
+  add_warning (parser, "line %u: warning: unreadable thread line kept as “%s”: %s",
+               parser->line_no, entry->name, text);
+}
+
+static void
+fail (TksParser  *parser,
+      const char *format,
+      ...) G_GNUC_PRINTF (2, 3);
+
+/* The input cannot be a capture: reading stops, and finishing gives this error. */
+static void
+fail (TksParser  *parser,
+      const char *format,
+      ...)
+{
+  va_list args;
+
+  if (parser->fatal != NULL)
+    return;
+  va_start (args, format);
+  parser->fatal = g_strdup_vprintf (format, args);
+  va_end (args);
+}
+
+/* @n bytes that are no readable line of a capture. */
+static void
+add_junk (TksParser *parser,
+          guint64    n)
+{
+  parser->junk += n;
+  if (parser->junk > MAX_JUNK)
+    fail (parser, "Line %u: more than %" G_GUINT64_FORMAT " MiB without a readable line of a "
+          "capture: this is not a capture, or the rest of it is damaged",
+          parser->line_no + (parser->overlong > 0), MAX_JUNK >> 20);
+}
+
+/* A line longer than any line of a capture (@head: its first bytes, @len: its length). */
+static void
+overlong_line (TksParser  *parser,
+               const char *head,
+               gsize       head_len,
+               guint64     len)
+{
+  g_autofree char *start = excerpt (head, head_len);
+  g_autofree char *text = g_strdup_printf ("a line of %" G_GUINT64_FORMAT " bytes, longer than "
+                                           "any line of a capture, starting “%s”", len, start);
+
+  parser->line_no++;
+  if (parser->section == SECTION_LIST || parser->section == SECTION_DELETED)
+    unreadable_list_line (parser, text);
+  else if (parser->section == SECTION_LOG)
+    {
+      g_array_append_val (parser->current->log_other_lines, parser->line_no);
+      parser->log_garbled++;
+      add_warning (parser, "line %u: warning: unreadable log line skipped: %s",
+                   parser->line_no, text);
+    }
+  else
+    add_warning (parser, "line %u: warning: %s: skipped", parser->line_no, text);
 }
 
 static void
@@ -804,24 +934,9 @@ content_line (TksParser  *parser,
 
         {
           g_autofree char *text = excerpt (p, end - p);
+          g_autofree char *quoted = g_strdup_printf ("“%s”", text);
 
-          parser->list_garbled++;
-          if (parser->section == SECTION_LIST)
-            {
-              /* Keep its place: every later thread's number depends on it. */
-              entry = g_new0 (TksListEntry, 1);
-              entry->number = cur->live->len + 1;
-              entry->readable = FALSE;
-              entry->logged = TRUE;
-              entry->name = g_strdup_printf ("Unreadable thread %d", entry->number);
-              entry->line = parser->line_no;
-              g_ptr_array_add (cur->live, entry);
-              add_warning (parser, "line %u: warning: unreadable thread line kept as "
-                           "“%s”: “%s”", parser->line_no, entry->name, text);
-            }
-          else
-            add_warning (parser, "line %u: warning: unreadable deleted-thread line skipped: "
-                         "“%s”", parser->line_no, text);
+          unreadable_list_line (parser, quoted);
         }
       }
       break;
@@ -860,10 +975,12 @@ content_line (TksParser  *parser,
           *value++ = '\0';
           if (g_str_equal (text, "tick-hz"))
             {
-              double hz = g_ascii_strtod (value, NULL);
+              char *endptr = NULL;
+              double hz = g_ascii_strtod (value, &endptr);
 
-              if (hz > 0 && isfinite (hz))
-                cur->tick_hz = hz;
+              if (endptr == value || *endptr != '\0')
+                hz = NAN;
+              set_tick_hz (parser, hz, p, end);
             }
           else if (g_str_equal (text, "source"))
             {
@@ -874,6 +991,13 @@ content_line (TksParser  *parser,
             {
               g_free (cur->trigger_name);
               cur->trigger_name = g_utf8_make_valid (value, -1);
+            }
+          else if (g_str_equal (text, "damage"))
+            {
+              g_autofree char *damage = g_utf8_make_valid (value, -1);
+
+              add_warning (parser, "line %u: warning: " TKS_DAMAGE_PREFIX "%s",
+                           parser->line_no, damage);
             }
         }
       break;
@@ -939,9 +1063,9 @@ find_prompt (const char *p,
 }
 
 static void
-process_line (TksParser  *parser,
-              const char *p,
-              const char *end)
+process_line_content (TksParser  *parser,
+                      const char *p,
+                      const char *end)
 {
   const char *prompt;
   const char *tp, *tend;
@@ -985,6 +1109,80 @@ process_line (TksParser  *parser,
   content_line (parser, p, end);
 }
 
+/* Stops reading a log or a list longer than any board keeps. */
+static void
+check_size (TksParser *parser)
+{
+  TksParsed *cur = parser->current;
+
+  if (cur->records->len > MAX_RECORDS)
+    fail (parser, "Line %u: the log holds more than %u records, more than any board keeps",
+          parser->line_no, MAX_RECORDS);
+  else if (cur->live->len + cur->deleted->len > MAX_LIST_ENTRIES)
+    fail (parser, "Line %u: the thread list holds more than %u threads, more than any board "
+          "keeps", parser->line_no, MAX_LIST_ENTRIES);
+}
+
+static void
+process_line (TksParser  *parser,
+              const char *p,
+              const char *end)
+{
+  guint garbled = parser->list_garbled + parser->log_garbled;
+
+  if ((gsize) (end - p) > MAX_LINE)
+    {
+      overlong_line (parser, p, MIN ((gsize) (end - p), 64), (guint64) (end - p));
+      add_junk (parser, (guint64) (end - p) + 1);
+      return;
+    }
+
+  process_line_content (parser, p, end);
+  if (parser->section == SECTION_NONE || parser->section == SECTION_OTHER ||
+      parser->list_garbled + parser->log_garbled != garbled)
+    add_junk (parser, (guint64) (end - p) + 1);
+  else
+    parser->junk = 0;
+  check_size (parser);
+}
+
+/* The rest of an unfinished line: kept while it may be a line of a capture; past MAX_LINE
+ * only counted, its start kept for the warning. */
+static void
+add_partial (TksParser  *parser,
+             const char *p,
+             gsize       len)
+{
+  if (parser->overlong == 0 && parser->partial->len + len <= MAX_LINE)
+    {
+      g_string_append_len (parser->partial, p, len);
+      return;
+    }
+  if (parser->overlong == 0)
+    {
+      parser->overlong = parser->partial->len;
+      if (parser->partial->len < 64)
+        g_string_append_len (parser->partial, p, MIN (len, 64 - parser->partial->len));
+      else
+        g_string_truncate (parser->partial, 64);
+      add_junk (parser, parser->overlong);
+    }
+  parser->overlong += len;
+  add_junk (parser, len);
+}
+
+/* The line kept in parser->partial ends. */
+static void
+end_partial (TksParser *parser)
+{
+  if (parser->overlong > 0)
+    overlong_line (parser, parser->partial->str, parser->partial->len, parser->overlong);
+  else
+    process_line (parser, parser->partial->str, parser->partial->str + parser->partial->len);
+  g_string_truncate (parser->partial, 0);
+  parser->overlong = 0;
+}
+
 void
 tks_parser_begin_reply (TksParser        *parser,
                         TksParserSection  section)
@@ -992,10 +1190,7 @@ tks_parser_begin_reply (TksParser        *parser,
   g_return_if_fail (parser != NULL);
 
   if (parser->partial->len > 0)
-    {
-      process_line (parser, parser->partial->str, parser->partial->str + parser->partial->len);
-      g_string_truncate (parser->partial, 0);
-    }
+    end_partial (parser);
 
   switch (section)
     {
@@ -1047,29 +1242,38 @@ tks_parser_feed (TksParser  *parser,
 
   g_return_if_fail (parser != NULL);
 
+  if (parser->fatal != NULL)
+    return;
+
   if (parser->partial->len > 0)
     {
       const char *nl = memchr (p, '\n', end - p);
 
       if (nl == NULL)
         {
-          g_string_append_len (parser->partial, p, end - p);
+          add_partial (parser, p, end - p);
           return;
         }
-      g_string_append_len (parser->partial, p, nl - p);
-      process_line (parser, parser->partial->str, parser->partial->str + parser->partial->len);
-      g_string_truncate (parser->partial, 0);
+      add_partial (parser, p, nl - p);
+      end_partial (parser);
       p = nl + 1;
     }
 
-  while (p < end)
+  while (p < end && parser->fatal == NULL)
     {
       const char *nl;
 
       /* The hot path: the log's record lines. */
       if (parser->section == SECTION_LOG)
         {
+          const char *start = p;
+
           p = feed_records (parser, p, end);
+          if (p != start)
+            {
+              parser->junk = 0;
+              check_size (parser);
+            }
           if (p == end)
             return;
         }
@@ -1077,7 +1281,7 @@ tks_parser_feed (TksParser  *parser,
       nl = memchr (p, '\n', end - p);
       if (nl == NULL)
         {
-          g_string_append_len (parser->partial, p, end - p);
+          add_partial (parser, p, end - p);
           return;
         }
 
@@ -1092,6 +1296,7 @@ tks_parser_feed (TksParser  *parser,
           if (G_LIKELY (parse_record (p, lend, &record)))
             {
               parser->line_no++;
+              parser->junk = 0;
               g_array_append_val (parser->current->records, record);
               p = nl + 1;
               continue;
@@ -1101,6 +1306,13 @@ tks_parser_feed (TksParser  *parser,
       process_line (parser, p, nl);
       p = nl + 1;
     }
+}
+
+gboolean
+tks_parser_failed (TksParser *parser)
+{
+  g_return_val_if_fail (parser != NULL, TRUE);
+  return parser->fatal != NULL;
 }
 
 guint
@@ -1132,12 +1344,15 @@ tks_parser_finish (TksParser  *parser,
 
   g_return_val_if_fail (parser != NULL, NULL);
 
-  if (parser->partial->len > 0)
-    {
-      process_line (parser, parser->partial->str, parser->partial->str + parser->partial->len);
-      g_string_truncate (parser->partial, 0);
-    }
+  if (parser->partial->len > 0 && parser->fatal == NULL)
+    end_partial (parser);
   end_section (parser);
+
+  if (parser->fatal != NULL)
+    {
+      g_set_error_literal (error, TKS_ERROR, TKS_ERROR_PARSE, parser->fatal);
+      return NULL;
+    }
 
   if (parser->have_list && parser->have_log)
     result = g_steal_pointer (&parser->current);

@@ -32,6 +32,9 @@ void       tks_parser_reserve        (TksParser        *parser,
 void       tks_parser_feed           (TksParser        *parser,
                                       const char       *data,
                                       gsize             len);
+/* TRUE when the input cannot be a capture (a bound was passed): further input is ignored,
+ * and tks_parser_finish() says why. */
+gboolean   tks_parser_failed         (TksParser        *parser);
 /* While reading: the records of the log read so far, and how many a threads_dump's header
  * announced (0 when none did). */
 guint      tks_parser_get_n_records  (TksParser        *parser);

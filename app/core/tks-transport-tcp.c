@@ -176,6 +176,10 @@ tks_transport_open_tcp (const char                *address,
 
   client = g_socket_client_new ();
   g_socket_client_set_timeout (client, (timeout_ms + 999) / 1000);
+  /* A board's shell (the ChibiOS simulator, ser2net) is reached directly: a desktop's web
+   * proxy is not on the way to it, and asking for one would load the desktop's proxy modules
+   * (and their settings) into a command-line tool. */
+  g_socket_client_set_enable_proxy (client, FALSE);
   conn = g_socket_client_connect (client, connectable, cancellable, &local);
   if (conn == NULL)
     {

@@ -1,7 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tickscope-simboard: a simulated ChibiOS board running the thread timestamps library,
- * serving its shell on a TCP port of 127.0.0.1 or on a pseudo-terminal.
+ * serving its shell on a TCP port of 127.0.0.1 or on a pseudo-terminal. Its clock runs from
+ * its start, whether or not a client is connected.
+ *
+ * --truth FILE writes what its scheduler really did, as it does it, in the columns of
+ * Tickscope's CSV export (kind,thread,priority,creation_order,begin,end): kind "create" (a
+ * thread was created at begin = end), "run" (it held the CPU from begin to end), "exit" (it
+ * exited at begin = end; its last run ends there) and "running" (the run going on when the
+ * board stopped). Times are ticks with the tick's cycles as a fraction; creation_order counts
+ * the threads created since boot from 0 (main). --legacy-defects makes the board behave like
+ * the original threads_utilities library (legacy commands only, with its defects).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -10,6 +19,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,12 +84,16 @@ serve_tcp (TksSimboardState *board, guint port, GError **error)
 
   while (!g_atomic_int_get (&stop_flag))
     {
-      int client = accept (listener, NULL, NULL);
-      int one = 1;
+      struct pollfd pfd = { listener, POLLIN, 0 };
+      int client, one = 1;
 
+      /* The board runs while nobody is connected, as a real one does. */
+      if (poll (&pfd, 1, tks_simboard_state_catch_up (board) ? 5 : 0) <= 0)
+        continue;
+      client = accept (listener, NULL, NULL);
       if (client < 0)
         {
-          if (errno == EINTR)
+          if (errno == EINTR || errno == EAGAIN)
             continue;
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
                        "Cannot accept a connection: %s", g_strerror (errno));
@@ -158,6 +172,10 @@ main (int argc, char *argv[])
   int uptime_ms = 0;
   int packet_bytes = 256;
   gint64 baud = 0;
+  int workers = 0;
+  gboolean legacy_defects = FALSE;
+  g_autofree char *truth_path = NULL;
+  TksTruthWriter *truth = NULL;
   int status;
   GOptionEntry entries[] = {
     { "tcp", 't', 0, G_OPTION_ARG_INT, &tcp_port, "Serve the shell on 127.0.0.1:PORT", "PORT" },
@@ -170,6 +188,9 @@ main (int argc, char *argv[])
     { "packet", 0, 0, G_OPTION_ARG_INT, &packet_bytes, "Send the shell's output as it is printed, whenever BYTES are waiting; 0 sends each reply whole (default 256)", "BYTES" },
     { "baud", 0, 0, G_OPTION_ARG_INT64, &baud, "Send no faster than a serial line at this baud rate (default: no limit)", "BAUD" },
     { "no-banner", 0, 0, G_OPTION_ARG_NONE, &no_banner, "Do not print the shell banner on connect", NULL },
+    { "workers", 0, 0, G_OPTION_ARG_INT, &workers, "Extra logged threads alive from boot, to have more than 63 (default 0)", "N" },
+    { "legacy-defects", 0, 0, G_OPTION_ARG_NONE, &legacy_defects, "Behave like the original threads_utilities library: legacy commands only (no threads_dump), exit records written after a trigger froze the log, a deleted-thread history of the last 64 exits whatever the log holds", NULL },
+    { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth_path, "Write what the scheduler really did to FILE as CSV (kind,thread,priority,creation_order,begin,end): kinds create, run, exit, and running (the run going on when the board stopped); times in ticks, the cycles of a tick as a fraction", "FILE" },
     { NULL }
   };
 
@@ -177,8 +198,10 @@ main (int argc, char *argv[])
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
     "The board runs a deterministic workload (the same seed gives the same switches) in real\n"
-    "time and answers the ChibiOS shell commands of the thread timestamps library, including\n"
-    "threads_dump. Example: tickscope-simboard --tcp 29001, then tickscope tcp:127.0.0.1:29001");
+    "time from its start, whether or not a client is connected, and answers the ChibiOS shell\n"
+    "commands of the thread timestamps library, including threads_dump (not with\n"
+    "--legacy-defects). Example: tickscope-simboard --tcp 29001, then tickscope\n"
+    "tcp:127.0.0.1:29001");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("tickscope-simboard: %s\n", error->message);
@@ -210,6 +233,8 @@ main (int argc, char *argv[])
   opts.banner = !no_banner;
   opts.packet_bytes = packet_bytes < 0 ? G_MAXUINT : (guint) packet_bytes;
   opts.baud = baud < 0 || baud > G_MAXUINT ? G_MAXUINT : (guint) baud;
+  opts.workers = workers < 0 ? G_MAXUINT : (guint) workers;
+  opts.legacy_defects = legacy_defects;
   if (!tks_simboard_options_check (&opts, &error) || !tks_simboard_state_acquire (&error))
     {
       g_printerr ("tickscope-simboard: %s\n", error->message);
@@ -226,10 +251,23 @@ main (int argc, char *argv[])
     sigaction (SIGTERM, &sa, NULL);
   }
 
-  board = tks_simboard_state_new (&opts);
+  if (truth_path != NULL && (truth = tks_truth_writer_open (truth_path, &error)) == NULL)
+    {
+      g_printerr ("tickscope-simboard: %s\n", error->message);
+      tks_simboard_state_release ();
+      return 2;
+    }
+  board = tks_simboard_state_new_traced (&opts, truth != NULL ? tks_truth_writer_write : NULL, truth);
   status = pty ? serve_pty (board, &error) : serve_tcp (board, (guint) tcp_port, &error);
   if (error != NULL)
     g_printerr ("tickscope-simboard: %s\n", error->message);
+  g_clear_error (&error);
+  tks_simboard_state_end_truth (board);
+  if (!tks_truth_writer_close (truth, &error))
+    {
+      g_printerr ("tickscope-simboard: %s\n", error->message);
+      status = 1;
+    }
   tks_simboard_state_free (board);
   tks_simboard_state_release ();
   return status;

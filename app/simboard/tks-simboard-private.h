@@ -27,6 +27,75 @@ void              tks_simboard_state_advance (TksSimboardState         *board,
  * (without the echo and the prompt). */
 char             *tks_simboard_state_run_command (TksSimboardState     *board,
                                                   const char           *line);
+/* tks_simboard_state_run_command(), with the board running a tick every @writes_per_tick
+ * writes of the reply: threads run, are created and exit while the reply is printed, as on
+ * a board whose shell waits for a slow link. Not while the shell is served. */
+char             *tks_simboard_state_run_command_slowly (TksSimboardState *board,
+                                                         const char       *line,
+                                                         guint             writes_per_tick);
+/* Runs the board up to the tick real time has reached since it was created (the board's
+ * clock runs from its start, whether or not the shell is served), a bounded number of ticks
+ * per call; TRUE when it has caught up. */
+gboolean          tks_simboard_state_catch_up (TksSimboardState        *board);
+
+/*
+ * What the scheduler really did, as it does it: the ground truth a rebuilt timeline is
+ * checked against. Times are in ticks at the clock's full resolution: a tick is
+ * TKS_SIMBOARD_CYCLES_PER_TICK cycles, so tick T, cycle c is T + c / 1000. Several events can
+ * happen at the same cycle (a thread that blocks before it does any work): @seq orders them.
+ */
+#define TKS_SIMBOARD_CYCLES_PER_TICK 1000
+
+typedef enum
+{
+  TKS_TRUTH_CREATE, /* the thread was created at @begin (= @end)                           */
+  TKS_TRUTH_RUN,    /* the thread held the CPU from @begin to @end                          */
+  TKS_TRUTH_EXIT,   /* the thread exited at @begin (= @end); its last run ends there        */
+  TKS_TRUTH_RUNNING, /* the run going on when the truth ended (the board stopped)          */
+} TksTruthKind;
+
+typedef struct
+{
+  TksTruthKind kind;
+  guint        thread;      /* creation order since boot, 0-based (main is 0, idle 1) */
+  const char  *name;
+  int          priority;
+  gboolean     logged;      /* created to be logged */
+  gboolean     dynamic;     /* created from the heap: listed as "Exited dynamic thread" after
+                               its exit */
+  double       begin;
+  double       end;
+  guint64      begin_seq;   /* order of the switch (or creation, exit) at @begin */
+  guint64      end_seq;     /* order of the switch or exit at @end */
+} TksTruthEvent;
+
+typedef void (*TksTruthFunc) (const TksTruthEvent *event,
+                              gpointer             user_data);
+
+/* tks_simboard_state_new(), with @func called with every event of the board's life, from
+ * the creation of its first thread on. */
+TksSimboardState *tks_simboard_state_new_traced (const TksSimboardOptions *opts,
+                                                 TksTruthFunc              func,
+                                                 gpointer                  user_data);
+/* The run going on now: fills @event (kind TKS_TRUTH_RUN, @end the present time,
+ * @end_seq the next sequence number). */
+void              tks_simboard_state_get_truth_running (TksSimboardState *board,
+                                                        TksTruthEvent    *event);
+/* Closes the truth: reports the run going on now as kind TKS_TRUTH_RUNNING. */
+void              tks_simboard_state_end_truth (TksSimboardState *board);
+
+/* The truth as CSV, written as it comes and flushed at least every 50 ms of real time, so a
+ * reader of the file gets it while the board runs (see tickscope-simboard --help). */
+typedef struct _TksTruthWriter TksTruthWriter;
+
+TksTruthWriter   *tks_truth_writer_open      (const char               *path,
+                                              GError                  **error);
+/* A TksTruthFunc: @user_data is the writer. */
+void              tks_truth_writer_write     (const TksTruthEvent      *event,
+                                              gpointer                  user_data);
+gboolean          tks_truth_writer_close     (TksTruthWriter           *writer,
+                                              GError                  **error);
+
 /* Serves the shell on @fd in real time until EOF, "exit", an error or *@stop. With @is_pty,
  * a pty without a reader is waited for and output to it may be dropped. */
 int               tks_simboard_state_serve   (TksSimboardState         *board,

@@ -26,13 +26,15 @@
 
 #include "tks-simboard.h"
 #include "tks-simboard-private.h"
+#include "tks-simboard-legacy.h"
 
 unsigned long tks_simboard_tick_hz = 1000;
 unsigned long tks_simboard_log_size = 3000;
 
-#define SIM_CYCLES_PER_TICK 1000
+#define SIM_CYCLES_PER_TICK TKS_SIMBOARD_CYCLES_PER_TICK
 #define SIM_STACK_SIZE      1024
-#define SIM_MAX_THREADS     40
+#define SIM_MAX_THREADS     40     /* besides the workers */
+#define SIM_MAX_WORKERS     200
 #define SIM_MAX_LINE        64
 #define SIM_MAX_ARGS        4
 #define SIM_TRIGGER_AFTER_S 45
@@ -115,6 +117,15 @@ static const Op prog_watchdog[] = {
 static const Op prog_shell[] = {
   { OP_SHELL, 0, 0 }, { OP_WORK, 50, 150 }, { OP_LOOP, 0, 0 },
 };
+/* Start-up work done in a thread of its own, which then exits (its number goes to the threads
+ * created after it). */
+static const Op prog_init[] = {
+  { OP_WORK, 200, 600 }, { OP_SLEEP, 100, 300 }, { OP_WORK, 300, 900 }, { OP_SLEEP, 100, 300 },
+  { OP_WORK, 100, 400 }, { OP_EXIT, 0, 0 },
+};
+static const Op prog_worker[] = {
+  { OP_PERIOD, 16, 0 }, { OP_WORK, 5, 40 }, { OP_LOOP, 0, 0 },
+};
 static const Op prog_job[] = {
   { OP_WORK, 100, 600 }, { OP_SLEEP, 1, 6 }, { OP_WORK, 100, 900 }, { OP_SLEEP, 1, 4 },
   { OP_WORK, 50, 300 }, { OP_EXIT, 0, 0 },
@@ -124,6 +135,7 @@ static const Op prog_job[] = {
 static const Kind static_kinds[] = {
   { "main", 128, TRUE, FALSE, 0, prog_main },
   { "idle", 1, TRUE, FALSE, 180, prog_idle },
+  { "init", 120, TRUE, FALSE, 400, prog_init },
   { "console", 129, TRUE, FALSE, 560, prog_console },
   { "control", 133, TRUE, FALSE, 512, prog_control },
   { "sensor", 148, TRUE, FALSE, 480, prog_sensor },
@@ -168,6 +180,7 @@ typedef struct
   gint64      ready_seq;
   guint       wait_sem;
   RunState    run;
+  guint       order;       /* creation order since boot */
 } SimThread;
 
 struct _TksSimboardState
@@ -175,7 +188,12 @@ struct _TksSimboardState
   TksSimboardOptions opts;
   guint32     rng;
   guint64     tick;
-  SimThread   threads[SIM_MAX_THREADS];
+  guint       budget;      /* cycles of the tick not spent yet */
+  SimThread  *threads;
+  guint       n_threads;   /* room in threads */
+  Kind       *worker_kinds;
+  char      **worker_names;
+  guint       n_created;
   SimThread  *current;
   SimThread  *idle;
   guint       sem_count[N_SEMS];
@@ -184,6 +202,21 @@ struct _TksSimboardState
   guint       next_job;
   gboolean    triggered_from_code;
   guint64     trigger_tick;
+
+  /* The clock: real time at tick clock_tick */
+  gint64      clock_us;
+  guint64     clock_tick;
+
+  /* Ground truth */
+  TksTruthFunc truth_func;
+  gpointer    truth_data;
+  guint64     truth_seq;
+  double      run_begin;      /* the current thread's run */
+  guint64     run_begin_seq;
+  gboolean    run_open;
+
+  /* The original library's recording (legacy_defects) */
+  TksLegacyBoard *legacy;
 
   /* Shell */
   int         fd;
@@ -197,6 +230,9 @@ struct _TksSimboardState
   gboolean    io_error;
   const gint *stop;
   gint64      wire_free_us;   /* at a baud rate: when the line can take the next byte */
+  guint       writes_per_tick; /* run_command_slowly: the board runs a tick every so many
+                                  writes of the reply */
+  guint       writes;
 };
 
 static gint board_running;
@@ -223,6 +259,45 @@ rng_range (TksSimboardState *b, guint lo, guint hi)
   return lo + rng_next (b) % (hi - lo + 1);
 }
 
+/********************                  GROUND TRUTH                ********************/
+
+/* Now, at the clock's full resolution. */
+static double
+truth_now (TksSimboardState *b)
+{
+  return (double) b->tick + (double) (SIM_CYCLES_PER_TICK - b->budget) / SIM_CYCLES_PER_TICK;
+}
+
+static void
+truth_event (TksSimboardState *b, TksTruthKind kind, const SimThread *t, double begin,
+             guint64 begin_seq, double end, guint64 end_seq)
+{
+  TksTruthEvent ev = {
+    kind, t->order, t->kind->name, t->kind->prio, t->kind->logged, t->kind->dynamic,
+    begin, end, begin_seq, end_seq,
+  };
+
+  if (b->truth_func != NULL)
+    b->truth_func (&ev, b->truth_data);
+}
+
+/* The current thread stops running now, at event @seq. */
+static void
+truth_run_ends (TksSimboardState *b, guint64 seq)
+{
+  if (b->run_open && b->current != NULL)
+    truth_event (b, TKS_TRUTH_RUN, b->current, b->run_begin, b->run_begin_seq, truth_now (b), seq);
+  b->run_open = FALSE;
+}
+
+static void
+truth_run_begins (TksSimboardState *b, guint64 seq)
+{
+  b->run_begin = truth_now (b);
+  b->run_begin_seq = seq;
+  b->run_open = TRUE;
+}
+
 /********************                   SCHEDULER                  ********************/
 
 static void
@@ -238,7 +313,7 @@ pick_next (TksSimboardState *b)
 {
   SimThread *best = NULL;
 
-  for (guint i = 0; i < SIM_MAX_THREADS; i++)
+  for (guint i = 0; i < b->n_threads; i++)
     {
       SimThread *t = &b->threads[i];
 
@@ -264,7 +339,18 @@ reschedule (TksSimboardState *b)
     return;
   next->run = RUN_READY;
   ch.kernel_stats.m_crit_thd.cumulative += 2;
-  ch_host_switch (&next->tp);
+  {
+    guint64 seq = b->truth_seq++;
+
+    truth_run_ends (b, seq);
+    if (b->legacy != NULL)
+      tks_legacy_switch (b->legacy, &next->tp, next->kind->logged,
+                         prev != NULL ? &prev->tp : NULL, prev != NULL && prev->kind->logged,
+                         (guint32) b->tick);
+    ch_host_switch (&next->tp);
+    b->current = next;
+    truth_run_begins (b, seq);
+  }
   /* ch_host_switch marks the previous thread READY; keep the real state of a blocked one. */
   if (prev != NULL)
     {
@@ -286,7 +372,6 @@ reschedule (TksSimboardState *b)
           break;
         }
     }
-  b->current = next;
 }
 
 /* @t became ready: preempts the current thread if it has a higher priority. */
@@ -306,7 +391,7 @@ create_thread (TksSimboardState *b, const Kind *kind)
 {
   SimThread *t = NULL;
 
-  for (guint i = 0; i < SIM_MAX_THREADS; i++)
+  for (guint i = 0; i < b->n_threads; i++)
     {
       if (b->threads[i].run == RUN_FREE && &b->threads[i] != b->current)
         {
@@ -323,6 +408,7 @@ create_thread (TksSimboardState *b, const Kind *kind)
   t->kind = kind;
   t->pc = 0;
   t->work_left = 0;
+  t->order = b->n_created++;
   if (kind->logged)
     logNextCreatedThreadsTimestamps ();
   else
@@ -331,6 +417,13 @@ create_thread (TksSimboardState *b, const Kind *kind)
                        kind->dynamic ? CH_FLAG_MODE_HEAP : CH_FLAG_MODE_STATIC);
   t->tp.wabase = kind->stack_used != 0 ? t->stack : NULL;
   logNextCreatedThreadsTimestamps ();
+  if (b->legacy != NULL)
+    tks_legacy_created (b->legacy, &t->tp, kind->name, kind->prio, kind->logged, kind->dynamic);
+  {
+    guint64 seq = b->truth_seq++;
+
+    truth_event (b, TKS_TRUTH_CREATE, t, truth_now (b), seq, truth_now (b), seq);
+  }
   make_ready (b, t, FALSE);
   return t;
 }
@@ -340,7 +433,7 @@ signal_sem (TksSimboardState *b, guint sem)
 {
   SimThread *waiter = NULL;
 
-  for (guint i = 0; i < SIM_MAX_THREADS; i++)
+  for (guint i = 0; i < b->n_threads; i++)
     {
       SimThread *t = &b->threads[i];
 
@@ -430,14 +523,25 @@ step (TksSimboardState *b)
           if (!b->triggered_from_code && b->tick >= b->trigger_tick)
             {
               b->triggered_from_code = TRUE;
-              setTriggerTimestamps ("control_overrun");
+              if (b->legacy != NULL)
+                tks_legacy_trigger (b->legacy, "control_overrun", (guint32) b->tick);
+              else
+                setTriggerTimestamps ("control_overrun");
               t->work_left = 2 * SIM_CYCLES_PER_TICK;
             }
           break;
         case OP_EXIT:
-          t->run = RUN_FINAL;
-          ch_host_thread_exit (&t->tp);
-          reschedule (b);
+          {
+            guint64 seq = b->truth_seq++;
+
+            t->run = RUN_FINAL;
+            ch_host_thread_exit (&t->tp);
+            if (b->legacy != NULL)
+              tks_legacy_exited (b->legacy, &t->tp, (guint32) b->tick);
+            truth_run_ends (b, seq);
+            truth_event (b, TKS_TRUTH_EXIT, t, truth_now (b), seq, truth_now (b), seq);
+            reschedule (b);
+          }
           break;
         case OP_LOOP:
           t->pc = 0;
@@ -453,12 +557,11 @@ step (TksSimboardState *b)
 static void
 sim_tick (TksSimboardState *b)
 {
-  guint budget = SIM_CYCLES_PER_TICK;
-
   b->tick++;
+  b->budget = SIM_CYCLES_PER_TICK;
   ch_host_time = (systime_t) b->tick;
 
-  for (guint i = 0; i < SIM_MAX_THREADS; i++)
+  for (guint i = 0; i < b->n_threads; i++)
     {
       SimThread *t = &b->threads[i];
 
@@ -468,7 +571,7 @@ sim_tick (TksSimboardState *b)
   if (b->command_pending)
     signal_sem (b, SEM_SHELL);
 
-  while (budget > 0)
+  while (b->budget > 0)
     {
       SimThread *t = b->current;
       SimThread *best = pick_next (b);
@@ -490,10 +593,10 @@ sim_tick (TksSimboardState *b)
           continue;
         }
       {
-        guint use = MIN (t->work_left, budget);
+        guint use = MIN (t->work_left, b->budget);
 
         t->work_left -= use;
-        budget -= use;
+        b->budget -= use;
         t->tp.stats.cumulative += use;
       }
     }
@@ -521,6 +624,15 @@ board_stream_write (void *ip, const uint8_t *bp, size_t n)
   g_byte_array_append (b->out, bp, (guint) n);
   if (b->opts.packet_bytes > 0 && b->fd >= 0 && b->out->len >= b->opts.packet_bytes)
     flush_out (b);
+  if (b->writes_per_tick > 0 && ++b->writes % b->writes_per_tick == 0)
+    {
+      /* The other threads run while the reply is printed (the command itself waits). */
+      guint keep = b->writes_per_tick;
+
+      b->writes_per_tick = 0;
+      sim_tick (b);
+      b->writes_per_tick = keep;
+    }
   return n;
 }
 
@@ -594,19 +706,39 @@ static const ShellCommand shell_commands[] = {
   { NULL, NULL },
 };
 
+/* The original library's commands, in its order (no threads_dump). */
+static const ShellCommand legacy_commands[] = {
+  { "threads_list", tks_legacy_cmd_threads_list },
+  { "threads_timestamps", tks_legacy_cmd_threads_timestamps },
+  { "threads_timestamps_trigger", tks_legacy_cmd_threads_timestamps_trigger },
+  { "threads_timestamps_run", tks_legacy_cmd_threads_timestamps_run },
+  { "threads_stat", cmd_threads_stat },
+  { "threads_uc", cmd_threads_uc },
+  { NULL, NULL },
+};
+
+static const ShellCommand *
+board_commands (const TksSimboardState *b)
+{
+  return b->legacy != NULL ? legacy_commands : shell_commands;
+}
+
 static void
 cmd_help (BaseSequentialStream *chp, int argc, char *argv[])
 {
+  const ShellCommand *commands = board_commands (((BoardStream *) chp)->board);
+
   if (argc > 0)
     {
       chprintf (chp, "Usage: help\r\n");
       return;
     }
+
   chprintf (chp, "Commands: ");
   for (guint i = 0; i < G_N_ELEMENTS (shell_builtins); i++)
     chprintf (chp, "%s ", shell_builtins[i].name);
-  for (guint i = 0; shell_commands[i].name != NULL; i++)
-    chprintf (chp, "%s ", shell_commands[i].name);
+  for (guint i = 0; commands[i].name != NULL; i++)
+    chprintf (chp, "%s ", commands[i].name);
   chprintf (chp, "\r\n");
 }
 
@@ -667,6 +799,7 @@ run_shell_command (TksSimboardState *b)
     }
   else if (n > 0)
     {
+      const ShellCommand *commands = board_commands (b);
       ShellCmd func = NULL;
       gboolean found = FALSE;
 
@@ -676,10 +809,10 @@ run_shell_command (TksSimboardState *b)
             func = shell_builtins[i].func;
             found = TRUE;
           }
-      for (guint i = 0; shell_commands[i].name != NULL && !found; i++)
-        if (strcmp (words[0], shell_commands[i].name) == 0)
+      for (guint i = 0; commands[i].name != NULL && !found; i++)
+        if (strcmp (words[0], commands[i].name) == 0)
           {
-            func = shell_commands[i].func;
+            func = commands[i].func;
             found = TRUE;
           }
 
@@ -746,9 +879,22 @@ shell_input (TksSimboardState *b)
 TksSimboardState *
 tks_simboard_state_new (const TksSimboardOptions *opts)
 {
+  return tks_simboard_state_new_traced (opts, NULL, NULL);
+}
+
+TksSimboardState *
+tks_simboard_state_new_traced (const TksSimboardOptions *opts,
+                               TksTruthFunc              func,
+                               gpointer                  user_data)
+{
   TksSimboardState *b = g_new0 (TksSimboardState, 1);
 
   b->opts = *opts;
+  b->truth_func = func;
+  b->truth_data = user_data;
+  b->budget = SIM_CYCLES_PER_TICK;
+  b->n_threads = SIM_MAX_THREADS + MIN (opts->workers, SIM_MAX_WORKERS);
+  b->threads = g_new0 (SimThread, b->n_threads);
   b->rng = opts->seed * 2654435761U + 0x9E3779B9U;
   if (b->rng == 0)
     b->rng = 1;
@@ -761,6 +907,8 @@ tks_simboard_state_new (const TksSimboardOptions *opts)
   tks_simboard_log_size = opts->log_size;
   ch_host_reset ();
   threadsUtilitiesResetState ();
+  if (opts->legacy_defects)
+    b->legacy = tks_legacy_new (opts->log_size);
 
   for (guint i = 0; i < G_N_ELEMENTS (static_kinds); i++)
     {
@@ -771,6 +919,7 @@ tks_simboard_state_new (const TksSimboardOptions *opts)
           /* main runs from the start, as after chSysInit(). */
           ch_host_switch (&t->tp);
           b->current = t;
+          truth_run_begins (b, b->truth_seq++);
         }
       else if (i == 1)
         {
@@ -778,9 +927,47 @@ tks_simboard_state_new (const TksSimboardOptions *opts)
         }
     }
 
+  /* Workers: many threads alive at once, at spread priorities. */
+  b->worker_kinds = g_new0 (Kind, b->n_threads - SIM_MAX_THREADS + 1);
+  b->worker_names = g_new0 (char *, b->n_threads - SIM_MAX_THREADS + 1);
+  for (guint i = 0; i < b->n_threads - SIM_MAX_THREADS; i++)
+    {
+      Kind *kind = &b->worker_kinds[i];
+
+      b->worker_names[i] = g_strdup_printf ("worker%u", i + 1);
+      *kind = (Kind) { b->worker_names[i], (tprio_t) (100 + i % 40), TRUE, FALSE, 200, prog_worker };
+      create_thread (b, kind);
+    }
+
   /* A board that has been running for a while: the log already holds its history. */
   tks_simboard_state_advance (b, (guint64) opts->uptime_ms * opts->tick_hz / 1000);
+  /* Its clock started that long ago. */
+  b->clock_tick = b->tick;
+  b->clock_us = g_get_monotonic_time ();
   return b;
+}
+
+void
+tks_simboard_state_get_truth_running (TksSimboardState *b,
+                                      TksTruthEvent    *event)
+{
+  const SimThread *t = b->current;
+
+  *event = (TksTruthEvent) {
+    TKS_TRUTH_RUN, t->order, t->kind->name, t->kind->prio, t->kind->logged, t->kind->dynamic,
+    b->run_begin, truth_now (b), b->run_begin_seq, b->truth_seq,
+  };
+}
+
+void
+tks_simboard_state_end_truth (TksSimboardState *b)
+{
+  if (b->run_open)
+    truth_event (b, TKS_TRUTH_RUNNING, b->current, b->run_begin, b->run_begin_seq,
+                 truth_now (b), b->truth_seq);
+  b->run_open = FALSE;
+  b->truth_func = NULL;
+  b->truth_data = NULL;
 }
 
 void
@@ -788,6 +975,10 @@ tks_simboard_state_free (TksSimboardState *b)
 {
   if (b == NULL)
     return;
+  tks_legacy_free (b->legacy);
+  g_free (b->threads);
+  g_free (b->worker_kinds);
+  g_strfreev (b->worker_names);
   g_byte_array_unref (b->in);
   g_byte_array_unref (b->out);
   g_free (b);
@@ -804,6 +995,19 @@ tks_simboard_state_advance (TksSimboardState *b, guint64 ticks)
 {
   while (ticks-- > 0)
     sim_tick (b);
+}
+
+char *
+tks_simboard_state_run_command_slowly (TksSimboardState *b, const char *line,
+                                       guint writes_per_tick)
+{
+  char *reply;
+
+  b->writes_per_tick = writes_per_tick;
+  b->writes = 0;
+  reply = tks_simboard_state_run_command (b, line);
+  b->writes_per_tick = 0;
+  return reply;
 }
 
 char *
@@ -907,11 +1111,33 @@ flush_out (TksSimboardState *b)
   g_byte_array_set_size (b->out, 0);
 }
 
+/* The tick real time has reached: the clock runs from the board's start. */
+static guint64
+clock_target (TksSimboardState *b)
+{
+  double ticks_per_us = b->opts.tick_hz * b->opts.speed / 1e6;
+
+  return b->clock_tick + (guint64) ((double) (g_get_monotonic_time () - b->clock_us) * ticks_per_us);
+}
+
+gboolean
+tks_simboard_state_catch_up (TksSimboardState *b)
+{
+  guint64 target = clock_target (b);
+
+  /* A bounded amount per call, so input stays responsive. */
+  for (guint steps = 0; b->tick < target && steps < 20000; steps++)
+    {
+      sim_tick (b);
+      if (b->out->len > 0 && b->fd >= 0)
+        flush_out (b);
+    }
+  return b->tick >= target;
+}
+
 int
 tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gint *stop)
 {
-  gint64 start_us = g_get_monotonic_time ();
-  guint64 start_tick = b->tick;
   double ticks_per_us = b->opts.tick_hz * b->opts.speed / 1e6;
   int saved_errno = 0;
 
@@ -932,26 +1158,16 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
 
   while (!b->io_error && !b->want_exit && (stop == NULL || !g_atomic_int_get (stop)))
     {
-      gint64 now = g_get_monotonic_time ();
-      guint64 target = start_tick + (guint64) ((double) (now - start_us) * ticks_per_us);
       struct pollfd pfd = { fd, POLLIN, 0 };
-      guint steps = 0;
+      gboolean caught_up = tks_simboard_state_catch_up (b);
       int timeout_ms;
       int r;
 
-      /* Catch up with real time, a bounded amount per turn so input stays responsive. */
-      while (b->tick < target && steps < 20000)
-        {
-          sim_tick (b);
-          steps++;
-          if (b->out->len > 0)
-            flush_out (b);
-        }
       shell_input (b);
       if (b->out->len > 0)
         flush_out (b);
 
-      timeout_ms = b->tick < target ? 0 : (int) MAX (1.0, MIN (20.0, 1000.0 / (ticks_per_us * 1e6)));
+      timeout_ms = !caught_up ? 0 : (int) MAX (1.0, MIN (20.0, 1000.0 / (ticks_per_us * 1e6)));
       r = poll (&pfd, 1, timeout_ms);
       if (r < 0)
         {
@@ -1014,6 +1230,8 @@ tks_simboard_options_init (TksSimboardOptions *opts)
   opts->uptime_ms = 0;
   opts->packet_bytes = 256;
   opts->baud = 0;
+  opts->workers = 0;
+  opts->legacy_defects = FALSE;
 }
 
 gboolean
@@ -1052,6 +1270,13 @@ tks_simboard_options_check (const TksSimboardOptions *opts, GError **error)
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "Packet size %u is out of range: use 0 (whole replies) to 65536 bytes",
                    opts->packet_bytes);
+      return FALSE;
+    }
+  if (opts->workers > SIM_MAX_WORKERS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "%u workers is out of range: use 0 to %u", opts->workers,
+                   (guint) SIM_MAX_WORKERS);
       return FALSE;
     }
   if (!(opts->speed > 0.0 && opts->speed <= 1000.0))

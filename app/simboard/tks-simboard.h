@@ -13,9 +13,16 @@ G_BEGIN_DECLS
  * "NAME ?" for unknown commands, help, info, systime and the library commands, including
  * threads_dump).
  *
- * Simulated time follows real time: at tick_hz = 1000 and speed = 1.0 the board advances
+ * Simulated time follows real time from the board's start, whether or not a client is
+ * connected, as a real board's clock does: at tick_hz = 1000 and speed = 1.0 the board advances
  * 1000 ticks per real second. The workload is a pure function of the seed: the same seed gives
  * the same threads and the same switches at the same ticks.
+ *
+ * The board knows what its scheduler did: the ground truth of every run, creation and exit
+ * (tks-simboard-private.h, tickscope-simboard --truth FILE). With legacy_defects it behaves
+ * like the original threads_utilities library instead of this project's (legacy commands,
+ * exits recorded after a trigger froze the log, a history of the last 64 exits whatever the
+ * log holds), recorded by tks-simboard-legacy.c; the board library itself stays correct.
  *
  * The board library has global state: only ONE board may run in a process at a time.
  * tks_simboard_start() fails with G_IO_ERROR_BUSY while another board is running, and
@@ -37,6 +44,12 @@ typedef struct
   guint   baud;         /* the output leaves no faster than a serial line at this rate (ten
                           bits a byte), to see a real link's transfer times; 0 (default): as
                           fast as the reader takes it; else 300..10000000 */
+  guint   workers;      /* extra logged threads created at boot, each waking every few ticks,
+                          so that more than 63 threads can be alive; 0..200; default 0 */
+  gboolean legacy_defects; /* behave like the original threads_utilities library: legacy
+                          commands only (no threads_dump), exit records written while the
+                          trigger holds the log frozen, a deleted-thread history of the last
+                          64 exits whatever the log holds; default FALSE */
 } TksSimboardOptions;
 
 typedef struct _TksSimboard TksSimboard;

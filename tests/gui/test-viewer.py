@@ -294,6 +294,34 @@ try:
     warned = [t for t in labels(main_window(app)) if "1767258" in t or "lost data" in t]
     check(not warned, "the board's counters are not shown as warnings", warned)
 
+    # A history of 3,000 deleted threads, all shown (they exited before the log): only the lanes
+    # in view (and a margin) get a header widget, so it opens at once; scrolled to the bottom,
+    # the last lane has its header.
+    toggle()
+    history_file = os.path.join(WORK, "history.txt")
+    with open(history_file, "w") as f:
+        f.write("threads_list\nThread number  1 : Prio = 128, Log = Yes, Name = main\n"
+                "Thread number  2 : Prio =   1, Log = Yes, Name = lastlane\nDeleted threads: \n")
+        for i in range(3000):
+            f.write("Thread number  3 : Prio =  10, Log = Yes, Name = worker%d\n" % i)
+        f.write("ch> \nthreads_timestamps\nFrom  1 to  2 at       5\nFrom  2 to  1 at       9\nch> \n")
+    click(buttons["Open"])
+    file_dialog_open(app, history_file)
+    opened = wait_for(lambda: "3002 threads" in status(app, THREADS), 30)
+    check(opened, "a capture with 3,000 deleted threads opens", status(app, THREADS))
+    headers = lane_names(app)
+    check(0 < len(headers) <= 600 and "main" in headers and "lastlane" not in headers,
+          "only the lanes in view and a margin have a header widget", len(headers))
+    bar = find(main_window(app), lambda n: n.getRoleName() == "scroll bar")
+    if bar is not None:
+        # a click at the end of the trough moves the slider there
+        ext = bar.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        pyatspi.Registry.generateMouseEvent(ext.x + ext.width // 2, ext.y + ext.height - 2, "b1c")
+    shown = wait_for(lambda: "lastlane" in lane_names(app), 10)
+    check(bar is not None and shown, "scrolled to the bottom, the last lane has its header",
+          len(lane_names(app)))
+    toggle()
+
     check(proc.poll() is None, "the viewer is still running")
 finally:
     proc.terminate()

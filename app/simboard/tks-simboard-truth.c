@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The simulated board's ground truth as CSV, in the columns of Tickscope's CSV export:
+ *   kind,thread,priority,creation_order,begin,end
+ * kind is create, run, exit or running (the run going on when the board stopped); begin and
+ * end are ticks with the cycles of the tick as a fraction (three decimals). Rows are written
+ * as the board runs, in the order things happen (a run's row when it ends).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gio/gio.h>
+
+#include "tks-simboard-private.h"
+
+#define TRUTH_FLUSH_US 50000
+
+struct _TksTruthWriter
+{
+  FILE   *file;
+  char   *display;
+  gint64  flushed_us;
+};
+
+static const char * const truth_kinds[] = { "create", "run", "exit", "running" };
+
+TksTruthWriter *
+tks_truth_writer_open (const char *path, GError **error)
+{
+  TksTruthWriter *w;
+  FILE *file = fopen (path, "w");
+
+  if (file == NULL)
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "Cannot write the truth to %s: %s", path, g_strerror (saved));
+      return NULL;
+    }
+  w = g_new0 (TksTruthWriter, 1);
+  w->file = file;
+  w->display = g_filename_display_name (path);
+  fputs ("kind,thread,priority,creation_order,begin,end\r\n", file);
+  fflush (file);
+  w->flushed_us = g_get_monotonic_time ();
+  return w;
+}
+
+static void
+put_field (FILE *file, const char *text)
+{
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    {
+      fputs (text, file);
+      return;
+    }
+  fputc ('"', file);
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        fputc ('"', file);
+      fputc (*p, file);
+    }
+  fputc ('"', file);
+}
+
+void
+tks_truth_writer_write (const TksTruthEvent *event, gpointer user_data)
+{
+  TksTruthWriter *w = user_data;
+  char begin[G_ASCII_DTOSTR_BUF_SIZE], end[G_ASCII_DTOSTR_BUF_SIZE];
+  gint64 now;
+
+  if ((guint) event->kind >= G_N_ELEMENTS (truth_kinds))
+    return;
+  fputs (truth_kinds[event->kind], w->file);
+  fputc (',', w->file);
+  put_field (w->file, event->name);
+  fprintf (w->file, ",%d,%u,%s,%s\r\n", event->priority, event->thread,
+           g_ascii_formatd (begin, sizeof begin, "%.3f", event->begin),
+           g_ascii_formatd (end, sizeof end, "%.3f", event->end));
+
+  now = g_get_monotonic_time ();
+  if (now - w->flushed_us >= TRUTH_FLUSH_US)
+    {
+      fflush (w->file);
+      w->flushed_us = now;
+    }
+}
+
+gboolean
+tks_truth_writer_close (TksTruthWriter *w, GError **error)
+{
+  gboolean ok;
+  int saved;
+
+  if (w == NULL)
+    return TRUE;
+  ok = fflush (w->file) == 0 && !ferror (w->file);
+  saved = errno;
+  if (fclose (w->file) != 0 && ok)
+    {
+      ok = FALSE;
+      saved = errno;
+    }
+  if (!ok)
+    g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                 "Cannot write the truth to %s: %s", w->display, g_strerror (saved));
+  g_free (w->display);
+  g_free (w);
+  return ok;
+}

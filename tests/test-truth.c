@@ -1,0 +1,736 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Rebuilt timelines against the ground truth: the simulated board reports what its scheduler
+ * really did, and the runs Tickscope rebuilds from what the board sent (a threads_dump reply,
+ * and the legacy threads_list + threads_timestamps pair) must be the same, tick for tick, on
+ * the right threads, in the right order within each tick (tks-truth-check.h). Over many seeds,
+ * log sizes, tick rates and durations: tick wrap, log wrap, many exits, a full deleted
+ * history, more than 63 live threads, triggers, run mode, fetches right after exits.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+
+#include <glib/gstdio.h>
+
+#include <gio/gio.h>
+
+#include "tks-simboard.h"
+#include "tks-test-port.h"
+#include "tks-truth-check.h"
+
+typedef struct
+{
+  const char *what;
+  guint32     seed;
+  guint       tick_hz;
+  guint       log_size;
+  guint       workers;
+  guint64     ticks;        /* before the first fetch */
+  guint       n_fetches;
+  guint64     gap;          /* ticks between fetches */
+  gboolean    at_exit;      /* fetch in the tick a thread exits */
+  gboolean    trigger;      /* threads_timestamps_trigger after @ticks, then @gap ticks */
+  gboolean    run_mode;     /* threads_timestamps_run before every fetch after the first */
+} TruthCase;
+
+typedef struct
+{
+  guint fetches;
+  guint runs;
+  guint exits_in_window;
+  gboolean wrapped;
+  gboolean frozen;
+  gboolean many_threads;
+} CaseStats;
+
+static void
+assert_score (const TruthCase *c, const char *how, TruthScore *score)
+{
+  if (score->wrong_thread + score->wrong_ticks + score->spurious + score->order_errors != 0
+      || score->right + score->edge_missing != score->truth_runs)
+    {
+      g_test_message ("%s (seed %u, %u Hz, log %u, %u workers), %s: %u truth runs, %u right, "
+                      "%u wrong thread, %u wrong ticks, %u spurious, %u edge, %u order errors\n%s",
+                      c->what, c->seed, c->tick_hz, c->log_size, c->workers, how,
+                      score->truth_runs, score->right, score->wrong_thread, score->wrong_ticks,
+                      score->spurious, score->edge_missing, score->order_errors,
+                      score->errors != NULL ? score->errors->str : "");
+      g_test_fail ();
+    }
+}
+
+/* Reads the board as a client would, both ways, and checks both readings. */
+static void
+check_fetch (const TruthCase *c, TksSimboardState *board, Truth *truth, CaseStats *stats)
+{
+  TksTruthEvent running;
+  guint64 now = tks_simboard_state_get_tick (board);
+  g_autofree char *dump = tks_simboard_state_run_command (board, "threads_dump");
+  g_autofree char *list = tks_simboard_state_run_command (board, "threads_list");
+  g_autofree char *log = tks_simboard_state_run_command (board, "threads_timestamps");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) from_dump = NULL;
+  g_autoptr(TksCapture) from_pair = NULL;
+  gint64 first = 0, last = 0;
+  guint32 first_raw = 0;
+
+  tks_simboard_state_get_truth_running (board, &running);
+  g_assert_true (truth_log_window (log, now, &first, &last, &first_raw));
+  stats->fetches++;
+  stats->wrapped |= last / TRUTH_TICK_PERIOD != first / TRUTH_TICK_PERIOD;
+  stats->frozen |= strstr (dump, "Mode: frozen") != NULL;
+  {
+    guint live = 0;
+
+    for (guint t = 0; t < truth->threads->len; t++)
+      live += !g_array_index (truth->threads, TruthThread, t).exited;
+    stats->many_threads |= live > TRUTH_MAX_NUMBERED;
+  }
+  stats->exits_in_window += truth_count_exits (log);
+
+  from_dump = tks_capture_new_from_dump (dump, strlen (dump), &error);
+  g_assert_no_error (error);
+  g_assert_null (tks_capture_get_damage (from_dump));
+  from_pair = tks_capture_new_from_replies (list, strlen (list), log, strlen (log), &error);
+  g_assert_no_error (error);
+
+  for (guint way = 0; way < 2; way++)
+    {
+      TksCapture *capture = way == 0 ? from_dump : from_pair;
+      g_autoptr(GArray) read = read_runs_of_capture (capture, first);
+      TruthScore score = { 0 };
+
+      truth_score (truth, &running, read, first, last, &score);
+      assert_score (c, way == 0 ? "threads_dump" : "threads_list + threads_timestamps", &score);
+      stats->runs += score.right;
+      truth_score_clear (&score);
+    }
+}
+
+static void
+advance_to_exit (TksSimboardState *board, Truth *truth, guint64 limit)
+{
+  guint exits = truth->n_exits;
+
+  for (guint64 t = 0; t < limit; t++)
+    {
+      tks_simboard_state_advance (board, 1);
+      if (truth->n_exits != exits)
+        return;
+    }
+}
+
+static void
+run_case (const TruthCase *c, CaseStats *stats)
+{
+  TksSimboardOptions opts;
+  TksSimboardState *board;
+  g_autoptr(Truth) truth = truth_new ();
+
+  tks_simboard_options_init (&opts);
+  opts.seed = c->seed;
+  opts.tick_hz = c->tick_hz;
+  opts.log_size = c->log_size;
+  opts.workers = c->workers;
+  g_assert_true (tks_simboard_options_check (&opts, NULL));
+  g_assert_true (tks_simboard_state_acquire (NULL));
+  board = tks_simboard_state_new_traced (&opts, truth_collect, truth);
+
+  tks_simboard_state_advance (board, c->ticks);
+  if (c->trigger)
+    {
+      g_autofree char *reply = tks_simboard_state_run_command (board, "threads_timestamps_trigger");
+
+      g_assert_true (g_str_has_prefix (reply, "Trigger set by "));
+      tks_simboard_state_advance (board, c->gap);
+    }
+  for (guint f = 0; f < c->n_fetches; f++)
+    {
+      if (f > 0)
+        {
+          if (c->run_mode)
+            g_free (tks_simboard_state_run_command (board, "threads_timestamps_run"));
+          tks_simboard_state_advance (board, c->gap);
+        }
+      if (c->at_exit)
+        advance_to_exit (board, truth, 20 * c->tick_hz);
+      check_fetch (c, board, truth, stats);
+      /* Older runs cannot be in a later log: bounded memory over long cases. */
+      truth_forget_before (truth, (double) tks_simboard_state_get_tick (board) - 70000.0);
+    }
+  tks_simboard_state_free (board);
+  tks_simboard_state_release ();
+}
+
+/* Hand-picked cases, one per hazard. */
+static const TruthCase fixed_cases[] = {
+  { "boot, the log not yet full", 1, 1000, 3000, 0, 300, 1, 0, FALSE, FALSE, FALSE },
+  { "log wrap", 2, 1000, 3000, 0, 4000, 3, 1500, FALSE, FALSE, FALSE },
+  { "small log", 3, 1000, 16, 0, 2000, 4, 333, FALSE, FALSE, FALSE },
+  { "fetches in the tick a thread exits", 4, 1000, 2000, 0, 1000, 6, 50, TRUE, FALSE, FALSE },
+  { "many exits, full deleted history", 5, 1000, 65536, 0, 30000, 2, 3000, FALSE, FALSE, FALSE },
+  { "trigger from the shell", 6, 1000, 3000, 0, 3000, 2, 2500, FALSE, TRUE, FALSE },
+  { "trigger before the log is half full", 7, 1000, 3000, 0, 100, 1, 3000, FALSE, TRUE, FALSE },
+  { "trigger from code", 8, 100, 3000, 0, 6000, 2, 500, FALSE, FALSE, FALSE },
+  { "run mode between fetches", 9, 1000, 3000, 0, 3000, 3, 700, FALSE, TRUE, TRUE },
+  { "more than 63 live threads", 10, 1000, 3000, 70, 2000, 2, 900, FALSE, FALSE, FALSE },
+  { "numbers running out, exits", 11, 1000, 4000, 49, 3000, 4, 400, TRUE, FALSE, FALSE },
+  { "tick wrap at 100 kHz", 12, 100000, 3000, 0, 1048576 - 300, 3, 250, FALSE, FALSE, FALSE },
+};
+
+static void
+test_fixed (gconstpointer data)
+{
+  const TruthCase *c = data;
+  CaseStats stats = { 0 };
+
+  run_case (c, &stats);
+  g_test_message ("%s: %u fetches, %u runs right, %u exits in the logs%s%s%s", c->what,
+                  stats.fetches, stats.runs, stats.exits_in_window,
+                  stats.wrapped ? ", tick wrapped" : "", stats.frozen ? ", frozen" : "",
+                  stats.many_threads ? ", more than 63 alive" : "");
+  g_assert_cmpuint (stats.runs, >, 0);
+  if (strstr (c->what, "tick wrap") != NULL)
+    g_assert_true (stats.wrapped);
+  if (strstr (c->what, "exit") != NULL)
+    g_assert_cmpuint (stats.exits_in_window, >, 0);
+  if (strstr (c->what, "trigger") != NULL)
+    g_assert_true (stats.frozen);
+  if (strstr (c->what, "63") != NULL)
+    g_assert_true (stats.many_threads);
+}
+
+/* Random cases: seeds, tick rates, log sizes, durations, workers, triggers and fetch moments
+ * drawn from the test's random seed (g_test prints it; --seed replays it). 40 cases, or
+ * $TKS_TRUTH_CASES for a longer search. */
+static void
+test_random (void)
+{
+  static const guint rates[] = { 100, 1000, 1000, 10000, 100000 };
+  static const guint sizes[] = { 16, 64, 500, 3000, 3000, 12000 };
+  const char *env = g_getenv ("TKS_TRUTH_CASES");
+  guint n_cases = env != NULL ? (guint) g_ascii_strtoull (env, NULL, 10) : 40;
+  CaseStats stats = { 0 };
+
+  for (guint n = 0; n < n_cases; n++)
+    {
+      TruthCase c = { "random", g_test_rand_int (), 1000, 3000, 0, 0, 1, 0, FALSE, FALSE, FALSE };
+
+      c.tick_hz = rates[g_test_rand_int_range (0, G_N_ELEMENTS (rates))];
+      c.log_size = sizes[g_test_rand_int_range (0, G_N_ELEMENTS (sizes))];
+      c.workers = g_test_rand_int_range (0, 4) == 0 ? (guint) g_test_rand_int_range (1, 80) : 0;
+      c.ticks = (guint64) g_test_rand_int_range (1, 6000);
+      c.n_fetches = (guint) g_test_rand_int_range (1, 4);
+      c.gap = (guint64) g_test_rand_int_range (1, 2000);
+      c.at_exit = g_test_rand_bit ();
+      c.trigger = c.workers == 0 && g_test_rand_int_range (0, 3) == 0;
+      c.run_mode = c.trigger && g_test_rand_bit ();
+      run_case (&c, &stats);
+      if (g_test_failed ())
+        {
+          g_test_message ("failing case: seed %u, %u Hz, log %u, %u workers, %" G_GUINT64_FORMAT
+                          " ticks, %u fetches %" G_GUINT64_FORMAT " apart%s%s%s", c.seed,
+                          c.tick_hz, c.log_size, c.workers, c.ticks, c.n_fetches, c.gap,
+                          c.at_exit ? ", at exits" : "", c.trigger ? ", trigger" : "",
+                          c.run_mode ? ", run mode" : "");
+          return;
+        }
+    }
+  g_test_message ("%u fetches, %u runs right, %u exits in the logs", stats.fetches, stats.runs,
+                  stats.exits_in_window);
+}
+
+/* A threads_dump printed while the board runs (a tick every line): threads exit and are
+ * created while the library prints; the dump is the board at the moment it began. (One
+ * fetch a board: the library drops the switches while it prints, so a later log has a hole
+ * there, which nothing in it marks.) */
+static void
+test_fetch_while_printing (void)
+{
+  guint exits_during = 0, fetches = 0;
+
+  for (guint32 seed = 1; seed <= 30; seed++)
+    {
+      TruthCase c = { "fetch while printing", seed, 1000, 3000, 0, 0, 1, 0, FALSE, FALSE, FALSE };
+      TksSimboardOptions opts;
+      TksSimboardState *board;
+      g_autoptr(Truth) truth = truth_new ();
+
+      tks_simboard_options_init (&opts);
+      opts.seed = seed;
+      g_assert_true (tks_simboard_state_acquire (NULL));
+      board = tks_simboard_state_new_traced (&opts, truth_collect, truth);
+      tks_simboard_state_advance (board, 1000 + 97 * seed);
+        {
+          TksTruthEvent running;
+          guint64 now = tks_simboard_state_get_tick (board);
+          guint exits = truth->n_exits;
+          g_autofree char *dump = NULL;
+          g_autoptr(GError) error = NULL;
+          g_autoptr(TksCapture) capture = NULL;
+          g_autoptr(GArray) read = NULL;
+          TruthScore score = { 0 };
+          gint64 first = 0, last = 0;
+          guint32 first_raw = 0;
+
+          tks_simboard_state_get_truth_running (board, &running);
+          dump = tks_simboard_state_run_command_slowly (board, "threads_dump", 1);
+          g_assert_cmpuint (tks_simboard_state_get_tick (board), >, now + 500);
+          exits_during += truth->n_exits - exits;
+          fetches++;
+          g_assert_true (truth_log_window (dump, now, &first, &last, &first_raw));
+          capture = tks_capture_new_from_dump (dump, strlen (dump), &error);
+          g_assert_no_error (error);
+          g_assert_null (tks_capture_get_damage (capture));
+          read = read_runs_of_capture (capture, first);
+          truth_score (truth, &running, read, first, last, &score);
+          assert_score (&c, "threads_dump printed while the board runs", &score);
+          truth_score_clear (&score);
+        }
+      tks_simboard_state_free (board);
+      tks_simboard_state_release ();
+    }
+  g_test_message ("%u fetches, %u exits while the dump was printed", fetches, exits_during);
+  g_assert_cmpuint (exits_during, >, 10);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The board behaving like the original library (--legacy-defects). */
+
+static TksSimboardState *
+legacy_board (Truth *truth)
+{
+  TksSimboardOptions opts;
+
+  tks_simboard_options_init (&opts);
+  opts.legacy_defects = TRUE;
+  g_assert_true (tks_simboard_state_acquire (NULL));
+  return tks_simboard_state_new_traced (&opts, truth_collect, truth);
+}
+
+/* Each line of @reply is a line the original library prints, as in a real board's capture. */
+static guint
+assert_legacy_lines (const char *reply, GRegex *line_re)
+{
+  g_auto(GStrv) lines = truth_lines (reply, FALSE);
+  guint n = 0;
+
+  /* Every line ends in CRLF. */
+  for (const char *p = reply; *p != '\0'; p++)
+    g_assert_true (*p != '\n' || (p > reply && p[-1] == '\r'));
+  g_assert_true (*reply == '\0' || g_str_has_suffix (reply, "\r\n"));
+
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++, n++)
+    if (!g_regex_match (line_re, lines[i], 0, NULL))
+      g_error ("not a line of the original library: “%s”", lines[i]);
+  return n;
+}
+
+static void
+test_legacy_replies (void)
+{
+  g_autoptr(Truth) truth = truth_new ();
+  TksSimboardState *board = legacy_board (truth);
+  g_autoptr(GRegex) line_re = g_regex_new (
+    "^(Thread number [ 0-9]{2} : Prio = [ 0-9]{3}, Log = (Yes| No), Name = [^\r]+"
+    "|Deleted threads: |From [ 0-9]{2} to [ 0-9]{2} at [ 0-9]{7}|Triggered at [ 0-9]{7})$",
+    0, 0, NULL);
+  g_autofree char *help = tks_simboard_state_run_command (board, "help");
+  g_autofree char *dump = tks_simboard_state_run_command (board, "threads_dump");
+  g_autofree char *real = NULL;
+  g_autofree char *list = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *trigger = NULL;
+  g_autofree char *late = NULL;
+  const char *deleted;
+  guint n_deleted, exits = 0, lone = 0, last_switch = 0;
+  g_autoptr(GArray) records = NULL;
+
+  /* The original's commands, in its order; no threads_dump. */
+  g_assert_true (g_str_has_suffix (help, " threads_list threads_timestamps "
+                                   "threads_timestamps_trigger threads_timestamps_run "
+                                   "threads_stat threads_uc \r\n"));
+  g_assert_cmpstr (dump, ==, "threads_dump ?\r\n");
+  /* The line formats are those of a real board's capture. */
+  g_assert_true (g_file_get_contents (TEST_DATA_DIR "/board-trigger-exits.raw.txt", &real, NULL, NULL));
+  {
+    g_auto(GStrv) real_lines = truth_lines (real, FALSE);
+    guint matched = 0;
+
+    for (guint i = 0; real_lines[i] != NULL; i++)
+      matched += g_regex_match (line_re, real_lines[i], 0, NULL);
+    g_assert_cmpuint (matched, >, 6000);
+  }
+
+  /* Long after the 64th exit: the history keeps 64 threads, whatever the log holds. */
+  tks_simboard_state_advance (board, 40000);
+  list = tks_simboard_state_run_command (board, "threads_list");
+  log = tks_simboard_state_run_command (board, "threads_timestamps");
+  assert_legacy_lines (list, line_re);
+  g_assert_cmpuint (assert_legacy_lines (log, line_re), ==, 3000);
+  deleted = strstr (list, "Deleted threads: \r\n");
+  g_assert_nonnull (deleted);
+  n_deleted = assert_legacy_lines (deleted, line_re) - 1;
+  g_assert_cmpuint (n_deleted, ==, 64);
+  exits = truth_count_exits (log);
+  g_assert_cmpuint (exits, <, 16);
+  g_assert_cmpuint (truth->n_exits, >, 100);
+
+  /* Frozen by a trigger, the log still takes exit records: read late, it ends with them. */
+  trigger = tks_simboard_state_run_command (board, "threads_timestamps_trigger");
+  g_assert_true (g_str_has_prefix (trigger, "Trigger set by Shell command at   40000\r\n"));
+  tks_simboard_state_advance (board, 20000);
+  late = tks_simboard_state_run_command (board, "threads_timestamps");
+  g_assert_true (g_str_has_prefix (late, "Triggered at   40000\r\n"));
+  assert_legacy_lines (late, line_re);
+  records = truth_records (late);
+  for (guint i = 0; i < records->len; i++)
+    {
+      const TruthRecord *rec = &g_array_index (records, TruthRecord, i);
+
+      if (rec->out != rec->in)
+        {
+          last_switch = (guint) rec->tick;
+          lone = 0;
+        }
+      else if ((guint) rec->tick > last_switch + 100)
+        lone++;
+    }
+  g_test_message ("%u lone exit records after the log froze at tick %u", lone, last_switch);
+  g_assert_cmpuint (lone, >, 20);
+  g_assert_cmpuint (last_switch, <, 42000);
+
+  tks_simboard_state_free (board);
+  tks_simboard_state_release ();
+}
+
+/* Read late after a trigger, the log holds more exits than the original library's history
+ * remembers (it keeps the last 64, here mostly exits after the freeze). The threads whose
+ * exits the history forgot must not take the names of others: they are shown as not in the
+ * list, and every named run is right. */
+static void
+test_legacy_forgotten_exits (void)
+{
+  g_autoptr(Truth) truth = truth_new ();
+  TksSimboardState *board = legacy_board (truth);
+  g_autofree char *trigger = NULL;
+  g_autofree char *list = NULL;
+  g_autofree char *log = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GArray) read = NULL;
+  TksTruthEvent running;
+  TruthScore score = { 0 };
+  gint64 first = 0, last = 0;
+  guint32 first_raw = 0;
+
+  tks_simboard_state_advance (board, 5000);
+  trigger = tks_simboard_state_run_command (board, "threads_timestamps_trigger");
+  tks_simboard_state_advance (board, 25000);
+  list = tks_simboard_state_run_command (board, "threads_list");
+  log = tks_simboard_state_run_command (board, "threads_timestamps");
+  tks_simboard_state_get_truth_running (board, &running);
+  g_assert_true (truth_log_window (log, tks_simboard_state_get_tick (board), &first, &last, &first_raw));
+
+  capture = tks_capture_new_from_replies (list, strlen (list), log, strlen (log), &error);
+  g_assert_no_error (error);
+  read = read_runs_of_capture (capture, first);
+  truth_score (truth, &running, read, first, last, &score);
+  g_test_message ("%u runs, %u right, %u on threads not in the list, %u on named threads wrong",
+                  score.truth_runs - score.edge_missing, score.right, score.wrong_thread,
+                  score.wrong_named);
+  if (score.wrong_named != 0 || score.wrong_ticks != 0 || score.order_errors != 0)
+    {
+      g_test_message ("%s", score.errors != NULL ? score.errors->str : "");
+      g_test_fail ();
+    }
+  g_assert_cmpuint (score.right, >, 2500);
+  truth_score_clear (&score);
+  tks_simboard_state_free (board);
+  tks_simboard_state_release ();
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The board program: its clock runs from its start, and --truth FILE is written as it runs. */
+
+/* Reads from @in until what was read ends with @end. */
+static char *
+read_until (GInputStream *in, GString *buf, const char *end)
+{
+  g_autoptr(GError) error = NULL;
+
+  while (!g_str_has_suffix (buf->str, end))
+    {
+      char chunk[4096];
+      gssize n = g_input_stream_read (in, chunk, sizeof chunk, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (n, >, 0);
+      g_string_append_len (buf, chunk, n);
+      g_assert_cmpuint (buf->len, <, 4 << 20);
+    }
+  return g_strdup (buf->str);
+}
+
+/* The truth of a CSV file; the workload's unlogged threads are @unlogged. Sequence numbers
+ * follow the rows: a run's row comes when it ends, an exit's row after its last run. */
+static Truth *
+truth_from_csv (const char *text, const char * const *unlogged, TksTruthEvent *running)
+{
+  g_auto(GStrv) lines = truth_lines (text, TRUE);
+  Truth *truth = truth_new ();
+  guint64 next_begin = 0;
+
+  g_assert_cmpstr (lines[0], ==, "kind,thread,priority,creation_order,begin,end");
+  /* Complete rows only: a file read while the board writes may end in part of one. */
+  for (guint r = 1; lines[r] != NULL; r++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[r], ",", -1);
+      TksTruthEvent ev = { 0 };
+
+      g_assert_cmpuint (g_strv_length (f), ==, 6);
+      ev.name = g_intern_string (f[1]);
+      ev.priority = atoi (f[2]);
+      ev.thread = (guint) atoi (f[3]);
+      ev.begin = g_ascii_strtod (f[4], NULL);
+      ev.end = g_ascii_strtod (f[5], NULL);
+      ev.logged = !g_strv_contains (unlogged, f[1]);
+      ev.dynamic = g_str_has_prefix (f[1], "job_");
+      g_assert_cmpfloat (ev.begin, <=, ev.end);
+      if (g_str_equal (f[0], "create"))
+        ev.kind = TKS_TRUTH_CREATE;
+      else if (g_str_equal (f[0], "exit"))
+        {
+          ev.kind = TKS_TRUTH_EXIT;
+          next_begin = 2 * r;
+        }
+      else
+        {
+          g_assert_true (g_str_equal (f[0], "run") || g_str_equal (f[0], "running"));
+          ev.kind = TKS_TRUTH_RUN;
+          ev.begin_seq = next_begin;
+          ev.end_seq = next_begin = 2 * r;
+          if (g_str_equal (f[0], "running"))
+            {
+              *running = ev;
+              continue;
+            }
+        }
+      truth_collect (&ev, truth);
+    }
+  return truth;
+}
+
+static void
+die_with_parent (gpointer data)
+{
+  (void) data;
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
+
+/* The board program, serving on TCP, connected after @wait_us. */
+typedef struct
+{
+  GSubprocess       *proc;
+  GSocketConnection *conn;
+  GString           *buf;
+} ProgramBoard;
+
+static void
+program_start (ProgramBoard *board, const char * const *options, gulong wait_us)
+{
+  const char *exe = g_getenv ("TKS_SIMBOARD");
+  g_autofree char *port = g_strdup_printf ("%u", free_port ());
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  g_assert_nonnull (exe);
+  g_ptr_array_add (argv, (gpointer) exe);
+  g_ptr_array_add (argv, (gpointer) "--tcp");
+  g_ptr_array_add (argv, port);
+  for (guint i = 0; options[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) options[i]);
+  g_ptr_array_add (argv, NULL);
+  /* A failing test does not leave the board running. */
+  g_subprocess_launcher_set_child_setup (launcher, die_with_parent, NULL, NULL);
+  board->proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (board->proc));
+  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (line, port));
+
+  g_usleep (wait_us);
+  g_socket_client_set_enable_proxy (client, FALSE);   /* a board on this machine */
+  board->conn = g_socket_client_connect_to_host (client, "127.0.0.1", (guint16) atoi (port), NULL, &error);
+  g_assert_no_error (error);
+  board->buf = g_string_new (NULL);
+  g_free (read_until (g_io_stream_get_input_stream (G_IO_STREAM (board->conn)), board->buf, "ch> "));
+}
+
+/* Runs @command; returns its reply with the echo, up to the prompt. */
+static char *
+program_command (ProgramBoard *board, const char *command)
+{
+  g_autofree char *line = g_strconcat (command, "\r\n", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_string_truncate (board->buf, 0);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (board->conn)), line,
+                             strlen (line), NULL, NULL, &error);
+  g_assert_no_error (error);
+  return read_until (g_io_stream_get_input_stream (G_IO_STREAM (board->conn)), board->buf, "\r\nch> ");
+}
+
+static void
+program_stop (ProgramBoard *board)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_io_stream_close (G_IO_STREAM (board->conn), NULL, NULL);
+  g_subprocess_send_signal (board->proc, SIGTERM);
+  g_subprocess_wait_check (board->proc, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_object (&board->conn);
+  g_clear_object (&board->proc);
+  g_string_free (board->buf, TRUE);
+}
+
+static void
+test_program (void)
+{
+  static const char * const unlogged[] = { "stats", "watchdog", "job_g", NULL };
+  g_autofree char *dir = g_dir_make_tmp ("tks-truth-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "truth.csv", NULL);
+  const char * const options[] = { "--truth", path, NULL };
+  ProgramBoard board = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dump = NULL;
+  g_autofree char *systime = NULL;
+  g_autofree char *csv = NULL;
+  guint64 now;
+  g_autoptr(Truth) truth = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GArray) read = NULL;
+  TksTruthEvent running = { 0 };
+  TruthScore score = { 0 };
+  guint64 written = 0, exits = 0;
+  gint64 first = 0, last = 0;
+  guint32 first_raw = 0;
+  const char *p;
+
+  if (g_getenv ("TKS_SIMBOARD") == NULL)
+    {
+      g_test_skip ("TKS_SIMBOARD names no simulated board program");
+      return;
+    }
+  /* Nobody connected for 1.5 s: the board ran all the same. */
+  program_start (&board, options, 1500000);
+  dump = program_command (&board, "threads_dump");
+  systime = program_command (&board, "systime");
+  now = g_ascii_strtoull (systime + strlen ("systime\r\n"), NULL, 10);
+  g_assert_cmpuint (now, >=, 1500);
+
+  p = strstr (dump, "Records written: ");
+  g_assert_nonnull (p);
+  written = g_ascii_strtoull (p + strlen ("Records written: "), NULL, 10);
+  g_assert_cmpuint (written, >, 3000);
+  exits = truth_count_exits (dump);
+  g_assert_cmpuint (exits, >, 0);
+  g_assert_true (truth_log_window (dump, now, &first, &last, &first_raw));
+  g_test_message ("1.5 s after start: %" G_GUINT64_FORMAT " records written, log from tick %"
+                  G_GINT64_FORMAT " to %" G_GINT64_FORMAT ", %" G_GUINT64_FORMAT " exits",
+                  written, first, last, exits);
+  g_assert_cmpint (last, >=, 1400);
+
+  /* The truth is in the file while the board runs. */
+  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
+  g_assert_nonnull (strstr (csv, "\r\ncreate,main,128,0,0.000,0.000\r\n"));
+  g_clear_pointer (&csv, g_free);
+  g_usleep (100000);
+  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
+  {
+    g_autoptr(Truth) so_far = truth_from_csv (csv, unlogged, &running);
+
+    g_assert_cmpuint (so_far->runs->len, >, 1000);
+    g_assert_cmpfloat (g_array_index (so_far->runs, TruthRun, so_far->runs->len - 1).end, >=, 1400);
+  }
+  g_clear_pointer (&csv, g_free);
+
+  /* Stopped, it ends the truth with the run going on; the dump's runs are the truth's. */
+  program_stop (&board);
+  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
+  g_assert_nonnull (strstr (csv, "\r\nrunning,"));
+  truth = truth_from_csv (csv, unlogged, &running);
+  g_assert_cmpuint (truth->n_exits, >, 0);
+
+  capture = tks_capture_new_from_dump (strstr (dump, "Dump version"), strlen (strstr (dump, "Dump version")) - 4, &error);
+  g_assert_no_error (error);
+  read = read_runs_of_capture (capture, first);
+  truth_score (truth, &running, read, first, last, &score);
+  g_test_message ("%u truth runs in the log's window, %u right, %u edge", score.truth_runs,
+                  score.right, score.edge_missing);
+  if (score.wrong_thread + score.wrong_ticks + score.spurious + score.order_errors != 0
+      || score.right + score.edge_missing != score.truth_runs || score.right < 1000)
+    {
+      g_test_message ("%s", score.errors != NULL ? score.errors->str : "");
+      g_test_fail ();
+    }
+  truth_score_clear (&score);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* The program with --legacy-defects speaks as the original library does. */
+static void
+test_program_legacy (void)
+{
+  const char * const options[] = { "--legacy-defects", NULL };
+  ProgramBoard board = { 0 };
+  g_autofree char *help = NULL;
+  g_autofree char *dump = NULL;
+  g_autofree char *list = NULL;
+
+  if (g_getenv ("TKS_SIMBOARD") == NULL)
+    {
+      g_test_skip ("TKS_SIMBOARD names no simulated board program");
+      return;
+    }
+  program_start (&board, options, 0);
+  help = program_command (&board, "help");
+  g_assert_nonnull (strstr (help, " threads_list threads_timestamps "));
+  g_assert_null (strstr (help, "threads_dump"));
+  dump = program_command (&board, "threads_dump");
+  g_assert_cmpstr (dump, ==, "threads_dump\r\nthreads_dump ?\r\nch> ");
+  list = program_command (&board, "threads_list");
+  g_assert_true (g_str_has_prefix (list, "threads_list\r\nThread number  1 : Prio = 128, Log = Yes, Name = main\r\n"));
+  g_assert_nonnull (strstr (list, "\r\nDeleted threads: \r\n"));
+  program_stop (&board);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (fixed_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/truth/case/%02u", i + 1);
+
+      g_test_add_data_func (path, &fixed_cases[i], test_fixed);
+    }
+  g_test_add_func ("/truth/random", test_random);
+  g_test_add_func ("/truth/fetch-while-printing", test_fetch_while_printing);
+  g_test_add_func ("/truth/program", test_program);
+  g_test_add_func ("/truth/program-legacy", test_program_legacy);
+  g_test_add_func ("/truth/legacy/replies", test_legacy_replies);
+  g_test_add_func ("/truth/legacy/forgotten-exits", test_legacy_forgotten_exits);
+  return g_test_run ();
+}
