@@ -90,6 +90,29 @@ _tks_window_board_fetch (TksWindow *self)
                            g_object_ref (self));
 }
 
+/* A request to the board failed: says so, unless it was cancelled (the user knows then). */
+static void show_failure (TksWindow    *self,
+                          const GError *error,
+                          const char   *format,
+                          ...) G_GNUC_PRINTF (3, 4);
+
+static void
+show_failure (TksWindow    *self,
+              const GError *error,
+              const char   *format,
+              ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  tks_window_show_error (self, message);
+}
+
 static void
 connect_done_cb (GObject      *source,
                  GAsyncResult *result,
@@ -101,11 +124,7 @@ connect_done_cb (GObject      *source,
   _tks_window_progress_stop (self);
   if (!tks_session_connect_finish (TKS_SESSION (source), result, &error))
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_autofree char *message = g_strdup_printf (_("Could not connect: %s"), error->message);
-          tks_window_show_error (self, message);
-        }
+      show_failure (self, error, _("Could not connect: %s"), error->message);
       _tks_window_update_actions (self);
       return;
     }
@@ -179,11 +198,7 @@ trigger_done_cb (GObject      *source,
 
   if (reply == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_autofree char *message = g_strdup_printf (_("Trigger failed: %s"), error->message);
-          tks_window_show_error (self, message);
-        }
+      show_failure (self, error, _("Trigger failed: %s"), error->message);
       return;
     }
   g_strstrip (reply);
@@ -202,11 +217,7 @@ run_done_cb (GObject      *source,
 
   if (!tks_session_run_finish (TKS_SESSION (source), result, &error))
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          g_autofree char *message = g_strdup_printf (_("Run failed: %s"), error->message);
-          tks_window_show_error (self, message);
-        }
+      show_failure (self, error, _("Run failed: %s"), error->message);
       return;
     }
   _tks_window_show_message (self, _("The board logs continuously (run mode)."));
