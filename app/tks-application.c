@@ -6,9 +6,7 @@
 #include "tks-application.h"
 #include "tks-window.h"
 
-#ifdef HAVE_TKS_SESSION
-# include "tks-transport.h"
-#endif
+#include "tks-transport.h"
 #ifdef HAVE_SIMBOARD
 # include "tks-simboard.h"
 #endif
@@ -237,7 +235,7 @@ tks_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (tks_application_parent_class)->startup (app);
 
-#if defined(HAVE_TKS_SESSION) && defined(HAVE_SIMBOARD)
+#ifdef HAVE_SIMBOARD
   tks_transport_set_demo_funcs (tks_simboard_start_demo, tks_simboard_stop_demo);
 #endif
 

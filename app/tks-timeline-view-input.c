@@ -1,0 +1,548 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The timeline's input: wheel, touchpad and pinch zoom, drag to pan or to zoom into a range,
+ * the keys, clicks that select a run or set the measurement marks, the tooltips, and the
+ * info line that tells the selection and the measurement. */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "tks-timeline-view-private.h"
+
+#define DRAG_THRESHOLD 4.0
+#define HISTORY_COALESCE_USEC (700 * 1000)
+
+/* Geometry helpers */
+
+static double
+x_to_time (TksTimelineView *self,
+           double           x)
+{
+  TksTimelineGeometry g;
+
+  _tks_timeline_view_current_geometry (self, &g);
+  return tks_timeline_time_at (&g, x);
+}
+
+static double
+anchor_for_x (TksTimelineView *self,
+              double           x)
+{
+  double w = gtk_widget_get_width (GTK_WIDGET (self)) - TKS_TIMELINE_HEADER_WIDTH;
+
+  if (w <= 0)
+    return 0.5;
+  return CLAMP ((x - TKS_TIMELINE_HEADER_WIDTH) / w, 0.0, 1.0);
+}
+
+/* Info line: the selected run and the measurement */
+
+static char *
+describe_run (TksTimelineView *self,
+              guint            thread_index,
+              guint            run)
+{
+  const TksThread *thread = tks_capture_get_thread (self->capture, thread_index);
+  const TksRun *r;
+  g_autofree char *dur = NULL;
+  gboolean at_end;
+
+  if (thread == NULL || run >= thread->n_runs)
+    return NULL;
+  r = &thread->runs[run];
+  dur = tks_timeline_format_duration (r->end - r->begin, _tks_timeline_view_get_effective_tick_hz (self));
+  at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) && run + 1 == thread->n_runs;
+  /* Translators: thread, begin, end, duration, activation number, number of activations */
+  return g_strdup_printf (_("%s: %.3f → %.3f, %s, activation %u of %u%s"),
+                          thread->name ? thread->name : "?",
+                          r->begin, r->end, dur, run + 1, thread->n_runs,
+                          !at_end ? ""
+                          : tks_capture_get_log_end (self->capture, NULL) < tks_capture_get_end (self->capture)
+                          ? _(", running when the log ended")
+                          : _(", still running at the end of the capture"));
+}
+
+void
+_tks_timeline_view_update_info (TksTimelineView *self)
+{
+  GString *s = g_string_new (NULL);
+
+  if (self->capture != NULL && self->has_selected && self->selected.run >= 0)
+    {
+      g_autofree char *run = describe_run (self, self->selected.thread, self->selected.run);
+      if (run != NULL)
+        g_string_append (s, run);
+    }
+  if (!isnan (self->mark_a) && !isnan (self->mark_b))
+    {
+      g_autofree char *dur = tks_timeline_format_duration (self->mark_b - self->mark_a,
+                                                           _tks_timeline_view_get_effective_tick_hz (self));
+      if (s->len > 0)
+        g_string_append (s, "   ");
+      /* Translators: the measured time between the two markers */
+      g_string_append_printf (s, _("Δt = %s"), dur);
+    }
+  else if (!isnan (self->mark_a))
+    {
+      if (s->len > 0)
+        g_string_append (s, "   ");
+      g_string_append_printf (s, _("Marker at %.3f: Shift+click a second point to measure"),
+                              self->mark_a);
+    }
+  _tks_timeline_view_set_info (self, g_string_free (s, FALSE));
+}
+
+void
+tks_timeline_view_clear_marks (TksTimelineView *self)
+{
+  g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
+
+  self->mark_a = NAN;
+  self->mark_b = NAN;
+  self->has_selected = FALSE;
+  _tks_timeline_view_update_info (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Input */
+
+static gboolean
+scroll_cb (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           TksTimelineView          *self)
+{
+  GdkModifierType state;
+  GdkScrollUnit unit;
+  double factor;
+
+  if (self->capture == NULL)
+    return FALSE;
+
+  state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  unit = gtk_event_controller_scroll_get_unit (controller);
+
+  if (self->pointer_x < TKS_TIMELINE_HEADER_WIDTH || (state & GDK_ALT_MASK))
+    {
+      /* over the lane headers (or with Alt): scroll the lanes */
+      tks_viewport_scroll_v (self->viewport,
+                             unit == GDK_SCROLL_UNIT_WHEEL ? dy * TKS_TIMELINE_LANE_HEIGHT * 2 : dy);
+      return TRUE;
+    }
+
+  if (state & GDK_SHIFT_MASK)
+    {
+      double d = dy != 0 ? dy : dx;
+      tks_viewport_push_history (self->viewport, HISTORY_COALESCE_USEC);
+      if (unit == GDK_SCROLL_UNIT_WHEEL)
+        tks_viewport_pan (self->viewport, d * 0.1);
+      else
+        tks_viewport_pan_ticks (self->viewport,
+                                d * tks_viewport_get_span (self->viewport) /
+                                MAX (1.0, gtk_widget_get_width (GTK_WIDGET (self)) - TKS_TIMELINE_HEADER_WIDTH));
+      return TRUE;
+    }
+
+  tks_viewport_push_history (self->viewport, HISTORY_COALESCE_USEC);
+  if (unit == GDK_SCROLL_UNIT_WHEEL)
+    factor = pow (1.25, -dy);
+  else
+    {
+      /* touchpad: horizontal swipes pan, vertical ones zoom smoothly */
+      if (dx != 0 && !(state & GDK_CONTROL_MASK))
+        tks_viewport_pan_ticks (self->viewport,
+                                dx * tks_viewport_get_span (self->viewport) /
+                                MAX (1.0, gtk_widget_get_width (GTK_WIDGET (self)) - TKS_TIMELINE_HEADER_WIDTH));
+      factor = exp (-dy * 0.01);
+    }
+  if (factor != 1.0)
+    tks_viewport_zoom (self->viewport, factor, anchor_for_x (self, self->pointer_x));
+  return TRUE;
+}
+
+static void
+update_hover (TksTimelineView *self)
+{
+  TksTimelineGeometry g;
+  TksTimelineHit hit;
+  gboolean has;
+
+  _tks_timeline_view_current_geometry (self, &g);
+  has = self->pointer_inside &&
+        tks_timeline_hit_test (self->capture, &g, self->pointer_x, self->pointer_y, &hit);
+  if (has != self->has_hover ||
+      (has && (hit.lane != self->hover.lane || hit.run != self->hover.run)))
+    {
+      self->has_hover = has;
+      if (has)
+        self->hover = hit;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+motion_cb (GtkEventControllerMotion *controller,
+           double                    x,
+           double                    y,
+           TksTimelineView          *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+  self->pointer_inside = TRUE;
+  update_hover (self);
+}
+
+static void
+leave_cb (GtkEventControllerMotion *controller,
+          TksTimelineView          *self)
+{
+  self->pointer_inside = FALSE;
+  update_hover (self);
+}
+
+static void
+click_at (TksTimelineView *self,
+          double           x,
+          double           y,
+          GdkModifierType  state)
+{
+  TksTimelineGeometry g;
+  TksTimelineHit hit;
+
+  _tks_timeline_view_current_geometry (self, &g);
+  if (x < g.left)
+    return;
+
+  if (state & GDK_SHIFT_MASK)
+    {
+      double t = x_to_time (self, x);
+
+      if (isnan (self->mark_a) || !isnan (self->mark_b))
+        {
+          self->mark_a = t;
+          self->mark_b = NAN;
+        }
+      else
+        self->mark_b = t;
+    }
+  else if (tks_timeline_hit_test (self->capture, &g, x, y, &hit) && hit.run >= 0)
+    {
+      self->selected = hit;
+      self->has_selected = TRUE;
+    }
+  else
+    self->has_selected = FALSE;
+
+  _tks_timeline_view_update_info (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+drag_begin_cb (GtkGestureDrag  *gesture,
+               double           x,
+               double           y,
+               TksTimelineView *self)
+{
+  GdkModifierType state;
+
+  if (self->capture == NULL)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+  self->drag_state = state;
+  self->drag_start_x = x;
+  self->drag_start_y = y;
+  self->drag_cur_x = x;
+  self->drag_moved = FALSE;
+  self->drag_x0 = tks_viewport_get_visible_start (self->viewport);
+  self->drag_x1 = tks_viewport_get_visible_end (self->viewport);
+  self->drag_v_offset = tks_viewport_get_v_offset (self->viewport);
+  self->drag_mode = (state & GDK_CONTROL_MASK) && x >= TKS_TIMELINE_HEADER_WIDTH ? DRAG_RANGE : DRAG_PAN;
+}
+
+static void
+drag_update_cb (GtkGestureDrag  *gesture,
+                double           dx,
+                double           dy,
+                TksTimelineView *self)
+{
+  if (self->drag_mode == DRAG_NONE)
+    return;
+  if (!self->drag_moved && fabs (dx) < DRAG_THRESHOLD && fabs (dy) < DRAG_THRESHOLD)
+    return;
+  if (!self->drag_moved && self->drag_mode == DRAG_PAN)
+    tks_viewport_push_history (self->viewport, 0);
+  self->drag_moved = TRUE;
+  self->drag_cur_x = self->drag_start_x + dx;
+
+  if (self->drag_mode == DRAG_PAN)
+    {
+      double w = MAX (1.0, gtk_widget_get_width (GTK_WIDGET (self)) - TKS_TIMELINE_HEADER_WIDTH);
+      double shift = -dx * (self->drag_x1 - self->drag_x0) / w;
+
+      tks_viewport_set_range (self->viewport, self->drag_x0 + shift, self->drag_x1 + shift);
+      tks_viewport_set_v_offset (self->viewport, self->drag_v_offset - dy);
+    }
+  else
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+drag_end_cb (GtkGestureDrag  *gesture,
+             double           dx,
+             double           dy,
+             TksTimelineView *self)
+{
+  DragMode mode = self->drag_mode;
+
+  self->drag_mode = DRAG_NONE;
+  if (mode == DRAG_NONE)
+    return;
+
+  if (!self->drag_moved)
+    {
+      click_at (self, self->drag_start_x, self->drag_start_y, self->drag_state);
+      return;
+    }
+
+  if (mode == DRAG_RANGE)
+    {
+      double a = x_to_time (self, MIN (self->drag_start_x, self->drag_start_x + dx));
+      double b = x_to_time (self, MAX (self->drag_start_x, self->drag_start_x + dx));
+
+      if (fabs (dx) >= DRAG_THRESHOLD)
+        tks_viewport_navigate (self->viewport, a, b);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+zoom_begin_cb (GtkGesture       *gesture,
+               GdkEventSequence *sequence,
+               TksTimelineView  *self)
+{
+  double cx, cy;
+
+  self->pinch_span = tks_viewport_get_span (self->viewport);
+  if (gtk_gesture_get_bounding_box_center (gesture, &cx, &cy))
+    self->pinch_anchor = anchor_for_x (self, cx);
+  else
+    self->pinch_anchor = 0.5;
+  tks_viewport_push_history (self->viewport, 0);
+}
+
+static void
+zoom_scale_changed_cb (GtkGestureZoom  *gesture,
+                       double           scale,
+                       TksTimelineView *self)
+{
+  double span = tks_viewport_get_span (self->viewport);
+
+  if (scale <= 0 || self->pinch_span <= 0)
+    return;
+  tks_viewport_zoom (self->viewport, span / (self->pinch_span / scale), self->pinch_anchor);
+}
+
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                TksTimelineView       *self)
+{
+  if (self->capture == NULL)
+    return FALSE;
+  if (state & (GDK_ALT_MASK | GDK_CONTROL_MASK | GDK_SUPER_MASK))
+    return FALSE;
+
+  switch (keyval)
+    {
+    case GDK_KEY_plus:
+    case GDK_KEY_equal:
+    case GDK_KEY_KP_Add:
+    case GDK_KEY_w:
+    case GDK_KEY_W:
+      tks_viewport_push_history (self->viewport, HISTORY_COALESCE_USEC);
+      tks_viewport_zoom (self->viewport, 1.5, self->pointer_inside ? anchor_for_x (self, self->pointer_x) : 0.5);
+      return TRUE;
+
+    case GDK_KEY_minus:
+    case GDK_KEY_KP_Subtract:
+    case GDK_KEY_s:
+    case GDK_KEY_S:
+      tks_viewport_push_history (self->viewport, HISTORY_COALESCE_USEC);
+      tks_viewport_zoom (self->viewport, 1 / 1.5, self->pointer_inside ? anchor_for_x (self, self->pointer_x) : 0.5);
+      return TRUE;
+
+    case GDK_KEY_f:
+    case GDK_KEY_F:
+      tks_viewport_zoom_to_fit (self->viewport);
+      return TRUE;
+
+    case GDK_KEY_Left:
+    case GDK_KEY_KP_Left:
+    case GDK_KEY_a:
+    case GDK_KEY_A:
+      tks_viewport_push_history (self->viewport, HISTORY_COALESCE_USEC);
+      tks_viewport_pan (self->viewport, -0.15);
+      return TRUE;
+
+    case GDK_KEY_Right:
+    case GDK_KEY_KP_Right:
+    case GDK_KEY_d:
+    case GDK_KEY_D:
+      tks_viewport_push_history (self->viewport, HISTORY_COALESCE_USEC);
+      tks_viewport_pan (self->viewport, 0.15);
+      return TRUE;
+
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      tks_viewport_scroll_v (self->viewport, -TKS_TIMELINE_LANE_HEIGHT);
+      return TRUE;
+
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      tks_viewport_scroll_v (self->viewport, TKS_TIMELINE_LANE_HEIGHT);
+      return TRUE;
+
+    case GDK_KEY_Page_Up:
+      tks_viewport_scroll_v (self->viewport, -tks_viewport_get_page_height (self->viewport));
+      return TRUE;
+
+    case GDK_KEY_Page_Down:
+      tks_viewport_scroll_v (self->viewport, tks_viewport_get_page_height (self->viewport));
+      return TRUE;
+
+    case GDK_KEY_Home:
+      tks_viewport_go_start (self->viewport);
+      return TRUE;
+
+    case GDK_KEY_End:
+      tks_viewport_go_end (self->viewport);
+      return TRUE;
+
+    case GDK_KEY_Escape:
+      tks_timeline_view_clear_marks (self);
+      return TRUE;
+
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+query_tooltip_cb (GtkWidget       *widget,
+                  int              x,
+                  int              y,
+                  gboolean         keyboard,
+                  GtkTooltip      *tooltip,
+                  TksTimelineView *self)
+{
+  TksTimelineGeometry g;
+  TksTimelineHit hit;
+  const TksThread *thread;
+  double t, log_end;
+  gboolean exited_in_log;
+  double tick_hz = _tks_timeline_view_get_effective_tick_hz (self);
+  g_autofree char *text = NULL;
+
+  if (keyboard || self->drag_mode != DRAG_NONE)
+    return FALSE;
+  _tks_timeline_view_current_geometry (self, &g);
+  if (!tks_timeline_hit_test (self->capture, &g, x, y, &hit))
+    return FALSE;
+  thread = tks_capture_get_thread (self->capture, hit.thread);
+  if (thread == NULL)
+    return FALSE;
+  t = x_to_time (self, x);
+  log_end = tks_capture_get_log_end (self->capture, NULL);
+  exited_in_log = (thread->flags & TKS_THREAD_EXITED) &&
+                  !(thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END);
+
+  if (hit.run >= 0)
+    {
+      const TksRun *r = &thread->runs[hit.run];
+      g_autofree char *dur = tks_timeline_format_duration (r->end - r->begin, tick_hz);
+      gboolean at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) &&
+                        (guint)hit.run + 1 == thread->n_runs;
+
+      text = g_markup_printf_escaped (_("<b>%s</b> (priority %d)\nBegin: %.3f\nEnd: %.3f%s\nDuration: %s\nActivation %d of %u"),
+                                      thread->name ? thread->name : "?", thread->priority,
+                                      r->begin, r->end,
+                                      !at_end ? ""
+                                      : log_end < tks_capture_get_end (self->capture)
+                                      ? _(" (running when the log ended)")
+                                      : _(" (still running at the end of the capture)"),
+                                      dur, hit.run + 1, thread->n_runs);
+    }
+  else if (hit.mark >= 0)
+    {
+      const TksMark *m = &thread->marks[hit.mark];
+
+      text = g_markup_printf_escaped (m->kind == TKS_MARK_IN
+                                      ? _("<b>%s</b> (not logged)\nSwitched in at %.3f")
+                                      : _("<b>%s</b> (not logged)\nSwitched out at %.3f"),
+                                      thread->name ? thread->name : "?", m->pos);
+    }
+  else if (t >= log_end && log_end < tks_capture_get_end (self->capture) &&
+           !(exited_in_log && t >= thread->exit_time))
+    {
+      if (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
+        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %.3f: after it only exits were recorded\n"
+                                          "Exited at %.3f (what it did until then is unknown)"),
+                                        thread->name ? thread->name : "?", log_end, thread->exit_time);
+      else
+        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %.3f: after it only exits were recorded"),
+                                        thread->name ? thread->name : "?", log_end);
+    }
+  else if (isnan (thread->first_event) || t < thread->first_event)
+    text = g_markup_printf_escaped (_("<b>%s</b>\nNo data yet: the log holds no event of this thread before this point"),
+                                    thread->name ? thread->name : "?");
+  else if ((thread->flags & TKS_THREAD_EXITED) && t >= thread->exit_time)
+    text = g_markup_printf_escaped (_("<b>%s</b>\nExited at %.3f"),
+                                    thread->name ? thread->name : "?", thread->exit_time);
+  else
+    return FALSE;
+
+  gtk_tooltip_set_markup (tooltip, text);
+  return TRUE;
+}
+
+void
+_tks_timeline_view_input_init (TksTimelineView *self)
+{
+  GtkEventController *controller;
+  GtkGesture *gesture;
+
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect (controller, "enter", G_CALLBACK (motion_cb), self);
+  g_signal_connect (controller, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  gesture = gtk_gesture_drag_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
+  g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+  g_signal_connect (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (drag_end_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_zoom_new ();
+  g_signal_connect (gesture, "begin", G_CALLBACK (zoom_begin_cb), self);
+  g_signal_connect (gesture, "scale-changed", G_CALLBACK (zoom_scale_changed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+}

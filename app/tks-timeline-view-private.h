@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What the parts of the timeline widget share: its fields and the functions one part calls
+ * in the other (tks-timeline-view.c, tks-timeline-view-input.c). */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tks-timeline-render.h"
+#include "tks-timeline-view.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  DRAG_NONE,
+  DRAG_PAN,
+  DRAG_RANGE,
+} DragMode;
+
+
+struct _TksTimelineView
+{
+  GtkWidget       parent_instance;
+
+  TksCapture     *capture;
+  TksViewport    *viewport;
+  gulong          viewport_changed_id;
+  double          tick_hz;
+  gboolean        all_lanes;     /* also the threads that exited before the log */
+
+  GPtrArray      *labels;        /* one GtkLabel per lane from labels_first on, in lane order */
+  guint           labels_first;
+  guint           labels_idle;   /* a rebuild of the labels for the lanes now in view */
+
+  /* cached render node of ruler + lanes + trigger, keyed by what it depends on */
+  GskRenderNode  *cache;
+  TksTimelineGeometry cache_geometry;
+  GdkRGBA         cache_fg;
+
+  /* building the capture's coverage summaries in a worker thread */
+  GCancellable   *coverage_cancellable;
+
+  /* pointer and interaction state */
+  double          pointer_x;
+  double          pointer_y;
+  gboolean        pointer_inside;
+  TksTimelineHit  hover;
+  gboolean        has_hover;
+  TksTimelineHit  selected;
+  gboolean        has_selected;
+  double          mark_a;
+  double          mark_b;         /* NAN when unset */
+
+  DragMode        drag_mode;
+  gboolean        drag_moved;
+  double          drag_start_x;
+  double          drag_start_y;
+  double          drag_x0;
+  double          drag_x1;
+  double          drag_v_offset;
+  double          drag_cur_x;
+  GdkModifierType drag_state;
+
+  double          pinch_span;
+  double          pinch_anchor;
+
+  char           *info;
+};
+
+
+/* tks-timeline-view.c */
+double _tks_timeline_view_get_effective_tick_hz (TksTimelineView     *self);
+void   _tks_timeline_view_current_geometry      (TksTimelineView     *self,
+                                                 TksTimelineGeometry *g);
+/* Takes @info. */
+void   _tks_timeline_view_set_info              (TksTimelineView     *self,
+                                                 char                *info);
+
+/* tks-timeline-view-input.c */
+void   _tks_timeline_view_update_info           (TksTimelineView     *self);
+void   _tks_timeline_view_input_init            (TksTimelineView     *self);
+
+G_END_DECLS

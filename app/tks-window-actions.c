@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The window's actions (win.*): the table, what enables them, and their handlers, which
+ * call the part of the window that does the work. */
+#include "config.h"
+
+#include "tks-stats-window.h"
+#include "tks-timeline-view.h"
+#include "tks-viewport.h"
+#include "tks-window-private.h"
+
+static void
+set_action_enabled (TksWindow  *self,
+                    const char *name,
+                    gboolean    enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  if (action != NULL)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+void
+_tks_window_update_actions (TksWindow *self)
+{
+  gboolean have = self->capture != NULL;
+  gboolean board = FALSE;
+
+  board = self->session != NULL &&
+          tks_session_get_state (self->session) == TKS_SESSION_IDLE;
+  set_action_enabled (self, "disconnect", self->session != NULL &&
+                      tks_session_get_state (self->session) != TKS_SESSION_DISCONNECTED);
+  set_action_enabled (self, "save", have);
+  set_action_enabled (self, "save-as", have);
+  set_action_enabled (self, "export", have);
+  set_action_enabled (self, "statistics", have);
+  set_action_enabled (self, "zoom-fit", have);
+  set_action_enabled (self, "zoom-in", have);
+  set_action_enabled (self, "zoom-out", have);
+  set_action_enabled (self, "back", have && tks_viewport_can_go_back (self->viewport));
+  set_action_enabled (self, "forward", have && tks_viewport_can_go_forward (self->viewport));
+  set_action_enabled (self, "trigger", board);
+  set_action_enabled (self, "run", board);
+  set_action_enabled (self, "fetch", board);
+}
+
+/* Files */
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  _tks_window_open_chooser (user_data, NULL);
+}
+
+static void
+open_recent_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  tks_window_open_file (self, file);
+}
+
+static void
+save_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  _tks_window_save (user_data);
+}
+
+static void
+save_as_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  _tks_window_save_as (user_data);
+}
+
+static void
+export_action (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  _tks_window_export (user_data);
+}
+
+static void
+browse_history_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  _tks_window_browse_history (user_data);
+}
+
+/* Statistics */
+
+static void
+stats_window_destroyed (TksWindow *self)
+{
+  self->stats_window = NULL;
+}
+
+static void
+statistics_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  TksWindow *self = user_data;
+
+  if (self->stats_window == NULL)
+    {
+      self->stats_window = tks_stats_window_new (GTK_WINDOW (self));
+      g_signal_connect_swapped (self->stats_window, "destroy",
+                                G_CALLBACK (stats_window_destroyed), self);
+    }
+  tks_stats_window_set_capture (TKS_STATS_WINDOW (self->stats_window), self->capture);
+  tks_stats_window_set_range (TKS_STATS_WINDOW (self->stats_window),
+                              tks_viewport_get_visible_start (self->viewport),
+                              tks_viewport_get_visible_end (self->viewport));
+  gtk_window_present (GTK_WINDOW (self->stats_window));
+}
+
+/* Threads that exited before the log began: hidden unless asked for. */
+static void
+show_exited_threads_change (GSimpleAction *action,
+                            GVariant      *state,
+                            gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  GSettings *settings = _tks_window_get_settings (self);
+  gboolean show = g_variant_get_boolean (state);
+
+  g_simple_action_set_state (action, state);
+  tks_timeline_view_set_all_lanes (self->timeline, show);
+  _tks_window_update_status (self);
+  _tks_window_sync_vadjustment (self);
+  if (_tks_window_settings_has_key (settings, "show-exited-threads") &&
+      g_settings_get_boolean (settings, "show-exited-threads") != show)
+    g_settings_set_boolean (settings, "show-exited-threads", show);
+}
+
+/* Navigation actions */
+
+static void
+zoom_fit_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  tks_viewport_zoom_to_fit (self->viewport);
+}
+
+static void
+zoom_in_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  tks_viewport_push_history (self->viewport, 700 * 1000);
+  tks_viewport_zoom (self->viewport, 2, 0.5);
+}
+
+static void
+zoom_out_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  tks_viewport_push_history (self->viewport, 700 * 1000);
+  tks_viewport_zoom (self->viewport, 0.5, 0.5);
+}
+
+static void
+back_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  tks_viewport_go_back (self->viewport);
+}
+
+static void
+forward_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  tks_viewport_go_forward (self->viewport);
+}
+
+/* The board */
+
+static void
+trigger_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  _tks_window_board_trigger (user_data);
+}
+
+static void
+run_action (GSimpleAction *action,
+            GVariant      *param,
+            gpointer       user_data)
+{
+  _tks_window_board_run (user_data);
+}
+
+static void
+fetch_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  _tks_window_board_fetch (user_data);
+}
+
+static void
+disconnect_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  _tks_window_board_disconnect (user_data);
+}
+
+void
+_tks_window_actions_init (TksWindow *self)
+{
+  static const GActionEntry entries[] = {
+    { "open", open_action, NULL, NULL, NULL, { 0 } },
+    { "open-recent", open_recent_action, "s", NULL, NULL, { 0 } },
+    { "save", save_action, NULL, NULL, NULL, { 0 } },
+    { "save-as", save_as_action, NULL, NULL, NULL, { 0 } },
+    { "export", export_action, NULL, NULL, NULL, { 0 } },
+    { "statistics", statistics_action, NULL, NULL, NULL, { 0 } },
+    { "zoom-fit", zoom_fit_action, NULL, NULL, NULL, { 0 } },
+    { "zoom-in", zoom_in_action, NULL, NULL, NULL, { 0 } },
+    { "zoom-out", zoom_out_action, NULL, NULL, NULL, { 0 } },
+    { "back", back_action, NULL, NULL, NULL, { 0 } },
+    { "forward", forward_action, NULL, NULL, NULL, { 0 } },
+    { "trigger", trigger_action, NULL, NULL, NULL, { 0 } },
+    { "run", run_action, NULL, NULL, NULL, { 0 } },
+    { "fetch", fetch_action, NULL, NULL, NULL, { 0 } },
+    { "disconnect", disconnect_action, NULL, NULL, NULL, { 0 } },
+    { "browse-history", browse_history_action, NULL, NULL, NULL, { 0 } },
+    { "show-exited-threads", NULL, NULL, "false", show_exited_threads_change, { 0 } },
+  };
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+}

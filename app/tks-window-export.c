@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Exporting: the view as PNG, SVG or PDF (drawn again at the window's size), the whole
+ * capture as a Perfetto trace, CSV or ftrace text; the dialog that names the file after the
+ * format chosen. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#include "tks-error.h"
+#include "tks-export.h"
+#include "tks-export-name.h"
+#include "tks-timeline-render.h"
+#include "tks-timeline-view.h"
+#include "tks-window-private.h"
+
+static gboolean
+export_view (TksWindow   *self,
+             const char  *path,
+             const char  *format,
+             GError     **error)
+{
+  TksTimelineGeometry g;
+  double width = MAX (400, gtk_widget_get_width (GTK_WIDGET (self->timeline)));
+  double height = MAX (200, gtk_widget_get_height (GTK_WIDGET (self->timeline)));
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+  gboolean dark = FALSE;
+
+  tks_timeline_view_get_geometry (self->timeline, width, height, &g);
+  if (g_str_equal (format, "svg"))
+    surface = cairo_svg_surface_create (path, width, height);
+  else if (g_str_equal (format, "pdf"))
+    surface = cairo_pdf_surface_create (path, width, height);
+  else
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int)width, (int)height);
+
+  cr = cairo_create (surface);
+  tks_timeline_render_cairo (self->capture, &g, cr, width, height, dark);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  if (g_str_equal (format, "png"))
+    status = cairo_surface_write_to_png (surface, path);
+  else
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "%s", cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+export_capture (TksWindow   *self,
+                const char  *path,
+                const char  *format,
+                GError     **error)
+{
+  TksExportFormat export_format;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileOutputStream) stream = NULL;
+
+  if (!tks_export_format_from_string (format, &export_format))
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE, _("Unknown export format %s"), format);
+      return FALSE;
+    }
+  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error);
+  if (stream == NULL)
+    return FALSE;
+  if (!tks_export_to_stream (self->capture, export_format, _tks_window_get_tick_hz (self),
+                             G_OUTPUT_STREAM (stream), NULL, error))
+    {
+      g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, NULL);
+      return FALSE;
+    }
+  return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+}
+
+static void
+export_response_cb (GtkDialog *dialog,
+                    int        response,
+                    TksWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->capture != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
+      /* the name's extension decides; a name without a known one gets the chosen filter's format */
+      const char *format = path != NULL ? tks_export_name_get_format (path) : NULL;
+      g_autoptr(GError) error = NULL;
+      gboolean ok;
+
+      if (format == NULL && filter != NULL)
+        format = g_object_get_data (G_OBJECT (filter), "tks-format");
+      if (format == NULL)
+        format = "png";
+      /* A bare name ("timeline") gets the format's extension, unless that would replace a
+       * file the dialog did not ask about. */
+      if (path != NULL && tks_export_name_get_format (path) == NULL)
+        {
+          g_autofree char *base = g_path_get_basename (path);
+
+          if (strchr (base, '.') == NULL)
+            {
+              g_autofree char *named = tks_export_name_set_format (path, format);
+
+              if (!g_file_test (named, G_FILE_TEST_EXISTS))
+                {
+                  g_free (path);
+                  path = g_steal_pointer (&named);
+                }
+            }
+        }
+
+      if (path == NULL)
+        ok = FALSE, g_set_error (&error, TKS_ERROR, TKS_ERROR_IO, _("Only local files can be written"));
+      else if (g_str_equal (format, "png") || g_str_equal (format, "svg") || g_str_equal (format, "pdf"))
+        ok = export_view (self, path, format, &error);
+      else
+        ok = export_capture (self, path, format, &error);
+
+      if (ok)
+        {
+          g_autofree char *message = g_strdup_printf (_("Exported “%s”."), path);
+          _tks_window_show_message (self, message);
+        }
+      else
+        {
+          g_autofree char *message = g_strdup_printf (_("Could not export “%s”: %s"),
+                                                      path ? path : "?", error->message);
+          tks_window_show_error (self, message);
+        }
+    }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* Choosing a format renames the file to match, as the user would otherwise have to. */
+static void
+export_filter_changed_cb (GtkFileChooser *chooser)
+{
+  GtkFileFilter *filter = gtk_file_chooser_get_filter (chooser);
+  const char *format = filter != NULL ? g_object_get_data (G_OBJECT (filter), "tks-format") : NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *renamed = NULL;
+
+  if (format == NULL)
+    return;
+  name = gtk_file_chooser_get_current_name (chooser);
+  renamed = tks_export_name_set_format (name != NULL ? name : "", format);
+  if (g_strcmp0 (name, renamed) != 0)
+    gtk_file_chooser_set_current_name (chooser, renamed);
+}
+
+void
+_tks_window_export (TksWindow *self)
+{
+  GtkWidget *dialog;
+  GtkFileChooser *chooser;
+
+  if (self->capture == NULL)
+    return;
+  /* A dialog of our own (not a native one): it tells when the format filter changes. */
+  dialog = gtk_file_chooser_dialog_new (_("Export"), GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        _("_Cancel"), GTK_RESPONSE_CANCEL,
+                                        _("_Export"), GTK_RESPONSE_ACCEPT,
+                                        NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  chooser = GTK_FILE_CHOOSER (dialog);
+  _tks_window_add_filter (chooser, _("View as PNG image (*.png)"), "*.png", "png");
+  _tks_window_add_filter (chooser, _("View as SVG image (*.svg)"), "*.svg", "svg");
+  _tks_window_add_filter (chooser, _("View as PDF document (*.pdf)"), "*.pdf", "pdf");
+  _tks_window_add_filter (chooser, _("Capture as Perfetto trace (*.json)"), "*.json", "perfetto");
+  _tks_window_add_filter (chooser, _("Capture as CSV table (*.csv)"), "*.csv", "csv");
+  _tks_window_add_filter (chooser, _("Capture as ftrace text (*.ftrace)"), "*.ftrace", "ftrace");
+  gtk_file_chooser_set_current_name (chooser, _("timeline.png"));
+  if (self->file != NULL)
+    {
+      g_autoptr(GFile) parent = g_file_get_parent (self->file);
+
+      if (parent != NULL)
+        gtk_file_chooser_set_current_folder (chooser, parent, NULL);
+    }
+  g_signal_connect (dialog, "notify::filter", G_CALLBACK (export_filter_changed_cb), NULL);
+  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What the parts of the main window share: its fields and the functions one part calls in
+ * another. The parts: tks-window.c (messages, progress, status, the capture shown, settings,
+ * construction), tks-window-actions.c, tks-window-board.c, tks-window-dnd.c,
+ * tks-window-export.c, tks-window-files.c, tks-window-history.c. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tks-board-popover.h"
+#include "tks-capture.h"
+#include "tks-overview.h"
+#include "tks-session.h"
+#include "tks-timeline-view.h"
+#include "tks-viewport.h"
+#include "tks-window.h"
+
+G_BEGIN_DECLS
+
+struct _TksWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* template widgets */
+  GtkInfoBar       *error_bar;
+  GtkLabel         *error_label;
+  GtkInfoBar       *message_bar;
+  GtkLabel         *message_label;
+  GtkInfoBar       *warning_bar;
+  GtkLabel         *warning_label;
+  GtkRevealer      *progress_revealer;
+  GtkLabel         *progress_label;
+  GtkProgressBar   *progress_bar;
+  TksTimelineView  *timeline;
+  GtkScrollbar     *vscrollbar;
+  TksOverview      *overview;
+  GtkLabel         *status_label;
+  GtkLabel         *info_label;
+  GtkLabel         *range_label;
+  GMenu            *recent_section;
+  GMenu            *history_section;
+  GtkMenuButton    *menu_button;
+  GtkLabel         *title_label;
+  GtkLabel         *subtitle_label;   /* the board and its state, under the title */
+  GtkMenuButton    *board_button;
+  TksBoardPopover  *board_popover;
+  GtkAdjustment    *tick_adjustment; /* the board popover's tick rate */
+
+  TksViewport      *viewport;
+  GtkAdjustment    *vadjustment;
+  gboolean          syncing_vadjustment;
+
+  TksCapture       *capture;
+  GFile            *file;            /* where the capture was read from or saved to */
+  gboolean          file_is_capture; /* the file is in the capture format (Save may write it) */
+  char             *fetch_warning;  /* what two fetches in a row show missing in the log */
+
+  GCancellable     *load_cancellable;
+  guint             progress_timeout_id;
+  guint             pulse_id;
+
+  GtkRecentManager *recent;
+  GtkWidget        *stats_window;
+  GtkNativeDialog  *chooser;
+
+  TksSession       *session;
+  GCancellable     *session_cancellable;
+  gboolean          fetching;
+  char             *board_state;     /* what the board's log is doing, when known */
+};
+
+
+/* tks-window.c */
+GSettings *_tks_window_get_settings        (TksWindow      *self);
+/* A schema compiled before a key was added lacks it: such a setting is not kept. */
+gboolean   _tks_window_settings_has_key    (GSettings      *settings,
+                                            const char     *key);
+void       _tks_window_show_message        (TksWindow      *self,
+                                            const char     *message);
+void       _tks_window_progress_start      (TksWindow      *self,
+                                            const char     *text,
+                                            gboolean        pulse);
+void       _tks_window_progress_stop       (TksWindow      *self);
+double     _tks_window_get_tick_hz         (TksWindow      *self);
+void       _tks_window_update_status       (TksWindow      *self);
+void       _tks_window_update_warnings     (TksWindow      *self);
+void       _tks_window_sync_vadjustment    (TksWindow      *self);
+
+/* tks-window-actions.c */
+void       _tks_window_actions_init        (TksWindow      *self);
+void       _tks_window_update_actions      (TksWindow      *self);
+
+/* tks-window-board.c */
+void       _tks_window_board_class_init    (GtkWidgetClass *widget_class);
+void       _tks_window_board_trigger       (TksWindow      *self);
+void       _tks_window_board_run           (TksWindow      *self);
+void       _tks_window_board_fetch         (TksWindow      *self);
+void       _tks_window_board_disconnect    (TksWindow      *self);
+void       _tks_window_board_cancel        (TksWindow      *self);
+void       _tks_window_board_dispose       (TksWindow      *self);
+
+/* tks-window-dnd.c */
+void       _tks_window_dnd_init            (TksWindow      *self);
+
+/* tks-window-export.c */
+void       _tks_window_export              (TksWindow      *self);
+
+/* tks-window-files.c */
+void       _tks_window_add_filter          (GtkFileChooser *chooser,
+                                            const char     *name,
+                                            const char     *pattern,
+                                            const char     *id);
+void       _tks_window_open_chooser        (TksWindow      *self,
+                                            GFile          *start_folder);
+void       _tks_window_rebuild_recent      (TksWindow      *self);
+void       _tks_window_save                (TksWindow      *self);
+void       _tks_window_save_as             (TksWindow      *self);
+
+/* tks-window-history.c */
+void       _tks_window_history_init        (TksWindow      *self);
+void       _tks_window_rebuild_history     (TksWindow      *self);
+void       _tks_window_browse_history      (TksWindow      *self);
+
+G_END_DECLS
