@@ -223,6 +223,15 @@ tks_cli_info (int    argc,
     printf ("Log ended:         tick %.3f, before the capture's end: only %u thread exits were "
             "recorded after it (up to tick %.0f); which thread ran after it is unknown\n",
             log_end, tks_capture_get_n_exits_after_log_end (capture), end - 1);
+  {
+    guint n_gaps;
+    const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
+
+    for (guint g = 0; g < n_gaps; g++)
+      printf ("%s ticks %.3f to %.3f (%.3f s): %" G_GUINT64_FORMAT " switches the board did not "
+              "record while it printed a reply\n", g == 0 ? "Not recorded:     " : "                  ",
+              gaps[g].begin, gaps[g].end, (gaps[g].end - gaps[g].begin) / hz, gaps[g].dropped);
+  }
   tks_capture_get_board_counters (capture, &counters);
   if (counters.known)
     printf ("Board counters:    %" G_GUINT64_FORMAT " records written, %" G_GUINT64_FORMAT

@@ -409,7 +409,10 @@ state_cross_gaps (Rebuild     *rb,
     return FALSE;
   if (st->open)
     {
-      runs[st->n_runs++] = (TksRun) { st->open_begin, rb->self->gaps[st->gaps_before].begin };
+      /* (A hole among the lone exits after the log's end: the run ends with the log.) */
+      double end = MIN (rb->self->gaps[st->gaps_before].begin, rb->self->log_end);
+
+      runs[st->n_runs++] = (TksRun) { st->open_begin, MAX (end, st->open_begin) };
       st->open = FALSE;
     }
   st->gaps_before = rb->gaps_passed;
