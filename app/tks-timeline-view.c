@@ -405,6 +405,7 @@ build_static_node (TksTimelineView           *self,
                                                          g->bottom - g->top));
   tks_timeline_render_lanes (self->capture, g, &painter);
   tks_timeline_render_log_end (self->capture, g, &painter);
+  tks_timeline_render_gaps (self->capture, g, &painter);
   tks_timeline_render_trigger (self->capture, g, &painter);
   gtk_snapshot_pop (snapshot);
   tks_painter_finish (&painter);
@@ -962,6 +963,20 @@ key_pressed_cb (GtkEventControllerKey *controller,
     }
 }
 
+/* The hole in the log at @t, or NULL. */
+static const TksGap *
+gap_at (TksCapture *capture,
+        double      t)
+{
+  guint n_gaps;
+  const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
+
+  for (guint i = 0; i < n_gaps; i++)
+    if (t >= gaps[i].begin && t <= gaps[i].end)
+      return &gaps[i];
+  return NULL;
+}
+
 static gboolean
 query_tooltip_cb (GtkWidget       *widget,
                   int              x,
@@ -973,6 +988,7 @@ query_tooltip_cb (GtkWidget       *widget,
   TksTimelineGeometry g;
   TksTimelineHit hit;
   const TksThread *thread;
+  const TksGap *gap;
   double t, log_end;
   gboolean exited_in_log;
   double tick_hz = effective_tick_hz (self);
@@ -1016,6 +1032,12 @@ query_tooltip_cb (GtkWidget       *widget,
                                       : _("<b>%s</b> (not logged)\nSwitched out at %.3f"),
                                       thread->name ? thread->name : "?", m->pos);
     }
+  else if ((gap = gap_at (self->capture, t)) != NULL)
+    text = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE,
+                                                 "<b>Not recorded</b>\nThe board did not record %lu switch here while it printed a reply",
+                                                 "<b>Not recorded</b>\nThe board did not record %lu switches here while it printed a reply",
+                                                 (gulong) gap->dropped),
+                                    (gulong) gap->dropped);
   else if (t >= log_end && log_end < tks_capture_get_end (self->capture) &&
            !(exited_in_log && t >= thread->exit_time))
     {
