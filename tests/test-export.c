@@ -469,18 +469,7 @@ check_perfetto (TksCapture *capture,
 static void
 test_gap_exported (void)
 {
-  g_autoptr(TksCapture) capture = load_text (
-    "Saved position\n100.0\n172.0\n5.0\n35.0\n"
-    "Tickscope capture 1\n"
-    "Tickscope gap before record 3, ticks 103 to 150, 40 switches dropped\n"
-    "threads_list\n"
-    "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"
-    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\n"
-    "Thread number  3 : Prio = 140, Log = Yes, Name = fast\n"
-    "Deleted threads: \nch> \n"
-    "threads_timestamps\n"
-    "From  1 to  3 at     100\nFrom  3 to  1 at     101\nFrom  1 to  2 at     102\n"
-    "From  3 to  1 at     152\nFrom  1 to  2 at     153\nFrom  2 to  3 at     160\nch> \n");
+  g_autoptr(TksCapture) capture = load_text (TKS_TEST_GAP_CAPTURE "ch> \n");
   g_autofree char *csv = export (capture, TKS_EXPORT_CSV, 1000);
   g_autofree char *json = export (capture, TKS_EXPORT_PERFETTO, 1000);
   g_autofree char *ftrace = export (capture, TKS_EXPORT_FTRACE, 1000);

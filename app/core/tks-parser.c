@@ -698,8 +698,9 @@ parse_gap (const char   *p,
 }
 
 /* A hole line (@p to @end, @text after its key): kept for the log that follows when it reads
- * and @index_of places it, else warned about. @base: the sequence number of the log's first
- * record (0 in a saved capture, where the index is the record's position). */
+ * and lies inside the log (@known: the log's place is known; @base: the sequence number of
+ * its first record, 0 in a saved capture where the number is the record's position; @n_records:
+ * how many it holds), else warned about. */
 static void
 gap_line (TksParser  *parser,
           const char *p,
