@@ -1143,6 +1143,44 @@ test_hole_in_log (void)
   g_assert_true (has_warning (old, "thread “idle”: 1 switches in and 0 switches out could not"));
 }
 
+/* Hostile hole lines in a file: two between the same records that overlap follow each other,
+ * one past the log is ignored, and a save keeps what was placed. */
+static void
+test_hole_lines_hostile (void)
+{
+  g_autoptr(GString) text = g_string_new (TKS_TEST_GAP_CAPTURE "ch> \n");
+  g_autoptr(TksCapture) c = NULL;
+  g_autoptr(TksCapture) again = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) out2 = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  const TksGap *gaps;
+  guint n_gaps;
+
+  g_string_replace (text, "threads_list\n",
+                    "Tickscope gap before record 3, ticks 120 to 160, 2 switches dropped\n"
+                    "Tickscope gap before record 6, ticks 170 to 180, 1 switches dropped\n"
+                    "threads_list\n", 1);
+  c = tks_capture_new_from_data (text->str, text->len, &error);
+  g_assert_no_error (error);
+  gaps = tks_capture_get_gaps (c, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 2);
+  g_assert_cmpfloat (gaps[0].begin, ==, 103.0);
+  g_assert_cmpfloat (gaps[0].end, ==, 150.0);
+  g_assert_cmpfloat (gaps[1].begin, ==, 150.0);
+  g_assert_cmpfloat (gaps[1].end, ==, 152.0);
+  g_assert_true (has_warning (c, "a hole before record 6 of a log of 6 records is ignored"));
+
+  tks_capture_write (c, out, NULL);
+  again = tks_capture_new_from_data (out->str, out->len, &error);
+  g_assert_no_error (error);
+  tks_capture_write (again, out2, NULL);
+  g_assert_cmpstr (out->str, ==, out2->str);
+  gaps = tks_capture_get_gaps (again, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 2);
+  g_assert_cmpfloat (gaps[1].begin, ==, 150.0);
+}
+
 /* DUMP_HEAD with these counters, then @tail (the records after its first one). */
 static TksCapture *
 dump_with_counters (guint       records,
@@ -1597,6 +1635,7 @@ main (int    argc,
   g_test_add_func ("/capture/board-counters", test_board_counters);
   g_test_add_func ("/capture/dropped-since", test_dropped_since);
   g_test_add_func ("/capture/hole-in-log", test_hole_in_log);
+  g_test_add_func ("/capture/hole-lines-hostile", test_hole_lines_hostile);
   g_test_add_func ("/capture/exited-before-log", test_exited_before_log_real);
   g_test_add_func ("/capture/file/atomic-save", test_atomic_save);
 

@@ -34,6 +34,7 @@ typedef struct
 typedef struct
 {
   guint   index;
+  guint   order;       /* the rebuild's: its place among the input's holes */
   guint32 begin;
   guint32 end;
   guint64 dropped;

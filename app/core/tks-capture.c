@@ -737,6 +737,9 @@ rebuild_place_gap (Rebuild *rb,
   double begin = (double) (prev_unwrapped + delta);
   double length = (double) (guint32) (pg->end - pg->begin);
 
+  /* (Several holes between the same two records follow each other.) */
+  if (rb->gaps_passed > 0)
+    prev_pos = MAX (prev_pos, rb->self->gaps[rb->gaps_passed - 1].end);
   begin = CLAMP (begin, prev_pos, pos);
   gap->begin = begin;
   gap->end = CLAMP (begin + length, begin, pos);
@@ -942,10 +945,11 @@ compare_gaps (gconstpointer a,
 
   if (ga->index != gb->index)
     return ga->index < gb->index ? -1 : 1;
-  return ga->begin < gb->begin ? -1 : ga->begin > gb->begin ? 1 : 0;
+  return ga->order < gb->order ? -1 : ga->order > gb->order ? 1 : 0;
 }
 
-/* The holes the input places between two of its records, by index. */
+/* The holes the input places between two of its records, by index (in the input's order
+ * between the same two records). */
 static void
 rebuild_collect_gaps (Rebuild *rb)
 {
@@ -958,7 +962,11 @@ rebuild_collect_gaps (Rebuild *rb)
       const TksParsedGap *pg = &g_array_index (gaps, TksParsedGap, g);
 
       if (pg->index > 0 && pg->index < n_records)
-        rb->gaps[rb->n_gaps++] = *pg;
+        {
+          rb->gaps[rb->n_gaps] = *pg;
+          rb->gaps[rb->n_gaps].order = rb->n_gaps;
+          rb->n_gaps++;
+        }
       else
         rebuild_warn (rb, "warning: a hole before record %u of a log of %u records is "
                       "ignored", pg->index, n_records);
