@@ -569,41 +569,81 @@ tks_timeline_render_trigger (TksCapture                *capture,
   text_on_plate (painter, &red, x + 4, g->top + 2, layout);
 }
 
-void
-tks_timeline_render_log_end (TksCapture                *capture,
-                             const TksTimelineGeometry *g,
-                             TksPainter                *painter)
+/* A band across every lane from @begin to @end (ticks), where the log tells nothing, with an
+ * edge at each end that is shown and @label on a plate at its bottom (when @fit, only if it
+ * fits in the band). */
+static void
+render_unknown_band (const TksTimelineGeometry *g,
+                     TksPainter                *painter,
+                     double                     begin,
+                     double                     end,
+                     gboolean                   edge_at_end,
+                     const char                *label,
+                     gboolean                   fit)
 {
   GdkRGBA band = painter->fg;
   GdkRGBA edge = painter->fg;
-  double log_end, end, scale, b, e;
+  double scale, b, e;
   g_autoptr(PangoLayout) layout = NULL;
   int lw, lh;
 
-  if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
-    return;
-  log_end = tks_capture_get_log_end (capture, NULL);
-  end = tks_capture_get_end (capture);
-  if (!(end > log_end) || log_end > g->x1 || end < g->x0)
+  if (!(end >= begin) || begin > g->x1 || end < g->x0)
     return;
 
   band.alpha = painter->dark ? 0.22 : 0.16;
   edge.alpha = 0.7;
   scale = g->width / (g->x1 - g->x0);
-  b = MAX (0.0, (log_end - g->x0) * scale);
+  b = MAX (0.0, (begin - g->x0) * scale);
   e = MIN (g->width, (end - g->x0) * scale);
   painter->fill (painter, &band, g->left + b, g->top, MAX (e - b, 1.0), g->bottom - g->top);
-  if (log_end >= g->x0)
+  if (begin >= g->x0)
     painter->fill (painter, &edge, g->left + b - 1, g->top, 2, g->bottom - g->top);
+  if (edge_at_end && end <= g->x1)
+    painter->fill (painter, &edge, g->left + e - 1, g->top, 2, g->bottom - g->top);
 
   if (painter->pango == NULL)
     return;
   layout = pango_layout_new (painter->pango);
-  /* Translators: label of the band after the last switch the board's log holds */
-  pango_layout_set_text (layout, _("log ended"), -1);
+  pango_layout_set_text (layout, label, -1);
   pango_layout_get_pixel_size (layout, &lw, &lh);
+  if (fit && e - b < lw + 8)
+    return;
   text_on_plate (painter, &painter->fg, MIN (g->left + b + 4, g->left + g->width - lw - 6),
                  g->bottom - lh - 4, layout);
+}
+
+void
+tks_timeline_render_log_end (TksCapture                *capture,
+                             const TksTimelineGeometry *g,
+                             TksPainter                *painter)
+{
+  double log_end, end;
+
+  if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
+    return;
+  log_end = tks_capture_get_log_end (capture, NULL);
+  end = tks_capture_get_end (capture);
+  if (!(end > log_end))
+    return;
+  /* Translators: label of the band after the last switch the board's log holds */
+  render_unknown_band (g, painter, log_end, end, FALSE, _("log ended"), FALSE);
+}
+
+void
+tks_timeline_render_gaps (TksCapture                *capture,
+                          const TksTimelineGeometry *g,
+                          TksPainter                *painter)
+{
+  const TksGap *gaps;
+  guint n_gaps;
+
+  if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
+    return;
+  gaps = tks_capture_get_gaps (capture, &n_gaps);
+  for (guint i = 0; i < n_gaps; i++)
+    /* Translators: label of a band where the board did not record the switches (it was
+     * printing a reply) */
+    render_unknown_band (g, painter, gaps[i].begin, gaps[i].end, TRUE, _("not recorded"), TRUE);
 }
 
 double
@@ -833,6 +873,7 @@ tks_timeline_render_cairo (TksCapture                *capture,
   cairo_clip (cr);
   tks_timeline_render_lanes (capture, geometry, &painter);
   tks_timeline_render_log_end (capture, geometry, &painter);
+  tks_timeline_render_gaps (capture, geometry, &painter);
   tks_timeline_render_headers (capture, geometry, &painter);
   tks_timeline_render_trigger (capture, geometry, &painter);
   tks_painter_finish (&painter);

@@ -106,6 +106,10 @@ void     tks_timeline_render_trigger      (TksCapture          *capture,
 void     tks_timeline_render_log_end      (TksCapture          *capture,
                                            const TksTimelineGeometry *geometry,
                                            TksPainter          *painter);
+/* A band over each hole in the log (tks_capture_get_gaps): "not recorded". */
+void     tks_timeline_render_gaps         (TksCapture          *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           TksPainter          *painter);
 void     tks_timeline_render_headers      (TksCapture          *capture,
                                            const TksTimelineGeometry *geometry,
                                            TksPainter          *painter);

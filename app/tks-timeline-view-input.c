@@ -434,6 +434,20 @@ key_pressed_cb (GtkEventControllerKey *controller,
     }
 }
 
+/* The hole in the log at @t, or NULL. */
+static const TksGap *
+gap_at (TksCapture *capture,
+        double      t)
+{
+  guint n_gaps;
+  const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
+
+  for (guint i = 0; i < n_gaps; i++)
+    if (t >= gaps[i].begin && t <= gaps[i].end)
+      return &gaps[i];
+  return NULL;
+}
+
 static gboolean
 query_tooltip_cb (GtkWidget       *widget,
                   int              x,
@@ -445,6 +459,7 @@ query_tooltip_cb (GtkWidget       *widget,
   TksTimelineGeometry g;
   TksTimelineHit hit;
   const TksThread *thread;
+  const TksGap *gap;
   double t, log_end;
   gboolean exited_in_log;
   double tick_hz = _tks_timeline_view_get_effective_tick_hz (self);
@@ -488,6 +503,12 @@ query_tooltip_cb (GtkWidget       *widget,
                                       : _("<b>%s</b> (not logged)\nSwitched out at %.3f"),
                                       thread->name ? thread->name : "?", m->pos);
     }
+  else if ((gap = gap_at (self->capture, t)) != NULL)
+    text = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE,
+                                                 "<b>Not recorded</b>\nThe board did not record %lu switch here while it printed a reply",
+                                                 "<b>Not recorded</b>\nThe board did not record %lu switches here while it printed a reply",
+                                                 (gulong) gap->dropped),
+                                    (gulong) gap->dropped);
   else if (t >= log_end && log_end < tks_capture_get_end (self->capture) &&
            !(exited_in_log && t >= thread->exit_time))
     {

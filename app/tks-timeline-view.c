@@ -258,6 +258,7 @@ build_static_node (TksTimelineView           *self,
                                                          g->bottom - g->top));
   tks_timeline_render_lanes (self->capture, g, &painter);
   tks_timeline_render_log_end (self->capture, g, &painter);
+  tks_timeline_render_gaps (self->capture, g, &painter);
   tks_timeline_render_trigger (self->capture, g, &painter);
   gtk_snapshot_pop (snapshot);
   tks_painter_finish (&painter);

@@ -81,6 +81,28 @@ exercise (TksCapture *capture)
       }
   }
 
+  /* The holes in the log lie in the capture, in order, and no run goes through one. */
+  {
+    guint n_gaps = 0;
+    const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
+
+    for (guint g = 0; g < n_gaps; g++)
+      {
+        if (!(gaps[g].begin >= start && gaps[g].begin <= gaps[g].end && gaps[g].end <= end))
+          abort ();
+        if (g > 0 && gaps[g].begin < gaps[g - 1].end)
+          abort ();
+        for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+          {
+            const TksThread *t = tks_capture_get_thread (capture, i);
+
+            for (guint r = 0; r < t->n_runs; r++)
+              if (t->runs[r].begin < gaps[g].end && t->runs[r].end > gaps[g].begin)
+                abort ();
+          }
+      }
+  }
+
   stats = tks_stats_compute (capture, NAN, NAN, &totals, NULL);
   g_clear_pointer (&stats, g_array_unref);
   stats = tks_stats_compute (capture, start + (end - start) / 3, end - (end - start) / 3,
@@ -115,6 +137,23 @@ exercise (TksCapture *capture)
 
   count_timeline (capture, &runs_a, &marks_a);
   count_timeline (again, &runs_b, &marks_b);
+  {
+    guint n_a = 0, n_b = 0;
+    const TksGap *ga = tks_capture_get_gaps (capture, &n_a);
+    const TksGap *gb = tks_capture_get_gaps (again, &n_b);
+
+    if (n_a != n_b)
+      {
+        fprintf (stderr, "a saved capture loads with %u holes, not %u\n", n_b, n_a);
+        abort ();
+      }
+    for (guint g = 0; g < n_a; g++)
+      if (ga[g].begin != gb[g].begin || ga[g].end != gb[g].end || ga[g].dropped != gb[g].dropped)
+        {
+          fprintf (stderr, "a saved capture loads with hole %u elsewhere\n", g);
+          abort ();
+        }
+  }
   if (tks_capture_get_n_threads (again) != tks_capture_get_n_threads (capture) ||
       runs_a != runs_b || marks_a != marks_b)
     {

@@ -90,6 +90,14 @@
 #error "THREADS_TIMESTAMPS_MAX_DELETED must be between 1 and 255"
 #endif
 
+/* Pauses remembered (those during which switches were dropped), newest kept. */
+#ifndef THREADS_TIMESTAMPS_MAX_PAUSES
+#define THREADS_TIMESTAMPS_MAX_PAUSES 8
+#endif
+#if (THREADS_TIMESTAMPS_MAX_PAUSES < 1) || (THREADS_TIMESTAMPS_MAX_PAUSES > 255)
+#error "THREADS_TIMESTAMPS_MAX_PAUSES must be between 1 and 255"
+#endif
+
 #define TU_LOG_SIZE ((uint32_t) (THREADS_TIMESTAMPS_LOG_SIZE))
 
 #define TU_IN_POS    0
@@ -120,6 +128,15 @@ typedef struct
   uint8_t     flags;
 } tu_deleted_t;
 
+/* A pause of the log during which switches were dropped: a hole in the log. */
+typedef struct
+{
+  uint32_t seq;            /* sequence number of the first record written after it */
+  uint32_t begin;          /* system time when the pause began and ended (not wrapped) */
+  uint32_t end;
+  uint32_t dropped;        /* switches not recorded during it */
+} tu_pause_t;
+
 static const char tu_dynamic_name[] = "Exited dynamic thread";
 
 #ifdef THREADS_TIMESTAMP_CUSTOM_RAM_SECTION
@@ -131,6 +148,7 @@ static const char tu_dynamic_name[] = "Exited dynamic thread";
 TU_SECTION static uint32_t tu_log[THREADS_TIMESTAMPS_LOG_CAPACITY];
 TU_SECTION static tu_slot_t tu_slots[THREADS_TIMESTAMPS_MAX_THREADS];
 TU_SECTION static tu_deleted_t tu_deleted[THREADS_TIMESTAMPS_MAX_DELETED];
+TU_SECTION static tu_pause_t tu_pauses[THREADS_TIMESTAMPS_MAX_PAUSES];
 
 /* Whether newly created threads are logged. */
 static uint8_t tu_log_setting = THREADS_TIMESTAMPS_DEFAULT_LOG;
@@ -170,6 +188,13 @@ static uint32_t tu_dropped_paused;
 static uint32_t tu_dropped_history;
 static uint32_t tu_unnumbered_live;
 static uint32_t tu_unnumbered_total;
+
+/* The pauses that dropped switches, oldest first; the one under way: when it began and the
+ * value of tu_dropped_paused then. */
+static uint8_t tu_pauses_first;
+static uint8_t tu_pauses_count;
+static uint32_t tu_pause_begin;
+static uint32_t tu_pause_dropped_base;
 
 #else
 static const char no_timestamps_error_message[] =
@@ -409,6 +434,32 @@ tu_clear_log (void)
   tu_deleted_count = 0;
   tu_dropped_paused = 0;
   tu_dropped_history = 0;
+  tu_pauses_first = 0;
+  tu_pauses_count = 0;
+  tu_pause_dropped_base = 0;
+}
+
+/* The pause under way ends: remembers it when it dropped switches. Before the held exits are
+ * written, so that the hole lies before their records. */
+static void
+tu_pause_ended (void)
+{
+  uint32_t dropped = tu_dropped_paused - tu_pause_dropped_base;
+  tu_pause_t *entry;
+
+  if (dropped == 0U)
+    return;
+  if (tu_pauses_count >= THREADS_TIMESTAMPS_MAX_PAUSES)
+    {
+      tu_pauses_first = (uint8_t) ((tu_pauses_first + 1U) % THREADS_TIMESTAMPS_MAX_PAUSES);
+      tu_pauses_count--;
+    }
+  entry = &tu_pauses[(tu_pauses_first + tu_pauses_count) % THREADS_TIMESTAMPS_MAX_PAUSES];
+  entry->seq = tu_written;
+  entry->begin = tu_pause_begin;
+  entry->end = (uint32_t) chVTGetSystemTimeX ();
+  entry->dropped = dropped;
+  tu_pauses_count++;
 }
 
 /* Stops numbers from changing (and, with @pause, the log from changing) while printing. */
@@ -418,7 +469,14 @@ tu_hold (int pause)
   chSysLock ();
   tu_hold_count++;
   if (pause != 0)
-    tu_pause_count++;
+    {
+      if (tu_pause_count == 0U)
+        {
+          tu_pause_begin = (uint32_t) chVTGetSystemTimeX ();
+          tu_pause_dropped_base = tu_dropped_paused;
+        }
+      tu_pause_count++;
+    }
   tu_update_active ();
   chSysUnlock ();
 }
@@ -430,7 +488,11 @@ tu_release (int pause)
   if (tu_hold_count != 0U)
     tu_hold_count--;
   if (pause != 0 && tu_pause_count != 0U)
-    tu_pause_count--;
+    {
+      tu_pause_count--;
+      if (tu_pause_count == 0U)
+        tu_pause_ended ();
+    }
   tu_update_active ();
   tu_flush_held ();
   chSysUnlock ();
@@ -804,6 +866,7 @@ tuPrintDump (BaseSequentialStream *out)
   uint8_t triggered, frozen, log_setting;
   uint32_t trigger_time, written, dropped_paused, dropped_history, unnumbered_live,
            unnumbered_total;
+  uint8_t i, pauses_first, pauses_count;
   const char *trigger_name;
 
   tu_hold (1);
@@ -819,6 +882,8 @@ tuPrintDump (BaseSequentialStream *out)
   unnumbered_live = tu_unnumbered_live;
   unnumbered_total = tu_unnumbered_total;
   log_setting = tu_log_setting;
+  pauses_first = tu_pauses_first;
+  pauses_count = tu_pauses_count;
   chSysUnlock ();
 
   chprintf (out, "Dump version: %d" TU_NL, THREADS_UTILITIES_DUMP_VERSION);
@@ -842,6 +907,18 @@ tuPrintDump (BaseSequentialStream *out)
   chprintf (out, "Dropped for history: %lu" TU_NL, (unsigned long) dropped_history);
   chprintf (out, "Unnumbered threads: %lu live, %lu total" TU_NL,
             (unsigned long) unnumbered_live, (unsigned long) unnumbered_total);
+  /* No pause ends while this one lasts: these entries stay valid. Only the holes with
+   * printed records on both sides. */
+  for (i = 0; i < pauses_count; i++)
+    {
+      const tu_pause_t *p = &tu_pauses[(pauses_first + i) % THREADS_TIMESTAMPS_MAX_PAUSES];
+      uint32_t index = p->seq - (written - span.count);
+
+      if (index != 0U && index < span.count)
+        chprintf (out, "Paused: before record %lu, ticks %lu to %lu, %lu switches dropped" TU_NL,
+                  (unsigned long) p->seq, (unsigned long) p->begin, (unsigned long) p->end,
+                  (unsigned long) p->dropped);
+    }
   chprintf (out, "Threads:" TU_NL);
   tu_print_list (out);
   chprintf (out, "Timestamps:" TU_NL);

@@ -1015,6 +1015,172 @@ test_board_counters (void)
   }
 }
 
+/* A threads_dump of main (1), idle (2) and fast (3) whose log has a hole: the board printed a
+ * reply from tick 103 to 150 and did not record 40 switches then. @paused: the header's
+ * "Paused:" lines. */
+static char *
+dump_with_hole (const char *paused)
+{
+  static const guint32 words[][3] = {
+    { 100, 1, 3 }, { 101, 3, 1 }, { 102, 1, 2 },    /* then the hole, before record 3 */
+    { 152, 3, 1 }, { 153, 1, 2 }, { 160, 2, 3 },
+  };
+  GString *text = g_string_new ("Dump version: 1\r\nTick frequency: 1000\r\nLog size: 3000\r\n"
+                                "Mode: run\r\nRecords: 6\r\nRecords written: 10\r\n"
+                                "Dropped while paused: 40\r\nDropped for history: 0\r\n");
+  guint32 hash = 2166136261u;
+
+  g_string_append (text, paused);
+  g_string_append (text, "Threads:\r\n"
+                   "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+                   "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+                   "Thread number  3 : Prio = 140, Log = Yes, Name = fast\r\n"
+                   "Deleted threads: \r\nTimestamps:\r\n");
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    {
+      guint32 w = words[i][0] << 12 | words[i][1] << 6 | words[i][2];
+
+      g_string_append_printf (text, "From %2u to %2u at %7u\r\n", words[i][1], words[i][2],
+                              words[i][0]);
+      for (guint b = 0; b < 4; b++)
+        hash = (hash ^ ((w >> (8 * b)) & 0xFF)) * 16777619u;
+    }
+  g_string_append_printf (text, "End of dump: 6 records, checksum %08X\r\n", hash);
+  return g_string_free (text, FALSE);
+}
+
+/* The runs of thread @index, as "begin-end begin-end ...". */
+static char *
+runs_text (TksCapture *c,
+           guint       index)
+{
+  const TksThread *th = tks_capture_get_thread (c, index);
+  GString *s = g_string_new (NULL);
+
+  for (guint r = 0; r < th->n_runs; r++)
+    g_string_append_printf (s, "%s%g-%g", r > 0 ? " " : "", th->runs[r].begin, th->runs[r].end);
+  return g_string_free (s, FALSE);
+}
+
+static void
+assert_hole_rebuilt (TksCapture *c)
+{
+  const TksGap *gaps;
+  guint n_gaps;
+  g_autofree char *main_runs = runs_text (c, 0);
+  g_autofree char *idle_runs = runs_text (c, 1);
+  g_autofree char *fast_runs = runs_text (c, 2);
+
+  gaps = tks_capture_get_gaps (c, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 1);
+  g_assert_cmpfloat (gaps[0].begin, ==, 103.0);
+  g_assert_cmpfloat (gaps[0].end, ==, 150.0);
+  g_assert_cmpuint (gaps[0].dropped, ==, 40);
+  /* Idle, running when the board began printing, ends there, not at 152. */
+  g_assert_cmpstr (idle_runs, ==, "102-103 153-160");
+  g_assert_cmpstr (main_runs, ==, "101-102 152-153");
+  /* Fast is switched out at 152 without being switched in since the hole: it ran from the
+   * hole's end. */
+  g_assert_cmpstr (fast_runs, ==, "100-101 150-152 160-161");
+  g_assert_false (tks_capture_get_thread (c, 2)->flags & TKS_THREAD_RUNNING_AT_START);
+}
+
+static void
+test_hole_in_log (void)
+{
+  g_autofree char *dump = dump_with_hole ("Paused: before record 7, ticks 103 to 150, "
+                                          "40 switches dropped\r\n");
+  g_autofree char *outside = dump_with_hole ("Paused: before record 4, ticks 90 to 99, "
+                                             "4 switches dropped\r\n"
+                                             "Paused: before record 7, ticks 103 to 150, "
+                                             "40 switches dropped\r\n"
+                                             "Paused: before record 7, ticks 103 to 150\r\n");
+  g_autofree char *none = dump_with_hole ("");
+  g_autoptr(TksCapture) c = NULL;
+  g_autoptr(TksCapture) again = NULL;
+  g_autoptr(TksCapture) d = NULL;
+  g_autoptr(TksCapture) old = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) out2 = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *idle_runs = NULL;
+  guint n_gaps, n;
+
+  c = tks_capture_new_from_dump (dump, strlen (dump), &error);
+  g_assert_no_error (error);
+  g_assert_null (tks_capture_get_damage (c));
+  tks_capture_get_warnings (c, &n);
+  g_assert_cmpuint (n, ==, 0);
+  assert_hole_rebuilt (c);
+
+  /* A saved capture keeps the hole, and reloads the same. */
+  tks_capture_write (c, out, NULL);
+  g_assert_nonnull (strstr (out->str, "\nTickscope gap before record 3, ticks 103 to 150, "
+                                      "40 switches dropped\n"));
+  again = tks_capture_new_from_data (out->str, out->len, &error);
+  g_assert_no_error (error);
+  assert_hole_rebuilt (again);
+  tks_capture_write (again, out2, NULL);
+  g_assert_cmpstr (out->str, ==, out2->str);
+
+  /* A hole before the printed log's first record, or an unreadable line, is not placed. */
+  d = tks_capture_new_from_dump (outside, strlen (outside), &error);
+  g_assert_no_error (error);
+  assert_hole_rebuilt (d);
+  g_assert_true (has_warning (d, "a hole in the log that cannot be placed is ignored: "
+                                 "“Paused: before record 4, ticks 90 to 99"));
+  g_assert_true (has_warning (d, "cannot be placed is ignored: “Paused: before record 7, "
+                                 "ticks 103 to 150”"));
+
+  /* Without the line (the board's older library), the log does not add up: idle is switched
+   * in twice and its first run is lost. */
+  old = tks_capture_new_from_dump (none, strlen (none), &error);
+  g_assert_no_error (error);
+  tks_capture_get_gaps (old, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 0);
+  idle_runs = runs_text (old, 1);
+  g_assert_cmpstr (idle_runs, ==, "153-160");
+  g_assert_true (has_warning (old, "thread “idle”: 1 switches in and 0 switches out could not"));
+}
+
+/* Hostile hole lines in a file: two between the same records that overlap follow each other,
+ * one past the log is ignored, and a save keeps what was placed. */
+static void
+test_hole_lines_hostile (void)
+{
+  g_autoptr(GString) text = g_string_new (TKS_TEST_GAP_CAPTURE "ch> \n");
+  g_autoptr(TksCapture) c = NULL;
+  g_autoptr(TksCapture) again = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) out2 = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  const TksGap *gaps;
+  guint n_gaps;
+
+  g_string_replace (text, "threads_list\n",
+                    "Tickscope gap before record 3, ticks 120 to 160, 2 switches dropped\n"
+                    "Tickscope gap before record 6, ticks 170 to 180, 1 switches dropped\n"
+                    "threads_list\n", 1);
+  c = tks_capture_new_from_data (text->str, text->len, &error);
+  g_assert_no_error (error);
+  gaps = tks_capture_get_gaps (c, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 2);
+  g_assert_cmpfloat (gaps[0].begin, ==, 103.0);
+  g_assert_cmpfloat (gaps[0].end, ==, 150.0);
+  g_assert_cmpfloat (gaps[1].begin, ==, 150.0);
+  g_assert_cmpfloat (gaps[1].end, ==, 152.0);
+  g_assert_true (has_warning (c, "a hole before record 6 of a log of 6 records is ignored"));
+
+  tks_capture_write (c, out, NULL);
+  again = tks_capture_new_from_data (out->str, out->len, &error);
+  g_assert_no_error (error);
+  tks_capture_write (again, out2, NULL);
+  g_assert_cmpstr (out->str, ==, out2->str);
+  gaps = tks_capture_get_gaps (again, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 2);
+  g_assert_cmpfloat (gaps[1].begin, ==, 150.0);
+}
+
 /* DUMP_HEAD with these counters, then @tail (the records after its first one). */
 static TksCapture *
 dump_with_counters (guint       records,
@@ -1468,6 +1634,8 @@ main (int    argc,
   g_test_add_func ("/capture/log-end/at-capture-end", test_log_end_at_capture_end);
   g_test_add_func ("/capture/board-counters", test_board_counters);
   g_test_add_func ("/capture/dropped-since", test_dropped_since);
+  g_test_add_func ("/capture/hole-in-log", test_hole_in_log);
+  g_test_add_func ("/capture/hole-lines-hostile", test_hole_lines_hostile);
   g_test_add_func ("/capture/exited-before-log", test_exited_before_log_real);
   g_test_add_func ("/capture/file/atomic-save", test_atomic_save);
 

@@ -464,6 +464,30 @@ check_perfetto (TksCapture *capture,
 #endif
 }
 
+/* A hole in the log (the board printed a reply from 103 to 150): a "not_recorded" row, slice
+ * and mark, and the runs around it end and begin at its ends. */
+static void
+test_gap_exported (void)
+{
+  g_autoptr(TksCapture) capture = load_text (TKS_TEST_GAP_CAPTURE "ch> \n");
+  g_autofree char *csv = export (capture, TKS_EXPORT_CSV, 1000);
+  g_autofree char *json = export (capture, TKS_EXPORT_PERFETTO, 1000);
+  g_autofree char *ftrace = export (capture, TKS_EXPORT_FTRACE, 1000);
+
+  g_assert_nonnull (strstr (csv, "\r\nnot_recorded,40 switches dropped,,,103,150\r\n"));
+  g_assert_nonnull (strstr (csv, "\r\nrun,idle,1,1,102,103\r\n"));
+  g_assert_nonnull (strstr (csv, "\r\nrun,fast,140,2,150,152\r\n"));
+
+  g_assert_true (json_is_valid (json));
+  g_assert_nonnull (strstr (json, "{\"ph\":\"X\",\"pid\":1,\"tid\":0,\"name\":\"not_recorded\","
+                                  "\"cat\":\"not_recorded\",\"ts\":103000,\"dur\":47000,"
+                                  "\"args\":{\"dropped\":40}}"));
+
+  g_assert_nonnull (strstr (ftrace, " 0.103000: tracing_mark_write: not_recorded dropped=40\n"));
+  g_assert_nonnull (strstr (ftrace, " 0.103000: sched_switch: prev_comm=idle prev_pid=2"));
+  g_assert_nonnull (strstr (ftrace, " 0.150000: tracing_mark_write: not_recorded_end\n"));
+}
+
 static void
 test_perfetto_simple (void)
 {
@@ -1329,6 +1353,7 @@ main (int    argc,
   g_test_add_func ("/export/stream/bounded", test_stream_bounded);
   g_test_add_func ("/export/long-names", test_long_names);
   g_test_add_func ("/export/warnings", test_warnings_exported);
+  g_test_add_func ("/export/gap", test_gap_exported);
   g_test_add_func ("/export/bad-arguments", test_bad_arguments);
   for (guint i = 0; i < G_N_ELEMENTS (real_files); i++)
     {

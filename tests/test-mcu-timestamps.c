@@ -678,6 +678,110 @@ test_paused_while_printing (void)
   g_assert_nonnull (strstr (dump, "Dropped while paused: 2\r\n"));
 }
 
+/* Switches between main and idle at @tick. */
+static void
+toggle (systime_t tick)
+{
+  sw (&threads[threads[0].state == CH_STATE_CURRENT ? 1 : 0], tick);
+}
+
+/* On each write of a reply: the next tick, and a switch. */
+static void
+switch_at (gpointer data)
+{
+  systime_t *tick = data;
+
+  *tick += 1;
+  toggle (*tick);
+}
+
+/* Runs @cmd from @tick while main and idle switch on each write (its first two writes at
+ * @tick + 1, @tick + 2, ...). */
+static char *
+print_while_switching (void (*cmd) (BaseSequentialStream *, int, char *[]),
+                       systime_t tick)
+{
+  HostStream stream;
+
+  host_stream_init (&stream);
+  stream.on_write = switch_at;
+  stream.on_write_data = &tick;
+  ch_host_time = tick;
+  cmd (&stream.base, 0, NULL);
+  return host_stream_steal (&stream);
+}
+
+/* The dump tells where the switches dropped while a reply was printed are missing: one line
+ * per pause with records on both sides of its hole, the last eight pauses at most. */
+static void
+test_pause_lines (void)
+{
+  g_autofree char *dump = NULL;
+  g_autofree char *dump2 = NULL;
+  g_autofree char *dump3 = NULL;
+  g_autofree char *legacy = NULL;
+  g_autofree char *log = NULL;
+  g_auto (GStrv) parts = NULL;
+  const char *line;
+
+  boot_with (0);
+  sw (&threads[1], 60);
+  sw (&threads[0], 61);
+  log = print_while_switching (cmd_threads_timestamps, 70);   /* two writes: 71, 72 */
+  toggle (80);
+
+  /* The dump's own pause, with switches, is not yet a hole of the log it prints. */
+  dump = print_while_switching (cmd_threads_dump, 90);
+  g_assert_nonnull (strstr (dump,
+                            "Records: 3\r\n"
+                            "Records written: 3\r\n"
+                            "Dropped while paused: 2\r\n"
+                            "Dropped for history: 0\r\n"
+                            "Unnumbered threads: 0 live, 0 total\r\n"
+                            "Paused: before record 2, ticks 70 to 72, 2 switches dropped\r\n"
+                            "Threads:\r\n"));
+
+  /* The dump's pause has no record after it yet; with one, it is listed. */
+  toggle (200);
+  dump2 = run0 (cmd_threads_dump);
+  line = strstr (dump2, "Paused: before record 3, ticks 90 to ");
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (strstr (dump2, "Paused: "),
+                                   "Paused: before record 2, ticks 70 to 72, 2 switches dropped\r\n"
+                                   "Paused: before record 3, ticks 90 to "));
+  g_assert_null (strstr (dump2, "Paused: before record 4"));
+
+  /* The legacy replies say nothing of it. */
+  legacy = run0 (cmd_threads_timestamps);
+  g_assert_null (strstr (legacy, "Paused"));
+
+  /* Ten more pauses: the eight newest are remembered. */
+  for (guint p = 0; p < 10; p++)
+    {
+      g_free (log);
+      log = print_while_switching (cmd_threads_timestamps, 300 + 10 * p);
+      toggle (309 + 10 * p);
+    }
+  dump3 = run0 (cmd_threads_dump);
+  g_assert_null (strstr (dump3, "ticks 70 to"));
+  g_assert_null (strstr (dump3, "ticks 90 to"));
+  g_assert_null (strstr (dump3, "ticks 300 to"));
+  g_assert_null (strstr (dump3, "ticks 310 to"));
+  line = strstr (dump3, "Paused: before record");
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "Paused: before record 6, ticks 320 to "));
+  parts = g_strsplit (dump3, "Paused:", -1);
+  g_assert_cmpuint (g_strv_length (parts), ==, 9);
+
+  /* Once the log has overwritten the records before a hole, the hole is no longer in it. */
+  for (guint i = 0; i < 16; i++)
+    toggle (400 + i);
+  g_free (dump3);
+  dump3 = run0 (cmd_threads_dump);
+  g_assert_null (strstr (dump3, "Paused:"));
+  g_assert_nonnull (strstr (dump3, "Dropped while paused: "));
+}
+
 static void
 test_unlogged_threads (void)
 {
@@ -866,6 +970,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu/timestamps/paused-while-printing", test_paused_while_printing);
   g_test_add_func ("/mcu/timestamps/late-exit-while-frozen-and-printing",
                    test_late_exit_while_frozen_and_printing);
+  g_test_add_func ("/mcu/timestamps/pause-lines", test_pause_lines);
   g_test_add_func ("/mcu/timestamps/unlogged-threads", test_unlogged_threads);
   g_test_add_func ("/mcu/timestamps/trigger-from-isr", test_trigger_from_isr);
   g_test_add_func ("/mcu/timestamps/i-class-needs-lock", test_i_class_needs_lock);

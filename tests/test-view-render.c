@@ -240,6 +240,49 @@ is_grey (Pixel p)
   return abs (p.r - p.g) <= 3 && abs (p.g - p.b) <= 3;
 }
 
+/* A hole in the log (the board printed a reply from 103 to 150 and did not record the
+ * switches): a grey band across every lane, where idle, running when it began, is no longer
+ * drawn running. */
+static void
+test_gap_band (void)
+{
+  static const char text[] = TKS_TEST_GAP_CAPTURE "From  3 to  1 at     171\nch> \n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = tks_capture_new_from_data (text, strlen (text), &error);
+  TksTimelineGeometry g;
+  cairo_surface_t *surface;
+  guint n_gaps;
+
+  g_assert_no_error (error);
+  tks_capture_get_gaps (capture, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 1);
+  full_geometry (capture, &g);
+  surface = render (capture, &g);
+  for (guint l = 0; l < 3; l++)
+    {
+      double y = tks_timeline_lane_y (&g, l) + 15;
+
+      for (double t = 106; t < 148; t += 5)
+        {
+          Pixel p = pixel_at (surface, x_of (&g, t), y);
+
+          g_assert_true (is_grey (p));
+          g_assert_cmpuint (p.r, <, 235);
+        }
+      /* Where the log is whole, no band: a run's colour or the background. */
+      for (double t = 151; t < 170; t += 3)
+        {
+          Pixel p = pixel_at (surface, x_of (&g, t), y);
+
+          g_assert_true (!is_grey (p) || p.r > 235);
+        }
+    }
+  /* idle ran until the hole began, in its colour. */
+  g_assert_false (is_grey (pixel_at (surface, x_of (&g, 102.5),
+                                     tks_timeline_lane_y (&g, lane_of (capture, "idle")) + 15)));
+  cairo_surface_destroy (surface);
+}
+
 /* A log frozen by a trigger and read late: after its last switch, a grey band labelled "log
  * ended" across every lane, instead of the last thread running to the capture's end. */
 static void
@@ -659,6 +702,7 @@ main (int   argc,
   g_test_add_func ("/view/render/lanes", test_lanes_on_real_capture);
   g_test_add_func ("/view/render/bands", test_bands);
   g_test_add_func ("/view/render/log-end-band", test_log_end_band);
+  g_test_add_func ("/view/render/gap-band", test_gap_band);
   g_test_add_func ("/view/render/hidden-lanes", test_hidden_lanes);
   g_test_add_func ("/view/render/cost-follows-pixels", test_cost_follows_pixels);
   g_test_add_func ("/view/render/binary-search", test_binary_search);

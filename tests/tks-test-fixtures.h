@@ -73,3 +73,25 @@ tks_test_read_with_stale_history (const char  *path,
     *plain = g_steal_pointer (&text);
   return stale;
 }
+
+/*
+ * A saved capture whose log has a hole: the board printed a reply from tick 103 to 150 and did
+ * not record 40 switches then. The test adds any further records and the prompt line.
+ *
+ *   100 main → fast, 101 fast → main, 102 main → idle, [hole 103..150], 152 fast → main,
+ *   153 main → idle, 160 idle → fast
+ *
+ * Runs: idle [102,103] [153,160]; main [101,102] [152,153]; fast [100,101] [150,152] [160,…].
+ */
+#define TKS_TEST_GAP_CAPTURE \
+  "Saved position\n100.0\n172.0\n5.0\n35.0\n" \
+  "Tickscope capture 1\n" \
+  "Tickscope gap before record 3, ticks 103 to 150, 40 switches dropped\n" \
+  "threads_list\n" \
+  "Thread number  1 : Prio = 128, Log = Yes, Name = main\n" \
+  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\n" \
+  "Thread number  3 : Prio = 140, Log = Yes, Name = fast\n" \
+  "Deleted threads: \nch> \n" \
+  "threads_timestamps\n" \
+  "From  1 to  3 at     100\nFrom  3 to  1 at     101\nFrom  1 to  2 at     102\n" \
+  "From  3 to  1 at     152\nFrom  1 to  2 at     153\nFrom  2 to  3 at     160\n"

@@ -50,6 +50,8 @@ typedef struct
   guint64  begin_seq;
   guint64  end_seq;
   gboolean open;        /* still running when the log was read */
+  gboolean cut_begin;   /* begins, or ends, at a hole of the log (truth_cut_holes) */
+  gboolean cut_end;
 } TruthRun;
 
 typedef struct
@@ -317,6 +319,122 @@ read_runs_of_legacy (GPtrArray *threads, gint64 first, guint32 first_raw)
   return runs;
 }
 
+/* A hole of a log: the board did not record switches from tick @begin to tick @end. */
+typedef struct
+{
+  gint64 begin;
+  gint64 end;
+} TruthHole;
+
+/* The holes a threads_dump reply places in its log (its "Paused:" lines), in board ticks (the
+ * line's full ticks, for boards younger than 2^32 ticks). */
+static inline GArray *
+truth_holes (const char *dump)
+{
+  GArray *holes = g_array_new (FALSE, FALSE, sizeof (TruthHole));
+  g_auto(GStrv) lines = truth_lines (dump, FALSE);
+
+  for (guint i = 0; lines[i] != NULL && strcmp (lines[i], "Threads:") != 0; i++)
+    {
+      unsigned long seq, begin, end, dropped;
+
+      if (sscanf (lines[i], "Paused: before record %lu, ticks %lu to %lu, %lu switches dropped",
+                  &seq, &begin, &end, &dropped) == 4)
+        {
+          TruthHole hole = { (gint64) begin, (gint64) end };
+
+          g_array_append_val (holes, hole);
+        }
+    }
+  return holes;
+}
+
+/* Inside a hole nothing is claimed: the truth's runs (and the one going on at the read,
+ * @running) without what lies in the holes' ticks. A run that lies there wholly goes, one
+ * that crosses a hole ends at its first tick and goes on from its last. The order of the
+ * events at the cuts is not compared. */
+static inline Truth *
+truth_cut_holes (const Truth *truth, GArray *holes, TksTruthEvent *running)
+{
+  Truth *cut = truth_new ();
+
+  g_array_append_vals (cut->threads, truth->threads->data, truth->threads->len);
+  cut->live_numbered = truth->live_numbered;
+  cut->n_exits = truth->n_exits;
+  cut->last_exit_tick = truth->last_exit_tick;
+  for (guint r = 0; r < truth->runs->len; r++)
+    {
+      TruthRun run = g_array_index (truth->runs, TruthRun, r);
+      gboolean keep = TRUE;
+
+      for (guint h = 0; h < holes->len && keep; h++)
+        {
+          const TruthHole *hole = &g_array_index (holes, TruthHole, h);
+          gint64 b = (gint64) floor (run.begin), e = (gint64) floor (run.end);
+
+          if (e < hole->begin || b > hole->end)
+            continue;
+          if (b >= hole->begin && e <= hole->end)
+            keep = FALSE;
+          else if (b < hole->begin && e > hole->end)
+            {
+              TruthRun before = run;
+
+              before.end = (double) hole->begin;
+              before.cut_end = TRUE;
+              g_array_append_val (cut->runs, before);
+              run.begin = (double) hole->end;
+              run.cut_begin = TRUE;
+            }
+          else if (b < hole->begin)
+            {
+              run.end = (double) hole->begin;
+              run.cut_end = TRUE;
+            }
+          else
+            {
+              run.begin = (double) hole->end;
+              run.cut_begin = TRUE;
+            }
+        }
+      if (keep)
+        g_array_append_val (cut->runs, run);
+    }
+  for (guint h = 0; h < holes->len; h++)
+    {
+      const TruthHole *hole = &g_array_index (holes, TruthHole, h);
+
+      if ((gint64) floor (running->begin) >= hole->begin &&
+          (gint64) floor (running->begin) <= hole->end)
+        running->begin = (double) hole->end;
+    }
+  return cut;
+}
+
+/* A reading's runs without those that lie wholly in the ticks of a hole. */
+static inline void
+truth_cut_read (GArray *read, GArray *holes)
+{
+  guint keep = 0;
+
+  for (guint j = 0; j < read->len; j++)
+    {
+      const ReadRun *r = &g_array_index (read, ReadRun, j);
+      gboolean inside = FALSE;
+
+      for (guint h = 0; h < holes->len && !inside; h++)
+        {
+          const TruthHole *hole = &g_array_index (holes, TruthHole, h);
+
+          inside = !r->open_start && !r->open_end && r->begin_tick >= hole->begin &&
+                   r->end_tick <= hole->end;
+        }
+      if (!inside)
+        g_array_index (read, ReadRun, keep++) = *r;
+    }
+  g_array_set_size (read, keep);
+}
+
 typedef struct
 {
   guint    truth_runs;    /* runs of the truth in the window (cut ones included) */
@@ -503,9 +621,9 @@ truth_score (const Truth *truth, const TksTruthEvent *running, GArray *read, gin
               g_hash_table_insert (to_read, GUINT_TO_POINTER (t->thread + 1),
                                    GUINT_TO_POINTER (r->thread + 1));
               score->right++;
-              if (!r->open_start)
+              if (!r->open_start && !t->cut_begin)
                 g_array_append_val (order, ob);
-              if (!r->open_end)
+              if (!r->open_end && !t->cut_end)
                 g_array_append_val (order, oe);
               i++;
               j++;

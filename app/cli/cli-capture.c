@@ -200,6 +200,7 @@ enum
   FIELD_SWITCHES,
   FIELD_TRIGGER,
   FIELD_LOG_END,
+  FIELD_NOT_RECORDED,
   FIELD_COUNTERS,
   FIELD_WARNINGS,
   N_FIELDS,
@@ -221,6 +222,7 @@ fields_init (Fields *fields)
   fields->labels[FIELD_SWITCHES] = _("Switches per tick:");
   fields->labels[FIELD_TRIGGER] = _("Trigger:");
   fields->labels[FIELD_LOG_END] = _("Log ended:");
+  fields->labels[FIELD_NOT_RECORDED] = _("Not recorded:");
   fields->labels[FIELD_COUNTERS] = _("Board counters:");
   fields->labels[FIELD_WARNINGS] = _("Warnings:");
   fields->width = 19;
@@ -368,6 +370,21 @@ tks_cli_info (int    argc,
                               "recorded after it (up to tick %.0f); which thread ran after it "
                               "is unknown", tks_capture_get_n_exits_after_log_end (capture)),
                  log_end, tks_capture_get_n_exits_after_log_end (capture), end - 1);
+  {
+    guint n_gaps;
+    const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
+
+    for (guint g = 0; g < n_gaps; g++)
+      {
+        g_autofree char *dropped = g_strdup_printf ("%" G_GUINT64_FORMAT, gaps[g].dropped);
+
+        print_field (&fields, g == 0 ? FIELD_NOT_RECORDED : N_FIELDS,
+                     /* Translators: two ticks, a time in seconds, then a count of switches */
+                     _("ticks %.3f to %.3f (%.3f s): %s switches the board did not record while "
+                       "it printed a reply"),
+                     gaps[g].begin, gaps[g].end, (gaps[g].end - gaps[g].begin) / hz, dropped);
+      }
+  }
   tks_capture_get_board_counters (capture, &counters);
   if (counters.known)
     {

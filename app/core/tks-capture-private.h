@@ -29,6 +29,20 @@ typedef struct
   guint16 flags;       /* TKS_RECORD_* */
 } TksRecord;
 
+/* A hole in the log (a threads_dump "Paused:" line, or a saved "Tickscope gap" line): before
+ * record @index, from system time @begin to @end (full ticks), @dropped switches missing. */
+typedef struct
+{
+  guint   index;
+  guint   order;       /* the rebuild's: its place among the input's holes */
+  guint32 begin;
+  guint32 end;
+  guint64 dropped;
+} TksParsedGap;
+
+/* Holes a capture keeps at most (a board remembers 8). */
+#define TKS_MAX_GAPS 4096
+
 enum
 {
   TKS_RECORD_DROPPED = 1 << 0, /* out of order or repeated: not part of the timeline */
@@ -50,6 +64,7 @@ typedef struct
   double        tick_hz;        /* 0 when the input does not say */
   guint         log_size;       /* the board's log size, 0 when the input does not say */
   TksBoardCounters counters;    /* from a threads_dump header */
+  GArray       *gaps;           /* TksParsedGap, as read (index into records) */
   char         *damage;         /* a threads_dump that arrived damaged: how, else NULL */
   char         *source;
   GPtrArray    *warnings;       /* char* */

@@ -36,6 +36,9 @@ struct _TksCapture
   double        log_end;       /* after the last switch (see tks_capture_get_log_end) */
   guint32       log_end_reason;/* TksLogEndReason */
   guint         n_exits_after_log_end;
+  TksGap       *gaps;          /* holes in the log, in time order */
+  TksParsedGap *saved_gaps;    /* the same as a save writes them: index among kept records */
+  guint         n_gaps;
   guint        *shown_lanes;   /* lanes without the threads that exited before the log */
   guint         n_shown_lanes;
   gboolean      has_trigger;
@@ -73,6 +76,8 @@ typedef struct
   guint    flags;
   guint    lost_in;            /* an IN while a run was open */
   guint    lost_out;           /* an OUT with no run open, after the first event */
+  guint    gaps_before;        /* holes passed at its last event */
+  gboolean began_after_gap;    /* its first run began at the end of a hole */
 } ThreadState;
 
 typedef struct
@@ -99,6 +104,9 @@ typedef struct
   gint64       last_switch;    /* the last record that is not an exit, -1 when none */
   gboolean     lone_exits;     /* exit records follow it */
   guint        pass;
+  TksParsedGap *gaps;          /* the holes that lie between two records, by index */
+  guint        n_gaps;
+  guint        gaps_passed;    /* holes before the record being replayed */
 } Rebuild;
 
 static void
@@ -390,8 +398,29 @@ rebuild_add_unlisted (Rebuild *rb,
     }
 }
 
+/* A hole in the log passed since the thread's last event: a run open then ends where the hole
+ * begins (nothing is known of it after). Returns whether a hole passed. */
+static inline gboolean
+state_cross_gaps (Rebuild     *rb,
+                  ThreadState *st,
+                  TksRun      *runs)
+{
+  if (G_LIKELY (st->gaps_before == rb->gaps_passed))
+    return FALSE;
+  if (st->open)
+    {
+      /* (A hole among the lone exits after the log's end: the run ends with the log.) */
+      double end = MIN (rb->self->gaps[st->gaps_before].begin, rb->self->log_end);
+
+      runs[st->n_runs++] = (TksRun) { st->open_begin, MAX (end, st->open_begin) };
+      st->open = FALSE;
+    }
+  st->gaps_before = rb->gaps_passed;
+  return TRUE;
+}
+
 static inline void
-state_event_logged (TksCapture  *self,
+state_event_logged (Rebuild     *rb,
                     ThreadState *st,
                     int          kind,      /* 0 in, 1 out, 2 exit */
                     double       pos,
@@ -399,6 +428,22 @@ state_event_logged (TksCapture  *self,
                     gboolean     at_tick_zero,
                     TksRun      *runs)
 {
+  TksCapture *self = rb->self;
+
+  if (state_cross_gaps (rb, st, runs) && kind != 0)
+    {
+      /* Switched out, not in since the hole: it ran from the hole's end (it was switched in
+       * during the hole, or was running through it). An exit (held while the board printed)
+       * tells nothing of that. */
+      if (kind == 1)
+        {
+          runs[st->n_runs++] = (TksRun) { self->gaps[rb->gaps_passed - 1].end, pos };
+          if (!st->seen)
+            st->began_after_gap = TRUE;
+        }
+      return;
+    }
+
   if (kind == 0)
     {
       if (st->open)
@@ -447,7 +492,7 @@ state_event (Rebuild *rb,
 
   /* Pass 2: the threads' flags are set, and their arrays sized. */
   if (self->threads[thread].flags & TKS_THREAD_LOGGED)
-    state_event_logged (self, st, kind, pos, k, at_tick_zero,
+    state_event_logged (rb, st, kind, pos, k, at_tick_zero,
                         (TksRun *) self->threads[thread].runs);
   else if (kind != 2)
     {
@@ -464,7 +509,8 @@ state_event (Rebuild *rb,
   if (!st->seen)
     {
       st->seen = TRUE;
-      st->first_event = (st->flags & TKS_THREAD_RUNNING_AT_START) ? self->start : pos;
+      st->first_event = (st->flags & TKS_THREAD_RUNNING_AT_START) ? self->start
+                        : st->began_after_gap ? self->gaps[rb->gaps_passed - 1].end : pos;
     }
 }
 
@@ -478,6 +524,8 @@ state_lone_exit (Rebuild *rb,
   TksCapture *self = rb->self;
   ThreadState *st = &rb->states[thread];
 
+  if (self->threads[thread].flags & TKS_THREAD_LOGGED)
+    state_cross_gaps (rb, st, (TksRun *) self->threads[thread].runs);
   if (st->open)
     {
       TksRun *runs = (TksRun *) self->threads[thread].runs;
@@ -615,6 +663,7 @@ rebuild_count (Rebuild *rb)
 
   rb->pass = 1;
   rb->last_switch = -1;
+  rb->gaps_passed = 0;
   for (guint t = 0; t < rb->infos->len; t++)
     thread_state_init (&rb->states[t]);
 
@@ -637,15 +686,28 @@ rebuild_count (Rebuild *rb)
             first_tick = last_tick;
         }
 
+      while (rb->gaps_passed < rb->n_gaps && rb->gaps[rb->gaps_passed].index <= i)
+        rb->gaps_passed++;
       if (!record_is_exit (rec))
         rb->last_switch = i;
       if (rebuild_step (rb, working, rec, i, &next_deleted, &out, &in))
         continue;
       /* (rb->states moves when a thread is invented.) */
       if (out != NO_THREAD)
-        rb->states[out].n_marks++;
+        {
+          ThreadState *st = &rb->states[out];
+
+          st->n_marks++;
+          /* Switched out after a hole without an IN since: one more run (from its end). */
+          if (st->gaps_before != rb->gaps_passed)
+            st->n_runs++;
+          st->gaps_before = rb->gaps_passed;
+        }
       if (in != NO_THREAD)
-        rb->states[in].n_runs++;
+        {
+          rb->states[in].n_runs++;
+          rb->states[in].gaps_before = rb->gaps_passed;
+        }
     }
 
   for (guint i = (guint) (rb->last_switch + 1); i < n && !rb->lone_exits; i++)
@@ -654,6 +716,37 @@ rebuild_count (Rebuild *rb)
   rb->first_tick = first_tick;
   rb->last_tick = last_tick;
   rb->n_ticks = n_ticks;
+}
+
+/* Pass 2, at the record (at @pos) after the next hole: places the hole between it and the
+ * previous record (at @prev_pos, on tick @prev_raw of the board, @prev_unwrapped unwrapped).
+ * The board gives the hole's ends in full ticks: the begin is put in the tick after the
+ * previous record that has its low bits, the end as far after it as the board says; both stay
+ * between the two records. */
+static void
+rebuild_place_gap (Rebuild *rb,
+                   guint    n_before,
+                   double   prev_pos,
+                   gint64   prev_unwrapped,
+                   guint32  prev_raw,
+                   double   pos)
+{
+  const TksParsedGap *pg = &rb->gaps[rb->gaps_passed];
+  TksGap *gap = &rb->self->gaps[rb->gaps_passed];
+  gint64 delta = (((gint64) pg->begin - (gint64) prev_raw) % rb->period + rb->period) % rb->period;
+  double begin = (double) (prev_unwrapped + delta);
+  double length = (double) (guint32) (pg->end - pg->begin);
+
+  /* (Several holes between the same two records follow each other.) */
+  if (rb->gaps_passed > 0)
+    prev_pos = MAX (prev_pos, rb->self->gaps[rb->gaps_passed - 1].end);
+  begin = CLAMP (begin, prev_pos, pos);
+  gap->begin = begin;
+  gap->end = CLAMP (begin + length, begin, pos);
+  gap->dropped = pg->dropped;
+  rb->self->saved_gaps[rb->gaps_passed] = *pg;
+  rb->self->saved_gaps[rb->gaps_passed].index = n_before;
+  rb->gaps_passed++;
 }
 
 /* Pass 2: replays the log again, into the runs and marks. The records of a tick share it:
@@ -672,9 +765,14 @@ rebuild_fill (Rebuild *rb)
   gint64 prev_tick = -1;
   guint i = 0;
   double shares[SHARES_MAX + 1][SHARES_MAX];
+  double prev_pos = rb->self->start;
+  gint64 prev_unwrapped = (gint64) rb->self->start;
+  guint32 prev_raw = 0;
+  guint n_kept = 0;
 
   rb->pass = 2;
   rb->synthetic_used = 0;
+  rb->gaps_passed = 0;
   for (guint t = 0; t < rb->infos->len; t++)
     thread_state_init (&rb->states[t]);
   for (guint k = 1; k <= SHARES_MAX; k++)
@@ -722,6 +820,12 @@ rebuild_fill (Rebuild *rb)
           pos = (double) tick + (k <= SHARES_MAX ? shares[k][g] : (double) g / (double) k);
           at_zero = rec->tick == 0 && epoch == 0 && rb->base == 0;
           g++;
+          while (rb->gaps_passed < rb->n_gaps && rb->gaps[rb->gaps_passed].index <= i)
+            rebuild_place_gap (rb, n_kept, prev_pos, prev_unwrapped, prev_raw, pos);
+          n_kept++;
+          prev_pos = pos;
+          prev_unwrapped = tick;
+          prev_raw = rec->tick;
 
           if (rebuild_step (rb, working, rec, i, &next_deleted, &out, &in))
             {
@@ -822,6 +926,56 @@ compare_lanes (gconstpointer a,
   return ta->index < tb->index ? -1 : ta->index > tb->index ? 1 : 0;
 }
 
+/* The switches the holes of the log are missing. */
+static guint64
+gaps_dropped (TksCapture *self)
+{
+  guint64 n = 0;
+
+  for (guint g = 0; g < self->n_gaps; g++)
+    n += self->gaps[g].dropped;
+  return n;
+}
+
+static gint
+compare_gaps (gconstpointer a,
+              gconstpointer b)
+{
+  const TksParsedGap *ga = a, *gb = b;
+
+  if (ga->index != gb->index)
+    return ga->index < gb->index ? -1 : 1;
+  return ga->order < gb->order ? -1 : ga->order > gb->order ? 1 : 0;
+}
+
+/* The holes the input places between two of its records, by index (in the input's order
+ * between the same two records). */
+static void
+rebuild_collect_gaps (Rebuild *rb)
+{
+  GArray *gaps = rb->parsed->gaps;
+  guint n_records = rb->parsed->records->len;
+
+  rb->gaps = g_new (TksParsedGap, MAX (gaps->len, 1));
+  for (guint g = 0; g < gaps->len; g++)
+    {
+      const TksParsedGap *pg = &g_array_index (gaps, TksParsedGap, g);
+
+      if (pg->index > 0 && pg->index < n_records)
+        {
+          rb->gaps[rb->n_gaps] = *pg;
+          rb->gaps[rb->n_gaps].order = rb->n_gaps;
+          rb->n_gaps++;
+        }
+      else
+        rebuild_warn (rb, "warning: a hole before record %u of a log of %u records is "
+                      "ignored", pg->index, n_records);
+    }
+  qsort (rb->gaps, rb->n_gaps, sizeof (TksParsedGap), compare_gaps);
+  rb->self->gaps = g_new0 (TksGap, MAX (rb->n_gaps, 1));
+  rb->self->saved_gaps = g_new0 (TksParsedGap, MAX (rb->n_gaps, 1));
+}
+
 static void
 rebuild (TksCapture *self)
 {
@@ -835,6 +989,7 @@ rebuild (TksCapture *self)
   rb.warnings = g_ptr_array_new_with_free_func (g_free);
 
   rebuild_check_records (&rb);
+  rebuild_collect_gaps (&rb);
   rebuild_creation_order (&rb);
   rebuild_initial_working_list (&rb);
 
@@ -933,6 +1088,8 @@ rebuild (TksCapture *self)
       TksThread *th = &self->threads[t];
       ThreadState *st = &rb.states[t];
 
+      if (th->flags & TKS_THREAD_LOGGED)
+        state_cross_gaps (&rb, st, (TksRun *) th->runs);
       if (st->open)
         {
           /* Still running when the log was read (or when it ended): shown running to there. */
@@ -950,6 +1107,7 @@ rebuild (TksCapture *self)
                       "be paired into runs", th->name, st->lost_in, st->lost_out);
     }
 
+  self->n_gaps = rb.gaps_passed;
   self->mean_per_tick = rb.n_ticks > 0 ? (double) self->n_records / rb.n_ticks : 0.0;
 
   self->n_lanes = self->n_threads;
@@ -968,7 +1126,8 @@ rebuild (TksCapture *self)
    * record written since then do the switches dropped while paused fall inside it. */
   if (parsed->counters.known && parsed->counters.dropped_paused > 0 &&
       parsed->counters.dropped_history == 0 &&
-      parsed->counters.records_written == parsed->records->len)
+      parsed->counters.records_written == parsed->records->len &&
+      parsed->counters.dropped_paused != gaps_dropped (self))
     rebuild_warn (&rb, "warning: the board did not record %" G_GUINT64_FORMAT " switches while "
                   "this log was paused for printing: runs around those moments may be "
                   "missing or too long", parsed->counters.dropped_paused);
@@ -990,6 +1149,7 @@ rebuild (TksCapture *self)
   g_ptr_array_add (self->warnings, NULL);
 
   g_free (rb.states);
+  g_free (rb.gaps);
   g_array_unref (rb.initial);
   g_ptr_array_unref (rb.infos);
   g_ptr_array_unref (rb.warnings);
@@ -1345,6 +1505,12 @@ tks_capture_write (TksCapture         *self,
   if (parsed->n_warnings > parsed->warnings->len)
     g_string_append_printf (out, "Tickscope damage %u more warnings about the input not shown\n",
                             parsed->n_warnings - parsed->warnings->len);
+  /* The holes in the log, placed among the records written below. */
+  for (guint g = 0; g < self->n_gaps; g++)
+    g_string_append_printf (out, "Tickscope gap before record %u, ticks %u to %u, "
+                            "%" G_GUINT64_FORMAT " switches dropped\n",
+                            self->saved_gaps[g].index, self->saved_gaps[g].begin,
+                            self->saved_gaps[g].end, self->saved_gaps[g].dropped);
 
   g_string_append (out, "threads_list\n");
   for (guint i = 0; i < parsed->live->len; i++)
@@ -1442,6 +1608,16 @@ tks_capture_get_log_end (TksCapture      *self,
   if (reason != NULL)
     *reason = self->log_end_reason;
   return self->log_end;
+}
+
+const TksGap *
+tks_capture_get_gaps (TksCapture *self,
+                      guint      *n_gaps)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), NULL);
+  g_return_val_if_fail (n_gaps != NULL, NULL);
+  *n_gaps = self->n_gaps;
+  return self->gaps;
 }
 
 guint
@@ -1708,6 +1884,8 @@ tks_capture_finalize (GObject *object)
   g_clear_pointer (&self->marks, g_free);
   g_clear_pointer (&self->lanes, g_free);
   g_clear_pointer (&self->shown_lanes, g_free);
+  g_clear_pointer (&self->gaps, g_free);
+  g_clear_pointer (&self->saved_gaps, g_free);
   g_clear_pointer (&self->source, g_free);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
 

@@ -65,6 +65,16 @@ typedef enum
                               threads, later; the switches after the last one are unknown */
 } TksLogEndReason;
 
+/* A hole in the log: the board did not record @dropped switches from @begin to @end (it was
+ * printing a reply). Every run ends at @begin; after @end a thread switched out without having
+ * been switched in since ran from @end. Between them nothing is known. */
+typedef struct
+{
+  double  begin;
+  double  end;
+  guint64 dropped;
+} TksGap;
+
 /* The board's counters, as a threads_dump header gives them. They count since boot (or since
  * run mode began), not within the capture: information, not damage. */
 typedef struct
@@ -162,6 +172,9 @@ double           tks_capture_get_end              (TksCapture    *self);
 double           tks_capture_get_log_end          (TksCapture    *self,
                                                    TksLogEndReason *reason);
 guint            tks_capture_get_n_exits_after_log_end (TksCapture *self);
+/* The holes in the log, in time order (none unless the board said where they are). */
+const TksGap    *tks_capture_get_gaps             (TksCapture    *self,
+                                                   guint         *n_gaps);
 gboolean         tks_capture_get_trigger          (TksCapture    *self,
                                                    double        *pos);
 const char      *tks_capture_get_trigger_name     (TksCapture    *self);

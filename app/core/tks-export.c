@@ -446,6 +446,22 @@ export_perfetto (TksCapture *capture,
       g_string_append (w->out, "}");
     }
 
+  /* The holes in the log: slices on a track of their own (tid 0, no thread's). */
+  {
+    guint n_gaps;
+    const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
+
+    for (guint g = 0; g < n_gaps; g++)
+      {
+        json_begin_event (w, &first, "X", "not_recorded", 0);
+        g_string_append (w->out, ",\"cat\":\"not_recorded\"");
+        json_append_ts (w, "ts", gaps[g].begin * us_per_tick);
+        json_append_ts (w, "dur", (gaps[g].end - gaps[g].begin) * us_per_tick);
+        g_string_append_printf (w->out, ",\"args\":{\"dropped\":%" G_GUINT64_FORMAT "}}",
+                                gaps[g].dropped);
+      }
+  }
+
   if (log_end_before_end (capture, &log_end))
     {
       json_begin_event (w, &first, "i", "log_end", 0);
@@ -617,6 +633,19 @@ export_csv (TksCapture *capture,
 
       csv_row (w, "trigger", NULL, by, trigger, trigger);
     }
+  {
+    guint n_gaps;
+    const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
+
+    /* The holes in the log; the thread field says how many switches are missing there. */
+    for (guint g = 0; g < n_gaps; g++)
+      {
+        g_autofree char *what = g_strdup_printf ("%" G_GUINT64_FORMAT " switches dropped",
+                                                 gaps[g].dropped);
+
+        csv_row (w, "not_recorded", NULL, what, gaps[g].begin, gaps[g].end);
+      }
+  }
   if (log_end_before_end (capture, &log_end))
     csv_row (w, "log_end", NULL, "lone_exits", log_end, end);
 
@@ -826,6 +855,37 @@ ftrace_trigger (FtraceContext *ctx,
   ftrace_mark (ctx, current, pos, "trigger", "set_by", ctx->trigger_by);
 }
 
+/* The marks of the holes' ends up to @pos: "not_recorded dropped=N" where a hole begins,
+ * "not_recorded_end" where it ends (@done: marks written so far, two a hole). */
+static void
+ftrace_gap_marks (FtraceContext *ctx,
+                  int            current,
+                  const TksGap  *gaps,
+                  guint          n_gaps,
+                  guint         *done,
+                  double         pos)
+{
+  while (*done < 2 * n_gaps)
+    {
+      const TksGap *gap = &gaps[*done / 2];
+      gboolean at_begin = *done % 2 == 0;
+      double at = at_begin ? gap->begin : gap->end;
+
+      if (at > pos)
+        return;
+      if (at_begin)
+        {
+          char dropped[24];
+
+          g_snprintf (dropped, sizeof dropped, "%" G_GUINT64_FORMAT, gap->dropped);
+          ftrace_mark (ctx, current, at, "not_recorded", "dropped", dropped);
+        }
+      else
+        ftrace_mark (ctx, current, at, "not_recorded_end", "", NULL);
+      (*done)++;
+    }
+}
+
 static GArray *
 ftrace_collect_events (TksCapture *capture)
 {
@@ -900,6 +960,8 @@ ftrace_walk (FtraceContext *ctx,
   gboolean trigger_done = !has_trigger;
   int current = -1;
   guint i = 0;
+  guint n_gaps, gap_marks = 0;
+  const TksGap *gaps = tks_capture_get_gaps (ctx->capture, &n_gaps);
 
   while (i < events->len)
     {
@@ -909,6 +971,8 @@ ftrace_walk (FtraceContext *ctx,
       gboolean out_exits[4];
       guint n_outs = 0;
       guint n_ins = 0;
+
+      ftrace_gap_marks (ctx, current, gaps, n_gaps, &gap_marks, pos);
 
       if (!trigger_done && trigger <= pos)
         {
@@ -960,6 +1024,7 @@ ftrace_walk (FtraceContext *ctx,
         return FALSE;
     }
 
+  ftrace_gap_marks (ctx, current, gaps, n_gaps, &gap_marks, INFINITY);
   if (!trigger_done)
     ftrace_trigger (ctx, current, trigger);
   if (!log_end_done)

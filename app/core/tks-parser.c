@@ -62,6 +62,7 @@ struct _TksParser
   guint      dump_records;  /* what its header announced */
   guint32    log_hash;      /* the checksum of the log's first log_hashed records */
   guint      log_hashed;
+  GArray    *pending_gaps;  /* TksParsedGap read before the log they belong to */
 };
 
 /* Commands whose echo starts a section when seen without a prompt (capture files). */
@@ -84,6 +85,7 @@ tks_parsed_new (void)
   parsed->deleted = g_ptr_array_new ();
   parsed->records = g_array_new (FALSE, FALSE, sizeof (TksRecord));
   parsed->log_other_lines = g_array_new (FALSE, FALSE, sizeof (guint));
+  parsed->gaps = g_array_new (FALSE, FALSE, sizeof (TksParsedGap));
   parsed->warnings = g_ptr_array_new_with_free_func (g_free);
   return parsed;
 }
@@ -112,6 +114,7 @@ clear_log (TksParsed *parsed)
 {
   g_array_set_size (parsed->records, 0);
   g_array_set_size (parsed->log_other_lines, 0);
+  g_array_set_size (parsed->gaps, 0);
   parsed->has_trigger = FALSE;
   parsed->trigger_tick = 0;
 }
@@ -127,6 +130,7 @@ tks_parsed_free (TksParsed *parsed)
   g_ptr_array_unref (parsed->deleted);
   g_array_unref (parsed->records);
   g_array_unref (parsed->log_other_lines);
+  g_array_unref (parsed->gaps);
   g_ptr_array_unref (parsed->warnings);
   g_free (parsed->trigger_name);
   g_free (parsed->source);
@@ -164,6 +168,7 @@ tks_parser_new (void)
 
   parser->current = tks_parsed_new ();
   parser->partial = g_string_new (NULL);
+  parser->pending_gaps = g_array_new (FALSE, FALSE, sizeof (TksParsedGap));
   return parser;
 }
 
@@ -176,6 +181,7 @@ tks_parser_free (TksParser *parser)
   g_clear_pointer (&parser->current, tks_parsed_free);
   g_clear_pointer (&parser->complete, tks_parsed_free);
   g_string_free (parser->partial, TRUE);
+  g_array_unref (parser->pending_gaps);
   g_free (parser->refusal);
   g_free (parser->fatal);
   g_free (parser);
@@ -567,6 +573,10 @@ static void
 begin_log (TksParser *parser)
 {
   clear_log (parser->current);
+  /* The holes read before the log (dump header, saved file) are this log's. */
+  g_array_append_vals (parser->current->gaps, parser->pending_gaps->data,
+                       parser->pending_gaps->len);
+  g_array_set_size (parser->pending_gaps, 0);
   parser->have_log = TRUE;
   parser->log_garbled = 0;
   parser->log_hash = FNV_OFFSET_BASIS;
@@ -595,6 +605,7 @@ begin_command (TksParser  *parser,
       parser->in_dump = TRUE;
       parser->dump_ended = FALSE;
       parser->dump_records = G_MAXUINT;
+      g_array_set_size (parser->pending_gaps, 0);
     }
   else if (IS ("Saved position"))
     {
@@ -659,6 +670,62 @@ header_value (const char  *p,
   return q != NULL;
 }
 
+/* "before record S, ticks B to E, N switches dropped" (after "Paused:" in a threads_dump
+ * header, after "Tickscope gap" in a saved capture). */
+static gboolean
+parse_gap (const char   *p,
+           const char   *end,
+           guint64      *seq,
+           TksParsedGap *gap)
+{
+  guint64 begin, gap_end, dropped;
+
+  if ((p = expect_word (p, end, "before record")) == NULL ||
+      (p = parse_uint (skip_spaces (p, end), end, G_MAXUINT32, seq)) == NULL ||
+      (p = expect_word (p, end, ", ticks")) == NULL ||
+      (p = parse_uint (skip_spaces (p, end), end, G_MAXUINT32, &begin)) == NULL ||
+      (p = expect_word (p, end, "to")) == NULL ||
+      (p = parse_uint (skip_spaces (p, end), end, G_MAXUINT32, &gap_end)) == NULL ||
+      (p = expect_word (p, end, ",")) == NULL ||
+      (p = parse_uint (skip_spaces (p, end), end, G_MAXUINT32, &dropped)) == NULL ||
+      (p = expect_word (p, end, "switches dropped")) == NULL ||
+      skip_spaces (p, end) != end)
+    return FALSE;
+  gap->begin = (guint32) begin;
+  gap->end = (guint32) gap_end;
+  gap->dropped = dropped;
+  return TRUE;
+}
+
+/* A hole line (@p to @end, @text after its key): kept for the log that follows when it reads
+ * and lies inside the log (@known: the log's place is known; @base: the sequence number of
+ * its first record, 0 in a saved capture where the number is the record's position; @n_records:
+ * how many it holds), else warned about. */
+static void
+gap_line (TksParser  *parser,
+          const char *p,
+          const char *end,
+          const char *text,
+          gboolean    known,
+          guint64     base,
+          guint64     n_records)
+{
+  TksParsedGap gap;
+  guint64 seq;
+  g_autofree char *line = NULL;
+
+  if (parse_gap (text, end, &seq, &gap) && known && seq > base && seq - base < n_records &&
+      parser->pending_gaps->len < TKS_MAX_GAPS)
+    {
+      gap.index = (guint) (seq - base);
+      g_array_append_val (parser->pending_gaps, gap);
+      return;
+    }
+  line = excerpt (p, end - p);
+  add_warning (parser, "line %u: warning: a hole in the log that cannot be placed is ignored: "
+               "“%s”", parser->line_no, line);
+}
+
 /* A tick rate the input gives (@p to @end: its line): a sane one is taken, any other is
  * warned about and the default stays. */
 static void
@@ -718,6 +785,17 @@ dump_header_line (TksParser  *parser,
     {
       parser->current->counters.known = TRUE;
       parser->current->counters.dropped_history = v;
+    }
+  else if (has_prefix (p, end, "Paused:"))
+    {
+      /* Placed by the header's counts, which come before it. */
+      TksBoardCounters *c = &parser->current->counters;
+      gboolean known = c->known && parser->dump_records != G_MAXUINT &&
+                       c->records_written >= parser->dump_records;
+
+      gap_line (parser, p, end, p + strlen ("Paused:"), known,
+                known ? c->records_written - parser->dump_records : 0,
+                known ? parser->dump_records : 0);
     }
   else if (header_value (p, end, "Unnumbered threads:", &v) && v > 0)
     {
@@ -965,7 +1043,9 @@ content_line (TksParser  *parser,
                        "the whole capture is shown", parser->line_no);
           return;
         }
-      if (has_prefix (p, end, "Tickscope "))
+      if (has_prefix (p, end, "Tickscope gap "))
+        gap_line (parser, p, end, p + strlen ("Tickscope gap "), TRUE, 0, MAX_RECORDS);
+      else if (has_prefix (p, end, "Tickscope "))
         {
           g_autofree char *text = g_strndup (p + strlen ("Tickscope "), end - p - strlen ("Tickscope "));
           char *value = strchr (text, ' ');
