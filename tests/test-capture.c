@@ -1590,6 +1590,49 @@ test_insane_tick_rate (void)
   }
 }
 
+/* With the original library's deleted list full (64), the log can hold exits of threads the
+ * list forgot: they keep their numbers as threads not in the list, with a lane, runs and an
+ * exit inside the log; they are not threads that exited before the log. */
+static void
+test_forgotten_exits_shown (void)
+{
+  GString *text = g_string_new ("threads_list\n"
+                                "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"
+                                "Thread number  2 : Prio =   1, Log = Yes, Name = idle\n"
+                                "Deleted threads: \n");
+  g_autoptr(TksCapture) capture = NULL;
+  const guint *lanes;
+  guint n_lanes, n_forgotten = 0;
+
+  for (guint d = 1; d <= 64; d++)
+    g_string_append_printf (text, "Thread number  3 : Prio =  10, Log = Yes, Name = d%u\n", d);
+  g_string_append (text, "ch> \nthreads_timestamps\n");
+  /* 65 threads run and exit: the list remembers the last 64 */
+  for (guint e = 0; e < 65; e++)
+    g_string_append_printf (text, "From  1 to  3 at %7u\nFrom  3 to  3 at %7u\nFrom  0 to  1 at %7u\n",
+                            100 + 10 * e, 101 + 10 * e, 101 + 10 * e);
+  g_string_append (text, "ch> \n");
+  capture = load_text (text->str);
+  g_string_free (text, TRUE);
+
+  g_assert_cmpuint (tks_capture_get_n_exited_before_log (capture), ==, 0);
+  lanes = tks_capture_get_shown_lanes (capture, FALSE, &n_lanes);
+  for (guint l = 0; l < n_lanes; l++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, lanes[l]);
+
+      if (th->flags & TKS_THREAD_NOT_LISTED)
+        {
+          n_forgotten++;
+          g_assert_cmpuint (th->n_runs, ==, 1);
+          g_assert_cmpfloat (th->runs[0].begin, ==, 100.0);
+          g_assert_true (th->flags & TKS_THREAD_EXITED);
+        }
+    }
+  g_assert_cmpuint (n_forgotten, ==, 1);
+  g_assert_cmpuint (n_lanes, ==, 2 + 65);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1637,6 +1680,7 @@ main (int    argc,
   g_test_add_func ("/capture/hole-in-log", test_hole_in_log);
   g_test_add_func ("/capture/hole-lines-hostile", test_hole_lines_hostile);
   g_test_add_func ("/capture/exited-before-log", test_exited_before_log_real);
+  g_test_add_func ("/capture/forgotten-exits-shown", test_forgotten_exits_shown);
   g_test_add_func ("/capture/file/atomic-save", test_atomic_save);
 
   return g_test_run ();

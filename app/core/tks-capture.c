@@ -1075,7 +1075,9 @@ rebuild (TksCapture *self)
         }
       if (info->deleted)
         th->flags |= TKS_THREAD_DELETED;
-      if (info->deleted && info->deleted_order < rebuild_first_deleted (&rb))
+      /* (not a thread whose exit the full list forgot: that one exits inside the log) */
+      if (info->deleted && info->deleted_order >= 0 &&
+          info->deleted_order < rebuild_first_deleted (&rb))
         th->flags |= TKS_THREAD_EXITED_BEFORE_LOG;
       th->name = self->names[t];
       th->number = info->number;
