@@ -1548,6 +1548,51 @@ test_endless_input (gconstpointer data)
   g_test_trap_assert_stderr (expected);
 }
 
+/* Lines that are no records inside a log (blank ones, repeated trigger lines) are not junk,
+ * but a log holds no more of them than records: endless ones end in an error, in bounded
+ * memory. */
+static void
+test_endless_blank_log_lines (void)
+{
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "tks-test-blank-log.txt", NULL);
+
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TksCapture) capture = NULL;
+#if !defined (__SANITIZE_ADDRESS__) && !defined (__has_feature)
+      struct rlimit limit = { 512 << 20, 512 << 20 };
+
+      g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
+#endif
+      capture = tks_capture_new_from_file (path, &error);
+      g_assert_null (capture);
+      g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
+      g_printerr ("%s", error->message);
+      return;
+    }
+  else
+    {
+      FILE *f = fopen (path, "w");
+      static char blanks[2 * 4096];
+
+      g_assert_nonnull (f);
+      for (gsize i = 0; i < sizeof blanks; i += 2)
+        memcpy (blanks + i, " \n", 2);
+      fputs ("threads_list\nThread number  1 : Prio = 1, Log = Yes, Name = a\n"
+             "Deleted threads: \nch> \nthreads_timestamps\nFrom  1 to  1 at 5\n", f);
+      /* 2^24 + 4096 blank lines */
+      for (guint i = 0; i < (1u << 24) / 4096 + 1; i++)
+        g_assert_cmpuint (fwrite (blanks, 1, sizeof blanks, f), ==, sizeof blanks);
+      g_assert_cmpint (fclose (f), ==, 0);
+    }
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDOUT);
+  g_unlink (path);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("*Line *: the log holds more than 16777216 lines that are not "
+                             "records, more than any board prints*");
+}
+
 /* A tick rate in a saved file that no board has is refused with a warning: the default
  * stays. */
 static void
@@ -1668,6 +1713,7 @@ main (int    argc,
   g_test_add_func ("/capture/input/long-lines", test_long_lines);
   g_test_add_data_func ("/capture/input/endless/zero", "/dev/zero", test_endless_input);
   g_test_add_data_func ("/capture/input/endless/urandom", "/dev/urandom", test_endless_input);
+  g_test_add_func ("/capture/input/endless/blank-log-lines", test_endless_blank_log_lines);
   g_test_add_func ("/capture/input/insane-tick-rate", test_insane_tick_rate);
   g_test_add_func ("/capture/file/original-round-trip", test_original_file_round_trip);
   g_test_add_func ("/capture/file/transcript-round-trip", test_transcript_to_file);

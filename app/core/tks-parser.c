@@ -1198,6 +1198,11 @@ check_size (TksParser *parser)
   if (cur->records->len > MAX_RECORDS)
     fail (parser, "Line %u: the log holds more than %u records, more than any board keeps",
           parser->line_no, MAX_RECORDS);
+  else if (cur->log_other_lines->len > MAX_RECORDS)
+    /* blank lines and repeated trigger lines are not junk, but a log does not hold more of
+     * them than records */
+    fail (parser, "Line %u: the log holds more than %u lines that are not records, more than "
+          "any board prints", parser->line_no, MAX_RECORDS);
   else if (cur->live->len + cur->deleted->len > MAX_LIST_ENTRIES)
     fail (parser, "Line %u: the thread list holds more than %u threads, more than any board "
           "keeps", parser->line_no, MAX_LIST_ENTRIES);
