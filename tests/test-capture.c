@@ -1085,6 +1085,29 @@ assert_hole_rebuilt (TksCapture *c)
   g_assert_false (tks_capture_get_thread (c, 2)->flags & TKS_THREAD_RUNNING_AT_START);
 }
 
+/* The board counts records in 32 bits: after 2^32 of them its sequence numbers wrap, and a
+ * hole is still placed. */
+static void
+test_hole_after_counter_wrap (void)
+{
+  g_autofree char *dump = dump_with_hole ("Paused: before record 4294967295, ticks 103 to 150, "
+                                          "40 switches dropped\r\n");
+  g_autofree char *wrapped = NULL;
+  g_autoptr(TksCapture) c = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n;
+  g_auto(GStrv) parts = g_strsplit (dump, "Records written: 10\r\n", 2);
+
+  /* 2^32 + 2 records written: 2 on the board's counter; the 6 printed start at 2^32 - 4 */
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  wrapped = g_strjoinv ("Records written: 2\r\n", parts);
+  c = tks_capture_new_from_dump (wrapped, strlen (wrapped), &error);
+  g_assert_no_error (error);
+  tks_capture_get_warnings (c, &n);
+  g_assert_cmpuint (n, ==, 0);
+  assert_hole_rebuilt (c);
+}
+
 static void
 test_hole_in_log (void)
 {
@@ -1724,6 +1747,7 @@ main (int    argc,
   g_test_add_func ("/capture/board-counters", test_board_counters);
   g_test_add_func ("/capture/dropped-since", test_dropped_since);
   g_test_add_func ("/capture/hole-in-log", test_hole_in_log);
+  g_test_add_func ("/capture/hole-after-counter-wrap", test_hole_after_counter_wrap);
   g_test_add_func ("/capture/hole-lines-hostile", test_hole_lines_hostile);
   g_test_add_func ("/capture/exited-before-log", test_exited_before_log_real);
   g_test_add_func ("/capture/forgotten-exits-shown", test_forgotten_exits_shown);

@@ -708,16 +708,18 @@ gap_line (TksParser  *parser,
           const char *text,
           gboolean    known,
           guint64     base,
-          guint64     n_records)
+          guint64     n_records,
+          gboolean    wraps)
 {
   TksParsedGap gap;
-  guint64 seq;
+  guint64 seq, index;
   g_autofree char *line = NULL;
 
-  if (parse_gap (text, end, &seq, &gap) && known && seq > base && seq - base < n_records &&
+  if (parse_gap (text, end, &seq, &gap) && known && (wraps || seq > base) &&
+      (index = wraps ? (guint32) (seq - base) : seq - base) > 0 && index < n_records &&
       parser->pending_gaps->len < TKS_MAX_GAPS)
     {
-      gap.index = (guint) (seq - base);
+      gap.index = (guint) index;
       g_array_append_val (parser->pending_gaps, gap);
       return;
     }
@@ -788,14 +790,14 @@ dump_header_line (TksParser  *parser,
     }
   else if (has_prefix (p, end, "Paused:"))
     {
-      /* Placed by the header's counts, which come before it. */
+      /* Placed by the header's counts, which come before it. The board counts records in 32
+       * bits: its sequence numbers wrap, and so does the difference. */
       TksBoardCounters *c = &parser->current->counters;
-      gboolean known = c->known && parser->dump_records != G_MAXUINT &&
-                       c->records_written >= parser->dump_records;
+      gboolean known = c->known && parser->dump_records != G_MAXUINT;
 
       gap_line (parser, p, end, p + strlen ("Paused:"), known,
-                known ? c->records_written - parser->dump_records : 0,
-                known ? parser->dump_records : 0);
+                known ? (guint32) (c->records_written - parser->dump_records) : 0,
+                known ? parser->dump_records : 0, TRUE);
     }
   else if (header_value (p, end, "Unnumbered threads:", &v) && v > 0)
     {
@@ -1044,7 +1046,7 @@ content_line (TksParser  *parser,
           return;
         }
       if (has_prefix (p, end, "Tickscope gap "))
-        gap_line (parser, p, end, p + strlen ("Tickscope gap "), TRUE, 0, MAX_RECORDS);
+        gap_line (parser, p, end, p + strlen ("Tickscope gap "), TRUE, 0, MAX_RECORDS, FALSE);
       else if (has_prefix (p, end, "Tickscope "))
         {
           g_autofree char *text = g_strndup (p + strlen ("Tickscope "), end - p - strlen ("Tickscope "));
