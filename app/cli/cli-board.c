@@ -265,15 +265,9 @@ tks_cli_fetch (int    argc,
    * the damaged lines), and name lines of the received bytes, kept in the history. */
   written = tks_capture_new_from_data (text->str, text->len, NULL);
   raw = tks_session_get_last_raw_path (session);
+  /* (The file written keeps the reader's warnings about what arrived, as damage lines; the
+   * session keeps the received bytes whenever lines were unreadable.) */
   damaged = raw != NULL || written == NULL;
-  if (!damaged)
-    {
-      guint n_written = 0, n_received = 0;
-
-      tks_capture_get_warnings (written, &n_written);
-      tks_capture_get_warnings (capture, &n_received);
-      damaged = n_received > n_written;
-    }
   warnings = tks_capture_get_warnings (damaged ? capture : written, &n_warnings);
   for (guint i = 0; warnings != NULL && i < n_warnings; i++)
     tks_cli_print_warning (stderr, "tickscope-cli fetch: ", warnings[i]);
