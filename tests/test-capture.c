@@ -1108,6 +1108,44 @@ test_hole_after_counter_wrap (void)
   assert_hole_rebuilt (c);
 }
 
+/* One garbled digit that makes a tick wider than the board's 20 bits costs that record only:
+ * the log is still read as a 20-bit one, through its wrap, and a saved copy reloads the same. */
+static void
+test_wide_tick_garbled (void)
+{
+  GString *text = g_string_new ("threads_list\n"
+                                "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"
+                                "Thread number  2 : Prio =   1, Log = Yes, Name = idle\n"
+                                "Deleted threads: \nch> \nthreads_timestamps\n");
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(TksCapture) again = NULL;
+  g_autoptr(GString) saved = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < 40; i++)
+    {
+      guint tick = (1040000 + 500 * i) % (1u << 20);
+
+      if (i == 3)
+        tick += 4000000;   /* "1041500" read as "5041500" */
+      g_string_append_printf (text, "From %2u to %2u at %7u\n", 1 + i % 2, 2 - i % 2, tick);
+    }
+  g_string_append (text, "ch> \n");
+  capture = load_text (text->str);
+  g_string_free (text, TRUE);
+
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 39);
+  g_assert_true (has_warning (capture, "line 10: warning: log line with a tick wider than the "
+                              "board's 20 bits skipped"));
+  g_assert_cmpfloat (tks_capture_get_start (capture), ==, 1040000);
+  g_assert_cmpfloat (tks_capture_get_end (capture), ==, 1040000 + 500 * 39 + 1);
+  tks_capture_write (capture, saved, NULL);
+  again = tks_capture_new_from_data (saved->str, saved->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tks_capture_get_n_records (again), ==, 39);
+  g_assert_cmpfloat (tks_capture_get_end (again), ==, tks_capture_get_end (capture));
+}
+
 static void
 test_hole_in_log (void)
 {
@@ -1747,6 +1785,7 @@ main (int    argc,
   g_test_add_func ("/capture/board-counters", test_board_counters);
   g_test_add_func ("/capture/dropped-since", test_dropped_since);
   g_test_add_func ("/capture/hole-in-log", test_hole_in_log);
+  g_test_add_func ("/capture/wide-tick-garbled", test_wide_tick_garbled);
   g_test_add_func ("/capture/hole-after-counter-wrap", test_hole_after_counter_wrap);
   g_test_add_func ("/capture/hole-lines-hostile", test_hole_lines_hostile);
   g_test_add_func ("/capture/exited-before-log", test_exited_before_log_real);

@@ -280,13 +280,26 @@ rebuild_check_records (Rebuild *rb)
   g_autofree KeptRecord *kept = NULL;
   guint n_kept = 0;
   guint32 epoch = 0;
-  guint32 max_tick = 0;
+  guint n_wide = 0;
   gint64 period;
   guint n_exits = 0;
 
+  /* A board's record tick has 20 bits. A few wider ticks among them are garbled digits: they
+   * are skipped, rather than taking the whole log for a 32-bit one, in which every later wrap
+   * of the 20-bit tick would look like time going backwards. A log of mostly wider ticks is
+   * read as a 32-bit one. */
   for (guint i = 0; i < n; i++)
-    max_tick = MAX (max_tick, r[i].tick);
-  period = max_tick < (1u << 20) ? (gint64) 1 << 20 : (gint64) 1 << 32;
+    n_wide += r[i].tick >= (1u << 20);
+  period = n_wide == 0 || n_wide < n - n_wide ? (gint64) 1 << 20 : (gint64) 1 << 32;
+  if (period == (gint64) 1 << 20)
+    for (guint i = 0; i < n && n_wide > 0; i++)
+      if (r[i].tick >= (1u << 20))
+        {
+          r[i].flags |= TKS_RECORD_DROPPED;
+          rebuild_warn (rb, "line %u: warning: log line with a tick wider than the board's 20 "
+                        "bits skipped", tks_parsed_record_line (rb->parsed, i));
+          n_wide--;
+        }
   kept = g_new (KeptRecord, MAX (n, 1));
 
 #define KEPT_U(k) ((gint64) (k)->epoch * period + r[(k)->index].tick)
@@ -297,6 +310,8 @@ rebuild_check_records (Rebuild *rb)
       const KeptRecord *prev2 = n_kept > 1 ? &kept[n_kept - 2] : NULL;
       gint64 u = (gint64) epoch * period + r[i].tick;
 
+      if (r[i].flags & TKS_RECORD_DROPPED)
+        continue;
       if (prev != NULL && records_repeat (&r[i], &r[prev->index]))
         {
           r[i].flags |= TKS_RECORD_DROPPED;
