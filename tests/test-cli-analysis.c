@@ -69,7 +69,8 @@ test_stats (void)
 static void
 test_stats_errors (void)
 {
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-run-mode.raw.txt", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                 "board-run-mode.raw.txt", NULL);
   TksCliResult r;
 
   r = tks_run_cli (NULL, "stats", path, "--from", "30000", "--to", "20000", NULL);
@@ -104,7 +105,8 @@ test_stats_errors (void)
 static void
 test_export_formats (void)
 {
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-trigger-exits.raw.txt", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                 "board-trigger-exits.raw.txt", NULL);
   g_autofree char *dir = g_dir_make_tmp ("tickscope-cli-XXXXXX", NULL);
   g_autofree char *out_path = g_build_filename (dir, "trace.json", NULL);
   g_autofree char *written = NULL;
@@ -138,7 +140,8 @@ test_export_formats (void)
 static void
 test_export_errors (void)
 {
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-run-mode.raw.txt", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                 "board-run-mode.raw.txt", NULL);
   TksCliResult r;
 
   r = tks_run_cli (NULL, "export", path, NULL);
@@ -181,7 +184,8 @@ test_number_options (void)
     { "export", "--tick-hz", "4.9e-324" },
   };
 
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-run-mode.raw.txt", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                 "board-run-mode.raw.txt", NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {

@@ -17,7 +17,7 @@
 static char *
 data_path (const char *name)
 {
-  return g_build_filename (TEST_DATA_DIR, name, NULL);
+  return g_test_build_filename (G_TEST_DIST, "data", name, NULL);
 }
 
 static void

@@ -56,7 +56,7 @@ load_text (const char *text)
 static TksCapture *
 load_file (const char *name)
 {
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, name, NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
   g_autoptr(GError) error = NULL;
   TksCapture *capture = tks_capture_new_from_file (path, &error);
 
@@ -1068,7 +1068,8 @@ test_log_end (void)
 static void
 test_exited_before_log (void)
 {
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-trigger-exits.raw.txt", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                 "board-trigger-exits.raw.txt", NULL);
   g_autofree char *text = NULL;
   g_autofree char *stale = tks_test_read_with_stale_history (path, 44, &text);
   g_autoptr(TksCapture) plain = NULL;

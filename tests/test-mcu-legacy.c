@@ -54,7 +54,7 @@ run0 (void (*cmd) (BaseSequentialStream *, int, char *[]))
 static char *
 load (const char *file)
 {
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, file, NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", file, NULL);
   g_autoptr (GError) error = NULL;
   char *text = NULL;
 

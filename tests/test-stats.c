@@ -321,7 +321,7 @@ static void
 test_stats_real_capture (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, name, NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) capture = tks_capture_new_from_file (path, &error);
   g_autoptr(GArray) all = NULL;
@@ -373,7 +373,8 @@ test_stats_real_capture (gconstpointer data)
 static void
 test_stats_log_end_and_gone_threads (void)
 {
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, "board-trigger-exits.raw.txt", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                 "board-trigger-exits.raw.txt", NULL);
   g_autofree char *text = NULL;
   g_autofree char *stale = tks_test_read_with_stale_history (path, 40, &text);
   g_autoptr(TksCapture) capture = NULL;

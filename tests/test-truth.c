@@ -384,7 +384,12 @@ test_legacy_replies (void)
                                    "threads_stat threads_uc \r\n"));
   g_assert_cmpstr (dump, ==, "threads_dump ?\r\n");
   /* The line formats are those of a real board's capture. */
-  g_assert_true (g_file_get_contents (TEST_DATA_DIR "/board-trigger-exits.raw.txt", &real, NULL, NULL));
+  {
+    g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                   "board-trigger-exits.raw.txt", NULL);
+
+    g_assert_true (g_file_get_contents (path, &real, NULL, NULL));
+  }
   {
     g_auto(GStrv) real_lines = truth_lines (real, FALSE);
     guint matched = 0;

@@ -348,7 +348,8 @@ test_log_end_band (void)
 static void
 test_hidden_lanes (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-run-mode.raw.txt", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                 "board-run-mode.raw.txt", NULL);
   g_autofree char *stale = tks_test_read_with_stale_history (path, 30, NULL);
   g_autoptr(TksCapture) capture = NULL;
   TksTimelineGeometry g;

@@ -45,7 +45,7 @@ static void
 load_fixture (TksTestBoard *self,
               const char   *fixture)
 {
-  g_autofree char *path = g_build_filename (TEST_DATA_DIR, fixture, NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", fixture, NULL);
   g_autofree char *data = NULL;
   g_autoptr(GError) error = NULL;
   gsize len, pos = 0;
