@@ -1571,6 +1571,23 @@ test_long_lines (void)
     }
 }
 
+/* In a test's subprocess: at most 512 MiB of address space (not under AddressSanitizer, which
+ * reserves far more for itself). */
+static void
+limit_address_space (void)
+{
+#if defined (__has_feature)
+#if __has_feature (address_sanitizer)
+#define TKS_TEST_ASAN 1
+#endif
+#endif
+#if !defined (__SANITIZE_ADDRESS__) && !defined (TKS_TEST_ASAN)
+  struct rlimit limit = { 512 << 20, 512 << 20 };
+
+  g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
+#endif
+}
+
 /* Endless input that is no capture ends in an error after a bounded amount, in bounded
  * memory (the loading process may not take more than 512 MiB of address space). */
 static void
@@ -1583,17 +1600,8 @@ test_endless_input (gconstpointer data)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(TksCapture) capture = NULL;
-#if !defined (__SANITIZE_ADDRESS__) && !defined (__has_feature)
-      struct rlimit limit = { 512 << 20, 512 << 20 };
 
-      g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
-#elif defined (__has_feature)
-#if !__has_feature (address_sanitizer)
-      struct rlimit limit = { 512 << 20, 512 << 20 };
-
-      g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
-#endif
-#endif
+      limit_address_space ();
       capture = tks_capture_new_from_file (device, &error);
       g_assert_null (capture);
       g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
@@ -1621,11 +1629,8 @@ test_endless_blank_log_lines (void)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(TksCapture) capture = NULL;
-#if !defined (__SANITIZE_ADDRESS__) && !defined (__has_feature)
-      struct rlimit limit = { 512 << 20, 512 << 20 };
 
-      g_assert_cmpint (setrlimit (RLIMIT_AS, &limit), ==, 0);
-#endif
+      limit_address_space ();
       capture = tks_capture_new_from_file (path, &error);
       g_assert_null (capture);
       g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
