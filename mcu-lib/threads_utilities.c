@@ -13,6 +13,12 @@
  *   bits  5..0   number of the thread switched in
  * A record whose two numbers are equal tells that this thread exited at that tick.
  *
+ * With any event option on (TU_EVENTS), the log is a ring of 32-bit words holding entries of
+ * one to four words: the record word above, where an out-thread 63 (no thread has it then)
+ * marks an event and the in-thread field gives its kind; then the realtime counter's value
+ * (TU_CYCLES); then the event's payload words. A switch is one word, or two with the counter.
+ * Everything is written in the hooks under the system lock; the shell thread prints.
+ *
  * Consistency rules kept by the library:
  *  - An exited thread stays in the exited-thread history exactly as long as its exit record
  *    is in the log (each history entry remembers the sequence number of its record). When
@@ -31,6 +37,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "threads_utilities.h"
 /* After the kernel and HAL headers, which ChibiOS's shell.h needs first. */
@@ -74,12 +81,18 @@
 #define THREADS_TIMESTAMPS_LOG_CAPACITY THREADS_TIMESTAMPS_LOG_SIZE
 #endif
 
-/* Threads that get a number (the record has 6 bits per number). */
-#ifndef THREADS_TIMESTAMPS_MAX_THREADS
-#define THREADS_TIMESTAMPS_MAX_THREADS 63
+/* Threads that get a number (the record has 6 bits per number; with events, number 63 marks
+ * an event entry). */
+#if TU_EVENTS
+#define TU_MAX_THREAD_NUMBER 62
+#else
+#define TU_MAX_THREAD_NUMBER 63
 #endif
-#if (THREADS_TIMESTAMPS_MAX_THREADS < 2) || (THREADS_TIMESTAMPS_MAX_THREADS > 63)
-#error "THREADS_TIMESTAMPS_MAX_THREADS must be between 2 and 63"
+#ifndef THREADS_TIMESTAMPS_MAX_THREADS
+#define THREADS_TIMESTAMPS_MAX_THREADS TU_MAX_THREAD_NUMBER
+#endif
+#if (THREADS_TIMESTAMPS_MAX_THREADS < 2) || (THREADS_TIMESTAMPS_MAX_THREADS > TU_MAX_THREAD_NUMBER)
+#error "THREADS_TIMESTAMPS_MAX_THREADS must be between 2 and 63 (62 with events)"
 #endif
 
 /* Exited threads remembered while their exit record is in the log. */
@@ -139,13 +152,65 @@ typedef struct
 
 static const char tu_dynamic_name[] = "Exited dynamic thread";
 
+#if TU_EVENTS
+/* Kinds of the event entries (record word with out-thread TU_EVENT_MARK). */
+#define TU_EVENT_MARK   63U
+#define TU_EV_IRQ_ENTER 1U   /* payload: name id of the handler */
+#define TU_EV_IRQ_LEAVE 2U   /* payload: name id of the handler */
+#define TU_EV_SLEEP     3U   /* the CPU goes idle */
+#define TU_EV_WAKE      4U   /* the CPU leaves idle; payload: name id of the first handler
+                                that ran while idle, 0 if none was recorded */
+#define TU_EV_READY     5U   /* payload: number of the thread made ready */
+#define TU_EV_MARKER    6U   /* payloads: name id, value */
+#define TU_EV_BEGIN     7U   /* payload: channel id | state id << 8 */
+#define TU_EV_END       8U   /* payload: channel id */
+#define TU_EV_TRIGGER   9U   /* the trigger was set here */
+#define TU_EV_KINDS     10U
+
+/* Payload words of each kind. */
+static const uint8_t tu_payload_words[TU_EV_KINDS] = { 0, 1, 1, 0, 1, 1, 2, 1, 1, 0 };
+
+#define TU_STAMP_WORDS ((uint32_t) TU_CYCLES)
+#else
+#define TU_STAMP_WORDS 0U
+#endif
+
+/* The log in words: room for THREADS_TIMESTAMPS_LOG_SIZE switches. */
+#define TU_LOG_WORDS (TU_LOG_SIZE * (1U + TU_STAMP_WORDS))
+
+#if TU_CYCLES
+#ifndef THREADS_TIMESTAMPS_COUNTER_HZ
+#error "THREADS_TIMESTAMPS_COUNTER_HZ (the realtime counter's frequency) must be set with THREADS_TIMESTAMPS_CYCLES"
+#endif
+#define TU_NOW()     ((uint32_t) chSysGetRealtimeCounterX ())
+#define TU_NOW_HZ    ((uint64_t) (THREADS_TIMESTAMPS_COUNTER_HZ))
+#else
+#define TU_NOW()     ((uint32_t) chVTGetSystemTimeX ())
+#define TU_NOW_HZ    ((uint64_t) (CH_CFG_ST_FREQUENCY))
+#endif
+
+#if TU_IRQ || TU_USER
+#ifndef THREADS_TIMESTAMPS_MAX_NAMES
+#define THREADS_TIMESTAMPS_MAX_NAMES 32
+#endif
+#if (THREADS_TIMESTAMPS_MAX_NAMES < 1) || (THREADS_TIMESTAMPS_MAX_NAMES > 255)
+#error "THREADS_TIMESTAMPS_MAX_NAMES must be between 1 and 255"
+#endif
+#define TU_NAMES 1
+#else
+#define TU_NAMES 0
+#endif
+
+/* Interrupt handlers that can nest, as far as the log keeps their names and times. */
+#define TU_MAX_NESTING 8U
+
 #ifdef THREADS_TIMESTAMP_CUSTOM_RAM_SECTION
 #define TU_SECTION __attribute__((section(THREADS_TIMESTAMP_CUSTOM_RAM_SECTION)))
 #else
 #define TU_SECTION
 #endif
 
-TU_SECTION static uint32_t tu_log[THREADS_TIMESTAMPS_LOG_CAPACITY];
+TU_SECTION static uint32_t tu_log[(THREADS_TIMESTAMPS_LOG_CAPACITY) * (1U + TU_STAMP_WORDS)];
 TU_SECTION static tu_slot_t tu_slots[THREADS_TIMESTAMPS_MAX_THREADS];
 TU_SECTION static tu_deleted_t tu_deleted[THREADS_TIMESTAMPS_MAX_DELETED];
 TU_SECTION static tu_pause_t tu_pauses[THREADS_TIMESTAMPS_MAX_PAUSES];
@@ -154,9 +219,16 @@ TU_SECTION static tu_pause_t tu_pauses[THREADS_TIMESTAMPS_MAX_PAUSES];
 static uint8_t tu_log_setting = THREADS_TIMESTAMPS_DEFAULT_LOG;
 
 /* The log: tu_count records end just before tu_head; tu_written counts every record written
- * since the log was last emptied (the sequence number of the next record). */
+ * since the log was last emptied (the sequence number of the next record). With events,
+ * tu_head is a word index and the records take tu_words words. */
 static uint32_t tu_head;
 static uint32_t tu_count;
+#if TU_EVENTS
+static uint32_t tu_words;
+#define TU_USED_WORDS tu_words
+#else
+#define TU_USED_WORDS tu_count
+#endif
 static uint32_t tu_written;
 
 /* Recording: tu_active is the fast-path summary of (no pause and not frozen). */
@@ -196,6 +268,44 @@ static uint8_t tu_pauses_count;
 static uint32_t tu_pause_begin;
 static uint32_t tu_pause_dropped_base;
 
+#if TU_NAMES
+#define TU_NAME_IRQ     0U
+#define TU_NAME_MARKER  1U
+#define TU_NAME_CHANNEL 2U
+#define TU_NAME_STATE   3U
+static const char *const tu_name_kind_names[] = { "irq", "marker", "channel", "state" };
+TU_SECTION static const char *tu_names[THREADS_TIMESTAMPS_MAX_NAMES];
+TU_SECTION static uint8_t tu_name_kinds[THREADS_TIMESTAMPS_MAX_NAMES];
+static uint8_t tu_n_names;
+static uint32_t tu_names_refused;
+#endif
+
+#if TU_IRQ
+/* The handlers under way, innermost last, and when they entered. */
+static uint8_t tu_irq_stack[TU_MAX_NESTING];
+static uint32_t tu_irq_since[TU_MAX_NESTING];
+static uint8_t tu_irq_depth;
+#endif
+
+#if TU_SLEEP
+static uint8_t tu_sleeping;
+static uint8_t tu_waker;
+#endif
+
+#if TU_CONDITIONS
+/* The condition: its kind (tu_when_t), its limit in counter units (or the marker's value),
+ * the name it is restricted to ("" for any) and its id once known (handlers, markers). */
+static uint8_t tu_when;
+static uint32_t tu_when_limit;
+static uint32_t tu_when_us;
+static uint8_t tu_when_id;
+static char tu_when_name[24];
+static char tu_when_text[64];
+static uint32_t tu_when_measured_us;
+static uint8_t tu_when_fired;
+static uint32_t tu_run_since;
+#endif
+
 #else
 static const char no_timestamps_error_message[] =
   "The thread timestamps functionality is disabled" TU_NL
@@ -229,6 +339,7 @@ tu_deleted_pop (void)
   tu_deleted_count--;
 }
 
+#if !TU_EVENTS
 /* Appends one record; the oldest one is overwritten when the log is full. */
 static inline void
 tu_write (uint32_t record)
@@ -261,6 +372,192 @@ tu_write (uint32_t record)
           tu_fill_remaining--;
         }
     }
+}
+#endif /* !TU_EVENTS */
+
+#if TU_EVENTS
+/* Words of the entry that begins with @record. */
+static inline uint32_t
+tu_entry_words (uint32_t record)
+{
+  uint32_t n = 1U + TU_STAMP_WORDS;
+
+  if (((record >> TU_OUT_POS) & TU_NUM_MASK) == TU_EVENT_MARK
+      && (record & TU_NUM_MASK) < TU_EV_KINDS)
+    n += tu_payload_words[record & TU_NUM_MASK];
+  return n;
+}
+
+/* Discards the oldest entry, and the exited thread it was the exit of. */
+static void
+tu_drop_oldest (void)
+{
+  uint32_t tail = tu_head >= tu_words ? tu_head - tu_words : tu_head + TU_LOG_WORDS - tu_words;
+
+  if (tu_deleted_count != 0U && tu_deleted[tu_deleted_first].seq == tu_written - tu_count)
+    tu_deleted_pop ();
+  tu_words -= tu_entry_words (tu_log[tail]);
+  tu_count--;
+}
+
+static inline void
+tu_put (uint32_t word)
+{
+  tu_log[tu_head] = word;
+  tu_head++;
+  if (tu_head >= TU_LOG_WORDS)
+    tu_head = 0;
+}
+
+/* Appends an entry of @n words: @record, the counter, then up to two payload words; the
+ * oldest entries go to make room. */
+static void
+tu_write_entry (uint32_t record, uint32_t n, uint32_t p0, uint32_t p1)
+{
+#if TU_CYCLES
+  uint32_t stamp = TU_NOW ();
+#endif
+
+  while (tu_words + n > TU_LOG_WORDS)
+    tu_drop_oldest ();
+  tu_words += n;
+  tu_count++;
+  tu_put (record);
+#if TU_CYCLES
+  tu_put (stamp);
+#endif
+  if (n > 1U + TU_STAMP_WORDS)
+    {
+      tu_put (p0);
+      if (n > 2U + TU_STAMP_WORDS)
+        tu_put (p1);
+    }
+  tu_written++;
+
+  if (tu_triggered != 0U)
+    {
+      if (tu_fill_remaining <= n)
+        tu_freeze ();
+      else
+        tu_fill_remaining -= n;
+    }
+}
+
+static inline uint32_t
+tu_record_now (uint32_t out_number, uint32_t in_number)
+{
+  return (((uint32_t) chVTGetSystemTimeX () & TU_TIME_MASK) << TU_TIME_POS)
+         | ((out_number & TU_NUM_MASK) << TU_OUT_POS)
+         | ((in_number & TU_NUM_MASK) << TU_IN_POS);
+}
+
+/* Records an event of @kind (locked), or counts it when the log is paused. */
+static void
+tu_event (uint32_t kind, uint32_t p0, uint32_t p1)
+{
+  if (tu_active == 0U)
+    {
+      if (tu_frozen == 0U)
+        tu_dropped_paused++;
+      return;
+    }
+  tu_write_entry (tu_record_now (TU_EVENT_MARK, kind), 1U + TU_STAMP_WORDS + tu_payload_words[kind],
+                  p0, p1);
+}
+#endif /* TU_EVENTS */
+
+#if TU_NAMES
+/* The id of @name of @kind, registered now if needed; 0 when the table is full. Locked. */
+static tuname_t
+tu_register_name (const char *name, uint8_t kind)
+{
+  uint8_t i;
+
+  if (name == NULL)
+    return 0;
+  for (i = 0; i < tu_n_names; i++)
+    if (tu_name_kinds[i] == kind && (tu_names[i] == name || strcmp (tu_names[i], name) == 0))
+      return (tuname_t) (i + 1U);
+  if (tu_n_names >= THREADS_TIMESTAMPS_MAX_NAMES)
+    {
+      tu_names_refused++;
+      return 0;
+    }
+  tu_names[tu_n_names] = name;
+  tu_name_kinds[tu_n_names] = kind;
+  tu_n_names++;
+#if TU_CONDITIONS
+  /* A condition on a handler or marker named before it was registered. */
+  if (tu_when_id == 0U && tu_when_name[0] != '\0' && strcmp (tu_when_name, name) == 0
+      && ((tu_when == TU_WHEN_IRQ && kind == TU_NAME_IRQ)
+          || (tu_when == TU_WHEN_MARKER && kind == TU_NAME_MARKER)))
+    tu_when_id = tu_n_names;
+#endif
+  return tu_n_names;
+}
+#endif /* TU_NAMES */
+
+#if TU_CONDITIONS
+/* The condition held: sets the trigger (once), remembering the time that exceeded it. */
+static void
+tu_fire (uint32_t measured)
+{
+  if (tu_triggered != 0U)
+    return;
+  tu_when_fired = 1U;
+  tu_when_measured_us = tu_when == TU_WHEN_MARKER
+                        ? measured : (uint32_t) ((uint64_t) measured * 1000000U / TU_NOW_HZ);
+  (void) tuSetTriggerI (tu_when_text);
+}
+
+static int
+tu_when_names (const char *name)
+{
+  return tu_when_name[0] == '\0' || (name != NULL && strcmp (name, tu_when_name) == 0);
+}
+
+/* A switch from @out to @in: the wait of @in since it was made ready, the run of @out. */
+static void
+tu_check_switch (const thread_t *in, const thread_t *out)
+{
+  uint32_t now = TU_NOW ();
+
+  if (tu_when == TU_WHEN_RUN)
+    {
+      uint32_t run = now - tu_run_since;
+
+      tu_run_since = now;
+      if (run > tu_when_limit && tu_when_names (TU_NAME (out)))
+        tu_fire (run);
+    }
+#if TU_READY
+  else if (in->tu_readied != 0U && now - in->tu_ready_at > tu_when_limit
+           && tu_when_names (TU_NAME (in)))
+    tu_fire (now - in->tu_ready_at);
+#endif
+  (void) in;
+}
+
+#if TU_IRQ
+static void
+tu_check_irq (uint8_t id, uint32_t length)
+{
+  if (length > tu_when_limit && (tu_when_name[0] == '\0' || (id != 0U && id == tu_when_id)))
+    tu_fire (length);
+}
+#endif
+#endif /* TU_CONDITIONS */
+
+/* Discards the @n oldest records. */
+static void
+tu_discard_oldest (uint32_t n)
+{
+#if TU_EVENTS
+  while (n-- != 0U)
+    tu_drop_oldest ();
+#else
+  tu_count -= n;
+#endif
 }
 
 static inline uint32_t
@@ -323,7 +620,12 @@ tu_exit_now (uint8_t index, uint8_t prio, uint8_t flags, const char *name)
   uint8_t number = (uint8_t) (index + 1U);
   tu_deleted_t *entry;
 
+#if TU_EVENTS
+  tu_write_entry (tu_make_record ((uint32_t) chVTGetSystemTimeX (), number, number),
+                  1U + TU_STAMP_WORDS, 0, 0);
+#else
   tu_write (tu_make_record ((uint32_t) chVTGetSystemTimeX (), number, number));
+#endif
 
   if (tu_deleted_count >= THREADS_TIMESTAMPS_MAX_DELETED)
     {
@@ -332,9 +634,14 @@ tu_exit_now (uint8_t index, uint8_t prio, uint8_t flags, const char *name)
       uint32_t oldest = tu_written - tu_count;
       uint32_t drop = tu_deleted[tu_deleted_first].seq - oldest + 1U;
 
-      tu_count -= drop;
       tu_dropped_history += drop;
+#if TU_EVENTS
+      /* Dropping the exit record forgets its thread. */
+      tu_discard_oldest (drop);
+#else
+      tu_discard_oldest (drop);
       tu_deleted_pop ();
+#endif
     }
 
   entry = &tu_deleted[(tu_deleted_first + tu_deleted_count) % THREADS_TIMESTAMPS_MAX_DELETED];
@@ -429,6 +736,9 @@ tu_clear_log (void)
 {
   tu_head = 0;
   tu_count = 0;
+#if TU_EVENTS
+  tu_words = 0;
+#endif
   tu_written = 0;
   tu_deleted_first = 0;
   tu_deleted_count = 0;
@@ -566,29 +876,122 @@ typedef struct
   uint32_t checksum;
 } tu_span_t;
 
+static uint32_t
+tu_hash_word (uint32_t hash, uint32_t word)
+{
+  unsigned b;
+
+  for (b = 0; b < 4U; b++)
+    {
+      hash ^= (word >> (8U * b)) & 0xFFU;
+      hash *= 16777619U;
+    }
+  return hash;
+}
+
+#if TU_EVENTS
+/* Prints the entries of the log; the caller paused the log. With @all (threads_dump), every
+ * entry with its counter value, and the checksum over every word; otherwise only the
+ * switches, as threads_timestamps always printed them. */
+static void
+tu_print_records (BaseSequentialStream *out, tu_span_t *span, int all)
+{
+  uint32_t i, k, pos = span->first;
+  uint32_t hash = 2166136261U;
+
+  for (i = 0; i < span->count; i++)
+    {
+      uint32_t w[4] = { 0, 0, 0, 0 };
+      uint32_t n, kind, tick, out_number, in_number;
+      char stamp[16];
+
+      w[0] = tu_log[pos];
+      n = tu_entry_words (w[0]);
+      for (k = 0; k < n; k++)
+        {
+          w[k] = tu_log[pos];
+          hash = tu_hash_word (hash, w[k]);
+          pos++;
+          if (pos >= TU_LOG_WORDS)
+            pos = 0;
+        }
+      tick = (w[0] >> TU_TIME_POS) & TU_TIME_MASK;
+      out_number = (w[0] >> TU_OUT_POS) & TU_NUM_MASK;
+      in_number = (w[0] >> TU_IN_POS) & TU_NUM_MASK;
+      kind = out_number == TU_EVENT_MARK ? in_number : 0U;
+      if (all == 0)
+        {
+          if (kind == 0U)
+            chprintf (out, "From %2d to %2d at %7d" TU_NL, (int) out_number, (int) in_number,
+                      (int) tick);
+          continue;
+        }
+#if TU_CYCLES
+      chsnprintf (stamp, sizeof stamp, " @ %lu", (unsigned long) w[1]);
+#else
+      stamp[0] = '\0';
+#endif
+      {
+        const uint32_t *p = &w[1U + TU_STAMP_WORDS];
+
+        switch (kind)
+          {
+          case 0U:
+            chprintf (out, "From %2d to %2d at %7d%s" TU_NL, (int) out_number, (int) in_number,
+                      (int) tick, stamp);
+            break;
+          case TU_EV_IRQ_ENTER:
+          case TU_EV_IRQ_LEAVE:
+            chprintf (out, "Irq %s %2d at %7d%s" TU_NL, kind == TU_EV_IRQ_ENTER ? "enter" : "leave",
+                      (int) p[0], (int) tick, stamp);
+            break;
+          case TU_EV_SLEEP:
+            chprintf (out, "Sleep at %7d%s" TU_NL, (int) tick, stamp);
+            break;
+          case TU_EV_WAKE:
+            chprintf (out, "Wake by %2d at %7d%s" TU_NL, (int) p[0], (int) tick, stamp);
+            break;
+          case TU_EV_READY:
+            chprintf (out, "Ready %2d at %7d%s" TU_NL, (int) p[0], (int) tick, stamp);
+            break;
+          case TU_EV_MARKER:
+            chprintf (out, "Marker %2d = %lu at %7d%s" TU_NL, (int) p[0], (unsigned long) p[1],
+                      (int) tick, stamp);
+            break;
+          case TU_EV_BEGIN:
+            chprintf (out, "State %2d begin %2d at %7d%s" TU_NL, (int) (p[0] & 0xFFU),
+                      (int) ((p[0] >> 8) & 0xFFU), (int) tick, stamp);
+            break;
+          case TU_EV_END:
+            chprintf (out, "State %2d end at %7d%s" TU_NL, (int) p[0], (int) tick, stamp);
+            break;
+          default:
+            chprintf (out, "Trigger at %7d%s" TU_NL, (int) tick, stamp);
+            break;
+          }
+      }
+    }
+  span->checksum = hash;
+}
+#else
 /* Prints the records of the log; the caller paused the log. */
 static void
-tu_print_records (BaseSequentialStream *out, tu_span_t *span)
+tu_print_records (BaseSequentialStream *out, tu_span_t *span, int all)
 {
   uint32_t i, pos;
   uint32_t hash = 2166136261U;
 
+  (void) all;
   pos = span->first;
   for (i = 0; i < span->count; i++)
     {
       uint32_t record = tu_log[pos];
-      unsigned b;
 
       chprintf (out, "From %2d to %2d at %7d" TU_NL,
                 (int) ((record >> TU_OUT_POS) & TU_NUM_MASK),
                 (int) ((record >> TU_IN_POS) & TU_NUM_MASK),
                 (int) ((record >> TU_TIME_POS) & TU_TIME_MASK));
-
-      for (b = 0; b < 4U; b++)
-        {
-          hash ^= (record >> (8U * b)) & 0xFFU;
-          hash *= 16777619U;
-        }
+      hash = tu_hash_word (hash, record);
 
       pos++;
       if (pos >= TU_LOG_SIZE)
@@ -596,12 +999,13 @@ tu_print_records (BaseSequentialStream *out, tu_span_t *span)
     }
   span->checksum = hash;
 }
+#endif /* TU_EVENTS */
 
 static void
 tu_snapshot_span (tu_span_t *span)
 {
   span->count = tu_count;
-  span->first = (tu_head + TU_LOG_SIZE - tu_count) % TU_LOG_SIZE;
+  span->first = (tu_head + TU_LOG_WORDS - TU_USED_WORDS) % TU_LOG_WORDS;
   span->checksum = 0;
 }
 
@@ -699,6 +1103,14 @@ tuContextSwitchHook (void *ntp, void *otp)
   const thread_t *in = (const thread_t *) ntp;
   const thread_t *out = (const thread_t *) otp;
 
+#if TU_CONDITIONS
+  if (tu_when == TU_WHEN_LATENCY || tu_when == TU_WHEN_RUN)
+    tu_check_switch (in, out);
+#endif
+#if TU_READY
+  ((thread_t *) ntp)->tu_readied = 0U;
+#endif
+
   if ((in->log_this_thread | out->log_this_thread) == 0U)
     return;
 
@@ -709,12 +1121,109 @@ tuContextSwitchHook (void *ntp, void *otp)
       return;
     }
 
+#if TU_EVENTS
+  tu_write_entry (tu_record_now (out->tu_number, in->tu_number), 1U + TU_STAMP_WORDS, 0, 0);
+#else
   tu_write ((((uint32_t) chVTGetSystemTimeX () & TU_TIME_MASK) << TU_TIME_POS)
             | ((uint32_t) out->tu_number << TU_OUT_POS)
             | ((uint32_t) in->tu_number << TU_IN_POS));
+#endif
 #else
   (void) ntp;
   (void) otp;
+#endif
+}
+
+void
+tuIrqEnterHook (uint8_t *id, const char *name)
+{
+#if TU_IRQ
+  uint8_t i;
+
+  chSysLockFromISR ();
+  i = *id;
+  if (i == 0U || i > tu_n_names || tu_names[i - 1U] != name)
+    {
+      i = tu_register_name (name, TU_NAME_IRQ);
+      *id = i;
+    }
+  if (tu_irq_depth < TU_MAX_NESTING)
+    {
+      tu_irq_stack[tu_irq_depth] = i;
+      tu_irq_since[tu_irq_depth] = TU_NOW ();
+    }
+  tu_irq_depth++;
+#if TU_SLEEP
+  if (tu_sleeping != 0U && tu_waker == 0U)
+    tu_waker = i;
+#endif
+  tu_event (TU_EV_IRQ_ENTER, i, 0);
+  chSysUnlockFromISR ();
+#else
+  (void) id;
+  (void) name;
+#endif
+}
+
+void
+tuIrqLeaveHook (void)
+{
+#if TU_IRQ
+  uint8_t i = 0;
+
+  chSysLockFromISR ();
+  if (tu_irq_depth != 0U)
+    {
+      tu_irq_depth--;
+      if (tu_irq_depth < TU_MAX_NESTING)
+        {
+          i = tu_irq_stack[tu_irq_depth];
+#if TU_CONDITIONS
+          if (tu_when == TU_WHEN_IRQ)
+            tu_check_irq (i, TU_NOW () - tu_irq_since[tu_irq_depth]);
+#endif
+        }
+    }
+  tu_event (TU_EV_IRQ_LEAVE, i, 0);
+  chSysUnlockFromISR ();
+#endif
+}
+
+void
+tuIdleEnterHook (void)
+{
+#if TU_SLEEP
+  tu_sleeping = 1U;
+  tu_waker = 0U;
+  tu_event (TU_EV_SLEEP, 0, 0);
+#endif
+}
+
+void
+tuIdleLeaveHook (void)
+{
+#if TU_SLEEP
+  tu_sleeping = 0U;
+  tu_event (TU_EV_WAKE, tu_waker, 0);
+#endif
+}
+
+void
+tuThreadReadyHook (void *ntp)
+{
+#if TU_READY
+  thread_t *tp = (thread_t *) ntp;
+
+  /* The running thread put back in the ready list (preempted) is not woken up. */
+  if (tp->state == CH_STATE_CURRENT)
+    return;
+  tp->tu_ready_at = TU_NOW ();
+  tp->tu_readied = 1U;
+  if (tp->log_this_thread == 0U)
+    return;
+  tu_event (TU_EV_READY, tp->tu_number, 0);
+#else
+  (void) ntp;
 #endif
 }
 
@@ -850,7 +1359,7 @@ tuPrintTimestamps (BaseSequentialStream *out)
 
   if (triggered != 0U)
     chprintf (out, "Triggered at %7d" TU_NL, (int) trigger_time);
-  tu_print_records (out, &span);
+  tu_print_records (out, &span, 0);
 
   tu_release (1);
 #else
@@ -868,6 +1377,15 @@ tuPrintDump (BaseSequentialStream *out)
            unnumbered_total;
   uint8_t i, pauses_first, pauses_count;
   const char *trigger_name;
+#if TU_NAMES
+  uint8_t n_names;
+  uint32_t names_refused;
+#endif
+#if TU_CONDITIONS
+  char when_text[sizeof tu_when_text];
+  uint8_t when_fired;
+  uint32_t when_measured;
+#endif
 
   tu_hold (1);
   chSysLock ();
@@ -884,6 +1402,15 @@ tuPrintDump (BaseSequentialStream *out)
   log_setting = tu_log_setting;
   pauses_first = tu_pauses_first;
   pauses_count = tu_pauses_count;
+#if TU_NAMES
+  n_names = tu_n_names;
+  names_refused = tu_names_refused;
+#endif
+#if TU_CONDITIONS
+  memcpy (when_text, tu_when_text, sizeof when_text);
+  when_fired = tu_when_fired;
+  when_measured = tu_when_measured_us;
+#endif
   chSysUnlock ();
 
   chprintf (out, "Dump version: %d" TU_NL, THREADS_UTILITIES_DUMP_VERSION);
@@ -891,7 +1418,17 @@ tuPrintDump (BaseSequentialStream *out)
   chprintf (out, "Kernel version: %s" TU_NL, CH_KERNEL_VERSION);
   chprintf (out, "Tick frequency: %lu" TU_NL, (unsigned long) (CH_CFG_ST_FREQUENCY));
   chprintf (out, "Tick bits: %d" TU_NL, 20);
+#if TU_CYCLES
+  chprintf (out, "Counter frequency: %lu" TU_NL, (unsigned long) (THREADS_TIMESTAMPS_COUNTER_HZ));
+  chprintf (out, "Counter bits: %d" TU_NL, 32);
+#endif
   chprintf (out, "Log size: %lu" TU_NL, (unsigned long) TU_LOG_SIZE);
+#if TU_EVENTS
+  chprintf (out, "Log words: %lu" TU_NL, (unsigned long) TU_LOG_WORDS);
+  chprintf (out, "Events:%s%s%s%s%s%s" TU_NL, TU_CYCLES ? " cycles" : "", TU_IRQ ? " irq" : "",
+            TU_SLEEP ? " sleep" : "", TU_READY ? " ready" : "", TU_USER ? " user" : "",
+            TU_CONDITIONS ? " conditions" : "");
+#endif
   chprintf (out, "Max threads: %d" TU_NL, THREADS_TIMESTAMPS_MAX_THREADS);
   chprintf (out, "Max deleted: %d" TU_NL, THREADS_TIMESTAMPS_MAX_DELETED);
   chprintf (out, "Default log: %s" TU_NL, log_setting != 0U ? "Yes" : "No");
@@ -900,7 +1437,18 @@ tuPrintDump (BaseSequentialStream *out)
     {
       chprintf (out, "Trigger tick: %lu" TU_NL, (unsigned long) trigger_time);
       chprintf (out, "Trigger name: %s" TU_NL, TU_NONAME (trigger_name));
+#if TU_CONDITIONS
+      if (when_fired != 0U)
+        chprintf (out, "Trigger value: %lu" TU_NL, (unsigned long) when_measured);
+#endif
     }
+#if TU_CONDITIONS
+  chprintf (out, "Condition: %s" TU_NL, when_text[0] != '\0' ? when_text : "none");
+#endif
+#if TU_NAMES
+  chprintf (out, "Max names: %d" TU_NL, THREADS_TIMESTAMPS_MAX_NAMES);
+  chprintf (out, "Names refused: %lu" TU_NL, (unsigned long) names_refused);
+#endif
   chprintf (out, "Records: %lu" TU_NL, (unsigned long) span.count);
   chprintf (out, "Records written: %lu" TU_NL, (unsigned long) written);
   chprintf (out, "Dropped while paused: %lu" TU_NL, (unsigned long) dropped_paused);
@@ -921,10 +1469,17 @@ tuPrintDump (BaseSequentialStream *out)
     }
   chprintf (out, "Threads:" TU_NL);
   tu_print_list (out);
+#if TU_NAMES
+  /* Names are only ever added: the first n_names stay as they are. */
+  chprintf (out, "Names:" TU_NL);
+  for (i = 0; i < n_names; i++)
+    chprintf (out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int) i + 1,
+              tu_name_kind_names[tu_name_kinds[i]], TU_NONAME (tu_names[i]));
+#endif
   chprintf (out, "Timestamps:" TU_NL);
   if (triggered != 0U)
     chprintf (out, "Triggered at %7d" TU_NL, (int) trigger_time);
-  tu_print_records (out, &span);
+  tu_print_records (out, &span, 1);
   chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
             (unsigned long) span.count, (unsigned long) span.checksum);
 
@@ -942,18 +1497,21 @@ tuSetTriggerI (const char *trigger_name)
 
   if (tu_triggered == 0U)
     {
+#if TU_EVENTS
+      tu_event (TU_EV_TRIGGER, 0, 0);
+#endif
       tu_trigger_name = trigger_name;
       tu_triggered = 1U;
       tu_trigger_time = (uint32_t) chVTGetSystemTimeX ();
       tu_trigger_seq = tu_written;
-      if (tu_count <= TU_LOG_SIZE / 2U)
+      if (TU_USED_WORDS <= TU_LOG_WORDS / 2U)
         {
           /* Triggered before the log is half full: use the whole remaining room. */
-          tu_fill_remaining = TU_LOG_SIZE - tu_count;
+          tu_fill_remaining = TU_LOG_WORDS - TU_USED_WORDS;
         }
       else
         {
-          tu_fill_remaining = TU_LOG_SIZE / 2U;
+          tu_fill_remaining = TU_LOG_WORDS / 2U;
         }
       if (tu_fill_remaining == 0U)
         tu_freeze ();
@@ -994,6 +1552,9 @@ tuResetTriggerI (void)
       tu_trigger_time = 0;
       tu_trigger_name = NULL;
       tu_fill_remaining = 0;
+#if TU_CONDITIONS
+      tu_when_fired = 0;
+#endif
       /* Old records would leave a gap and unpaired switches: start a new log. */
       tu_clear_log ();
       if (tu_hold_count == 0U)
@@ -1037,6 +1598,24 @@ tuResetState (void)
   tu_unnumbered_live = 0;
   tu_unnumbered_total = 0;
   tu_log_setting = THREADS_TIMESTAMPS_DEFAULT_LOG;
+#if TU_NAMES
+  tu_n_names = 0;
+  tu_names_refused = 0;
+#endif
+#if TU_IRQ
+  tu_irq_depth = 0;
+#endif
+#if TU_SLEEP
+  tu_sleeping = 0;
+  tu_waker = 0;
+#endif
+#if TU_CONDITIONS
+  tu_when = TU_WHEN_OFF;
+  tu_when_id = 0;
+  tu_when_name[0] = '\0';
+  tu_when_text[0] = '\0';
+  tu_when_fired = 0;
+#endif
   tu_clear_log ();
   tu_update_active ();
   chSysUnlock ();
@@ -1072,6 +1651,165 @@ tuDontLogNextCreatedThreads (void)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_log_setting = 0U;
+#endif
+}
+
+/********************                  USER EVENTS                 ********************/
+
+#if TU_USER
+#define TU_REGISTER(kind) {                                                 \
+  tuname_t id;                                                              \
+  chSysLock ();                                                             \
+  id = tu_register_name (name, (kind));                                     \
+  chSysUnlock ();                                                           \
+  return id;                                                                \
+}
+#define TU_REGISTER_I(kind) {                                               \
+  chDbgCheckClassI ();                                                      \
+  return tu_register_name (name, (kind));                                   \
+}
+#else
+#define TU_REGISTER(kind) { (void) name; return 0; }
+#define TU_REGISTER_I(kind) TU_REGISTER(kind)
+#endif
+
+tuname_t tuRegisterMarker (const char *name) TU_REGISTER (TU_NAME_MARKER)
+tuname_t tuRegisterChannel (const char *name) TU_REGISTER (TU_NAME_CHANNEL)
+tuname_t tuRegisterState (const char *name) TU_REGISTER (TU_NAME_STATE)
+tuname_t tuRegisterMarkerI (const char *name) TU_REGISTER_I (TU_NAME_MARKER)
+tuname_t tuRegisterChannelI (const char *name) TU_REGISTER_I (TU_NAME_CHANNEL)
+tuname_t tuRegisterStateI (const char *name) TU_REGISTER_I (TU_NAME_STATE)
+
+void
+tuMarkerI (tuname_t marker, uint32_t value)
+{
+#if TU_USER
+  chDbgCheckClassI ();
+  if (marker == 0U)
+    return;
+#if TU_CONDITIONS
+  if (tu_when == TU_WHEN_MARKER && marker == tu_when_id
+      && (tu_when_limit == TU_ANY_VALUE || value == tu_when_limit))
+    {
+      tu_event (TU_EV_MARKER, marker, value);
+      tu_fire (value);
+      return;
+    }
+#endif
+  tu_event (TU_EV_MARKER, marker, value);
+#else
+  (void) marker;
+  (void) value;
+#endif
+}
+
+void
+tuStateBeginI (tuname_t channel, tuname_t state)
+{
+#if TU_USER
+  chDbgCheckClassI ();
+  if (channel != 0U)
+    tu_event (TU_EV_BEGIN, (uint32_t) channel | ((uint32_t) state << 8), 0);
+#else
+  (void) channel;
+  (void) state;
+#endif
+}
+
+void
+tuStateEndI (tuname_t channel)
+{
+#if TU_USER
+  chDbgCheckClassI ();
+  if (channel != 0U)
+    tu_event (TU_EV_END, channel, 0);
+#else
+  (void) channel;
+#endif
+}
+
+void
+tuMarker (tuname_t marker, uint32_t value)
+{
+  chSysLock ();
+  tuMarkerI (marker, value);
+  chSysUnlock ();
+}
+
+void
+tuStateBegin (tuname_t channel, tuname_t state)
+{
+  chSysLock ();
+  tuStateBeginI (channel, state);
+  chSysUnlock ();
+}
+
+void
+tuStateEnd (tuname_t channel)
+{
+  chSysLock ();
+  tuStateEndI (channel);
+  chSysUnlock ();
+}
+
+/********************              CONDITION TRIGGERS              ********************/
+
+#if TU_CONDITIONS
+static const char *const tu_when_words[] = { "off", "latency", "run", "irq", "marker" };
+#endif
+
+int
+tuTriggerWhen (tu_when_t what, uint32_t limit, const char *name)
+{
+#if TU_CONDITIONS
+  char text[sizeof tu_when_text];
+  uint8_t id = 0;
+  size_t len = name != NULL ? strlen (name) : 0U;
+
+  if ((unsigned) what > (unsigned) TU_WHEN_MARKER || len >= sizeof tu_when_name
+      || (what == TU_WHEN_LATENCY && !TU_READY) || (what == TU_WHEN_IRQ && !TU_IRQ)
+      || (what == TU_WHEN_MARKER && (!TU_USER || len == 0U)))
+    return -1;
+
+  if (what == TU_WHEN_OFF)
+    text[0] = '\0';
+  else if (what == TU_WHEN_MARKER)
+    {
+      if (limit == TU_ANY_VALUE)
+        chsnprintf (text, sizeof text, "marker %s", name);
+      else
+        chsnprintf (text, sizeof text, "marker %s = %lu", name, (unsigned long) limit);
+    }
+  else
+    chsnprintf (text, sizeof text, "%s above %lu us%s%s", tu_when_words[what],
+                (unsigned long) limit, len != 0U ? " of " : "", len != 0U ? name : "");
+
+  chSysLock ();
+#if TU_NAMES
+  if (len != 0U && (what == TU_WHEN_IRQ || what == TU_WHEN_MARKER))
+    {
+      uint8_t i, kind = (uint8_t) (what == TU_WHEN_IRQ ? TU_NAME_IRQ : TU_NAME_MARKER);
+
+      for (i = 0; i < tu_n_names; i++)
+        if (tu_name_kinds[i] == kind && strcmp (tu_names[i], name) == 0)
+          id = (uint8_t) (i + 1U);
+    }
+#endif
+  tu_when = (uint8_t) what;
+  tu_when_us = limit;
+  tu_when_limit = what == TU_WHEN_MARKER
+                  ? limit : (uint32_t) (((uint64_t) limit * TU_NOW_HZ + 999999U) / 1000000U);
+  tu_when_id = id;
+  memcpy (tu_when_name, name != NULL ? name : "", len + 1U);
+  memcpy (tu_when_text, text, sizeof text);
+  tu_run_since = TU_NOW ();
+  chSysUnlock ();
+  return 0;
+#else
+  (void) what;
+  (void) limit;
+  (void) name;
+  return -1;
 #endif
 }
 
@@ -1159,6 +1897,76 @@ tuCmdThreadsDump (BaseSequentialStream *chp, int argc, char *argv[])
       return;
     }
   tuPrintDump (chp);
+}
+
+#if TU_CONDITIONS
+/* Reads a decimal number no larger than 2^32 - 2; -1 otherwise. */
+static int
+tu_parse_number (const char *text, uint32_t *value)
+{
+  uint64_t v = 0;
+
+  if (*text == '\0')
+    return -1;
+  for (; *text != '\0'; text++)
+    {
+      if (*text < '0' || *text > '9')
+        return -1;
+      v = v * 10U + (uint64_t) (*text - '0');
+      if (v >= TU_ANY_VALUE)
+        return -1;
+    }
+  *value = (uint32_t) v;
+  return 0;
+}
+
+static void
+tu_when_usage (BaseSequentialStream *chp)
+{
+  shellUsage (chp, "threads_trigger_when latency|run|irq MICROSECONDS [NAME] | marker NAME [VALUE] | off");
+}
+#endif
+
+void
+tuCmdThreadsTriggerWhen (BaseSequentialStream *chp, int argc, char *argv[])
+{
+#if TU_CONDITIONS
+  uint32_t limit = TU_ANY_VALUE;
+  unsigned w;
+  const char *name = NULL;
+
+  if (argc == 0)
+    {
+      chprintf (chp, "Condition: %s" TU_NL, tu_when_text[0] != '\0' ? tu_when_text : "none");
+      return;
+    }
+  for (w = 0; w < sizeof tu_when_words / sizeof tu_when_words[0]; w++)
+    if (strcmp (argv[0], tu_when_words[w]) == 0)
+      break;
+  if (w == TU_WHEN_OFF && argc == 1)
+    ;
+  else if (w == TU_WHEN_MARKER && (argc == 2 || argc == 3)
+           && (argc == 2 || tu_parse_number (argv[2], &limit) == 0))
+    name = argv[1];
+  else if (w > TU_WHEN_OFF && w < TU_WHEN_MARKER && (argc == 2 || argc == 3)
+           && tu_parse_number (argv[1], &limit) == 0)
+    name = argc == 3 ? argv[2] : NULL;
+  else
+    {
+      tu_when_usage (chp);
+      return;
+    }
+  if (tuTriggerWhen ((tu_when_t) w, limit, name) != 0)
+    {
+      chprintf (chp, "This condition is not available on this board (or the name is too long)" TU_NL);
+      return;
+    }
+  chprintf (chp, "Condition: %s" TU_NL, tu_when_text[0] != '\0' ? tu_when_text : "none");
+#else
+  (void) argc;
+  (void) argv;
+  chprintf (chp, "Condition triggers are disabled (THREADS_TIMESTAMPS_CONDITIONS)" TU_NL);
+#endif
 }
 
 void

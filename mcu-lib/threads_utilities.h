@@ -19,9 +19,16 @@
 #include "hal.h"
 #include "chprintf.h"
 
-/* Version of the library and of the threads_dump format (see WIRE-FORMAT.md). */
-#define THREADS_UTILITIES_VERSION       "1.0.0"
+#include "threads_utilities_chconf.h"
+
+/* Version of the library and of the threads_dump format (see WIRE-FORMAT.md): version 1
+ * when only switches are recorded, version 2 when any of the event options is on. */
+#define THREADS_UTILITIES_VERSION       "1.1.0"
+#if TU_EVENTS
+#define THREADS_UTILITIES_DUMP_VERSION  2
+#else
 #define THREADS_UTILITIES_DUMP_VERSION  1
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,6 +77,61 @@ const char *tuSetTriggerI(const char *trigger_name);
 void tuResetTrigger(void);
 void tuResetTriggerI(void);
 
+/********************               EVENTS PUBLIC FUNCTIONS            ********************/
+
+/* A name registered once (a marker, a state channel or a state), listed in threads_dump;
+ * 0 when the name table is full (THREADS_TIMESTAMPS_MAX_NAMES), and then every call that
+ * takes it does nothing. Registering the same name again returns the same id. */
+typedef uint8_t tuname_t;
+
+/* User events (THREADS_TIMESTAMPS_USER = true), from threads; the I variants from locked
+ * contexts and interrupt handlers. Without the option they do nothing. */
+tuname_t tuRegisterMarker(const char *name);
+tuname_t tuRegisterChannel(const char *name);
+tuname_t tuRegisterState(const char *name);
+tuname_t tuRegisterMarkerI(const char *name);
+tuname_t tuRegisterChannelI(const char *name);
+tuname_t tuRegisterStateI(const char *name);
+
+/* An instant marker with a value. */
+void tuMarker(tuname_t marker, uint32_t value);
+void tuMarkerI(tuname_t marker, uint32_t value);
+/* A state begins on a channel (above the states already begun there: states nest), and the
+ * newest state of a channel ends. */
+void tuStateBegin(tuname_t channel, tuname_t state);
+void tuStateBeginI(tuname_t channel, tuname_t state);
+void tuStateEnd(tuname_t channel);
+void tuStateEndI(tuname_t channel);
+
+/* A marker named by a string literal, registered on its first use. */
+#define TU_MARKER(name, value) do {                                         \
+  static tuname_t tu_marker_id_;                                            \
+  if (tu_marker_id_ == 0U)                                                  \
+    tu_marker_id_ = tuRegisterMarker(name);                                 \
+  tuMarker(tu_marker_id_, (value));                                         \
+} while (0)
+
+/* Condition triggers (THREADS_TIMESTAMPS_CONDITIONS = true): the trigger is set by the first
+ * event that meets the condition, then the log freezes half a log later as with any trigger.
+ * @limit is in microseconds for TU_WHEN_LATENCY (made ready to running), TU_WHEN_RUN (a run
+ * of a thread) and TU_WHEN_IRQ (an interrupt handler, enter to leave): the condition holds
+ * when the time is above it. For TU_WHEN_MARKER, @limit is the value the marker must carry,
+ * or TU_ANY_VALUE. @name restricts it to one thread, interrupt handler (its function name)
+ * or marker; NULL: any (a marker condition needs a name). The name is copied. Returns 0, or
+ * -1 when the condition cannot be set (option off, the event kind not recorded, bad name).
+ * TU_WHEN_OFF removes the condition (the trigger already set stays). */
+typedef enum {
+  TU_WHEN_OFF = 0,
+  TU_WHEN_LATENCY,
+  TU_WHEN_RUN,
+  TU_WHEN_IRQ,
+  TU_WHEN_MARKER
+} tu_when_t;
+
+#define TU_ANY_VALUE 0xFFFFFFFFU
+
+int tuTriggerWhen(tu_when_t what, uint32_t limit, const char *name);
+
 /* Forgets every thread and empties the log, back to the state at boot. Only for host
  * programs and tests that restart a simulated kernel; never needed on a board. */
 void tuResetState(void);
@@ -83,6 +145,14 @@ void tuCmdThreadsTimestamps(BaseSequentialStream *chp, int argc, char *argv[]);
 void tuCmdThreadsStat(BaseSequentialStream *chp, int argc, char *argv[]);
 void tuCmdThreadsUc(BaseSequentialStream *chp, int argc, char *argv[]);
 void tuCmdThreadsDump(BaseSequentialStream *chp, int argc, char *argv[]);
+void tuCmdThreadsTriggerWhen(BaseSequentialStream *chp, int argc, char *argv[]);
+
+#if TU_CONDITIONS
+#define TU_CONDITIONS_SHELL_CMD                                             \
+  {"threads_trigger_when", tuCmdThreadsTriggerWhen},
+#else
+#define TU_CONDITIONS_SHELL_CMD
+#endif
 
 #define THREADS_UTILITIES_SHELL_CMD                                         \
   {"threads_list", tuCmdThreadsList},                                       \
@@ -91,7 +161,8 @@ void tuCmdThreadsDump(BaseSequentialStream *chp, int argc, char *argv[]);
   {"threads_timestamps_run", tuCmdThreadsTimestampsRun},                    \
   {"threads_stat", tuCmdThreadsStat},                                       \
   {"threads_uc", tuCmdThreadsUc},                                           \
-  {"threads_dump", tuCmdThreadsDump},
+  {"threads_dump", tuCmdThreadsDump},                                       \
+  TU_CONDITIONS_SHELL_CMD
 
 #ifdef __cplusplus
 }

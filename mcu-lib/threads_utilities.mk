@@ -6,6 +6,15 @@
 #   USE_THREADS_TIMESTAMPS          true or false (default false)
 #   THREADS_TIMESTAMPS_LOG_SIZE     records kept in the log, 4 bytes each (default 3000)
 #   THREADS_TIMESTAMPS_DEFAULT_LOG  true or false: are new threads logged by default
+# Events beyond the switches (each true or false, default false; any of them makes
+# threads_dump print dump version 2, see WIRE-FORMAT.md):
+#   THREADS_TIMESTAMPS_CYCLES       every record carries the realtime counter (cycle counter)
+#   THREADS_TIMESTAMPS_COUNTER_HZ   its frequency, required with CYCLES (e.g. 168000000)
+#   THREADS_TIMESTAMPS_IRQ          enter and leave of interrupt handlers
+#   THREADS_TIMESTAMPS_SLEEP        the CPU going idle and what woke it
+#   THREADS_TIMESTAMPS_READY        threads made ready (wake-up latency; ChibiOS/RT 7 and later)
+#   THREADS_TIMESTAMPS_USER         markers and states from application code
+#   THREADS_TIMESTAMPS_CONDITIONS   condition triggers (threads_trigger_when)
 # Then add $(ALLCSRC) to CSRC, $(ALLINC) to INCDIR and $(ALLDEFS) to UDEFS.
 
 # Source files for the Threads utilities library
@@ -28,6 +37,25 @@ ifeq ($(USE_THREADS_TIMESTAMPS), true)
 	ALLDEFS += -DENABLE_THREADS_TIMESTAMPS
 	ALLDEFS += -DTHREADS_TIMESTAMPS_LOG_SIZE=$(THREADS_TIMESTAMPS_LOG_SIZE)
 	ALLDEFS += -DTHREADS_TIMESTAMPS_DEFAULT_LOG=$(THREADS_TIMESTAMPS_DEFAULT_LOG)
+ifeq ($(THREADS_TIMESTAMPS_CYCLES), true)
+	ALLDEFS += -DTHREADS_TIMESTAMPS_CYCLES=1
+	ALLDEFS += -DTHREADS_TIMESTAMPS_COUNTER_HZ=$(THREADS_TIMESTAMPS_COUNTER_HZ)
+endif
+ifeq ($(THREADS_TIMESTAMPS_IRQ), true)
+	ALLDEFS += -DTHREADS_TIMESTAMPS_IRQ=1
+endif
+ifeq ($(THREADS_TIMESTAMPS_SLEEP), true)
+	ALLDEFS += -DTHREADS_TIMESTAMPS_SLEEP=1
+endif
+ifeq ($(THREADS_TIMESTAMPS_READY), true)
+	ALLDEFS += -DTHREADS_TIMESTAMPS_READY=1
+endif
+ifeq ($(THREADS_TIMESTAMPS_USER), true)
+	ALLDEFS += -DTHREADS_TIMESTAMPS_USER=1
+endif
+ifeq ($(THREADS_TIMESTAMPS_CONDITIONS), true)
+	ALLDEFS += -DTHREADS_TIMESTAMPS_CONDITIONS=1
+endif
 endif
 
 ALLCSRC += $(THDUSRC)

@@ -29,6 +29,29 @@
 #ifndef CH_CFG_THREAD_EXTRA_FIELDS
 #define CH_CFG_THREAD_EXTRA_FIELDS
 #endif
+#ifndef CH_CFG_IRQ_PROLOGUE_HOOK
+#define CH_CFG_IRQ_PROLOGUE_HOOK()
+#endif
+#ifndef CH_CFG_IRQ_EPILOGUE_HOOK
+#define CH_CFG_IRQ_EPILOGUE_HOOK()
+#endif
+#ifndef CH_CFG_IDLE_ENTER_HOOK
+#define CH_CFG_IDLE_ENTER_HOOK()
+#endif
+#ifndef CH_CFG_IDLE_LEAVE_HOOK
+#define CH_CFG_IDLE_LEAVE_HOOK()
+#endif
+/* The kernel has no ready hook in this layout: the host's chconf.h may name one, as a board on
+ * ChibiOS/RT 7 defines __trace_ready. */
+#ifndef CH_HOST_READY_HOOK
+#define CH_HOST_READY_HOOK(tp) ((void) 0)
+#endif
+
+#define IDLEPRIO ((tprio_t) 1)
+
+/* Interrupt handlers, as ChibiOS writes them: the hooks see the handler's name in __func__. */
+#define CH_IRQ_PROLOGUE()  CH_CFG_IRQ_PROLOGUE_HOOK()
+#define CH_IRQ_EPILOGUE()  CH_CFG_IRQ_EPILOGUE_HOOK()
 
 #define CH_DBG_STACK_FILL_VALUE 0x55
 
@@ -107,6 +130,15 @@ chVTGetSystemTimeX (void)
   return ch_host_time;
 }
 
+/* The realtime counter (the cycle counter of a Cortex-M), set by the host. */
+extern rtcnt_t ch_host_counter;
+
+static inline rtcnt_t
+chSysGetRealtimeCounterX (void)
+{
+  return ch_host_counter;
+}
+
 void       ch_host_reset (void);
 int        ch_host_is_locked (void);
 /* Registers @tp (newest in the registry) and runs the thread init hook. */
@@ -117,6 +149,8 @@ void       ch_host_thread_exit (thread_t *tp);
  * current. The first call only sets the current thread when none is set. */
 void       ch_host_switch (thread_t *ntp);
 thread_t  *ch_host_current (void);
+/* Runs the ready hook of @tp (locked) and marks it ready: the thread is woken up. */
+void       ch_host_ready (thread_t *tp);
 /* Makes @tp current without running the hook: a switch between threads the log ignores. */
 void       ch_host_set_current (thread_t *tp);
 

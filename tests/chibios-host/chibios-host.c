@@ -9,6 +9,7 @@
 
 ch_system_t ch;
 systime_t ch_host_time;
+rtcnt_t ch_host_counter;
 
 static int lock_depth;
 static thread_t *current;
@@ -107,6 +108,7 @@ ch_host_reset (void)
   reg_oldest = NULL;
   reg_newest = NULL;
   ch_host_time = 0;
+  ch_host_counter = 0;
   ch.kernel_stats.m_crit_thd.cumulative = 0;
   ch.kernel_stats.m_crit_isr.cumulative = 0;
 }
@@ -153,6 +155,16 @@ ch_host_thread_exit (thread_t *tp)
 }
 
 void
+ch_host_ready (thread_t *tp)
+{
+  chSysLock ();
+  CH_HOST_READY_HOOK (tp);
+  chSysUnlock ();
+  if (tp->state != CH_STATE_CURRENT)
+    tp->state = CH_STATE_READY;
+}
+
+void
 ch_host_switch (thread_t *ntp)
 {
   thread_t *otp = current;
@@ -160,6 +172,15 @@ ch_host_switch (thread_t *ntp)
   if (otp != NULL)
     {
       chSysLock ();
+      /* As the kernel's scheduler: leaving and entering the idle thread, then the switch. */
+      if (otp->prio == IDLEPRIO)
+        {
+          CH_CFG_IDLE_LEAVE_HOOK ();
+        }
+      if (ntp->prio == IDLEPRIO)
+        {
+          CH_CFG_IDLE_ENTER_HOOK ();
+        }
       CH_CFG_CONTEXT_SWITCH_HOOK (ntp, otp);
       chSysUnlock ();
       if (otp->state == CH_STATE_CURRENT)
@@ -194,6 +215,27 @@ upper_hex_format (const char *fmt, char *buf, size_t size)
     return fmt;
   buf[i] = '\0';
   return buf;
+}
+
+int
+chsnprintf (char *str, size_t size, const char *fmt, ...)
+{
+  char fmt_buf[256];
+  va_list ap;
+  int n;
+
+  fmt = upper_hex_format (fmt, fmt_buf, sizeof fmt_buf);
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+  va_start (ap, fmt);
+  n = vsnprintf (str, size, fmt, ap);
+  va_end (ap);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+  return n;
 }
 
 int

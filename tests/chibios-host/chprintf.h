@@ -13,6 +13,10 @@ extern "C" {
 __attribute__((format (printf, 2, 3)))
 #endif
 int chprintf (BaseSequentialStream *chp, const char *fmt, ...);
+#if defined(__GNUC__)
+__attribute__((format (printf, 3, 4)))
+#endif
+int chsnprintf (char *str, size_t size, const char *fmt, ...);
 
 #ifdef __cplusplus
 }

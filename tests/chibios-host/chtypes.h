@@ -16,6 +16,7 @@
 
 typedef uint32_t systime_t;
 typedef uint64_t rttime_t;
+typedef uint32_t rtcnt_t;
 typedef uint32_t tprio_t;
 typedef uint8_t  tstate_t;
 typedef uint8_t  tmode_t;

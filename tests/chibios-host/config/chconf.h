@@ -25,4 +25,23 @@
   TIMESTAMPS_CONTEXT_SWITCH_HOOK(ntp, otp)                                  \
 }
 
+#define CH_CFG_IRQ_PROLOGUE_HOOK() {                                        \
+  TIMESTAMPS_IRQ_PROLOGUE_HOOK()                                            \
+}
+
+#define CH_CFG_IRQ_EPILOGUE_HOOK() {                                        \
+  TIMESTAMPS_IRQ_EPILOGUE_HOOK()                                            \
+}
+
+#define CH_CFG_IDLE_ENTER_HOOK() {                                          \
+  TIMESTAMPS_IDLE_ENTER_HOOK()                                              \
+}
+
+#define CH_CFG_IDLE_LEAVE_HOOK() {                                          \
+  TIMESTAMPS_IDLE_LEAVE_HOOK()                                              \
+}
+
+/* What a ChibiOS/RT 7 board writes as "#define __trace_ready(tp, msg) ...". */
+#define CH_HOST_READY_HOOK(tp) TIMESTAMPS_READY_HOOK(tp)
+
 #endif /* CHCONF_H */

@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The board library's events (dump version 2), driven through the kernel hooks on the host
+ * stand-in: cycle stamps, interrupt handlers (nested), sleep and its waker, wake-ups, markers,
+ * states and condition triggers. Built with every event option, a 16-switch log (32 words
+ * with the counter) and a 6-name table, so that wrap-around and a full table come quickly.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "ch.h"
+#include "host-stream.h"
+#include "threads_utilities.h"
+
+#define N_THREADS 8
+
+static thread_t threads[N_THREADS];
+
+static void
+boot (void)
+{
+  ch_host_reset ();
+  tuResetState ();
+  memset (threads, 0, sizeof threads);
+}
+
+static thread_t *
+spawn (int i, const char *name, tprio_t prio)
+{
+  ch_host_thread_init (&threads[i], name, prio, CH_FLAG_MODE_STATIC);
+  return &threads[i];
+}
+
+/* The board's clock: tick @tick, counter @counter. */
+static void
+at (systime_t tick, rtcnt_t counter)
+{
+  ch_host_time = tick;
+  ch_host_counter = counter;
+}
+
+static void
+sw (int i, systime_t tick, rtcnt_t counter)
+{
+  at (tick, counter);
+  ch_host_switch (&threads[i]);
+}
+
+static void
+ready (int i, systime_t tick, rtcnt_t counter)
+{
+  at (tick, counter);
+  ch_host_ready (&threads[i]);
+}
+
+/* Interrupt handlers, written as on a board: @inside runs in the handler, which leaves at
+ * the clock given to irq(). */
+static void (*systick_inside) (void);
+static void (*usart_inside) (void);
+static systime_t leave_tick[2];
+static rtcnt_t leave_counter[2];
+static int irq_depth;
+
+static void
+SysTick_Handler (void)
+{
+  CH_IRQ_PROLOGUE ();
+  if (systick_inside != NULL)
+    systick_inside ();
+  at (leave_tick[irq_depth - 1], leave_counter[irq_depth - 1]);
+  CH_IRQ_EPILOGUE ();
+}
+
+static void
+USART1_IRQHandler (void)
+{
+  CH_IRQ_PROLOGUE ();
+  if (usart_inside != NULL)
+    usart_inside ();
+  at (leave_tick[irq_depth - 1], leave_counter[irq_depth - 1]);
+  CH_IRQ_EPILOGUE ();
+}
+
+/* Runs @handler entering at (@tick, @counter) and leaving at (@leave, @leave_at). */
+static void
+irq (void (*handler) (void), systime_t tick, rtcnt_t counter, systime_t leave, rtcnt_t leave_at)
+{
+  int d = irq_depth++;
+
+  g_assert_cmpint (d, <, 2);
+  leave_tick[d] = leave;
+  leave_counter[d] = leave_at;
+  at (tick, counter);
+  handler ();
+  irq_depth--;
+}
+
+/* main (1), idle (2, priority 1: the idle thread), sensor (3); main is current. */
+static void
+boot_three (void)
+{
+  boot ();
+  spawn (0, "main", 128);
+  ch_host_switch (&threads[0]);
+  spawn (1, "idle", 1);
+  spawn (2, "sensor", 100);
+}
+
+static char *
+run_cmd (void (*cmd) (BaseSequentialStream *, int, char *[]), const char *args)
+{
+  g_auto (GStrv) argv = args != NULL ? g_strsplit (args, " ", -1) : g_new0 (char *, 1);
+
+  return host_run (cmd, (int) g_strv_length (argv), argv);
+}
+
+/* FNV-1a over the words of the entries, as the dump's checksum is defined. */
+static guint32
+checksum (const guint32 *words, gsize n)
+{
+  guint32 h = 2166136261U;
+
+  for (gsize i = 0; i < n; i++)
+    for (guint b = 0; b < 4; b++)
+      {
+        h ^= (words[i] >> (8 * b)) & 0xFF;
+        h *= 16777619U;
+      }
+  return h;
+}
+
+#define REC(tick, out, in) (((guint32) (tick) << 12) | ((guint32) (out) << 6) | (guint32) (in))
+#define EV(tick, kind)     REC (tick, 63, kind)
+
+static void
+ready_sensor (void)
+{
+  ready (2, 10, 1100);
+}
+
+static void
+nested_systick (void)
+{
+  systick_inside = NULL;
+  irq (SysTick_Handler, 13, 3050, 13, 3060);
+}
+
+/* Every kind of event, printed with its counter value, names listed once, byte for byte. */
+static void
+test_dump_every_kind (void)
+{
+  tuname_t adc, mode, busy, calib;
+  g_autofree char *dump = NULL;
+  g_autofree char *expected = NULL;
+  const guint32 words[] = {
+    EV (10, 1), 1000, 1,              /* SysTick_Handler enters (registered: name 1) */
+    EV (10, 5), 1100, 3,              /* sensor made ready */
+    EV (10, 2), 1200, 1,              /* SysTick_Handler leaves */
+    REC (10, 1, 3), 1300,             /* main -> sensor */
+    EV (11, 6), 2000, 2, 42,          /* marker adc = 42 */
+    EV (11, 7), 2100, 3 | (4 << 8),   /* mode: busy begins */
+    EV (11, 7), 2200, 3 | (5 << 8),   /* mode: calib begins, nested */
+    EV (12, 8), 2300, 3,              /* the newest state of mode ends */
+    EV (12, 8), 2400, 3,
+    EV (12, 3), 2500,                 /* the CPU goes idle */
+    REC (12, 3, 2), 2500,             /* sensor -> idle */
+    EV (13, 1), 3000, 6,              /* USART1 enters (registered now: name 6) */
+    EV (13, 1), 3050, 1,              /* SysTick nested in it */
+    EV (13, 2), 3060, 1,
+    EV (13, 2), 3100, 6,
+    EV (13, 4), 3200, 6,              /* the CPU was woken by USART1 */
+    REC (13, 2, 1), 3200,             /* idle -> main */
+  };
+
+  boot_three ();
+  systick_inside = ready_sensor;
+  irq (SysTick_Handler, 10, 1000, 10, 1200);
+  systick_inside = NULL;
+  adc = tuRegisterMarker ("adc");
+  mode = tuRegisterChannel ("mode");
+  busy = tuRegisterState ("busy");
+  calib = tuRegisterState ("calib");
+  g_assert_cmpuint (adc, ==, 2);
+  g_assert_cmpuint (tuRegisterMarker ("adc"), ==, adc);
+  sw (2, 10, 1300);
+
+  at (11, 2000);
+  tuMarker (adc, 42);
+  at (11, 2100);
+  tuStateBegin (mode, busy);
+  at (11, 2200);
+  tuStateBegin (mode, calib);
+  at (12, 2300);
+  tuStateEnd (mode);
+  at (12, 2400);
+  tuStateEnd (mode);
+  sw (1, 12, 2500);
+  usart_inside = nested_systick;
+  irq (USART1_IRQHandler, 13, 3000, 13, 3100);
+  usart_inside = NULL;
+  sw (0, 13, 3200);
+  /* The table is full (6 names): one more is refused, and a marker without a name is not
+   * recorded. */
+  g_assert_cmpuint (tuRegisterMarker ("late"), ==, 0);
+  tuMarker (0, 7);
+
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  expected = g_strdup_printf (
+    "Dump version: 2\r\n"
+    "Library version: 1.1.0\r\n"
+    "Kernel version: 5.1.0\r\n"
+    "Tick frequency: 1000\r\n"
+    "Tick bits: 20\r\n"
+    "Counter frequency: 168000000\r\n"
+    "Counter bits: 32\r\n"
+    "Log size: 32\r\n"
+    "Log words: 64\r\n"
+    "Events: cycles irq sleep ready user conditions\r\n"
+    "Max threads: 62\r\n"
+    "Max deleted: 64\r\n"
+    "Default log: Yes\r\n"
+    "Mode: run\r\n"
+    "Condition: none\r\n"
+    "Max names: 6\r\n"
+    "Names refused: 1\r\n"
+    "Records: 17\r\n"
+    "Records written: 17\r\n"
+    "Dropped while paused: 0\r\n"
+    "Dropped for history: 0\r\n"
+    "Unnumbered threads: 0 live, 0 total\r\n"
+    "Threads:\r\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+    "Thread number  3 : Prio = 100, Log = Yes, Name = sensor\r\n"
+    "Deleted threads: \r\n"
+    "Names:\r\n"
+    "Name  1 : Kind = irq, Name = SysTick_Handler\r\n"
+    "Name  2 : Kind = marker, Name = adc\r\n"
+    "Name  3 : Kind = channel, Name = mode\r\n"
+    "Name  4 : Kind = state, Name = busy\r\n"
+    "Name  5 : Kind = state, Name = calib\r\n"
+    "Name  6 : Kind = irq, Name = USART1_IRQHandler\r\n"
+    "Timestamps:\r\n"
+    "Irq enter  1 at      10 @ 1000\r\n"
+    "Ready  3 at      10 @ 1100\r\n"
+    "Irq leave  1 at      10 @ 1200\r\n"
+    "From  1 to  3 at      10 @ 1300\r\n"
+    "Marker  2 = 42 at      11 @ 2000\r\n"
+    "State  3 begin  4 at      11 @ 2100\r\n"
+    "State  3 begin  5 at      11 @ 2200\r\n"
+    "State  3 end at      12 @ 2300\r\n"
+    "State  3 end at      12 @ 2400\r\n"
+    "Sleep at      12 @ 2500\r\n"
+    "From  3 to  2 at      12 @ 2500\r\n"
+    "Irq enter  6 at      13 @ 3000\r\n"
+    "Irq enter  1 at      13 @ 3050\r\n"
+    "Irq leave  1 at      13 @ 3060\r\n"
+    "Irq leave  6 at      13 @ 3100\r\n"
+    "Wake by  6 at      13 @ 3200\r\n"
+    "From  2 to  1 at      13 @ 3200\r\n"
+    "End of dump: 17 records, checksum %08X\r\n",
+    checksum (words, G_N_ELEMENTS (words)));
+  g_assert_cmpstr (dump, ==, expected);
+}
+
+/* threads_timestamps prints the switches only, in the format it always had. */
+static void
+test_legacy_log_switches_only (void)
+{
+  g_autofree char *log = NULL;
+
+  boot_three ();
+  systick_inside = ready_sensor;
+  irq (SysTick_Handler, 10, 1000, 10, 1200);
+  systick_inside = NULL;
+  sw (2, 10, 1300);
+  sw (1, 12, 2500);
+  log = run_cmd (tuCmdThreadsTimestamps, NULL);
+  g_assert_cmpstr (log, ==,
+                   "From  1 to  3 at      10\r\n"
+                   "From  3 to  2 at      12\r\n");
+}
+
+/* The running thread put back in the ready list (preempted) is not a wake-up. */
+static void
+test_preempted_not_ready (void)
+{
+  g_autofree char *dump = NULL;
+
+  boot_three ();
+  at (5, 500);
+  ch_host_ready (&threads[0]);      /* main is current */
+  ready (2, 5, 510);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Timestamps:\r\nReady  3 at       5 @ 510\r\nEnd of dump: 1 records"));
+}
+
+/* Entries of different sizes wrap around the log: the oldest go whole, the checksum and the
+ * counts stay right, and the log never holds more words than it has. */
+static void
+test_wrap_whole_entries (void)
+{
+  g_autofree char *dump = NULL;
+  g_auto (GStrv) lines = NULL;
+  tuname_t m;
+  guint entries = 0, words = 0;
+  int written = 0;
+
+  boot_three ();
+  m = tuRegisterMarker ("m");
+  for (int i = 0; i < 100; i++)
+    {
+      at ((systime_t) i, (rtcnt_t) (i * 10));
+      if (i % 3 == 0)
+        tuMarker (m, (guint32) i);
+      else if (i % 3 == 1)
+        irq (SysTick_Handler, (systime_t) i, (rtcnt_t) (i * 10), (systime_t) i,
+             (rtcnt_t) (i * 10 + 1));
+      else
+        sw (i % 2 == 0 ? 2 : 0, (systime_t) i, (rtcnt_t) (i * 10 + 2));
+    }
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  lines = g_strsplit (strstr (dump, "Timestamps:\r\n") + strlen ("Timestamps:\r\n"), "\r\n", -1);
+  for (guint i = 0; lines[i] != NULL && !g_str_has_prefix (lines[i], "End of dump"); i++)
+    {
+      entries++;
+      if (g_str_has_prefix (lines[i], "From"))
+        words += 2;
+      else if (g_str_has_prefix (lines[i], "Marker"))
+        words += 4;
+      else
+        {
+          g_assert_true (g_str_has_prefix (lines[i], "Irq "));
+          words += 3;
+        }
+    }
+  g_assert_cmpuint (words, <=, 64);
+  g_assert_cmpuint (words, >, 64 - 4);
+  g_assert_nonnull (strstr (dump, g_strdup_printf ("Records: %u\r\n", entries)));
+  g_assert_cmpint (sscanf (strstr (dump, "Records written: "), "Records written: %d", &written), ==, 1);
+  /* 34 markers, 33 handlers (enter and leave) and 33 switches. */
+  g_assert_cmpint (written, ==, 34 + 66 + 33);
+  /* The newest entries, whole; the oldest kept is a whole marker. */
+  g_assert_nonnull (strstr (dump, "From  1 to  3 at      98 @ 982\r\n"
+                                  "Marker  1 = 99 at      99 @ 990\r\nEnd of dump"));
+  g_assert_true (g_str_has_prefix (lines[0], "Marker  1 = 84 at"));
+}
+
+/* A wake-up above the limit, set from the shell, sets the trigger; the log freezes half a log
+ * later; shorter wake-ups and other threads do not. */
+static void
+test_condition_latency (void)
+{
+  g_autofree char *reply = NULL;
+  g_autofree char *dump = NULL;
+  g_autofree char *usage = NULL;
+
+  boot_three ();
+  spawn (3, "other", 90);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "latency 500 sensor");
+  g_assert_cmpstr (reply, ==, "Condition: latency above 500 us of sensor\r\n");
+
+  /* sensor: 400 us (67,200 cycles at 168 MHz): below. other: 1 ms: not sensor. */
+  ready (2, 1, 100000);
+  sw (2, 1, 100000 + 67200);
+  sw (0, 1, 200000);
+  ready (3, 2, 300000);
+  sw (3, 3, 300000 + 168000);
+  sw (0, 3, 500000);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Mode: run\r\n"));
+
+  /* sensor: 600 us. */
+  ready (2, 4, 1000000);
+  sw (2, 5, 1000000 + 100800);
+  g_free (dump);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Mode: armed\r\n"
+                                  "Trigger tick: 5\r\n"
+                                  "Trigger name: latency above 500 us of sensor\r\n"
+                                  "Trigger value: 600\r\n"
+                                  "Condition: latency above 500 us of sensor\r\n"));
+  /* The trigger entry lies just before the switch that exceeded the limit. */
+  g_assert_nonnull (strstr (dump, "Ready  3 at       4 @ 1000000\r\n"
+                                  "Trigger at       5 @ 1100800\r\n"
+                                  "From  1 to  3 at       5 @ 1100800\r\n"));
+  /* The log was less than half full: it freezes when full (45 words after the trigger entry:
+   * the switch above and 22 more). */
+  for (int i = 0; i < 30; i++)
+    sw (i % 2 == 0 ? 0 : 2, (systime_t) (6 + i), (rtcnt_t) (2000000 + i * 1000));
+  g_free (dump);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Mode: frozen\r\n"));
+  g_assert_nonnull (strstr (dump, "Records written: 31\r\n"));
+
+  /* Run mode re-arms the condition. */
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTimestampsRun, NULL);
+  g_free (dump);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Mode: run\r\nCondition: latency above 500 us of sensor\r\n"));
+
+  usage = run_cmd (tuCmdThreadsTriggerWhen, "latency soon");
+  g_assert_cmpstr (usage, ==,
+                   "Usage: threads_trigger_when latency|run|irq MICROSECONDS [NAME] | marker NAME [VALUE] | off\r\n");
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "off");
+  g_assert_cmpstr (reply, ==, "Condition: none\r\n");
+}
+
+/* A handler longer than the limit, a run longer than the limit, a marker's value. */
+static void
+test_condition_irq_run_marker (void)
+{
+  g_autofree char *reply = NULL;
+  g_autofree char *dump = NULL;
+  tuname_t m;
+
+  boot_three ();
+  /* Named before the handler ever ran: found when it registers. */
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "irq 100 USART1_IRQHandler");
+  g_assert_cmpstr (reply, ==, "Condition: irq above 100 us of USART1_IRQHandler\r\n");
+  irq (SysTick_Handler, 1, 0, 1, 168 * 200);          /* 200 us, but not USART1 */
+  irq (USART1_IRQHandler, 2, 1000000, 2, 1000000 + 168 * 90);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Mode: run\r\n"));
+  irq (USART1_IRQHandler, 3, 2000000, 3, 2000000 + 168 * 150);
+  g_free (dump);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Trigger name: irq above 100 us of USART1_IRQHandler\r\n"
+                                  "Trigger value: 150\r\n"));
+
+  boot_three ();
+  g_assert_cmpint (tuTriggerWhen (TU_WHEN_RUN, 1000, "main"), ==, 0);
+  sw (2, 1, 0);                          /* main ran from the condition's start: 0 us */
+  sw (0, 2, 168 * 5000);                 /* sensor ran 5 ms: not main */
+  sw (2, 3, 168 * 5900);                 /* main ran 900 us */
+  sw (0, 4, 168 * 6000);
+  sw (2, 5, 168 * 7200);                 /* main ran 1,200 us */
+  g_free (dump);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Trigger tick: 5\r\nTrigger name: run above 1000 us of main\r\n"
+                                  "Trigger value: 1200\r\n"));
+
+  boot_three ();
+  m = tuRegisterMarker ("overrun");
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "marker overrun 3");
+  g_assert_cmpstr (reply, ==, "Condition: marker overrun = 3\r\n");
+  at (1, 100);
+  tuMarker (m, 2);
+  g_free (dump);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Mode: run\r\n"));
+  at (2, 200);
+  tuMarker (m, 3);
+  g_free (dump);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Trigger name: marker overrun = 3\r\nTrigger value: 3\r\n"));
+  g_assert_nonnull (strstr (dump, "Marker  1 = 3 at       2 @ 200\r\nTrigger at       2 @ 200\r\n"));
+
+  /* Hostile arguments: usage, never a condition. */
+  for (guint i = 0; i < 5; i++)
+    {
+      static const char *const bad[] = { "latency", "latency 99999999999 x", "marker",
+                                         "loop 5", "run 5 a b" };
+      g_autofree char *r = run_cmd (tuCmdThreadsTriggerWhen, bad[i]);
+
+      g_assert_true (g_str_has_prefix (r, "Usage: threads_trigger_when"));
+    }
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "run 5 a-name-much-longer-than-the-room-for-it");
+  g_assert_true (g_str_has_prefix (reply, "This condition is not available"));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/mcu-events/dump-every-kind", test_dump_every_kind);
+  g_test_add_func ("/mcu-events/legacy-log-switches-only", test_legacy_log_switches_only);
+  g_test_add_func ("/mcu-events/preempted-not-ready", test_preempted_not_ready);
+  g_test_add_func ("/mcu-events/wrap-whole-entries", test_wrap_whole_entries);
+  g_test_add_func ("/mcu-events/condition-latency", test_condition_latency);
+  g_test_add_func ("/mcu-events/condition-irq-run-marker", test_condition_irq_run_marker);
+  return g_test_run ();
+}
