@@ -42,13 +42,13 @@ if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
     defs=${variant#*:}
     # shellcheck disable=SC2086
     arm-none-eabi-gcc -Os -mcpu=cortex-m4 -mthumb -std=c99 -ffunction-sections -fdata-sections \
-      -I"$src/mcu-lib" -I"$src/tests/chibios-host" -I"$src/tests/chibios-host/config" $defs \
+      -I"$src/mcu-lib" -I"$src/app/chibios-host" -I"$src/app/chibios-host/config" $defs \
       -c "$src/mcu-lib/threads_utilities.c" -o "$tmp/tu-$name.o"
     arm-none-eabi-size "$tmp/tu-$name.o" | awk -v n="$name" 'NR == 2 {
       printf "  %-10s text (flash) %5d B, data %d B, bss %6d B (RAM %d B)\n", n, $1, $2, $3, $2 + $3 }'
   done
   arm-none-eabi-gcc -Os -mcpu=cortex-m4 -mthumb -std=c99 -I"$src/mcu-lib" \
-    -I"$src/tests/chibios-host" -I"$src/tests/chibios-host/config" \
+    -I"$src/app/chibios-host" -I"$src/app/chibios-host/config" \
     -DENABLE_THREADS_TIMESTAMPS -DTHREADS_TIMESTAMPS_LOG_SIZE=3000 -DTHREADS_TIMESTAMPS_DEFAULT_LOG=true \
     -c "$src/mcu-lib/threads_utilities.c" -o "$tmp/tu.o"
   arm-none-eabi-nm -S --size-sort "$tmp/tu.o" | while read -r _ size _ sym; do

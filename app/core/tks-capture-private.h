@@ -40,6 +40,8 @@ typedef struct
   guint64 dropped;
 } TksParsedGap;
 
+#define TKS_DEFAULT_TICK_HZ 1000.0
+
 /* Holes a capture keeps at most (a board remembers 8). */
 #define TKS_MAX_GAPS 4096
 
@@ -71,11 +73,47 @@ typedef struct
   guint         n_warnings;     /* all of them, also those not kept */
 } TksParsed;
 
+struct _TksCapture
+{
+  GObject       parent_instance;
+
+  TksParsed    *parsed;        /* the lists and the records, as read: what a save writes */
+  TksThread    *threads;
+  guint         n_threads;
+  char        **names;
+  TksRun       *runs;          /* one block; threads point into it */
+  TksMark      *marks;         /* likewise */
+  guint        *lanes;
+  guint         n_lanes;
+  guint         n_records;     /* records on the timeline (not dropped) */
+  double        start;
+  double        end;
+  double        log_end;       /* after the last switch (see tks_capture_get_log_end) */
+  guint32       log_end_reason;/* TksLogEndReason */
+  guint         n_exits_after_log_end;
+  TksGap       *gaps;          /* holes in the log, in time order */
+  TksParsedGap *saved_gaps;    /* the same as a save writes them: index among kept records */
+  guint         n_gaps;
+  guint        *shown_lanes;   /* lanes without the threads that exited before the log */
+  guint         n_shown_lanes;
+  gboolean      has_trigger;
+  double        trigger_pos;
+  guint         max_per_tick;
+  double        mean_per_tick;
+  double        tick_hz;
+  char         *source;
+  GPtrArray    *warnings;      /* NULL-terminated */
+};
+
 TksParsed  *tks_parsed_new                  (void);
 void        tks_parsed_free                 (TksParsed *parsed);
 guint       tks_parsed_record_line          (const TksParsed *parsed,
                                              guint            record);
 TksCapture *tks_capture_new_from_parsed     (TksParsed *parsed);
+
+/* Turns the parsed lists and records of @self->parsed into threads, runs and marks
+ * (tks-capture-rebuild.c). */
+void        tks_capture_rebuild             (TksCapture *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksParsed, tks_parsed_free)
 

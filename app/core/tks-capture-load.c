@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Captures made from files, file descriptors, in-memory text and the board's replies. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "tks-capture-private.h"
+#include "tks-error.h"
+#include "tks-parser.h"
+
+#define READ_CHUNK (1 << 20)
+
+/* ------------------------------------------------------------------------------------------ */
+/* Loading                                                                                      */
+
+TksCapture *
+tks_capture_new_from_data (const char  *data,
+                           gsize        len,
+                           GError     **error)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+  TksParsed *parsed;
+
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  tks_parser_feed (parser, data, len);
+  parsed = tks_parser_finish (parser, error);
+  if (parsed == NULL)
+    return NULL;
+  return tks_capture_new_from_parsed (parsed);
+}
+
+TksCapture *
+tks_capture_new_from_fd (int          fd,
+                         const char  *display,
+                         GError     **error)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+  g_autofree char *buffer = NULL;
+  TksParsed *parsed;
+  GError *local_error = NULL;
+  GStatBuf st;
+
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail (display != NULL, NULL);
+
+  /* Read by chunks: the file itself never needs to sit in memory, and reading stops as soon
+   * as the input cannot be a capture (an endless device, random bytes). */
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+    tks_parser_reserve (parser, st.st_size);
+  buffer = g_malloc (READ_CHUNK);
+  while (!tks_parser_failed (parser))
+    {
+      gssize n = read (fd, buffer, READ_CHUNK);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot read “%s”: %s", display,
+                       g_strerror (saved));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      tks_parser_feed (parser, buffer, n);
+    }
+
+  parsed = tks_parser_finish (parser, &local_error);
+  if (parsed == NULL)
+    {
+      g_set_error (error, local_error->domain, local_error->code, "“%s”: %s", display,
+                   local_error->message);
+      g_error_free (local_error);
+      return NULL;
+    }
+  return tks_capture_new_from_parsed (parsed);
+}
+
+TksCapture *
+tks_capture_new_from_file (const char  *path,
+                           GError     **error)
+{
+  g_autofree char *display = NULL;
+  TksCapture *capture;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  display = g_filename_display_name (path);
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot open “%s”: %s", display,
+                   g_strerror (saved));
+      return NULL;
+    }
+  capture = tks_capture_new_from_fd (fd, display, error);
+  close (fd);
+  return capture;
+}
+
+TksCapture *
+tks_capture_new_from_replies (const char  *threads_list_reply,
+                              gsize        list_len,
+                              const char  *threads_timestamps_reply,
+                              gsize        timestamps_len,
+                              GError     **error)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+  TksParsed *parsed;
+
+  g_return_val_if_fail (threads_list_reply != NULL, NULL);
+  g_return_val_if_fail (threads_timestamps_reply != NULL, NULL);
+
+  tks_parser_begin_reply (parser, TKS_PARSER_SECTION_LIST);
+  tks_parser_feed (parser, threads_list_reply, list_len);
+  tks_parser_feed (parser, "\n", 1);
+  tks_parser_begin_reply (parser, TKS_PARSER_SECTION_LOG);
+  tks_parser_feed (parser, threads_timestamps_reply, timestamps_len);
+  tks_parser_feed (parser, "\n", 1);
+  parsed = tks_parser_finish (parser, error);
+  if (parsed == NULL)
+    return NULL;
+  return tks_capture_new_from_parsed (parsed);
+}
+
+TksCapture *
+tks_capture_new_from_dump (const char  *threads_dump_reply,
+                           gsize        len,
+                           GError     **error)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+  TksParsed *parsed;
+
+  g_return_val_if_fail (threads_dump_reply != NULL, NULL);
+
+  tks_parser_begin_reply (parser, TKS_PARSER_SECTION_DUMP);
+  tks_parser_feed (parser, threads_dump_reply, len);
+  tks_parser_feed (parser, "\n", 1);
+  parsed = tks_parser_finish (parser, error);
+  if (parsed == NULL)
+    return NULL;
+  return tks_capture_new_from_parsed (parsed);
+}
+
+static void
+load_file_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  GFile *file = task_data;
+  g_autofree char *path = g_file_get_path (file);
+  GError *error = NULL;
+  TksCapture *capture;
+
+  if (path == NULL)
+    {
+      g_task_return_new_error (task, TKS_ERROR, TKS_ERROR_IO,
+                               "Only local files can be opened");
+      return;
+    }
+  capture = tks_capture_new_from_file (path, &error);
+  if (capture == NULL)
+    g_task_return_error (task, error);
+  else if (g_task_return_error_if_cancelled (task))
+    g_object_unref (capture);
+  else
+    g_task_return_pointer (task, capture, g_object_unref);
+}
+
+void
+tks_capture_load_file_async (GFile               *file,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tks_capture_load_file_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, load_file_thread);
+}
+
+TksCapture *
+tks_capture_load_file_finish (GAsyncResult  *result,
+                              GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == tks_capture_load_file_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
