@@ -1690,11 +1690,7 @@ tuMarkerI (tuname_t marker, uint32_t value)
 #if TU_CONDITIONS
   if (tu_when == TU_WHEN_MARKER && marker == tu_when_id
       && (tu_when_limit == TU_ANY_VALUE || value == tu_when_limit))
-    {
-      tu_event (TU_EV_MARKER, marker, value);
-      tu_fire (value);
-      return;
-    }
+    tu_fire (value);
 #endif
   tu_event (TU_EV_MARKER, marker, value);
 #else

@@ -459,7 +459,7 @@ test_condition_irq_run_marker (void)
   g_free (dump);
   dump = run_cmd (tuCmdThreadsDump, NULL);
   g_assert_nonnull (strstr (dump, "Trigger name: marker overrun = 3\r\nTrigger value: 3\r\n"));
-  g_assert_nonnull (strstr (dump, "Marker  1 = 3 at       2 @ 200\r\nTrigger at       2 @ 200\r\n"));
+  g_assert_nonnull (strstr (dump, "Trigger at       2 @ 200\r\nMarker  1 = 3 at       2 @ 200\r\n"));
 
   /* Hostile arguments: usage, never a condition. */
   for (guint i = 0; i < 5; i++)
