@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "tks-capture.h"
+
+G_BEGIN_DECLS
+
+/*
+ * Events beyond the thread switches: what a board built with the library's event options
+ * sends in a threads_dump of dump version 2 (see mcu-lib/WIRE-FORMAT.md): interrupt handlers,
+ * CPU sleep, wake-ups, markers, states and the trigger entry, with the board's realtime
+ * counter. A capture read from dump version 1 or from the legacy commands has none
+ * (tks_capture_get_events() returns NULL) and is rebuilt exactly as before.
+ *
+ * Time. Every event has two times (TksTime):
+ * - @pos, in ticks as a double, on the same axis as the capture's runs (TksRun): what a view
+ *   draws. With a counter, the runs of a version 2 capture are placed by it too, so an event
+ *   and a switch that happened together have the same @pos.
+ * - @time, an exact integer at the board's resolution: the realtime counter, unwrapped to 64
+ *   bits (the 32-bit counter is unwrapped with the 20-bit tick, as WIRE-FORMAT.md says), when
+ *   the board has one (tks_events_get_time_hz() is the counter's frequency); else the
+ *   unwrapped tick (tks_events_get_time_hz() is the tick frequency). Only differences of
+ *   @time mean something; the first entry's @time is its counter value as the board printed
+ *   it (its tick without a counter).
+ *
+ * Names. A handler, marker, channel or state is known by the id the board gave it; an id the
+ * dump's Names section does not list (or 0, a name the board could not register) is shown as
+ * "irq 7", "marker 7", "channel 7", "state 7" (0: "irq ?", ...), never refused.
+ *
+ * Every pointer returned stays valid as long as the capture.
+ */
+
+typedef struct _TksEvents TksEvents;
+
+/* The kinds of the log's entries: 0 is a switch record, the others are the board's event
+ * kinds (the in-thread field of an entry whose out-thread is 63). */
+typedef enum
+{
+  TKS_EVENT_SWITCH      = 0, /* a = out thread number, b = in thread number (an exit: a = b) */
+  TKS_EVENT_IRQ_ENTER   = 1, /* a = handler name id */
+  TKS_EVENT_IRQ_LEAVE   = 2, /* a = handler name id */
+  TKS_EVENT_SLEEP       = 3, /* the CPU goes idle */
+  TKS_EVENT_WAKE        = 4, /* the CPU leaves idle; a = name id of the waking handler, 0 none */
+  TKS_EVENT_READY       = 5, /* a = number of the thread made ready (at that moment) */
+  TKS_EVENT_MARKER      = 6, /* a = marker name id, b = value */
+  TKS_EVENT_STATE_BEGIN = 7, /* a = channel id, b = state id */
+  TKS_EVENT_STATE_END   = 8, /* a = channel id */
+  TKS_EVENT_TRIGGER     = 9, /* the trigger was set here */
+  TKS_N_EVENT_KINDS
+} TksEventKind;
+
+typedef enum
+{
+  TKS_NAME_IRQ,
+  TKS_NAME_MARKER,
+  TKS_NAME_CHANNEL,
+  TKS_NAME_STATE,
+} TksNameKind;
+
+typedef struct
+{
+  double pos;    /* ticks, on the runs' axis */
+  gint64 time;   /* exact: counter counts (unwrapped) or ticks, see tks_events_get_time_hz() */
+} TksTime;
+
+/* One entry of the log, in the board's order. */
+typedef struct
+{
+  guint32 kind;  /* TksEventKind */
+  guint32 a;
+  guint32 b;
+  TksTime time;
+} TksEventEntry;
+
+typedef enum
+{
+  TKS_SLICE_OPEN_BEGIN = 1 << 0, /* it began before the log: begin is the log's first entry */
+  TKS_SLICE_OPEN_END   = 1 << 1, /* it had not ended when the log ends: end is the last entry */
+} TksSliceFlags;
+
+/* A span on a track: a handler's run, a sleep, a state. */
+typedef struct
+{
+  TksTime     begin;
+  TksTime     end;
+  guint       depth;  /* nesting: 0 outermost (handlers nested in handlers, states in states) */
+  const char *label;  /* handler: its name; sleep: the waking handler's name, NULL when none
+                         was recorded; state: the state's name */
+  guint       flags;  /* TksSliceFlags */
+} TksSlice;
+
+/* An instant: a marker. */
+typedef struct
+{
+  TksTime time;
+  guint32 value;
+} TksInstant;
+
+typedef enum
+{
+  TKS_TRACK_IRQ,     /* one per handler name: its runs (nested in any handler: depth) */
+  TKS_TRACK_SLEEP,   /* one, "CPU sleep": the sleeps, labelled with the waking handler */
+  TKS_TRACK_MARKER,  /* one per marker name: its instants */
+  TKS_TRACK_STATE,   /* one per channel: its states, nested */
+  TKS_N_TRACK_KINDS
+} TksTrackKind;
+
+typedef struct
+{
+  guint32           kind;      /* TksTrackKind */
+  guint32           name_id;   /* the board's id (0 for the sleep track) */
+  const char       *name;
+  const TksSlice   *slices;    /* by begin; IRQ, SLEEP, STATE */
+  guint             n_slices;
+  const TksInstant *instants;  /* by time; MARKER */
+  guint             n_instants;
+  guint             max_depth; /* deepest slice's depth + 1 (lanes the track needs) */
+} TksTrack;
+
+/* A wake-up: the thread was made ready (Ready), then switched in. Latency = run - ready. */
+typedef struct
+{
+  guint    thread;    /* index into the capture's threads (creation order), G_MAXUINT when
+                         the number names no thread */
+  guint    number;    /* the thread's number in the Ready entry */
+  TksTime  ready;
+  TksTime  run;       /* equals ready when open */
+  gint64   latency;   /* run.time - ready.time (time units); 0 when open */
+  gboolean open;      /* no later switch-in of the thread in the log */
+} TksWakeup;
+
+/* The dump's header keys of version 2 (zero / NULL / FALSE when absent). */
+typedef struct
+{
+  guint        dump_version;
+  guint64      counter_hz;      /* "Counter frequency"; 0: no counter */
+  guint        counter_bits;    /* "Counter bits" */
+  guint64      log_words;       /* "Log words" */
+  const char  *options;         /* "Events": e.g. "cycles irq sleep ready user conditions" */
+  const char  *condition;       /* "Condition": e.g. "latency above 500 us of sensor", "none" */
+  guint        max_names;       /* "Max names" */
+  guint        names_refused;   /* "Names refused" */
+  gboolean     has_trigger_value;
+  guint64      trigger_value;   /* "Trigger value": µs past the limit, or the marker's value */
+} TksEventsInfo;
+
+/* NULL when the capture has no events (dump version 1, legacy commands). */
+TksEvents           *tks_capture_get_events        (TksCapture   *capture);
+
+const TksEventsInfo *tks_events_get_info           (TksEvents    *events);
+/* The board's realtime counter, when it has one. */
+gboolean             tks_events_has_counter        (TksEvents    *events);
+/* Units per second of TksTime.time: the counter's frequency, else the tick frequency. */
+double               tks_events_get_time_hz        (TksEvents    *events);
+/* A difference of TksTime.time in microseconds. */
+double               tks_events_to_us              (TksEvents    *events,
+                                                    gint64        delta);
+
+/* Every entry of the log, switches included, in order. */
+const TksEventEntry *tks_events_get_entries        (TksEvents    *events,
+                                                    guint        *n_entries);
+guint                tks_events_count              (TksEvents    *events,
+                                                    TksEventKind  kind);
+
+/* A name by its board id and kind: the registered name, or "irq 7". */
+const char          *tks_events_get_name           (TksEvents    *events,
+                                                    TksNameKind   kind,
+                                                    guint32       id);
+
+const TksTrack      *tks_events_get_tracks         (TksEvents    *events,
+                                                    TksTrackKind  kind,
+                                                    guint        *n_tracks);
+/* By ready time. */
+const TksWakeup     *tks_events_get_wakeups        (TksEvents    *events,
+                                                    guint        *n_wakeups);
+/* The trigger entry (where the board's trigger was set), when the log holds it. */
+gboolean             tks_events_get_trigger        (TksEvents    *events,
+                                                    TksTime      *time);
+
+G_END_DECLS
