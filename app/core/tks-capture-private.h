@@ -50,6 +50,9 @@ enum
   TKS_RECORD_DROPPED = 1 << 0, /* out of order or repeated: not part of the timeline */
 };
 
+/* What a dump version 2 adds (tks-events-private.h). */
+typedef struct _TksParsedEvents TksParsedEvents;
+
 /* What a parse of transcript or capture-file text yields, before the rebuild. */
 typedef struct
 {
@@ -71,6 +74,7 @@ typedef struct
   char         *source;
   GPtrArray    *warnings;       /* char* */
   guint         n_warnings;     /* all of them, also those not kept */
+  TksParsedEvents *events;      /* a dump version 2's events, else NULL */
 } TksParsed;
 
 struct _TksCapture
@@ -103,6 +107,7 @@ struct _TksCapture
   double        tick_hz;
   char         *source;
   GPtrArray    *warnings;      /* NULL-terminated */
+  struct _TksEvents *events;   /* a dump version 2's events, else NULL (tks-events.c) */
 };
 
 TksParsed  *tks_parsed_new                  (void);

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "tks-capture-private.h"
+#include "tks-events-private.h"
 
 #define MAX_KEPT_WARNINGS 200
 
@@ -63,6 +64,11 @@ typedef struct
   TksParsedGap *gaps;          /* the holes that lie between two records, by index */
   guint        n_gaps;
   guint        gaps_passed;    /* holes before the record being replayed */
+  /* A dump version 2 (NULL otherwise): */
+  double      *fractions;      /* each record's place in its tick, from its entries */
+  double      *record_pos;     /* where each record was placed (NAN: dropped) */
+  guint       *entry_threads;  /* by entry: the thread a Ready names, a switch switches in */
+  guint        next_entry;     /* the first entry pass 2 has not passed */
 } Rebuild;
 
 static void
@@ -724,6 +730,46 @@ rebuild_place_gap (Rebuild *rb,
  * the g-th of k is at tick + g / k (worked out once for the usual k). */
 #define SHARES_MAX 16
 
+/* Pass 2, before record @record: the threads the Ready entries before it name, by the
+ * numbers of that moment. */
+static void
+rebuild_events_upto (Rebuild *rb,
+                     GArray  *working,
+                     guint    record)
+{
+  GArray *entries;
+
+  if (rb->entry_threads == NULL)
+    return;
+  entries = rb->parsed->events->entries;
+  for (; rb->next_entry < entries->len; rb->next_entry++)
+    {
+      const TksParsedEntry *e = &g_array_index (entries, TksParsedEntry, rb->next_entry);
+
+      if (e->kind == TKS_EVENT_SWITCH && e->record >= record)
+        break;
+      if (e->kind == TKS_EVENT_READY && e->a >= 1 && e->a <= working->len)
+        rb->entry_threads[rb->next_entry] = WORKING (working, e->a);
+    }
+}
+
+/* Pass 2, record @record switched thread @in in. */
+static void
+rebuild_events_switch (Rebuild *rb,
+                       guint    record,
+                       guint    in)
+{
+  GArray *entries;
+  const TksParsedEntry *e;
+
+  if (rb->entry_threads == NULL)
+    return;
+  entries = rb->parsed->events->entries;
+  e = rb->next_entry < entries->len ? &g_array_index (entries, TksParsedEntry, rb->next_entry) : NULL;
+  if (e != NULL && e->kind == TKS_EVENT_SWITCH && e->record == record)
+    rb->entry_threads[rb->next_entry++] = in != NO_THREAD ? in : G_MAXUINT;
+}
+
 static void
 rebuild_fill (Rebuild *rb)
 {
@@ -786,9 +832,15 @@ rebuild_fill (Rebuild *rb)
           gboolean at_zero;
           guint out, in;
 
+          rebuild_events_upto (rb, working, i);
           if (rec->flags & TKS_RECORD_DROPPED)
             continue;
-          pos = (double) tick + (k <= SHARES_MAX ? shares[k][g] : (double) g / (double) k);
+          if (rb->fractions != NULL)
+            pos = (double) tick + rb->fractions[i];
+          else
+            pos = (double) tick + (k <= SHARES_MAX ? shares[k][g] : (double) g / (double) k);
+          if (rb->record_pos != NULL)
+            rb->record_pos[i] = pos;
           at_zero = rec->tick == 0 && epoch == 0 && rb->base == 0;
           g++;
           while (rb->gaps_passed < rb->n_gaps && rb->gaps[rb->gaps_passed].index <= i)
@@ -816,8 +868,10 @@ rebuild_fill (Rebuild *rb)
             state_event (rb, out, 1, pos, k, at_zero);
           if (in != NO_THREAD)
             state_event (rb, in, 0, pos, k, at_zero);
+          rebuild_events_switch (rb, i, in);
         }
     }
+  rebuild_events_upto (rb, working, n);
 }
 
 static void
@@ -1054,6 +1108,19 @@ tks_capture_rebuild (TksCapture *self)
       th->number = info->number;
     }
 
+  if (parsed->events != NULL)
+    {
+      guint n_entries = parsed->events->entries->len;
+
+      rb.fractions = tks_parsed_events_fractions (parsed->events, parsed->records->len,
+                                                  self->tick_hz);
+      rb.record_pos = g_new (double, MAX (parsed->records->len, 1));
+      for (guint i = 0; i < parsed->records->len; i++)
+        rb.record_pos[i] = NAN;
+      rb.entry_threads = g_new (guint, MAX (n_entries, 1));
+      for (guint i = 0; i < n_entries; i++)
+        rb.entry_threads[i] = G_MAXUINT;
+    }
   rebuild_fill (&rb);
 
   for (guint t = 0; t < self->n_threads; t++)
@@ -1121,6 +1188,11 @@ tks_capture_rebuild (TksCapture *self)
   }
   g_ptr_array_add (self->warnings, NULL);
 
+  if (parsed->events != NULL)
+    self->events = tks_events_build (self, parsed->events, rb.record_pos, rb.entry_threads);
+  g_free (rb.fractions);
+  g_free (rb.record_pos);
+  g_free (rb.entry_threads);
   g_free (rb.states);
   g_free (rb.gaps);
   g_array_unref (rb.initial);

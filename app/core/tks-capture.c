@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tks-capture-private.h"
+#include "tks-events-private.h"
 
 G_DEFINE_FINAL_TYPE (TksCapture, tks_capture, G_TYPE_OBJECT)
 
@@ -357,6 +358,7 @@ tks_capture_finalize (GObject *object)
   g_clear_pointer (&self->saved_gaps, g_free);
   g_clear_pointer (&self->source, g_free);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
+  g_clear_pointer (&self->events, tks_events_free);
 
   G_OBJECT_CLASS (tks_capture_parent_class)->finalize (object);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tks-error.h"
+#include "tks-events-private.h"
 #include "tks-parser.h"
 
 #define MAX_KEPT_WARNINGS 200
@@ -36,6 +37,7 @@ typedef enum
   SECTION_LOG,
   SECTION_TRIGGER_REPLY,
   SECTION_DUMP_HEADER,
+  SECTION_NAMES,
   SECTION_OTHER,
 } Section;
 
@@ -63,7 +65,15 @@ struct _TksParser
   guint32    log_hash;      /* the checksum of the log's first log_hashed records */
   guint      log_hashed;
   GArray    *pending_gaps;  /* TksParsedGap read before the log they belong to */
+  TksParsedEvents *pending_events; /* a dump version 2's header, before its list */
 };
+
+/* Reading the list or the log of a threads_dump of version 2 (tks-parser-events.c). */
+static inline gboolean
+in_dump_v2 (TksParser *parser)
+{
+  return parser->in_dump && parser->current->events != NULL;
+}
 
 /* Commands whose echo starts a section when seen without a prompt (capture files). */
 static const char * const known_commands[] = {
@@ -135,6 +145,7 @@ tks_parsed_free (TksParsed *parsed)
   g_free (parsed->trigger_name);
   g_free (parsed->source);
   g_free (parsed->damage);
+  tks_parsed_events_free (parsed->events);
   g_free (parsed);
 }
 
@@ -182,6 +193,7 @@ tks_parser_free (TksParser *parser)
   g_clear_pointer (&parser->complete, tks_parsed_free);
   g_string_free (parser->partial, TRUE);
   g_array_unref (parser->pending_gaps);
+  tks_parsed_events_free (parser->pending_events);
   g_free (parser->refusal);
   g_free (parser->fatal);
   g_free (parser);
@@ -191,6 +203,11 @@ static void
 add_warning (TksParser  *parser,
              const char *format,
              ...) G_GNUC_PRINTF (2, 3);
+
+static void
+fail (TksParser  *parser,
+      const char *format,
+      ...) G_GNUC_PRINTF (2, 3);
 
 static void
 add_warning (TksParser  *parser,
@@ -573,6 +590,8 @@ static void
 begin_log (TksParser *parser)
 {
   clear_log (parser->current);
+  if (!parser->in_dump)
+    g_clear_pointer (&parser->current->events, tks_parsed_events_free);
   /* The holes read before the log (dump header, saved file) are this log's. */
   g_array_append_vals (parser->current->gaps, parser->pending_gaps->data,
                        parser->pending_gaps->len);
@@ -606,6 +625,7 @@ begin_command (TksParser  *parser,
       parser->dump_ended = FALSE;
       parser->dump_records = G_MAXUINT;
       g_array_set_size (parser->pending_gaps, 0);
+      g_clear_pointer (&parser->pending_events, tks_parsed_events_free);
     }
   else if (IS ("Saved position"))
     {
@@ -749,6 +769,28 @@ set_tick_hz (TksParser  *parser,
                text, TKS_TICK_HZ_DEFAULT);
 }
 
+/* "Dump version: N": 1 and 2 are read; a later one is refused, as its lines may mean other
+ * things. */
+static void
+dump_version_line (TksParser  *parser,
+                   const char *p,
+                   const char *end)
+{
+  guint64 version = 0;
+  g_autofree char *text = NULL;
+
+  g_clear_pointer (&parser->pending_events, tks_parsed_events_free);
+  if (header_value (p, end, "Dump version:", &version) && (version == 1 || version == 2))
+    {
+      if (version == 2)
+        parser->pending_events = tks_parsed_events_new (2);
+      return;
+    }
+  text = excerpt (p, end - p);
+  fail (parser, "Line %u: “%s”: this Tickscope reads dump versions 1 and 2 only: a newer "
+        "Tickscope is needed", parser->line_no, text);
+}
+
 /* The header of a threads_dump reply: "Key: value" lines, then "Threads:". */
 static void
 dump_header_line (TksParser  *parser,
@@ -762,10 +804,28 @@ dump_header_line (TksParser  *parser,
     {
       begin_list (parser);
       parser->in_dump = TRUE;
+      tks_parsed_events_free (parser->current->events);
+      parser->current->events = g_steal_pointer (&parser->pending_events);
       return;
     }
   if (check_refusal (parser, p, end))
     return;
+  if (has_prefix (p, end, "Dump version:"))
+    {
+      dump_version_line (parser, p, end);
+      return;
+    }
+  if (parser->pending_events != NULL)
+    {
+      g_autofree char *problem = NULL;
+
+      if (tks_parsed_events_header (parser->pending_events, p, end, &problem))
+        {
+          if (problem != NULL)
+            dump_damaged (parser, problem);
+          return;
+        }
+    }
   if (header_value (p, end, "Tick frequency:", &v))
     set_tick_hz (parser, (double) v, p, end);
   else if (header_value (p, end, "Records:", &v))
@@ -815,8 +875,11 @@ dump_end_line (TksParser  *parser,
                const char *end)
 {
   GArray *records = parser->current->records;
+  TksParsedEvents *events = in_dump_v2 (parser) ? parser->current->events : NULL;
+  /* version 2: every entry counts, and every word of it is hashed */
+  guint n_read = events != NULL ? events->entries->len : records->len;
+  guint32 hash = events != NULL ? events->hash : log_hash (parser);
   guint64 count;
-  guint32 hash = log_hash (parser);
   g_autofree char *tail = NULL;
   guint64 checksum;
   char *endptr = NULL;
@@ -832,11 +895,11 @@ dump_end_line (TksParser  *parser,
     }
   tail = g_strndup (skip_spaces (q, end), end - skip_spaces (q, end));
   checksum = g_ascii_strtoull (tail, &endptr, 16);
-  if (count != records->len || (parser->dump_records != G_MAXUINT && count != parser->dump_records))
+  if (count != n_read || (parser->dump_records != G_MAXUINT && count != parser->dump_records))
     {
       g_autofree char *message = g_strdup_printf ("the board sent %" G_GUINT64_FORMAT " records, "
                                                   "%u arrived: the transfer lost lines",
-                                                  count, records->len);
+                                                  count, n_read);
 
       dump_damaged (parser, message);
     }
@@ -872,11 +935,6 @@ unreadable_list_line (TksParser  *parser,
   add_warning (parser, "line %u: warning: unreadable thread line kept as “%s”: %s",
                parser->line_no, entry->name, text);
 }
-
-static void
-fail (TksParser  *parser,
-      const char *format,
-      ...) G_GNUC_PRINTF (2, 3);
 
 /* The input cannot be a capture: reading stops, and finishing gives this error. */
 static void
@@ -943,7 +1001,19 @@ content_line (TksParser  *parser,
       {
         TksRecord record;
 
-        if (G_LIKELY (parse_record (p, end, &record)))
+        if (in_dump_v2 (parser))
+          {
+            TksEntryLine entry = tks_parsed_events_log_line (cur->events, cur->records, p, end);
+
+            if (entry == TKS_ENTRY_SWITCH)
+              return;
+            if (entry == TKS_ENTRY_EVENT)
+              {
+                g_array_append_val (cur->log_other_lines, parser->line_no);
+                return;
+              }
+          }
+        else if (G_LIKELY (parse_record (p, end, &record)))
           {
             g_array_append_val (cur->records, record);
             return;
@@ -999,6 +1069,11 @@ content_line (TksParser  *parser,
         if (parser->in_dump && has_prefix (p, end, "Timestamps:"))
           {
             begin_log (parser);
+            return;
+          }
+        if (in_dump_v2 (parser) && has_prefix (p, end, "Names:"))
+          {
+            parser->section = SECTION_NAMES;
             return;
           }
         if (check_refusal (parser, p, end))
@@ -1086,6 +1161,31 @@ content_line (TksParser  *parser,
 
     case SECTION_DUMP_HEADER:
       dump_header_line (parser, p, end);
+      break;
+
+    case SECTION_NAMES:
+      {
+        g_autofree char *problem = NULL;
+
+        trim (&p, &end);
+        if (p == end)
+          return;
+        if (has_prefix (p, end, "Timestamps:"))
+          begin_log (parser);
+        else if (check_refusal (parser, p, end))
+          return;
+        else if (!tks_parsed_events_name (cur->events, p, end, &problem))
+          {
+            g_autofree char *text = excerpt (p, end - p);
+
+            parser->list_garbled++;
+            dump_damaged (parser, "unreadable name line skipped");
+            add_warning (parser, "line %u: warning: unreadable name line skipped: “%s”",
+                         parser->line_no, text);
+          }
+        else if (problem != NULL)
+          add_warning (parser, "line %u: warning: %s", parser->line_no, problem);
+      }
       break;
 
     case SECTION_TRIGGER_REPLY:
@@ -1205,6 +1305,9 @@ check_size (TksParser *parser)
      * them than records */
     fail (parser, "Line %u: the log holds more than %u lines that are not records, more than "
           "any board prints", parser->line_no, MAX_RECORDS);
+  else if (cur->events != NULL && cur->events->entries->len > MAX_RECORDS)
+    fail (parser, "Line %u: the log holds more than %u entries, more than any board keeps",
+          parser->line_no, MAX_RECORDS);
   else if (cur->live->len + cur->deleted->len > MAX_LIST_ENTRIES)
     fail (parser, "Line %u: the thread list holds more than %u threads, more than any board "
           "keeps", parser->line_no, MAX_LIST_ENTRIES);
@@ -1350,8 +1453,8 @@ tks_parser_feed (TksParser  *parser,
     {
       const char *nl;
 
-      /* The hot path: the log's record lines. */
-      if (parser->section == SECTION_LOG)
+      /* The hot path: the log's record lines (a dump version 2 is read line by line). */
+      if (parser->section == SECTION_LOG && !in_dump_v2 (parser))
         {
           const char *start = p;
 
@@ -1373,7 +1476,7 @@ tks_parser_feed (TksParser  *parser,
         }
 
       /* A record line in another layout. */
-      if (parser->section == SECTION_LOG && *p == 'F')
+      if (parser->section == SECTION_LOG && *p == 'F' && !in_dump_v2 (parser))
         {
           TksRecord record;
           const char *lend = nl;
@@ -1406,6 +1509,8 @@ guint
 tks_parser_get_n_records (TksParser *parser)
 {
   g_return_val_if_fail (parser != NULL, 0);
+  if (parser->current != NULL && in_dump_v2 (parser))
+    return parser->current->events->entries->len;
   return parser->current != NULL ? parser->current->records->len : 0;
 }
 
@@ -1476,8 +1581,14 @@ tks_parser_finish (TksParser  *parser,
       return NULL;
     }
 
+  /* A dump version 2's holes are placed by entries: the rebuild places them by records. */
+  if (result->events != NULL)
+    tks_parsed_events_place_gaps (result->events, result->gaps);
+
   /* A reply that is mostly noise is a wrong baud rate or a broken link, not a capture. */
-  if (parser->log_garbled > 0 && parser->log_garbled >= result->records->len)
+  if (parser->log_garbled > 0 &&
+      parser->log_garbled >= (result->events != NULL ? result->events->entries->len
+                                                      : result->records->len))
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
                    "The log is unreadable (%u bad lines, %u readable records): %s",

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "tks-capture-private.h"
+#include "tks-events.h"
+
+G_BEGIN_DECLS
+
+/* The most names a board's table holds (ids 1 to 255). */
+#define TKS_EVENTS_MAX_NAMES 255
+
+/* One entry of a dump version 2 log, as the board printed it. */
+typedef struct
+{
+  guint8  kind;      /* TksEventKind */
+  guint32 tick;      /* 20 bits */
+  guint32 counter;   /* the 32-bit counter (0 without one) */
+  guint32 a;
+  guint32 b;
+  guint   record;    /* a switch: its index in the parsed records */
+} TksParsedEntry;
+
+typedef struct
+{
+  guint8  kind;      /* TksNameKind */
+  char   *name;
+} TksParsedName;
+
+/* What a dump version 2 adds to a parse: header keys, names, every entry of the log. */
+struct _TksParsedEvents
+{
+  TksEventsInfo  info;           /* its strings are options and condition below */
+  char          *options;
+  char          *condition;
+  gboolean       has_counter;    /* the header gave a counter frequency: every line has " @ " */
+  TksParsedName  names[TKS_EVENTS_MAX_NAMES];
+  guint          n_names;
+  GArray        *entries;        /* TksParsedEntry */
+  guint32        hash;           /* FNV-1a over the words of the entries read */
+};
+
+TksParsedEvents *tks_parsed_events_new        (guint             dump_version);
+void             tks_parsed_events_free       (TksParsedEvents *events);
+/* A header key of version 2: TRUE when @p..@end is one (taken), with *@problem set when its
+ * value is unreadable or absurd (a warning to give). */
+gboolean         tks_parsed_events_header     (TksParsedEvents *events,
+                                               const char      *p,
+                                               const char      *end,
+                                               char           **problem);
+/* A line of the Names section: FALSE when it cannot be read, with *@problem set. */
+gboolean         tks_parsed_events_name       (TksParsedEvents *events,
+                                               const char      *p,
+                                               const char      *end,
+                                               char           **problem);
+
+typedef enum
+{
+  TKS_ENTRY_NONE,    /* not an entry line */
+  TKS_ENTRY_SWITCH,  /* a switch: appended to @records too */
+  TKS_ENTRY_EVENT,   /* another event */
+} TksEntryLine;
+
+/* A line of the log: an entry (its words added to the hash) or not. */
+TksEntryLine     tks_parsed_events_log_line   (TksParsedEvents *events,
+                                               GArray          *records,
+                                               const char      *p,
+                                               const char      *end);
+/* Makes the holes' places (entries in a dump version 2) places among the records. */
+void             tks_parsed_events_place_gaps (TksParsedEvents *events,
+                                               GArray          *gaps);
+/* The place of every record (by index into the parsed records) inside its tick, in [0, 1):
+ * from the counter when the board has one, else the entries of a tick share it evenly. NULL
+ * when @events is. */
+double          *tks_parsed_events_fractions  (TksParsedEvents *events,
+                                               guint            n_records,
+                                               double           tick_hz);
+
+/* Builds the model once the runs are rebuilt (tks-events.c): @record_pos the place the
+ * rebuild gave each record (NAN when it dropped it), @entry_threads by entry the thread index
+ * a Ready names and a switch switches in (G_MAXUINT when none). */
+TksEvents       *tks_events_build             (TksCapture      *capture,
+                                               TksParsedEvents *parsed,
+                                               const double    *record_pos,
+                                               const guint     *entry_threads);
+void             tks_events_free              (TksEvents       *events);
+
+G_END_DECLS

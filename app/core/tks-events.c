@@ -1,0 +1,635 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The events model: a dump version 2's entries placed in time, and its tracks. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "tks-events-private.h"
+
+#define TICK_PERIOD ((gint64) 1 << 20)
+#define COUNTER_PERIOD ((gint64) 1 << 32)
+
+struct _TksEvents
+{
+  TksCapture    *capture;       /* owns this (not a reference) */
+  TksEventsInfo  info;
+  char          *options;
+  char          *condition;
+  gboolean       has_counter;
+  TksEventEntry *entries;
+  guint          n_entries;
+  guint          counts[TKS_N_EVENT_KINDS];
+  GHashTable    *names;         /* NameKey => char*: every name the log uses */
+  GArray        *tracks[TKS_N_TRACK_KINDS]; /* TksTrack */
+  GPtrArray     *items[TKS_N_TRACK_KINDS];  /* GArray* of each track's slices or instants */
+  TksWakeup     *wakeups;
+  guint          n_wakeups;
+  gboolean       has_trigger;
+  TksTime        trigger;
+};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Placement: unwrapped ticks and counter, and each entry's place inside its tick.             */
+
+typedef struct
+{
+  gint64 tick;    /* unwrapped, the first entry's tick as printed */
+  gint64 count;   /* unwrapped counter, the first entry's value as printed (ticks without) */
+  double frac;    /* place inside the tick, [0, 1) */
+} Placed;
+
+static Placed *
+place (TksParsedEvents *ev,
+       double           tick_hz)
+{
+  const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) ev->entries->data;
+  guint n = ev->entries->len;
+  Placed *pl = g_new0 (Placed, MAX (n, 1));
+  double counts_per_tick = ev->has_counter && ev->info.counter_hz > 0
+                           ? (double) ev->info.counter_hz / tick_hz : 0.0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (i == 0)
+        {
+          pl[i].tick = e[i].tick;
+          pl[i].count = ev->has_counter ? (gint64) e[i].counter : (gint64) e[i].tick;
+          continue;
+        }
+      pl[i].tick = pl[i - 1].tick + (((gint64) e[i].tick - (gint64) e[i - 1].tick) % TICK_PERIOD
+                                     + TICK_PERIOD) % TICK_PERIOD;
+      if (ev->has_counter)
+        {
+          /* The difference modulo 2^32, plus the wraps that bring it closest to the ticks. */
+          gint64 d = (gint64) (guint32) (e[i].counter - e[i - 1].counter);
+          double expected = (double) (pl[i].tick - pl[i - 1].tick) * counts_per_tick;
+          double wraps = floor ((expected - (double) d) / (double) COUNTER_PERIOD + 0.5);
+
+          pl[i].count = pl[i - 1].count + d + (gint64) MAX (wraps, 0.0) * COUNTER_PERIOD;
+        }
+      else
+        pl[i].count = pl[i].tick;
+    }
+
+  if (counts_per_tick > 0)
+    {
+      /* The counter places each entry: pos = count / counts_per_tick + phase, with the phase
+       * that keeps every entry of a stretch inside its tick ([tick, tick + 1)); where the
+       * counter disagrees with the ticks (it stopped while the CPU slept, or the input says
+       * so), a new stretch begins with its own phase. The earliest phase is taken: an entry
+       * just after a tick's interrupt lies at its start. */
+      guint start = 0;
+      double lo = -INFINITY, hi = INFINITY;
+
+      for (guint i = 0; i <= n; i++)
+        {
+          double a = 0, b = 0;
+
+          if (i < n)
+            {
+              double c = (double) (pl[i].count - pl[0].count) / counts_per_tick;
+              double t = (double) (pl[i].tick - pl[0].tick);
+
+              a = t - c;
+              b = t + 1.0 - c;
+              if (MAX (lo, a) < MIN (hi, b))
+                {
+                  lo = MAX (lo, a);
+                  hi = MIN (hi, b);
+                  continue;
+                }
+            }
+          for (guint j = start; j < i; j++)
+            {
+              double c = (double) (pl[j].count - pl[0].count) / counts_per_tick;
+              double t = (double) (pl[j].tick - pl[0].tick);
+
+              pl[j].frac = CLAMP (c + lo - t, 0.0, nextafter (1.0, 0.0));
+              if (j > 0 && pl[j].tick == pl[j - 1].tick && pl[j].frac < pl[j - 1].frac)
+                pl[j].frac = pl[j - 1].frac;
+            }
+          start = i;
+          lo = a;
+          hi = b;
+        }
+    }
+  else
+    {
+      /* Ticks only: the entries of a tick share it evenly, in their order. */
+      for (guint i = 0; i < n;)
+        {
+          guint k = i;
+
+          while (k < n && pl[k].tick == pl[i].tick)
+            k++;
+          for (guint j = i; j < k; j++)
+            pl[j].frac = (double) (j - i) / (double) (k - i);
+          i = k;
+        }
+    }
+  return pl;
+}
+
+double *
+tks_parsed_events_fractions (TksParsedEvents *events,
+                             guint            n_records,
+                             double           tick_hz)
+{
+  g_autofree Placed *pl = NULL;
+  double *fractions;
+
+  if (events == NULL)
+    return NULL;
+  pl = place (events, tick_hz);
+  fractions = g_new0 (double, MAX (n_records, 1));
+  for (guint i = 0; i < events->entries->len; i++)
+    {
+      const TksParsedEntry *e = &g_array_index (events->entries, TksParsedEntry, i);
+
+      if (e->kind == TKS_EVENT_SWITCH && e->record < n_records)
+        fractions[e->record] = pl[i].frac;
+    }
+  return fractions;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Build                                                                                        */
+
+static const char * const name_kind_words[] = { "irq", "marker", "channel", "state" };
+
+/* A (kind, board id) pair as a hash key. */
+static gint64 *
+name_key (guint   kind,
+          guint32 id)
+{
+  gint64 *key = g_new (gint64, 1);
+
+  *key = (gint64) kind << 32 | id;
+  return key;
+}
+
+static GHashTable *
+name_table_new (GDestroyNotify value_free)
+{
+  return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, value_free);
+}
+
+static const char *
+intern_name (TksEvents       *self,
+             TksParsedEvents *ev,
+             TksNameKind      kind,
+             guint32          id)
+{
+  gint64 key = (gint64) kind << 32 | id;
+  char *name = g_hash_table_lookup (self->names, &key);
+
+  if (name != NULL)
+    return name;
+  if (id >= 1 && id <= TKS_EVENTS_MAX_NAMES && ev->names[id - 1].name != NULL)
+    name = g_strdup (ev->names[id - 1].name);
+  else if (id == 0)
+    name = g_strdup_printf ("%s ?", name_kind_words[kind]);
+  else
+    name = g_strdup_printf ("%s %u", name_kind_words[kind], id);
+  g_hash_table_insert (self->names, name_key (kind, id), name);
+  return name;
+}
+
+/* An open slice: begun, not yet ended. */
+typedef struct
+{
+  guint32 id;       /* handler, channel */
+  guint32 label;    /* state id */
+  TksTime begin;
+  guint   flags;
+} Open;
+
+typedef struct
+{
+  TksEvents       *self;
+  TksParsedEvents *ev;
+  GHashTable      *index;      /* NameKey of (track kind, id) => track + 1 */
+  TksTime          first;
+  TksTime          last;
+} Build;
+
+/* The items (slices or instants) of the track of @kind for board id @id, made on first use. */
+static GArray *
+items_of (Build        *b,
+          TksTrackKind  kind,
+          guint32       id)
+{
+  static const TksNameKind name_kind[] = { TKS_NAME_IRQ, TKS_NAME_IRQ, TKS_NAME_MARKER,
+                                           TKS_NAME_CHANNEL };
+  TksEvents *self = b->self;
+  gint64 key = (gint64) kind << 32 | id;
+  guint t = GPOINTER_TO_UINT (g_hash_table_lookup (b->index, &key));
+  TksTrack track = { .kind = kind, .name_id = id };
+
+  if (t > 0)
+    return g_ptr_array_index (self->items[kind], t - 1);
+  track.name = kind == TKS_TRACK_SLEEP ? "CPU sleep" : intern_name (self, b->ev, name_kind[kind], id);
+  g_array_append_val (self->tracks[kind], track);
+  g_ptr_array_add (self->items[kind],
+                   g_array_new (FALSE, FALSE, kind == TKS_TRACK_MARKER ? sizeof (TksInstant)
+                                                                        : sizeof (TksSlice)));
+  g_hash_table_insert (b->index, name_key (kind, id), GUINT_TO_POINTER (self->tracks[kind]->len));
+  return g_ptr_array_index (self->items[kind], self->tracks[kind]->len - 1);
+}
+
+static void
+add_slice (Build        *b,
+           TksTrackKind  kind,
+           guint32       id,
+           const Open   *open,
+           TksTime       end,
+           guint         depth,
+           const char   *label,
+           guint         flags)
+{
+  TksSlice slice = { open->begin, end, depth, label, open->flags | flags };
+
+  g_array_append_val (items_of (b, kind, id), slice);
+}
+
+static int
+compare_slices (gconstpointer a,
+                gconstpointer b)
+{
+  const TksSlice *sa = a, *sb = b;
+
+  if (sa->begin.time != sb->begin.time)
+    return sa->begin.time < sb->begin.time ? -1 : 1;
+  return sa->depth < sb->depth ? -1 : sa->depth > sb->depth ? 1 : 0;
+}
+
+static int
+compare_wakeups (gconstpointer a,
+                 gconstpointer b)
+{
+  const TksWakeup *wa = a, *wb = b;
+
+  if (wa->ready.time != wb->ready.time)
+    return wa->ready.time < wb->ready.time ? -1 : 1;
+  return wa->thread < wb->thread ? -1 : wa->thread > wb->thread ? 1 : 0;
+}
+
+TksEvents *
+tks_events_build (TksCapture      *capture,
+                  TksParsedEvents *ev,
+                  const double    *record_pos,
+                  const guint     *entry_threads)
+{
+  TksEvents *self = g_new0 (TksEvents, 1);
+  const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) ev->entries->data;
+  guint n = ev->entries->len;
+  g_autofree Placed *pl = place (ev, tks_capture_get_tick_hz (capture));
+  double offset = 0;
+  Build b = { self, ev };
+  g_autoptr(GArray) irqs = g_array_new (FALSE, FALSE, sizeof (Open));
+  g_autoptr(GPtrArray) states = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr(GHashTable) state_index = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) wakeups = g_array_new (FALSE, FALSE, sizeof (TksWakeup));
+  g_autoptr(GHashTable) pending = g_hash_table_new (NULL, NULL); /* thread => wakeup + 1 */
+  Open sleep = { 0 };
+  gboolean sleeping = FALSE;
+  guint n_threads = tks_capture_get_n_threads (capture);
+
+  self->capture = capture;
+  self->info = ev->info;
+  self->info.options = self->options = g_strdup (ev->options);
+  self->info.condition = self->condition = g_strdup (ev->condition);
+  self->has_counter = ev->has_counter && ev->info.counter_hz > 0;
+  self->names = name_table_new (g_free);
+  for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
+    {
+      self->tracks[k] = g_array_new (FALSE, FALSE, sizeof (TksTrack));
+      self->items[k] = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+    }
+  b.index = name_table_new (NULL);
+
+  /* The ticks of the rebuild: its place of the first switch it kept (the tick is unwrapped
+   * there, and moved to the trigger's epoch). */
+  for (guint i = 0; i < n; i++)
+    if (e[i].kind == TKS_EVENT_SWITCH && record_pos != NULL && !isnan (record_pos[e[i].record]))
+      {
+        offset = round (record_pos[e[i].record] - ((double) pl[i].tick + pl[i].frac));
+        break;
+      }
+
+  self->n_entries = n;
+  self->entries = g_new0 (TksEventEntry, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      TksEventEntry *out = &self->entries[i];
+
+      out->kind = e[i].kind;
+      out->a = e[i].a;
+      out->b = e[i].b;
+      out->time.pos = (double) pl[i].tick + pl[i].frac + offset;
+      out->time.time = self->has_counter ? pl[i].count : pl[i].tick + (gint64) offset;
+      self->counts[e[i].kind]++;
+    }
+  if (n > 0)
+    {
+      b.first = self->entries[0].time;
+      b.last = self->entries[n - 1].time;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TksEventEntry *en = &self->entries[i];
+      guint thread = entry_threads != NULL ? entry_threads[i] : G_MAXUINT;
+
+      switch (en->kind)
+        {
+        case TKS_EVENT_IRQ_ENTER:
+          {
+            Open open = { .id = en->a, .begin = en->time };
+
+            intern_name (self, ev, TKS_NAME_IRQ, en->a);
+            g_array_append_val (irqs, open);
+          }
+          break;
+        case TKS_EVENT_IRQ_LEAVE:
+          {
+            /* The innermost handler under way ends; none: it began before the log. */
+            Open open = { .id = en->a, .begin = b.first, .flags = TKS_SLICE_OPEN_BEGIN };
+            guint depth = 0;
+
+            if (irqs->len > 0)
+              {
+                open = g_array_index (irqs, Open, irqs->len - 1);
+                g_array_set_size (irqs, irqs->len - 1);
+                depth = irqs->len;
+              }
+            add_slice (&b, TKS_TRACK_IRQ, open.id, &open, en->time, depth,
+                       intern_name (self, ev, TKS_NAME_IRQ, open.id), 0);
+          }
+          break;
+        case TKS_EVENT_SLEEP:
+          if (!sleeping)
+            sleep = (Open) { .begin = en->time };
+          sleeping = TRUE;
+          break;
+        case TKS_EVENT_WAKE:
+          if (!sleeping)
+            sleep = (Open) { .begin = b.first, .flags = TKS_SLICE_OPEN_BEGIN };
+          add_slice (&b, TKS_TRACK_SLEEP, 0, &sleep, en->time, 0,
+                     en->a != 0 ? intern_name (self, ev, TKS_NAME_IRQ, en->a) : NULL, 0);
+          sleeping = FALSE;
+          break;
+        case TKS_EVENT_MARKER:
+          {
+            TksInstant instant = { en->time, en->b };
+
+            g_array_append_val (items_of (&b, TKS_TRACK_MARKER, en->a), instant);
+          }
+          break;
+        case TKS_EVENT_STATE_BEGIN:
+        case TKS_EVENT_STATE_END:
+          {
+            gpointer found;
+            GArray *stack;
+            Open open = { .id = en->a, .label = en->b, .begin = en->time };
+
+            if (!g_hash_table_lookup_extended (state_index, GUINT_TO_POINTER (en->a), NULL, &found))
+              {
+                found = GUINT_TO_POINTER (states->len);
+                g_ptr_array_add (states, g_array_new (FALSE, FALSE, sizeof (Open)));
+                g_hash_table_insert (state_index, GUINT_TO_POINTER (en->a), found);
+                items_of (&b, TKS_TRACK_STATE, en->a);
+              }
+            stack = g_ptr_array_index (states, GPOINTER_TO_UINT (found));
+            if (en->kind == TKS_EVENT_STATE_BEGIN)
+              {
+                intern_name (self, ev, TKS_NAME_STATE, en->b);
+                g_array_append_val (stack, open);
+                break;
+              }
+            if (stack->len > 0)
+              {
+                open = g_array_index (stack, Open, stack->len - 1);
+                g_array_set_size (stack, stack->len - 1);
+              }
+            else
+              open = (Open) { .id = en->a, .begin = b.first, .flags = TKS_SLICE_OPEN_BEGIN };
+            add_slice (&b, TKS_TRACK_STATE, en->a, &open, en->time, stack->len,
+                       open.flags & TKS_SLICE_OPEN_BEGIN
+                       ? intern_name (self, ev, TKS_NAME_STATE, 0)
+                       : intern_name (self, ev, TKS_NAME_STATE, open.label), 0);
+          }
+          break;
+        case TKS_EVENT_READY:
+          {
+            TksWakeup w = { .thread = thread, .number = en->a, .ready = en->time,
+                            .run = en->time, .open = TRUE };
+
+            /* A thread made ready twice before it runs: its latency runs from the first. */
+            if (thread < n_threads && g_hash_table_contains (pending, GUINT_TO_POINTER (thread)))
+              break;
+            g_array_append_val (wakeups, w);
+            if (thread < n_threads)
+              g_hash_table_insert (pending, GUINT_TO_POINTER (thread),
+                                   GUINT_TO_POINTER (wakeups->len));
+          }
+          break;
+        case TKS_EVENT_SWITCH:
+          {
+            guint w = thread < n_threads
+                      ? GPOINTER_TO_UINT (g_hash_table_lookup (pending, GUINT_TO_POINTER (thread)))
+                      : 0;
+
+            if (w > 0)
+              {
+                TksWakeup *wk = &g_array_index (wakeups, TksWakeup, w - 1);
+
+                wk->run = en->time;
+                wk->latency = en->time.time - wk->ready.time;
+                wk->open = FALSE;
+                g_hash_table_remove (pending, GUINT_TO_POINTER (thread));
+              }
+          }
+          break;
+        case TKS_EVENT_TRIGGER:
+          if (!self->has_trigger)
+            {
+              self->has_trigger = TRUE;
+              self->trigger = en->time;
+            }
+          break;
+        default:
+          break;
+        }
+    }
+
+  /* What is still under way when the log ends. */
+  for (guint d = irqs->len; d > 0; d--)
+    {
+      const Open *open = &g_array_index (irqs, Open, d - 1);
+
+      add_slice (&b, TKS_TRACK_IRQ, open->id, open, b.last, d - 1,
+                 intern_name (self, ev, TKS_NAME_IRQ, open->id), TKS_SLICE_OPEN_END);
+    }
+  if (sleeping)
+    add_slice (&b, TKS_TRACK_SLEEP, 0, &sleep, b.last, 0, NULL, TKS_SLICE_OPEN_END);
+  for (guint s = 0; s < states->len; s++)
+    {
+      GArray *stack = g_ptr_array_index (states, s);
+
+      for (guint d = stack->len; d > 0; d--)
+        {
+          const Open *open = &g_array_index (stack, Open, d - 1);
+
+          add_slice (&b, TKS_TRACK_STATE, open->id, open, b.last, d - 1,
+                     intern_name (self, ev, TKS_NAME_STATE, open->label), TKS_SLICE_OPEN_END);
+        }
+    }
+
+  /* Each track points to its items, sorted. */
+  for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
+    for (guint t = 0; t < self->tracks[k]->len; t++)
+      {
+        TksTrack *track = &g_array_index (self->tracks[k], TksTrack, t);
+        GArray *items = g_ptr_array_index (self->items[k], t);
+
+        if (k == TKS_TRACK_MARKER)
+          {
+            track->instants = (const TksInstant *) (gconstpointer) items->data;
+            track->n_instants = items->len;
+            track->max_depth = items->len > 0;
+            continue;
+          }
+        g_array_sort (items, compare_slices);
+        track->slices = (const TksSlice *) (gconstpointer) items->data;
+        track->n_slices = items->len;
+        for (guint i = 0; i < track->n_slices; i++)
+          track->max_depth = MAX (track->max_depth, track->slices[i].depth + 1);
+      }
+
+  g_array_sort (wakeups, compare_wakeups);
+  self->n_wakeups = wakeups->len;
+  self->wakeups = (TksWakeup *) (gpointer) g_array_free (g_steal_pointer (&wakeups), FALSE);
+  g_hash_table_unref (b.index);
+  return self;
+}
+
+void
+tks_events_free (TksEvents *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->options);
+  g_free (self->condition);
+  g_free (self->entries);
+  g_hash_table_unref (self->names);
+  for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
+    {
+      g_array_unref (self->tracks[k]);
+      g_ptr_array_unref (self->items[k]);
+    }
+  g_free (self->wakeups);
+  g_free (self);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Accessors                                                                                    */
+
+TksEvents *
+tks_capture_get_events (TksCapture *capture)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (capture), NULL);
+  return capture->events;
+}
+
+const TksEventsInfo *
+tks_events_get_info (TksEvents *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return &self->info;
+}
+
+gboolean
+tks_events_has_counter (TksEvents *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->has_counter;
+}
+
+double
+tks_events_get_time_hz (TksEvents *self)
+{
+  g_return_val_if_fail (self != NULL, 1.0);
+  return self->has_counter ? (double) self->info.counter_hz
+                           : tks_capture_get_tick_hz (self->capture);
+}
+
+double
+tks_events_to_us (TksEvents *self,
+                  gint64     delta)
+{
+  return (double) delta * 1e6 / tks_events_get_time_hz (self);
+}
+
+const TksEventEntry *
+tks_events_get_entries (TksEvents *self,
+                        guint     *n_entries)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  if (n_entries != NULL)
+    *n_entries = self->n_entries;
+  return self->entries;
+}
+
+guint
+tks_events_count (TksEvents    *self,
+                  TksEventKind  kind)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (kind < TKS_N_EVENT_KINDS, 0);
+  return self->counts[kind];
+}
+
+const char *
+tks_events_get_name (TksEvents   *self,
+                     TksNameKind  kind,
+                     guint32      id)
+{
+  gint64 key = (gint64) kind << 32 | id;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_hash_table_lookup (self->names, &key);
+}
+
+const TksTrack *
+tks_events_get_tracks (TksEvents    *self,
+                       TksTrackKind  kind,
+                       guint        *n_tracks)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (kind < TKS_N_TRACK_KINDS, NULL);
+  if (n_tracks != NULL)
+    *n_tracks = self->tracks[kind]->len;
+  return (const TksTrack *) (gconstpointer) self->tracks[kind]->data;
+}
+
+const TksWakeup *
+tks_events_get_wakeups (TksEvents *self,
+                        guint     *n_wakeups)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  if (n_wakeups != NULL)
+    *n_wakeups = self->n_wakeups;
+  return self->wakeups;
+}
+
+gboolean
+tks_events_get_trigger (TksEvents *self,
+                        TksTime   *time)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  if (self->has_trigger && time != NULL)
+    *time = self->trigger;
+  return self->has_trigger;
+}

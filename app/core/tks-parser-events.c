@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The reader's part for dump version 2 (mcu-lib/WIRE-FORMAT.md): the header's new keys, the
+ * Names section and every kind of entry of the log, with its words for the checksum. */
+#include "config.h"
+
+#include <string.h>
+
+#include "tks-events-private.h"
+
+#define FNV_PRIME 16777619u
+#define FNV_OFFSET_BASIS 2166136261u
+#define TICK_BITS 20
+#define EVENT_MARK 63u           /* the out-thread of an event entry */
+#define MAX_THREAD_NUMBER 62     /* version 2: no thread has number 63 */
+#define MAX_TOKENS 12
+#define MAX_NAME_BYTES 1024      /* longer names are cut (a board's are function names) */
+#define MAX_TEXT_BYTES 512       /* "Events", "Condition" */
+
+static const char * const name_kinds[] = { "irq", "marker", "channel", "state" };
+
+TksParsedEvents *
+tks_parsed_events_new (guint dump_version)
+{
+  TksParsedEvents *events = g_new0 (TksParsedEvents, 1);
+
+  events->info.dump_version = dump_version;
+  events->entries = g_array_new (FALSE, FALSE, sizeof (TksParsedEntry));
+  events->hash = FNV_OFFSET_BASIS;
+  return events;
+}
+
+void
+tks_parsed_events_free (TksParsedEvents *events)
+{
+  if (events == NULL)
+    return;
+  for (guint i = 0; i < TKS_EVENTS_MAX_NAMES; i++)
+    g_free (events->names[i].name);
+  g_free (events->options);
+  g_free (events->condition);
+  g_array_unref (events->entries);
+  g_free (events);
+}
+
+/* A decimal number of at most 10 digits that fits 32 bits: the whole of [@p, @end). */
+static gboolean
+read_u32 (const char *p,
+          const char *end,
+          guint32    *out)
+{
+  guint64 v = 0;
+
+  if (p == end || end - p > 10)
+    return FALSE;
+  for (; p < end; p++)
+    {
+      if (*p < '0' || *p > '9')
+        return FALSE;
+      v = v * 10 + (guint64) (*p - '0');
+    }
+  if (v > G_MAXUINT32)
+    return FALSE;
+  *out = (guint32) v;
+  return TRUE;
+}
+
+typedef struct
+{
+  const char *p;
+  gsize       len;
+} Token;
+
+/* Splits @p..@end at spaces into at most MAX_TOKENS words; -1 when there are more. */
+static int
+tokenize (const char *p,
+          const char *end,
+          Token      *tokens)
+{
+  int n = 0;
+
+  while (p < end)
+    {
+      const char *start;
+
+      while (p < end && *p == ' ')
+        p++;
+      if (p == end)
+        break;
+      if (n == MAX_TOKENS)
+        return -1;
+      for (start = p; p < end && *p != ' '; p++)
+        ;
+      tokens[n++] = (Token) { start, (gsize) (p - start) };
+    }
+  return n;
+}
+
+/* Matches @tokens against @pattern (words separated by spaces; "#" a 32-bit number, "T" the
+ * 20-bit tick), then an optional "@ COUNTER". The numbers go to @numbers in order. */
+static gboolean
+match (const Token *tokens,
+       int          n_tokens,
+       const char  *pattern,
+       guint32     *numbers,
+       guint       *n_numbers,
+       gboolean    *has_counter,
+       guint32     *counter)
+{
+  const char *w = pattern;
+  int t = 0;
+
+  *n_numbers = 0;
+  for (; *w != '\0'; t++)
+    {
+      gsize len = strcspn (w, " ");
+
+      if (t >= n_tokens)
+        return FALSE;
+      if (len == 1 && (*w == '#' || *w == 'T'))
+        {
+          guint32 v;
+
+          if (!read_u32 (tokens[t].p, tokens[t].p + tokens[t].len, &v) ||
+              (*w == 'T' && v >= (1u << TICK_BITS)))
+            return FALSE;
+          numbers[(*n_numbers)++] = v;
+        }
+      else if (tokens[t].len != len || memcmp (tokens[t].p, w, len) != 0)
+        return FALSE;
+      w += len;
+      while (*w == ' ')
+        w++;
+    }
+  *has_counter = FALSE;
+  if (t == n_tokens)
+    return TRUE;
+  if (t + 2 != n_tokens || tokens[t].len != 1 || tokens[t].p[0] != '@' ||
+      !read_u32 (tokens[t + 1].p, tokens[t + 1].p + tokens[t + 1].len, counter))
+    return FALSE;
+  *has_counter = TRUE;
+  return TRUE;
+}
+
+static inline guint32
+hash_word (guint32 hash,
+           guint32 word)
+{
+  for (guint b = 0; b < 4; b++)
+    hash = (hash ^ ((word >> (8 * b)) & 0xFF)) * FNV_PRIME;
+  return hash;
+}
+
+/* The line formats of the entries, by kind (the switch first). */
+static const struct
+{
+  const char *pattern;
+  guint       n_payload;   /* payload words */
+} formats[TKS_N_EVENT_KINDS] = {
+  [TKS_EVENT_SWITCH]      = { "From # to # at T", 0 },
+  [TKS_EVENT_IRQ_ENTER]   = { "Irq enter # at T", 1 },
+  [TKS_EVENT_IRQ_LEAVE]   = { "Irq leave # at T", 1 },
+  [TKS_EVENT_SLEEP]       = { "Sleep at T", 0 },
+  [TKS_EVENT_WAKE]        = { "Wake by # at T", 1 },
+  [TKS_EVENT_READY]       = { "Ready # at T", 1 },
+  [TKS_EVENT_MARKER]      = { "Marker # = # at T", 2 },
+  [TKS_EVENT_STATE_BEGIN] = { "State # begin # at T", 1 },
+  [TKS_EVENT_STATE_END]   = { "State # end at T", 1 },
+  [TKS_EVENT_TRIGGER]     = { "Trigger at T", 0 },
+};
+
+TksEntryLine
+tks_parsed_events_log_line (TksParsedEvents *events,
+                            GArray          *records,
+                            const char      *p,
+                            const char      *end)
+{
+  Token tokens[MAX_TOKENS];
+  int n_tokens = tokenize (p, end, tokens);
+  guint32 numbers[4], counter = 0, payload[2] = { 0, 0 };
+  guint n_numbers = 0;
+  gboolean has_counter = FALSE;
+  TksParsedEntry entry = { 0 };
+  guint kind;
+  guint32 word;
+
+  if (n_tokens <= 0)
+    return TKS_ENTRY_NONE;
+  for (kind = 0; kind < TKS_N_EVENT_KINDS; kind++)
+    if (match (tokens, n_tokens, formats[kind].pattern, numbers, &n_numbers, &has_counter,
+               &counter))
+      break;
+  /* Every line has the counter when the board has one, none has it otherwise. */
+  if (kind == TKS_N_EVENT_KINDS || has_counter != events->has_counter)
+    return TKS_ENTRY_NONE;
+
+  entry.kind = (guint8) kind;
+  entry.tick = numbers[n_numbers - 1];
+  entry.counter = counter;
+  switch (kind)
+    {
+    case TKS_EVENT_SWITCH:
+      if (numbers[0] > MAX_THREAD_NUMBER || numbers[1] > MAX_THREAD_NUMBER)
+        return TKS_ENTRY_NONE;
+      entry.a = numbers[0];
+      entry.b = numbers[1];
+      word = entry.tick << 12 | entry.a << 6 | entry.b;
+      break;
+    case TKS_EVENT_STATE_BEGIN:
+      /* channel | state << 8: both are name ids of one byte */
+      if (numbers[0] > 0xFF || numbers[1] > 0xFF)
+        return TKS_ENTRY_NONE;
+      entry.a = numbers[0];
+      entry.b = numbers[1];
+      payload[0] = entry.a | entry.b << 8;
+      word = entry.tick << 12 | EVENT_MARK << 6 | kind;
+      break;
+    default:
+      if (n_numbers > 1)
+        entry.a = payload[0] = numbers[0];
+      if (n_numbers > 2)
+        entry.b = payload[1] = numbers[1];
+      word = entry.tick << 12 | EVENT_MARK << 6 | kind;
+      break;
+    }
+
+  events->hash = hash_word (events->hash, word);
+  if (events->has_counter)
+    events->hash = hash_word (events->hash, counter);
+  for (guint i = 0; i < formats[kind].n_payload; i++)
+    events->hash = hash_word (events->hash, payload[i]);
+
+  if (kind == TKS_EVENT_SWITCH)
+    {
+      TksRecord record = { .tick = entry.tick, .out = (guint8) entry.a, .in = (guint8) entry.b };
+
+      g_array_append_val (records, record);
+    }
+  /* A switch: its index; another entry: the records before it. */
+  entry.record = kind == TKS_EVENT_SWITCH ? records->len - 1 : records->len;
+  g_array_append_val (events->entries, entry);
+  return kind == TKS_EVENT_SWITCH ? TKS_ENTRY_SWITCH : TKS_ENTRY_EVENT;
+}
+
+/* "Key: value" with the value a number up to @max. */
+static gboolean
+key_number (const char *p,
+            const char *end,
+            const char *key,
+            guint64     max,
+            guint64    *value,
+            gboolean   *bad)
+{
+  const char *v = p + strlen (key);
+  guint32 n;
+
+  if ((gsize) (end - p) < strlen (key) || memcmp (p, key, strlen (key)) != 0)
+    return FALSE;
+  while (v < end && *v == ' ')
+    v++;
+  *bad = !read_u32 (v, end, &n) || n > max;
+  *value = *bad ? 0 : n;
+  return TRUE;
+}
+
+static char *
+key_text (const char *p,
+          const char *end,
+          const char *key)
+{
+  const char *v = p + strlen (key);
+
+  if ((gsize) (end - p) < strlen (key) || memcmp (p, key, strlen (key)) != 0)
+    return NULL;
+  while (v < end && *v == ' ')
+    v++;
+  return g_utf8_make_valid (v, MIN (end - v, MAX_TEXT_BYTES));
+}
+
+gboolean
+tks_parsed_events_header (TksParsedEvents *events,
+                          const char      *p,
+                          const char      *end,
+                          char           **problem)
+{
+  TksEventsInfo *info = &events->info;
+  guint64 v;
+  gboolean bad = FALSE;
+  char *text;
+
+  *problem = NULL;
+  if (key_number (p, end, "Counter frequency:", G_MAXUINT32, &v, &bad))
+    {
+      bad = bad || v == 0;
+      info->counter_hz = v;
+      events->has_counter = TRUE;
+    }
+  else if (key_number (p, end, "Counter bits:", 32, &v, &bad))
+    {
+      /* The board's counter is read in 32 bits: the unwrap knows no other width. */
+      bad = bad || v != 32;
+      info->counter_bits = 32;
+    }
+  else if (key_number (p, end, "Log words:", G_MAXUINT32, &v, &bad))
+    info->log_words = v;
+  else if (key_number (p, end, "Max names:", TKS_EVENTS_MAX_NAMES, &v, &bad))
+    info->max_names = (guint) v;
+  else if (key_number (p, end, "Names refused:", G_MAXUINT32, &v, &bad))
+    info->names_refused = (guint) v;
+  else if (key_number (p, end, "Trigger value:", G_MAXUINT32, &v, &bad))
+    {
+      info->trigger_value = v;
+      info->has_trigger_value = !bad;
+    }
+  else if ((text = key_text (p, end, "Events:")) != NULL)
+    {
+      g_free (events->options);
+      info->options = events->options = text;
+    }
+  else if ((text = key_text (p, end, "Condition:")) != NULL)
+    {
+      g_free (events->condition);
+      info->condition = events->condition = text;
+    }
+  else
+    return FALSE;
+
+  if (bad)
+    {
+      g_autofree char *line = g_utf8_make_valid (p, MIN (end - p, 80));
+
+      *problem = g_strdup_printf ("unreadable or impossible value in the header: “%s”", line);
+    }
+  return TRUE;
+}
+
+gboolean
+tks_parsed_events_name (TksParsedEvents *events,
+                        const char      *p,
+                        const char      *end,
+                        char           **problem)
+{
+  static const char head[] = "Name ";
+  const char *colon, *kind, *comma, *name;
+  guint32 id;
+  guint k;
+
+  *problem = NULL;
+  /* "Name %2d : Kind = %s, Name = %s" */
+  if ((gsize) (end - p) < strlen (head) || memcmp (p, head, strlen (head)) != 0 ||
+      (colon = memchr (p, ':', end - p)) == NULL)
+    return FALSE;
+  {
+    const char *a = p + strlen (head), *b = colon;
+
+    while (a < b && *a == ' ')
+      a++;
+    while (b > a && b[-1] == ' ')
+      b--;
+    if (!read_u32 (a, b, &id))
+      return FALSE;
+  }
+  kind = colon + 1;
+  while (kind < end && *kind == ' ')
+    kind++;
+  if ((gsize) (end - kind) < strlen ("Kind = ") || memcmp (kind, "Kind = ", strlen ("Kind = ")) != 0)
+    return FALSE;
+  kind += strlen ("Kind = ");
+  if ((comma = memchr (kind, ',', end - kind)) == NULL)
+    return FALSE;
+  for (k = 0; k < G_N_ELEMENTS (name_kinds); k++)
+    if ((gsize) (comma - kind) == strlen (name_kinds[k]) &&
+        memcmp (kind, name_kinds[k], comma - kind) == 0)
+      break;
+  name = comma + 1;
+  while (name < end && *name == ' ')
+    name++;
+  if (k == G_N_ELEMENTS (name_kinds) ||
+      (gsize) (end - name) < strlen ("Name =") || memcmp (name, "Name =", strlen ("Name =")) != 0)
+    return FALSE;
+  name += strlen ("Name =");
+  if (name < end && *name == ' ')
+    name++;
+
+  if (id < 1 || id > TKS_EVENTS_MAX_NAMES)
+    {
+      *problem = g_strdup_printf ("a name with id %u, outside 1 to %u, is ignored", id,
+                                  TKS_EVENTS_MAX_NAMES);
+      return TRUE;
+    }
+  if (events->names[id - 1].name != NULL)
+    {
+      *problem = g_strdup_printf ("name %u is listed twice: the first is kept", id);
+      return TRUE;
+    }
+  if (end - name > MAX_NAME_BYTES)
+    *problem = g_strdup_printf ("name %u is longer than %u bytes: cut", id, MAX_NAME_BYTES);
+  events->names[id - 1].kind = (guint8) k;
+  events->names[id - 1].name = g_utf8_make_valid (name, MIN (end - name, MAX_NAME_BYTES));
+  events->n_names = MAX (events->n_names, id);
+  return TRUE;
+}
+
+void
+tks_parsed_events_place_gaps (TksParsedEvents *events,
+                              GArray          *gaps)
+{
+  const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) events->entries->data;
+
+  /* A hole before entry I lies before the first switch at or after it. */
+  for (guint g = 0; g < gaps->len; g++)
+    {
+      TksParsedGap *gap = &g_array_index (gaps, TksParsedGap, g);
+
+      gap->index = gap->index < events->entries->len ? e[gap->index].record : G_MAXUINT;
+    }
+}
