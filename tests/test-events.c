@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
@@ -307,11 +309,354 @@ test_every_kind (void)
   g_assert_false (tks_events_get_trigger (events, NULL));
 }
 
+/* The board's clock of a test that runs long: tick @tick, @extra cycles into it. */
+static guint64
+cycles (guint64 tick,
+        guint64 extra)
+{
+  return tick * 168000 + extra;
+}
+
+/* The 32-bit counter wraps every 25.6 s and the 20-bit tick every 17.5 min: the times come
+ * out exact and increasing through both, the counter unwrapped with the ticks. */
+static void
+test_counter_unwrap (void)
+{
+  static const guint64 clock[][2] = {
+    { 100, 5 },          /* counter 16,800,005 */
+    { 25664, 3 },        /* just before the counter's first wrap (at 25,565.6 ticks): */
+    { 25666, 7 },        /* just after it */
+    { 55666, 9 },        /* 30 s later: more than one whole wrap between two entries */
+    { 1048575, 100 },    /* the last tick before the tick's wrap */
+    { 1048581, 200 },    /* printed as tick 5 */
+    { 1048582, 0 },
+  };
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  TksEvents *events;
+  const TksEventEntry *entries;
+  guint n;
+
+  boot ();
+  for (guint i = 0; i < G_N_ELEMENTS (clock); i++)
+    sw (i % 2 == 0 ? 2 : 0, (systime_t) clock[i][0], (rtcnt_t) cycles (clock[i][0], clock[i][1]));
+  text = dump ();
+  g_assert_nonnull (strstr (text, "From  3 to  1 at       5 @ "));
+  capture = read_dump (text);
+  g_assert_null (tks_capture_get_damage (capture));
+  events = tks_capture_get_events (capture);
+  entries = tks_events_get_entries (events, &n);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (clock));
+  g_assert_cmpint (entries[0].time.time, ==, 16800005);
+  for (guint i = 1; i < n; i++)
+    {
+      /* exact to the cycle */
+      g_assert_cmpint (entries[i].time.time - entries[0].time.time, ==,
+                       (gint64) (cycles (clock[i][0], clock[i][1]) - cycles (clock[0][0], clock[0][1])));
+      /* in its tick, on the unwrapped axis of the runs */
+      g_assert_cmpfloat (floor (entries[i].time.pos), ==, (double) clock[i][0]);
+    }
+  g_assert_cmpfloat (tks_capture_get_end (capture), >, 1048576.0);
+}
+
+/* A version 2 dump to change by hand: its checksum is made right again afterwards, from its
+ * lines, as the board computes it (see WIRE-FORMAT.md). */
+static guint32
+fnv_word (guint32 h,
+          guint32 w)
+{
+  for (guint b = 0; b < 4; b++)
+    h = (h ^ ((w >> (8 * b)) & 0xFF)) * 16777619U;
+  return h;
+}
+
+static char *
+with_checksum (const char *text)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\r\n", -1);
+  GString *out = g_string_new (NULL);
+  gboolean in_log = FALSE;
+  guint32 h = 2166136261U;
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *l = lines[i];
+      guint a = 0, b = 0, t = 0;
+      unsigned long c = 0, v = 0;
+      gboolean counter = strstr (l, " @ ") != NULL;
+      guint32 words[4];
+      guint nw = 0;
+
+      if (g_str_has_prefix (l, "End of dump:"))
+        {
+          g_string_append_printf (out, "End of dump: %u records, checksum %08X\r\n", n, h);
+          in_log = FALSE;
+          continue;
+        }
+      if (in_log && !g_str_has_prefix (l, "Triggered at"))
+        {
+          const char *at = strstr (l, " at ");
+
+          g_assert_nonnull (at);
+          t = (guint) strtoul (at + 4, NULL, 10);
+          if (counter)
+            c = strtoul (strstr (l, " @ ") + 3, NULL, 10);
+          if (sscanf (l, "From %u to %u", &a, &b) == 2)
+            words[nw++] = t << 12 | a << 6 | b;
+          else if (sscanf (l, "Irq enter %u", &a) == 1)
+            words[nw++] = t << 12 | 63 << 6 | 1, words[nw++] = a;
+          else if (sscanf (l, "Irq leave %u", &a) == 1)
+            words[nw++] = t << 12 | 63 << 6 | 2, words[nw++] = a;
+          else if (g_str_has_prefix (l, "Sleep"))
+            words[nw++] = t << 12 | 63 << 6 | 3;
+          else if (sscanf (l, "Wake by %u", &a) == 1)
+            words[nw++] = t << 12 | 63 << 6 | 4, words[nw++] = a;
+          else if (sscanf (l, "Ready %u", &a) == 1)
+            words[nw++] = t << 12 | 63 << 6 | 5, words[nw++] = a;
+          else if (sscanf (l, "Marker %u = %lu", &a, &v) == 2)
+            words[nw++] = t << 12 | 63 << 6 | 6, words[nw++] = a, words[nw++] = (guint32) v;
+          else if (sscanf (l, "State %u begin %u", &a, &b) == 2)
+            words[nw++] = t << 12 | 63 << 6 | 7, words[nw++] = a | b << 8;
+          else if (sscanf (l, "State %u end", &a) == 1)
+            words[nw++] = t << 12 | 63 << 6 | 8, words[nw++] = a;
+          else if (g_str_has_prefix (l, "Trigger at"))
+            words[nw++] = t << 12 | 63 << 6 | 9;
+          else
+            g_assert_not_reached ();
+          h = fnv_word (h, words[0]);
+          if (counter)
+            h = fnv_word (h, (guint32) c);
+          for (guint w = 1; w < nw; w++)
+            h = fnv_word (h, words[w]);
+          n++;
+        }
+      if (g_str_equal (l, "Timestamps:"))
+        in_log = TRUE;
+      if (lines[i + 1] != NULL)
+        g_string_append_printf (out, "%s\r\n", l);
+      else
+        g_string_append (out, l);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* @text with @from replaced by @to (once, which must be there). */
+static char *
+replaced (const char *text,
+          const char *from,
+          const char *to)
+{
+  const char *at = strstr (text, from);
+
+  g_assert_nonnull (at);
+  return g_strdup_printf ("%.*s%s%s", (int) (at - text), text, to, at + strlen (from));
+}
+
+/* A board built without the counter (ticks only): the entries of a tick share it evenly, and
+ * times are ticks. */
+static const char ticks_only[] =
+  "Dump version: 2\r\nTick frequency: 1000\r\nTick bits: 20\r\nLog size: 8\r\nLog words: 8\r\n"
+  "Events: irq ready\r\nMax threads: 62\r\nMode: run\r\nMax names: 4\r\nNames refused: 0\r\n"
+  "Records: 6\r\nRecords written: 6\r\nThreads:\r\n"
+  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+  "Thread number  2 : Prio = 100, Log = Yes, Name = sensor\r\n"
+  "Deleted threads: \r\nNames:\r\nName  1 : Kind = irq, Name = EXTI0_IRQHandler\r\n"
+  "Timestamps:\r\n"
+  "Irq enter  1 at       5\r\n"
+  "Ready  2 at       5\r\n"
+  "Irq leave  1 at       5\r\n"
+  "From  1 to  2 at       7\r\n"
+  "Irq enter  9 at       8\r\n"
+  "Irq leave  9 at       8\r\n"
+  "End of dump: 6 records, checksum 0\r\n";
+
+static void
+test_ticks_only (void)
+{
+  g_autofree char *text = with_checksum (ticks_only);
+  g_autoptr(TksCapture) capture = read_dump (text);
+  TksEvents *events = tks_capture_get_events (capture);
+  const TksWakeup *w;
+  const TksTrack *exti, *unknown;
+  guint n;
+
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_false (tks_events_has_counter (events));
+  g_assert_cmpfloat (tks_events_get_time_hz (events), ==, 1000.0);
+  exti = track_named (events, TKS_TRACK_IRQ, "EXTI0_IRQHandler");
+  g_assert_cmpint (exti->slices[0].begin.time, ==, 5);
+  g_assert_cmpfloat_with_epsilon (exti->slices[0].begin.pos, 5.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (exti->slices[0].end.pos, 5.0 + 2.0 / 3.0, 1e-12);
+  /* An id the Names section does not list: named by its kind and number. */
+  unknown = track_named (events, TKS_TRACK_IRQ, "irq 9");
+  g_assert_cmpuint (unknown->n_slices, ==, 1);
+  g_assert_cmpstr (tks_events_get_name (events, TKS_NAME_IRQ, 9), ==, "irq 9");
+  w = tks_events_get_wakeups (events, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpint (w->latency, ==, 2);
+  g_assert_cmpfloat (tks_events_to_us (events, w->latency), ==, 2000.0);
+  g_assert_cmpstr (tks_capture_get_thread (capture, w->thread)->name, ==, "sensor");
+}
+
+/* Every kind of damage is named, never silently accepted. */
+static void
+test_damage (void)
+{
+  g_autofree char *good = every_kind_dump ();
+  static const struct
+  {
+    const char *from;
+    const char *to;
+    const char *says;      /* in the damage */
+  } cases[] = {
+    { "Marker  2 = 42", "Marker  2 = 43", "checksum" },                /* a garbled value */
+    { "State  3 end at      12 @ 2300\r\n", "", "arrived" },           /* a line lost */
+    { "Irq enter  1 at      10", "Irq entxr  1 at      10", "" },      /* an unreadable line */
+    { "Marker  2 = 42 at      11 @ 2000", "Marker  2 = 42 at      11", "" }, /* no counter */
+    { "Sleep at ", "Doze at ", "" },                                    /* an unknown kind */
+    { "From  3 to  2", "From  3 to 63", "" },                           /* no thread 63 */
+    { "Counter frequency: 168000000", "Counter frequency: 99999999999", "header" },
+    { "Counter bits: 32", "Counter bits: 16", "header" },
+    { "Name  2 : Kind = marker", "Name  2 : Kind = mystery", "name" },
+    { "End of dump: 17 records", "End of dump: 18 records", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = replaced (good, cases[i].from, cases[i].to);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TksCapture) capture = tks_capture_new_from_dump (text, strlen (text), &error);
+
+      g_test_message ("%s -> %s", cases[i].from, cases[i].to);
+      g_assert_no_error (error);
+      g_assert_nonnull (tks_capture_get_damage (capture));
+      g_assert_nonnull (strstr (tks_capture_get_damage (capture), cases[i].says));
+    }
+
+  /* A dump version this reader does not know is refused. */
+  {
+    g_autofree char *text = replaced (good, "Dump version: 2", "Dump version: 3");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(TksCapture) capture = tks_capture_new_from_dump (text, strlen (text), &error);
+
+    g_assert_null (capture);
+    g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
+    g_assert_nonnull (strstr (error->message, "dump versions 1 and 2"));
+  }
+}
+
+/* Hostile values: huge ids, overlong names, absurd numbers: read in bounded memory, named. */
+static void
+test_hostile (void)
+{
+  g_autofree char *good = every_kind_dump ();
+  g_autofree char *long_name = g_strnfill (5000, 'x');
+  g_autofree char *named = g_strdup_printf ("Name  2 : Kind = marker, Name = %s", long_name);
+  g_autofree char *t1 = replaced (good, "Name  2 : Kind = marker, Name = adc", named);
+  g_autofree char *t2 = replaced (t1, "Name  3 : Kind = channel", "Name 999 : Kind = channel");
+  g_autofree char *t3 = replaced (t2, "Irq enter  1 at      10", "Irq enter 4294967295 at      10");
+  g_autofree char *t4 = replaced (t3, "Irq leave  1 at      10", "Irq leave 4294967295 at      10");
+  g_autofree char *text = with_checksum (t4);
+  g_autoptr(TksCapture) capture = read_dump (text);
+  TksEvents *events = tks_capture_get_events (capture);
+  const char *marker = tks_events_get_name (events, TKS_NAME_MARKER, 2);
+  guint n_warnings;
+  const char * const *warnings = tks_capture_get_warnings (capture, &n_warnings);
+  gboolean cut = FALSE, outside = FALSE;
+
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (strlen (marker), ==, 1024);
+  g_assert_nonnull (track_named (events, TKS_TRACK_IRQ, "irq 4294967295"));
+  g_assert_nonnull (track_named (events, TKS_TRACK_STATE, "channel 3"));
+  for (guint i = 0; i < n_warnings; i++)
+    {
+      cut |= strstr (warnings[i], "longer than 1024 bytes") != NULL;
+      outside |= strstr (warnings[i], "id 999") != NULL;
+    }
+  g_assert_true (cut);
+  g_assert_true (outside);
+}
+
+/* A condition trigger: the trigger entry's exact time, the header's condition and value. */
+static void
+test_trigger_entry (void)
+{
+  g_autofree char *reply = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  TksEvents *events;
+  TksTime trigger;
+  const TksWakeup *w;
+  guint n;
+
+  boot ();
+  {
+    char latency[] = "latency", limit[] = "500", name[] = "sensor";
+    char *args[] = { latency, limit, name, NULL };
+
+    reply = host_run (tuCmdThreadsTriggerWhen, 3, args);
+  }
+  ready (2, 4, 1000000);
+  sw (2, 5, 1000000 + 100800);
+  text = dump ();
+  capture = read_dump (text);
+  events = tks_capture_get_events (capture);
+  g_assert_true (tks_events_get_trigger (events, &trigger));
+  g_assert_cmpint (trigger.time, ==, 1100800);
+  g_assert_cmpstr (tks_events_get_info (events)->condition, ==, "latency above 500 us of sensor");
+  g_assert_true (tks_events_get_info (events)->has_trigger_value);
+  g_assert_cmpuint (tks_events_get_info (events)->trigger_value, ==, 600);
+  w = tks_events_get_wakeups (events, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat_with_epsilon (tks_events_to_us (events, w->latency), 600.0, 1e-9);
+  g_assert_cmpfloat (w->run.pos, ==, trigger.pos);
+}
+
+/* A thread made ready and never switched in: its wake-up stays open. Thread numbers move
+ * when a thread exits: a Ready names the thread by the number it had then. */
+static void
+test_wakeup_open_and_renumbered (void)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  TksEvents *events;
+  const TksWakeup *w;
+  guint n;
+
+  boot ();
+  ch_host_thread_init (&threads[3], "late", 90, CH_FLAG_MODE_STATIC);   /* number 4 */
+  sw (2, 1, 168000);              /* main -> sensor */
+  ready (3, 2, 2 * 168000);       /* Ready 4: late */
+  at (2, 2 * 168000 + 10);
+  ch_host_thread_exit (&threads[2]); /* sensor exits: late becomes number 3 */
+  sw (3, 2, 2 * 168000 + 50);     /* late switched in as number 3 */
+  ready (0, 3, 3 * 168000);       /* main made ready, never runs again */
+  text = dump ();
+  capture = read_dump (text);
+  g_assert_null (tks_capture_get_damage (capture));
+  events = tks_capture_get_events (capture);
+  w = tks_events_get_wakeups (events, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpstr (tks_capture_get_thread (capture, w[0].thread)->name, ==, "late");
+  g_assert_cmpuint (w[0].number, ==, 4);
+  g_assert_false (w[0].open);
+  g_assert_cmpint (w[0].latency, ==, 50);
+  g_assert_cmpstr (tks_capture_get_thread (capture, w[1].thread)->name, ==, "main");
+  g_assert_true (w[1].open);
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/events/every-kind", test_every_kind);
+  g_test_add_func ("/events/counter-unwrap", test_counter_unwrap);
+  g_test_add_func ("/events/ticks-only", test_ticks_only);
+  g_test_add_func ("/events/damage", test_damage);
+  g_test_add_func ("/events/hostile", test_hostile);
+  g_test_add_func ("/events/trigger-entry", test_trigger_entry);
+  g_test_add_func ("/events/wakeup-open-renumbered", test_wakeup_open_and_renumbered);
   return g_test_run ();
 }
