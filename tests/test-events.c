@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "tks-capture.h"
 #include "tks-error.h"
 #include "tks-events.h"
+#include "tks-test-cli.h"
 
 #define HZ 168000000.0
 #define N_THREADS 4
@@ -646,6 +648,240 @@ test_wakeup_open_and_renumbered (void)
   g_assert_true (w[1].open);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Statistics and exports on a scenario whose figures are known                               */
+
+/* The board's clock at @us microseconds: ticks of 1 ms, counter at 168 MHz. */
+static void
+at_us (guint64 us)
+{
+  at ((systime_t) (us / 1000), (rtcnt_t) (us * 168));
+}
+
+static guint64 ready_at_us;
+
+static void
+ready_sensor_now (void)
+{
+  at_us (ready_at_us);
+  ch_host_ready (&threads[2]);
+}
+
+/* Five wake-ups of sensor with latencies 10, 20, 30, 40 and 1000 µs, the first three made
+ * ready by USART1 running 5, 10 and 15 µs; three markers 100 then 200 µs apart; the CPU asleep
+ * 1 ms (woken by USART1). */
+static char *
+known_dump (void)
+{
+  static const guint latency[] = { 10, 20, 30, 40, 1000 };
+  tuname_t tick;
+
+  boot ();
+  for (guint i = 0; i < G_N_ELEMENTS (latency); i++)
+    {
+      guint64 t = 1000 * (i + 1);
+
+      ready_at_us = t + 1;
+      if (i < 3)
+        {
+          inside = ready_sensor_now;
+          irq (USART1_IRQHandler, (systime_t) (t / 1000), (rtcnt_t) (t * 168),
+               (systime_t) ((t + 5 * (i + 1)) / 1000), (rtcnt_t) ((t + 5 * (i + 1)) * 168));
+          inside = NULL;
+        }
+      else
+        ready_sensor_now ();
+      at_us (t + 1 + latency[i]);
+      ch_host_switch (&threads[2]);
+      at_us (t + 1 + latency[i] + 50);
+      ch_host_switch (&threads[0]);
+    }
+  tick = tuRegisterMarker ("tick");
+  for (guint i = 0; i < 3; i++)
+    {
+      static const guint64 when[] = { 20000, 20100, 20300 };
+
+      at_us (when[i]);
+      tuMarker (tick, 7 + i);
+    }
+  at_us (30000);
+  ch_host_switch (&threads[1]);       /* idle: the CPU sleeps */
+  irq (USART1_IRQHandler, 30, 30990 * 168, 30, 30995 * 168);
+  at_us (31000);
+  ch_host_switch (&threads[0]);
+  return g_strconcat ("threads_dump\r\n", dump (), NULL);
+}
+
+static void
+test_stats_known (void)
+{
+  g_autofree char *text = known_dump ();
+  g_autoptr(TksCapture) capture = read_dump (text);
+  TksEvents *events = tks_capture_get_events (capture);
+  g_autoptr(GArray) lat = tks_events_latency_stats (events, NAN, NAN);
+  g_autoptr(GArray) handlers = tks_events_handler_stats (events, NAN, NAN);
+  g_autoptr(GArray) markers = tks_events_marker_stats (events, NAN, NAN);
+  g_autofree guint *hist = tks_events_latency_histogram (events, G_MAXUINT, NAN, NAN, 25, 4);
+  const TksLatencyStats *l;
+  const TksHandlerStats *h;
+  const TksMarkerStats *m;
+
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (lat->len, ==, 1);
+  l = &g_array_index (lat, TksLatencyStats, 0);
+  g_assert_cmpstr (tks_capture_get_thread (capture, l->thread)->name, ==, "sensor");
+  g_assert_cmpuint (l->count, ==, 5);
+  g_assert_cmpuint (l->n_open, ==, 0);
+  g_assert_cmpfloat_with_epsilon (l->min_us, 10, 1e-9);
+  g_assert_cmpfloat_with_epsilon (l->mean_us, 220, 1e-9);
+  g_assert_cmpfloat_with_epsilon (l->p50_us, 30, 1e-9);
+  g_assert_cmpfloat_with_epsilon (l->p99_us, 1000, 1e-9);
+  g_assert_cmpfloat_with_epsilon (l->max_us, 1000, 1e-9);
+  /* [0, 25): 10, 20; [25, 50): 30, 40; [50, 75): none; 75 and above: 1000 */
+  g_assert_cmpuint (hist[0], ==, 2);
+  g_assert_cmpuint (hist[1], ==, 2);
+  g_assert_cmpuint (hist[2], ==, 0);
+  g_assert_cmpuint (hist[3], ==, 1);
+
+  g_assert_cmpuint (handlers->len, ==, 1);
+  h = &g_array_index (handlers, TksHandlerStats, 0);
+  g_assert_cmpstr (h->track->name, ==, "USART1_IRQHandler");
+  g_assert_cmpuint (h->count, ==, 4);
+  g_assert_cmpfloat_with_epsilon (h->total_us, 5 + 10 + 15 + 5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (h->longest_us, 15, 1e-9);
+
+  g_assert_cmpuint (markers->len, ==, 1);
+  m = &g_array_index (markers, TksMarkerStats, 0);
+  g_assert_cmpuint (m->count, ==, 3);
+  g_assert_cmpfloat_with_epsilon (m->min_interval_us, 100, 1e-9);
+  g_assert_cmpfloat_with_epsilon (m->mean_interval_us, 150, 1e-9);
+  g_assert_cmpfloat_with_epsilon (m->max_interval_us, 200, 1e-9);
+
+  /* The clock is consistent: every entry at its exact time in ticks. */
+  g_assert_cmpfloat_with_epsilon (tks_events_sleep_time (events, NAN, NAN), 1.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (tks_events_irq_time (events, NAN, NAN), 0.035, 1e-9);
+  /* sensor ran 5 × 50 µs, no handler inside its runs */
+  g_assert_cmpfloat_with_epsilon (
+    tks_events_thread_time_without_irqs (events, tks_capture_get_thread (capture, l->thread),
+                                         NAN, NAN), 0.250, 1e-9);
+}
+
+/* The whitespace-separated fields of the line of @out that starts with @head. */
+static GStrv
+row (const char *out,
+     const char *head)
+{
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], head))
+      {
+        GStrv fields = g_strsplit_set (lines[i], " ", -1);
+        GPtrArray *kept = g_ptr_array_new ();
+
+        for (guint f = 0; fields[f] != NULL; f++)
+          if (fields[f][0] != '\0')
+            g_ptr_array_add (kept, g_strdup (fields[f]));
+        g_strfreev (fields);
+        g_ptr_array_add (kept, NULL);
+        return (GStrv) g_ptr_array_free (kept, FALSE);
+      }
+  g_test_message ("%s", out);
+  g_assert_not_reached ();
+}
+
+static void
+assert_fields (GStrv        fields,
+               const char  *first,
+               ...)
+{
+  va_list ap;
+  const char *want = first;
+
+  va_start (ap, first);
+  for (guint i = 0; want != NULL; i++, want = va_arg (ap, const char *))
+    {
+      g_assert_nonnull (fields[i]);
+      g_assert_cmpstr (fields[i], ==, want);
+    }
+  va_end (ap);
+}
+
+static void
+test_cli_stats (void)
+{
+  g_autofree char *text = known_dump ();
+  g_auto (TksCliResult) r = tks_run_cli (text, "stats", "-", "--histogram", "--bucket-us", "25", NULL);
+  g_auto (GStrv) latency = NULL;
+  g_auto (GStrv) handler = NULL;
+  g_auto (GStrv) marker = NULL;
+  g_auto (GStrv) sleep = NULL;
+
+  g_test_message ("%s", r.out);
+  g_assert_cmpint (r.status, ==, 0);
+  latency = row (strstr (r.out, "Wake-up latency"), "sensor");
+  assert_fields (latency, "sensor", "5", "0", "10.000", "220.000", "30.000", "1000.000",
+                 "1000.000", NULL);
+  handler = row (r.out, "USART1_IRQHandler");
+  assert_fields (handler, "USART1_IRQHandler", "4", "35.000", "15.000", NULL);
+  marker = row (r.out, "tick ");
+  assert_fields (marker, "tick", "3", "100.000", "150.000", "200.000", NULL);
+  sleep = row (r.out, "(CPU asleep)");
+  g_assert_cmpstr (sleep[2], ==, "1.000");
+  g_assert_nonnull (strstr (r.out, "Wake-up latency histogram of sensor (buckets of 25 µs):"));
+  g_assert_nonnull (strstr (r.out, "           0           25        2\n"
+                                   "          25           50        2\n"
+                                   "        1000         1025        1\n"));
+}
+
+static void
+test_cli_info (void)
+{
+  g_autofree char *text = known_dump ();
+  g_auto (TksCliResult) r = tks_run_cli (text, "info", "-", NULL);
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "dump version 2, counter 168000000 Hz, built with: cycles irq "
+                                   "sleep ready user conditions\n"));
+  g_assert_nonnull (strstr (r.out, "12 switch, 4 irq enter, 4 irq leave, 1 sleep, 1 wake, "
+                                   "5 ready, 3 marker, 0 state begin, 0 state end, 0 trigger\n"));
+  g_assert_nonnull (strstr (r.out, "1 handlers, 1 markers, 0 state channels; 5 wake-ups (0 never "
+                                   "switched in)\n"));
+  g_assert_nonnull (strstr (r.out, "Condition:         none\n"));
+}
+
+/* The CSV's rows of every kind, in ticks (exact from the counter) or in a unit. */
+static void
+test_cli_export_csv (void)
+{
+  g_autofree char *text = every_kind_dump ();
+  g_autofree char *input = g_strconcat ("threads_dump\r\n", text, NULL);
+  g_auto (TksCliResult) r = tks_run_cli (input, "export", "-", "--format", "csv", NULL);
+  g_auto (TksCliResult) us = tks_run_cli (input, "export", "-", "--format", "csv", "--unit", "us",
+                                          NULL);
+  /* (refused before any input is read) */
+  g_auto (TksCliResult) bad = tks_run_cli (NULL, "export", "-", "--format", "csv", "--unit",
+                                           "fortnights", NULL);
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "kind,thread,priority,creation_order,begin,end,value\r\n"));
+  /* Every row has the value column. */
+  g_assert_nonnull (strstr (r.out, "run,sensor,100,2,10.995833,12.997024,\r\n"));
+  g_assert_nonnull (strstr (r.out, "irq,USART1_IRQHandler,,,10.994048,10.995238,0\r\n"));
+  g_assert_nonnull (strstr (r.out, "irq,SysTick_Handler,,,13.000298,13.000357,1\r\n"));
+  g_assert_nonnull (strstr (r.out, "sleep,USART1_IRQHandler,,,12.997024,13.00119,\r\n"));
+  g_assert_nonnull (strstr (r.out, "marker,adc,,,11,11,42\r\n"));
+  g_assert_nonnull (strstr (r.out, "state,mode: busy,,,11.000595,12.996429,0\r\n"));
+  g_assert_nonnull (strstr (r.out, "state,mode: calib,,,11.00119,12.995833,1\r\n"));
+  g_assert_nonnull (strstr (r.out, "wakeup,sensor,100,2,10.994643,10.995833,1.19\r\n"));
+  /* In µs at the 1 kHz tick. */
+  g_assert_cmpint (us.status, ==, 0);
+  g_assert_nonnull (strstr (us.out, "marker,adc,,,11000,11000,42\r\n"));
+  g_assert_nonnull (strstr (us.out, "wakeup,sensor,100,2,10994.643,10995.833,1.19\r\n"));
+  g_assert_cmpint (bad.status, ==, 2);
+  g_assert_nonnull (strstr (bad.err, "unknown unit"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -658,5 +894,9 @@ main (int    argc,
   g_test_add_func ("/events/hostile", test_hostile);
   g_test_add_func ("/events/trigger-entry", test_trigger_entry);
   g_test_add_func ("/events/wakeup-open-renumbered", test_wakeup_open_and_renumbered);
+  g_test_add_func ("/events/stats-known", test_stats_known);
+  g_test_add_func ("/events/cli/stats", test_cli_stats);
+  g_test_add_func ("/events/cli/info", test_cli_info);
+  g_test_add_func ("/events/cli/export-csv", test_cli_export_csv);
   return g_test_run ();
 }

@@ -261,6 +261,9 @@ tks_cli_stats (int    argc,
   g_autofree char *from_text = NULL;
   g_autofree char *to_text = NULL;
   g_autofree char *tick_hz_text = NULL;
+  g_autofree char *bucket_text = NULL;
+  gboolean histogram = FALSE;
+  double bucket_us = 0;
   double ms_per_tick;
   gboolean help_shown;
   const guint *lanes;
@@ -272,6 +275,8 @@ tks_cli_stats (int    argc,
     { "from", 0, 0, G_OPTION_ARG_STRING, &from_text, N_("Start of the range (ticks; default: start of the capture)"), "T" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to_text, N_("End of the range (ticks; default: end of the capture)"), "T" },
     { "tick-hz", 0, 0, G_OPTION_ARG_STRING, &tick_hz_text, N_("Ticks per second (default: the capture's, else 1000)"), "HZ" },
+    { "histogram", 0, 0, G_OPTION_ARG_NONE, &histogram, N_("With events: a wake-up latency histogram per thread"), NULL },
+    { "bucket-us", 0, 0, G_OPTION_ARG_STRING, &bucket_text, N_("The histogram's bucket width (µs; default: about 20 buckets)"), "US" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
@@ -289,8 +294,14 @@ tks_cli_stats (int    argc,
     }
   if (!number_option ("stats", "from", from_text, FALSE, &from) ||
       !number_option ("stats", "to", to_text, FALSE, &to) ||
-      !number_option ("stats", "tick-hz", tick_hz_text, TRUE, &tick_hz))
+      !number_option ("stats", "tick-hz", tick_hz_text, TRUE, &tick_hz) ||
+      !number_option ("stats", "bucket-us", bucket_text, FALSE, &bucket_us))
     return TKS_CLI_MISUSE;
+  if (bucket_text != NULL && !(bucket_us > 0))
+    {
+      fprintf (stderr, _("tickscope-cli stats: --bucket-us must be above 0\n"));
+      return TKS_CLI_MISUSE;
+    }
 
   capture = load_capture ("stats", files[0]);
   if (capture == NULL)
@@ -393,6 +404,7 @@ tks_cli_stats (int    argc,
     }
 
   table_print (&table, stdout);
+  tks_cli_stats_events (capture, totals.from, totals.to, histogram, bucket_us);
 
   return TKS_CLI_OK;
 }
@@ -411,13 +423,16 @@ tks_cli_export (int    argc,
   g_autofree char *format_name = NULL;
   g_autofree char *output = NULL;
   g_autofree char *tick_hz_text = NULL;
+  g_autofree char *unit_name = NULL;
   TksExportFormat format;
+  TksExportUnit unit = TKS_EXPORT_UNIT_TICKS;
   double tick_hz = 0;
   gboolean help_shown;
   GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, N_("perfetto (trace-event JSON), csv or ftrace"), "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write (default: standard output, also “-”)"), "OUT" },
     { "tick-hz", 0, 0, G_OPTION_ARG_STRING, &tick_hz_text, N_("Ticks per second for real time units (default: the capture's, else 1000)"), "HZ" },
+    { "unit", 0, 0, G_OPTION_ARG_STRING, &unit_name, N_("CSV times in s, ms, us or ns (default: ticks)"), "UNIT" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
@@ -449,6 +464,13 @@ tks_cli_export (int    argc,
     }
   if (!number_option ("export", "tick-hz", tick_hz_text, TRUE, &tick_hz))
     return TKS_CLI_MISUSE;
+  if (unit_name != NULL && !tks_export_unit_from_string (unit_name, &unit))
+    {
+      g_autofree char *shown = tks_cli_escape (unit_name);
+
+      fprintf (stderr, _("tickscope-cli export: unknown unit “%s”: use s, ms, us or ns\n"), shown);
+      return TKS_CLI_MISUSE;
+    }
 
   capture = load_capture ("export", files[0]);
   if (capture == NULL)
@@ -457,7 +479,7 @@ tks_cli_export (int    argc,
   /* Written as it is made, in chunks: memory does not grow with the export. */
   out = tks_cli_open_output (output != NULL ? output : "-", &error);
   if (out == NULL ||
-      !tks_export_to_stream (capture, format, tick_hz, out, NULL, &error) ||
+      !tks_export_to_stream_in_unit (capture, format, tick_hz, unit, out, NULL, &error) ||
       !g_output_stream_close (out, NULL, &error))
     {
       if (out != NULL)

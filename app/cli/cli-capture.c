@@ -398,6 +398,7 @@ tks_cli_info (int    argc,
                      "dropped for the history (counted since boot or run mode, not within this "
                      "capture)"), written, paused, history);
     }
+  tks_cli_info_events (capture, fields.width);
 
   printf ("\n%s\n", _("Lanes, highest priority first:"));
   {

@@ -26,6 +26,12 @@ int tks_cli_fetch   (int argc, char **argv);
 int tks_cli_trigger (int argc, char **argv);
 int tks_cli_run     (int argc, char **argv);
 
+/* The events of a dump version 2 (cli-events.c): info's lines (labels @width wide), and
+ * stats' tables over [from, to] (ticks). Nothing for a capture without events. */
+void tks_cli_info_events  (TksCapture *capture, int width);
+void tks_cli_stats_events (TksCapture *capture, double from, double to, gboolean histogram,
+                           double bucket_us);
+
 /* Shared helpers (cli-capture.c) */
 TksCapture    *tks_cli_load           (const char *path, GError **error); /* "-" is stdin */
 GOutputStream *tks_cli_open_output    (const char *path, GError **error); /* "-" is stdout */

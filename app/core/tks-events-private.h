@@ -83,5 +83,6 @@ TksEvents       *tks_events_build             (TksCapture      *capture,
                                                const double    *record_pos,
                                                const guint     *entry_threads);
 void             tks_events_free              (TksEvents       *events);
+TksCapture      *tks_events_get_capture       (TksEvents       *events);
 
 G_END_DECLS

@@ -543,6 +543,12 @@ tks_capture_get_events (TksCapture *capture)
   return capture->events;
 }
 
+TksCapture *
+tks_events_get_capture (TksEvents *self)
+{
+  return self->capture;
+}
+
 const TksEventsInfo *
 tks_events_get_info (TksEvents *self)
 {

@@ -177,4 +177,76 @@ const TksWakeup     *tks_events_get_wakeups        (TksEvents    *events,
 gboolean             tks_events_get_trigger        (TksEvents    *events,
                                                     TksTime      *time);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Statistics (tks-events-stats.c): over a range [from, to] of positions (ticks, NAN: the
+ * capture's start or end), in microseconds from the exact times.                             */
+
+/* A thread's wake-ups made ready inside the range. The percentiles are nearest-rank: the
+ * smallest latency that at least 50 % (99 %) of them do not exceed. */
+typedef struct
+{
+  guint  thread;     /* index into the capture's threads */
+  guint  count;      /* wake-ups that ended in a switch-in */
+  guint  n_open;     /* wake-ups still waiting when the log ends */
+  double min_us;     /* NAN when count is 0 */
+  double mean_us;
+  double p50_us;
+  double p99_us;
+  double max_us;
+} TksLatencyStats;
+
+/* A handler's runs that begin inside the range. */
+typedef struct
+{
+  const TksTrack *track;
+  guint           count;
+  double          total_us;
+  double          longest_us;
+} TksHandlerStats;
+
+/* A marker's occurrences inside the range, and the intervals between consecutive ones. */
+typedef struct
+{
+  const TksTrack *track;
+  guint           count;
+  double          min_interval_us; /* NAN below two occurrences */
+  double          mean_interval_us;
+  double          max_interval_us;
+} TksMarkerStats;
+
+/* One per thread with a wake-up in the range, by thread index. */
+GArray              *tks_events_latency_stats      (TksEvents    *events,
+                                                    double        from,
+                                                    double        to);
+/* The latencies of @thread's wake-ups in the range (every thread's: G_MAXUINT) in buckets of
+ * @bucket_us: bucket i counts [i * bucket_us, (i + 1) * bucket_us); the last one of the
+ * @n_buckets also counts every longer one. */
+guint               *tks_events_latency_histogram  (TksEvents    *events,
+                                                    guint         thread,
+                                                    double        from,
+                                                    double        to,
+                                                    double        bucket_us,
+                                                    guint         n_buckets);
+/* One per handler track, in track order. */
+GArray              *tks_events_handler_stats      (TksEvents    *events,
+                                                    double        from,
+                                                    double        to);
+/* One per marker track, in track order. */
+GArray              *tks_events_marker_stats       (TksEvents    *events,
+                                                    double        from,
+                                                    double        to);
+/* Ticks inside the range that @thread ran, handlers excluded (the time of the outermost
+ * handlers that ran during its runs is taken out). */
+double               tks_events_thread_time_without_irqs (TksEvents       *events,
+                                                          const TksThread *thread,
+                                                          double           from,
+                                                          double           to);
+/* Ticks inside the range the CPU slept; spent in handlers (outermost). */
+double               tks_events_sleep_time         (TksEvents    *events,
+                                                    double        from,
+                                                    double        to);
+double               tks_events_irq_time           (TksEvents    *events,
+                                                    double        from,
+                                                    double        to);
+
 G_END_DECLS

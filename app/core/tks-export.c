@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tks-error.h"
+#include "tks-events.h"
 #include "tks-export.h"
 
 #define FLUSH_THRESHOLD (64 * 1024)
@@ -25,6 +26,9 @@ typedef struct
   GOutputStream *stream;
   GCancellable  *cancellable;
   GError        *error;
+  double         unit_per_tick; /* CSV: times in a unit of time (0: in ticks) */
+  int            unit_decimals;
+  gboolean       value_column;  /* CSV: a value column ends each row */
 } Writer;
 
 static gboolean
@@ -539,14 +543,27 @@ csv_field (const char *str)
   return g_string_free (field, FALSE);
 }
 
-/* @thread_field: the thread's name, already escaped */
+/* A time of a row: ticks, or the unit asked for. */
 static void
-csv_row (Writer          *w,
-         const char      *kind,
-         const TksThread *thread,
-         const char      *thread_field,
-         double           begin,
-         double           end)
+csv_time (Writer *w,
+          double  ticks)
+{
+  if (w->unit_per_tick > 0)
+    append_number (w->out, ticks * w->unit_per_tick, w->unit_decimals);
+  else
+    append_number (w->out, ticks, 6);
+}
+
+/* @thread_field: the thread's name, already escaped; @value: the value column's (NULL: empty;
+ * only written when the export has the column); an @end of NAN is left empty. */
+static void
+csv_row_value (Writer          *w,
+               const char      *kind,
+               const TksThread *thread,
+               const char      *thread_field,
+               double           begin,
+               double           end,
+               const char      *value)
 {
   g_string_append (w->out, kind);
   g_string_append_c (w->out, ',');
@@ -558,10 +575,108 @@ csv_row (Writer          *w,
   if (thread != NULL)
     append_uint (w->out, thread->index);
   g_string_append_c (w->out, ',');
-  append_number (w->out, begin, 6);
+  csv_time (w, begin);
   g_string_append_c (w->out, ',');
-  append_number (w->out, end, 6);
+  if (!isnan (end))
+    csv_time (w, end);
+  if (w->value_column)
+    {
+      g_string_append_c (w->out, ',');
+      if (value != NULL)
+        g_string_append (w->out, value);
+    }
   g_string_append (w->out, "\r\n");
+}
+
+static void
+csv_row (Writer          *w,
+         const char      *kind,
+         const TksThread *thread,
+         const char      *thread_field,
+         double           begin,
+         double           end)
+{
+  csv_row_value (w, kind, thread, thread_field, begin, end, NULL);
+}
+
+/* A row of an event (@thread: the thread of a wake-up, else NULL), with its @value (NULL:
+ * none). */
+static void
+csv_event_row (Writer          *w,
+               const char      *kind,
+               const TksThread *thread,
+               const char      *name,
+               double           begin,
+               double           end,
+               const char      *value)
+{
+  g_autofree char *field = csv_field (name);
+
+  csv_row_value (w, kind, thread, field, begin, end, value);
+}
+
+/* The rows of a dump version 2's events: irq (the handler's name; value: its nesting depth),
+ * sleep (the waking handler), marker (begin = end; value: the marker's), state ("channel:
+ * state"; value: its depth), wakeup (begin: made ready, end: switched in, empty when it never
+ * was; value: the latency in µs). */
+static gboolean
+csv_events_rows (TksCapture *capture,
+                 Writer     *w)
+{
+  TksEvents *events = tks_capture_get_events (capture);
+  static const char * const kinds[TKS_N_TRACK_KINDS] = { "irq", "sleep", "marker", "state" };
+  const TksWakeup *wakeups;
+  guint n;
+
+  for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
+    {
+      const TksTrack *tracks = tks_events_get_tracks (events, k, &n);
+
+      for (guint t = 0; t < n; t++)
+        {
+          for (guint i = 0; i < tracks[t].n_instants; i++)
+            {
+              char value[16];
+
+              g_snprintf (value, sizeof value, "%u", tracks[t].instants[i].value);
+              csv_event_row (w, kinds[k], NULL, tracks[t].name, tracks[t].instants[i].time.pos,
+                             tracks[t].instants[i].time.pos, value);
+            }
+          for (guint i = 0; i < tracks[t].n_slices; i++)
+            {
+              const TksSlice *sl = &tracks[t].slices[i];
+              g_autofree char *name = k == TKS_TRACK_STATE
+                                      ? g_strdup_printf ("%s: %s", tracks[t].name, sl->label)
+                                      : g_strdup (k == TKS_TRACK_SLEEP ? sl->label : tracks[t].name);
+              char depth[16];
+
+              g_snprintf (depth, sizeof depth, "%u", sl->depth);
+              csv_event_row (w, kinds[k], NULL, name != NULL ? name : "", sl->begin.pos,
+                             sl->end.pos, k == TKS_TRACK_SLEEP ? NULL : depth);
+              if (!writer_flush (w, FALSE))
+                return FALSE;
+            }
+        }
+    }
+
+  wakeups = tks_events_get_wakeups (events, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      const TksThread *thread = wakeups[i].thread < tks_capture_get_n_threads (capture)
+                                ? tks_capture_get_thread (capture, wakeups[i].thread) : NULL;
+      g_autofree char *name = thread != NULL ? thread_display_name (thread)
+                                             : g_strdup_printf ("thread %u", wakeups[i].number);
+      GString *latency = g_string_new (NULL);
+
+      if (!wakeups[i].open)
+        append_number (latency, tks_events_to_us (events, wakeups[i].latency), 3);
+      csv_event_row (w, "wakeup", thread, name, wakeups[i].ready.pos,
+                     wakeups[i].open ? NAN : wakeups[i].run.pos, latency->str);
+      g_string_free (latency, TRUE);
+      if (!writer_flush (w, FALSE))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -574,7 +689,10 @@ export_csv (TksCapture *capture,
   double log_end = tks_capture_get_log_end (capture, NULL);
   double trigger;
 
-  g_string_append (w->out, "kind,thread,priority,creation_order,begin,end\r\n");
+  /* The events of a dump version 2 add rows with a value (csv_events_rows). */
+  w->value_column = tks_capture_get_events (capture) != NULL;
+  g_string_append (w->out, w->value_column ? "kind,thread,priority,creation_order,begin,end,value\r\n"
+                                           : "kind,thread,priority,creation_order,begin,end\r\n");
 
   for (guint i = 0; i < n_threads; i++)
     {
@@ -648,6 +766,8 @@ export_csv (TksCapture *capture,
   }
   if (log_end_before_end (capture, &log_end))
     csv_row (w, "log_end", NULL, "lone_exits", log_end, end);
+  if (w->value_column && !csv_events_rows (capture, w))
+    return FALSE;
 
   return writer_flush (w, FALSE);
 }
@@ -1277,6 +1397,37 @@ tks_export_to_stream (TksCapture      *capture,
                       GCancellable    *cancellable,
                       GError         **error)
 {
+  return tks_export_to_stream_in_unit (capture, format, tick_hz, TKS_EXPORT_UNIT_TICKS, stream,
+                                       cancellable, error);
+}
+
+gboolean
+tks_export_unit_from_string (const char    *name,
+                             TksExportUnit *unit)
+{
+  static const char * const names[] = { "ticks", "s", "ms", "us", "ns" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (name != NULL && g_str_equal (name, names[i]))
+      {
+        *unit = (TksExportUnit) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+tks_export_to_stream_in_unit (TksCapture      *capture,
+                              TksExportFormat  format,
+                              double           tick_hz,
+                              TksExportUnit    unit,
+                              GOutputStream   *stream,
+                              GCancellable    *cancellable,
+                              GError         **error)
+{
+  /* per second, and the decimals that keep a nanosecond */
+  static const double per_second[] = { 0, 1, 1e3, 1e6, 1e9 };
+  static const int decimals[] = { 6, 9, 6, 3, 0 };
   g_autoptr(GString) buffer = NULL;
   Writer w = { 0 };
 
@@ -1291,6 +1442,8 @@ tks_export_to_stream (TksCapture      *capture,
   w.out = buffer;
   w.stream = stream;
   w.cancellable = cancellable;
+  w.unit_per_tick = per_second[unit] / tick_hz;
+  w.unit_decimals = decimals[unit];
 
   return export_run (capture, format, tick_hz, &w, error);
 }

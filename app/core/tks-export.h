@@ -40,4 +40,26 @@ gboolean     tks_export_to_stream          (TksCapture      *capture,
                                             GCancellable    *cancellable,
                                             GError         **error);
 
+/* The unit of the CSV's times: ticks (fractional), or seconds, ms, µs, ns at the tick rate. */
+typedef enum
+{
+  TKS_EXPORT_UNIT_TICKS,
+  TKS_EXPORT_UNIT_S,
+  TKS_EXPORT_UNIT_MS,
+  TKS_EXPORT_UNIT_US,
+  TKS_EXPORT_UNIT_NS,
+} TksExportUnit;
+
+/* "ticks", "s", "ms", "us", "ns" */
+gboolean     tks_export_unit_from_string   (const char      *name,
+                                            TksExportUnit   *unit);
+/* As tks_export_to_stream(), the CSV's times in @unit (the other formats have their own). */
+gboolean     tks_export_to_stream_in_unit  (TksCapture      *capture,
+                                            TksExportFormat  format,
+                                            double           tick_hz,
+                                            TksExportUnit    unit,
+                                            GOutputStream   *stream,
+                                            GCancellable    *cancellable,
+                                            GError         **error);
+
 G_END_DECLS
