@@ -7,6 +7,7 @@
 
 #include "tks-capture-private.h"
 #include "tks-error.h"
+#include "tks-events-private.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Saving                                                                                       */
@@ -161,6 +162,9 @@ tks_capture_write (TksCapture         *self,
                             "%" G_GUINT64_FORMAT " switches dropped\n",
                             self->saved_gaps[g].index, self->saved_gaps[g].begin,
                             self->saved_gaps[g].end, self->saved_gaps[g].dropped);
+  /* The events of a dump version 2, on lines of their own. */
+  if (parsed->events != NULL)
+    tks_parsed_events_write (parsed->events, parsed->records, out);
 
   g_string_append (out, "threads_list\n");
   for (guint i = 0; i < parsed->live->len; i++)

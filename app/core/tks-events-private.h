@@ -68,6 +68,25 @@ TksEntryLine     tks_parsed_events_log_line   (TksParsedEvents *events,
 /* Makes the holes' places (entries in a dump version 2) places among the records. */
 void             tks_parsed_events_place_gaps (TksParsedEvents *events,
                                                GArray          *gaps);
+/* Saved captures: the events as "Tickscope event…" lines (only the records not dropped). */
+void             tks_parsed_events_write      (const TksParsedEvents *events,
+                                               const GArray          *records,
+                                               GString               *out);
+/* A "Tickscope event…" line of a saved capture: TRUE when it is one (taken). *@events is made
+ * by "Tickscope events 2", dropped when a line cannot be read (*@problem says so); the
+ * switches go to @switches. */
+gboolean         tks_parsed_events_saved_line (TksParsedEvents **events,
+                                               GArray           *switches,
+                                               const char       *p,
+                                               const char       *end,
+                                               char            **problem);
+/* The saved @events for the log of @records, when their switches are its records; else NULL
+ * with *@problem (@events is freed). */
+TksParsedEvents *tks_parsed_events_attach_saved (TksParsedEvents  *events,
+                                                 GArray           *switches,
+                                                 const GArray     *records,
+                                                 char            **problem);
+
 /* The place of every record (by index into the parsed records) inside its tick, in [0, 1):
  * from the counter when the board has one, else the entries of a tick share it evenly. NULL
  * when @events is. */

@@ -414,3 +414,220 @@ tks_parsed_events_place_gaps (TksParsedEvents *events,
       gap->index = gap->index < events->entries->len ? e[gap->index].record : G_MAXUINT;
     }
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Saved captures: the events ride on "Tickscope event…" lines, which the original viewer's
+ * loader and older readers skip (docs/capture-file.md).                                        */
+
+/* @text on one line, without what a loader searches for or would take for a prompt: such
+ * bytes, line ends and backslashes are written \xNN. */
+static void
+append_escaped (GString    *out,
+                const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '\\' || *p == '\r' || *p == '\n' || g_str_has_prefix (p, "ch>") ||
+          g_str_has_prefix (p, "threads_") || g_str_has_prefix (p, "Saved position"))
+        g_string_append_printf (out, "\\x%02x", (guchar) *p);
+      else
+        g_string_append_c (out, *p);
+    }
+}
+
+static char *
+unescape (const char *p,
+          const char *end)
+{
+  GString *out = g_string_sized_new (end - p);
+
+  for (; p < end; p++)
+    {
+      if (*p == '\\' && end - p >= 4 && p[1] == 'x' && g_ascii_isxdigit (p[2]) &&
+          g_ascii_isxdigit (p[3]))
+        {
+          g_string_append_c (out, (char) (g_ascii_xdigit_value (p[2]) * 16 +
+                                          g_ascii_xdigit_value (p[3])));
+          p += 3;
+        }
+      else
+        g_string_append_c (out, *p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+void
+tks_parsed_events_write (const TksParsedEvents *events,
+                         const GArray          *records,
+                         GString               *out)
+{
+  const TksEventsInfo *info = &events->info;
+  const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) events->entries->data;
+  const TksRecord *r = (const TksRecord *) (gconstpointer) records->data;
+
+  g_string_append_printf (out, "Tickscope events %u\n", info->dump_version);
+  if (events->has_counter)
+    g_string_append_printf (out, "Tickscope event-header Counter frequency: %" G_GUINT64_FORMAT "\n"
+                            "Tickscope event-header Counter bits: 32\n", info->counter_hz);
+  g_string_append_printf (out, "Tickscope event-header Log words: %" G_GUINT64_FORMAT "\n",
+                          info->log_words);
+  if (info->max_names > 0)
+    g_string_append_printf (out, "Tickscope event-header Max names: %u\n", info->max_names);
+  g_string_append_printf (out, "Tickscope event-header Names refused: %u\n", info->names_refused);
+  if (info->has_trigger_value)
+    g_string_append_printf (out, "Tickscope event-header Trigger value: %" G_GUINT64_FORMAT "\n",
+                            info->trigger_value);
+  for (guint k = 0; k < 2; k++)
+    {
+      const char *text = k == 0 ? events->options : events->condition;
+
+      if (text == NULL)
+        continue;
+      g_string_append_printf (out, "Tickscope event-header %s: ", k == 0 ? "Events" : "Condition");
+      append_escaped (out, text);
+      g_string_append_c (out, '\n');
+    }
+  for (guint i = 0; i < TKS_EVENTS_MAX_NAMES; i++)
+    if (events->names[i].name != NULL)
+      {
+        g_string_append_printf (out, "Tickscope event-name Name %2u : Kind = %s, Name = ", i + 1,
+                                name_kinds[events->names[i].kind]);
+        append_escaped (out, events->names[i].name);
+        g_string_append_c (out, '\n');
+      }
+
+  /* Every entry as the board printed it; the switches the rebuild dropped are not saved, as
+   * their records are not. */
+  for (guint i = 0; i < events->entries->len; i++)
+    {
+      char stamp[16] = "";
+
+      if (e[i].kind == TKS_EVENT_SWITCH &&
+          (e[i].record >= records->len || (r[e[i].record].flags & TKS_RECORD_DROPPED)))
+        continue;
+      if (events->has_counter)
+        g_snprintf (stamp, sizeof stamp, " @ %u", e[i].counter);
+      g_string_append (out, "Tickscope event ");
+      switch (e[i].kind)
+        {
+        case TKS_EVENT_SWITCH:
+          g_string_append_printf (out, "From %2u to %2u", e[i].a, e[i].b);
+          break;
+        case TKS_EVENT_IRQ_ENTER:
+        case TKS_EVENT_IRQ_LEAVE:
+          g_string_append_printf (out, "Irq %s %2u", e[i].kind == TKS_EVENT_IRQ_ENTER ? "enter"
+                                                                                     : "leave", e[i].a);
+          break;
+        case TKS_EVENT_SLEEP:
+          g_string_append (out, "Sleep");
+          break;
+        case TKS_EVENT_WAKE:
+          g_string_append_printf (out, "Wake by %2u", e[i].a);
+          break;
+        case TKS_EVENT_READY:
+          g_string_append_printf (out, "Ready %2u", e[i].a);
+          break;
+        case TKS_EVENT_MARKER:
+          g_string_append_printf (out, "Marker %2u = %u", e[i].a, e[i].b);
+          break;
+        case TKS_EVENT_STATE_BEGIN:
+          g_string_append_printf (out, "State %2u begin %2u", e[i].a, e[i].b);
+          break;
+        case TKS_EVENT_STATE_END:
+          g_string_append_printf (out, "State %2u end", e[i].a);
+          break;
+        case TKS_EVENT_TRIGGER:
+        default:
+          g_string_append (out, "Trigger");
+          break;
+        }
+      g_string_append_printf (out, " at %7u%s\n", e[i].tick, stamp);
+    }
+}
+
+gboolean
+tks_parsed_events_saved_line (TksParsedEvents **events,
+                              GArray           *switches,
+                              const char       *p,
+                              const char       *end,
+                              char            **problem)
+{
+  static const char version[] = "Tickscope events ";
+  static const char header[] = "Tickscope event-header ";
+  static const char name[] = "Tickscope event-name ";
+  static const char entry[] = "Tickscope event ";
+  gsize len = end - p;
+  g_autofree char *text = NULL;
+
+  *problem = NULL;
+  if (len >= strlen (version) && memcmp (p, version, strlen (version)) == 0)
+    {
+      guint32 v;
+
+      tks_parsed_events_free (*events);
+      *events = NULL;
+      g_array_set_size (switches, 0);
+      if (!read_u32 (p + strlen (version), end, &v) || v != 2)
+        {
+          *problem = g_strdup ("events of an unknown version are ignored");
+          return TRUE;
+        }
+      *events = tks_parsed_events_new (v);
+      return TRUE;
+    }
+  if (*events == NULL)
+    return len >= strlen (entry) - 1 && memcmp (p, entry, strlen (entry) - 1) == 0;
+  if (len >= strlen (header) && memcmp (p, header, strlen (header)) == 0)
+    {
+      text = unescape (p + strlen (header), end);
+      if (!tks_parsed_events_header (*events, text, text + strlen (text), problem))
+        *problem = g_strdup ("an unknown saved event header is ignored");
+      return TRUE;
+    }
+  if (len >= strlen (name) && memcmp (p, name, strlen (name)) == 0)
+    {
+      text = unescape (p + strlen (name), end);
+      if (!tks_parsed_events_name (*events, text, text + strlen (text), problem))
+        *problem = g_strdup ("an unreadable saved name is ignored");
+      return TRUE;
+    }
+  if (len >= strlen (entry) && memcmp (p, entry, strlen (entry)) == 0)
+    {
+      if (tks_parsed_events_log_line (*events, switches, p + strlen (entry), end) == TKS_ENTRY_NONE)
+        {
+          /* One lost entry makes the rest uncertain: none of them is kept. */
+          *problem = g_strdup ("an unreadable saved event: the capture's events are ignored");
+          g_clear_pointer (events, tks_parsed_events_free);
+        }
+      return TRUE;
+    }
+  return FALSE;
+}
+
+TksParsedEvents *
+tks_parsed_events_attach_saved (TksParsedEvents  *events,
+                                GArray           *switches,
+                                const GArray     *records,
+                                char            **problem)
+{
+  const TksRecord *s = (const TksRecord *) (gconstpointer) switches->data;
+  const TksRecord *r = (const TksRecord *) (gconstpointer) records->data;
+
+  *problem = NULL;
+  if (switches->len != records->len)
+    {
+      *problem = g_strdup_printf ("the saved events hold %u switches, the log %u: they are "
+                                  "ignored", switches->len, records->len);
+      tks_parsed_events_free (events);
+      return NULL;
+    }
+  for (guint i = 0; i < records->len; i++)
+    if (s[i].tick != r[i].tick || s[i].out != r[i].out || s[i].in != r[i].in)
+      {
+        *problem = g_strdup_printf ("the saved events do not match the log at record %u: they "
+                                    "are ignored", i);
+        tks_parsed_events_free (events);
+        return NULL;
+      }
+  return events;
+}

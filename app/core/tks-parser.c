@@ -66,6 +66,8 @@ struct _TksParser
   guint      log_hashed;
   GArray    *pending_gaps;  /* TksParsedGap read before the log they belong to */
   TksParsedEvents *pending_events; /* a dump version 2's header, before its list */
+  TksParsedEvents *saved_events;   /* a saved capture's events, for its log */
+  GArray    *saved_switches;        /* TksRecord: the switches among them */
 };
 
 /* Reading the list or the log of a threads_dump of version 2 (tks-parser-events.c). */
@@ -180,6 +182,7 @@ tks_parser_new (void)
   parser->current = tks_parsed_new ();
   parser->partial = g_string_new (NULL);
   parser->pending_gaps = g_array_new (FALSE, FALSE, sizeof (TksParsedGap));
+  parser->saved_switches = g_array_new (FALSE, FALSE, sizeof (TksRecord));
   return parser;
 }
 
@@ -194,6 +197,8 @@ tks_parser_free (TksParser *parser)
   g_string_free (parser->partial, TRUE);
   g_array_unref (parser->pending_gaps);
   tks_parsed_events_free (parser->pending_events);
+  tks_parsed_events_free (parser->saved_events);
+  g_array_unref (parser->saved_switches);
   g_free (parser->refusal);
   g_free (parser->fatal);
   g_free (parser);
@@ -1120,6 +1125,21 @@ content_line (TksParser  *parser,
                        "the whole capture is shown", parser->line_no);
           return;
         }
+      if (has_prefix (p, end, "Tickscope event"))
+        {
+          g_autofree char *problem = NULL;
+
+          if (tks_parsed_events_saved_line (&parser->saved_events, parser->saved_switches, p, end,
+                                            &problem))
+            {
+              if (problem != NULL)
+                add_warning (parser, "line %u: warning: %s", parser->line_no, problem);
+              if (parser->saved_switches->len > MAX_RECORDS)
+                fail (parser, "Line %u: the saved events hold more than %u switches, more than "
+                      "any board keeps", parser->line_no, MAX_RECORDS);
+              return;
+            }
+        }
       if (has_prefix (p, end, "Tickscope gap "))
         gap_line (parser, p, end, p + strlen ("Tickscope gap "), TRUE, 0, MAX_RECORDS, FALSE);
       else if (has_prefix (p, end, "Tickscope "))
@@ -1584,6 +1604,20 @@ tks_parser_finish (TksParser  *parser,
   /* A dump version 2's holes are placed by entries: the rebuild places them by records. */
   if (result->events != NULL)
     tks_parsed_events_place_gaps (result->events, result->gaps);
+  /* A saved capture's events, when they are those of its log. */
+  else if (parser->saved_events != NULL)
+    {
+      g_autofree char *problem = NULL;
+
+      result->events = tks_parsed_events_attach_saved (g_steal_pointer (&parser->saved_events),
+                                                       parser->saved_switches, result->records,
+                                                       &problem);
+      if (problem != NULL)
+        {
+          g_ptr_array_add (result->warnings, g_strdup_printf ("warning: %s", problem));
+          result->n_warnings++;
+        }
+    }
 
   /* A reply that is mostly noise is a wrong baud rate or a broken link, not a capture. */
   if (parser->log_garbled > 0 &&
