@@ -1060,6 +1060,34 @@ test_fixture_current (void)
   g_assert_cmpstr (contents, ==, expected);
 }
 
+/* Perfetto: a track per handler, markers as instants, wake-ups as flows from the handler that
+ * made the thread ready; ftrace: the kernel's tracepoints. */
+static void
+test_cli_export_perfetto_ftrace (void)
+{
+  g_autofree char *text = every_kind_dump ();
+  g_autofree char *input = g_strconcat ("threads_dump\r\n", text, NULL);
+  g_auto (TksCliResult) p = tks_run_cli (input, "export", "-", "--format", "perfetto", NULL);
+  g_auto (TksCliResult) f = tks_run_cli (input, "export", "-", "--format", "ftrace", NULL);
+
+  g_assert_cmpint (p.status, ==, 0);
+  /* threads are tids 1 to 3; the tracks follow */
+  g_assert_nonnull (strstr (p.out, "{\"ph\":\"M\",\"pid\":1,\"tid\":4,\"name\":\"thread_name\",\"args\":{\"name\":\"irq USART1_IRQHandler\"}}"));
+  g_assert_nonnull (strstr (p.out, "{\"ph\":\"X\",\"pid\":1,\"tid\":5,\"name\":\"SysTick_Handler\",\"cat\":\"irq\",\"ts\":13000.298,\"dur\":0.06,\"args\":{\"depth\":1}}"));
+  g_assert_nonnull (strstr (p.out, "{\"ph\":\"i\",\"pid\":1,\"tid\":7,\"name\":\"adc\",\"cat\":\"marker\",\"s\":\"t\",\"ts\":11000,\"args\":{\"value\":42}}"));
+  g_assert_nonnull (strstr (p.out, "\"name\":\"busy\",\"cat\":\"state\""));
+  g_assert_nonnull (strstr (p.out, "{\"ph\":\"s\",\"pid\":1,\"tid\":4,\"name\":\"wakeup\",\"cat\":\"wakeup\",\"id\":1,\"ts\":10994.643}"));
+  g_assert_nonnull (strstr (p.out, "{\"ph\":\"f\",\"pid\":1,\"tid\":3,\"name\":\"wakeup\",\"cat\":\"wakeup\",\"id\":1,\"bp\":\"e\",\"ts\":10995.833}"));
+
+  g_assert_cmpint (f.status, ==, 0);
+  g_assert_nonnull (strstr (f.out, ": irq_handler_entry: irq=1 name=USART1_IRQHandler\n"));
+  g_assert_nonnull (strstr (f.out, ": irq_handler_exit: irq=6 ret=handled\n"));
+  g_assert_nonnull (strstr (f.out, " 0.010995: sched_wakeup: comm=sensor pid=3 prio=100 target_cpu=000\n"));
+  g_assert_nonnull (strstr (f.out, ": tracing_mark_write: adc=42\n"));
+  g_assert_nonnull (strstr (f.out, ": tracing_mark_write: state_begin channel=mode state=calib\n"));
+  g_assert_nonnull (strstr (f.out, ": tracing_mark_write: cpu_wake by=USART1_IRQHandler\n"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1079,5 +1107,6 @@ main (int    argc,
   g_test_add_func ("/events/cli/stats", test_cli_stats);
   g_test_add_func ("/events/cli/info", test_cli_info);
   g_test_add_func ("/events/cli/export-csv", test_cli_export_csv);
+  g_test_add_func ("/events/cli/export-perfetto-ftrace", test_cli_export_perfetto_ftrace);
   return g_test_run ();
 }

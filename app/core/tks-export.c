@@ -307,6 +307,137 @@ log_end_before_end (TksCapture *capture,
   return *log_end < tks_capture_get_end (capture) && isfinite (*log_end);
 }
 
+/* The innermost handler's track (tid) under way at @time, 0 when none. */
+static guint
+perfetto_irq_at (TksEvents *events,
+                 gint64     time,
+                 guint      first_tid)
+{
+  guint n, tid = 0, depth = 0;
+  const TksTrack *tracks = tks_events_get_tracks (events, TKS_TRACK_IRQ, &n);
+
+  for (guint t = 0; t < n; t++)
+    {
+      guint lo = 0, hi = tracks[t].n_slices;
+
+      /* the last slice that begins at or before @time */
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (tracks[t].slices[mid].begin.time <= time)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo > 0 && tracks[t].slices[lo - 1].end.time >= time &&
+          (tid == 0 || tracks[t].slices[lo - 1].depth >= depth))
+        {
+          tid = first_tid + t;
+          depth = tracks[t].slices[lo - 1].depth;
+        }
+    }
+  return tid;
+}
+
+/* The events of a dump version 2: a track per handler, one for the CPU's sleep, one per
+ * marker (instants with their value) and per state channel (nested slices), after the
+ * threads' (tids from @first_tid); each wake-up is a "ready" slice on its thread's track from
+ * made ready to switched in, with a flow from the handler that made it ready (or from that
+ * slice) to the run. */
+static gboolean
+perfetto_events (TksCapture *capture,
+                 double      us_per_tick,
+                 guint       first_tid,
+                 Writer     *w,
+                 gboolean   *first)
+{
+  TksEvents *events = tks_capture_get_events (capture);
+  static const char * const prefixes[TKS_N_TRACK_KINDS] = { "irq ", "", "marker ", "state " };
+  static const char * const cats[TKS_N_TRACK_KINDS] = { "irq", "sleep", "marker", "state" };
+  guint tid = first_tid, n_wakeups;
+  const TksWakeup *wakeups;
+
+  if (events == NULL)
+    return TRUE;
+  for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
+    {
+      guint n;
+      const TksTrack *tracks = tks_events_get_tracks (events, k, &n);
+
+      for (guint t = 0; t < n; t++, tid++)
+        {
+          g_autofree char *label = g_strconcat (prefixes[k], tracks[t].name, NULL);
+
+          json_begin_event (w, first, "M", "thread_name", tid);
+          g_string_append (w->out, ",\"args\":{\"name\":");
+          append_json_string (w->out, label);
+          g_string_append (w->out, "}}");
+          json_begin_event (w, first, "M", "thread_sort_index", tid);
+          g_string_append_printf (w->out, ",\"args\":{\"sort_index\":%u}}", tid);
+          for (guint i = 0; i < tracks[t].n_slices; i++)
+            {
+              const TksSlice *sl = &tracks[t].slices[i];
+
+              json_begin_event (w, first, "X", sl->label != NULL ? sl->label : "sleep", tid);
+              g_string_append_printf (w->out, ",\"cat\":\"%s\"", cats[k]);
+              json_append_ts (w, "ts", sl->begin.pos * us_per_tick);
+              json_append_ts (w, "dur", MAX (0.0, sl->end.pos - sl->begin.pos) * us_per_tick);
+              g_string_append_printf (w->out, ",\"args\":{\"depth\":%u", sl->depth);
+              if (k == TKS_TRACK_SLEEP)
+                {
+                  g_string_append (w->out, ",\"woken_by\":");
+                  append_json_string (w->out, sl->label != NULL ? sl->label : "");
+                }
+              g_string_append (w->out, "}}");
+              if (!writer_flush (w, FALSE))
+                return FALSE;
+            }
+          for (guint i = 0; i < tracks[t].n_instants; i++)
+            {
+              json_begin_event (w, first, "i", tracks[t].name, tid);
+              g_string_append (w->out, ",\"cat\":\"marker\",\"s\":\"t\"");
+              json_append_ts (w, "ts", tracks[t].instants[i].time.pos * us_per_tick);
+              g_string_append_printf (w->out, ",\"args\":{\"value\":%u}}",
+                                      tracks[t].instants[i].value);
+              if (!writer_flush (w, FALSE))
+                return FALSE;
+            }
+        }
+    }
+
+  wakeups = tks_events_get_wakeups (events, &n_wakeups);
+  for (guint i = 0; i < n_wakeups; i++)
+    {
+      const TksWakeup *wk = &wakeups[i];
+      guint thread_tid = wk->thread < tks_capture_get_n_threads (capture) ? wk->thread + 1 : 0;
+      /* (the handlers' tracks come first) */
+      guint from_tid = perfetto_irq_at (events, wk->ready.time, first_tid);
+
+      if (wk->open || thread_tid == 0)
+        continue;
+      json_begin_event (w, first, "X", "ready", thread_tid);
+      g_string_append (w->out, ",\"cat\":\"wakeup\"");
+      json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
+      json_append_ts (w, "dur", MAX (0.0, wk->run.pos - wk->ready.pos) * us_per_tick);
+      g_string_append (w->out, ",\"args\":{\"latency_us\":");
+      append_number (w->out, tks_events_to_us (events, wk->latency), 3);
+      g_string_append (w->out, "}}");
+      /* the flow: from the waker (or the ready slice) to the run */
+      json_begin_event (w, first, "s", "wakeup", from_tid != 0 ? from_tid : thread_tid);
+      g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u", i + 1);
+      json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
+      g_string_append (w->out, "}");
+      json_begin_event (w, first, "f", "wakeup", thread_tid);
+      g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u,\"bp\":\"e\"", i + 1);
+      json_append_ts (w, "ts", wk->run.pos * us_per_tick);
+      g_string_append (w->out, "}");
+      if (!writer_flush (w, FALSE))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 export_perfetto (TksCapture *capture,
                  double      tick_hz,
@@ -474,6 +605,8 @@ export_perfetto (TksCapture *capture,
       g_string_append_printf (w->out, ",\"args\":{\"reason\":\"lone_exits\",\"exits_after\":%u}}",
                               tks_capture_get_n_exits_after_log_end (capture));
     }
+  if (!perfetto_events (capture, us_per_tick, n_threads + 1, w, &first))
+    return FALSE;
 
   g_string_append (w->out, "\n]}\n");
 
@@ -1006,6 +1139,115 @@ ftrace_gap_marks (FtraceContext *ctx,
     }
 }
 
+/* A line of an event of a dump version 2: @event (a tracepoint, with its fields). */
+static void
+ftrace_event (FtraceContext *ctx,
+              int            current,
+              double         pos,
+              const char    *event)
+{
+  ctx->n_lines++;
+  if (ctx->w == NULL)
+    return;
+  ftrace_line_prefix (ctx, current, pos);
+  g_string_append (ctx->w->out, event);
+  g_string_append_c (ctx->w->out, '\n');
+}
+
+/* The events of a dump version 2 up to @pos (@done: entries passed so far), as the kernel
+ * names them: irq_handler_entry/exit, sched_wakeup; markers, states and sleep as
+ * tracing_mark_write. */
+static void
+ftrace_events (FtraceContext *ctx,
+               int            current,
+               guint         *done,
+               double         pos)
+{
+  TksEvents *events = tks_capture_get_events (ctx->capture);
+  const TksEventEntry *e;
+  guint n;
+
+  if (events == NULL)
+    return;
+  e = tks_events_get_entries (events, &n);
+  for (; *done < n && e[*done].time.pos <= pos; (*done)++)
+    {
+      const TksEventEntry *en = &e[*done];
+      g_autofree char *name = NULL;
+      g_autofree char *line = NULL;
+
+      switch (en->kind)
+        {
+        case TKS_EVENT_IRQ_ENTER:
+          name = ftrace_sanitize (tks_events_get_name (events, TKS_NAME_IRQ, en->a));
+          line = g_strdup_printf ("irq_handler_entry: irq=%u name=%s", en->a, name);
+          break;
+        case TKS_EVENT_IRQ_LEAVE:
+          line = g_strdup_printf ("irq_handler_exit: irq=%u ret=handled", en->a);
+          break;
+        case TKS_EVENT_READY:
+          {
+            guint n_wakeups, lo = 0, hi;
+            const TksWakeup *w = tks_events_get_wakeups (events, &n_wakeups);
+            int thread = -1;
+
+            /* the thread this Ready names, from its wake-up (by ready time) */
+            for (hi = n_wakeups; lo < hi;)
+              {
+                guint mid = lo + (hi - lo) / 2;
+
+                if (w[mid].ready.time < en->time.time)
+                  lo = mid + 1;
+                else
+                  hi = mid;
+              }
+            for (guint i = lo; i < n_wakeups && w[i].ready.time == en->time.time && thread < 0; i++)
+              if (w[i].number == en->a && w[i].thread < tks_capture_get_n_threads (ctx->capture))
+                thread = (int) w[i].thread;
+            if (thread < 0)
+              line = g_strdup_printf ("tracing_mark_write: ready number=%u", en->a);
+            else
+              line = g_strdup_printf ("sched_wakeup: comm=%s pid=%d prio=%d target_cpu=000",
+                                      ftrace_task_comm (ctx, thread), thread + 1,
+                                      ftrace_task_prio (ctx, thread));
+          }
+          break;
+        case TKS_EVENT_MARKER:
+          name = ftrace_sanitize (tks_events_get_name (events, TKS_NAME_MARKER, en->a));
+          line = g_strdup_printf ("tracing_mark_write: %s=%u", name, en->b);
+          break;
+        case TKS_EVENT_STATE_BEGIN:
+        case TKS_EVENT_STATE_END:
+          {
+            g_autofree char *channel = ftrace_sanitize (tks_events_get_name (events, TKS_NAME_CHANNEL, en->a));
+
+            if (en->kind == TKS_EVENT_STATE_END)
+              line = g_strdup_printf ("tracing_mark_write: state_end channel=%s", channel);
+            else
+              {
+                name = ftrace_sanitize (tks_events_get_name (events, TKS_NAME_STATE, en->b));
+                line = g_strdup_printf ("tracing_mark_write: state_begin channel=%s state=%s",
+                                        channel, name);
+              }
+          }
+          break;
+        case TKS_EVENT_SLEEP:
+          line = g_strdup ("tracing_mark_write: cpu_sleep");
+          break;
+        case TKS_EVENT_WAKE:
+          name = en->a != 0 ? ftrace_sanitize (tks_events_get_name (events, TKS_NAME_IRQ, en->a))
+                            : g_strdup ("none");
+          line = g_strdup_printf ("tracing_mark_write: cpu_wake by=%s", name);
+          break;
+        case TKS_EVENT_SWITCH:
+        case TKS_EVENT_TRIGGER:
+        default:
+          continue;
+        }
+      ftrace_event (ctx, current, en->time.pos, line);
+    }
+}
+
 static GArray *
 ftrace_collect_events (TksCapture *capture)
 {
@@ -1080,7 +1322,7 @@ ftrace_walk (FtraceContext *ctx,
   gboolean trigger_done = !has_trigger;
   int current = -1;
   guint i = 0;
-  guint n_gaps, gap_marks = 0;
+  guint n_gaps, gap_marks = 0, events_done = 0;
   const TksGap *gaps = tks_capture_get_gaps (ctx->capture, &n_gaps);
 
   while (i < events->len)
@@ -1093,6 +1335,7 @@ ftrace_walk (FtraceContext *ctx,
       guint n_ins = 0;
 
       ftrace_gap_marks (ctx, current, gaps, n_gaps, &gap_marks, pos);
+      ftrace_events (ctx, current, &events_done, pos);
 
       if (!trigger_done && trigger <= pos)
         {
@@ -1145,6 +1388,7 @@ ftrace_walk (FtraceContext *ctx,
     }
 
   ftrace_gap_marks (ctx, current, gaps, n_gaps, &gap_marks, INFINITY);
+  ftrace_events (ctx, current, &events_done, INFINITY);
   if (!trigger_done)
     ftrace_trigger (ctx, current, trigger);
   if (!log_end_done)
