@@ -709,7 +709,11 @@ known_dump (void)
   irq (USART1_IRQHandler, 30, 30990 * 168, 30, 30995 * 168);
   at_us (31000);
   ch_host_switch (&threads[0]);
-  return g_strconcat ("threads_dump\r\n", dump (), NULL);
+  {
+    g_autofree char *text = dump ();
+
+    return g_strconcat ("threads_dump\r\n", text, NULL);
+  }
 }
 
 static void
@@ -1025,6 +1029,8 @@ test_saved_mismatch (void)
   g_autofree char *garbled = replaced (saved, "Tickscope event Sleep at", "Tickscope event Slxep at");
   const char *inputs[] = { changed, garbled };
   const char *says[] = { "do not match the log", "unreadable saved event" };
+
+  g_assert_nonnull (tks_capture_get_events (reloaded));
 
   for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
     {
