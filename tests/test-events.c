@@ -633,19 +633,25 @@ test_wakeup_open_and_renumbered (void)
   at (2, 2 * 168000 + 10);
   ch_host_thread_exit (&threads[2]); /* sensor exits: late becomes number 3 */
   sw (3, 2, 2 * 168000 + 50);     /* late switched in as number 3 */
+  sw (0, 2, 2 * 168000 + 60);
+  ready (3, 2, 2 * 168000 + 70);  /* Ready 3: late, by its new number */
+  sw (3, 2, 2 * 168000 + 100);
   ready (0, 3, 3 * 168000);       /* main made ready, never runs again */
   text = dump ();
   capture = read_dump (text);
   g_assert_null (tks_capture_get_damage (capture));
   events = tks_capture_get_events (capture);
   w = tks_events_get_wakeups (events, &n);
-  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (n, ==, 3);
   g_assert_cmpstr (tks_capture_get_thread (capture, w[0].thread)->name, ==, "late");
   g_assert_cmpuint (w[0].number, ==, 4);
   g_assert_false (w[0].open);
   g_assert_cmpint (w[0].latency, ==, 50);
-  g_assert_cmpstr (tks_capture_get_thread (capture, w[1].thread)->name, ==, "main");
-  g_assert_true (w[1].open);
+  g_assert_cmpstr (tks_capture_get_thread (capture, w[1].thread)->name, ==, "late");
+  g_assert_cmpuint (w[1].number, ==, 3);
+  g_assert_cmpint (w[1].latency, ==, 30);
+  g_assert_cmpstr (tks_capture_get_thread (capture, w[2].thread)->name, ==, "main");
+  g_assert_true (w[2].open);
 }
 
 /* ------------------------------------------------------------------------------------------ */
