@@ -1,33 +1,31 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "tks-capture.h"
 #include "tks-coverage.h"
 #include "test-view-synthetic.h"
 
-/* The first of @runs (sorted, not overlapping) that ends after @t: the plain answer the
- * summaries are checked against. */
-static guint
-first_ending_after (const TksRun *runs,
-                    guint         n_runs,
-                    double        t)
+#define N_QUERIES 5000
+
+typedef struct
 {
-  guint lo = 0, hi = n_runs;
+  double t0, t1;
+} Query;
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
+static int
+query_cmp (const void *a,
+           const void *b)
+{
+  double x = ((const Query *) a)->t0, y = ((const Query *) b)->t0;
 
-      if (runs[mid].end <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return (x > y) - (x < y);
 }
 
 /* Coverage summaries answer as the runs do: never "no" where a run is, "yes" only within a
- * bucket of one. */
+ * bucket of one. The runs' answer comes from walking them once beside the queries, sorted by
+ * their start. */
 static void
 test_coverage_matches_runs (void)
 {
@@ -35,6 +33,7 @@ test_coverage_matches_runs (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) capture = tks_capture_new_from_data (text->str, text->len, &error);
   g_autoptr(TksCoverage) coverage = NULL;
+  g_autofree Query *queries = g_new (Query, N_QUERIES);
   double start, end;
   guint t, n_yes = 0, n_no = 0;
   guint32 state = 99;
@@ -48,25 +47,31 @@ test_coverage_matches_runs (void)
       const TksThread *thread = tks_capture_get_thread (capture, t);
       double bucket = tks_coverage_bucket_width (coverage, t);
       guint n = thread->n_runs - ((thread->flags & TKS_THREAD_RUNNING_AT_END) ? 1 : 0);
-      guint k;
+      guint k, in = 0, near_in = 0;
 
       g_assert_cmpfloat (bucket, >, 0);
       g_assert_cmpfloat (bucket, <, (end - start) / 8192);
-      for (k = 0; k < 5000; k++)
+      for (k = 0; k < N_QUERIES; k++)
         {
-          double t0, t1;
+          state = state * 1103515245u + 12345u;
+          queries[k].t0 = start + (end - start) * ((state >> 8) / 16777216.0);
+          state = state * 1103515245u + 12345u;
+          queries[k].t1 = queries[k].t0 + bucket * (0.2 + 8.0 * ((state >> 8) / 16777216.0));
+        }
+      qsort (queries, N_QUERIES, sizeof *queries, query_cmp);
+
+      for (k = 0; k < N_QUERIES; k++)
+        {
+          double t0 = queries[k].t0, t1 = queries[k].t1;
           gboolean any, near;
-          guint i;
 
-          state = state * 1103515245u + 12345u;
-          t0 = start + (end - start) * ((state >> 8) / 16777216.0);
-          state = state * 1103515245u + 12345u;
-          t1 = t0 + bucket * (0.2 + 8.0 * ((state >> 8) / 16777216.0));
-
-          i = first_ending_after (thread->runs, n, t0);
-          any = i < n && thread->runs[i].begin < t1;
-          i = first_ending_after (thread->runs, n, t0 - bucket);
-          near = i < n && thread->runs[i].begin < t1 + bucket;
+          /* the first run ending after t0, and after t0 - bucket */
+          while (in < n && thread->runs[in].end <= t0)
+            in++;
+          while (near_in < n && thread->runs[near_in].end <= t0 - bucket)
+            near_in++;
+          any = in < n && thread->runs[in].begin < t1;
+          near = near_in < n && thread->runs[near_in].begin < t1 + bucket;
 
           if (tks_coverage_any (coverage, t, t0, t1))
             {

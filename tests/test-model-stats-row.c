@@ -8,51 +8,36 @@
 #include "tks-stats.h"
 #include "tks-test-fixtures.h"
 
-static TksCapture *
-simple_capture (void)
+/* The row of "worker" (runs [102, 103] and [103.5, 106]) over [from, to), and its figures. */
+static TksStatsRow *
+worker_row (double          from,
+            double          to,
+            guint           lane,
+            TksThreadStats *stats)
 {
   g_autoptr(GError) error = NULL;
-  TksCapture *capture = tks_capture_new_from_data (tks_test_simple_transcript,
-                                                   sizeof tks_test_simple_transcript - 1,
-                                                   &error);
+  g_autoptr(TksCapture) capture = tks_capture_new_from_data (tks_test_simple_transcript,
+                                                             sizeof tks_test_simple_transcript - 1,
+                                                             &error);
+  const TksThread *worker;
 
   g_assert_no_error (error);
-  g_assert_nonnull (capture);
-  return capture;
-}
-
-static const TksThread *
-thread_named (TksCapture *capture,
-              const char *name)
-{
-  guint i;
-
-  for (i = 0; i < tks_capture_get_n_threads (capture); i++)
-    {
-      const TksThread *thread = tks_capture_get_thread (capture, i);
-
-      if (g_strcmp0 (thread->name, name) == 0)
-        return thread;
-    }
-  g_assert_not_reached ();
+  worker = tks_capture_get_thread (capture, 2);
+  g_assert_cmpstr (worker->name, ==, "worker");
+  tks_thread_stats_compute (worker, from, to, stats);
+  return tks_stats_row_new (worker, lane, stats);
 }
 
 /* A row shows the core's figures as properties, for the table's sorters and cells. */
 static void
 test_properties (void)
 {
-  g_autoptr(TksCapture) capture = simple_capture ();
-  const TksThread *worker = thread_named (capture, "worker");
   TksThreadStats stats;
-  g_autoptr(TksStatsRow) row = NULL;
+  g_autoptr(TksStatsRow) row = worker_row (100, 110, 2, &stats);
   g_autofree char *name = NULL;
   int priority;
   guint lane, activations;
   double run_time, share, max_run, mean_run, longest_wait;
-
-  /* worker runs [102, 103] and [103.5, 106] */
-  tks_thread_stats_compute (worker, 100, 110, &stats);
-  row = tks_stats_row_new (worker, 2, &stats);
 
   g_object_get (row, "name", &name, "priority", &priority, "lane", &lane,
                 "activations", &activations, "run-time", &run_time, "share", &share,
@@ -79,19 +64,15 @@ test_properties (void)
 static void
 test_undefined_reads_zero (void)
 {
-  g_autoptr(TksCapture) capture = simple_capture ();
-  const TksThread *worker = thread_named (capture, "worker");
   TksThreadStats stats;
-  g_autoptr(TksStatsRow) row = NULL;
+  /* worker does not run in [106, 110) */
+  g_autoptr(TksStatsRow) row = worker_row (106, 110, 0, &stats);
   double max_run, mean_run, longest_wait;
   guint activations;
 
-  /* worker does not run in [106, 110) */
-  tks_thread_stats_compute (worker, 106, 110, &stats);
   g_assert_true (isnan (stats.max_run));
   g_assert_true (isnan (stats.mean_run));
   g_assert_true (isnan (stats.longest_wait));
-  row = tks_stats_row_new (worker, 0, &stats);
 
   g_object_get (row, "activations", &activations, "max-run", &max_run, "mean-run", &mean_run,
                 "longest-wait", &longest_wait, NULL);
