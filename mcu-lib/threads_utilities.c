@@ -162,8 +162,7 @@ typedef struct
 
 static const char tu_dynamic_name[] = "Exited dynamic thread";
 
-#if TU_EVENTS
-/* Kinds of the event entries (record word with out-thread TU_EVENT_MARK). */
+/* Kinds of the event entries (record word with out-thread TU_EVENT_MARK), with events. */
 #define TU_EVENT_MARK   63U
 #define TU_EV_IRQ_ENTER 1U   /* payload A: name id of the handler (above 30) */
 #define TU_EV_IRQ_LEAVE 2U   /* the innermost handler under way ends */
@@ -183,6 +182,7 @@ static const char tu_dynamic_name[] = "Exited dynamic thread";
 #define TU_MORE_MARK    0xFFFU
 #define TU_MORE_A_MASK  0xFFFFFU
 
+#if TU_EVENTS
 /* Payload of each kind: 0 none, 1 A, 2 A and B. */
 static const uint8_t tu_payload_of[TU_EV_KINDS] = { 0, 1, 0, 0, 0, 1, 2, 1, 1, 0 };
 
@@ -903,7 +903,6 @@ tu_hash_word (uint32_t hash, uint32_t word)
   return hash;
 }
 
-#if TU_EVENTS
 typedef struct
 {
   uint32_t record;
@@ -912,6 +911,20 @@ typedef struct
   uint32_t a;
   uint32_t b;
 } tu_entry_t;
+
+/* Payload words the checksum takes for @e: 0 none, 1 A, 2 A and B. */
+static uint32_t
+tu_entry_payload (const tu_entry_t *e)
+{
+#if TU_EVENTS
+  if (((e->record >> TU_OUT_POS) & TU_NUM_MASK) == TU_EVENT_MARK
+      && (e->record & TU_NUM_MASK) < TU_EV_KINDS)
+    return tu_payload_of[e->kind];
+#else
+  (void) e;
+#endif
+  return 0;
+}
 
 static uint32_t
 tu_read_slot (uint32_t *pos, uint32_t *left, uint32_t *second)
@@ -929,12 +942,6 @@ tu_read_slot (uint32_t *pos, uint32_t *left, uint32_t *second)
   return record;
 }
 
-static int
-tu_is_more (uint32_t record)
-{
-  return (record & TU_MORE_MARK) == TU_MORE_MARK;
-}
-
 /* Reads the next entry of the @left slots at @pos; 0 when the slot read was a continuation
  * left from an entry that was overwritten (nothing to print). */
 static int
@@ -943,12 +950,14 @@ tu_read_entry (uint32_t *pos, uint32_t *left, tu_entry_t *e)
   uint32_t payload = 0, unused;
 
   e->record = tu_read_slot (pos, left, &e->stamp);
-  if (tu_is_more (e->record))
+  e->kind = 0;
+  e->a = 0;
+  e->b = 0;
+#if TU_EVENTS
+  if ((e->record & TU_MORE_MARK) == TU_MORE_MARK)
     return 0;
   e->kind = ((e->record >> TU_OUT_POS) & TU_NUM_MASK) == TU_EVENT_MARK
             ? e->record & TU_NUM_MASK : 0U;
-  e->a = 0;
-  e->b = 0;
   if (e->kind >= TU_EV_IRQ_SHORT)
     {
       e->a = e->kind - TU_EV_IRQ_SHORT;
@@ -966,7 +975,9 @@ tu_read_entry (uint32_t *pos, uint32_t *left, tu_entry_t *e)
       e->b |= ((tu_read_slot (pos, left, &unused) >> TU_TIME_POS) & 0xFFFFU) << 16;
     }
 #endif
+#endif /* TU_EVENTS */
   (void) unused;
+  (void) payload;
   return 1;
 }
 
@@ -982,6 +993,7 @@ tu_count_entries (const tu_span_t *span)
   return n;
 }
 
+#if TU_EVENTS
 /* Prints the entries of the log; the caller paused the log. With @all (threads_dump), every
  * entry with its counter value, and the checksum over each entry's words (record word,
  * counter, payload A and B when the kind has them); otherwise only the switches, as
@@ -1010,8 +1022,7 @@ tu_print_records (BaseSequentialStream *out, tu_span_t *span, int all)
             chprintf (out, "From %2d to %2d at %7d" TU_NL, out_number, in_number, (int) tick);
           continue;
         }
-      payload = e.kind < TU_EV_KINDS && (e.record & TU_NUM_MASK) < TU_EV_IRQ_SHORT
-                ? tu_payload_of[e.kind] : 0U;
+      payload = tu_entry_payload (&e);
       hash = tu_hash_word (hash, e.record);
 #if TU_CYCLES
       hash = tu_hash_word (hash, e.stamp);
@@ -1089,6 +1100,343 @@ tu_print_records (BaseSequentialStream *out, tu_span_t *span, int all)
   span->checksum = hash;
 }
 #endif /* TU_EVENTS */
+
+/********************             THE COMPACT ENCODING             ********************/
+
+/* threads_dump_compact prints the entries of the log as lines of base64 characters (see
+ * WIRE-FORMAT.md, dump version 3): each line starts from a key frame, carries a sequence number
+ * and a checksum, and holds as many whole entries as fit. Everything is on the stack of the
+ * shell thread; nothing runs in the hooks. */
+
+#define TU_Z_PAYLOAD_CHARS 70U
+#define TU_Z_PAYLOAD_BITS  (TU_Z_PAYLOAD_CHARS * 6U)
+#define TU_Z_MAX_ENTRIES   127U
+
+static const char tu_z_alphabet[] =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+typedef struct
+{
+  uint8_t  bits[(TU_Z_PAYLOAD_BITS + 7U) / 8U];
+  uint32_t n;              /* bits written */
+  int      full;           /* a write did not fit */
+} tu_bits_t;
+
+/* What the coder remembers between entries; a line's key frame resets it. */
+typedef struct
+{
+  uint32_t tick;           /* 20-bit tick of the last entry */
+  uint32_t counter;        /* counter of the last entry */
+  uint32_t mean;           /* running mean of the counter's steps, times 8 */
+  uint8_t  cur;            /* number of the thread running (the implied out-thread) */
+  uint8_t  mtf[64];        /* thread numbers, most recent first */
+} tu_zstate_t;
+
+static void
+tu_bits_put (tu_bits_t *b, uint32_t value, uint32_t n)
+{
+  while (n != 0U)
+    {
+      n--;
+      if (b->n >= TU_Z_PAYLOAD_BITS)
+        {
+          b->full = 1;
+          return;
+        }
+      if (((value >> n) & 1U) != 0U)
+        b->bits[b->n / 8U] |= (uint8_t) (0x80U >> (b->n % 8U));
+      b->n++;
+    }
+}
+
+/* Exp-Golomb code of order @k of @v. */
+static void
+tu_bits_eg (tu_bits_t *b, uint32_t v, uint32_t k)
+{
+  uint64_t w = (uint64_t) v + ((uint64_t) 1 << k);
+  uint32_t len = 0;
+
+  while ((w >> len) > 1U)
+    len++;
+  /* len + 1 significant bits: len - k zeros first. */
+  tu_bits_put (b, 0, len - k);
+  if (len >= 32U)
+    {
+      tu_bits_put (b, (uint32_t) (w >> 32), len - 31U);
+      tu_bits_put (b, (uint32_t) w, 32U);
+    }
+  else
+    tu_bits_put (b, (uint32_t) w, len + 1U);
+}
+
+#if TU_CYCLES
+static uint32_t
+tu_zigzag (int32_t v)
+{
+  return v >= 0 ? (uint32_t) v << 1 : (((uint32_t) -(v + 1)) << 1) | 1U;
+}
+
+static uint32_t
+tu_z_order (uint32_t mean8)
+{
+  uint32_t k = 0, m = mean8 >> 3;
+
+  while ((m >> k) > 1U && k < 30U)
+    k++;
+  return k;
+}
+#endif
+
+static void
+tu_zstate_reset (tu_zstate_t *z)
+{
+  uint32_t i, n = 1;
+
+  z->mtf[0] = z->cur;
+  for (i = 1; i < 64U; i++)
+    if (i != z->cur)
+      z->mtf[n++] = (uint8_t) i;
+  if (z->cur != 0U)
+    z->mtf[n] = 0;
+}
+
+/* The rank of @number in the move-to-front list, which it then heads. */
+static uint32_t
+tu_mtf_use (tu_zstate_t *z, uint32_t number)
+{
+  uint32_t r = 0, i;
+
+  while (r < 63U && z->mtf[r] != number)
+    r++;
+  for (i = r; i > 0U; i--)
+    z->mtf[i] = z->mtf[i - 1U];
+  z->mtf[0] = (uint8_t) number;
+  return r;
+}
+
+/* Codes one entry, updating @z. */
+static void
+tu_z_entry (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e)
+{
+  uint32_t tick = (e->record >> TU_TIME_POS) & TU_TIME_MASK;
+  uint32_t out_number = (e->record >> TU_OUT_POS) & TU_NUM_MASK;
+  uint32_t in_number = (e->record >> TU_IN_POS) & TU_NUM_MASK;
+  uint32_t dt = (tick - z->tick) & TU_TIME_MASK;
+
+  /* What: a switch from the running thread is '0'; everything else '1' and 3 bits. */
+  if (e->kind == 0U && out_number != in_number && out_number == z->cur)
+    tu_bits_put (b, 0, 1);
+  else if (e->kind == 0U && out_number != in_number)
+    {
+      tu_bits_put (b, 8U | 0U, 4);
+      tu_bits_put (b, out_number, 6);
+    }
+  else if (e->kind == 0U)
+    {
+      tu_bits_put (b, 8U | 1U, 4);
+      tu_bits_put (b, out_number, 6);
+    }
+  else if (e->kind == TU_EV_IRQ_ENTER)
+    {
+      tu_bits_put (b, 8U | 2U, 4);
+      tu_bits_eg (b, e->a, 0);
+    }
+  else if (e->kind == TU_EV_IRQ_LEAVE)
+    tu_bits_put (b, 8U | 3U, 4);
+  else if (e->kind == TU_EV_SLEEP || e->kind == TU_EV_WAKE || e->kind == TU_EV_TRIGGER)
+    {
+      tu_bits_put (b, 8U | 4U, 4);
+      tu_bits_put (b, e->kind == TU_EV_SLEEP ? 0U : e->kind == TU_EV_WAKE ? 1U : 2U, 2);
+    }
+  else if (e->kind == TU_EV_READY)
+    {
+      tu_bits_put (b, 8U | 5U, 4);
+      tu_bits_put (b, e->a, 6);
+    }
+  else if (e->kind == TU_EV_MARKER)
+    {
+      tu_bits_put (b, 8U | 6U, 4);
+      tu_bits_eg (b, e->a, 0);
+      tu_bits_eg (b, e->b, 4);
+    }
+  else
+    {
+      tu_bits_put (b, 8U | 7U, 4);
+      tu_bits_put (b, e->kind == TU_EV_END ? 1U : 0U, 1);
+      tu_bits_eg (b, e->a & 0xFFU, 0);
+      if (e->kind == TU_EV_BEGIN)
+        tu_bits_eg (b, (e->a >> 8) & 0xFFU, 0);
+    }
+
+  /* When: the tick's step, or with the counter its step then the tick's step less the
+   * counter's in ticks. */
+#if TU_CYCLES
+  {
+    uint32_t dc = e->stamp - z->counter;
+    uint32_t pred = (uint32_t) (((uint64_t) dc * (uint64_t) (CH_CFG_ST_FREQUENCY) + TU_NOW_HZ / 2U)
+                                / TU_NOW_HZ);
+
+    tu_bits_eg (b, dc, tu_z_order (z->mean));
+    tu_bits_eg (b, tu_zigzag ((int32_t) ((dt - pred) << 12) >> 12), 0);
+    z->mean = z->mean - (z->mean >> 3) + (dc > 0x0FFFFFFFU ? 0x0FFFFFFFU : dc);
+    z->counter = e->stamp;
+  }
+#else
+  tu_bits_eg (b, dt, 0);
+#endif
+  z->tick = tick;
+
+  /* Who: the in-thread's rank among the recent threads. */
+  if (e->kind == 0U && out_number != in_number)
+    {
+      uint32_t r = tu_mtf_use (z, in_number);
+
+      tu_bits_eg (b, out_number == z->cur && r != 0U ? r - 1U : r, 0);
+      z->cur = (uint8_t) in_number;
+    }
+  else if (e->kind == 0U)
+    z->cur = 0;   /* an exit: the next switch is from no thread */
+}
+
+/* The key frame that starts a line: the coder's state, and the line's entry count. */
+static void
+tu_z_key (tu_bits_t *b, const tu_zstate_t *z, uint32_t entries)
+{
+  tu_bits_put (b, entries, 7);
+  tu_bits_put (b, z->tick, 20);
+#if TU_CYCLES
+  tu_bits_put (b, z->counter, 32);
+  tu_bits_put (b, z->mean >> 3, 28);
+#endif
+  tu_bits_put (b, z->cur, 6);
+}
+
+static uint32_t
+tu_fnv_char (uint32_t hash, char c)
+{
+  hash ^= (uint8_t) c;
+  return hash * 16777619U;
+}
+
+/* Prints one line: Z, its sequence number, the payload, '*' and its checksum. */
+static void
+tu_z_line (BaseSequentialStream *out, uint32_t seq, const tu_bits_t *b)
+{
+  char line[1U + 3U + TU_Z_PAYLOAD_CHARS + 1U + 4U + 1U];
+  uint32_t i, n = 0, hash = 2166136261U;
+
+  line[n++] = 'Z';
+  for (i = 0; i < 3U; i++)
+    line[n++] = tu_z_alphabet[(seq >> (12U - 6U * i)) & 63U];
+  for (i = 0; i < (b->n + 5U) / 6U; i++)
+    {
+      uint32_t v = 0, k;
+
+      for (k = 0; k < 6U; k++)
+        {
+          uint32_t bit = i * 6U + k;
+
+          v <<= 1;
+          if (bit < b->n && (b->bits[bit / 8U] & (0x80U >> (bit % 8U))) != 0U)
+            v |= 1U;
+        }
+      line[n++] = tu_z_alphabet[v];
+    }
+  for (i = 0; i < n; i++)
+    hash = tu_fnv_char (hash, line[i]);
+  hash = (hash >> 24) ^ (hash & 0xFFFFFFU);
+  line[n++] = '*';
+  for (i = 0; i < 4U; i++)
+    line[n++] = tu_z_alphabet[(hash >> (18U - 6U * i)) & 63U];
+  line[n] = '\0';
+  chprintf (out, "%s" TU_NL, line);
+}
+
+/* Prints a line of @entries entries whose bits are in @b after room for the key frame, which
+ * is written from @key. */
+static void
+tu_z_flush (BaseSequentialStream *out, uint32_t seq, tu_bits_t *b, const tu_zstate_t *key,
+            uint32_t entries)
+{
+  uint32_t n = b->n;
+
+  b->n = 0;
+  tu_z_key (b, key, entries);
+  b->n = n;
+  tu_z_line (out, seq, b);
+}
+
+static void
+tu_z_start (tu_bits_t *b, tu_zstate_t *z, tu_zstate_t *key)
+{
+  memset (b, 0, sizeof *b);
+  z->mean = (z->mean >> 3) << 3;   /* as the key frame carries it */
+  tu_zstate_reset (z);
+  *key = *z;
+  tu_z_key (b, z, 0);
+  memset (b->bits, 0, sizeof b->bits);
+}
+
+/* Prints the entries of @span in the compact encoding; fills its checksum (as dump version 2
+ * computes it) and returns the number of lines. */
+static uint32_t
+tu_print_compact (BaseSequentialStream *out, tu_span_t *span)
+{
+  uint32_t pos = span->first, left = span->count, seq = 0, entries = 0;
+  uint32_t hash = 2166136261U;
+  tu_zstate_t z, key;
+  tu_bits_t b;
+  tu_entry_t e;
+
+  memset (&z, 0, sizeof z);
+  z.mean = 8U << 10;
+  while (left != 0U)
+    {
+      tu_zstate_t before;
+      uint32_t mark, payload;
+
+      if (tu_read_entry (&pos, &left, &e) == 0)
+        continue;
+      if (entries == 0U)
+        tu_z_start (&b, &z, &key);
+      before = z;
+      mark = b.n;
+      tu_z_entry (&b, &z, &e);
+      if (b.full != 0)
+        {
+          /* It does not fit: the line ends before it, and it begins the next. */
+          uint32_t i;
+
+          for (i = mark; i < TU_Z_PAYLOAD_BITS; i++)
+            b.bits[i / 8U] &= (uint8_t) ~(0x80U >> (i % 8U));
+          b.n = mark;
+          b.full = 0;
+          z = before;
+          tu_z_flush (out, seq++, &b, &key, entries);
+          tu_z_start (&b, &z, &key);
+          tu_z_entry (&b, &z, &e);
+          entries = 0;
+        }
+      payload = tu_entry_payload (&e);
+      hash = tu_hash_word (hash, e.record);
+#if TU_CYCLES
+      hash = tu_hash_word (hash, e.stamp);
+#endif
+      if (payload >= 1U)
+        hash = tu_hash_word (hash, e.a);
+      if (payload >= 2U)
+        hash = tu_hash_word (hash, e.b);
+      if (++entries == TU_Z_MAX_ENTRIES)
+        {
+          tu_z_flush (out, seq++, &b, &key, entries);
+          entries = 0;
+        }
+    }
+  if (entries != 0U)
+    tu_z_flush (out, seq++, &b, &key, entries);
+  span->checksum = hash;
+  return seq;
+}
 
 static void
 tu_snapshot_span (tu_span_t *span)
@@ -1438,10 +1786,11 @@ tuPrintTimestamps (BaseSequentialStream *out)
 #endif
 }
 
-void
-tuPrintDump (BaseSequentialStream *out)
-{
 #ifdef ENABLE_THREADS_TIMESTAMPS
+/* threads_dump (@compact 0) and threads_dump_compact (@compact 1). */
+static void
+tu_print_dump (BaseSequentialStream *out, int compact)
+{
   tu_span_t span;
   uint8_t triggered, frozen, log_setting;
   uint32_t trigger_time, written, dropped_paused, dropped_history, unnumbered_live,
@@ -1484,7 +1833,7 @@ tuPrintDump (BaseSequentialStream *out)
 #endif
   chSysUnlock ();
 
-  chprintf (out, "Dump version: %d" TU_NL, THREADS_UTILITIES_DUMP_VERSION);
+  chprintf (out, "Dump version: %d" TU_NL, compact != 0 ? 3 : THREADS_UTILITIES_DUMP_VERSION);
   chprintf (out, "Library version: %s" TU_NL, THREADS_UTILITIES_VERSION);
   chprintf (out, "Kernel version: %s" TU_NL, CH_KERNEL_VERSION);
   chprintf (out, "Tick frequency: %lu" TU_NL, (unsigned long) (CH_CFG_ST_FREQUENCY));
@@ -1552,6 +1901,15 @@ tuPrintDump (BaseSequentialStream *out)
     chprintf (out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int) i + 1,
               tu_name_kind_names[tu_name_kinds[i]], TU_NONAME (tu_names[i]));
 #endif
+  if (compact != 0)
+    {
+      chprintf (out, "Compact:" TU_NL);
+      (void) tu_print_compact (out, &span);
+      chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
+                (unsigned long) tu_count_entries (&span), (unsigned long) span.checksum);
+      tu_release (1);
+      return;
+    }
   chprintf (out, "Timestamps:" TU_NL);
   if (triggered != 0U)
     chprintf (out, "Triggered at %7d" TU_NL, (int) trigger_time);
@@ -1565,6 +1923,24 @@ tuPrintDump (BaseSequentialStream *out)
 #endif
 
   tu_release (1);
+}
+#endif /* ENABLE_THREADS_TIMESTAMPS */
+
+void
+tuPrintDump (BaseSequentialStream *out)
+{
+#ifdef ENABLE_THREADS_TIMESTAMPS
+  tu_print_dump (out, 0);
+#else
+  chprintf (out, "%s", no_timestamps_error_message);
+#endif
+}
+
+void
+tuPrintDumpCompact (BaseSequentialStream *out)
+{
+#ifdef ENABLE_THREADS_TIMESTAMPS
+  tu_print_dump (out, 1);
 #else
   chprintf (out, "%s", no_timestamps_error_message);
 #endif
@@ -1984,6 +2360,19 @@ tuCmdThreadsDump (BaseSequentialStream *chp, int argc, char *argv[])
       return;
     }
   tuPrintDump (chp);
+}
+
+void
+tuCmdThreadsDumpCompact (BaseSequentialStream *chp, int argc, char *argv[])
+{
+  (void) argv;
+
+  if (argc > 0)
+    {
+      shellUsage (chp, "threads_dump_compact");
+      return;
+    }
+  tuPrintDumpCompact (chp);
 }
 
 #if TU_CONDITIONS
