@@ -1122,6 +1122,11 @@ typedef struct
   int      full;           /* a write did not fit */
 } tu_bits_t;
 
+/* A list of symbols kept sorted by how often they were coded on the line (the most recent
+ * first among equals): a symbol is coded as its position. */
+#define TU_Z_HEADS 64U     /* 0: not a switch from the running thread; r: one, to rank r */
+#define TU_Z_STEPS 17U     /* tick steps 0 to 15; 16: larger */
+
 /* What the coder remembers between entries; a line's key frame resets it. */
 typedef struct
 {
@@ -1130,6 +1135,10 @@ typedef struct
   uint32_t mean;           /* running mean of the counter's steps, times 8 */
   uint8_t  cur;            /* number of the thread running (the implied out-thread) */
   uint8_t  mtf[64];        /* thread numbers, most recent first */
+  uint8_t  heads[TU_Z_HEADS];
+  uint8_t  head_counts[TU_Z_HEADS];
+  uint8_t  steps[TU_Z_STEPS];
+  uint8_t  step_counts[TU_Z_STEPS];
 } tu_zstate_t;
 
 static void
@@ -1198,6 +1207,39 @@ tu_zstate_reset (tu_zstate_t *z)
       z->mtf[n++] = (uint8_t) i;
   if (z->cur != 0U)
     z->mtf[n] = 0;
+  /* Heads: rank 1, rank 2, not a switch from the running thread, then ranks 3 to 63. */
+  z->heads[0] = 1;
+  z->heads[1] = 2;
+  z->heads[2] = 0;
+  for (i = 3; i < TU_Z_HEADS; i++)
+    z->heads[i] = (uint8_t) i;
+  for (i = 0; i < TU_Z_STEPS; i++)
+    z->steps[i] = (uint8_t) i;
+  memset (z->head_counts, 0, sizeof z->head_counts);
+  memset (z->step_counts, 0, sizeof z->step_counts);
+#if TU_CYCLES
+  /* The key frame carries the mean's order only. */
+  z->mean = 8U << tu_z_order (z->mean);
+#endif
+}
+
+/* Codes @symbol as its position in @list (kept sorted by @counts), then counts it. */
+static void
+tu_z_symbol (tu_bits_t *b, uint8_t *list, uint8_t *counts, uint32_t size, uint32_t symbol)
+{
+  uint32_t pos = 0;
+
+  while (pos + 1U < size && list[pos] != symbol)
+    pos++;
+  tu_bits_eg (b, pos, 0);
+  if (counts[symbol] < 255U)
+    counts[symbol]++;
+  while (pos > 0U && counts[list[pos - 1U]] <= counts[symbol])
+    {
+      list[pos] = list[pos - 1U];
+      pos--;
+    }
+  list[pos] = (uint8_t) symbol;
 }
 
 /* The rank of @number in the move-to-front list, which it then heads. */
@@ -1222,51 +1264,62 @@ tu_z_entry (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e)
   uint32_t out_number = (e->record >> TU_OUT_POS) & TU_NUM_MASK;
   uint32_t in_number = (e->record >> TU_IN_POS) & TU_NUM_MASK;
   uint32_t dt = (tick - z->tick) & TU_TIME_MASK;
+  int is_switch = e->kind == 0U && out_number != in_number;
 
-  /* What: a switch from the running thread is '0'; everything else '1' and 3 bits. */
-  if (e->kind == 0U && out_number != in_number && out_number == z->cur)
-    tu_bits_put (b, 0, 1);
-  else if (e->kind == 0U && out_number != in_number)
-    {
-      tu_bits_put (b, 8U | 0U, 4);
-      tu_bits_put (b, out_number, 6);
-    }
-  else if (e->kind == 0U)
-    {
-      tu_bits_put (b, 8U | 1U, 4);
-      tu_bits_put (b, out_number, 6);
-    }
-  else if (e->kind == TU_EV_IRQ_ENTER)
-    {
-      tu_bits_put (b, 8U | 2U, 4);
-      tu_bits_eg (b, e->a, 0);
-    }
-  else if (e->kind == TU_EV_IRQ_LEAVE)
-    tu_bits_put (b, 8U | 3U, 4);
-  else if (e->kind == TU_EV_SLEEP || e->kind == TU_EV_WAKE || e->kind == TU_EV_TRIGGER)
-    {
-      tu_bits_put (b, 8U | 4U, 4);
-      tu_bits_put (b, e->kind == TU_EV_SLEEP ? 0U : e->kind == TU_EV_WAKE ? 1U : 2U, 2);
-    }
-  else if (e->kind == TU_EV_READY)
-    {
-      tu_bits_put (b, 8U | 5U, 4);
-      tu_bits_put (b, e->a, 6);
-    }
-  else if (e->kind == TU_EV_MARKER)
-    {
-      tu_bits_put (b, 8U | 6U, 4);
-      tu_bits_eg (b, e->a, 0);
-      tu_bits_eg (b, e->b, 4);
-    }
+  /* What and who: a switch from the running thread is its in-thread's rank among the recent
+   * threads; anything else is head 0 then 3 bits of kind. */
+  if (is_switch && out_number == z->cur)
+    tu_z_symbol (b, z->heads, z->head_counts, TU_Z_HEADS, tu_mtf_use (z, in_number));
   else
     {
-      tu_bits_put (b, 8U | 7U, 4);
-      tu_bits_put (b, e->kind == TU_EV_END ? 1U : 0U, 1);
-      tu_bits_eg (b, e->a & 0xFFU, 0);
-      if (e->kind == TU_EV_BEGIN)
-        tu_bits_eg (b, (e->a >> 8) & 0xFFU, 0);
+      tu_z_symbol (b, z->heads, z->head_counts, TU_Z_HEADS, 0);
+      if (is_switch)
+        {
+          tu_bits_put (b, 0U, 3);
+          tu_bits_put (b, out_number, 6);
+          tu_bits_eg (b, tu_mtf_use (z, in_number), 0);
+        }
+      else if (e->kind == 0U)
+        {
+          tu_bits_put (b, 1U, 3);
+          tu_bits_put (b, out_number, 6);
+        }
+      else if (e->kind == TU_EV_IRQ_ENTER)
+        {
+          tu_bits_put (b, 2U, 3);
+          tu_bits_eg (b, e->a, 0);
+        }
+      else if (e->kind == TU_EV_IRQ_LEAVE)
+        tu_bits_put (b, 3U, 3);
+      else if (e->kind == TU_EV_SLEEP || e->kind == TU_EV_WAKE || e->kind == TU_EV_TRIGGER)
+        {
+          tu_bits_put (b, 4U, 3);
+          tu_bits_put (b, e->kind == TU_EV_SLEEP ? 0U : e->kind == TU_EV_WAKE ? 1U : 2U, 2);
+        }
+      else if (e->kind == TU_EV_READY)
+        {
+          tu_bits_put (b, 5U, 3);
+          tu_bits_put (b, e->a, 6);
+        }
+      else if (e->kind == TU_EV_MARKER)
+        {
+          tu_bits_put (b, 6U, 3);
+          tu_bits_eg (b, e->a, 0);
+          tu_bits_eg (b, e->b, 4);
+        }
+      else
+        {
+          tu_bits_put (b, 7U, 3);
+          tu_bits_put (b, e->kind == TU_EV_END ? 1U : 0U, 1);
+          tu_bits_eg (b, e->a & 0xFFU, 0);
+          if (e->kind == TU_EV_BEGIN)
+            tu_bits_eg (b, (e->a >> 8) & 0xFFU, 0);
+        }
     }
+  if (is_switch)
+    z->cur = (uint8_t) in_number;
+  else if (e->kind == 0U)
+    z->cur = 0;   /* an exit: the next switch is from no thread */
 
   /* When: the tick's step, or with the counter its step then the tick's step less the
    * counter's in ticks. */
@@ -1282,20 +1335,11 @@ tu_z_entry (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e)
     z->counter = e->stamp;
   }
 #else
-  tu_bits_eg (b, dt, 0);
+  tu_z_symbol (b, z->steps, z->step_counts, TU_Z_STEPS, dt < TU_Z_STEPS - 1U ? dt : TU_Z_STEPS - 1U);
+  if (dt >= TU_Z_STEPS - 1U)
+    tu_bits_eg (b, dt - (TU_Z_STEPS - 1U), 0);
 #endif
   z->tick = tick;
-
-  /* Who: the in-thread's rank among the recent threads. */
-  if (e->kind == 0U && out_number != in_number)
-    {
-      uint32_t r = tu_mtf_use (z, in_number);
-
-      tu_bits_eg (b, out_number == z->cur && r != 0U ? r - 1U : r, 0);
-      z->cur = (uint8_t) in_number;
-    }
-  else if (e->kind == 0U)
-    z->cur = 0;   /* an exit: the next switch is from no thread */
 }
 
 /* The key frame that starts a line: the coder's state, and the line's entry count. */
@@ -1306,7 +1350,7 @@ tu_z_key (tu_bits_t *b, const tu_zstate_t *z, uint32_t entries)
   tu_bits_put (b, z->tick, 20);
 #if TU_CYCLES
   tu_bits_put (b, z->counter, 32);
-  tu_bits_put (b, z->mean >> 3, 28);
+  tu_bits_put (b, tu_z_order (z->mean), 5);
 #endif
   tu_bits_put (b, z->cur, 6);
 }
@@ -1370,7 +1414,6 @@ static void
 tu_z_start (tu_bits_t *b, tu_zstate_t *z, tu_zstate_t *key)
 {
   memset (b, 0, sizeof *b);
-  z->mean = (z->mean >> 3) << 3;   /* as the key frame carries it */
   tu_zstate_reset (z);
   *key = *z;
   tu_z_key (b, z, 0);
@@ -2073,6 +2116,31 @@ tuResetState (void)
   tu_clear_log ();
   tu_update_active ();
   chSysUnlock ();
+#endif
+}
+
+void
+tuReplayEntry (uint32_t record, uint32_t counter, uint32_t a, uint32_t b)
+{
+#ifdef ENABLE_THREADS_TIMESTAMPS
+  chSysLock ();
+#if TU_EVENTS
+  tu_put_slot (record, counter);
+  if (((record >> TU_OUT_POS) & TU_NUM_MASK) == TU_EVENT_MARK && (record & TU_NUM_MASK) < TU_EV_KINDS
+      && tu_payload_of[record & TU_NUM_MASK] != 0U)
+    tu_put_more (a, b, tu_payload_of[record & TU_NUM_MASK] == 2U);
+#else
+  (void) counter;
+  (void) a;
+  (void) b;
+  tu_write (record);
+#endif
+  chSysUnlock ();
+#else
+  (void) record;
+  (void) counter;
+  (void) a;
+  (void) b;
 #endif
 }
 

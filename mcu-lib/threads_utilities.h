@@ -135,6 +135,10 @@ typedef enum {
 
 int tuTriggerWhen(tu_when_t what, uint32_t limit, const char *name);
 
+/* Appends an entry to the log as given (a record word, the counter, the payload; see
+ * WIRE-FORMAT.md). Only for host programs that re-encode saved logs; never on a board. */
+void tuReplayEntry(uint32_t record, uint32_t counter, uint32_t a, uint32_t b);
+
 /* Forgets every thread and empties the log, back to the state at boot. Only for host
  * programs and tests that restart a simulated kernel; never needed on a board. */
 void tuResetState(void);

@@ -312,6 +312,8 @@ check_round_trip (void)
   if (g_getenv ("TKS_DEBUG_COMPACT") != NULL)
     g_printerr ("%s\n%s\n", text, compact);
   decode (compact, NULL, &d);
+  for (guint i = 0; i < d.errors->len; i++)
+    g_test_message ("%s", (const char *) d.errors->pdata[i]);
   g_assert_cmpuint (d.errors->len, ==, 0);
   assert_same_entries (expected, d.entries);
   g_assert_cmpuint (d.announced, ==, expected->len);

@@ -19,6 +19,9 @@
 static const char alphabet[] =
   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
+#define HEADS 64     /* 0: not a switch from the running thread; r: one, to rank r */
+#define STEPS 17     /* tick steps 0 to 15; 16: larger */
+
 typedef struct
 {
   guint32 tick;
@@ -26,6 +29,10 @@ typedef struct
   guint32 mean;       /* 8 times the running mean of the counter's steps */
   guint8  cur;
   guint8  mtf[64];
+  guint8  heads[HEADS];
+  guint8  head_counts[HEADS];
+  guint8  steps[STEPS];
+  guint8  step_counts[STEPS];
 } State;
 
 struct _TksCompactDecoder
@@ -150,6 +157,7 @@ order_of (guint32 mean8)
   return k;
 }
 
+/* As the board's coder: see tu_zstate_reset() in mcu-lib. */
 static void
 state_reset (State *z)
 {
@@ -161,6 +169,39 @@ state_reset (State *z)
       z->mtf[n++] = (guint8) i;
   if (z->cur != 0)
     z->mtf[n] = 0;
+  z->heads[0] = 1;
+  z->heads[1] = 2;
+  z->heads[2] = 0;
+  for (guint i = 3; i < HEADS; i++)
+    z->heads[i] = (guint8) i;
+  for (guint i = 0; i < STEPS; i++)
+    z->steps[i] = (guint8) i;
+  memset (z->head_counts, 0, sizeof z->head_counts);
+  memset (z->step_counts, 0, sizeof z->step_counts);
+}
+
+/* The symbol at the position read, which is then counted and moves up its list. */
+static guint
+get_symbol (Bits *b, guint8 *list, guint8 *counts, guint size)
+{
+  guint pos = get_eg (b, 0);
+  guint symbol;
+
+  if (pos >= size)
+    {
+      b->short_read = TRUE;
+      return 0;
+    }
+  symbol = list[pos];
+  if (counts[symbol] < 255)
+    counts[symbol]++;
+  while (pos > 0 && counts[list[pos - 1]] <= counts[symbol])
+    {
+      list[pos] = list[pos - 1];
+      pos--;
+    }
+  list[pos] = (guint8) symbol;
+  return symbol;
 }
 
 /* The thread at rank @r, which then heads the list. */
@@ -182,13 +223,16 @@ static gboolean
 decode_entry (TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
 {
   guint32 out = 0, in = 0, kind = 0, tick;
-  gboolean is_switch = FALSE, implied = FALSE, is_exit = FALSE;
+  gboolean is_switch = FALSE, is_exit = FALSE;
+  guint head;
 
   memset (e, 0, sizeof *e);
-  if (get_bits (b, 1) == 0)
+  head = get_symbol (b, z->heads, z->head_counts, HEADS);
+  if (head != 0)
     {
-      is_switch = implied = TRUE;
+      is_switch = TRUE;
       out = z->cur;
+      in = mtf_take (z, head);
     }
   else
     {
@@ -197,6 +241,7 @@ decode_entry (TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
         case 0:
           is_switch = TRUE;
           out = get_bits (b, 6);
+          in = mtf_take (z, get_eg (b, 0));
           break;
         case 1:
           is_exit = TRUE;
@@ -242,6 +287,10 @@ decode_entry (TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
           break;
         }
     }
+  if (is_switch)
+    z->cur = (guint8) in;
+  else if (is_exit)
+    z->cur = 0;
 
   /* When. */
   if (self->counter_hz != 0)
@@ -257,19 +306,14 @@ decode_entry (TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
       e->counter = z->counter;
     }
   else
-    tick = (z->tick + get_eg (b, 0)) & TIME_MASK;
-  z->tick = tick;
-
-  /* Who. */
-  if (is_switch)
     {
-      guint32 r = get_eg (b, 0);
+      guint32 dt = get_symbol (b, z->steps, z->step_counts, STEPS);
 
-      in = mtf_take (z, implied ? r + 1 : r);
-      z->cur = (guint8) in;
+      if (dt == STEPS - 1)
+        dt += get_eg (b, 0);
+      tick = (z->tick + dt) & TIME_MASK;
     }
-  else if (is_exit)
-    z->cur = 0;
+  z->tick = tick;
 
   if (is_switch || is_exit)
     e->record = (tick << 12) | (out << 6) | in;
@@ -425,8 +469,11 @@ tks_compact_decoder_line (TksCompactDecoder *self, const char *line, gsize len, 
   z.tick = get_bits (&b, 20);
   if (self->counter_hz != 0)
     {
+      guint k;
+
       z.counter = get_bits (&b, 32);
-      z.mean = get_bits (&b, 28) << 3;
+      k = get_bits (&b, 5);
+      z.mean = 8u << MIN (k, 28u);
     }
   z.cur = (guint8) get_bits (&b, 6);
   state_reset (&z);
