@@ -10,7 +10,8 @@
  * Built twice: bench-transfer (switches only: records at tick resolution) and
  * bench-transfer-cycles (every event option: each record carries the cycle counter of a
  * 168 MHz part; a capture without one gets a synthesized counter, the records of a tick
- * spread evenly through it).
+ * spread evenly through it: a worst case for the coder, which expects the switches of
+ * consecutive ticks at similar places in their ticks).
  *
  *   bench-transfer CAPTURE...
  */
@@ -121,7 +122,8 @@ main (int argc, char *argv[])
       return 2;
     }
   printf ("Transfer of one fetch, %s:\n",
-          TU_CYCLES ? "every record with the cycle counter" : "records at tick resolution");
+          TU_CYCLES ? "every record with a 168 MHz cycle counter (synthesized: records spread "
+                      "evenly in their tick)" : "records at tick resolution");
   for (int a = 1; a < argc; a++)
     {
       g_autoptr (GError) error = NULL;

@@ -1111,6 +1111,8 @@ tu_print_records (BaseSequentialStream *out, tu_span_t *span, int all)
 #define TU_Z_PAYLOAD_CHARS 70U
 #define TU_Z_PAYLOAD_BITS  (TU_Z_PAYLOAD_CHARS * 6U)
 #define TU_Z_MAX_ENTRIES   127U
+/* Counter periods in a tick, for predicting the counter from the tick. */
+#define TU_Z_CYCLES_PER_TICK ((uint32_t) (TU_NOW_HZ / (uint64_t) (CH_CFG_ST_FREQUENCY)))
 
 static const char tu_z_alphabet[] =
   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -1321,23 +1323,19 @@ tu_z_entry (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e)
   else if (e->kind == 0U)
     z->cur = 0;   /* an exit: the next switch is from no thread */
 
-  /* When: the tick's step, or with the counter its step then the tick's step less the
-   * counter's in ticks. */
-#if TU_CYCLES
-  {
-    uint32_t dc = e->stamp - z->counter;
-    uint32_t pred = (uint32_t) (((uint64_t) dc * (uint64_t) (CH_CFG_ST_FREQUENCY) + TU_NOW_HZ / 2U)
-                                / TU_NOW_HZ);
-
-    tu_bits_eg (b, dc, tu_z_order (z->mean));
-    tu_bits_eg (b, tu_zigzag ((int32_t) ((dt - pred) << 12) >> 12), 0);
-    z->mean = z->mean - (z->mean >> 3) + (dc > 0x0FFFFFFFU ? 0x0FFFFFFFU : dc);
-    z->counter = e->stamp;
-  }
-#else
+  /* When: the tick's step, then with the counter how far its step is from that many ticks of
+   * counter (the record's place in its tick against the previous record's). */
   tu_z_symbol (b, z->steps, z->step_counts, TU_Z_STEPS, dt < TU_Z_STEPS - 1U ? dt : TU_Z_STEPS - 1U);
   if (dt >= TU_Z_STEPS - 1U)
     tu_bits_eg (b, dt - (TU_Z_STEPS - 1U), 0);
+#if TU_CYCLES
+  {
+    uint32_t off = tu_zigzag ((int32_t) (e->stamp - z->counter - dt * TU_Z_CYCLES_PER_TICK));
+
+    tu_bits_eg (b, off, tu_z_order (z->mean));
+    z->mean = z->mean - (z->mean >> 3) + (off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off);
+    z->counter = e->stamp;
+  }
 #endif
   z->tick = tick;
 }

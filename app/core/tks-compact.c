@@ -39,6 +39,7 @@ struct _TksCompactDecoder
 {
   guint64  tick_hz;
   guint64  counter_hz;
+  guint32  cycles_per_tick;
   GArray  *entries;   /* TksEntry */
   GArray  *losses;    /* guint */
   guint    n_lines;   /* lines decoded */
@@ -292,27 +293,23 @@ decode_entry (TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
   else if (is_exit)
     z->cur = 0;
 
-  /* When. */
-  if (self->counter_hz != 0)
-    {
-      guint32 dc = get_eg (b, order_of (z->mean));
-      guint32 res = get_eg (b, 0);
-      gint32 diff = (res & 1) ? -(gint32) (res >> 1) - 1 : (gint32) (res >> 1);
-      guint32 pred = (guint32) (((guint64) dc * self->tick_hz + self->counter_hz / 2) / self->counter_hz);
+  /* When: the tick's step, then with the counter its place against the previous record's. */
+  {
+    guint32 dt = get_symbol (b, z->steps, z->step_counts, STEPS);
 
-      tick = (z->tick + pred + (guint32) diff) & TIME_MASK;
-      z->mean = z->mean - (z->mean >> 3) + MIN (dc, 0x0FFFFFFFu);
-      z->counter += dc;
-      e->counter = z->counter;
-    }
-  else
-    {
-      guint32 dt = get_symbol (b, z->steps, z->step_counts, STEPS);
+    if (dt == STEPS - 1)
+      dt += get_eg (b, 0);
+    tick = (z->tick + dt) & TIME_MASK;
+    if (self->counter_hz != 0)
+      {
+        guint32 off = get_eg (b, order_of (z->mean));
+        gint32 diff = (off & 1) ? -(gint32) (off >> 1) - 1 : (gint32) (off >> 1);
 
-      if (dt == STEPS - 1)
-        dt += get_eg (b, 0);
-      tick = (z->tick + dt) & TIME_MASK;
-    }
+        z->mean = z->mean - (z->mean >> 3) + MIN (off, 0x0FFFFFFFu);
+        z->counter += dt * self->cycles_per_tick + (guint32) diff;
+        e->counter = z->counter;
+      }
+  }
   z->tick = tick;
 
   if (is_switch || is_exit)
@@ -332,6 +329,7 @@ tks_compact_decoder_new (guint64 tick_hz, guint64 counter_hz)
 
   self->tick_hz = tick_hz != 0 ? tick_hz : 1000;
   self->counter_hz = counter_hz;
+  self->cycles_per_tick = (guint32) (counter_hz / self->tick_hz);
   self->entries = g_array_new (FALSE, FALSE, sizeof (TksEntry));
   self->losses = g_array_new (FALSE, FALSE, sizeof (guint));
   return self;
