@@ -112,8 +112,28 @@ extern ch_system_t ch;
 
 void       chSysLock (void);
 void       chSysUnlock (void);
-void       chSysLockFromISR (void);
-void       chSysUnlockFromISR (void);
+/* Inline, as a port's lock from an interrupt handler is (a write of BASEPRI on Cortex-M). */
+extern int ch_host_lock_depth;
+#if defined(__GNUC__)
+__attribute__((noreturn))
+#endif
+void       ch_host_lock_failed (const char *func);
+
+static inline void
+chSysLockFromISR (void)
+{
+  if (ch_host_lock_depth != 0)
+    ch_host_lock_failed (__func__);
+  ch_host_lock_depth = 1;
+}
+
+static inline void
+chSysUnlockFromISR (void)
+{
+  if (ch_host_lock_depth != 1)
+    ch_host_lock_failed (__func__);
+  ch_host_lock_depth = 0;
+}
 void       ch_host_check_class_i (const char *func);
 #define    chDbgCheckClassI() ch_host_check_class_i (__func__)
 thread_t  *chThdGetSelfX (void);

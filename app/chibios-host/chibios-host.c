@@ -11,7 +11,8 @@ ch_system_t ch;
 systime_t ch_host_time;
 rtcnt_t ch_host_counter;
 
-static int lock_depth;
+int ch_host_lock_depth;
+#define lock_depth ch_host_lock_depth
 static thread_t *current;
 static thread_t *reg_oldest;
 static thread_t *reg_newest;
@@ -43,15 +44,9 @@ chSysUnlock (void)
 }
 
 void
-chSysLockFromISR (void)
+ch_host_lock_failed (const char *func)
 {
-  chSysLock ();
-}
-
-void
-chSysUnlockFromISR (void)
-{
-  chSysUnlock ();
+  fail ("wrong lock state", func);
 }
 
 void
