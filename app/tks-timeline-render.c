@@ -8,6 +8,7 @@
 
 #include "tks-coverage.h"
 #include "tks-timeline-render.h"
+#include "tks-timeline-events.h"
 
 static void
 snapshot_fill (TksPainter    *self,
@@ -139,7 +140,8 @@ double
 tks_timeline_lane_y (const TksTimelineGeometry *geometry,
                      guint                      lane)
 {
-  return geometry->top + lane * geometry->lane_height - geometry->v_offset;
+  return geometry->top + (geometry->n_event_lanes + lane) * geometry->lane_height
+         - geometry->v_offset;
 }
 
 gboolean
@@ -152,8 +154,10 @@ tks_timeline_visible_lanes (const TksTimelineGeometry *geometry,
 
   if (n_lanes == 0 || geometry->lane_height <= 0 || geometry->bottom <= geometry->top)
     return FALSE;
-  a = floor (geometry->v_offset / geometry->lane_height);
-  b = ceil ((geometry->v_offset + geometry->bottom - geometry->top) / geometry->lane_height);
+  /* thread lanes come after the event lanes */
+  a = floor (geometry->v_offset / geometry->lane_height) - geometry->n_event_lanes;
+  b = ceil ((geometry->v_offset + geometry->bottom - geometry->top) / geometry->lane_height)
+      - geometry->n_event_lanes;
   if (a < 0)
     a = 0;
   if (b > n_lanes)
@@ -872,9 +876,11 @@ tks_timeline_render_cairo (TksCapture                *capture,
   cairo_rectangle (cr, 0, geometry->top, width, geometry->bottom - geometry->top);
   cairo_clip (cr);
   tks_timeline_render_lanes (capture, geometry, &painter);
+  tks_timeline_render_events (capture, geometry, &painter);
   tks_timeline_render_log_end (capture, geometry, &painter);
   tks_timeline_render_gaps (capture, geometry, &painter);
   tks_timeline_render_headers (capture, geometry, &painter);
+  tks_timeline_render_event_headers (capture, geometry, &painter);
   tks_timeline_render_trigger (capture, geometry, &painter);
   tks_painter_finish (&painter);
   cairo_restore (cr);
@@ -898,7 +904,7 @@ tks_timeline_hit_test (TksCapture                *capture,
   if (y < g->top || y >= g->bottom || x < g->left || x > g->left + g->width)
     return FALSE;
   lanes = tks_capture_get_shown_lanes (capture, g->all_lanes, &n_lanes);
-  lane = floor ((y - g->top + g->v_offset) / g->lane_height);
+  lane = floor ((y - g->top + g->v_offset) / g->lane_height) - g->n_event_lanes;
   if (lane < 0 || lane >= n_lanes)
     return FALSE;
   thread = tks_capture_get_thread (capture, lanes[(guint)lane]);

@@ -54,6 +54,7 @@ typedef struct
   double v_offset;      /* vertical scroll, pixels */
   double tick_hz;       /* ticks per second; <= 0: unknown */
   gboolean all_lanes;   /* also the lanes of threads that exited before the log begins */
+  guint n_event_lanes;  /* lanes of the events above the threads' (tks-timeline-events.h) */
 } TksTimelineGeometry;
 
 /* Where time @t falls across the view, and the time at @x: the two sides of one mapping. */

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tks-timeline-events.h"
 #include "tks-timeline-view-private.h"
 
 #define DRAG_THRESHOLD 4.0
@@ -468,6 +469,11 @@ query_tooltip_cb (GtkWidget       *widget,
   if (keyboard || self->drag_mode != DRAG_NONE)
     return FALSE;
   _tks_timeline_view_current_geometry (self, &g);
+  if ((text = tks_timeline_event_tooltip (self->capture, &g, x, y)) != NULL)
+    {
+      gtk_tooltip_set_markup (tooltip, text);
+      return TRUE;
+    }
   if (!tks_timeline_hit_test (self->capture, &g, x, y, &hit))
     return FALSE;
   thread = tks_capture_get_thread (self->capture, hit.thread);
@@ -485,6 +491,8 @@ query_tooltip_cb (GtkWidget       *widget,
       gboolean at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) &&
                         (guint)hit.run + 1 == thread->n_runs;
 
+      const TksWakeup *w = tks_timeline_wakeup_of_run (self->capture, thread->index, r->begin);
+
       text = g_markup_printf_escaped (_("<b>%s</b> (priority %d)\nBegin: %.3f\nEnd: %.3f%s\nDuration: %s\nActivation %d of %u"),
                                       thread->name ? thread->name : "?", thread->priority,
                                       r->begin, r->end,
@@ -493,6 +501,17 @@ query_tooltip_cb (GtkWidget       *widget,
                                       ? _(" (running when the log ended)")
                                       : _(" (still running at the end of the capture)"),
                                       dur, hit.run + 1, thread->n_runs);
+      if (w != NULL)
+        {
+          g_autofree char *latency = tks_timeline_format_us (
+            tks_events_to_us (tks_capture_get_events (self->capture), w->latency));
+          /* Translators: added to a run's tooltip: the wait from made ready to running */
+          char *with = g_strdup_printf (_("%s\nWake-up latency: %s (made ready at %.3f)"),
+                                        text, latency, w->ready.pos);
+
+          g_free (text);
+          text = with;
+        }
     }
   else if (hit.mark >= 0)
     {

@@ -29,6 +29,8 @@ struct _TksTimelineView
   gboolean        all_lanes;     /* also the threads that exited before the log */
 
   GPtrArray      *labels;        /* one GtkLabel per lane from labels_first on, in lane order */
+  GPtrArray      *event_labels;  /* one GtkLabel per event lane (tks-timeline-events.h) */
+  guint           n_event_lanes;
   guint           labels_first;
   guint           labels_idle;   /* a rebuild of the labels for the lanes now in view */
 

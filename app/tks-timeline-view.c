@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "tks-coverage.h"
+#include "tks-timeline-events.h"
 #include "tks-timeline-view-private.h"
 
 G_DEFINE_FINAL_TYPE (TksTimelineView, tks_timeline_view, GTK_TYPE_WIDGET)
@@ -69,6 +70,7 @@ tks_timeline_view_get_geometry (TksTimelineView     *self,
   g->v_offset = tks_viewport_get_v_offset (self->viewport);
   g->tick_hz = _tks_timeline_view_get_effective_tick_hz (self);
   g->all_lanes = self->all_lanes;
+  g->n_event_lanes = self->capture != NULL ? self->n_event_lanes : 0;
 }
 
 void
@@ -185,6 +187,56 @@ rebuild_labels (TksTimelineView *self)
     }
 }
 
+/* The headers of the event lanes: a handler, the CPU's sleep, a channel of states, a marker. */
+static void
+rebuild_event_labels (TksTimelineView *self)
+{
+  g_autofree TksEventLane *lanes = NULL;
+  guint n, i;
+
+  for (i = 0; i < self->event_labels->len; i++)
+    gtk_widget_unparent (g_ptr_array_index (self->event_labels, i));
+  g_ptr_array_set_size (self->event_labels, 0);
+  lanes = tks_timeline_event_lanes (self->capture, &n);
+  for (i = 0; i < n; i++)
+    {
+      const TksTrack *track = lanes[i].track;
+      g_autofree char *title = NULL;
+      g_autofree char *markup = NULL;
+      GtkWidget *label;
+
+      switch (track->kind)
+        {
+        case TKS_TRACK_IRQ:
+          /* Translators: the header of an interrupt handler's lane; its accessible name */
+          title = g_strdup_printf (_("IRQ %s"), track->name);
+          break;
+        case TKS_TRACK_SLEEP:
+          title = g_strdup (_("CPU sleep"));
+          break;
+        case TKS_TRACK_STATE:
+          title = g_strdup_printf (_("%s (states)"), track->name);
+          break;
+        default:
+          title = g_strdup_printf (_("%s (marker)"), track->name);
+          break;
+        }
+      markup = g_markup_printf_escaped ("<i>%s</i>", title);
+      label = g_object_new (GTK_TYPE_LABEL,
+                            "use-markup", TRUE,
+                            "label", markup,
+                            "xalign", 0.0f,
+                            "ellipsize", PANGO_ELLIPSIZE_END,
+                            "tooltip-text", title,
+                            NULL);
+      gtk_widget_add_css_class (label, "lane-header");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+      gtk_widget_set_parent (label, GTK_WIDGET (self));
+      g_ptr_array_add (self->event_labels, label);
+    }
+}
+
 static gboolean
 rebuild_labels_idle (gpointer user_data)
 {
@@ -215,7 +267,7 @@ update_content_height (TksTimelineView *self)
   double h = gtk_widget_get_height (GTK_WIDGET (self));
 
   tks_viewport_set_content_height (self->viewport,
-                                   n_lanes (self) * TKS_TIMELINE_LANE_HEIGHT,
+                                   (n_lanes (self) + self->n_event_lanes) * TKS_TIMELINE_LANE_HEIGHT,
                                    MAX (0.0, h - TKS_TIMELINE_RULER_HEIGHT));
 }
 
@@ -257,6 +309,7 @@ build_static_node (TksTimelineView           *self,
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, g->top, g->left + g->width,
                                                          g->bottom - g->top));
   tks_timeline_render_lanes (self->capture, g, &painter);
+  tks_timeline_render_events (self->capture, g, &painter);
   tks_timeline_render_log_end (self->capture, g, &painter);
   tks_timeline_render_gaps (self->capture, g, &painter);
   tks_timeline_render_trigger (self->capture, g, &painter);
@@ -335,6 +388,48 @@ draw_marker (TksTimelineView           *self,
   gtk_snapshot_restore (snapshot);
 }
 
+/* The wake-up that led to the selected run: from made ready to running, on its lane. */
+static void
+draw_wakeup (TksTimelineView           *self,
+             GtkSnapshot               *snapshot,
+             const TksTimelineGeometry *g,
+             const TksTimelineHit      *hit,
+             const GdkRGBA             *fg)
+{
+  static const GdkRGBA wake = { 0.90, 0.38, 0.0, 1 };
+  const TksThread *thread = tks_capture_get_thread (self->capture, hit->thread);
+  const TksWakeup *w;
+  g_autofree char *latency = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  double xr, xs, y;
+  int lw, lh;
+
+  if (thread == NULL || hit->run < 0 || (guint) hit->run >= thread->n_runs)
+    return;
+  w = tks_timeline_wakeup_of_run (self->capture, thread->index, thread->runs[hit->run].begin);
+  if (w == NULL)
+    return;
+  xr = tks_timeline_x_at (g, w->ready.pos);
+  xs = tks_timeline_x_at (g, w->run.pos);
+  y = tks_timeline_lane_y (g, hit->lane) + g->lane_height - 6;
+  if (xs < g->left || xr > g->left + g->width)
+    return;
+  /* made ready: a tick up; the wait: a line to the switch-in */
+  gtk_snapshot_append_color (snapshot, &wake,
+                             &GRAPHENE_RECT_INIT (xr - 1, y - 10, 2, 12));
+  gtk_snapshot_append_color (snapshot, &wake,
+                             &GRAPHENE_RECT_INIT (xr, y, MAX (1.0, xs - xr), 2));
+  latency = tks_timeline_format_us (tks_events_to_us (tks_capture_get_events (self->capture),
+                                                      w->latency));
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), latency);
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (MAX (g->left, xr - lw - 4), y - lh - 2));
+  gtk_snapshot_append_layout (snapshot, layout, &wake);
+  gtk_snapshot_restore (snapshot);
+  (void) fg;
+}
+
 static void
 tks_timeline_view_snapshot (GtkWidget   *widget,
                             GtkSnapshot *snapshot)
@@ -378,6 +473,8 @@ tks_timeline_view_snapshot (GtkWidget   *widget,
 
   for (i = 0; i < self->labels->len; i++)
     gtk_widget_snapshot_child (widget, g_ptr_array_index (self->labels, i), snapshot);
+  for (i = 0; i < self->event_labels->len; i++)
+    gtk_widget_snapshot_child (widget, g_ptr_array_index (self->event_labels, i), snapshot);
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, g.top, g.left + g.width,
                                                          g.bottom - g.top));
@@ -391,6 +488,7 @@ tks_timeline_view_snapshot (GtkWidget   *widget,
     {
       GdkRGBA sel = fg;
       draw_run_outline (self, snapshot, &g, &self->selected, &sel, 2);
+      draw_wakeup (self, snapshot, &g, &self->selected, &fg);
     }
   if (!isnan (self->mark_a))
     draw_marker (self, snapshot, &g, self->mark_a, "A");
@@ -439,6 +537,24 @@ tks_timeline_view_size_allocate (GtkWidget *widget,
   if (!labels_cover_view (self) && self->labels_idle == 0)
     self->labels_idle = g_idle_add (rebuild_labels_idle, self);
 
+  for (i = 0; i < self->event_labels->len; i++)
+    {
+      GtkWidget *label = g_ptr_array_index (self->event_labels, i);
+      double y = tks_timeline_event_lane_y (&g, i);
+      gboolean visible = y > g.top - g.lane_height / 2 && y < height;
+
+      gtk_widget_set_child_visible (label, visible);
+      if (visible)
+        {
+          int min_h;
+
+          gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, -1, &min_h, NULL, NULL, NULL);
+          gtk_widget_size_allocate (label,
+                                    &(GtkAllocation) { 10, (int)y, (int)g.left - 16,
+                                                       (int)g.lane_height },
+                                    -1);
+        }
+    }
   for (i = 0; i < self->labels->len; i++)
     {
       GtkWidget *label = g_ptr_array_index (self->labels, i);
@@ -509,6 +625,12 @@ tks_timeline_view_dispose (GObject *object)
         gtk_widget_unparent (g_ptr_array_index (self->labels, i));
       g_ptr_array_set_size (self->labels, 0);
     }
+  if (self->event_labels != NULL)
+    {
+      for (i = 0; i < self->event_labels->len; i++)
+        gtk_widget_unparent (g_ptr_array_index (self->event_labels, i));
+      g_ptr_array_set_size (self->event_labels, 0);
+    }
   g_clear_handle_id (&self->labels_idle, g_source_remove);
   g_clear_signal_handler (&self->viewport_changed_id, self->viewport);
   g_clear_object (&self->viewport);
@@ -527,6 +649,7 @@ tks_timeline_view_finalize (GObject *object)
   TksTimelineView *self = TKS_TIMELINE_VIEW (object);
 
   g_clear_pointer (&self->labels, g_ptr_array_unref);
+  g_clear_pointer (&self->event_labels, g_ptr_array_unref);
   g_clear_pointer (&self->info, g_free);
 
   G_OBJECT_CLASS (tks_timeline_view_parent_class)->finalize (object);
@@ -639,6 +762,7 @@ static void
 tks_timeline_view_init (TksTimelineView *self)
 {
   self->labels = g_ptr_array_new ();
+  self->event_labels = g_ptr_array_new ();
   self->mark_a = NAN;
   self->mark_b = NAN;
 
@@ -725,6 +849,8 @@ tks_timeline_view_set_capture (TksTimelineView *self,
   self->has_selected = FALSE;
   self->mark_a = NAN;
   self->mark_b = NAN;
+  self->n_event_lanes = tks_timeline_n_event_lanes (capture);
+  rebuild_event_labels (self);
   rebuild_labels (self);
   update_content_height (self);
   _tks_timeline_view_update_info (self);

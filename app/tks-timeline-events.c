@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n.h>
+
+#include "tks-timeline-events.h"
+
+/* Colours of the event lanes: handlers red, sleep grey, markers purple; states take the
+ * threads' palette by state id. */
+static const GdkRGBA irq_color = { 0.75, 0.11, 0.16, 1.0 };
+static const GdkRGBA sleep_color = { 0.47, 0.46, 0.48, 0.55 };
+static const GdkRGBA marker_color = { 0.51, 0.24, 0.61, 1.0 };
+
+#define MIN_LABEL_WIDTH 36.0
+#define MAX_MERGED_DEPTHS 8
+
+TksEventLane *
+tks_timeline_event_lanes (TksCapture *capture,
+                          guint      *n_lanes)
+{
+  static const TksTrackKind order[] = { TKS_TRACK_IRQ, TKS_TRACK_SLEEP, TKS_TRACK_STATE,
+                                        TKS_TRACK_MARKER };
+  TksEvents *events = capture != NULL ? tks_capture_get_events (capture) : NULL;
+  TksEventLane *lanes;
+  guint n = 0, total = 0;
+
+  *n_lanes = 0;
+  if (events == NULL)
+    return NULL;
+  for (guint k = 0; k < G_N_ELEMENTS (order); k++)
+    {
+      guint count;
+
+      tks_events_get_tracks (events, order[k], &count);
+      total += count;
+    }
+  if (total == 0)
+    return NULL;
+  lanes = g_new0 (TksEventLane, total);
+  for (guint k = 0; k < G_N_ELEMENTS (order); k++)
+    {
+      guint count;
+      const TksTrack *tracks = tks_events_get_tracks (events, order[k], &count);
+
+      for (guint i = 0; i < count; i++)
+        lanes[n++].track = &tracks[i];
+    }
+  *n_lanes = n;
+  return lanes;
+}
+
+guint
+tks_timeline_n_event_lanes (TksCapture *capture)
+{
+  g_autofree TksEventLane *lanes = NULL;
+  guint n;
+
+  lanes = tks_timeline_event_lanes (capture, &n);
+  return n;
+}
+
+double
+tks_timeline_event_lane_y (const TksTimelineGeometry *g,
+                           guint                      lane)
+{
+  return g->top + lane * g->lane_height - g->v_offset;
+}
+
+char *
+tks_timeline_format_us (double us)
+{
+  double a = fabs (us);
+
+  if (a < 1000.0)
+    return g_strdup_printf (_("%.1f µs"), us);
+  if (a < 1e6)
+    return g_strdup_printf (_("%.3f ms"), us / 1e3);
+  return g_strdup_printf (_("%.6f s"), us / 1e6);
+}
+
+/* The first slice that may show at or after @t: slices are sorted by begin, and nested ones
+ * lie inside an outermost one, so the walk back stops at an outermost slice ended by @t. */
+static guint
+first_slice_at (const TksTrack *track,
+                double          t)
+{
+  guint lo = 0, hi = track->n_slices;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (track->slices[mid].begin.pos < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  while (lo > 0)
+    {
+      const TksSlice *prev = &track->slices[lo - 1];
+
+      lo--;
+      if (prev->depth == 0 && prev->end.pos <= t)
+        return lo + 1;
+    }
+  return lo;
+}
+
+static guint
+first_instant_at (const TksTrack *track,
+                  double          t)
+{
+  guint lo = 0, hi = track->n_instants;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (track->instants[mid].time.pos < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+slice_color (const TksTrack *track,
+             const TksSlice *slice,
+             GdkRGBA        *color)
+{
+  if (track->kind == TKS_TRACK_IRQ)
+    {
+      *color = irq_color;
+      /* nested handlers lighter, so the nesting shows */
+      color->alpha = MAX (0.45, 1.0 - 0.18 * slice->depth);
+    }
+  else if (track->kind == TKS_TRACK_SLEEP)
+    *color = sleep_color;
+  else
+    {
+      tks_timeline_lane_color (g_str_hash (slice->label != NULL ? slice->label : ""), color);
+      color->alpha = 0.85;
+    }
+}
+
+/* Where a slice of @depth is drawn in a lane at @y. */
+static void
+slice_box (const TksTimelineGeometry *g,
+           const TksTrack            *track,
+           guint                      depth,
+           double                     y,
+           double                    *box_y,
+           double                    *box_h)
+{
+  double inset = MIN (5.0, floor (g->lane_height * 0.15));
+  double h = g->lane_height - 2 * inset;
+
+  if (track->kind == TKS_TRACK_STATE && track->max_depth > 1)
+    {
+      /* stacked: one row per nesting level */
+      double row = h / track->max_depth;
+
+      *box_y = y + inset + depth * row;
+      *box_h = MAX (1.0, row - 1);
+    }
+  else
+    {
+      /* inside each other: every level 3 px in */
+      double in = MIN (depth * 3.0, h / 2 - 1);
+
+      *box_y = y + inset + in;
+      *box_h = MAX (1.0, h - 2 * in);
+    }
+}
+
+static void
+draw_label (TksPainter    *painter,
+            PangoLayout   *layout,
+            const char    *text,
+            const GdkRGBA *color,
+            double         x,
+            double         width,
+            double         y,
+            double         height)
+{
+  int lw, lh;
+
+  pango_layout_set_width (layout, (int) ((width - 4) * PANGO_SCALE));
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  if (lh <= height + 2)
+    painter->text (painter, color, x + 2, y + (height - lh) / 2, layout);
+}
+
+static void
+render_slices (const TksTimelineGeometry *g,
+               TksPainter                *painter,
+               PangoLayout               *layout,
+               const TksTrack            *track,
+               double                     y)
+{
+  double scale = g->width / (g->x1 - g->x0);
+  double merged_b[MAX_MERGED_DEPTHS], merged_e[MAX_MERGED_DEPTHS];
+  GdkRGBA merged_color[MAX_MERGED_DEPTHS];
+  static const GdkRGBA label_color = { 1, 1, 1, 1 };
+
+  for (guint d = 0; d < MAX_MERGED_DEPTHS; d++)
+    merged_b[d] = merged_e[d] = -1;
+
+  for (guint i = first_slice_at (track, g->x0); i < track->n_slices; i++)
+    {
+      const TksSlice *s = &track->slices[i];
+      double b, e, by, bh;
+      GdkRGBA color;
+
+      if (s->begin.pos > g->x1)
+        break;
+      if (s->end.pos < g->x0)
+        continue;
+      b = MAX (0.0, (s->begin.pos - g->x0) * scale);
+      e = MIN (g->width, (s->end.pos - g->x0) * scale);
+      if (e - b < 1.0)
+        e = b + 1.0;
+      slice_color (track, s, &color);
+      slice_box (g, track, s->depth, y, &by, &bh);
+      if (s->depth < MAX_MERGED_DEPTHS)
+        {
+          guint d = s->depth;
+
+          /* Slices narrower than a pixel merge into pixel columns. */
+          if (merged_e[d] >= 0 && b <= merged_e[d] + 0.5 && e - b < 2.0)
+            {
+              merged_e[d] = MAX (merged_e[d], e);
+              continue;
+            }
+          if (merged_e[d] >= 0)
+            {
+              double mby, mbh;
+
+              slice_box (g, track, d, y, &mby, &mbh);
+              painter->fill (painter, &merged_color[d], g->left + merged_b[d], mby,
+                             merged_e[d] - merged_b[d], mbh);
+              merged_e[d] = -1;
+            }
+          if (e - b < 2.0)
+            {
+              merged_b[d] = b;
+              merged_e[d] = e;
+              merged_color[d] = color;
+              continue;
+            }
+        }
+      painter->fill (painter, &color, g->left + b, by, e - b, bh);
+      if (e - b >= MIN_LABEL_WIDTH && s->label != NULL && layout != NULL)
+        draw_label (painter, layout, s->label,
+                    track->kind == TKS_TRACK_SLEEP ? &painter->fg : &label_color,
+                    g->left + b, e - b, by, bh);
+    }
+  for (guint d = 0; d < MAX_MERGED_DEPTHS; d++)
+    if (merged_e[d] >= 0)
+      {
+        double by, bh;
+
+        slice_box (g, track, d, y, &by, &bh);
+        painter->fill (painter, &merged_color[d], g->left + merged_b[d], by,
+                       merged_e[d] - merged_b[d], bh);
+      }
+}
+
+static void
+render_instants (const TksTimelineGeometry *g,
+                 TksPainter                *painter,
+                 PangoLayout               *layout,
+                 const TksTrack            *track,
+                 double                     y)
+{
+  double scale = g->width / (g->x1 - g->x0);
+  double last_x = -1e9;
+
+  for (guint i = first_instant_at (track, g->x0); i < track->n_instants; i++)
+    {
+      const TksInstant *m = &track->instants[i];
+      double x = (m->time.pos - g->x0) * scale;
+
+      if (m->time.pos > g->x1)
+        break;
+      if (x - last_x < 1.0)
+        continue;   /* one flag a pixel */
+      last_x = x;
+      painter->fill (painter, &marker_color, g->left + x, y + 3, 1.5, g->lane_height - 6);
+      painter->fill (painter, &marker_color, g->left + x, y + 3, 7, 6);
+      if (layout != NULL)
+        {
+          double next = i + 1 < track->n_instants
+                        ? (track->instants[i + 1].time.pos - g->x0) * scale : g->width;
+          g_autofree char *value = g_strdup_printf ("%u", m->value);
+          int lw, lh;
+
+          pango_layout_set_width (layout, -1);
+          pango_layout_set_text (layout, value, -1);
+          pango_layout_get_pixel_size (layout, &lw, &lh);
+          if (next - x >= lw + 12 && x + 9 + lw <= g->width)
+            painter->text (painter, &painter->fg, g->left + x + 9, y + g->lane_height - lh - 2,
+                           layout);
+        }
+    }
+}
+
+void
+tks_timeline_render_events (TksCapture                *capture,
+                            const TksTimelineGeometry *g,
+                            TksPainter                *painter)
+{
+  g_autofree TksEventLane *lanes = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  GdkRGBA band = painter->fg;
+  guint n;
+
+  if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
+    return;
+  lanes = tks_timeline_event_lanes (capture, &n);
+  if (painter->pango != NULL)
+    {
+      layout = pango_layout_new (painter->pango);
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+    }
+  band.alpha = 0.05;
+  for (guint i = 0; i < n; i++)
+    {
+      const TksTrack *track = lanes[i].track;
+      double y = tks_timeline_event_lane_y (g, i);
+
+      if (y + g->lane_height <= g->top || y >= g->bottom)
+        continue;
+      painter->fill (painter, &band, g->left, y, g->width, g->lane_height);
+      if (track->kind == TKS_TRACK_MARKER)
+        render_instants (g, painter, layout, track, y);
+      else
+        render_slices (g, painter, layout, track, y);
+    }
+}
+
+static char *
+lane_title (const TksTrack *track)
+{
+  switch (track->kind)
+    {
+    case TKS_TRACK_IRQ:
+      /* Translators: the name of an interrupt handler's lane */
+      return g_strdup_printf (_("IRQ %s"), track->name);
+    case TKS_TRACK_SLEEP:
+      return g_strdup (_("CPU sleep"));
+    case TKS_TRACK_STATE:
+      /* Translators: the lane of a channel of states, e.g. "filter (states)" */
+      return g_strdup_printf (_("%s (states)"), track->name);
+    default:
+      /* Translators: the lane of a marker, e.g. "sample (marker)" */
+      return g_strdup_printf (_("%s (marker)"), track->name);
+    }
+}
+
+void
+tks_timeline_render_event_headers (TksCapture                *capture,
+                                   const TksTimelineGeometry *g,
+                                   TksPainter                *painter)
+{
+  g_autofree TksEventLane *lanes = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  guint n;
+
+  if (capture == NULL || painter->pango == NULL)
+    return;
+  lanes = tks_timeline_event_lanes (capture, &n);
+  if (n == 0)
+    return;
+  layout = pango_layout_new (painter->pango);
+  pango_layout_set_width (layout, (int) (g->left - 12) * PANGO_SCALE);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  for (guint i = 0; i < n; i++)
+    {
+      const TksTrack *track = lanes[i].track;
+      double y = tks_timeline_event_lane_y (g, i);
+      g_autofree char *title = NULL;
+      const GdkRGBA *chip;
+      int lw, lh;
+
+      if (y + g->lane_height <= g->top || y >= g->bottom)
+        continue;
+      chip = track->kind == TKS_TRACK_IRQ ? &irq_color
+             : track->kind == TKS_TRACK_MARKER ? &marker_color : &sleep_color;
+      title = lane_title (track);
+      pango_layout_set_text (layout, title, -1);
+      pango_layout_get_pixel_size (layout, &lw, &lh);
+      painter->fill (painter, chip, 2, y + 6, 4, g->lane_height - 12);
+      painter->text (painter, &painter->fg, 10, y + (g->lane_height - lh) / 2, layout);
+    }
+}
+
+char *
+tks_timeline_event_tooltip (TksCapture                *capture,
+                            const TksTimelineGeometry *g,
+                            double                     x,
+                            double                     y)
+{
+  g_autofree TksEventLane *lanes = NULL;
+  TksEvents *events;
+  const TksTrack *track;
+  double lane, t, tol, scale, start;
+  guint n;
+
+  if (capture == NULL || (events = tks_capture_get_events (capture)) == NULL
+      || g->width <= 0 || !(g->x1 > g->x0) || x < g->left || y < g->top || y >= g->bottom)
+    return NULL;
+  lanes = tks_timeline_event_lanes (capture, &n);
+  lane = floor ((y - g->top + g->v_offset) / g->lane_height);
+  if (lane < 0 || lane >= n)
+    return NULL;
+  track = lanes[(guint) lane].track;
+  scale = g->width / (g->x1 - g->x0);
+  t = g->x0 + (x - g->left) / scale;
+  tol = 3.0 / scale;
+  start = tks_capture_get_start (capture);
+
+  if (track->kind == TKS_TRACK_MARKER)
+    {
+      guint i = first_instant_at (track, t - tol);
+
+      if (i < track->n_instants && track->instants[i].time.pos <= t + tol)
+        {
+          const TksInstant *m = &track->instants[i];
+          g_autofree char *at = tks_timeline_format_us (
+            tks_events_to_us (events, m->time.time - track->instants[0].time.time));
+          g_autofree char *name = g_markup_escape_text (track->name, -1);
+
+          /* Translators: a marker's tooltip: its name, value and time since its first */
+          return g_strdup_printf (_("<b>%s</b> = %u\nmarker %u of %u, %s after the first"),
+                                  name, m->value, i + 1, track->n_instants, at);
+        }
+      return NULL;
+    }
+
+  {
+    const TksSlice *best = NULL;
+
+    for (guint i = first_slice_at (track, t - tol); i < track->n_slices; i++)
+      {
+        const TksSlice *s = &track->slices[i];
+
+        if (s->begin.pos > t + tol)
+          break;
+        if (s->end.pos >= t - tol && (best == NULL || s->depth >= best->depth))
+          best = s;
+      }
+    if (best != NULL)
+      {
+        g_autofree char *length = tks_timeline_format_us (
+          tks_events_to_us (events, best->end.time - best->begin.time));
+        g_autofree char *at = tks_timeline_format_us (
+          (best->begin.pos - start) * 1e6 / (g->tick_hz > 0 ? g->tick_hz : 1000.0));
+        g_autofree char *label = g_markup_escape_text (best->label != NULL ? best->label : "", -1);
+
+        switch (track->kind)
+          {
+          case TKS_TRACK_IRQ:
+            /* Translators: an interrupt handler's tooltip: name, duration, start, nesting */
+            return g_strdup_printf (_("<b>%s</b>\nran %s, from %s%s"), label, length, at,
+                                    best->depth > 0 ? _(" (nested in another handler)") : "");
+          case TKS_TRACK_SLEEP:
+            if (best->label != NULL)
+              return g_strdup_printf (_("<b>CPU asleep</b> %s, from %s\nwoken by %s"), length,
+                                      at, label);
+            return g_strdup_printf (_("<b>CPU asleep</b> %s, from %s"), length, at);
+          default:
+            {
+              g_autofree char *channel = g_markup_escape_text (track->name, -1);
+
+              /* Translators: a state's tooltip: channel: state, duration, start */
+              return g_strdup_printf (_("<b>%s: %s</b>\n%s, from %s"), channel, label, length, at);
+            }
+          }
+      }
+  }
+  return NULL;
+}
+
+const TksWakeup *
+tks_timeline_wakeup_of_run (TksCapture *capture,
+                            guint       thread,
+                            double      begin)
+{
+  TksEvents *events = capture != NULL ? tks_capture_get_events (capture) : NULL;
+  const TksWakeup *wakeups;
+  const TksWakeup *best = NULL;
+  guint n;
+
+  if (events == NULL)
+    return NULL;
+  wakeups = tks_events_get_wakeups (events, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      if (wakeups[i].ready.pos > begin)
+        break;
+      if (wakeups[i].thread == thread && !wakeups[i].open && fabs (wakeups[i].run.pos - begin) < 1e-9)
+        best = &wakeups[i];
+    }
+  return best;
+}
