@@ -424,7 +424,10 @@ draw_wakeup (TksTimelineView           *self,
   layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), latency);
   pango_layout_get_pixel_size (layout, &lw, &lh);
   gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (MAX (g->left, xr - lw - 4), y - lh - 2));
+  /* the number left of the wait, or right of the switch-in when there is no room */
+  gtk_snapshot_translate (snapshot,
+                          &GRAPHENE_POINT_INIT (xr - lw - 4 >= g->left ? xr - lw - 4 : xs + 6,
+                                                y - lh - 2));
   gtk_snapshot_append_layout (snapshot, layout, &wake);
   gtk_snapshot_restore (snapshot);
   (void) fg;

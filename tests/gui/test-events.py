@@ -1,0 +1,78 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# A capture with events (dump version 2) in the real window, through AT-SPI in Xvfb: the
+# interrupt handlers, the CPU's sleep and the markers have their own lanes, named, above the
+# threads'; the handlers' runs are drawn in their lane; selecting a woken thread's run draws
+# its wake-up latency. A capture without events has none of these lanes.
+# Usage (through run-gui-tests.sh): test-events.py TICKSCOPE DATA_DIR
+import os
+import sys
+
+import pyatspi
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tksgui import (check, click, count_colours, find, finish, get_app, labels,  # noqa: E402
+                    lane_names, main_window, role_name, screenshot, start, status, stop, wait_for)
+
+TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
+EVENTS = os.path.join(DATA, "board-events-v2.raw.txt")
+PLAIN = os.path.join(DATA, "board-trigger-exits.saved.txt")
+# the handlers' red (app/tks-timeline-events.c) and the wake-up's orange
+IRQ_RED = lambda r, g, b: abs(r - 0xBF) < 8 and abs(g - 0x1C) < 8 and abs(b - 0x29) < 8  # noqa: E731
+WAKE_ORANGE = lambda r, g, b: abs(r - 0xE6) < 8 and abs(g - 0x61) < 8 and b < 8  # noqa: E731
+
+
+def extents(node):
+    return node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+
+
+def header(app, name):
+    timeline = find(main_window(app), role_name("panel", "Timeline"))
+    return find(timeline, lambda n: n.getRoleName() == "label" and n.name == name) if timeline else None
+
+
+proc, log = start(TICKSCOPE, EVENTS)
+try:
+    app = wait_for(get_app, 30)
+    check(app is not None, "the application appears on the accessibility bus")
+    text = wait_for(lambda: status(app), 30)
+    check(text is not None and "3 threads" in text, "the capture with events opens", text)
+    names = wait_for(lambda: lane_names(app) if "CPU sleep" in lane_names(app) else None, 10) or lane_names(app)
+    for name in ("IRQ USART1_IRQHandler", "CPU sleep", "tick (marker)", "main", "sensor", "idle"):
+        check(name in names, "a lane is named %s" % name, names)
+    irq, main = header(app, "IRQ USART1_IRQHandler"), header(app, "main")
+    if irq is not None and main is not None:
+        check(extents(irq).y < extents(main).y, "the event lanes are above the threads'",
+              (extents(irq).y, extents(main).y))
+        lane = extents(irq)
+        px = count_colours(screenshot("events.png"), {"irq": IRQ_RED},
+                           (lane.x + lane.width, lane.y, 1000, lane.height))
+        check(px["irq"] >= 4, "the handler's runs are drawn in its lane", px)
+
+        # Select a run of sensor (woken up by the handler): its latency is drawn.
+        sensor = header(app, "sensor")
+        if sensor is not None:
+            s = extents(sensor)
+            timeline = find(main_window(app), role_name("panel", "Timeline"))
+            t = extents(timeline)
+            before = count_colours(screenshot("before-select.png"), {"wake": WAKE_ORANGE},
+                                   (s.x + 190, s.y, t.width - 200, s.height))["wake"]
+            # the first run of sensor sits at the start of the view, right of the headers
+            pyatspi.Registry.generateMouseEvent(t.x + 196, s.y + s.height // 2, "b1c")
+            after = wait_for(lambda: count_colours(screenshot("selected.png"), {"wake": WAKE_ORANGE},
+                                                   (t.x + 190, s.y - s.height, t.width - 200, 2 * s.height))["wake"] > before + 3,
+                             5)
+            check(after, "selecting a woken thread's run draws its wake-up latency", before)
+finally:
+    stop(proc)
+
+proc, log = start(TICKSCOPE, PLAIN)
+try:
+    app = wait_for(get_app, 30)
+    wait_for(lambda: status(app, (" threads,",)), 30)
+    names = lane_names(app)
+    check(names and not any(n.startswith("IRQ ") or n == "CPU sleep" for n in names),
+          "a capture without events has no event lanes", names)
+finally:
+    stop(proc)
+finish(log)
