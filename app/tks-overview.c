@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <string.h>
+
 #include <math.h>
 
 #include <glib/gi18n.h>
@@ -43,6 +45,7 @@ whole_geometry (TksOverview         *self,
   guint n = 0;
   int height = gtk_widget_get_height (GTK_WIDGET (self));
 
+  memset (g, 0, sizeof *g);   /* the overview has no event lanes, and a ruler in ticks */
   if (self->capture != NULL)
     tks_capture_get_shown_lanes (self->capture, FALSE, &n);
   g->all_lanes = FALSE;

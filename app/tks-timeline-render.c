@@ -706,6 +706,101 @@ ticks_are_ms (double tick_hz)
   return fabs (tick_hz - 1000.0) < 1e-6;
 }
 
+/* The ruler in real time: seconds, milliseconds or microseconds from the origin. */
+static void
+render_time_ruler (const TksTimelineGeometry *g,
+                   TksPainter                *painter)
+{
+  GdkRGBA line = painter->fg;
+  GdkRGBA text = painter->fg;
+  GdkRGBA muted = painter->fg;
+  GdkRGBA grid = painter->fg;
+  double scale = g->width / (g->x1 - g->x0);
+  double min_s = 110.0 / scale / g->tick_hz;
+  double res_s = (g->resolution > 0 ? g->resolution : 1.0) / g->tick_hz;
+  double step_s, unit, step, t;
+  const char *legend;
+  g_autoptr(PangoLayout) layout = NULL;
+  double ruler_top = g->top - TKS_TIMELINE_RULER_HEIGHT;
+  double label_y = ruler_top + 1;
+  int decimals;
+
+  line.alpha = 0.5;
+  grid.alpha = 0.07;
+  text.alpha = 0.85;
+  muted.alpha = 0.55;
+  /* never a step finer than what the data can tell apart */
+  step_s = tks_timeline_nice_step (MAX (min_s, res_s));
+  if (step_s >= 1.0)
+    unit = 1.0;
+  else if (step_s >= 1e-3)
+    unit = 1e-3;
+  else
+    unit = 1e-6;
+  decimals = decimals_for (step_s / unit);
+  step = step_s * g->tick_hz;   /* in ticks */
+
+  switch (g->origin_kind)
+    {
+    case TKS_TIME_ORIGIN_TRIGGER:
+      /* Translators: the time ruler's unit and origin */
+      legend = unit == 1.0 ? _("s from trigger") : unit == 1e-3 ? _("ms from trigger")
+                                                                 : _("µs from trigger");
+      break;
+    case TKS_TIME_ORIGIN_USER:
+      legend = unit == 1.0 ? _("s from origin") : unit == 1e-3 ? _("ms from origin")
+                                                                : _("µs from origin");
+      break;
+    default:
+      legend = unit == 1.0 ? _("s from start") : unit == 1e-3 ? _("ms from start")
+                                                               : _("µs from start");
+      break;
+    }
+
+  painter->fill (painter, &line, g->left, g->top - 1, g->width, 1);
+  if (painter->pango != NULL)
+    {
+      int lw, lh;
+
+      layout = pango_layout_new (painter->pango);
+      pango_layout_set_text (layout, legend, -1);
+      pango_layout_get_pixel_size (layout, &lw, &lh);
+      label_y = ruler_top + MAX (1.0, (TKS_TIMELINE_RULER_HEIGHT - 9 - lh) / 2);
+      if (g->left - 8 - lw >= 0)
+        painter->text (painter, &muted, g->left - 8 - lw, label_y, layout);
+    }
+
+  /* steps counted from the origin, so that 0 falls on one */
+  for (t = g->origin + ceil ((g->x0 - g->origin) / step - 1e-9) * step; t <= g->x1 + 1e-9 * step; t += step)
+    {
+      double x = g->left + (t - g->x0) * scale;
+
+      painter->fill (painter, &line, x, g->top - 9, 1, 8);
+      painter->fill (painter, &grid, x, g->top, 1, g->bottom - g->top);
+      for (int i = 1; i < 5; i++)
+        {
+          double minor = x + i * step * scale / 5;
+
+          if (minor < g->left + g->width)
+            painter->fill (painter, &line, minor, g->top - 4, 1, 3);
+        }
+      if (layout != NULL)
+        {
+          double value = (t - g->origin) / g->tick_hz / unit;
+          g_autofree char *label = NULL;
+          int lw, lh;
+
+          if (fabs (value) < 0.5 * pow (10, -decimals))
+            value = 0;   /* no "-0.000" */
+          label = g_strdup_printf ("%.*f", decimals, value);
+          pango_layout_set_text (layout, label, -1);
+          pango_layout_get_pixel_size (layout, &lw, &lh);
+          if (x + 3 + lw <= g->left + g->width)
+            painter->text (painter, &text, x + 3, label_y, layout);
+        }
+    }
+}
+
 void
 tks_timeline_render_ruler (TksCapture                *capture,
                            const TksTimelineGeometry *g,
@@ -723,6 +818,11 @@ tks_timeline_render_ruler (TksCapture                *capture,
 
   if (g->width <= 0 || !(g->x1 > g->x0))
     return;
+  if (g->time_ruler && g->tick_hz > 0)
+    {
+      render_time_ruler (g, painter);
+      return;
+    }
 
   line.alpha = 0.5;
   grid.alpha = 0.07;

@@ -55,7 +55,21 @@ typedef struct
   double tick_hz;       /* ticks per second; <= 0: unknown */
   gboolean all_lanes;   /* also the lanes of threads that exited before the log begins */
   guint n_event_lanes;  /* lanes of the events above the threads' (tks-timeline-events.h) */
+  /* The ruler in real time (s, ms, µs) from @origin rather than in board ticks; its steps
+   * never finer than @resolution (ticks: the tick, or the board's counter period). */
+  gboolean time_ruler;
+  double origin;
+  double resolution;
+  guint origin_kind;    /* TksTimeOrigin */
 } TksTimelineGeometry;
+
+/* Where the time ruler's 0 is. */
+typedef enum
+{
+  TKS_TIME_ORIGIN_START,    /* the capture's start */
+  TKS_TIME_ORIGIN_TRIGGER,  /* the trigger */
+  TKS_TIME_ORIGIN_USER,     /* a point the user chose */
+} TksTimeOrigin;
 
 /* Where time @t falls across the view, and the time at @x: the two sides of one mapping. */
 static inline double

@@ -552,6 +552,37 @@ query_tooltip_cb (GtkWidget       *widget,
   return TRUE;
 }
 
+/* A right click on the time area: the time ruler's origin. */
+static void
+context_pressed_cb (GtkGestureClick *gesture,
+                    int              n_press,
+                    double           x,
+                    double           y,
+                    TksTimelineView *self)
+{
+  TksTimelineGeometry g;
+
+  _tks_timeline_view_current_geometry (self, &g);
+  if (self->capture == NULL || x < g.left)
+    return;
+  self->context_x = x;
+  if (self->context_menu == NULL)
+    {
+      g_autoptr(GMenu) menu = g_menu_new ();
+
+      g_menu_append (menu, _("Set Time _Origin Here"), "timeline.set-origin");
+      g_menu_append (menu, _("_Reset Time Origin"), "timeline.reset-origin");
+      self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+      gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+      gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+      gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+    }
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.reset-origin", !isnan (self->origin));
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+}
+
 void
 _tks_timeline_view_input_init (TksTimelineView *self)
 {
@@ -559,6 +590,11 @@ _tks_timeline_view_input_init (TksTimelineView *self)
   GtkGesture *gesture;
 
   g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  g_signal_connect (gesture, "pressed", G_CALLBACK (context_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);

@@ -31,6 +31,10 @@ struct _TksTimelineView
   GPtrArray      *labels;        /* one GtkLabel per lane from labels_first on, in lane order */
   GPtrArray      *event_labels;  /* one GtkLabel per event lane (tks-timeline-events.h) */
   guint           n_event_lanes;
+  gboolean        ruler_ticks;   /* the ruler in board ticks rather than real time */
+  double          origin;        /* the time ruler's 0 the user chose (ticks), NAN when none */
+  double          context_x;     /* where the context menu was asked for */
+  GtkWidget      *context_menu;
   guint           labels_first;
   guint           labels_idle;   /* a rebuild of the labels for the lanes now in view */
 

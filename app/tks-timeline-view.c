@@ -22,6 +22,7 @@ enum {
   PROP_TICK_HZ,
   PROP_INFO,
   PROP_ALL_LANES,
+  PROP_RULER_TICKS,
   N_PROPS
 };
 
@@ -71,6 +72,30 @@ tks_timeline_view_get_geometry (TksTimelineView     *self,
   g->tick_hz = _tks_timeline_view_get_effective_tick_hz (self);
   g->all_lanes = self->all_lanes;
   g->n_event_lanes = self->capture != NULL ? self->n_event_lanes : 0;
+  g->time_ruler = !self->ruler_ticks && g->tick_hz > 0;
+  g->resolution = 1.0;
+  g->origin = 0;
+  g->origin_kind = TKS_TIME_ORIGIN_START;
+  if (self->capture != NULL)
+    {
+      TksEvents *events = tks_capture_get_events (self->capture);
+      double trigger;
+
+      if (events != NULL && tks_events_has_counter (events) && g->tick_hz > 0)
+        g->resolution = g->tick_hz / tks_events_get_time_hz (events);
+      if (!isnan (self->origin))
+        {
+          g->origin = self->origin;
+          g->origin_kind = TKS_TIME_ORIGIN_USER;
+        }
+      else if (tks_capture_get_trigger (self->capture, &trigger))
+        {
+          g->origin = trigger;
+          g->origin_kind = TKS_TIME_ORIGIN_TRIGGER;
+        }
+      else
+        g->origin = tks_capture_get_start (self->capture);
+    }
 }
 
 void
@@ -634,6 +659,7 @@ tks_timeline_view_dispose (GObject *object)
         gtk_widget_unparent (g_ptr_array_index (self->event_labels, i));
       g_ptr_array_set_size (self->event_labels, 0);
     }
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   g_clear_handle_id (&self->labels_idle, g_source_remove);
   g_clear_signal_handler (&self->viewport_changed_id, self->viewport);
   g_clear_object (&self->viewport);
@@ -684,6 +710,9 @@ tks_timeline_view_get_property (GObject    *object,
       g_value_set_string (value, self->info);
       break;
 
+    case PROP_RULER_TICKS:
+      g_value_set_boolean (value, self->ruler_ticks);
+      break;
     case PROP_ALL_LANES:
       g_value_set_boolean (value, self->all_lanes);
       break;
@@ -715,6 +744,9 @@ tks_timeline_view_set_property (GObject      *object,
       tks_timeline_view_set_tick_hz (self, g_value_get_double (value));
       break;
 
+    case PROP_RULER_TICKS:
+      tks_timeline_view_set_ruler_ticks (self, g_value_get_boolean (value));
+      break;
     case PROP_ALL_LANES:
       tks_timeline_view_set_all_lanes (self, g_value_get_boolean (value));
       break;
@@ -722,6 +754,26 @@ tks_timeline_view_set_property (GObject      *object,
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+set_origin_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  TksTimelineView *self = TKS_TIMELINE_VIEW (widget);
+  TksTimelineGeometry g;
+
+  _tks_timeline_view_current_geometry (self, &g);
+  tks_timeline_view_set_time_origin (self, tks_timeline_time_at (&g, self->context_x));
+}
+
+static void
+reset_origin_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  tks_timeline_view_set_time_origin (TKS_TIMELINE_VIEW (widget), NAN);
 }
 
 static void
@@ -752,11 +804,16 @@ tks_timeline_view_class_init (TksTimelineViewClass *klass)
   properties[PROP_ALL_LANES] =
     g_param_spec_boolean ("all-lanes", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_RULER_TICKS] =
+    g_param_spec_boolean ("ruler-ticks", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_INFO] =
     g_param_spec_string ("info", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  gtk_widget_class_install_action (widget_class, "timeline.set-origin", NULL, set_origin_action);
+  gtk_widget_class_install_action (widget_class, "timeline.reset-origin", NULL, reset_origin_action);
   gtk_widget_class_set_css_name (widget_class, "timeline");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
@@ -766,6 +823,7 @@ tks_timeline_view_init (TksTimelineView *self)
 {
   self->labels = g_ptr_array_new ();
   self->event_labels = g_ptr_array_new ();
+  self->origin = NAN;
   self->mark_a = NAN;
   self->mark_b = NAN;
 
@@ -852,6 +910,7 @@ tks_timeline_view_set_capture (TksTimelineView *self,
   self->has_selected = FALSE;
   self->mark_a = NAN;
   self->mark_b = NAN;
+  self->origin = NAN;
   self->n_event_lanes = tks_timeline_n_event_lanes (capture);
   rebuild_event_labels (self);
   rebuild_labels (self);
@@ -922,6 +981,44 @@ tks_timeline_view_get_all_lanes (TksTimelineView *self)
 }
 
 /* Whether the lanes of threads that exited before the log begins are shown. */
+gboolean
+tks_timeline_view_get_ruler_ticks (TksTimelineView *self)
+{
+  g_return_val_if_fail (TKS_IS_TIMELINE_VIEW (self), FALSE);
+  return self->ruler_ticks;
+}
+
+void
+tks_timeline_view_set_ruler_ticks (TksTimelineView *self,
+                                   gboolean         ruler_ticks)
+{
+  g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
+
+  ruler_ticks = !!ruler_ticks;
+  if (self->ruler_ticks == ruler_ticks)
+    return;
+  self->ruler_ticks = ruler_ticks;
+  invalidate (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RULER_TICKS]);
+}
+
+void
+tks_timeline_view_set_time_origin (TksTimelineView *self,
+                                   double           t)
+{
+  g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
+
+  self->origin = t;
+  invalidate (self);
+}
+
+double
+tks_timeline_view_get_time_origin (TksTimelineView *self)
+{
+  g_return_val_if_fail (TKS_IS_TIMELINE_VIEW (self), NAN);
+  return self->origin;
+}
+
 void
 tks_timeline_view_set_all_lanes (TksTimelineView *self,
                                  gboolean         all_lanes)

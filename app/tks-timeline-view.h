@@ -25,6 +25,14 @@ void         tks_timeline_view_set_tick_hz   (TksTimelineView     *self,
 gboolean     tks_timeline_view_get_all_lanes (TksTimelineView     *self);
 void         tks_timeline_view_set_all_lanes (TksTimelineView     *self,
                                               gboolean             all_lanes);
+/* The ruler in board ticks (TRUE) or in real time from an origin (FALSE, the default). */
+gboolean     tks_timeline_view_get_ruler_ticks (TksTimelineView   *self);
+void         tks_timeline_view_set_ruler_ticks (TksTimelineView   *self,
+                                              gboolean             ruler_ticks);
+/* The time ruler's 0 at @t (ticks); NAN: the trigger, or the capture's start without one. */
+void         tks_timeline_view_set_time_origin (TksTimelineView   *self,
+                                              double               t);
+double       tks_timeline_view_get_time_origin (TksTimelineView   *self);
 const char  *tks_timeline_view_get_info      (TksTimelineView     *self);
 void         tks_timeline_view_get_geometry  (TksTimelineView     *self,
                                               double               width,

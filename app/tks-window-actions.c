@@ -143,6 +143,23 @@ show_exited_threads_change (GSimpleAction *action,
     g_settings_set_boolean (settings, "show-exited-threads", show);
 }
 
+/* The ruler in board ticks instead of real time. */
+static void
+ruler_ticks_change (GSimpleAction *action,
+                    GVariant      *state,
+                    gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  GSettings *settings = _tks_window_get_settings (self);
+  gboolean ticks = g_variant_get_boolean (state);
+
+  g_simple_action_set_state (action, state);
+  tks_timeline_view_set_ruler_ticks (self->timeline, ticks);
+  if (_tks_window_settings_has_key (settings, "ruler-ticks") &&
+      g_settings_get_boolean (settings, "ruler-ticks") != ticks)
+    g_settings_set_boolean (settings, "ruler-ticks", ticks);
+}
+
 /* Navigation actions */
 
 static void
@@ -247,6 +264,7 @@ _tks_window_actions_init (TksWindow *self)
     { "disconnect", disconnect_action, NULL, NULL, NULL, { 0 } },
     { "browse-history", browse_history_action, NULL, NULL, NULL, { 0 } },
     { "show-exited-threads", NULL, NULL, "false", show_exited_threads_change, { 0 } },
+    { "ruler-ticks", NULL, NULL, "false", ruler_ticks_change, { 0 } },
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);

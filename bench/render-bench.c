@@ -36,6 +36,7 @@ geometry_for (TksCapture          *capture,
   double end = tks_capture_get_end (capture);
   double span = (end - start) * fraction;
 
+  memset (g, 0, sizeof *g);
   g->x0 = start + (end - start - span) / 2;
   g->x1 = g->x0 + span;
   g->left = TKS_TIMELINE_HEADER_WIDTH;

@@ -110,7 +110,7 @@ test_lanes_on_real_capture (void)
   g_autoptr(TksCapture) capture = load_fixture ("board-trigger-exits.saved.txt");
   const guint *lanes;
   const TksThread *idle;
-  TksTimelineGeometry g;
+  TksTimelineGeometry g = { 0 };
   cairo_surface_t *surface;
   GdkRGBA color;
   double trigger, lane_y;
@@ -172,7 +172,7 @@ test_bands (void)
 {
   g_autoptr(TksCapture) capture = load_fixture ("board-trigger-exits.saved.txt");
   const guint *lanes;
-  TksTimelineGeometry g;
+  TksTimelineGeometry g = { 0 };
   cairo_surface_t *surface;
   guint n_lanes, i;
   gboolean saw_exit = FALSE, saw_nodata = FALSE;
@@ -249,7 +249,7 @@ test_gap_band (void)
   static const char text[] = TKS_TEST_GAP_CAPTURE "From  3 to  1 at     171\nch> \n";
   g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) capture = tks_capture_new_from_data (text, strlen (text), &error);
-  TksTimelineGeometry g;
+  TksTimelineGeometry g = { 0 };
   cairo_surface_t *surface;
   guint n_gaps;
 
@@ -292,7 +292,7 @@ test_log_end_band (void)
   double log_end = tks_capture_get_log_end (capture, NULL);
   double end = tks_capture_get_end (capture);
   const guint *lanes;
-  TksTimelineGeometry g;
+  TksTimelineGeometry g = { 0 };
   cairo_surface_t *surface;
   guint n_lanes, idle_lane = lane_of (capture, "idle");
   Pixel before, after;
@@ -352,7 +352,7 @@ test_hidden_lanes (void)
                                                  "board-run-mode.raw.txt", NULL);
   g_autofree char *stale = tks_test_read_with_stale_history (path, 30, NULL);
   g_autoptr(TksCapture) capture = NULL;
-  TksTimelineGeometry g;
+  TksTimelineGeometry g = { 0 };
   TksTimelineHit hit;
   guint n_all, n_shown, seen_hidden = 0;
 
@@ -388,7 +388,7 @@ test_cost_follows_pixels (void)
   g_autoptr(GString) text = tks_test_synthetic_capture (10, 400000, 2);
   g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) capture = tks_capture_new_from_data (text->str, text->len, &error);
-  TksTimelineGeometry g;
+  TksTimelineGeometry g = { 0 };
   guint n_lanes, fills, bound;
 
   g_assert_no_error (error);
@@ -491,7 +491,7 @@ test_coverage_draws_the_same (void)
 
   for (i = 0; i < G_N_ELEMENTS (spans); i++)
     {
-      TksTimelineGeometry g;
+      TksTimelineGeometry g = { 0 };
       cairo_surface_t *a, *b;
       double start = tks_capture_get_start (plain);
       double span = tks_capture_get_end (plain) - start;
@@ -613,6 +613,55 @@ test_ruler_units (void)
   g_object_unref (pango);
 }
 
+/* The ruler in real time: units from the step, 0 at the origin, never finer than the data. */
+static void
+test_time_ruler (void)
+{
+  PangoContext *pango = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+  TksTimelineGeometry g = { 990, 1030, TKS_TIMELINE_HEADER_WIDTH, 1000, TKS_TIMELINE_RULER_HEIGHT,
+                            500, TKS_TIMELINE_LANE_HEIGHT, 0, 1000 };
+  g_autoptr(GPtrArray) texts = NULL;
+  double right;
+  gboolean zero = FALSE;
+
+  g.time_ruler = TRUE;
+  g.origin = 1000;
+  g.resolution = 1;
+  g.origin_kind = TKS_TIME_ORIGIN_TRIGGER;
+  /* 40 ms across 1000 px at 1 kHz: milliseconds from the trigger, 0 on the trigger */
+  texts = ruler_texts (&g, pango, &right);
+  g_assert_cmpstr (g_ptr_array_index (texts, 0), ==, "ms from trigger");
+  for (guint i = 1; i < texts->len; i++)
+    {
+      const char *label = g_ptr_array_index (texts, i);
+
+      zero |= strcmp (label, "0") == 0;
+      g_assert_null (strchr (label, '.'));   /* whole milliseconds at this zoom */
+    }
+  g_assert_true (zero);
+  g_assert_cmpstr (g_ptr_array_index (texts, 1), ==, "-10");
+  g_clear_pointer (&texts, g_ptr_array_unref);
+
+  /* zoomed far into one tick of a board without a counter: still one label a tick, never
+   * microseconds the data cannot tell apart */
+  g.x0 = 1000.2;
+  g.x1 = 1000.3;
+  texts = ruler_texts (&g, pango, &right);
+  g_assert_cmpstr (g_ptr_array_index (texts, 0), ==, "ms from trigger");
+  g_assert_cmpuint (texts->len, <=, 2);
+  g_clear_pointer (&texts, g_ptr_array_unref);
+
+  /* the same with a 168 MHz counter: microseconds, from the start */
+  g.resolution = 1000.0 / 168e6;
+  g.origin_kind = TKS_TIME_ORIGIN_START;
+  texts = ruler_texts (&g, pango, &right);
+  g_assert_cmpstr (g_ptr_array_index (texts, 0), ==, "µs from start");
+  g_assert_cmpuint (texts->len, >=, 4);
+  g_assert_cmpstr (g_ptr_array_index (texts, 1), ==, "200");
+  g_clear_pointer (&texts, g_ptr_array_unref);
+  g_object_unref (pango);
+}
+
 #if defined(__has_feature)
 # if __has_feature(address_sanitizer)
 #  define TKS_ADDRESS_SANITIZER 1
@@ -637,6 +686,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/view/render/lanes", test_lanes_on_real_capture);
+  g_test_add_func ("/view/render/time-ruler", test_time_ruler);
   g_test_add_func ("/view/render/bands", test_bands);
   g_test_add_func ("/view/render/log-end-band", test_log_end_band);
   g_test_add_func ("/view/render/gap-band", test_gap_band);
