@@ -457,7 +457,7 @@ tks_timeline_render_lanes (TksCapture                *capture,
   GdkRGBA nodata = painter->fg;
   GdkRGBA exitband = { 0.88, 0.11, 0.14, 0.22 };
   GdkRGBA exitedge = { 0.88, 0.11, 0.14, 0.9 };
-  const TksCoverage *coverage = tks_coverage_get (capture);
+  const TksCoverage *coverage = g->coverage;
 
   if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
     return;

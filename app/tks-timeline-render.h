@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "tks-capture.h"
+#include "tks-coverage.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +55,7 @@ typedef struct
   double v_offset;      /* vertical scroll, pixels */
   double tick_hz;       /* ticks per second; <= 0: unknown */
   gboolean all_lanes;   /* also the lanes of threads that exited before the log begins */
+  const TksCoverage *coverage; /* the capture's summaries of busy threads, NULL: none yet */
 } TksTimelineGeometry;
 
 /* Where time @t falls across the view, and the time at @x: the two sides of one mapping. */
