@@ -256,6 +256,7 @@ typedef struct
   TksCapture   *capture;
   char         *path;
   TksSavedView  view;
+  double        tick_hz;       /* the window's, which the user may have changed */
 } SaveData;
 
 static void
@@ -275,7 +276,7 @@ save_thread (GTask        *task,
   SaveData *data = task_data;
   GError *error = NULL;
 
-  if (tks_capture_save (data->capture, data->path, &data->view, &error))
+  if (tks_capture_save (data->capture, data->path, &data->view, data->tick_hz, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -326,6 +327,7 @@ save_to (TksWindow *self,
   data->capture = g_object_ref (self->capture);
   data->path = g_steal_pointer (&path);
   fill_saved_view (self, &data->view);
+  data->tick_hz = _tks_window_get_tick_hz (self);
 
   text = g_strdup_printf (_("Saving “%s”…"), data->path);
   _tks_window_progress_start (self, text, TRUE);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -794,9 +796,9 @@ test_kept_records_are_stable (void)
       g_autoptr(GString) sa = g_string_new (NULL), sb = g_string_new (NULL);
       g_autoptr(TksCapture) b = NULL;
 
-      tks_capture_write (a, sa, NULL);
+      tks_capture_write (a, sa, NULL, 0);
       b = load_text (sa->str);
-      tks_capture_write (b, sb, NULL);
+      tks_capture_write (b, sb, NULL, 0);
       g_assert_cmpstr (sa->str, ==, sb->str);
       /* Nothing more is skipped the second time. */
       g_assert_false (has_warning (b, "skipped"));
@@ -1139,7 +1141,7 @@ test_wide_tick_garbled (void)
                               "board's 20 bits skipped"));
   g_assert_cmpfloat (tks_capture_get_start (capture), ==, 1040000);
   g_assert_cmpfloat (tks_capture_get_end (capture), ==, 1040000 + 500 * 39 + 1);
-  tks_capture_write (capture, saved, NULL);
+  tks_capture_write (capture, saved, NULL, 0);
   again = tks_capture_new_from_data (saved->str, saved->len, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tks_capture_get_n_records (again), ==, 39);
@@ -1175,13 +1177,13 @@ test_hole_in_log (void)
   assert_hole_rebuilt (c);
 
   /* A saved capture keeps the hole, and reloads the same. */
-  tks_capture_write (c, out, NULL);
+  tks_capture_write (c, out, NULL, 0);
   g_assert_nonnull (strstr (out->str, "\nTickscope gap before record 3, ticks 103 to 150, "
                                       "40 switches dropped\n"));
   again = tks_capture_new_from_data (out->str, out->len, &error);
   g_assert_no_error (error);
   assert_hole_rebuilt (again);
-  tks_capture_write (again, out2, NULL);
+  tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
 
   /* A hole before the printed log's first record, or an unreadable line, is not placed. */
@@ -1232,10 +1234,10 @@ test_hole_lines_hostile (void)
   g_assert_cmpfloat (gaps[1].end, ==, 152.0);
   g_assert_true (has_warning (c, "a hole before record 6 of a log of 6 records is ignored"));
 
-  tks_capture_write (c, out, NULL);
+  tks_capture_write (c, out, NULL, 0);
   again = tks_capture_new_from_data (out->str, out->len, &error);
   g_assert_no_error (error);
-  tks_capture_write (again, out2, NULL);
+  tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
   gaps = tks_capture_get_gaps (again, &n_gaps);
   g_assert_cmpuint (n_gaps, ==, 2);
@@ -1337,7 +1339,7 @@ test_original_file_round_trip (void)
 
   /* What Tickscope writes is the original file, plus its own line where the original's
    * loader ignores it. */
-  tks_capture_write (c, out, NULL);
+  tks_capture_write (c, out, NULL, 0);
   at = strstr (out->str, meta);
   g_assert_nonnull (at);
   g_string_erase (out, at - out->str, strlen (meta));
@@ -1347,23 +1349,44 @@ test_original_file_round_trip (void)
   g_string_insert (out, at - out->str, meta);
   again = tks_capture_new_from_data (out->str, out->len, &error);
   g_assert_no_error (error);
-  tks_capture_write (again, out2, NULL);
+  tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
+}
+
+/* A capture read from @name, named @source where the file does not name its own. */
+static TksCapture *
+load_data_with_source (const char *name,
+                       const char *source)
+{
+  g_autofree char *path = data_path (name);
+  g_autoptr(GError) error = NULL;
+  TksCapture *capture;
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  capture = tks_capture_new_from_fd (fd, name, source, &error);
+  close (fd);
+  g_assert_no_error (error);
+  g_assert_nonnull (capture);
+  return capture;
 }
 
 static void
 test_transcript_to_file (void)
 {
-  g_autoptr(TksCapture) raw = load_data ("board-partly-logged-trigger.raw.txt");
+  g_autoptr(TksCapture) raw = load_data_with_source ("board-partly-logged-trigger.raw.txt",
+                                                     "tcp:localhost:29001");
   g_autoptr(TksCapture) back = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) lines = NULL;
   guint n;
 
-  tks_capture_set_tick_hz (raw, 10000);
-  tks_capture_set_source (raw, "tcp:localhost:29001");
-  tks_capture_write (raw, out, NULL);
+  /* The source is the one given when loading; the rate is the one a view shows it at. */
+  g_assert_cmpstr (tks_capture_get_source (raw), ==, "tcp:localhost:29001");
+  g_assert_cmpfloat (tks_capture_get_tick_hz (raw), ==, 1000);
+  tks_capture_write (raw, out, NULL, 10000);
+  g_assert_cmpfloat (tks_capture_get_tick_hz (raw), ==, 1000);
   back = tks_capture_new_from_data (out->str, out->len, &error);
   g_assert_no_error (error);
 
@@ -1442,7 +1465,7 @@ test_atomic_save (void)
   GDir *d;
   guint entries = 0;
 
-  g_assert_true (tks_capture_save (c, target, &view, &error));
+  g_assert_true (tks_capture_save (c, target, &view, 0, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (target, &contents, NULL, NULL));
   /* Written as Python's str() writes floats, for the original viewer. */
@@ -1453,12 +1476,12 @@ test_atomic_save (void)
   g_assert_true (tks_capture_get_saved_view (back, &got));
   g_assert_cmpmem (&got, sizeof got, &view, sizeof view);
 
-  tks_capture_write (c, text, &odd);
+  tks_capture_write (c, text, &odd, 0);
   g_assert_true (g_str_has_prefix (text->str, "Saved position\n0.1\n1e-07\n123456.789\n-3.0\n"));
 
   /* A save that cannot happen leaves what is there alone. */
   g_assert_true (g_file_set_contents (blocker, "keep me", -1, NULL));
-  g_assert_false (tks_capture_save (c, inside, &view, &error));
+  g_assert_false (tks_capture_save (c, inside, &view, 0, &error));
   g_assert_error (error, TKS_ERROR, TKS_ERROR_IO);
   g_assert_true (g_file_get_contents (blocker, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "keep me");
@@ -1488,8 +1511,8 @@ test_chunked_reads_agree (void)
 
   g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
   b = tks_capture_new_from_data (contents, len, NULL);
-  tks_capture_write (a, sa, NULL);
-  tks_capture_write (b, sb, NULL);
+  tks_capture_write (a, sa, NULL, 0);
+  tks_capture_write (b, sb, NULL, 0);
   g_assert_cmpstr (sa->str, ==, sb->str);
 }
 

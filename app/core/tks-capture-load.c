@@ -18,18 +18,27 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Loading                                                                                      */
 
+TksParsed *
+tks_parse_text (const char  *data,
+                gsize        len,
+                GError     **error)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+
+  tks_parser_feed (parser, data, len);
+  return tks_parser_finish (parser, error);
+}
+
 TksCapture *
 tks_capture_new_from_data (const char  *data,
                            gsize        len,
                            GError     **error)
 {
-  g_autoptr(TksParser) parser = tks_parser_new ();
   TksParsed *parsed;
 
   g_return_val_if_fail (data != NULL || len == 0, NULL);
 
-  tks_parser_feed (parser, data, len);
-  parsed = tks_parser_finish (parser, error);
+  parsed = tks_parse_text (data, len, error);
   if (parsed == NULL)
     return NULL;
   return tks_capture_new_from_parsed (parsed);
@@ -38,6 +47,7 @@ tks_capture_new_from_data (const char  *data,
 TksCapture *
 tks_capture_new_from_fd (int          fd,
                          const char  *display,
+                         const char  *source,
                          GError     **error)
 {
   g_autoptr(TksParser) parser = tks_parser_new ();
@@ -81,6 +91,8 @@ tks_capture_new_from_fd (int          fd,
       g_error_free (local_error);
       return NULL;
     }
+  if (parsed->source == NULL)
+    parsed->source = g_strdup (source);
   return tks_capture_new_from_parsed (parsed);
 }
 
@@ -104,7 +116,7 @@ tks_capture_new_from_file (const char  *path,
                    g_strerror (saved));
       return NULL;
     }
-  capture = tks_capture_new_from_fd (fd, display, error);
+  capture = tks_capture_new_from_fd (fd, display, NULL, error);
   close (fd);
   return capture;
 }

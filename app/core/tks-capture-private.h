@@ -40,8 +40,6 @@ typedef struct
   guint64 dropped;
 } TksParsedGap;
 
-#define TKS_DEFAULT_TICK_HZ 1000.0
-
 /* Holes a capture keeps at most (a board remembers 8). */
 #define TKS_MAX_GAPS 4096
 
@@ -109,7 +107,12 @@ TksParsed  *tks_parsed_new                  (void);
 void        tks_parsed_free                 (TksParsed *parsed);
 guint       tks_parsed_record_line          (const TksParsed *parsed,
                                              guint            record);
+/* The capture @parsed gives (taken); its source is @parsed->source. */
 TksCapture *tks_capture_new_from_parsed     (TksParsed *parsed);
+/* @data as a capture file or a transcript, parsed. */
+TksParsed  *tks_parse_text                  (const char  *data,
+                                             gsize        len,
+                                             GError     **error);
 
 /* Turns the parsed lists and records of @self->parsed into threads, runs and marks
  * (tks-capture-rebuild.c). */

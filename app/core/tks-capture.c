@@ -19,7 +19,7 @@ tks_capture_new_from_parsed (TksParsed *parsed)
   TksCapture *self = g_object_new (TKS_TYPE_CAPTURE, NULL);
 
   self->parsed = parsed;
-  self->tick_hz = parsed->tick_hz > 0 ? parsed->tick_hz : TKS_DEFAULT_TICK_HZ;
+  self->tick_hz = parsed->tick_hz > 0 ? parsed->tick_hz : TKS_TICK_HZ_DEFAULT;
   self->source = g_strdup (parsed->source);
   tks_capture_rebuild (self);
   /* The records stay (a save writes them); the list entries are small. */
@@ -194,17 +194,8 @@ tks_capture_get_mean_switches_per_tick (TksCapture *self)
 double
 tks_capture_get_tick_hz (TksCapture *self)
 {
-  g_return_val_if_fail (TKS_IS_CAPTURE (self), TKS_DEFAULT_TICK_HZ);
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), TKS_TICK_HZ_DEFAULT);
   return self->tick_hz;
-}
-
-void
-tks_capture_set_tick_hz (TksCapture *self,
-                         double      tick_hz)
-{
-  g_return_if_fail (TKS_IS_CAPTURE (self));
-  g_return_if_fail (tks_tick_hz_is_sane (tick_hz));
-  self->tick_hz = tick_hz;
 }
 
 const char *
@@ -212,17 +203,6 @@ tks_capture_get_source (TksCapture *self)
 {
   g_return_val_if_fail (TKS_IS_CAPTURE (self), NULL);
   return self->source;
-}
-
-void
-tks_capture_set_source (TksCapture *self,
-                        const char *source)
-{
-  g_return_if_fail (TKS_IS_CAPTURE (self));
-  if (g_strcmp0 (self->source, source) == 0)
-    return;
-  g_free (self->source);
-  self->source = g_strdup (source);
 }
 
 gboolean
@@ -372,5 +352,5 @@ tks_capture_class_init (TksCaptureClass *klass)
 static void
 tks_capture_init (TksCapture *self)
 {
-  self->tick_hz = TKS_DEFAULT_TICK_HZ;
+  self->tick_hz = TKS_TICK_HZ_DEFAULT;
 }

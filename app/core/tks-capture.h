@@ -123,9 +123,12 @@ TksCapture      *tks_capture_new_from_data        (const char    *data,
                                                    GError       **error);
 TksCapture      *tks_capture_new_from_file        (const char    *path,
                                                    GError       **error);
-/* Reads @fd to its end (a file, a pipe, a device); @display names it in messages. */
+/* Reads @fd to its end (a file, a pipe, a device); @display names it in messages. @source,
+ * when not NULL, names where the capture comes from if the input does not say
+ * (tks_capture_get_source()). */
 TksCapture      *tks_capture_new_from_fd          (int            fd,
                                                    const char    *display,
+                                                   const char    *source,
                                                    GError       **error);
 TksCapture      *tks_capture_new_from_replies     (const char    *threads_list_reply,
                                                    gsize          list_len,
@@ -143,12 +146,16 @@ void             tks_capture_load_file_async      (GFile               *file,
 TksCapture      *tks_capture_load_file_finish     (GAsyncResult  *result,
                                                    GError       **error);
 
+/* The capture file: @view (NULL: the saved one, else the whole capture) and @tick_hz (0: the
+ * capture's own) are what a view shows, saved with the capture. */
 gboolean         tks_capture_write                (TksCapture         *self,
                                                    GString            *out,
-                                                   const TksSavedView *view);
+                                                   const TksSavedView *view,
+                                                   double              tick_hz);
 gboolean         tks_capture_save                 (TksCapture         *self,
                                                    const char         *path,
                                                    const TksSavedView *view,
+                                                   double              tick_hz,
                                                    GError            **error);
 
 guint            tks_capture_get_n_threads        (TksCapture    *self);
@@ -180,12 +187,11 @@ gboolean         tks_capture_get_trigger          (TksCapture    *self,
 const char      *tks_capture_get_trigger_name     (TksCapture    *self);
 guint            tks_capture_get_max_switches_per_tick (TksCapture *self);
 double           tks_capture_get_mean_switches_per_tick (TksCapture *self);
+/* The tick rate the input gives, else TKS_TICK_HZ_DEFAULT. A view that shows the capture at
+ * another rate keeps that rate itself. */
 double           tks_capture_get_tick_hz          (TksCapture    *self);
-void             tks_capture_set_tick_hz          (TksCapture    *self,
-                                                   double         tick_hz);
+/* Where the capture comes from (a board, a file), when known. */
 const char      *tks_capture_get_source           (TksCapture    *self);
-void             tks_capture_set_source           (TksCapture    *self,
-                                                   const char    *source);
 gboolean         tks_capture_get_saved_view       (TksCapture    *self,
                                                    TksSavedView  *view);
 const char * const *tks_capture_get_warnings      (TksCapture    *self,

@@ -794,6 +794,19 @@ checked_command (Link             *link,
   return reply;
 }
 
+/* The capture @parsed gives (taken; NULL gives NULL), named for the link it came through
+ * whatever the bytes say. */
+static TksCapture *
+link_capture (Link      *link,
+              TksParsed *parsed)
+{
+  if (parsed == NULL)
+    return NULL;
+  g_free (parsed->source);
+  parsed->source = g_strdup (link->description != NULL ? link->description : link->address);
+  return tks_capture_new_from_parsed (parsed);
+}
+
 /* The capture the job's parser read, or NULL with @error set. */
 static TksCapture *
 finish_parser (Job     *job,
@@ -803,7 +816,7 @@ finish_parser (Job     *job,
   TksParsed *parsed = tks_parser_finish (parser, error);
 
   tks_parser_free (parser);
-  return parsed != NULL ? tks_capture_new_from_parsed (parsed) : NULL;
+  return link_capture (job->link, parsed);
 }
 
 static void
@@ -919,7 +932,7 @@ keep_in_history (Link       *link,
 
   if (!link->save_history)
     return;
-  if (!tks_capture_write (capture, text, NULL)
+  if (!tks_capture_write (capture, text, NULL, 0)
       || (path = save_in_history (link, ".txt", text)) == NULL)
     {
       g_message ("Could not keep the capture in the history");
@@ -1047,7 +1060,8 @@ run_fetch (Link         *link,
           /* The capture, and its warnings, from the bytes as received: the lines the warnings
            * name are lines of those bytes, kept next to the capture. */
           g_clear_pointer (&job->parser, tks_parser_free);
-          capture = tks_capture_new_from_data (job->transcript->str, job->transcript->len, &error);
+          capture = link_capture (link, tks_parse_text (job->transcript->str,
+                                                        job->transcript->len, &error));
         }
       else
         capture = finish_parser (job, &error);
@@ -1061,7 +1075,6 @@ run_fetch (Link         *link,
         g_debug ("Fetched with damage: %s", how);
     }
 
-  tks_capture_set_source (capture, link->description);
   link->expected_records = MIN (MAX (link->expected_records, tks_capture_get_n_records (capture)),
                                 MAX_EXPECTED_LOG);
 
