@@ -134,18 +134,6 @@ char    *tks_timeline_format_duration     (double               ticks,
                                            double               tick_hz);
 double   tks_timeline_nice_step           (double               min_step);
 
-guint    tks_runs_first_ending_after      (const TksRun        *runs,
-                                           guint                n_runs,
-                                           double               t);
-guint    tks_runs_first_beginning_at      (const TksRun        *runs,
-                                           guint                from,
-                                           guint                n_runs,
-                                           double               t);
-guint    tks_marks_first_at               (const TksMark       *marks,
-                                           guint                from,
-                                           guint                n_marks,
-                                           double               t);
-
 /* What is under a point of the time area. */
 typedef struct
 {

@@ -1767,6 +1767,68 @@ test_forgotten_exits_shown (void)
   g_assert_cmpuint (n_lanes, ==, 2 + 65);
 }
 
+static void
+test_lookups (void)
+{
+  static const TksRun runs[] = { { 0, 1 }, { 2, 3 }, { 3, 5 }, { 9, 10 } };
+  static const TksMark marks[] = { { 1, TKS_MARK_IN, 1 }, { 2, TKS_MARK_OUT, 1 }, { 2, TKS_MARK_IN, 1 }, { 7, TKS_MARK_OUT, 1 } };
+
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, -1), ==, 0);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 1), ==, 1);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 4), ==, 2);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 10), ==, 4);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 0, 10), ==, 0);
+
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 2.5), ==, 2);
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 1, 4, 3), ==, 2);
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 100), ==, 4);
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 3, 4, 0), ==, 3);
+
+  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2), ==, 1);
+  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2.5), ==, 3);
+  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 8), ==, 4);
+
+  /* Against a scan: runs that touch, marks with repeated times, searches from many starts. */
+  {
+    GRand *rand = g_rand_new_with_seed (13);
+    TksRun many_runs[200];
+    TksMark many_marks[200];
+    double at = 0;
+
+    for (guint i = 0; i < G_N_ELEMENTS (many_runs); i++)
+      {
+        at += g_rand_int_range (rand, 0, 3);
+        many_runs[i].begin = at;
+        at += g_rand_int_range (rand, 1, 3);
+        many_runs[i].end = at;
+        many_marks[i].pos = floor (many_runs[i].begin / 3);
+        many_marks[i].kind = TKS_MARK_IN;
+        many_marks[i].width_div = 1;
+      }
+    for (double t = -1; t <= at + 1; t += 0.25)
+      {
+        guint n = G_N_ELEMENTS (many_runs), expect = 0;
+
+        while (expect < n && many_runs[expect].end <= t)
+          expect++;
+        g_assert_cmpuint (tks_runs_first_ending_after (many_runs, n, t), ==, expect);
+        for (guint from = 0; from <= n; from += 7)
+          {
+            expect = from;
+            while (expect < n && many_runs[expect].begin < t)
+              expect++;
+            g_assert_cmpuint (tks_runs_first_beginning_at (many_runs, from, n, t), ==, expect);
+            expect = from;
+            while (expect < n && many_marks[expect].pos < t)
+              expect++;
+            g_assert_cmpuint (tks_marks_first_at (many_marks, from, n, t), ==, expect);
+          }
+      }
+    g_rand_free (rand);
+  }
+}
+
+
 int
 main (int    argc,
       char **argv)
@@ -1819,6 +1881,7 @@ main (int    argc,
   g_test_add_func ("/capture/exited-before-log", test_exited_before_log_real);
   g_test_add_func ("/capture/forgotten-exits-shown", test_forgotten_exits_shown);
   g_test_add_func ("/capture/file/atomic-save", test_atomic_save);
+  g_test_add_func ("/capture/lookups", test_lookups);
 
   return g_test_run ();
 }

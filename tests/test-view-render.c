@@ -417,28 +417,6 @@ test_cost_follows_pixels (void)
 }
 
 static void
-test_binary_search (void)
-{
-  static const TksRun runs[] = { { 0, 1 }, { 2, 3 }, { 3, 5 }, { 9, 10 } };
-  static const TksMark marks[] = { { 1, TKS_MARK_IN, 1 }, { 2, TKS_MARK_OUT, 1 }, { 2, TKS_MARK_IN, 1 }, { 7, TKS_MARK_OUT, 1 } };
-
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, -1), ==, 0);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 1), ==, 1);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 4), ==, 2);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 10), ==, 4);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 0, 10), ==, 0);
-
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 2.5), ==, 2);
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 1, 4, 3), ==, 2);
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 100), ==, 4);
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 3, 4, 0), ==, 3);
-
-  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2), ==, 1);
-  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2.5), ==, 3);
-  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 8), ==, 4);
-}
-
-static void
 test_formats (void)
 {
   g_autofree char *a = tks_timeline_format_ticks (17150, 50);
@@ -710,7 +688,6 @@ main (int   argc,
   g_test_add_func ("/view/render/gap-band", test_gap_band);
   g_test_add_func ("/view/render/hidden-lanes", test_hidden_lanes);
   g_test_add_func ("/view/render/cost-follows-pixels", test_cost_follows_pixels);
-  g_test_add_func ("/view/render/binary-search", test_binary_search);
   g_test_add_func ("/view/render/formats", test_formats);
   g_test_add_func ("/view/render/coverage-matches-runs", test_coverage_matches_runs);
   g_test_add_func ("/view/render/coverage-draws-the-same", test_coverage_draws_the_same);

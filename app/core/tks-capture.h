@@ -210,6 +210,22 @@ gboolean         tks_capture_get_dropped_since    (TksCapture    *self,
 /* For a threads_dump: NULL when it arrived whole (its count and checksum agree), else why not. */
 const char      *tks_capture_get_damage           (TksCapture    *self);
 
+/* Finding runs and marks by time, in O(log n). Runs are sorted and do not overlap; marks are
+ * sorted. The index of the first run ending after @t (n_runs when none does): */
+guint            tks_runs_first_ending_after      (const TksRun  *runs,
+                                                   guint          n_runs,
+                                                   double         t);
+/* The first run at or after @from beginning at or after @t; the first mark at or after @from
+ * at or after @t. They search near @from first: a next answer near the last one is cheap. */
+guint            tks_runs_first_beginning_at      (const TksRun  *runs,
+                                                   guint          from,
+                                                   guint          n_runs,
+                                                   double         t);
+guint            tks_marks_first_at               (const TksMark *marks,
+                                                   guint          from,
+                                                   guint          n_marks,
+                                                   double         t);
+
 /* Lane coordinates are those of tks_capture_get_shown_lanes (@with_exited_before_log). */
 double           tks_capture_lane_to_legacy_y     (TksCapture    *self,
                                                    gboolean       with_exited_before_log,
