@@ -138,6 +138,12 @@ struct _TksSession
 
 G_DEFINE_FINAL_TYPE (TksSession, tks_session, G_TYPE_OBJECT)
 
+G_DEFINE_ENUM_TYPE (TksSessionState, tks_session_state,
+  G_DEFINE_ENUM_VALUE (TKS_SESSION_DISCONNECTED, "disconnected"),
+  G_DEFINE_ENUM_VALUE (TKS_SESSION_CONNECTING, "connecting"),
+  G_DEFINE_ENUM_VALUE (TKS_SESSION_IDLE, "idle"),
+  G_DEFINE_ENUM_VALUE (TKS_SESSION_BUSY, "busy"))
+
 enum
 {
   PROP_0,
@@ -1609,7 +1615,7 @@ tks_session_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_STATE:
-      g_value_set_int (value, self->state);
+      g_value_set_enum (value, self->state);
       break;
     case PROP_ADDRESS:
       g_value_set_string (value, self->address);
@@ -1666,9 +1672,8 @@ tks_session_class_init (TksSessionClass *klass)
   object_class->set_property = tks_session_set_property;
 
   properties[PROP_STATE] =
-    g_param_spec_int ("state", NULL, NULL,
-                      TKS_SESSION_DISCONNECTED, TKS_SESSION_BUSY, TKS_SESSION_DISCONNECTED,
-                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("state", NULL, NULL, TKS_TYPE_SESSION_STATE, TKS_SESSION_DISCONNECTED,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_ADDRESS] =
     g_param_spec_string ("address", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
