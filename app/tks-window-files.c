@@ -56,15 +56,10 @@ load_done_cb (GObject      *source,
       if (capture == NULL)
         {
           g_autofree char *name = g_file_get_parse_name (data->file);
-          g_autofree char *quoted = g_strdup_printf ("“%s”", name);
           g_autofree char *message = NULL;
+          /* the core's messages do not name the file: it is named here, in every language */
           const char *reason = error != NULL ? error->message : _("unknown error");
 
-          /* the core's messages usually start with the quoted file name already */
-          if (g_str_has_prefix (reason, quoted))
-            reason += strlen (quoted);
-          while (*reason == ':' || *reason == ' ')
-            reason++;
           /* Translators: %s is a file name, then the reason */
           message = g_strdup_printf (_("Could not open “%s”: %s"), name, reason);
           tks_window_show_error (self, message);

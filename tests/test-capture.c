@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include "tks-capture.h"
 #include "tks-error.h"
+#include "tks-i18n.h"
 #include "tks-legacy-viewer.h"
 #include "tks-test-fixtures.h"
 
@@ -1541,6 +1543,73 @@ test_async_load (void)
   g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 3000);
 }
 
+static void
+failed_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GError **error = user_data;
+
+  g_assert_null (tks_capture_load_file_finish (result, error));
+  g_assert_nonnull (*error);
+}
+
+/* The error of a load in a worker thread, for a window that names the file itself. */
+static GError *
+failed_load (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GError *error = NULL;
+
+  tks_capture_load_file_async (file, NULL, failed_cb, &error);
+  while (error == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return error;
+}
+
+/* A load in a worker thread says what is wrong without naming the file, in every language: the
+ * window names it, with quotes of its language. */
+static void
+test_async_load_errors (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tickscope-load-XXXXXX", NULL);
+  g_autofree char *broken = g_build_filename (dir, "broken-capture.txt", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing-capture.txt", NULL);
+  g_autoptr(GError) not_capture = NULL;
+  g_autoptr(GError) absent = NULL;
+
+  if (g_test_subprocess ())
+    {
+      g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+      g_setenv ("LANGUAGE", "fr", TRUE);
+      tks_i18n_init ();
+    }
+  g_assert_true (g_file_set_contents (broken, "hello\n", -1, NULL));
+  not_capture = failed_load (broken);
+  absent = failed_load (missing);
+  g_test_message ("%s / %s", not_capture->message, absent->message);
+  g_assert_error (not_capture, TKS_ERROR, TKS_ERROR_NOT_A_CAPTURE);
+  g_assert_null (strstr (not_capture->message, "broken-capture"));
+  g_assert_error (absent, TKS_ERROR, TKS_ERROR_IO);
+  g_assert_cmpstr (absent->message, ==, g_strerror (ENOENT));
+  if (g_test_subprocess ())
+    {
+      g_assert_true (g_str_has_prefix (not_capture->message, "Ce n’est pas une capture de threads"));
+      g_print ("%s\n", not_capture->message);
+    }
+  else
+    g_assert_true (g_str_has_prefix (not_capture->message, "This is not a thread capture"));
+  g_unlink (broken);
+  g_rmdir (dir);
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+      g_test_trap_assert_stdout ("*Ce n’est pas une capture de threads*");
+    }
+}
+
 /* A line longer than any line of a capture is skipped with a warning, also when it spans
  * many reads, and the lines around it are read as usual: a thread line keeps its place. */
 static void
@@ -1882,6 +1951,7 @@ main (int    argc,
   g_test_add_func ("/capture/forgotten-exits-shown", test_forgotten_exits_shown);
   g_test_add_func ("/capture/file/atomic-save", test_atomic_save);
   g_test_add_func ("/capture/lookups", test_lookups);
+  g_test_add_func ("/capture/file/async-errors", test_async_load_errors);
 
   return g_test_run ();
 }

@@ -403,6 +403,38 @@ test_french (void)
   g_assert_nonnull (strstr (usage.err, "Utilisation : tickscope-cli info FILE\n"));
 }
 
+/* The core's messages too: what is wrong with a file, and the warnings of the reader and of
+ * the rebuild. */
+static void
+test_french_core (void)
+{
+  static const char garbled[] =
+    "threads_list\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"
+    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\n"
+    "ch> threads_timestamps\n"
+    "From  1 to  2 at     100\n"
+    "From garbage\n"
+    "From  2 to  1 at     110\n"
+    "From  2 to  1 at     110\n"
+    "ch> \n";
+  g_auto(TksCliResult) not_capture = tks_run_cli_in ("fr", "hello\n", "info", "-", NULL);
+  g_auto(TksCliResult) warned = tks_run_cli_in ("fr", garbled, "info", "-", NULL);
+
+  g_assert_cmpint (not_capture.status, ==, 1);
+  g_assert_nonnull (strstr (not_capture.err, "« entrée standard » : Ce n’est pas une capture de "
+                                             "threads : elle ne contient ni réponse à threads_list"));
+  g_assert_null (strstr (not_capture.err, "This is not"));
+
+  g_assert_cmpint (warned.status, ==, 0);
+  g_assert_nonnull (strstr (warned.out, "Avertissements :        2\n"));
+  g_assert_nonnull (strstr (warned.out, "ligne 6 : avertissement : ligne illisible du journal, "
+                                        "ignorée : « From garbage »"));
+  g_assert_nonnull (strstr (warned.out, "ligne 8 : avertissement : ligne du journal répétée, "
+                                        "ignorée"));
+  g_assert_null (strstr (warned.out, "warning"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -413,6 +445,7 @@ main (int    argc,
   g_test_add_func ("/cli/info/warnings", test_info_warnings);
   g_test_add_func ("/cli/info/capture-facts", test_info_capture_facts);
   g_test_add_func ("/cli/info/french", test_french);
+  g_test_add_func ("/cli/info/french/core", test_french_core);
   g_test_add_func ("/cli/errors", test_errors);
   g_test_add_func ("/cli/convert", test_convert);
   g_test_add_func ("/cli/convert/damage", test_convert_damage);

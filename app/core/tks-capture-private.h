@@ -5,10 +5,6 @@
 
 G_BEGIN_DECLS
 
-/* A saved capture carries the reader's warnings about its input ("Tickscope damage" lines),
- * which a later reader shows after this prefix: what was lost stays visible in every copy. */
-#define TKS_DAMAGE_PREFIX "in the input this capture was made from: "
-
 /* One line of the threads_list reply. */
 typedef struct
 {
@@ -68,6 +64,10 @@ typedef struct
   char         *damage;         /* a threads_dump that arrived damaged: how, else NULL */
   char         *source;
   GPtrArray    *warnings;       /* char* */
+  GArray       *warnings_saved; /* guint per warning: where the text a save writes of it begins
+                                 * (a saved capture carries the reader's warnings about its
+                                 * input, "Tickscope damage" lines, which a later reader shows
+                                 * after words of its own: a save writes back the text alone) */
   guint         n_warnings;     /* all of them, also those not kept */
 } TksParsed;
 

@@ -69,11 +69,9 @@ static void
 append_damage (GString    *out,
                const char *warning)
 {
-  const char *from = strstr (warning, TKS_DAMAGE_PREFIX);
-  g_autofree char *text = g_strdup (from != NULL ? from + strlen (TKS_DAMAGE_PREFIX) : warning);
   GString *line = g_string_new ("Tickscope damage ");
 
-  for (const char *p = text; *p != '\0'; p++)
+  for (const char *p = warning; *p != '\0'; p++)
     {
       if (*p == '\r' || *p == '\n')
         g_string_append_printf (line, "\\x%02x", *p);
@@ -155,7 +153,8 @@ tks_capture_write (TksCapture         *self,
     g_string_append_printf (out, "Tickscope trigger-name %s\n", parsed->trigger_name);
   /* What the input lost (unreadable lines, a damaged transfer) stays visible in the copy. */
   for (guint w = 0; w < parsed->warnings->len; w++)
-    append_damage (out, g_ptr_array_index (parsed->warnings, w));
+    append_damage (out, (const char *) g_ptr_array_index (parsed->warnings, w) +
+                        g_array_index (parsed->warnings_saved, guint, w));
   if (parsed->n_warnings > parsed->warnings->len)
     g_string_append_printf (out, "Tickscope damage %u more warnings about the input not shown\n",
                             parsed->n_warnings - parsed->warnings->len);

@@ -139,6 +139,8 @@ TksCapture      *tks_capture_new_from_replies     (const char    *threads_list_r
 TksCapture      *tks_capture_new_from_dump        (const char    *threads_dump_reply,
                                                    gsize          len,
                                                    GError       **error);
+/* As tks_capture_new_from_file(), in a worker thread. Its errors do not name the file: the
+ * caller shows its name with them. */
 void             tks_capture_load_file_async      (GFile               *file,
                                                    GCancellable        *cancellable,
                                                    GAsyncReadyCallback  callback,

@@ -220,7 +220,8 @@ try:
     click(buttons["Open"])
     file_dialog_open(app, broken)
     message = wait_for(lambda: label_text(app, lambda s: s.startswith("Could not open")), 20)
-    check(message is not None and "broken.txt" in message, "a broken file shows a clear message", message)
+    check(message is not None and message.count("broken.txt") == 1, "a broken file shows a clear message, naming it once",
+          message)
     check(status(app, THREADS) == before and "29 threads" in before, "the current capture stays",
           (before, status(app, THREADS)))
     time.sleep(0.5)
