@@ -200,11 +200,14 @@ test_convert_damage (void)
   g_autofree char *raw = g_build_filename (dir, "damaged.raw", NULL);
   g_autofree char *out = g_build_filename (dir, "capture.txt", NULL);
   g_autofree char *again = g_build_filename (dir, "again.txt", NULL);
+  g_autofree char *again_fr = g_build_filename (dir, "again-fr.txt", NULL);
   g_autofree char *contents = NULL;
   g_autofree char *contents_again = NULL;
+  g_autofree char *contents_fr = NULL;
   g_auto(TksCliResult) r = { 0 };
   g_auto(TksCliResult) info = { 0 };
   g_auto(TksCliResult) r2 = { 0 };
+  g_auto(TksCliResult) r3 = { 0 };
 
   g_assert_true (g_file_set_contents (raw, transcript, sizeof transcript - 1, NULL));
   r = tks_run_cli (NULL, "convert", raw, "-o", out, NULL);
@@ -236,9 +239,17 @@ test_convert_damage (void)
   g_assert_true (g_file_get_contents (again, &contents_again, NULL, NULL));
   g_assert_cmpstr (contents_again, ==, contents);
 
+  /* Also for a user who reads the warnings in French. */
+  r3 = tks_run_cli_in ("fr", NULL, "convert", out, "-o", again_fr, NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+  g_assert_nonnull (strstr (r3.err, "dans l’entrée d’où vient cette capture : line 3: warning:"));
+  g_assert_true (g_file_get_contents (again_fr, &contents_fr, NULL, NULL));
+  g_assert_cmpstr (contents_fr, ==, contents);
+
   g_unlink (raw);
   g_unlink (out);
   g_unlink (again);
+  g_unlink (again_fr);
   g_rmdir (dir);
 }
 
