@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "tks-capture.h"
+#include "tks-coverage.h"
 
 G_BEGIN_DECLS
 
@@ -61,6 +62,7 @@ typedef struct
   double origin;
   double resolution;
   guint origin_kind;    /* TksTimeOrigin */
+  const TksCoverage *coverage; /* the capture's summaries of busy threads, NULL: none yet */
 } TksTimelineGeometry;
 
 /* Where the time ruler's 0 is. */
@@ -146,18 +148,6 @@ char    *tks_timeline_format_ticks        (double               ticks,
 char    *tks_timeline_format_duration     (double               ticks,
                                            double               tick_hz);
 double   tks_timeline_nice_step           (double               min_step);
-
-guint    tks_runs_first_ending_after      (const TksRun        *runs,
-                                           guint                n_runs,
-                                           double               t);
-guint    tks_runs_first_beginning_at      (const TksRun        *runs,
-                                           guint                from,
-                                           guint                n_runs,
-                                           double               t);
-guint    tks_marks_first_at               (const TksMark       *marks,
-                                           guint                from,
-                                           guint                n_marks,
-                                           double               t);
 
 /* What is under a point of the time area. */
 typedef struct

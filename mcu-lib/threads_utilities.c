@@ -305,8 +305,9 @@ static uint8_t tu_when_on_switch;   /* latency or run: checked at every switch *
 static uint32_t tu_when_limit;
 static uint32_t tu_when_us;
 static uint8_t tu_when_id;
-static char tu_when_name[24];
-static char tu_when_text[64];
+static char tu_when_name[48];
+static char tu_when_text[80];
+static char tu_fired_text[80];      /* the trigger's name: the condition when it fired */
 static uint32_t tu_when_measured_us;
 static uint8_t tu_when_fired;
 static uint32_t tu_run_since;
@@ -321,6 +322,8 @@ static const char no_timestamps_error_message[] =
 /********************               PRIVATE FUNCTIONS              ********************/
 
 #ifdef ENABLE_THREADS_TIMESTAMPS
+
+static const char *tu_set_trigger (const char *trigger_name);
 
 static void
 tu_update_active (void)
@@ -512,12 +515,15 @@ tu_irq_long (uint32_t id)
 static void
 tu_fire (uint32_t measured)
 {
-  if (tu_triggered != 0U)
+  /* Only while recording: an event met while the log is paused (being printed) is not in
+   * the log, and a capture frozen around it would not show it. */
+  if (tu_triggered != 0U || tu_active == 0U)
     return;
   tu_when_fired = 1U;
   tu_when_measured_us = tu_when == TU_WHEN_MARKER
                         ? measured : (uint32_t) ((uint64_t) measured * 1000000U / TU_NOW_HZ);
-  (void) tuSetTriggerI (tu_when_text);
+  memcpy (tu_fired_text, tu_when_text, sizeof tu_fired_text);
+  (void) tu_set_trigger (tu_fired_text);
 }
 
 static int
@@ -1617,7 +1623,7 @@ tuIrqEnterHook (uint8_t *id, const char *name)
 #if TU_IRQ
   uint32_t i;
 
-  chSysLockFromISR ();
+  port_lock_from_isr ();
   i = *id;
   /* The handler's id, registered on its first entry (and again after tuResetState()). */
   if (i - 1U >= tu_n_names || tu_names[i - 1U] != name)
@@ -1631,7 +1637,7 @@ tuIrqEnterHook (uint8_t *id, const char *name)
     tu_event (TU_EV_IRQ_SHORT + i, 0, 0);
   else
     tu_irq_long (i);
-  chSysUnlockFromISR ();
+  port_unlock_from_isr ();
 #else
   (void) id;
   (void) name;
@@ -1642,13 +1648,13 @@ void
 tuIrqLeaveHook (void)
 {
 #if TU_IRQ
-  chSysLockFromISR ();
+  port_lock_from_isr ();
 #if TU_CONDITIONS
   if (tu_when == TU_WHEN_IRQ)
     tu_check_irq ();
 #endif
   tu_event (TU_EV_IRQ_LEAVE, 0, 0);
-  chSysUnlockFromISR ();
+  port_unlock_from_isr ();
 #endif
 }
 
@@ -1992,7 +1998,19 @@ tuSetTriggerI (const char *trigger_name)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chDbgCheckClassI ();
+  return tu_set_trigger (trigger_name);
+#else
+  (void) trigger_name;
+  return NULL;
+#endif
+}
 
+#ifdef ENABLE_THREADS_TIMESTAMPS
+/* tuSetTriggerI() without the class check: the IRQ hooks run outside the kernel's view of
+ * the handler (before its enter check, after its leave check). */
+static const char *
+tu_set_trigger (const char *trigger_name)
+{
   if (tu_triggered == 0U)
     {
 #if TU_EVENTS
@@ -2015,11 +2033,8 @@ tuSetTriggerI (const char *trigger_name)
         tu_freeze ();
     }
   return tu_trigger_name;
-#else
-  (void) trigger_name;
-  return NULL;
-#endif
 }
+#endif
 
 const char *
 tuSetTrigger (const char *trigger_name)
@@ -2284,7 +2299,10 @@ tuTriggerWhen (tu_when_t what, uint32_t limit, const char *name)
 
   if ((unsigned) what > (unsigned) TU_WHEN_MARKER || len >= sizeof tu_when_name
       || (what == TU_WHEN_LATENCY && !TU_READY) || (what == TU_WHEN_IRQ && !TU_IRQ)
-      || (what == TU_WHEN_MARKER && (!TU_USER || len == 0U)))
+      || (what == TU_WHEN_MARKER && (!TU_USER || len == 0U))
+      /* A limit the 32-bit counter cannot measure (above 2^32 counts). */
+      || (what != TU_WHEN_OFF && what != TU_WHEN_MARKER
+          && (uint64_t) limit * TU_NOW_HZ > 0xFFFFFFFFULL * 1000000U))
     return -1;
 
   if (what == TU_WHEN_OFF)

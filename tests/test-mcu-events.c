@@ -511,8 +511,131 @@ test_condition_irq_run_marker (void)
       g_assert_true (g_str_has_prefix (r, "Usage: threads_trigger_when"));
     }
   g_free (reply);
-  reply = run_cmd (tuCmdThreadsTriggerWhen, "run 5 a-name-much-longer-than-the-room-for-it");
+  reply = run_cmd (tuCmdThreadsTriggerWhen,
+                   "run 5 a-name-much-longer-than-the-room-for-it-even-at-48");
   g_assert_true (g_str_has_prefix (reply, "This condition is not available"));
+  /* 47 bytes fit (the RT-Posix simulator's handlers are sd_lld_interrupt_pending and
+   * _sim_check_for_interrupts, 24 and 25 bytes). */
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "irq 10 a-handler-name-of-forty-seven-bytes-exactly-xyz");
+  g_assert_cmpstr (reply, ==,
+                   "Condition: irq above 10 us of a-handler-name-of-forty-seven-bytes-exactly-xyz\r\n");
+  /* A limit the 32-bit counter cannot measure at 168 MHz (2^32 counts: 25.56 s). */
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "irq 25000000");
+  g_assert_cmpstr (reply, ==, "Condition: irq above 25000000 us\r\n");
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "irq 26000000");
+  g_assert_true (g_str_has_prefix (reply, "This condition is not available"));
+}
+
+/* The trigger a condition set keeps its name when the condition changes or is removed. */
+static void
+test_condition_name_kept (void)
+{
+  g_autofree char *reply = NULL;
+  g_autofree char *dump = NULL;
+  tuname_t m;
+
+  boot_three ();
+  m = tuRegisterMarker ("overrun");
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "marker overrun");
+  at (3, 300);
+  tuMarker (m, 9);
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "irq 5");
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "off");
+  g_assert_cmpstr (reply, ==, "Condition: none\r\n");
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Trigger name: marker overrun\r\nTrigger value: 9\r\n"
+                                  "Condition: none\r\n"));
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTimestampsTrigger, NULL);
+  g_assert_cmpstr (reply, ==, "Trigger set by marker overrun at       3\r\n");
+}
+
+static tuname_t overrun;
+static rtcnt_t overrun_at;
+
+static void
+marker_while_printing (gpointer data)
+{
+  gboolean *done = data;
+
+  if (*done)
+    return;
+  *done = TRUE;
+  at (4, overrun_at);
+  tuMarker (overrun, 1);
+}
+
+/* An event met while a reply prints (the log paused, the event not recorded) sets no
+ * trigger: a capture frozen around it would not show it. The next one does. */
+static void
+test_condition_not_while_printing (void)
+{
+  g_autofree char *reply = NULL;
+  g_autofree char *dump = NULL;
+  g_autofree char *printed = NULL;
+  gboolean done = FALSE;
+  HostStream stream;
+
+  boot_three ();
+  overrun = tuRegisterMarker ("overrun");
+  overrun_at = 400;
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "marker overrun");
+  host_stream_init (&stream);
+  stream.on_write = marker_while_printing;
+  stream.on_write_data = &done;
+  tuCmdThreadsDump (&stream.base, 0, NULL);
+  printed = host_stream_steal (&stream);
+  g_assert_true (done);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Mode: run\r\n"));
+  g_assert_nonnull (strstr (dump, "Dropped while paused: 1\r\n"));
+  at (5, 500);
+  tuMarker (overrun, 2);
+  g_free (dump);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Trigger tick: 5\r\nTrigger name: marker overrun\r\n"
+                                  "Trigger value: 2\r\n"));
+  g_assert_nonnull (strstr (dump, "Trigger at       5 @ 500\r\nMarker  1 = 2 at       5 @ 500\r\n"));
+}
+
+static void
+usart_marker (void)
+{
+  chSysLockFromISR ();
+  tuMarkerI (overrun, 7);
+  chSysUnlockFromISR ();
+}
+
+/* With the kernel's state checks (CH_DBG_SYSTEM_STATE_CHECK), the handler hooks run before
+ * the kernel counts the handler and after it stopped: they must not take the checked lock
+ * (the kernel halts with SV#6), nor set a condition's trigger through a checked I-class
+ * call. The handler's own code, counted, may. */
+static void
+test_irq_hooks_with_state_checks (void)
+{
+  g_autofree char *reply = NULL;
+  g_autofree char *dump = NULL;
+
+  boot_three ();
+  ch_host_state_check = 1;
+  overrun = tuRegisterMarker ("overrun");
+  usart_inside = usart_marker;
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "irq 100 USART1_IRQHandler");
+  irq (USART1_IRQHandler, 2, 1000000, 2, 1000000 + 168 * 90);
+  irq (USART1_IRQHandler, 3, 2000000, 3, 2000000 + 168 * 150);
+  usart_inside = NULL;
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Trigger name: irq above 100 us of USART1_IRQHandler\r\n"
+                                  "Trigger value: 150\r\n"));
+  g_assert_nonnull (strstr (dump, "Marker  1 = 7 at       3 @ 2000000\r\n"
+                                  "Trigger at       3 @ 2025200\r\n"
+                                  "Irq leave at       3 @ 2025200\r\n"));
+  ch_host_state_check = 0;
 }
 
 int
@@ -526,5 +649,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu-events/wrap-whole-entries", test_wrap_whole_entries);
   g_test_add_func ("/mcu-events/condition-latency", test_condition_latency);
   g_test_add_func ("/mcu-events/condition-irq-run-marker", test_condition_irq_run_marker);
+  g_test_add_func ("/mcu-events/condition-name-kept", test_condition_name_kept);
+  g_test_add_func ("/mcu-events/condition-not-while-printing", test_condition_not_while_printing);
+  g_test_add_func ("/mcu-events/irq-hooks-with-state-checks", test_irq_hooks_with_state_checks);
   return g_test_run ();
 }

@@ -46,6 +46,7 @@ full_geometry (TksCapture          *capture,
   g->v_offset = 0;
   g->tick_hz = 1000;
   g->all_lanes = FALSE;
+  g->coverage = NULL;
 }
 
 static cairo_surface_t *
@@ -416,28 +417,6 @@ test_cost_follows_pixels (void)
 }
 
 static void
-test_binary_search (void)
-{
-  static const TksRun runs[] = { { 0, 1 }, { 2, 3 }, { 3, 5 }, { 9, 10 } };
-  static const TksMark marks[] = { { 1, TKS_MARK_IN, 1 }, { 2, TKS_MARK_OUT, 1 }, { 2, TKS_MARK_IN, 1 }, { 7, TKS_MARK_OUT, 1 } };
-
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, -1), ==, 0);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 1), ==, 1);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 4), ==, 2);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 10), ==, 4);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 0, 10), ==, 0);
-
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 2.5), ==, 2);
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 1, 4, 3), ==, 2);
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 100), ==, 4);
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 3, 4, 0), ==, 3);
-
-  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2), ==, 1);
-  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2.5), ==, 3);
-  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 8), ==, 4);
-}
-
-static void
 test_formats (void)
 {
   g_autofree char *a = tks_timeline_format_ticks (17150, 50);
@@ -479,31 +458,34 @@ test_coverage_draws_the_same (void)
 {
   g_autoptr(GString) text = tks_test_synthetic_capture (10, 400000, 2);
   g_autoptr(GError) error = NULL;
-  g_autoptr(TksCapture) plain = tks_capture_new_from_data (text->str, text->len, &error);
-  g_autoptr(TksCapture) summarised = tks_capture_new_from_data (text->str, text->len, &error);
+  g_autoptr(TksCapture) capture = tks_capture_new_from_data (text->str, text->len, &error);
+  g_autoptr(TksCoverage) coverage = NULL;
   static const double spans[] = { 1.0, 0.12, 0.03 };
   guint i;
 
   g_assert_no_error (error);
-  tks_coverage_attach (summarised, tks_coverage_new (summarised));
-  g_assert_nonnull (tks_coverage_get (summarised));
-  g_assert_null (tks_coverage_get (plain));
+  coverage = tks_coverage_new (capture);
+  for (i = 0; i < tks_capture_get_n_threads (capture); i++)
+    if (tks_coverage_bucket_width (coverage, i) > 0)
+      break;
+  g_assert_cmpuint (i, <, tks_capture_get_n_threads (capture));
 
   for (i = 0; i < G_N_ELEMENTS (spans); i++)
     {
       TksTimelineGeometry g = { 0 };
       cairo_surface_t *a, *b;
-      double start = tks_capture_get_start (plain);
-      double span = tks_capture_get_end (plain) - start;
+      double start = tks_capture_get_start (capture);
+      double span = tks_capture_get_end (capture) - start;
       guint diff, area;
 
-      full_geometry (plain, &g);
+      full_geometry (capture, &g);
       g.x0 = start + 0.3 * span;
       g.x1 = g.x0 + spans[i] * span;
       if (spans[i] == 1.0)
         g.x0 = start, g.x1 = start + span;
-      a = render (plain, &g);
-      b = render (summarised, &g);
+      a = render (capture, &g);
+      g.coverage = coverage;
+      b = render (capture, &g);
       diff = count_differences (a, b);
       area = (guint) ((WIDTH - TKS_TIMELINE_HEADER_WIDTH) * (HEIGHT - TKS_TIMELINE_RULER_HEIGHT));
       g_test_message ("span %.2f: %u of %u pixels differ", spans[i], diff, area);
@@ -692,7 +674,6 @@ main (int   argc,
   g_test_add_func ("/view/render/gap-band", test_gap_band);
   g_test_add_func ("/view/render/hidden-lanes", test_hidden_lanes);
   g_test_add_func ("/view/render/cost-follows-pixels", test_cost_follows_pixels);
-  g_test_add_func ("/view/render/binary-search", test_binary_search);
   g_test_add_func ("/view/render/formats", test_formats);
   g_test_add_func ("/view/render/coverage-draws-the-same", test_coverage_draws_the_same);
   g_test_add_func ("/view/render/ruler-units", test_ruler_units);

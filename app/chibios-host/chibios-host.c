@@ -12,6 +12,8 @@ systime_t ch_host_time;
 rtcnt_t ch_host_counter;
 
 int ch_host_lock_depth;
+int ch_host_isr_depth;
+int ch_host_state_check;
 #define lock_depth ch_host_lock_depth
 static thread_t *current;
 static thread_t *reg_oldest;
@@ -99,6 +101,8 @@ void
 ch_host_reset (void)
 {
   lock_depth = 0;
+  ch_host_isr_depth = 0;
+  ch_host_state_check = 0;
   current = NULL;
   reg_oldest = NULL;
   reg_newest = NULL;
