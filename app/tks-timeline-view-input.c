@@ -39,6 +39,19 @@ anchor_for_x (TksTimelineView *self,
 
 /* Info line: the selected run and the measurement */
 
+/* A point of the timeline as the ruler counts it: board ticks, or real time from its origin. */
+char *
+_tks_timeline_view_format_time (TksTimelineView *self,
+                                double           t)
+{
+  TksTimelineGeometry g;
+
+  _tks_timeline_view_current_geometry (self, &g);
+  if (!g.time_ruler)
+    return g_strdup_printf ("%.3f", t);
+  return tks_timeline_format_us ((t - g.origin) * 1e6 / g.tick_hz);
+}
+
 static char *
 describe_run (TksTimelineView *self,
               guint            thread_index,
@@ -47,6 +60,8 @@ describe_run (TksTimelineView *self,
   const TksThread *thread = tks_capture_get_thread (self->capture, thread_index);
   const TksRun *r;
   g_autofree char *dur = NULL;
+  g_autofree char *begin = NULL;
+  g_autofree char *end = NULL;
   gboolean at_end;
 
   if (thread == NULL || run >= thread->n_runs)
@@ -54,10 +69,12 @@ describe_run (TksTimelineView *self,
   r = &thread->runs[run];
   dur = tks_timeline_format_duration (r->end - r->begin, _tks_timeline_view_get_effective_tick_hz (self));
   at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) && run + 1 == thread->n_runs;
+  begin = _tks_timeline_view_format_time (self, r->begin);
+  end = _tks_timeline_view_format_time (self, r->end);
   /* Translators: thread, begin, end, duration, activation number, number of activations */
-  return g_strdup_printf (_("%s: %.3f → %.3f, %s, activation %u of %u%s"),
+  return g_strdup_printf (_("%s: %s → %s, %s, activation %u of %u%s"),
                           thread->name ? thread->name : "?",
-                          r->begin, r->end, dur, run + 1, thread->n_runs,
+                          begin, end, dur, run + 1, thread->n_runs,
                           !at_end ? ""
                           : tks_capture_get_log_end (self->capture, NULL) < tks_capture_get_end (self->capture)
                           ? _(", running when the log ended")
@@ -86,10 +103,11 @@ _tks_timeline_view_update_info (TksTimelineView *self)
     }
   else if (!isnan (self->mark_a))
     {
+      g_autofree char *at = _tks_timeline_view_format_time (self, self->mark_a);
+
       if (s->len > 0)
         g_string_append (s, "   ");
-      g_string_append_printf (s, _("Marker at %.3f: Shift+click a second point to measure"),
-                              self->mark_a);
+      g_string_append_printf (s, _("Marker at %s: Shift+click a second point to measure"), at);
     }
   _tks_timeline_view_set_info (self, g_string_free (s, FALSE));
 }
@@ -493,9 +511,12 @@ query_tooltip_cb (GtkWidget       *widget,
 
       const TksWakeup *w = tks_timeline_wakeup_of_run (self->capture, thread->index, r->begin);
 
-      text = g_markup_printf_escaped (_("<b>%s</b> (priority %d)\nBegin: %.3f\nEnd: %.3f%s\nDuration: %s\nActivation %d of %u"),
+      g_autofree char *begin = _tks_timeline_view_format_time (self, r->begin);
+      g_autofree char *end = _tks_timeline_view_format_time (self, r->end);
+
+      text = g_markup_printf_escaped (_("<b>%s</b> (priority %d)\nBegin: %s\nEnd: %s%s\nDuration: %s\nActivation %d of %u"),
                                       thread->name ? thread->name : "?", thread->priority,
-                                      r->begin, r->end,
+                                      begin, end,
                                       !at_end ? ""
                                       : log_end < tks_capture_get_end (self->capture)
                                       ? _(" (running when the log ended)")
@@ -506,8 +527,9 @@ query_tooltip_cb (GtkWidget       *widget,
           g_autofree char *latency = tks_timeline_format_us (
             tks_events_to_us (tks_capture_get_events (self->capture), w->latency));
           /* Translators: added to a run's tooltip: the wait from made ready to running */
-          char *with = g_strdup_printf (_("%s\nWake-up latency: %s (made ready at %.3f)"),
-                                        text, latency, w->ready.pos);
+          g_autofree char *ready = _tks_timeline_view_format_time (self, w->ready.pos);
+          char *with = g_strdup_printf (_("%s\nWake-up latency: %s (made ready at %s)"),
+                                        text, latency, ready);
 
           g_free (text);
           text = with;
@@ -516,11 +538,12 @@ query_tooltip_cb (GtkWidget       *widget,
   else if (hit.mark >= 0)
     {
       const TksMark *m = &thread->marks[hit.mark];
+      g_autofree char *at = _tks_timeline_view_format_time (self, m->pos);
 
       text = g_markup_printf_escaped (m->kind == TKS_MARK_IN
-                                      ? _("<b>%s</b> (not logged)\nSwitched in at %.3f")
-                                      : _("<b>%s</b> (not logged)\nSwitched out at %.3f"),
-                                      thread->name ? thread->name : "?", m->pos);
+                                      ? _("<b>%s</b> (not logged)\nSwitched in at %s")
+                                      : _("<b>%s</b> (not logged)\nSwitched out at %s"),
+                                      thread->name ? thread->name : "?", at);
     }
   else if ((gap = gap_at (self->capture, t)) != NULL)
     text = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE,
@@ -531,20 +554,27 @@ query_tooltip_cb (GtkWidget       *widget,
   else if (t >= log_end && log_end < tks_capture_get_end (self->capture) &&
            !(exited_in_log && t >= thread->exit_time))
     {
+      g_autofree char *ended = _tks_timeline_view_format_time (self, log_end);
+      g_autofree char *exited = _tks_timeline_view_format_time (self, thread->exit_time);
+
       if (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
-        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %.3f: after it only exits were recorded\n"
-                                          "Exited at %.3f (what it did until then is unknown)"),
-                                        thread->name ? thread->name : "?", log_end, thread->exit_time);
+        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %s: after it only exits were recorded\n"
+                                          "Exited at %s (what it did until then is unknown)"),
+                                        thread->name ? thread->name : "?", ended, exited);
       else
-        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %.3f: after it only exits were recorded"),
-                                        thread->name ? thread->name : "?", log_end);
+        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %s: after it only exits were recorded"),
+                                        thread->name ? thread->name : "?", ended);
     }
   else if (isnan (thread->first_event) || t < thread->first_event)
     text = g_markup_printf_escaped (_("<b>%s</b>\nNo data yet: the log holds no event of this thread before this point"),
                                     thread->name ? thread->name : "?");
   else if ((thread->flags & TKS_THREAD_EXITED) && t >= thread->exit_time)
-    text = g_markup_printf_escaped (_("<b>%s</b>\nExited at %.3f"),
-                                    thread->name ? thread->name : "?", thread->exit_time);
+    {
+      g_autofree char *exited = _tks_timeline_view_format_time (self, thread->exit_time);
+
+      text = g_markup_printf_escaped (_("<b>%s</b>\nExited at %s"),
+                                      thread->name ? thread->name : "?", exited);
+    }
   else
     return FALSE;
 

@@ -87,4 +87,7 @@ void   _tks_timeline_view_set_info              (TksTimelineView     *self,
 void   _tks_timeline_view_update_info           (TksTimelineView     *self);
 void   _tks_timeline_view_input_init            (TksTimelineView     *self);
 
+char    *_tks_timeline_view_format_time (TksTimelineView *self,
+                                        double           t);
+
 G_END_DECLS
