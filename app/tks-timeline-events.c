@@ -81,21 +81,15 @@ tks_timeline_format_us (double us)
 
 /* The first slice that may show at or after @t: slices are sorted by begin, and nested ones
  * lie inside an outermost one, so the walk back stops at an outermost slice ended by @t. */
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TksSlice, begin) == 0 && G_STRUCT_OFFSET (TksTime, pos) == 0);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TksInstant, time) == 0);
+
 static guint
 first_slice_at (const TksTrack *track,
                 double          t)
 {
-  guint lo = 0, hi = track->n_slices;
+  guint lo = tks_first_at (track->slices, sizeof (TksSlice), 0, track->n_slices, t);
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (track->slices[mid].begin.pos < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
   while (lo > 0)
     {
       const TksSlice *prev = &track->slices[lo - 1];
@@ -111,18 +105,7 @@ static guint
 first_instant_at (const TksTrack *track,
                   double          t)
 {
-  guint lo = 0, hi = track->n_instants;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (track->instants[mid].time.pos < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return tks_first_at (track->instants, sizeof (TksInstant), 0, track->n_instants, t);
 }
 
 static void

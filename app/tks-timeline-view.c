@@ -982,7 +982,6 @@ tks_timeline_view_get_all_lanes (TksTimelineView *self)
   return self->all_lanes;
 }
 
-/* Whether the lanes of threads that exited before the log begins are shown. */
 gboolean
 tks_timeline_view_get_ruler_ticks (TksTimelineView *self)
 {
@@ -1021,6 +1020,7 @@ tks_timeline_view_get_time_origin (TksTimelineView *self)
   return self->origin;
 }
 
+/* Whether the lanes of threads that exited before the log begins are shown. */
 void
 tks_timeline_view_set_all_lanes (TksTimelineView *self,
                                  gboolean         all_lanes)

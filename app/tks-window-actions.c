@@ -124,6 +124,21 @@ statistics_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (self->stats_window));
 }
 
+/* A toggle of the main menu: its state, kept in the setting @key. */
+static void
+toggle_setting (GSimpleAction *action,
+                GVariant      *state,
+                TksWindow     *self,
+                const char    *key)
+{
+  GSettings *settings = _tks_window_get_settings (self);
+  gboolean on = g_variant_get_boolean (state);
+
+  g_simple_action_set_state (action, state);
+  if (_tks_window_settings_has_key (settings, key) && g_settings_get_boolean (settings, key) != on)
+    g_settings_set_boolean (settings, key, on);
+}
+
 /* Threads that exited before the log began: hidden unless asked for. */
 static void
 show_exited_threads_change (GSimpleAction *action,
@@ -131,16 +146,11 @@ show_exited_threads_change (GSimpleAction *action,
                             gpointer       user_data)
 {
   TksWindow *self = user_data;
-  GSettings *settings = _tks_window_get_settings (self);
-  gboolean show = g_variant_get_boolean (state);
 
-  g_simple_action_set_state (action, state);
-  tks_timeline_view_set_all_lanes (self->timeline, show);
+  tks_timeline_view_set_all_lanes (self->timeline, g_variant_get_boolean (state));
   _tks_window_update_status (self);
   _tks_window_sync_vadjustment (self);
-  if (_tks_window_settings_has_key (settings, "show-exited-threads") &&
-      g_settings_get_boolean (settings, "show-exited-threads") != show)
-    g_settings_set_boolean (settings, "show-exited-threads", show);
+  toggle_setting (action, state, self, "show-exited-threads");
 }
 
 /* The ruler in board ticks instead of real time. */
@@ -150,14 +160,9 @@ ruler_ticks_change (GSimpleAction *action,
                     gpointer       user_data)
 {
   TksWindow *self = user_data;
-  GSettings *settings = _tks_window_get_settings (self);
-  gboolean ticks = g_variant_get_boolean (state);
 
-  g_simple_action_set_state (action, state);
-  tks_timeline_view_set_ruler_ticks (self->timeline, ticks);
-  if (_tks_window_settings_has_key (settings, "ruler-ticks") &&
-      g_settings_get_boolean (settings, "ruler-ticks") != ticks)
-    g_settings_set_boolean (settings, "ruler-ticks", ticks);
+  tks_timeline_view_set_ruler_ticks (self->timeline, g_variant_get_boolean (state));
+  toggle_setting (action, state, self, "ruler-ticks");
 }
 
 /* Navigation actions */

@@ -344,12 +344,12 @@ tks_runs_first_ending_after (const TksRun *runs,
 /* The first item at or after @from whose time is >= @t, where the time is the double each
  * item starts with (TksRun.begin, TksMark.pos). It gallops first: the next pixel column's
  * answer is usually near the last one. */
-static guint
-gallop_first_at (gconstpointer items,
-                 gsize         stride,
-                 guint         from,
-                 guint         n,
-                 double        t)
+guint
+tks_first_at (gconstpointer items,
+              gsize         stride,
+              guint         from,
+              guint         n,
+              double        t)
 {
   const char *base = items;
   guint lo = from, hi, step = 1;
@@ -383,7 +383,7 @@ tks_runs_first_beginning_at (const TksRun *runs,
                              guint         n_runs,
                              double        t)
 {
-  return gallop_first_at (runs, sizeof (TksRun), from, n_runs, t);
+  return tks_first_at (runs, sizeof (TksRun), from, n_runs, t);
 }
 
 guint
@@ -392,7 +392,7 @@ tks_marks_first_at (const TksMark *marks,
                     guint          n_marks,
                     double         t)
 {
-  return gallop_first_at (marks, sizeof (TksMark), from, n_marks, t);
+  return tks_first_at (marks, sizeof (TksMark), from, n_marks, t);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -219,6 +219,13 @@ guint            tks_runs_first_ending_after      (const TksRun  *runs,
                                                    double         t);
 /* The first run at or after @from beginning at or after @t; the first mark at or after @from
  * at or after @t. They search near @from first: a next answer near the last one is cheap. */
+/* The first of @n items, at or after @from, whose time is >= @t: items sorted by a double
+ * that each starts with (a run's begin, a mark's pos, an event slice's or instant's pos). */
+guint            tks_first_at                     (gconstpointer  items,
+                                                   gsize          stride,
+                                                   guint          from,
+                                                   guint          n,
+                                                   double         t);
 guint            tks_runs_first_beginning_at      (const TksRun  *runs,
                                                    guint          from,
                                                    guint          n_runs,
