@@ -179,6 +179,7 @@ typedef struct
   double                     h;
   double                     b;
   double                     e;
+  double                     alpha;   /* of the span being merged: its column's load */
   gboolean                   have;
 } SpanMerger;
 
@@ -192,16 +193,24 @@ merger_flush (SpanMerger *m)
   b = MAX (m->b, -1.0);
   e = MIN (m->e, m->g->width + 1.0);
   if (e > b)
-    m->painter->fill (m->painter, m->color, m->g->left + b, m->y, e - b, m->h);
+    {
+      GdkRGBA color = *m->color;
+
+      color.alpha *= m->alpha;
+      m->painter->fill (m->painter, &color, m->g->left + b, m->y, e - b, m->h);
+    }
   m->have = FALSE;
 }
 
+/* Adds [b, e) (pixels) drawn at @alpha: runs of a pixel or more at 1; a column of shorter
+ * runs at its load, so that a thread busy 10 % of the time and one busy 50 % look apart. */
 static void
 merger_add (SpanMerger *m,
             double      b,
-            double      e)
+            double      e,
+            double      alpha)
 {
-  if (m->have && b <= m->e + 0.5)
+  if (m->have && b <= m->e + 0.5 && alpha == m->alpha)
     {
       m->e = MAX (m->e, e);
       return;
@@ -209,7 +218,56 @@ merger_add (SpanMerger *m,
   merger_flush (m);
   m->b = b;
   m->e = e;
+  m->alpha = alpha;
   m->have = TRUE;
+}
+
+/* A thread's pixel columns, left to right: each search gallops on from the last column's. */
+typedef struct
+{
+  const TksThread *thread;
+  guint            from;
+} BusyCursor;
+
+static double load_alpha (double share);
+
+/* The opacity of the column [t0, t1) of @scale pixels a tick: 0 when the thread did not run
+ * there; 1 when a run of a pixel or more touches it; else its load. */
+static double
+column_alpha (BusyCursor *c,
+              double      t0,
+              double      t1,
+              double      scale)
+{
+  const TksThread *th = c->thread;
+  guint i, j;
+  double busy;
+
+  /* runs do not overlap: the first ending after t0 is the first beginning at or after it,
+   * or the one before when it is still running at t0 */
+  i = tks_runs_first_beginning_at (th->runs, c->from, th->n_runs, t0);
+  if (i > 0 && th->runs[i - 1].end > t0)
+    i--;
+  c->from = i;
+  j = tks_runs_first_beginning_at (th->runs, i, th->n_runs, t1);
+  if (j <= i)
+    return 0;
+  /* only the first and last can reach out of the column, and be a pixel long */
+  if ((th->runs[i].end - th->runs[i].begin) * scale >= 1.0
+      || (th->runs[j - 1].end - th->runs[j - 1].begin) * scale >= 1.0)
+    return 1.0;
+  busy = th->run_time[j] - th->run_time[i];
+  busy -= MAX (0.0, t0 - th->runs[i].begin);
+  busy -= MAX (0.0, th->runs[j - 1].end - t1);
+  return load_alpha (busy * scale);
+}
+
+/* The opacity of a pixel column busy @share (0 to 1) of its time: never fainter than a
+ * quarter, in sixteenths so that neighbours of the same load merge. */
+static double
+load_alpha (double share)
+{
+  return 0.25 + 0.75 * round (CLAMP (share, 0.0, 1.0) * 16) / 16;
 }
 
 /* Many runs per pixel column: each column asks the coverage summary whether the thread runs
@@ -227,6 +285,7 @@ draw_runs_by_column (SpanMerger                *m,
   double bucket = tks_coverage_bucket_width (coverage, thread_id);
   double col, last;
   guint end;
+  BusyCursor cursor = { thread, first };
 
   /* buckets must be well under a pixel, and runs many more than the columns */
   if (!(bucket > 0) || bucket * 4 > 1 / scale)
@@ -238,8 +297,14 @@ draw_runs_by_column (SpanMerger                *m,
   col = MAX (0.0, floor ((thread->runs[first].begin - g->x0) * scale));
   last = MIN (ceil (g->width), ceil ((thread->runs[end - 1].end - g->x0) * scale));
   for (; col < last; col++)
-    if (tks_coverage_any (coverage, thread_id, g->x0 + col / scale, g->x0 + (col + 1) / scale))
-      merger_add (m, col, col + 1);
+    {
+      double t0 = g->x0 + col / scale, t1 = g->x0 + (col + 1) / scale;
+      double alpha;
+
+      if (tks_coverage_any (coverage, thread_id, t0, t1)
+          && (alpha = column_alpha (&cursor, t0, t1, scale)) > 0)
+        merger_add (m, col, col + 1, alpha);
+    }
   return TRUE;
 }
 
@@ -254,7 +319,8 @@ draw_runs (TksPainter                *painter,
            double                     h)
 {
   double scale = g->width / (g->x1 - g->x0);
-  SpanMerger m = { painter, g, color, y, h, 0, 0, FALSE };
+  SpanMerger m = { painter, g, color, y, h, 0, 0, 1.0, FALSE };
+  BusyCursor cursor = { thread, 0 };
   guint n = thread->n_runs;
   guint i;
 
@@ -273,18 +339,38 @@ draw_runs (TksPainter                *painter,
 
       if (e - b < 1.0)
         {
-          /* Everything that begins inside this pixel column becomes the column. */
+          /* Everything that begins inside this pixel column becomes the column, at its
+           * load; the last run, when it goes on past the column, is drawn on from there. */
           double col = floor (b);
-          double t_next = g->x0 + (col + 1) / scale;
-          guint j = tks_runs_first_beginning_at (thread->runs, i + 1, n, t_next);
+          guint from = i + 1;
 
-          b = col;
-          e = MAX (col + 1, (thread->runs[j - 1].end - g->x0) * scale);
-          i = j;
+          for (;;)
+            {
+              double t_next = g->x0 + (col + 1) / scale;
+              guint j = tks_runs_first_beginning_at (thread->runs, from, n, t_next);
+              const TksRun *last = &thread->runs[j - 1];
+              double last_e = (last->end - g->x0) * scale;
+
+              merger_add (&m, col, col + 1,
+                          column_alpha (&cursor, g->x0 + col / scale, t_next, scale));
+              i = j;
+              if (last_e <= col + 1)
+                break;
+              if ((last->end - last->begin) * scale >= 1.0)
+                {
+                  /* a long run goes on: drawn whole from the next column */
+                  merger_add (&m, col + 1, last_e, 1.0);
+                  break;
+                }
+              col++;   /* a short one spills into the next column: that column too */
+              from = j;
+            }
         }
       else
-        i++;
-      merger_add (&m, b, e);
+        {
+          merger_add (&m, b, e, 1.0);
+          i++;
+        }
     }
   merger_flush (&m);
 
@@ -316,8 +402,8 @@ draw_marks (TksPainter                *painter,
   static const GdkRGBA green = { 0.15, 0.64, 0.30, 1 };
   static const GdkRGBA red = { 0.88, 0.11, 0.14, 1 };
   double scale = g->width / (g->x1 - g->x0);
-  SpanMerger in_m = { painter, g, &green, y, h / 2, 0, 0, FALSE };
-  SpanMerger out_m = { painter, g, &red, y + h / 2, h / 2, 0, 0, FALSE };
+  SpanMerger in_m = { painter, g, &green, y, h / 2, 0, 0, 1.0, FALSE };
+  SpanMerger out_m = { painter, g, &red, y + h / 2, h / 2, 0, 0, 1.0, FALSE };
   const TksMark *marks = thread->marks;
   guint n = thread->n_marks;
   guint i;
@@ -339,20 +425,20 @@ draw_marks (TksPainter                *painter,
           if (j - i > 1)
             {
               /* several switches in one pixel: both directions happened there */
-              merger_add (&in_m, col, col + 1);
-              merger_add (&out_m, col, col + 1);
+              merger_add (&in_m, col, col + 1, 1.0);
+              merger_add (&out_m, col, col + 1, 1.0);
             }
           else if (marks[i].kind == TKS_MARK_IN)
-            merger_add (&in_m, col, col + 1);
+            merger_add (&in_m, col, col + 1, 1.0);
           else
-            merger_add (&out_m, col, col + 1);
+            merger_add (&out_m, col, col + 1, 1.0);
           i = j;
           continue;
         }
       if (marks[i].kind == TKS_MARK_IN)
-        merger_add (&in_m, b, e);
+        merger_add (&in_m, b, e, 1.0);
       else
-        merger_add (&out_m, b, e);
+        merger_add (&out_m, b, e, 1.0);
       i++;
     }
   merger_flush (&in_m);

@@ -495,6 +495,56 @@ test_coverage_draws_the_same (void)
     }
 }
 
+/* Zoomed out so that runs are far shorter than a pixel, a thread busy half of the time and one
+ * busy 2.5 % of it do not look the same: each column is shaded by its load. */
+static void
+test_load_shading (void)
+{
+  g_autoptr(GString) text = g_string_new ("threads_list\n"
+                                          "Thread number  1 : Prio =   1, Log = Yes, Name = idle\n"
+                                          "Thread number  2 : Prio =  10, Log = Yes, Name = rare\n"
+                                          "Thread number  3 : Prio =  20, Log = Yes, Name = busy\n"
+                                          "Deleted threads: \n"
+                                          "threads_timestamps\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  TksTimelineGeometry g = { 0 };
+  cairo_surface_t *surface;
+  double sum[2] = { 0, 0 };
+  guint n[2] = { 0, 0 };
+
+  /* every tick: busy runs a quarter of it; every tenth tick, rare runs a quarter too */
+  for (guint t = 1; t <= 20000; t++)
+    {
+      if (t % 10 == 0)
+        g_string_append_printf (text, "From  1 to  2 at %7u\nFrom  2 to  1 at %7u\n", t, t);
+      g_string_append_printf (text, "From  1 to  3 at %7u\nFrom  3 to  1 at %7u\n", t, t);
+    }
+  capture = tks_capture_new_from_data (text->str, text->len, &error);
+  g_assert_no_error (error);
+  full_geometry (capture, &g);
+  surface = render (capture, &g);
+  for (guint k = 0; k < 2; k++)
+    {
+      guint lane = lane_of (capture, k == 0 ? "rare" : "busy");
+      double y = tks_timeline_lane_y (&g, lane) + g.lane_height / 2;
+
+      for (double x = g.left + 10; x < g.left + g.width - 10; x += 7)
+        {
+          Pixel p = pixel_at (surface, x, y);
+
+          /* how far from white: the column's opacity */
+          sum[k] += 765 - (p.r + p.g + p.b);
+          n[k]++;
+        }
+    }
+  cairo_surface_destroy (surface);
+  g_test_message ("mean darkness: rare %.1f, busy %.1f", sum[0] / n[0], sum[1] / n[1]);
+  /* opacity 0.25 + 0.75 x load: busy (load about 0.5) well above rare (about 0.025) */
+  g_assert_cmpfloat (sum[1] / n[1], >, 1.6 * sum[0] / n[0]);
+  g_assert_cmpfloat (sum[0] / n[0], >, 0);
+}
+
 /* The ruler, as text drawn: a painter that records what it is asked to write. */
 typedef struct
 {
@@ -669,6 +719,7 @@ main (int   argc,
 
   g_test_add_func ("/view/render/lanes", test_lanes_on_real_capture);
   g_test_add_func ("/view/render/time-ruler", test_time_ruler);
+  g_test_add_func ("/view/render/load-shading", test_load_shading);
   g_test_add_func ("/view/render/bands", test_bands);
   g_test_add_func ("/view/render/log-end-band", test_log_end_band);
   g_test_add_func ("/view/render/gap-band", test_gap_band);

@@ -84,6 +84,7 @@ struct _TksCapture
   guint         n_threads;
   char        **names;
   TksRun       *runs;          /* one block; threads point into it */
+  double       *run_time;      /* one block of the threads' run_time sums */
   TksMark      *marks;         /* likewise */
   guint        *lanes;
   guint         n_lanes;

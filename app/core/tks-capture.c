@@ -14,6 +14,32 @@ G_DEFINE_FINAL_TYPE (TksCapture, tks_capture, G_TYPE_OBJECT)
 /* ------------------------------------------------------------------------------------------ */
 /* Construction                                                                                 */
 
+/* Each thread's running sums of its runs' lengths, for the time it ran in any range. */
+static void
+capture_sum_runs (TksCapture *self)
+{
+  gsize total = 0;
+  double *sums;
+
+  for (guint t = 0; t < self->n_threads; t++)
+    total += self->threads[t].n_runs + 1;
+  self->run_time = sums = g_new (double, MAX (total, 1));
+  for (guint t = 0; t < self->n_threads; t++)
+    {
+      TksThread *th = &self->threads[t];
+      double sum = 0;
+
+      th->run_time = sums;
+      for (guint i = 0; i < th->n_runs; i++)
+        {
+          sums[i] = sum;
+          sum += th->runs[i].end - th->runs[i].begin;
+        }
+      sums[th->n_runs] = sum;
+      sums += th->n_runs + 1;
+    }
+}
+
 TksCapture *
 tks_capture_new_from_parsed (TksParsed *parsed)
 {
@@ -23,6 +49,7 @@ tks_capture_new_from_parsed (TksParsed *parsed)
   self->tick_hz = parsed->tick_hz > 0 ? parsed->tick_hz : TKS_TICK_HZ_DEFAULT;
   self->source = g_strdup (parsed->source);
   tks_capture_rebuild (self);
+  capture_sum_runs (self);
   /* The records stay (a save writes them); the list entries are small. */
   return self;
 }
@@ -377,6 +404,28 @@ tks_first_at (gconstpointer items,
 G_STATIC_ASSERT (G_STRUCT_OFFSET (TksRun, begin) == 0);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (TksMark, pos) == 0);
 
+double
+tks_thread_busy (const TksThread *thread,
+                 double           t0,
+                 double           t1)
+{
+  guint i, j;
+  double busy;
+
+  if (thread == NULL || thread->n_runs == 0 || thread->run_time == NULL || !(t1 > t0))
+    return 0;
+  /* the runs that end after t0, up to those that begin before t1 */
+  i = tks_runs_first_ending_after (thread->runs, thread->n_runs, t0);
+  j = tks_runs_first_beginning_at (thread->runs, i, thread->n_runs, t1);
+  if (j <= i)
+    return 0;
+  busy = thread->run_time[j] - thread->run_time[i];
+  /* less what the first and last runs spend outside the range */
+  busy -= MAX (0.0, t0 - thread->runs[i].begin);
+  busy -= MAX (0.0, thread->runs[j - 1].end - t1);
+  return MAX (0.0, busy);
+}
+
 guint
 tks_runs_first_beginning_at (const TksRun *runs,
                              guint         from,
@@ -406,6 +455,7 @@ tks_capture_finalize (GObject *object)
   g_clear_pointer (&self->threads, g_free);
   g_clear_pointer (&self->names, g_strfreev);
   g_clear_pointer (&self->runs, g_free);
+  g_clear_pointer (&self->run_time, g_free);
   g_clear_pointer (&self->marks, g_free);
   g_clear_pointer (&self->lanes, g_free);
   g_clear_pointer (&self->shown_lanes, g_free);

@@ -96,6 +96,7 @@ typedef struct
   double         exit_time;    /* NAN unless TKS_THREAD_EXITED */
   const TksRun  *runs;         /* logged threads: sorted, non-overlapping */
   guint          n_runs;
+  const double  *run_time;     /* n_runs + 1 sums: run_time[i] ticks were run before runs[i] */
   const TksMark *marks;        /* unlogged threads: sorted by pos */
   guint          n_marks;
 } TksThread;
@@ -219,6 +220,10 @@ guint            tks_runs_first_ending_after      (const TksRun  *runs,
                                                    double         t);
 /* The first run at or after @from beginning at or after @t; the first mark at or after @from
  * at or after @t. They search near @from first: a next answer near the last one is cheap. */
+/* Ticks @thread ran in [t0, t1): O(log runs). */
+double           tks_thread_busy                  (const TksThread *thread,
+                                                   double         t0,
+                                                   double         t1);
 /* The first of @n items, at or after @from, whose time is >= @t: items sorted by a double
  * that each starts with (a run's begin, a mark's pos, an event slice's or instant's pos). */
 guint            tks_first_at                     (gconstpointer  items,
