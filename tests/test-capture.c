@@ -1836,6 +1836,44 @@ test_forgotten_exits_shown (void)
   g_assert_cmpuint (n_lanes, ==, 2 + 65);
 }
 
+/* The time a thread ran in a range, from the running sums, against a sum over its runs. */
+static void
+test_thread_busy (void)
+{
+  g_autofree char *path = data_path ("board-trigger-exits.saved.txt");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = tks_capture_new_from_file (path, &error);
+  GRand *rand = g_rand_new_with_seed (7);
+  double start = tks_capture_get_start (capture);
+  double end = tks_capture_get_end (capture);
+  guint checked = 0;
+
+  g_assert_no_error (error);
+  for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, t);
+
+      if (th->n_runs == 0)
+        continue;
+      g_assert_cmpfloat_with_epsilon (tks_thread_busy (th, start - 1, end + 1),
+                                      th->run_time[th->n_runs], 1e-6);
+      for (guint k = 0; k < 200; k++)
+        {
+          double t0 = g_rand_double_range (rand, start - 10, end);
+          double t1 = t0 + g_rand_double_range (rand, 0, (end - start) / (k % 2 ? 50 : 2));
+          double scan = 0;
+
+          for (guint i = 0; i < th->n_runs; i++)
+            scan += MAX (0.0, MIN (th->runs[i].end, t1) - MAX (th->runs[i].begin, t0));
+          g_assert_cmpfloat_with_epsilon (tks_thread_busy (th, t0, t1), scan, 1e-6);
+          checked++;
+        }
+    }
+  g_assert_cmpuint (checked, >, 1000);
+  g_assert_cmpfloat (tks_thread_busy (NULL, 0, 1), ==, 0);
+  g_rand_free (rand);
+}
+
 static void
 test_lookups (void)
 {
@@ -1951,6 +1989,7 @@ main (int    argc,
   g_test_add_func ("/capture/forgotten-exits-shown", test_forgotten_exits_shown);
   g_test_add_func ("/capture/file/atomic-save", test_atomic_save);
   g_test_add_func ("/capture/lookups", test_lookups);
+  g_test_add_func ("/capture/thread-busy", test_thread_busy);
   g_test_add_func ("/capture/file/async-errors", test_async_load_errors);
 
   return g_test_run ();
