@@ -518,6 +518,8 @@ test_damage (void)
     { "Marker  2 = 42 at      11 @ 2000", "Marker  2 = 42 at      11", "" }, /* no counter */
     { "Sleep at ", "Doze at ", "" },                                    /* an unknown kind */
     { "From  3 to  2", "From  3 to 63", "" },                           /* no thread 63 */
+    { "Irq leave  1 at      10", "Irq leave 256 at      10", "" },      /* ids have 8 bits */
+    { "Ready  3", "Ready 63", "" },
     { "Counter frequency: 168000000", "Counter frequency: 99999999999", "header" },
     { "Counter bits: 32", "Counter bits: 16", "header" },
     { "Name  2 : Kind = marker", "Name  2 : Kind = mystery", "name" },
@@ -557,8 +559,8 @@ test_hostile (void)
   g_autofree char *named = g_strdup_printf ("Name  2 : Kind = marker, Name = %s", long_name);
   g_autofree char *t1 = replaced (good, "Name  2 : Kind = marker, Name = adc", named);
   g_autofree char *t2 = replaced (t1, "Name  3 : Kind = channel", "Name 999 : Kind = channel");
-  g_autofree char *t3 = replaced (t2, "Irq enter  1 at      10", "Irq enter 4294967295 at      10");
-  g_autofree char *t4 = replaced (t3, "Irq leave  1 at      10", "Irq leave 4294967295 at      10");
+  g_autofree char *t3 = replaced (t2, "Irq enter  1 at      10", "Irq enter 255 at      10");
+  g_autofree char *t4 = replaced (t3, "Irq leave  1 at      10", "Irq leave 255 at      10");
   g_autofree char *text = with_checksum (t4);
   g_autoptr(TksCapture) capture = read_dump (text);
   TksEvents *events = tks_capture_get_events (capture);
@@ -569,7 +571,7 @@ test_hostile (void)
 
   g_assert_null (tks_capture_get_damage (capture));
   g_assert_cmpuint (strlen (marker), ==, 1024);
-  g_assert_nonnull (track_named (events, TKS_TRACK_IRQ, "irq 4294967295"));
+  g_assert_nonnull (track_named (events, TKS_TRACK_IRQ, "irq 255"));
   g_assert_nonnull (track_named (events, TKS_TRACK_STATE, "channel 3"));
   for (guint i = 0; i < n_warnings; i++)
     {

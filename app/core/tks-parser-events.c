@@ -215,6 +215,11 @@ tks_parsed_events_log_line (TksParsedEvents *events,
       word = entry.tick << 12 | EVENT_MARK << 6 | kind;
       break;
     default:
+      /* A name id has 8 bits (a board names at most 255), a thread number is at most 62: a
+       * wider one is a garbled line, and the tracks stay as few as a board can make. */
+      if (n_numbers > 1 &&
+          numbers[0] > (kind == TKS_EVENT_READY ? MAX_THREAD_NUMBER : TKS_EVENTS_MAX_NAMES))
+        return TKS_ENTRY_NONE;
       if (n_numbers > 1)
         entry.a = payload[0] = numbers[0];
       if (n_numbers > 2)
