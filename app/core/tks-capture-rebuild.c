@@ -1112,7 +1112,7 @@ tks_capture_rebuild (TksCapture *self)
     {
       guint n_entries = parsed->events->entries->len;
 
-      rb.fractions = tks_parsed_events_fractions (parsed->events, parsed->records->len,
+      rb.fractions = tks_parsed_events_fractions (parsed->events, parsed->records,
                                                   self->tick_hz);
       rb.record_pos = g_new (double, MAX (parsed->records->len, 1));
       for (guint i = 0; i < parsed->records->len; i++)

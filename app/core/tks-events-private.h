@@ -88,10 +88,10 @@ TksParsedEvents *tks_parsed_events_attach_saved (TksParsedEvents  *events,
                                                  char            **problem);
 
 /* The place of every record (by index into the parsed records) inside its tick, in [0, 1):
- * from the counter when the board has one, else the entries of a tick share it evenly. NULL
- * when @events is. */
+ * from the counter when the board has one, else the entries of a tick share it evenly; the
+ * switches the rebuild dropped do not count. NULL when @events is. */
 double          *tks_parsed_events_fractions  (TksParsedEvents *events,
-                                               guint            n_records,
+                                               const GArray    *records,
                                                double           tick_hz);
 
 /* Builds the model once the runs are rebuilt (tks-events.c): @record_pos the place the

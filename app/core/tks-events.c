@@ -39,12 +39,38 @@ typedef struct
   double frac;    /* place inside the tick, [0, 1) */
 } Placed;
 
-static Placed *
-place (TksParsedEvents *ev,
-       double           tick_hz)
+/* The entries on the timeline: all but the switches the rebuild dropped (a save leaves them
+ * out too, so a saved capture places the others the same); @map: their indices among all. */
+static TksParsedEntry *
+kept_entries (TksParsedEvents *ev,
+              const GArray    *records,
+              guint          **map,
+              guint           *n_kept)
 {
   const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) ev->entries->data;
-  guint n = ev->entries->len;
+  const TksRecord *r = (const TksRecord *) (gconstpointer) records->data;
+  TksParsedEntry *kept = g_new (TksParsedEntry, MAX (ev->entries->len, 1));
+  guint n = 0;
+
+  *map = g_new (guint, MAX (ev->entries->len, 1));
+  for (guint i = 0; i < ev->entries->len; i++)
+    if (e[i].kind != TKS_EVENT_SWITCH ||
+        (e[i].record < records->len && !(r[e[i].record].flags & TKS_RECORD_DROPPED)))
+      {
+        (*map)[n] = i;
+        kept[n++] = e[i];
+      }
+  *n_kept = n;
+  return kept;
+}
+
+/* Places the @n entries @e (see tks-events.h, and docs/rebuild.md). */
+static Placed *
+place (TksParsedEvents      *ev,
+       const TksParsedEntry *e,
+       guint                 n,
+       double                tick_hz)
+{
   Placed *pl = g_new0 (Placed, MAX (n, 1));
   double counts_per_tick = ev->has_counter && ev->info.counter_hz > 0
                            ? (double) ev->info.counter_hz / tick_hz : 0.0;
@@ -133,23 +159,23 @@ place (TksParsedEvents *ev,
 
 double *
 tks_parsed_events_fractions (TksParsedEvents *events,
-                             guint            n_records,
+                             const GArray    *records,
                              double           tick_hz)
 {
   g_autofree Placed *pl = NULL;
+  g_autofree TksParsedEntry *e = NULL;
+  g_autofree guint *map = NULL;
   double *fractions;
+  guint n;
 
   if (events == NULL)
     return NULL;
-  pl = place (events, tick_hz);
-  fractions = g_new0 (double, MAX (n_records, 1));
-  for (guint i = 0; i < events->entries->len; i++)
-    {
-      const TksParsedEntry *e = &g_array_index (events->entries, TksParsedEntry, i);
-
-      if (e->kind == TKS_EVENT_SWITCH && e->record < n_records)
-        fractions[e->record] = pl[i].frac;
-    }
+  e = kept_entries (events, records, &map, &n);
+  pl = place (events, e, n, tick_hz);
+  fractions = g_new0 (double, MAX (records->len, 1));
+  for (guint i = 0; i < n; i++)
+    if (e[i].kind == TKS_EVENT_SWITCH)
+      fractions[e[i].record] = pl[i].frac;
   return fractions;
 }
 
@@ -282,9 +308,10 @@ tks_events_build (TksCapture      *capture,
                   const guint     *entry_threads)
 {
   TksEvents *self = g_new0 (TksEvents, 1);
-  const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) ev->entries->data;
-  guint n = ev->entries->len;
-  g_autofree Placed *pl = place (ev, tks_capture_get_tick_hz (capture));
+  g_autofree guint *map = NULL;
+  guint n;
+  g_autofree TksParsedEntry *e = kept_entries (ev, capture->parsed->records, &map, &n);
+  g_autofree Placed *pl = place (ev, e, n, tks_capture_get_tick_hz (capture));
   double offset = 0;
   Build b = { self, ev };
   g_autoptr(GArray) irqs = g_array_new (FALSE, FALSE, sizeof (Open));
@@ -340,7 +367,7 @@ tks_events_build (TksCapture      *capture,
   for (guint i = 0; i < n; i++)
     {
       const TksEventEntry *en = &self->entries[i];
-      guint thread = entry_threads != NULL ? entry_threads[i] : G_MAXUINT;
+      guint thread = entry_threads != NULL ? entry_threads[map[i]] : G_MAXUINT;
 
       switch (en->kind)
         {
