@@ -60,6 +60,8 @@ typedef enum
   TKS_ENTRY_EVENT,   /* another event */
 } TksEntryLine;
 
+/* A log begins again: no entry read yet. */
+void             tks_parsed_events_clear_log  (TksParsedEvents *events);
 /* A line of the log: an entry (its words added to the hash) or not. */
 TksEntryLine     tks_parsed_events_log_line   (TksParsedEvents *events,
                                                GArray          *records,

@@ -168,6 +168,13 @@ static const struct
   [TKS_EVENT_TRIGGER]     = { "Trigger at T", 0 },
 };
 
+void
+tks_parsed_events_clear_log (TksParsedEvents *events)
+{
+  g_array_set_size (events->entries, 0);
+  events->hash = FNV_OFFSET_BASIS;
+}
+
 TksEntryLine
 tks_parsed_events_log_line (TksParsedEvents *events,
                             GArray          *records,

@@ -597,6 +597,8 @@ begin_log (TksParser *parser)
   clear_log (parser->current);
   if (!parser->in_dump)
     g_clear_pointer (&parser->current->events, tks_parsed_events_free);
+  else if (parser->current->events != NULL)
+    tks_parsed_events_clear_log (parser->current->events);
   /* The holes read before the log (dump header, saved file) are this log's. */
   g_array_append_vals (parser->current->gaps, parser->pending_gaps->data,
                        parser->pending_gaps->len);
