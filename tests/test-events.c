@@ -601,7 +601,7 @@ test_trigger_entry (void)
 
     reply = host_run (tuCmdThreadsTriggerWhen, 3, args);
   }
-  ready (2, 4, 1000000);
+  ready (2, 5, 1000000);
   sw (2, 5, 1000000 + 100800);
   text = dump ();
   capture = read_dump (text);
@@ -615,6 +615,14 @@ test_trigger_entry (void)
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpfloat_with_epsilon (tks_events_to_us (events, w->latency), 600.0, 1e-9);
   g_assert_cmpfloat (w->run.pos, ==, trigger.pos);
+  /* the capture's trigger is the entry's exact place, not its tick */
+  {
+    double pos;
+
+    g_assert_true (tks_capture_get_trigger (capture, &pos));
+    g_assert_cmpfloat (pos, ==, trigger.pos);
+    g_assert_cmpfloat (pos, !=, floor (pos));
+  }
 }
 
 /* A thread made ready and never switched in: its wake-up stays open. Thread numbers move

@@ -1189,7 +1189,17 @@ tks_capture_rebuild (TksCapture *self)
   g_ptr_array_add (self->warnings, NULL);
 
   if (parsed->events != NULL)
-    self->events = tks_events_build (self, parsed->events, rb.record_pos, rb.entry_threads);
+    {
+      TksTime trigger;
+
+      self->events = tks_events_build (self, parsed->events, rb.record_pos, rb.entry_threads);
+      /* The trigger entry says exactly where, inside its tick, the trigger was set. */
+      if (tks_events_get_trigger (self->events, &trigger))
+        {
+          self->has_trigger = TRUE;
+          self->trigger_pos = trigger.pos;
+        }
+    }
   g_free (rb.fractions);
   g_free (rb.record_pos);
   g_free (rb.entry_threads);
