@@ -92,6 +92,10 @@ place (TksParsedEvents      *ev,
           double expected = (double) (pl[i].tick - pl[i - 1].tick) * counts_per_tick;
           double wraps = floor ((expected - (double) d) / (double) COUNTER_PERIOD + 0.5);
 
+          /* (a hostile input's ticks could make it overflow 64 bits: it stops wrapping) */
+          if ((double) pl[i - 1].count + expected > 4e18)
+            wraps = 0;
+
           pl[i].count = pl[i - 1].count + d + (gint64) MAX (wraps, 0.0) * COUNTER_PERIOD;
         }
       else
