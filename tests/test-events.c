@@ -1110,6 +1110,34 @@ test_cli_export_perfetto_ftrace (void)
   g_assert_nonnull (strstr (f.out, ": tracing_mark_write: cpu_wake by=USART1_IRQHandler\n"));
 }
 
+/* Events before the first switch and after the last lie in the capture: its span covers them,
+ * and the thread running at the end ran until then. */
+static void
+test_span_covers_events (void)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  const TksThread *sensor;
+  tuname_t m;
+
+  boot ();
+  m = tuRegisterMarker ("m");
+  at (5, 5 * 168000);
+  tuMarker (m, 1);
+  sw (2, 7, 7 * 168000);
+  at (12, 12 * 168000 + 84000);
+  tuMarker (m, 2);
+  text = dump ();
+  capture = read_dump (text);
+  g_assert_cmpfloat (tks_capture_get_start (capture), ==, 5.0);
+  g_assert_cmpfloat (tks_capture_get_end (capture), ==, 13.0);
+  sensor = thread_named (capture, "sensor");
+  g_assert_cmpuint (sensor->n_runs, ==, 1);
+  g_assert_cmpfloat (sensor->runs[0].begin, ==, 7.0);
+  g_assert_cmpfloat (sensor->runs[0].end, ==, 13.0);
+  g_assert_true (sensor->flags & TKS_THREAD_RUNNING_AT_END);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1121,6 +1149,7 @@ main (int    argc,
   g_test_add_func ("/events/damage", test_damage);
   g_test_add_func ("/events/hostile", test_hostile);
   g_test_add_func ("/events/trigger-entry", test_trigger_entry);
+  g_test_add_func ("/events/span-covers-events", test_span_covers_events);
   g_test_add_func ("/events/wakeup-open-renumbered", test_wakeup_open_and_renumbered);
   g_test_add_func ("/events/stats-known", test_stats_known);
   g_test_add_func ("/events/save-reload", test_save_reload);

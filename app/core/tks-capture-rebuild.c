@@ -1037,8 +1037,16 @@ tks_capture_rebuild (TksCapture *self)
 
   if (rb.first_tick >= 0)
     {
+      gint64 first, last;
+
       self->start = (double) (rb.base + rb.first_tick);
       self->end = (double) (rb.base + rb.last_tick + 1);
+      /* A dump version 2: the events before the first switch and after the last are in it. */
+      if (tks_parsed_events_tick_span (parsed->events, parsed->records, &first, &last))
+        {
+          self->start = MIN (self->start, (double) (rb.base + rb.first_tick + first));
+          self->end = MAX (self->end, (double) (rb.base + rb.first_tick + last + 1));
+        }
     }
   /* Pass 2 moves it back when only exits follow the last switch. */
   self->log_end = rb.last_switch >= 0 ? self->end : self->start;

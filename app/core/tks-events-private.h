@@ -96,6 +96,13 @@ double          *tks_parsed_events_fractions  (TksParsedEvents *events,
                                                const GArray    *records,
                                                double           tick_hz);
 
+/* The ticks of the first and last entries on the timeline, from the tick of its first switch
+ * (@first <= 0 <= @last): FALSE when there is no switch (or no @events). */
+gboolean         tks_parsed_events_tick_span  (TksParsedEvents *events,
+                                               const GArray    *records,
+                                               gint64          *first,
+                                               gint64          *last);
+
 /* Builds the model once the runs are rebuilt (tks-events.c): @record_pos the place the
  * rebuild gave each record (NAN when it dropped it), @entry_threads by entry the thread index
  * a Ready names and a switch switches in (G_MAXUINT when none). */

@@ -161,6 +161,40 @@ place (TksParsedEvents      *ev,
   return pl;
 }
 
+gboolean
+tks_parsed_events_tick_span (TksParsedEvents *events,
+                             const GArray    *records,
+                             gint64          *first,
+                             gint64          *last)
+{
+  g_autofree TksParsedEntry *e = NULL;
+  g_autofree guint *map = NULL;
+  guint n;
+
+  if (events == NULL)
+    return FALSE;
+  e = kept_entries (events, records, &map, &n);
+  for (guint i = 0; i < n; i++)
+    if (e[i].kind == TKS_EVENT_SWITCH)
+      {
+        /* the ticks only: as the rebuild unwraps them (a decrease is a wrap) */
+        gint64 u = 0, at_switch = 0, lo = 0, hi = 0;
+
+        for (guint k = 1; k < n; k++)
+          {
+            u += (((gint64) e[k].tick - (gint64) e[k - 1].tick) % TICK_PERIOD + TICK_PERIOD)
+                 % TICK_PERIOD;
+            hi = u;
+            if (k == i)
+              at_switch = u;
+          }
+        *first = lo - at_switch;
+        *last = hi - at_switch;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 double *
 tks_parsed_events_fractions (TksParsedEvents *events,
                              const GArray    *records,
