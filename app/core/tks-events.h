@@ -23,6 +23,10 @@ G_BEGIN_DECLS
  *   @time mean something; the first entry's @time is its counter value as the board printed
  *   it (its tick without a counter).
  *
+ * The capture's span (tks_capture_get_start(), _get_end()) covers the events before the first
+ * switch and after the last; its trigger (tks_capture_get_trigger()) is the trigger entry's
+ * place when the log holds one.
+ *
  * Names. A handler, marker, channel or state is known by the id the board gave it; an id the
  * dump's Names section does not list (or 0, a name the board could not register) is shown as
  * "irq 7", "marker 7", "channel 7", "state 7" (0: "irq ?", ...), never refused.
