@@ -4,8 +4,10 @@
  * event option (a 168 MHz counter), prints its threads_dump, and the core reads it back into
  * the events model. Also hand-made dumps (a board without counter, damage, hostile values).
  */
+#define _GNU_SOURCE
 #include "config.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "ch.h"
 #include "host-stream.h"
@@ -21,6 +24,7 @@
 #include "tks-capture.h"
 #include "tks-error.h"
 #include "tks-events.h"
+#include "tks-test-board.h"
 #include "tks-test-cli.h"
 
 #define HZ 168000000.0
@@ -1066,14 +1070,19 @@ test_saved_mismatch (void)
     }
 }
 
-/* tests/data/board-events-v2.raw.txt is this library's transcript of known_dump(), for the
- * command-line examples: it stays what the library prints. */
+/* tests/data/board-events-v2.raw.txt is a session with a board running this library, the
+ * shell's banner and help, then known_dump(): for the command-line examples and the fetch
+ * test. It stays what the library prints. */
+#define SHELL_HEAD "\r\nChibiOS/RT Shell\r\nch> help\r\nCommands: help exit info echo systime " \
+  "threads_list threads_timestamps threads_timestamps_trigger threads_timestamps_run " \
+  "threads_stat threads_uc threads_dump threads_trigger_when \r\nch> "
+
 static void
 test_fixture_current (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-events-v2.raw.txt", NULL);
   g_autofree char *text = known_dump ();
-  g_autofree char *expected = g_strconcat ("ch> ", text, "ch> ", NULL);
+  g_autofree char *expected = g_strconcat (SHELL_HEAD, text, "ch> ", NULL);
   g_autofree char *contents = NULL;
 
   if (g_getenv ("TKS_WRITE_FIXTURE") != NULL)
@@ -1138,6 +1147,40 @@ test_span_covers_events (void)
   g_assert_true (sensor->flags & TKS_THREAD_RUNNING_AT_END);
 }
 
+/* tickscope-cli fetch from a board over a pty, and an export of what it wrote: the events go
+ * through the session, the saved file and the export. */
+static void
+test_cli_fetch_export (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tickscope-events-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "fetched.txt", NULL);
+  g_auto (TksCliResult) fetch = { 0 };
+  g_auto (TksCliResult) csv = { 0 };
+  g_auto (TksCliResult) stats = { 0 };
+  TksTestBoard *board;
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  board = tks_test_board_start ("board-events-v2.raw.txt", master, TKS_TEST_BOARD_NORMAL, 0, 0);
+  fetch = tks_run_cli (NULL, "fetch", ptsname (master), "-o", out, "--no-history", NULL);
+  tks_test_board_stop (board);
+  g_assert_cmpint (fetch.status, ==, 0);
+
+  csv = tks_run_cli (NULL, "export", out, "--format", "csv", NULL);
+  g_assert_cmpint (csv.status, ==, 0);
+  g_assert_nonnull (strstr (csv.out, "\r\nirq,USART1_IRQHandler,,,1,1.005,0\r\n"));
+  g_assert_nonnull (strstr (csv.out, "\r\nsleep,USART1_IRQHandler,,,30,31,\r\n"));
+  g_assert_nonnull (strstr (csv.out, "\r\nmarker,tick,,,20.1,20.1,8\r\n"));
+  g_assert_nonnull (strstr (csv.out, "\r\nwakeup,sensor,100,2,5.001,6.001,1000\r\n"));
+  stats = tks_run_cli (NULL, "stats", out, NULL);
+  g_assert_nonnull (strstr (stats.out, "Wake-up latency"));
+  g_assert_nonnull (strstr (stats.out, "1000.000"));
+  g_assert_cmpint (g_remove (out), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1159,5 +1202,6 @@ main (int    argc,
   g_test_add_func ("/events/cli/info", test_cli_info);
   g_test_add_func ("/events/cli/export-csv", test_cli_export_csv);
   g_test_add_func ("/events/cli/export-perfetto-ftrace", test_cli_export_perfetto_ftrace);
+  g_test_add_func ("/events/cli/fetch-export", test_cli_fetch_export);
   return g_test_run ();
 }
