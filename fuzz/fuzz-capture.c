@@ -68,6 +68,30 @@ exercise_events (TksEvents *events)
       abort ();
   tks_events_irq_time (events, NAN, NAN);
   tks_events_sleep_time (events, NAN, NAN);
+
+  /* The figures agree with themselves. */
+  for (guint i = 0; i < lat->len; i++)
+    {
+      const TksLatencyStats *l = &g_array_index (lat, TksLatencyStats, i);
+
+      double slack = 1e-9 * (fabs (l->max_us) + 1); /* the mean's rounding */
+
+      if (l->count > 0 && !(l->min_us <= l->p50_us && l->p50_us <= l->p99_us &&
+                            l->p99_us <= l->max_us && l->min_us - slack <= l->mean_us &&
+                            l->mean_us <= l->max_us + slack))
+        abort ();
+    }
+  for (guint i = 0, sum = 0; i < 16; i++)
+    if ((sum += hist[i]) > n)
+      abort ();
+  for (guint i = 0; i < handlers->len; i++)
+    if (g_array_index (handlers, TksHandlerStats, i).longest_us >
+        g_array_index (handlers, TksHandlerStats, i).total_us)
+      abort ();
+  for (guint i = 0; i < markers->len; i++)
+    if (g_array_index (markers, TksMarkerStats, i).min_interval_us >
+        g_array_index (markers, TksMarkerStats, i).max_interval_us)
+      abort ();
 }
 
 /* A saved capture's events load back the same. */
