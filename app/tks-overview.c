@@ -46,6 +46,7 @@ whole_geometry (TksOverview         *self,
   if (self->capture != NULL)
     tks_capture_get_shown_lanes (self->capture, FALSE, &n);
   g->all_lanes = FALSE;
+  g->coverage = NULL;
   g->x0 = tks_viewport_get_start (self->viewport);
   g->x1 = tks_viewport_get_end (self->viewport);
   if (!(g->x1 > g->x0))

@@ -165,78 +165,6 @@ tks_timeline_visible_lanes (const TksTimelineGeometry *geometry,
   return TRUE;
 }
 
-guint
-tks_runs_first_ending_after (const TksRun *runs,
-                             guint         n_runs,
-                             double        t)
-{
-  guint lo = 0, hi = n_runs;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (runs[mid].end <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* The first item at or after @from whose time is >= @t, where the time is the double each
- * item starts with (TksRun.begin, TksMark.pos). It gallops first: the next pixel column's
- * answer is usually near the last one. */
-static guint
-gallop_first_at (gconstpointer items,
-                 gsize         stride,
-                 guint         from,
-                 guint         n,
-                 double        t)
-{
-  const char *base = items;
-  guint lo = from, hi, step = 1;
-
-#define TIME_OF(i) (*(const double *) (gconstpointer) (base + (gsize) (i) * stride))
-  while (lo + step < n && TIME_OF (lo + step) < t)
-    {
-      lo += step;
-      step *= 2;
-    }
-  hi = MIN (n, lo + step + 1);
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (TIME_OF (mid) < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-#undef TIME_OF
-  return lo;
-}
-
-G_STATIC_ASSERT (G_STRUCT_OFFSET (TksRun, begin) == 0);
-G_STATIC_ASSERT (G_STRUCT_OFFSET (TksMark, pos) == 0);
-
-guint
-tks_runs_first_beginning_at (const TksRun *runs,
-                             guint         from,
-                             guint         n_runs,
-                             double        t)
-{
-  return gallop_first_at (runs, sizeof (TksRun), from, n_runs, t);
-}
-
-guint
-tks_marks_first_at (const TksMark *marks,
-                    guint          from,
-                    guint          n_marks,
-                    double         t)
-{
-  return gallop_first_at (marks, sizeof (TksMark), from, n_marks, t);
-}
-
 /* Collects pixel spans and emits merged rectangles clipped to the time area. */
 typedef struct
 {
@@ -457,7 +385,7 @@ tks_timeline_render_lanes (TksCapture                *capture,
   GdkRGBA nodata = painter->fg;
   GdkRGBA exitband = { 0.88, 0.11, 0.14, 0.22 };
   GdkRGBA exitedge = { 0.88, 0.11, 0.14, 0.9 };
-  const TksCoverage *coverage = tks_coverage_get (capture);
+  const TksCoverage *coverage = g->coverage;
 
   if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
     return;

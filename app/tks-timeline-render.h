@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "tks-capture.h"
+#include "tks-coverage.h"
 
 G_BEGIN_DECLS
 
@@ -54,6 +55,7 @@ typedef struct
   double v_offset;      /* vertical scroll, pixels */
   double tick_hz;       /* ticks per second; <= 0: unknown */
   gboolean all_lanes;   /* also the lanes of threads that exited before the log begins */
+  const TksCoverage *coverage; /* the capture's summaries of busy threads, NULL: none yet */
 } TksTimelineGeometry;
 
 /* Where time @t falls across the view, and the time at @x: the two sides of one mapping. */
@@ -131,18 +133,6 @@ char    *tks_timeline_format_ticks        (double               ticks,
 char    *tks_timeline_format_duration     (double               ticks,
                                            double               tick_hz);
 double   tks_timeline_nice_step           (double               min_step);
-
-guint    tks_runs_first_ending_after      (const TksRun        *runs,
-                                           guint                n_runs,
-                                           double               t);
-guint    tks_runs_first_beginning_at      (const TksRun        *runs,
-                                           guint                from,
-                                           guint                n_runs,
-                                           double               t);
-guint    tks_marks_first_at               (const TksMark       *marks,
-                                           guint                from,
-                                           guint                n_marks,
-                                           double               t);
 
 /* What is under a point of the time area. */
 typedef struct

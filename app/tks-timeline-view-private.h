@@ -37,7 +37,8 @@ struct _TksTimelineView
   TksTimelineGeometry cache_geometry;
   GdkRGBA         cache_fg;
 
-  /* building the capture's coverage summaries in a worker thread */
+  /* the capture's coverage summaries, built in a worker thread */
+  TksCoverage    *coverage;
   GCancellable   *coverage_cancellable;
 
   /* pointer and interaction state */

@@ -69,6 +69,7 @@ tks_timeline_view_get_geometry (TksTimelineView     *self,
   g->v_offset = tks_viewport_get_v_offset (self->viewport);
   g->tick_hz = _tks_timeline_view_get_effective_tick_hz (self);
   g->all_lanes = self->all_lanes;
+  g->coverage = self->coverage;
 }
 
 void
@@ -517,6 +518,7 @@ tks_timeline_view_dispose (GObject *object)
   if (self->coverage_cancellable != NULL)
     g_cancellable_cancel (self->coverage_cancellable);
   g_clear_object (&self->coverage_cancellable);
+  g_clear_pointer (&self->coverage, tks_coverage_free);
 
   G_OBJECT_CLASS (tks_timeline_view_parent_class)->dispose (object);
 }
@@ -685,11 +687,10 @@ coverage_done_cb (GObject      *source,
   TksCapture *capture = g_task_get_task_data (G_TASK (result));
   g_autoptr(TksCoverage) coverage = g_task_propagate_pointer (G_TASK (result), NULL);
 
-  if (coverage == NULL || tks_coverage_get (capture) != NULL)
+  if (coverage == NULL || capture != self->capture || self->coverage != NULL)
     return;
-  tks_coverage_attach (capture, g_steal_pointer (&coverage));
-  if (capture == self->capture)
-    invalidate (self);
+  self->coverage = g_steal_pointer (&coverage);
+  invalidate (self);
 }
 
 /* Busy threads get coverage summaries, built off the draw path; until they arrive, frames
@@ -702,7 +703,8 @@ start_coverage (TksTimelineView *self)
   if (self->coverage_cancellable != NULL)
     g_cancellable_cancel (self->coverage_cancellable);
   g_clear_object (&self->coverage_cancellable);
-  if (self->capture == NULL || tks_coverage_get (self->capture) != NULL)
+  g_clear_pointer (&self->coverage, tks_coverage_free);
+  if (self->capture == NULL)
     return;
   self->coverage_cancellable = g_cancellable_new ();
   task = g_task_new (self, self->coverage_cancellable, coverage_done_cb, NULL);

@@ -274,8 +274,6 @@ fetch_done_cb (GObject      *source,
         }
       return;
     }
-  if (tks_capture_get_source (capture) == NULL)
-    tks_capture_set_source (capture, tks_session_get_address (TKS_SESSION (source)));
   if (TKS_SESSION (source) == self->session)
     {
       double trigger;

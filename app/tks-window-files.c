@@ -56,15 +56,10 @@ load_done_cb (GObject      *source,
       if (capture == NULL)
         {
           g_autofree char *name = g_file_get_parse_name (data->file);
-          g_autofree char *quoted = g_strdup_printf ("“%s”", name);
           g_autofree char *message = NULL;
+          /* the core's messages do not name the file: it is named here, in every language */
           const char *reason = error != NULL ? error->message : _("unknown error");
 
-          /* the core's messages usually start with the quoted file name already */
-          if (g_str_has_prefix (reason, quoted))
-            reason += strlen (quoted);
-          while (*reason == ':' || *reason == ' ')
-            reason++;
           /* Translators: %s is a file name, then the reason */
           message = g_strdup_printf (_("Could not open “%s”: %s"), name, reason);
           tks_window_show_error (self, message);
@@ -256,6 +251,7 @@ typedef struct
   TksCapture   *capture;
   char         *path;
   TksSavedView  view;
+  double        tick_hz;       /* the window's, which the user may have changed */
 } SaveData;
 
 static void
@@ -275,7 +271,7 @@ save_thread (GTask        *task,
   SaveData *data = task_data;
   GError *error = NULL;
 
-  if (tks_capture_save (data->capture, data->path, &data->view, &error))
+  if (tks_capture_save (data->capture, data->path, &data->view, data->tick_hz, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -326,6 +322,7 @@ save_to (TksWindow *self,
   data->capture = g_object_ref (self->capture);
   data->path = g_steal_pointer (&path);
   fill_saved_view (self, &data->view);
+  data->tick_hz = _tks_window_get_tick_hz (self);
 
   text = g_strdup_printf (_("Saving “%s”…"), data->path);
   _tks_window_progress_start (self, text, TRUE);

@@ -389,11 +389,9 @@ tks_window_set_capture (TksWindow  *self,
   g_set_object (&self->file, file);
   g_clear_pointer (&self->fetch_warning, g_free);
 
-  /* the capture's own tick rate wins; the setting serves captures that do not tell */
-  if (capture != NULL && tks_capture_get_tick_hz (capture) > 0)
+  /* the capture's tick rate is shown; the user may change it here, for this window only */
+  if (capture != NULL)
     gtk_adjustment_set_value (self->tick_adjustment, tks_capture_get_tick_hz (capture));
-  else if (capture != NULL)
-    tks_capture_set_tick_hz (capture, gtk_adjustment_get_value (self->tick_adjustment));
 
   if (capture != NULL)
     tks_viewport_set_bounds (self->viewport,
@@ -435,8 +433,6 @@ tick_rate_changed_cb (TksWindow *self)
   GSettings *settings = _tks_window_get_settings (self);
 
   tks_timeline_view_set_tick_hz (self->timeline, hz);
-  if (self->capture != NULL && tks_capture_get_tick_hz (self->capture) != hz)
-    tks_capture_set_tick_hz (self->capture, hz);
   if (settings != NULL && g_settings_get_double (settings, "tick-rate") != hz)
     g_settings_set_double (settings, "tick-rate", hz);
   _tks_window_update_status (self);

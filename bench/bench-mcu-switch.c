@@ -2,9 +2,11 @@
 /*
  * Cost of the board library's context-switch hook on the host: N threads, a fixed random
  * sequence of switches, the hook called as the kernel calls it. Prints nanoseconds per switch;
- * bench/mcu-cost.sh runs it under callgrind for instructions per switch.
+ * bench/mcu-cost.sh runs it under callgrind for instructions per switch. Built twice: as
+ * bench-mcu-switch (switches only) and as bench-mcu-events (every event option: the switch
+ * carries the cycle counter; mode "irq" runs an interrupt handler instead of each switch).
  *
- *   bench-mcu-switch [THREADS] [SWITCHES] [logged|mixed|unlogged|frozen]
+ *   bench-mcu-switch [THREADS] [SWITCHES] [logged|mixed|unlogged|frozen|irq]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,25 @@
 static thread_t threads[MAX_THREADS];
 static guint16 sequence[1 << 16];
 
+/* An interrupt handler as a board writes it. */
+G_GNUC_NO_INLINE static void
+Bench_IRQHandler (void)
+{
+  CH_IRQ_PROLOGUE ();
+  CH_IRQ_EPILOGUE ();
+}
+
+G_GNUC_NO_INLINE static void
+run_handlers (guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      ch_host_time = i / 8;
+      ch_host_counter = i * 1000U;
+      Bench_IRQHandler ();
+    }
+}
+
 /* Kept out of line so that the hook's own cost is what callgrind counts. */
 G_GNUC_NO_INLINE static void
 run_switches (guint n_switches)
@@ -31,6 +52,7 @@ run_switches (guint n_switches)
       guint next = sequence[i & (G_N_ELEMENTS (sequence) - 1)];
 
       ch_host_time = i / 8;   /* 8 switches per tick */
+      ch_host_counter = i * 1000U;
       tuContextSwitchHook (&threads[next], &threads[cur]);
       cur = next;
     }
@@ -46,9 +68,9 @@ main (int argc, char *argv[])
   gint64 t0, t1;
   guint cur = 0;
 
-  if (n_threads < 2 || n_threads > MAX_THREADS || n_switches == 0)
+  if (n_threads < 2 || n_threads > MAX_THREADS - 1 || n_switches == 0)
     {
-      fprintf (stderr, "usage: %s [THREADS 2..63] [SWITCHES] [logged|mixed|unlogged|frozen]\n",
+      fprintf (stderr, "usage: %s [THREADS 2..62] [SWITCHES] [logged|mixed|unlogged|frozen|irq]\n",
                argv[0]);
       return 2;
     }
@@ -87,10 +109,14 @@ main (int argc, char *argv[])
     }
 
   t0 = g_get_monotonic_time ();
-  run_switches (n_switches);
+  if (strcmp (mode, "irq") == 0)
+    run_handlers (n_switches);
+  else
+    run_switches (n_switches);
   t1 = g_get_monotonic_time ();
 
-  printf ("threads %u, mode %s: %u switches, %.2f ns per switch\n", n_threads, mode, n_switches,
+  printf ("threads %u, mode %s: %u %s, %.2f ns each\n", n_threads, mode, n_switches,
+          strcmp (mode, "irq") == 0 ? "handlers" : "switches",
           (double) (t1 - t0) * 1000.0 / n_switches);
   return 0;
 }

@@ -3,6 +3,8 @@
 # Cost figures of the board library (mcu-lib):
 #  - instructions per context-switch hook with 4, 16 and 60 threads (callgrind on the host
 #    build of bench-mcu-switch; goal <= 40 per logged switch, flat in thread count);
+#  - the same with every event option (bench-mcu-events: the switch carries the cycle
+#    counter; goal <= 40), and per interrupt handler's enter and leave hooks (goal <= 25);
 #  - flash and RAM of a Cortex-M4 build (arm-none-eabi-gcc -Os), compiled against the host
 #    stand-in of the ChibiOS headers (ChibiOS/RT 18.2 layout).
 # Usage: bench/mcu-cost.sh BUILD_DIR
@@ -10,6 +12,7 @@ set -eu
 build=${1:?usage: $0 BUILD_DIR}
 src=$(cd "$(dirname "$0")/.." && pwd)
 bench="$build/bench/bench-mcu-switch"
+events="$build/bench/bench-mcu-events"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -30,13 +33,30 @@ if command -v valgrind >/dev/null 2>&1; then
         'BEGIN { printf "  %-8s %2d threads: %5.1f instructions per switch\n", m, n, ir / s }'
     done
   done
+  echo "With every event option (cycle counter, interrupts, sleep, wake-ups, user events, conditions):"
+  for n in 4 16 60; do
+    valgrind --tool=callgrind --toggle-collect=tuContextSwitchHook \
+      --callgrind-out-file="$tmp/cg.out" "$events" "$n" "$switches" logged >/dev/null 2>&1
+    ir=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$tmp/cg.out")
+    awk -v ir="$ir" -v s="$switches" -v n="$n" \
+      'BEGIN { printf "  switch + counter %2d threads: %5.1f instructions per switch\n", n, ir / s }'
+  done
+  for hook in tuIrqEnterHook tuIrqLeaveHook; do
+    valgrind --tool=callgrind --toggle-collect=$hook \
+      --callgrind-out-file="$tmp/cg.out" "$events" 4 "$switches" irq >/dev/null 2>&1
+    ir=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$tmp/cg.out")
+    awk -v ir="$ir" -v s="$switches" -v h="$hook" \
+      'BEGIN { printf "  %-16s %5.1f instructions per handler (with the lock, inline)\n", h, ir / s }'
+  done
 else
   echo "valgrind not found: no instruction counts"
 fi
 
 if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
   echo "Cortex-M4 build (arm-none-eabi-gcc -Os -mcpu=cortex-m4 -mthumb), 3000-record log:"
+  everything="-DTHREADS_TIMESTAMPS_CYCLES=1 -DTHREADS_TIMESTAMPS_COUNTER_HZ=168000000 -DTHREADS_TIMESTAMPS_IRQ=1 -DTHREADS_TIMESTAMPS_SLEEP=1 -DTHREADS_TIMESTAMPS_READY=1 -DTHREADS_TIMESTAMPS_USER=1 -DTHREADS_TIMESTAMPS_CONDITIONS=1"
   for variant in "timestamps:-DENABLE_THREADS_TIMESTAMPS -DTHREADS_TIMESTAMPS_LOG_SIZE=3000 -DTHREADS_TIMESTAMPS_DEFAULT_LOG=true" \
+                 "events:-DENABLE_THREADS_TIMESTAMPS -DTHREADS_TIMESTAMPS_LOG_SIZE=3000 -DTHREADS_TIMESTAMPS_DEFAULT_LOG=true $everything" \
                  "disabled:"; do
     name=${variant%%:*}
     defs=${variant#*:}

@@ -46,6 +46,7 @@ geometry_for (TksCapture          *capture,
   g->v_offset = 0;
   g->tick_hz = 1000;
   g->all_lanes = FALSE;
+  g->coverage = NULL;
 }
 
 /* One frame as the widget draws it: ruler, lanes and trigger into render nodes. */
@@ -98,6 +99,7 @@ main (int   argc,
   g_autoptr(GString) text = NULL;
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(TksCoverage) coverage = NULL;
   PangoContext *pango;
   cairo_surface_t *surface;
   static const double fractions[] = { 1.0, 0.01 };
@@ -133,7 +135,7 @@ main (int   argc,
   if (summaries)
     {
       t = now_ms ();
-      tks_coverage_attach (capture, tks_coverage_new (capture));
+      coverage = tks_coverage_new (capture);
       coverage_ms = now_ms () - t;
     }
 
@@ -159,6 +161,7 @@ main (int   argc,
       double first, nodes_ms, cairo_ms;
 
       geometry_for (capture, fractions[i], &g);
+      g.coverage = coverage;
 
       t = now_ms ();
       fills = frame_nodes (capture, &g, pango);

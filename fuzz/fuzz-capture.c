@@ -212,7 +212,7 @@ exercise (TksCapture *capture)
         }
     }
 
-  if (!tks_capture_write (capture, saved, NULL))
+  if (!tks_capture_write (capture, saved, NULL, 0))
     return;
 
   again = tks_capture_new_from_data (saved->str, saved->len, &error);

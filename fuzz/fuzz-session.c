@@ -108,7 +108,7 @@ check_capture (TksCapture *capture)
   tks_capture_get_warnings (capture, &n_warnings);
   if (tks_capture_get_n_records (capture) > (1u << 18) * 2)
     abort ();
-  tks_capture_write (capture, text, NULL);
+  tks_capture_write (capture, text, NULL, 0);
 }
 
 int

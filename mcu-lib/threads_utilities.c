@@ -13,10 +13,13 @@
  *   bits  5..0   number of the thread switched in
  * A record whose two numbers are equal tells that this thread exited at that tick.
  *
- * With any event option on (TU_EVENTS), the log is a ring of 32-bit words holding entries of
- * one to four words: the record word above, where an out-thread 63 (no thread has it then)
- * marks an event and the in-thread field gives its kind; then the realtime counter's value
- * (TU_CYCLES); then the event's payload words. A switch is one word, or two with the counter.
+ * With any event option on (TU_EVENTS), the log is a ring of slots: the record word above and,
+ * with the counter (TU_CYCLES), the realtime counter's value. An out-thread 63 (no thread has
+ * it then) marks an event, whose kind is the in-thread field; an event with a payload takes
+ * continuation slots after its own, marked by kind 63 (TU_EV_MORE), that carry it. Every slot
+ * says what it is, so the hooks write slots exactly as they write records without events
+ * (overwriting the oldest), and a reader skips the continuation slots of an entry whose first
+ * slot was overwritten. Sequence numbers (tu_written, the history's, the pauses') count slots.
  * Everything is written in the hooks under the system lock; the shell thread prints.
  *
  * Consistency rules kept by the library:
@@ -45,6 +48,13 @@
 
 /* Every line ends as the shell's own lines do ("\r\n" unless the firmware says otherwise). */
 #define TU_NL SHELL_NEWLINE_STR
+
+/* Out of the hooks' fast path: rare work (condition checks, making room). */
+#if defined(__GNUC__)
+#define TU_COLD __attribute__((cold, noinline))
+#else
+#define TU_COLD
+#endif
 
 /********************               KERNEL DIFFERENCES             ********************/
 
@@ -152,31 +162,37 @@ typedef struct
 
 static const char tu_dynamic_name[] = "Exited dynamic thread";
 
-#if TU_EVENTS
-/* Kinds of the event entries (record word with out-thread TU_EVENT_MARK). */
+/* Kinds of the event entries (record word with out-thread TU_EVENT_MARK), with events. */
 #define TU_EVENT_MARK   63U
-#define TU_EV_IRQ_ENTER 1U   /* payload: name id of the handler */
-#define TU_EV_IRQ_LEAVE 2U   /* payload: name id of the handler */
+#define TU_EV_IRQ_ENTER 1U   /* payload A: name id of the handler (above 30) */
+#define TU_EV_IRQ_LEAVE 2U   /* the innermost handler under way ends */
 #define TU_EV_SLEEP     3U   /* the CPU goes idle */
-#define TU_EV_WAKE      4U   /* the CPU leaves idle; payload: name id of the first handler
-                                that ran while idle, 0 if none was recorded */
-#define TU_EV_READY     5U   /* payload: number of the thread made ready */
-#define TU_EV_MARKER    6U   /* payloads: name id, value */
-#define TU_EV_BEGIN     7U   /* payload: channel id | state id << 8 */
-#define TU_EV_END       8U   /* payload: channel id */
+#define TU_EV_WAKE      4U   /* the CPU leaves idle */
+#define TU_EV_READY     5U   /* payload A: number of the thread made ready */
+#define TU_EV_MARKER    6U   /* payload A: name id, B: value */
+#define TU_EV_BEGIN     7U   /* payload A: channel id | state id << 8 */
+#define TU_EV_END       8U   /* payload A: channel id */
 #define TU_EV_TRIGGER   9U   /* the trigger was set here */
 #define TU_EV_KINDS     10U
+/* A handler with a name id up to 30 enters without a payload: kind 32 + id. */
+#define TU_EV_IRQ_SHORT 32U
+#define TU_IRQ_SHORT_MAX 30U
+/* A continuation slot: record word A << 12 | 0xFFF, then (with the counter) B. */
+#define TU_EV_MORE      63U
+#define TU_MORE_MARK    0xFFFU
+#define TU_MORE_A_MASK  0xFFFFFU
 
-/* Payload words of each kind. */
-static const uint8_t tu_payload_words[TU_EV_KINDS] = { 0, 1, 1, 0, 1, 1, 2, 1, 1, 0 };
+#if TU_EVENTS
+/* Payload of each kind: 0 none, 1 A, 2 A and B. */
+static const uint8_t tu_payload_of[TU_EV_KINDS] = { 0, 1, 0, 0, 0, 1, 2, 1, 1, 0 };
 
 #define TU_STAMP_WORDS ((uint32_t) TU_CYCLES)
 #else
 #define TU_STAMP_WORDS 0U
 #endif
 
-/* The log in words: room for THREADS_TIMESTAMPS_LOG_SIZE switches. */
-#define TU_LOG_WORDS (TU_LOG_SIZE * (1U + TU_STAMP_WORDS))
+/* The log is a ring of THREADS_TIMESTAMPS_LOG_SIZE slots of TU_SLOT_WORDS words. */
+#define TU_SLOT_WORDS (1U + TU_STAMP_WORDS)
 
 #if TU_CYCLES
 #ifndef THREADS_TIMESTAMPS_COUNTER_HZ
@@ -218,17 +234,11 @@ TU_SECTION static tu_pause_t tu_pauses[THREADS_TIMESTAMPS_MAX_PAUSES];
 /* Whether newly created threads are logged. */
 static uint8_t tu_log_setting = THREADS_TIMESTAMPS_DEFAULT_LOG;
 
-/* The log: tu_count records end just before tu_head; tu_written counts every record written
- * since the log was last emptied (the sequence number of the next record). With events,
- * tu_head is a word index and the records take tu_words words. */
+/* The log: tu_count records (with events: slots) end just before tu_head; tu_written counts
+ * every record written since the log was last emptied (the sequence number of the next
+ * record). */
 static uint32_t tu_head;
 static uint32_t tu_count;
-#if TU_EVENTS
-static uint32_t tu_words;
-#define TU_USED_WORDS tu_words
-#else
-#define TU_USED_WORDS tu_count
-#endif
 static uint32_t tu_written;
 
 /* Recording: tu_active is the fast-path summary of (no pause and not frozen). */
@@ -280,27 +290,24 @@ static uint8_t tu_n_names;
 static uint32_t tu_names_refused;
 #endif
 
-#if TU_IRQ
+#if TU_IRQ && TU_CONDITIONS
 /* The handlers under way, innermost last, and when they entered. */
 static uint8_t tu_irq_stack[TU_MAX_NESTING];
 static uint32_t tu_irq_since[TU_MAX_NESTING];
 static uint8_t tu_irq_depth;
 #endif
 
-#if TU_SLEEP
-static uint8_t tu_sleeping;
-static uint8_t tu_waker;
-#endif
-
 #if TU_CONDITIONS
 /* The condition: its kind (tu_when_t), its limit in counter units (or the marker's value),
  * the name it is restricted to ("" for any) and its id once known (handlers, markers). */
 static uint8_t tu_when;
+static uint8_t tu_when_on_switch;   /* latency or run: checked at every switch */
 static uint32_t tu_when_limit;
 static uint32_t tu_when_us;
 static uint8_t tu_when_id;
-static char tu_when_name[24];
-static char tu_when_text[64];
+static char tu_when_name[48];
+static char tu_when_text[80];
+static char tu_fired_text[80];      /* the trigger's name: the condition when it fired */
 static uint32_t tu_when_measured_us;
 static uint8_t tu_when_fired;
 static uint32_t tu_run_since;
@@ -315,6 +322,8 @@ static const char no_timestamps_error_message[] =
 /********************               PRIVATE FUNCTIONS              ********************/
 
 #ifdef ENABLE_THREADS_TIMESTAMPS
+
+static const char *tu_set_trigger (const char *trigger_name);
 
 static void
 tu_update_active (void)
@@ -376,71 +385,56 @@ tu_write (uint32_t record)
 #endif /* !TU_EVENTS */
 
 #if TU_EVENTS
-/* Words of the entry that begins with @record. */
-static inline uint32_t
-tu_entry_words (uint32_t record)
-{
-  uint32_t n = 1U + TU_STAMP_WORDS;
-
-  if (((record >> TU_OUT_POS) & TU_NUM_MASK) == TU_EVENT_MARK
-      && (record & TU_NUM_MASK) < TU_EV_KINDS)
-    n += tu_payload_words[record & TU_NUM_MASK];
-  return n;
-}
-
-/* Discards the oldest entry, and the exited thread it was the exit of. */
-static void
-tu_drop_oldest (void)
-{
-  uint32_t tail = tu_head >= tu_words ? tu_head - tu_words : tu_head + TU_LOG_WORDS - tu_words;
-
-  if (tu_deleted_count != 0U && tu_deleted[tu_deleted_first].seq == tu_written - tu_count)
-    tu_deleted_pop ();
-  tu_words -= tu_entry_words (tu_log[tail]);
-  tu_count--;
-}
-
+/* Appends one slot; the oldest one is overwritten when the log is full. As tu_write(). */
 static inline void
-tu_put (uint32_t word)
+tu_put_slot (uint32_t record, uint32_t second)
 {
-  tu_log[tu_head] = word;
-  tu_head++;
-  if (tu_head >= TU_LOG_WORDS)
-    tu_head = 0;
-}
+  uint32_t h = tu_head;
 
-/* Appends an entry of @n words: @record, the counter, then up to two payload words; the
- * oldest entries go to make room. */
-static void
-tu_write_entry (uint32_t record, uint32_t n, uint32_t p0, uint32_t p1)
-{
-#if TU_CYCLES
-  uint32_t stamp = TU_NOW ();
-#endif
-
-  while (tu_words + n > TU_LOG_WORDS)
-    tu_drop_oldest ();
-  tu_words += n;
-  tu_count++;
-  tu_put (record);
-#if TU_CYCLES
-  tu_put (stamp);
-#endif
-  if (n > 1U + TU_STAMP_WORDS)
+  if (tu_count >= TU_LOG_SIZE)
     {
-      tu_put (p0);
-      if (n > 2U + TU_STAMP_WORDS)
-        tu_put (p1);
+      if (tu_deleted_count != 0U && tu_deleted[tu_deleted_first].seq == tu_written - tu_count)
+        tu_deleted_pop ();
     }
+  else
+    {
+      tu_count++;
+    }
+  tu_log[h * TU_SLOT_WORDS] = record;
+#if TU_CYCLES
+  tu_log[h * TU_SLOT_WORDS + 1U] = second;
+#else
+  (void) second;
+#endif
+  if (++h >= TU_LOG_SIZE)
+    h = 0;
+  tu_head = h;
   tu_written++;
 
   if (tu_triggered != 0U)
     {
-      if (tu_fill_remaining <= n)
+      if (tu_fill_remaining <= 1U)
         tu_freeze ();
       else
-        tu_fill_remaining -= n;
+        tu_fill_remaining--;
     }
+}
+
+/* A continuation slot carrying @a (20 bits) and @b. Without the counter, @b takes two more
+ * continuation slots (16 bits each, low half first). */
+static void
+tu_put_more (uint32_t a, uint32_t b, int with_b)
+{
+  tu_put_slot (((a & TU_MORE_A_MASK) << TU_TIME_POS) | TU_MORE_MARK, b);
+#if !TU_CYCLES
+  if (with_b != 0)
+    {
+      tu_put_slot (((b & 0xFFFFU) << TU_TIME_POS) | TU_MORE_MARK, 0);
+      tu_put_slot (((b >> 16) << TU_TIME_POS) | TU_MORE_MARK, 0);
+    }
+#else
+  (void) with_b;
+#endif
 }
 
 static inline uint32_t
@@ -451,9 +445,10 @@ tu_record_now (uint32_t out_number, uint32_t in_number)
          | ((in_number & TU_NUM_MASK) << TU_IN_POS);
 }
 
-/* Records an event of @kind (locked), or counts it when the log is paused. */
-static void
-tu_event (uint32_t kind, uint32_t p0, uint32_t p1)
+/* Records an event of @kind (locked) with its payload, or counts it when the log is
+ * paused. */
+static inline void
+tu_event (uint32_t kind, uint32_t a, uint32_t b)
 {
   if (tu_active == 0U)
     {
@@ -461,8 +456,9 @@ tu_event (uint32_t kind, uint32_t p0, uint32_t p1)
         tu_dropped_paused++;
       return;
     }
-  tu_write_entry (tu_record_now (TU_EVENT_MARK, kind), 1U + TU_STAMP_WORDS + tu_payload_words[kind],
-                  p0, p1);
+  tu_put_slot (tu_record_now (TU_EVENT_MARK, kind), TU_NOW ());
+  if (kind < TU_EV_KINDS && tu_payload_of[kind] != 0U)
+    tu_put_more (a, b, tu_payload_of[kind] == 2U);
 }
 #endif /* TU_EVENTS */
 
@@ -495,6 +491,23 @@ tu_register_name (const char *name, uint8_t kind)
 #endif
   return tu_n_names;
 }
+
+#if TU_IRQ
+/* Registers the handler @name, keeping its id in @id (the handler's own variable). */
+TU_COLD static uint32_t
+tu_irq_register (uint8_t *id, const char *name)
+{
+  *id = tu_register_name (name, TU_NAME_IRQ);
+  return *id;
+}
+
+/* A handler with an id above TU_IRQ_SHORT_MAX enters: a continuation slot carries it. */
+TU_COLD static void
+tu_irq_long (uint32_t id)
+{
+  tu_event (TU_EV_IRQ_ENTER, id, 0);
+}
+#endif
 #endif /* TU_NAMES */
 
 #if TU_CONDITIONS
@@ -502,12 +515,15 @@ tu_register_name (const char *name, uint8_t kind)
 static void
 tu_fire (uint32_t measured)
 {
-  if (tu_triggered != 0U)
+  /* Only while recording: an event met while the log is paused (being printed) is not in
+   * the log, and a capture frozen around it would not show it. */
+  if (tu_triggered != 0U || tu_active == 0U)
     return;
   tu_when_fired = 1U;
   tu_when_measured_us = tu_when == TU_WHEN_MARKER
                         ? measured : (uint32_t) ((uint64_t) measured * 1000000U / TU_NOW_HZ);
-  (void) tuSetTriggerI (tu_when_text);
+  memcpy (tu_fired_text, tu_when_text, sizeof tu_fired_text);
+  (void) tu_set_trigger (tu_fired_text);
 }
 
 static int
@@ -517,8 +533,8 @@ tu_when_names (const char *name)
 }
 
 /* A switch from @out to @in: the wait of @in since it was made ready, the run of @out. */
-static void
-tu_check_switch (const thread_t *in, const thread_t *out)
+TU_COLD static void
+tu_check_switch (thread_t *in, const thread_t *out)
 {
   uint32_t now = TU_NOW ();
 
@@ -534,31 +550,44 @@ tu_check_switch (const thread_t *in, const thread_t *out)
   else if (in->tu_readied != 0U && now - in->tu_ready_at > tu_when_limit
            && tu_when_names (TU_NAME (in)))
     tu_fire (now - in->tu_ready_at);
+  /* Waiting no more (the flag is only kept up to date while a condition is set). */
+  in->tu_readied = 0U;
 #endif
   (void) in;
 }
 
 #if TU_IRQ
-static void
-tu_check_irq (uint8_t id, uint32_t length)
+TU_COLD static void
+tu_irq_entered (uint8_t id)
 {
+  if (tu_irq_depth < TU_MAX_NESTING)
+    {
+      tu_irq_stack[tu_irq_depth] = id;
+      tu_irq_since[tu_irq_depth] = TU_NOW ();
+    }
+  tu_irq_depth++;
+}
+
+/* The innermost handler leaves: whether it lasted too long. */
+TU_COLD static void
+tu_check_irq (void)
+{
+  uint8_t id;
+  uint32_t length;
+
+  if (tu_irq_depth == 0U)
+    return;
+  tu_irq_depth--;
+  if (tu_irq_depth >= TU_MAX_NESTING)
+    return;
+  id = tu_irq_stack[tu_irq_depth];
+  length = TU_NOW () - tu_irq_since[tu_irq_depth];
   if (length > tu_when_limit && (tu_when_name[0] == '\0' || (id != 0U && id == tu_when_id)))
     tu_fire (length);
 }
 #endif
 #endif /* TU_CONDITIONS */
 
-/* Discards the @n oldest records. */
-static void
-tu_discard_oldest (uint32_t n)
-{
-#if TU_EVENTS
-  while (n-- != 0U)
-    tu_drop_oldest ();
-#else
-  tu_count -= n;
-#endif
-}
 
 static inline uint32_t
 tu_make_record (uint32_t tick, uint32_t out_number, uint32_t in_number)
@@ -621,8 +650,7 @@ tu_exit_now (uint8_t index, uint8_t prio, uint8_t flags, const char *name)
   tu_deleted_t *entry;
 
 #if TU_EVENTS
-  tu_write_entry (tu_make_record ((uint32_t) chVTGetSystemTimeX (), number, number),
-                  1U + TU_STAMP_WORDS, 0, 0);
+  tu_put_slot (tu_make_record ((uint32_t) chVTGetSystemTimeX (), number, number), TU_NOW ());
 #else
   tu_write (tu_make_record ((uint32_t) chVTGetSystemTimeX (), number, number));
 #endif
@@ -634,14 +662,9 @@ tu_exit_now (uint8_t index, uint8_t prio, uint8_t flags, const char *name)
       uint32_t oldest = tu_written - tu_count;
       uint32_t drop = tu_deleted[tu_deleted_first].seq - oldest + 1U;
 
+      tu_count -= drop;
       tu_dropped_history += drop;
-#if TU_EVENTS
-      /* Dropping the exit record forgets its thread. */
-      tu_discard_oldest (drop);
-#else
-      tu_discard_oldest (drop);
       tu_deleted_pop ();
-#endif
     }
 
   entry = &tu_deleted[(tu_deleted_first + tu_deleted_count) % THREADS_TIMESTAMPS_MAX_DELETED];
@@ -736,9 +759,6 @@ tu_clear_log (void)
 {
   tu_head = 0;
   tu_count = 0;
-#if TU_EVENTS
-  tu_words = 0;
-#endif
   tu_written = 0;
   tu_deleted_first = 0;
   tu_deleted_count = 0;
@@ -889,87 +909,173 @@ tu_hash_word (uint32_t hash, uint32_t word)
   return hash;
 }
 
+typedef struct
+{
+  uint32_t record;
+  uint32_t stamp;
+  uint32_t kind;      /* 0: a switch; else TU_EV_*, a short handler entry as TU_EV_IRQ_ENTER */
+  uint32_t a;
+  uint32_t b;
+} tu_entry_t;
+
+/* Payload words the checksum takes for @e: 0 none, 1 A, 2 A and B. */
+static uint32_t
+tu_entry_payload (const tu_entry_t *e)
+{
+#if TU_EVENTS
+  if (((e->record >> TU_OUT_POS) & TU_NUM_MASK) == TU_EVENT_MARK
+      && (e->record & TU_NUM_MASK) < TU_EV_KINDS)
+    return tu_payload_of[e->kind];
+#else
+  (void) e;
+#endif
+  return 0;
+}
+
+static uint32_t
+tu_read_slot (uint32_t *pos, uint32_t *left, uint32_t *second)
+{
+  uint32_t record = tu_log[*pos * TU_SLOT_WORDS];
+
+#if TU_CYCLES
+  *second = tu_log[*pos * TU_SLOT_WORDS + 1U];
+#else
+  *second = 0;
+#endif
+  if (++*pos >= TU_LOG_SIZE)
+    *pos = 0;
+  (*left)--;
+  return record;
+}
+
+/* Reads the next entry of the @left slots at @pos; 0 when the slot read was a continuation
+ * left from an entry that was overwritten (nothing to print). */
+static int
+tu_read_entry (uint32_t *pos, uint32_t *left, tu_entry_t *e)
+{
+  uint32_t payload = 0, unused;
+
+  e->record = tu_read_slot (pos, left, &e->stamp);
+  e->kind = 0;
+  e->a = 0;
+  e->b = 0;
+#if TU_EVENTS
+  if ((e->record & TU_MORE_MARK) == TU_MORE_MARK)
+    return 0;
+  e->kind = ((e->record >> TU_OUT_POS) & TU_NUM_MASK) == TU_EVENT_MARK
+            ? e->record & TU_NUM_MASK : 0U;
+  if (e->kind >= TU_EV_IRQ_SHORT)
+    {
+      e->a = e->kind - TU_EV_IRQ_SHORT;
+      e->kind = TU_EV_IRQ_ENTER;
+      return 1;
+    }
+  if (e->kind < TU_EV_KINDS)
+    payload = tu_payload_of[e->kind];
+  if (payload != 0U && *left != 0U)
+    e->a = (tu_read_slot (pos, left, &e->b) >> TU_TIME_POS) & TU_MORE_A_MASK;
+#if !TU_CYCLES
+  if (payload == 2U && *left >= 2U)
+    {
+      e->b = (tu_read_slot (pos, left, &unused) >> TU_TIME_POS) & 0xFFFFU;
+      e->b |= ((tu_read_slot (pos, left, &unused) >> TU_TIME_POS) & 0xFFFFU) << 16;
+    }
+#endif
+#endif /* TU_EVENTS */
+  (void) unused;
+  (void) payload;
+  return 1;
+}
+
+/* Entries that begin in the slots of @span. */
+static uint32_t
+tu_count_entries (const tu_span_t *span)
+{
+  uint32_t pos = span->first, left = span->count, n = 0;
+  tu_entry_t e;
+
+  while (left != 0U)
+    n += (uint32_t) tu_read_entry (&pos, &left, &e);
+  return n;
+}
+
 #if TU_EVENTS
 /* Prints the entries of the log; the caller paused the log. With @all (threads_dump), every
- * entry with its counter value, and the checksum over every word; otherwise only the
- * switches, as threads_timestamps always printed them. */
+ * entry with its counter value, and the checksum over each entry's words (record word,
+ * counter, payload A and B when the kind has them); otherwise only the switches, as
+ * threads_timestamps always printed them. */
 static void
 tu_print_records (BaseSequentialStream *out, tu_span_t *span, int all)
 {
-  uint32_t i, k, pos = span->first;
+  uint32_t pos = span->first, left = span->count;
   uint32_t hash = 2166136261U;
+  tu_entry_t e;
 
-  for (i = 0; i < span->count; i++)
+  while (left != 0U)
     {
-      uint32_t w[4] = { 0, 0, 0, 0 };
-      uint32_t n, kind, tick, out_number, in_number;
+      uint32_t tick, payload;
+      int out_number, in_number;
       char stamp[16];
 
-      w[0] = tu_log[pos];
-      n = tu_entry_words (w[0]);
-      for (k = 0; k < n; k++)
-        {
-          w[k] = tu_log[pos];
-          hash = tu_hash_word (hash, w[k]);
-          pos++;
-          if (pos >= TU_LOG_WORDS)
-            pos = 0;
-        }
-      tick = (w[0] >> TU_TIME_POS) & TU_TIME_MASK;
-      out_number = (w[0] >> TU_OUT_POS) & TU_NUM_MASK;
-      in_number = (w[0] >> TU_IN_POS) & TU_NUM_MASK;
-      kind = out_number == TU_EVENT_MARK ? in_number : 0U;
+      if (tu_read_entry (&pos, &left, &e) == 0)
+        continue;
+      tick = (e.record >> TU_TIME_POS) & TU_TIME_MASK;
+      out_number = (int) ((e.record >> TU_OUT_POS) & TU_NUM_MASK);
+      in_number = (int) ((e.record >> TU_IN_POS) & TU_NUM_MASK);
       if (all == 0)
         {
-          if (kind == 0U)
-            chprintf (out, "From %2d to %2d at %7d" TU_NL, (int) out_number, (int) in_number,
-                      (int) tick);
+          if (e.kind == 0U)
+            chprintf (out, "From %2d to %2d at %7d" TU_NL, out_number, in_number, (int) tick);
           continue;
         }
+      payload = tu_entry_payload (&e);
+      hash = tu_hash_word (hash, e.record);
 #if TU_CYCLES
-      chsnprintf (stamp, sizeof stamp, " @ %lu", (unsigned long) w[1]);
+      hash = tu_hash_word (hash, e.stamp);
+      chsnprintf (stamp, sizeof stamp, " @ %lu", (unsigned long) e.stamp);
 #else
       stamp[0] = '\0';
 #endif
-      {
-        const uint32_t *p = &w[1U + TU_STAMP_WORDS];
+      if (payload >= 1U)
+        hash = tu_hash_word (hash, e.a);
+      if (payload >= 2U)
+        hash = tu_hash_word (hash, e.b);
 
-        switch (kind)
-          {
-          case 0U:
-            chprintf (out, "From %2d to %2d at %7d%s" TU_NL, (int) out_number, (int) in_number,
-                      (int) tick, stamp);
-            break;
-          case TU_EV_IRQ_ENTER:
-          case TU_EV_IRQ_LEAVE:
-            chprintf (out, "Irq %s %2d at %7d%s" TU_NL, kind == TU_EV_IRQ_ENTER ? "enter" : "leave",
-                      (int) p[0], (int) tick, stamp);
-            break;
-          case TU_EV_SLEEP:
-            chprintf (out, "Sleep at %7d%s" TU_NL, (int) tick, stamp);
-            break;
-          case TU_EV_WAKE:
-            chprintf (out, "Wake by %2d at %7d%s" TU_NL, (int) p[0], (int) tick, stamp);
-            break;
-          case TU_EV_READY:
-            chprintf (out, "Ready %2d at %7d%s" TU_NL, (int) p[0], (int) tick, stamp);
-            break;
-          case TU_EV_MARKER:
-            chprintf (out, "Marker %2d = %lu at %7d%s" TU_NL, (int) p[0], (unsigned long) p[1],
-                      (int) tick, stamp);
-            break;
-          case TU_EV_BEGIN:
-            chprintf (out, "State %2d begin %2d at %7d%s" TU_NL, (int) (p[0] & 0xFFU),
-                      (int) ((p[0] >> 8) & 0xFFU), (int) tick, stamp);
-            break;
-          case TU_EV_END:
-            chprintf (out, "State %2d end at %7d%s" TU_NL, (int) p[0], (int) tick, stamp);
-            break;
-          default:
-            chprintf (out, "Trigger at %7d%s" TU_NL, (int) tick, stamp);
-            break;
-          }
-      }
+      switch (e.kind)
+        {
+        case 0U:
+          chprintf (out, "From %2d to %2d at %7d%s" TU_NL, out_number, in_number, (int) tick, stamp);
+          break;
+        case TU_EV_IRQ_ENTER:
+          chprintf (out, "Irq enter %2d at %7d%s" TU_NL, (int) e.a, (int) tick, stamp);
+          break;
+        case TU_EV_IRQ_LEAVE:
+          chprintf (out, "Irq leave at %7d%s" TU_NL, (int) tick, stamp);
+          break;
+        case TU_EV_SLEEP:
+          chprintf (out, "Sleep at %7d%s" TU_NL, (int) tick, stamp);
+          break;
+        case TU_EV_WAKE:
+          chprintf (out, "Wake at %7d%s" TU_NL, (int) tick, stamp);
+          break;
+        case TU_EV_READY:
+          chprintf (out, "Ready %2d at %7d%s" TU_NL, (int) e.a, (int) tick, stamp);
+          break;
+        case TU_EV_MARKER:
+          chprintf (out, "Marker %2d = %lu at %7d%s" TU_NL, (int) e.a, (unsigned long) e.b,
+                    (int) tick, stamp);
+          break;
+        case TU_EV_BEGIN:
+          chprintf (out, "State %2d begin %2d at %7d%s" TU_NL, (int) (e.a & 0xFFU),
+                    (int) ((e.a >> 8) & 0xFFU), (int) tick, stamp);
+          break;
+        case TU_EV_END:
+          chprintf (out, "State %2d end at %7d%s" TU_NL, (int) e.a, (int) tick, stamp);
+          break;
+        default:
+          chprintf (out, "Trigger at %7d%s" TU_NL, (int) tick, stamp);
+          break;
+        }
     }
   span->checksum = hash;
 }
@@ -1001,11 +1107,389 @@ tu_print_records (BaseSequentialStream *out, tu_span_t *span, int all)
 }
 #endif /* TU_EVENTS */
 
+/********************             THE COMPACT ENCODING             ********************/
+
+/* threads_dump_compact prints the entries of the log as lines of base64 characters (see
+ * WIRE-FORMAT.md, dump version 3): each line starts from a key frame, carries a sequence number
+ * and a checksum, and holds as many whole entries as fit. Everything is on the stack of the
+ * shell thread; nothing runs in the hooks. */
+
+#define TU_Z_PAYLOAD_CHARS 70U
+#define TU_Z_PAYLOAD_BITS  (TU_Z_PAYLOAD_CHARS * 6U)
+#define TU_Z_MAX_ENTRIES   127U
+/* Counter periods in a tick, for predicting the counter from the tick. */
+#define TU_Z_CYCLES_PER_TICK ((uint32_t) (TU_NOW_HZ / (uint64_t) (CH_CFG_ST_FREQUENCY)))
+
+static const char tu_z_alphabet[] =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+typedef struct
+{
+  uint8_t  bits[(TU_Z_PAYLOAD_BITS + 7U) / 8U];
+  uint32_t n;              /* bits written */
+  int      full;           /* a write did not fit */
+} tu_bits_t;
+
+/* A list of symbols kept sorted by how often they were coded on the line (the most recent
+ * first among equals): a symbol is coded as its position. */
+#define TU_Z_HEADS 64U     /* 0: not a switch from the running thread; r: one, to rank r */
+#define TU_Z_STEPS 17U     /* tick steps 0 to 15; 16: larger */
+
+/* What the coder remembers between entries; a line's key frame resets it. */
+typedef struct
+{
+  uint32_t tick;           /* 20-bit tick of the last entry */
+  uint32_t counter;        /* counter of the last entry */
+  uint32_t mean;           /* running mean of the counter's steps, times 8 */
+  uint8_t  cur;            /* number of the thread running (the implied out-thread) */
+  uint8_t  mtf[64];        /* thread numbers, most recent first */
+  uint8_t  heads[TU_Z_HEADS];
+  uint8_t  head_counts[TU_Z_HEADS];
+  uint8_t  steps[TU_Z_STEPS];
+  uint8_t  step_counts[TU_Z_STEPS];
+} tu_zstate_t;
+
+static void
+tu_bits_put (tu_bits_t *b, uint32_t value, uint32_t n)
+{
+  while (n != 0U)
+    {
+      n--;
+      if (b->n >= TU_Z_PAYLOAD_BITS)
+        {
+          b->full = 1;
+          return;
+        }
+      if (((value >> n) & 1U) != 0U)
+        b->bits[b->n / 8U] |= (uint8_t) (0x80U >> (b->n % 8U));
+      b->n++;
+    }
+}
+
+/* Exp-Golomb code of order @k of @v. */
+static void
+tu_bits_eg (tu_bits_t *b, uint32_t v, uint32_t k)
+{
+  uint64_t w = (uint64_t) v + ((uint64_t) 1 << k);
+  uint32_t len = 0;
+
+  while ((w >> len) > 1U)
+    len++;
+  /* len + 1 significant bits: len - k zeros first. */
+  tu_bits_put (b, 0, len - k);
+  if (len >= 32U)
+    {
+      tu_bits_put (b, (uint32_t) (w >> 32), len - 31U);
+      tu_bits_put (b, (uint32_t) w, 32U);
+    }
+  else
+    tu_bits_put (b, (uint32_t) w, len + 1U);
+}
+
+#if TU_CYCLES
+static uint32_t
+tu_zigzag (int32_t v)
+{
+  return v >= 0 ? (uint32_t) v << 1 : (((uint32_t) -(v + 1)) << 1) | 1U;
+}
+
+static uint32_t
+tu_z_order (uint32_t mean8)
+{
+  uint32_t k = 0, m = mean8 >> 3;
+
+  while ((m >> k) > 1U && k < 30U)
+    k++;
+  return k;
+}
+#endif
+
+static void
+tu_zstate_reset (tu_zstate_t *z)
+{
+  uint32_t i, n = 1;
+
+  z->mtf[0] = z->cur;
+  for (i = 1; i < 64U; i++)
+    if (i != z->cur)
+      z->mtf[n++] = (uint8_t) i;
+  if (z->cur != 0U)
+    z->mtf[n] = 0;
+  /* Heads: rank 1, rank 2, not a switch from the running thread, then ranks 3 to 63. */
+  z->heads[0] = 1;
+  z->heads[1] = 2;
+  z->heads[2] = 0;
+  for (i = 3; i < TU_Z_HEADS; i++)
+    z->heads[i] = (uint8_t) i;
+  for (i = 0; i < TU_Z_STEPS; i++)
+    z->steps[i] = (uint8_t) i;
+  memset (z->head_counts, 0, sizeof z->head_counts);
+  memset (z->step_counts, 0, sizeof z->step_counts);
+#if TU_CYCLES
+  /* The key frame carries the mean's order only. */
+  z->mean = 8U << tu_z_order (z->mean);
+#endif
+}
+
+/* Codes @symbol as its position in @list (kept sorted by @counts), then counts it. */
+static void
+tu_z_symbol (tu_bits_t *b, uint8_t *list, uint8_t *counts, uint32_t size, uint32_t symbol)
+{
+  uint32_t pos = 0;
+
+  while (pos + 1U < size && list[pos] != symbol)
+    pos++;
+  tu_bits_eg (b, pos, 0);
+  if (counts[symbol] < 255U)
+    counts[symbol]++;
+  while (pos > 0U && counts[list[pos - 1U]] <= counts[symbol])
+    {
+      list[pos] = list[pos - 1U];
+      pos--;
+    }
+  list[pos] = (uint8_t) symbol;
+}
+
+/* The rank of @number in the move-to-front list, which it then heads. */
+static uint32_t
+tu_mtf_use (tu_zstate_t *z, uint32_t number)
+{
+  uint32_t r = 0, i;
+
+  while (r < 63U && z->mtf[r] != number)
+    r++;
+  for (i = r; i > 0U; i--)
+    z->mtf[i] = z->mtf[i - 1U];
+  z->mtf[0] = (uint8_t) number;
+  return r;
+}
+
+/* Codes one entry, updating @z. */
+static void
+tu_z_entry (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e)
+{
+  uint32_t tick = (e->record >> TU_TIME_POS) & TU_TIME_MASK;
+  uint32_t out_number = (e->record >> TU_OUT_POS) & TU_NUM_MASK;
+  uint32_t in_number = (e->record >> TU_IN_POS) & TU_NUM_MASK;
+  uint32_t dt = (tick - z->tick) & TU_TIME_MASK;
+  int is_switch = e->kind == 0U && out_number != in_number;
+
+  /* What and who: a switch from the running thread is its in-thread's rank among the recent
+   * threads; anything else is head 0 then 3 bits of kind. */
+  if (is_switch && out_number == z->cur)
+    tu_z_symbol (b, z->heads, z->head_counts, TU_Z_HEADS, tu_mtf_use (z, in_number));
+  else
+    {
+      tu_z_symbol (b, z->heads, z->head_counts, TU_Z_HEADS, 0);
+      if (is_switch)
+        {
+          tu_bits_put (b, 0U, 3);
+          tu_bits_put (b, out_number, 6);
+          tu_bits_eg (b, tu_mtf_use (z, in_number), 0);
+        }
+      else if (e->kind == 0U)
+        {
+          tu_bits_put (b, 1U, 3);
+          tu_bits_put (b, out_number, 6);
+        }
+      else if (e->kind == TU_EV_IRQ_ENTER)
+        {
+          tu_bits_put (b, 2U, 3);
+          tu_bits_eg (b, e->a, 0);
+        }
+      else if (e->kind == TU_EV_IRQ_LEAVE)
+        tu_bits_put (b, 3U, 3);
+      else if (e->kind == TU_EV_SLEEP || e->kind == TU_EV_WAKE || e->kind == TU_EV_TRIGGER)
+        {
+          tu_bits_put (b, 4U, 3);
+          tu_bits_put (b, e->kind == TU_EV_SLEEP ? 0U : e->kind == TU_EV_WAKE ? 1U : 2U, 2);
+        }
+      else if (e->kind == TU_EV_READY)
+        {
+          tu_bits_put (b, 5U, 3);
+          tu_bits_put (b, e->a, 6);
+        }
+      else if (e->kind == TU_EV_MARKER)
+        {
+          tu_bits_put (b, 6U, 3);
+          tu_bits_eg (b, e->a, 0);
+          tu_bits_eg (b, e->b, 4);
+        }
+      else
+        {
+          tu_bits_put (b, 7U, 3);
+          tu_bits_put (b, e->kind == TU_EV_END ? 1U : 0U, 1);
+          tu_bits_eg (b, e->a & 0xFFU, 0);
+          if (e->kind == TU_EV_BEGIN)
+            tu_bits_eg (b, (e->a >> 8) & 0xFFU, 0);
+        }
+    }
+  if (is_switch)
+    z->cur = (uint8_t) in_number;
+  else if (e->kind == 0U)
+    z->cur = 0;   /* an exit: the next switch is from no thread */
+
+  /* When: the tick's step, then with the counter how far its step is from that many ticks of
+   * counter (the record's place in its tick against the previous record's). */
+  tu_z_symbol (b, z->steps, z->step_counts, TU_Z_STEPS, dt < TU_Z_STEPS - 1U ? dt : TU_Z_STEPS - 1U);
+  if (dt >= TU_Z_STEPS - 1U)
+    tu_bits_eg (b, dt - (TU_Z_STEPS - 1U), 0);
+#if TU_CYCLES
+  {
+    uint32_t off = tu_zigzag ((int32_t) (e->stamp - z->counter - dt * TU_Z_CYCLES_PER_TICK));
+
+    tu_bits_eg (b, off, tu_z_order (z->mean));
+    z->mean = z->mean - (z->mean >> 3) + (off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off);
+    z->counter = e->stamp;
+  }
+#endif
+  z->tick = tick;
+}
+
+/* The key frame that starts a line: the coder's state, and the line's entry count. */
+static void
+tu_z_key (tu_bits_t *b, const tu_zstate_t *z, uint32_t entries)
+{
+  tu_bits_put (b, entries, 7);
+  tu_bits_put (b, z->tick, 20);
+#if TU_CYCLES
+  tu_bits_put (b, z->counter, 32);
+  tu_bits_put (b, tu_z_order (z->mean), 5);
+#endif
+  tu_bits_put (b, z->cur, 6);
+}
+
+static uint32_t
+tu_fnv_char (uint32_t hash, char c)
+{
+  hash ^= (uint8_t) c;
+  return hash * 16777619U;
+}
+
+/* Prints one line: Z, its sequence number, the payload, '*' and its checksum. */
+static void
+tu_z_line (BaseSequentialStream *out, uint32_t seq, const tu_bits_t *b)
+{
+  char line[1U + 3U + TU_Z_PAYLOAD_CHARS + 1U + 4U + 1U];
+  uint32_t i, n = 0, hash = 2166136261U;
+
+  line[n++] = 'Z';
+  for (i = 0; i < 3U; i++)
+    line[n++] = tu_z_alphabet[(seq >> (12U - 6U * i)) & 63U];
+  for (i = 0; i < (b->n + 5U) / 6U; i++)
+    {
+      uint32_t v = 0, k;
+
+      for (k = 0; k < 6U; k++)
+        {
+          uint32_t bit = i * 6U + k;
+
+          v <<= 1;
+          if (bit < b->n && (b->bits[bit / 8U] & (0x80U >> (bit % 8U))) != 0U)
+            v |= 1U;
+        }
+      line[n++] = tu_z_alphabet[v];
+    }
+  for (i = 0; i < n; i++)
+    hash = tu_fnv_char (hash, line[i]);
+  hash = (hash >> 24) ^ (hash & 0xFFFFFFU);
+  line[n++] = '*';
+  for (i = 0; i < 4U; i++)
+    line[n++] = tu_z_alphabet[(hash >> (18U - 6U * i)) & 63U];
+  line[n] = '\0';
+  chprintf (out, "%s" TU_NL, line);
+}
+
+/* Prints a line of @entries entries whose bits are in @b after room for the key frame, which
+ * is written from @key. */
+static void
+tu_z_flush (BaseSequentialStream *out, uint32_t seq, tu_bits_t *b, const tu_zstate_t *key,
+            uint32_t entries)
+{
+  uint32_t n = b->n;
+
+  b->n = 0;
+  tu_z_key (b, key, entries);
+  b->n = n;
+  tu_z_line (out, seq, b);
+}
+
+static void
+tu_z_start (tu_bits_t *b, tu_zstate_t *z, tu_zstate_t *key)
+{
+  memset (b, 0, sizeof *b);
+  tu_zstate_reset (z);
+  *key = *z;
+  tu_z_key (b, z, 0);
+  memset (b->bits, 0, sizeof b->bits);
+}
+
+/* Prints the entries of @span in the compact encoding; fills its checksum (as dump version 2
+ * computes it) and returns the number of lines. */
+static uint32_t
+tu_print_compact (BaseSequentialStream *out, tu_span_t *span)
+{
+  uint32_t pos = span->first, left = span->count, seq = 0, entries = 0;
+  uint32_t hash = 2166136261U;
+  tu_zstate_t z, key;
+  tu_bits_t b;
+  tu_entry_t e;
+
+  memset (&z, 0, sizeof z);
+  z.mean = 8U << 10;
+  while (left != 0U)
+    {
+      tu_zstate_t before;
+      uint32_t mark, payload;
+
+      if (tu_read_entry (&pos, &left, &e) == 0)
+        continue;
+      if (entries == 0U)
+        tu_z_start (&b, &z, &key);
+      before = z;
+      mark = b.n;
+      tu_z_entry (&b, &z, &e);
+      if (b.full != 0)
+        {
+          /* It does not fit: the line ends before it, and it begins the next. */
+          uint32_t i;
+
+          for (i = mark; i < TU_Z_PAYLOAD_BITS; i++)
+            b.bits[i / 8U] &= (uint8_t) ~(0x80U >> (i % 8U));
+          b.n = mark;
+          b.full = 0;
+          z = before;
+          tu_z_flush (out, seq++, &b, &key, entries);
+          tu_z_start (&b, &z, &key);
+          tu_z_entry (&b, &z, &e);
+          entries = 0;
+        }
+      payload = tu_entry_payload (&e);
+      hash = tu_hash_word (hash, e.record);
+#if TU_CYCLES
+      hash = tu_hash_word (hash, e.stamp);
+#endif
+      if (payload >= 1U)
+        hash = tu_hash_word (hash, e.a);
+      if (payload >= 2U)
+        hash = tu_hash_word (hash, e.b);
+      if (++entries == TU_Z_MAX_ENTRIES)
+        {
+          tu_z_flush (out, seq++, &b, &key, entries);
+          entries = 0;
+        }
+    }
+  if (entries != 0U)
+    tu_z_flush (out, seq++, &b, &key, entries);
+  span->checksum = hash;
+  return seq;
+}
+
 static void
 tu_snapshot_span (tu_span_t *span)
 {
   span->count = tu_count;
-  span->first = (tu_head + TU_LOG_WORDS - TU_USED_WORDS) % TU_LOG_WORDS;
+  span->first = (tu_head + TU_LOG_SIZE - tu_count) % TU_LOG_SIZE;
   span->checksum = 0;
 }
 
@@ -1104,11 +1588,8 @@ tuContextSwitchHook (void *ntp, void *otp)
   const thread_t *out = (const thread_t *) otp;
 
 #if TU_CONDITIONS
-  if (tu_when == TU_WHEN_LATENCY || tu_when == TU_WHEN_RUN)
-    tu_check_switch (in, out);
-#endif
-#if TU_READY
-  ((thread_t *) ntp)->tu_readied = 0U;
+  if (tu_when_on_switch != 0U)
+    tu_check_switch ((thread_t *) ntp, out);
 #endif
 
   if ((in->log_this_thread | out->log_this_thread) == 0U)
@@ -1122,7 +1603,9 @@ tuContextSwitchHook (void *ntp, void *otp)
     }
 
 #if TU_EVENTS
-  tu_write_entry (tu_record_now (out->tu_number, in->tu_number), 1U + TU_STAMP_WORDS, 0, 0);
+  tu_put_slot ((((uint32_t) chVTGetSystemTimeX () & TU_TIME_MASK) << TU_TIME_POS)
+               | ((uint32_t) out->tu_number << TU_OUT_POS)
+               | ((uint32_t) in->tu_number << TU_IN_POS), TU_NOW ());
 #else
   tu_write ((((uint32_t) chVTGetSystemTimeX () & TU_TIME_MASK) << TU_TIME_POS)
             | ((uint32_t) out->tu_number << TU_OUT_POS)
@@ -1138,27 +1621,23 @@ void
 tuIrqEnterHook (uint8_t *id, const char *name)
 {
 #if TU_IRQ
-  uint8_t i;
+  uint32_t i;
 
-  chSysLockFromISR ();
+  port_lock_from_isr ();
   i = *id;
-  if (i == 0U || i > tu_n_names || tu_names[i - 1U] != name)
-    {
-      i = tu_register_name (name, TU_NAME_IRQ);
-      *id = i;
-    }
-  if (tu_irq_depth < TU_MAX_NESTING)
-    {
-      tu_irq_stack[tu_irq_depth] = i;
-      tu_irq_since[tu_irq_depth] = TU_NOW ();
-    }
-  tu_irq_depth++;
-#if TU_SLEEP
-  if (tu_sleeping != 0U && tu_waker == 0U)
-    tu_waker = i;
+  /* The handler's id, registered on its first entry (and again after tuResetState()). */
+  if (i - 1U >= tu_n_names || tu_names[i - 1U] != name)
+    i = tu_irq_register (id, name);
+#if TU_CONDITIONS
+  /* Only kept while a condition on handlers is set. */
+  if (tu_when == TU_WHEN_IRQ)
+    tu_irq_entered ((uint8_t) i);
 #endif
-  tu_event (TU_EV_IRQ_ENTER, i, 0);
-  chSysUnlockFromISR ();
+  if (i <= TU_IRQ_SHORT_MAX)
+    tu_event (TU_EV_IRQ_SHORT + i, 0, 0);
+  else
+    tu_irq_long (i);
+  port_unlock_from_isr ();
 #else
   (void) id;
   (void) name;
@@ -1169,23 +1648,13 @@ void
 tuIrqLeaveHook (void)
 {
 #if TU_IRQ
-  uint8_t i = 0;
-
-  chSysLockFromISR ();
-  if (tu_irq_depth != 0U)
-    {
-      tu_irq_depth--;
-      if (tu_irq_depth < TU_MAX_NESTING)
-        {
-          i = tu_irq_stack[tu_irq_depth];
+  port_lock_from_isr ();
 #if TU_CONDITIONS
-          if (tu_when == TU_WHEN_IRQ)
-            tu_check_irq (i, TU_NOW () - tu_irq_since[tu_irq_depth]);
+  if (tu_when == TU_WHEN_IRQ)
+    tu_check_irq ();
 #endif
-        }
-    }
-  tu_event (TU_EV_IRQ_LEAVE, i, 0);
-  chSysUnlockFromISR ();
+  tu_event (TU_EV_IRQ_LEAVE, 0, 0);
+  port_unlock_from_isr ();
 #endif
 }
 
@@ -1193,8 +1662,6 @@ void
 tuIdleEnterHook (void)
 {
 #if TU_SLEEP
-  tu_sleeping = 1U;
-  tu_waker = 0U;
   tu_event (TU_EV_SLEEP, 0, 0);
 #endif
 }
@@ -1203,8 +1670,7 @@ void
 tuIdleLeaveHook (void)
 {
 #if TU_SLEEP
-  tu_sleeping = 0U;
-  tu_event (TU_EV_WAKE, tu_waker, 0);
+  tu_event (TU_EV_WAKE, 0, 0);
 #endif
 }
 
@@ -1367,10 +1833,11 @@ tuPrintTimestamps (BaseSequentialStream *out)
 #endif
 }
 
-void
-tuPrintDump (BaseSequentialStream *out)
-{
 #ifdef ENABLE_THREADS_TIMESTAMPS
+/* threads_dump (@compact 0) and threads_dump_compact (@compact 1). */
+static void
+tu_print_dump (BaseSequentialStream *out, int compact)
+{
   tu_span_t span;
   uint8_t triggered, frozen, log_setting;
   uint32_t trigger_time, written, dropped_paused, dropped_history, unnumbered_live,
@@ -1413,7 +1880,7 @@ tuPrintDump (BaseSequentialStream *out)
 #endif
   chSysUnlock ();
 
-  chprintf (out, "Dump version: %d" TU_NL, THREADS_UTILITIES_DUMP_VERSION);
+  chprintf (out, "Dump version: %d" TU_NL, compact != 0 ? 3 : THREADS_UTILITIES_DUMP_VERSION);
   chprintf (out, "Library version: %s" TU_NL, THREADS_UTILITIES_VERSION);
   chprintf (out, "Kernel version: %s" TU_NL, CH_KERNEL_VERSION);
   chprintf (out, "Tick frequency: %lu" TU_NL, (unsigned long) (CH_CFG_ST_FREQUENCY));
@@ -1424,7 +1891,7 @@ tuPrintDump (BaseSequentialStream *out)
 #endif
   chprintf (out, "Log size: %lu" TU_NL, (unsigned long) TU_LOG_SIZE);
 #if TU_EVENTS
-  chprintf (out, "Log words: %lu" TU_NL, (unsigned long) TU_LOG_WORDS);
+  chprintf (out, "Slot words: %d" TU_NL, (int) TU_SLOT_WORDS);
   chprintf (out, "Events:%s%s%s%s%s%s" TU_NL, TU_CYCLES ? " cycles" : "", TU_IRQ ? " irq" : "",
             TU_SLEEP ? " sleep" : "", TU_READY ? " ready" : "", TU_USER ? " user" : "",
             TU_CONDITIONS ? " conditions" : "");
@@ -1449,7 +1916,12 @@ tuPrintDump (BaseSequentialStream *out)
   chprintf (out, "Max names: %d" TU_NL, THREADS_TIMESTAMPS_MAX_NAMES);
   chprintf (out, "Names refused: %lu" TU_NL, (unsigned long) names_refused);
 #endif
+#if TU_EVENTS
+  chprintf (out, "Records: %lu" TU_NL, (unsigned long) tu_count_entries (&span));
+  chprintf (out, "Slots: %lu" TU_NL, (unsigned long) span.count);
+#else
   chprintf (out, "Records: %lu" TU_NL, (unsigned long) span.count);
+#endif
   chprintf (out, "Records written: %lu" TU_NL, (unsigned long) written);
   chprintf (out, "Dropped while paused: %lu" TU_NL, (unsigned long) dropped_paused);
   chprintf (out, "Dropped for history: %lu" TU_NL, (unsigned long) dropped_history);
@@ -1476,14 +1948,46 @@ tuPrintDump (BaseSequentialStream *out)
     chprintf (out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int) i + 1,
               tu_name_kind_names[tu_name_kinds[i]], TU_NONAME (tu_names[i]));
 #endif
+  if (compact != 0)
+    {
+      chprintf (out, "Compact:" TU_NL);
+      (void) tu_print_compact (out, &span);
+      chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
+                (unsigned long) tu_count_entries (&span), (unsigned long) span.checksum);
+      tu_release (1);
+      return;
+    }
   chprintf (out, "Timestamps:" TU_NL);
   if (triggered != 0U)
     chprintf (out, "Triggered at %7d" TU_NL, (int) trigger_time);
   tu_print_records (out, &span, 1);
+#if TU_EVENTS
+  chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
+            (unsigned long) tu_count_entries (&span), (unsigned long) span.checksum);
+#else
   chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
             (unsigned long) span.count, (unsigned long) span.checksum);
+#endif
 
   tu_release (1);
+}
+#endif /* ENABLE_THREADS_TIMESTAMPS */
+
+void
+tuPrintDump (BaseSequentialStream *out)
+{
+#ifdef ENABLE_THREADS_TIMESTAMPS
+  tu_print_dump (out, 0);
+#else
+  chprintf (out, "%s", no_timestamps_error_message);
+#endif
+}
+
+void
+tuPrintDumpCompact (BaseSequentialStream *out)
+{
+#ifdef ENABLE_THREADS_TIMESTAMPS
+  tu_print_dump (out, 1);
 #else
   chprintf (out, "%s", no_timestamps_error_message);
 #endif
@@ -1494,7 +1998,19 @@ tuSetTriggerI (const char *trigger_name)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chDbgCheckClassI ();
+  return tu_set_trigger (trigger_name);
+#else
+  (void) trigger_name;
+  return NULL;
+#endif
+}
 
+#ifdef ENABLE_THREADS_TIMESTAMPS
+/* tuSetTriggerI() without the class check: the IRQ hooks run outside the kernel's view of
+ * the handler (before its enter check, after its leave check). */
+static const char *
+tu_set_trigger (const char *trigger_name)
+{
   if (tu_triggered == 0U)
     {
 #if TU_EVENTS
@@ -1504,24 +2020,21 @@ tuSetTriggerI (const char *trigger_name)
       tu_triggered = 1U;
       tu_trigger_time = (uint32_t) chVTGetSystemTimeX ();
       tu_trigger_seq = tu_written;
-      if (TU_USED_WORDS <= TU_LOG_WORDS / 2U)
+      if (tu_count <= TU_LOG_SIZE / 2U)
         {
           /* Triggered before the log is half full: use the whole remaining room. */
-          tu_fill_remaining = TU_LOG_WORDS - TU_USED_WORDS;
+          tu_fill_remaining = TU_LOG_SIZE - tu_count;
         }
       else
         {
-          tu_fill_remaining = TU_LOG_WORDS / 2U;
+          tu_fill_remaining = TU_LOG_SIZE / 2U;
         }
       if (tu_fill_remaining == 0U)
         tu_freeze ();
     }
   return tu_trigger_name;
-#else
-  (void) trigger_name;
-  return NULL;
-#endif
 }
+#endif
 
 const char *
 tuSetTrigger (const char *trigger_name)
@@ -1602,15 +2115,12 @@ tuResetState (void)
   tu_n_names = 0;
   tu_names_refused = 0;
 #endif
-#if TU_IRQ
+#if TU_IRQ && TU_CONDITIONS
   tu_irq_depth = 0;
-#endif
-#if TU_SLEEP
-  tu_sleeping = 0;
-  tu_waker = 0;
 #endif
 #if TU_CONDITIONS
   tu_when = TU_WHEN_OFF;
+  tu_when_on_switch = 0;
   tu_when_id = 0;
   tu_when_name[0] = '\0';
   tu_when_text[0] = '\0';
@@ -1619,6 +2129,31 @@ tuResetState (void)
   tu_clear_log ();
   tu_update_active ();
   chSysUnlock ();
+#endif
+}
+
+void
+tuReplayEntry (uint32_t record, uint32_t counter, uint32_t a, uint32_t b)
+{
+#ifdef ENABLE_THREADS_TIMESTAMPS
+  chSysLock ();
+#if TU_EVENTS
+  tu_put_slot (record, counter);
+  if (((record >> TU_OUT_POS) & TU_NUM_MASK) == TU_EVENT_MARK && (record & TU_NUM_MASK) < TU_EV_KINDS
+      && tu_payload_of[record & TU_NUM_MASK] != 0U)
+    tu_put_more (a, b, tu_payload_of[record & TU_NUM_MASK] == 2U);
+#else
+  (void) counter;
+  (void) a;
+  (void) b;
+  tu_write (record);
+#endif
+  chSysUnlock ();
+#else
+  (void) record;
+  (void) counter;
+  (void) a;
+  (void) b;
 #endif
 }
 
@@ -1764,7 +2299,10 @@ tuTriggerWhen (tu_when_t what, uint32_t limit, const char *name)
 
   if ((unsigned) what > (unsigned) TU_WHEN_MARKER || len >= sizeof tu_when_name
       || (what == TU_WHEN_LATENCY && !TU_READY) || (what == TU_WHEN_IRQ && !TU_IRQ)
-      || (what == TU_WHEN_MARKER && (!TU_USER || len == 0U)))
+      || (what == TU_WHEN_MARKER && (!TU_USER || len == 0U))
+      /* A limit the 32-bit counter cannot measure (above 2^32 counts). */
+      || (what != TU_WHEN_OFF && what != TU_WHEN_MARKER
+          && (uint64_t) limit * TU_NOW_HZ > 0xFFFFFFFFULL * 1000000U))
     return -1;
 
   if (what == TU_WHEN_OFF)
@@ -1792,6 +2330,10 @@ tuTriggerWhen (tu_when_t what, uint32_t limit, const char *name)
     }
 #endif
   tu_when = (uint8_t) what;
+#if TU_IRQ
+  tu_irq_depth = 0;
+#endif
+  tu_when_on_switch = (uint8_t) (what == TU_WHEN_LATENCY || what == TU_WHEN_RUN);
   tu_when_us = limit;
   tu_when_limit = what == TU_WHEN_MARKER
                   ? limit : (uint32_t) (((uint64_t) limit * TU_NOW_HZ + 999999U) / 1000000U);
@@ -1800,6 +2342,15 @@ tuTriggerWhen (tu_when_t what, uint32_t limit, const char *name)
   memcpy (tu_when_text, text, sizeof text);
   tu_run_since = TU_NOW ();
   chSysUnlock ();
+#if TU_READY && (CH_CFG_USE_REGISTRY == TRUE)
+  {
+    /* Wake-ups before now are forgotten: the flags were not kept while no condition was set. */
+    thread_t *tp;
+
+    for (tp = chRegFirstThread (); tp != NULL; tp = chRegNextThread (tp))
+      tp->tu_readied = 0U;
+  }
+#endif
   return 0;
 #else
   (void) what;
@@ -1893,6 +2444,19 @@ tuCmdThreadsDump (BaseSequentialStream *chp, int argc, char *argv[])
       return;
     }
   tuPrintDump (chp);
+}
+
+void
+tuCmdThreadsDumpCompact (BaseSequentialStream *chp, int argc, char *argv[])
+{
+  (void) argv;
+
+  if (argc > 0)
+    {
+      shellUsage (chp, "threads_dump_compact");
+      return;
+    }
+  tuPrintDumpCompact (chp);
 }
 
 #if TU_CONDITIONS

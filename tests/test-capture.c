@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
 #include "tks-capture.h"
 #include "tks-error.h"
+#include "tks-i18n.h"
 #include "tks-legacy-viewer.h"
 #include "tks-test-fixtures.h"
 
@@ -794,9 +798,9 @@ test_kept_records_are_stable (void)
       g_autoptr(GString) sa = g_string_new (NULL), sb = g_string_new (NULL);
       g_autoptr(TksCapture) b = NULL;
 
-      tks_capture_write (a, sa, NULL);
+      tks_capture_write (a, sa, NULL, 0);
       b = load_text (sa->str);
-      tks_capture_write (b, sb, NULL);
+      tks_capture_write (b, sb, NULL, 0);
       g_assert_cmpstr (sa->str, ==, sb->str);
       /* Nothing more is skipped the second time. */
       g_assert_false (has_warning (b, "skipped"));
@@ -1139,7 +1143,7 @@ test_wide_tick_garbled (void)
                               "board's 20 bits skipped"));
   g_assert_cmpfloat (tks_capture_get_start (capture), ==, 1040000);
   g_assert_cmpfloat (tks_capture_get_end (capture), ==, 1040000 + 500 * 39 + 1);
-  tks_capture_write (capture, saved, NULL);
+  tks_capture_write (capture, saved, NULL, 0);
   again = tks_capture_new_from_data (saved->str, saved->len, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tks_capture_get_n_records (again), ==, 39);
@@ -1175,13 +1179,13 @@ test_hole_in_log (void)
   assert_hole_rebuilt (c);
 
   /* A saved capture keeps the hole, and reloads the same. */
-  tks_capture_write (c, out, NULL);
+  tks_capture_write (c, out, NULL, 0);
   g_assert_nonnull (strstr (out->str, "\nTickscope gap before record 3, ticks 103 to 150, "
                                       "40 switches dropped\n"));
   again = tks_capture_new_from_data (out->str, out->len, &error);
   g_assert_no_error (error);
   assert_hole_rebuilt (again);
-  tks_capture_write (again, out2, NULL);
+  tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
 
   /* A hole before the printed log's first record, or an unreadable line, is not placed. */
@@ -1232,10 +1236,10 @@ test_hole_lines_hostile (void)
   g_assert_cmpfloat (gaps[1].end, ==, 152.0);
   g_assert_true (has_warning (c, "a hole before record 6 of a log of 6 records is ignored"));
 
-  tks_capture_write (c, out, NULL);
+  tks_capture_write (c, out, NULL, 0);
   again = tks_capture_new_from_data (out->str, out->len, &error);
   g_assert_no_error (error);
-  tks_capture_write (again, out2, NULL);
+  tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
   gaps = tks_capture_get_gaps (again, &n_gaps);
   g_assert_cmpuint (n_gaps, ==, 2);
@@ -1337,7 +1341,7 @@ test_original_file_round_trip (void)
 
   /* What Tickscope writes is the original file, plus its own line where the original's
    * loader ignores it. */
-  tks_capture_write (c, out, NULL);
+  tks_capture_write (c, out, NULL, 0);
   at = strstr (out->str, meta);
   g_assert_nonnull (at);
   g_string_erase (out, at - out->str, strlen (meta));
@@ -1347,23 +1351,44 @@ test_original_file_round_trip (void)
   g_string_insert (out, at - out->str, meta);
   again = tks_capture_new_from_data (out->str, out->len, &error);
   g_assert_no_error (error);
-  tks_capture_write (again, out2, NULL);
+  tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
+}
+
+/* A capture read from @name, named @source where the file does not name its own. */
+static TksCapture *
+load_data_with_source (const char *name,
+                       const char *source)
+{
+  g_autofree char *path = data_path (name);
+  g_autoptr(GError) error = NULL;
+  TksCapture *capture;
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  capture = tks_capture_new_from_fd (fd, name, source, &error);
+  close (fd);
+  g_assert_no_error (error);
+  g_assert_nonnull (capture);
+  return capture;
 }
 
 static void
 test_transcript_to_file (void)
 {
-  g_autoptr(TksCapture) raw = load_data ("board-partly-logged-trigger.raw.txt");
+  g_autoptr(TksCapture) raw = load_data_with_source ("board-partly-logged-trigger.raw.txt",
+                                                     "tcp:localhost:29001");
   g_autoptr(TksCapture) back = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) lines = NULL;
   guint n;
 
-  tks_capture_set_tick_hz (raw, 10000);
-  tks_capture_set_source (raw, "tcp:localhost:29001");
-  tks_capture_write (raw, out, NULL);
+  /* The source is the one given when loading; the rate is the one a view shows it at. */
+  g_assert_cmpstr (tks_capture_get_source (raw), ==, "tcp:localhost:29001");
+  g_assert_cmpfloat (tks_capture_get_tick_hz (raw), ==, 1000);
+  tks_capture_write (raw, out, NULL, 10000);
+  g_assert_cmpfloat (tks_capture_get_tick_hz (raw), ==, 1000);
   back = tks_capture_new_from_data (out->str, out->len, &error);
   g_assert_no_error (error);
 
@@ -1442,7 +1467,7 @@ test_atomic_save (void)
   GDir *d;
   guint entries = 0;
 
-  g_assert_true (tks_capture_save (c, target, &view, &error));
+  g_assert_true (tks_capture_save (c, target, &view, 0, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (target, &contents, NULL, NULL));
   /* Written as Python's str() writes floats, for the original viewer. */
@@ -1453,12 +1478,12 @@ test_atomic_save (void)
   g_assert_true (tks_capture_get_saved_view (back, &got));
   g_assert_cmpmem (&got, sizeof got, &view, sizeof view);
 
-  tks_capture_write (c, text, &odd);
+  tks_capture_write (c, text, &odd, 0);
   g_assert_true (g_str_has_prefix (text->str, "Saved position\n0.1\n1e-07\n123456.789\n-3.0\n"));
 
   /* A save that cannot happen leaves what is there alone. */
   g_assert_true (g_file_set_contents (blocker, "keep me", -1, NULL));
-  g_assert_false (tks_capture_save (c, inside, &view, &error));
+  g_assert_false (tks_capture_save (c, inside, &view, 0, &error));
   g_assert_error (error, TKS_ERROR, TKS_ERROR_IO);
   g_assert_true (g_file_get_contents (blocker, &contents, NULL, NULL));
   g_assert_cmpstr (contents, ==, "keep me");
@@ -1488,8 +1513,8 @@ test_chunked_reads_agree (void)
 
   g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
   b = tks_capture_new_from_data (contents, len, NULL);
-  tks_capture_write (a, sa, NULL);
-  tks_capture_write (b, sb, NULL);
+  tks_capture_write (a, sa, NULL, 0);
+  tks_capture_write (b, sb, NULL, 0);
   g_assert_cmpstr (sa->str, ==, sb->str);
 }
 
@@ -1516,6 +1541,73 @@ test_async_load (void)
   while (capture == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 3000);
+}
+
+static void
+failed_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GError **error = user_data;
+
+  g_assert_null (tks_capture_load_file_finish (result, error));
+  g_assert_nonnull (*error);
+}
+
+/* The error of a load in a worker thread, for a window that names the file itself. */
+static GError *
+failed_load (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  GError *error = NULL;
+
+  tks_capture_load_file_async (file, NULL, failed_cb, &error);
+  while (error == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return error;
+}
+
+/* A load in a worker thread says what is wrong without naming the file, in every language: the
+ * window names it, with quotes of its language. */
+static void
+test_async_load_errors (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tickscope-load-XXXXXX", NULL);
+  g_autofree char *broken = g_build_filename (dir, "broken-capture.txt", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing-capture.txt", NULL);
+  g_autoptr(GError) not_capture = NULL;
+  g_autoptr(GError) absent = NULL;
+
+  if (g_test_subprocess ())
+    {
+      g_setenv ("LC_ALL", "C.UTF-8", TRUE);
+      g_setenv ("LANGUAGE", "fr", TRUE);
+      tks_i18n_init ();
+    }
+  g_assert_true (g_file_set_contents (broken, "hello\n", -1, NULL));
+  not_capture = failed_load (broken);
+  absent = failed_load (missing);
+  g_test_message ("%s / %s", not_capture->message, absent->message);
+  g_assert_error (not_capture, TKS_ERROR, TKS_ERROR_NOT_A_CAPTURE);
+  g_assert_null (strstr (not_capture->message, "broken-capture"));
+  g_assert_error (absent, TKS_ERROR, TKS_ERROR_IO);
+  g_assert_cmpstr (absent->message, ==, g_strerror (ENOENT));
+  if (g_test_subprocess ())
+    {
+      g_assert_true (g_str_has_prefix (not_capture->message, "Ce n’est pas une capture de threads"));
+      g_print ("%s\n", not_capture->message);
+    }
+  else
+    g_assert_true (g_str_has_prefix (not_capture->message, "This is not a thread capture"));
+  g_unlink (broken);
+  g_rmdir (dir);
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+      g_test_trap_assert_stdout ("*Ce n’est pas une capture de threads*");
+    }
 }
 
 /* A line longer than any line of a capture is skipped with a warning, also when it spans
@@ -1744,6 +1836,68 @@ test_forgotten_exits_shown (void)
   g_assert_cmpuint (n_lanes, ==, 2 + 65);
 }
 
+static void
+test_lookups (void)
+{
+  static const TksRun runs[] = { { 0, 1 }, { 2, 3 }, { 3, 5 }, { 9, 10 } };
+  static const TksMark marks[] = { { 1, TKS_MARK_IN, 1 }, { 2, TKS_MARK_OUT, 1 }, { 2, TKS_MARK_IN, 1 }, { 7, TKS_MARK_OUT, 1 } };
+
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, -1), ==, 0);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 1), ==, 1);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 4), ==, 2);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 10), ==, 4);
+  g_assert_cmpuint (tks_runs_first_ending_after (runs, 0, 10), ==, 0);
+
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 2.5), ==, 2);
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 1, 4, 3), ==, 2);
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 100), ==, 4);
+  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 3, 4, 0), ==, 3);
+
+  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2), ==, 1);
+  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2.5), ==, 3);
+  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 8), ==, 4);
+
+  /* Against a scan: runs that touch, marks with repeated times, searches from many starts. */
+  {
+    GRand *rand = g_rand_new_with_seed (13);
+    TksRun many_runs[200];
+    TksMark many_marks[200];
+    double at = 0;
+
+    for (guint i = 0; i < G_N_ELEMENTS (many_runs); i++)
+      {
+        at += g_rand_int_range (rand, 0, 3);
+        many_runs[i].begin = at;
+        at += g_rand_int_range (rand, 1, 3);
+        many_runs[i].end = at;
+        many_marks[i].pos = floor (many_runs[i].begin / 3);
+        many_marks[i].kind = TKS_MARK_IN;
+        many_marks[i].width_div = 1;
+      }
+    for (double t = -1; t <= at + 1; t += 0.25)
+      {
+        guint n = G_N_ELEMENTS (many_runs), expect = 0;
+
+        while (expect < n && many_runs[expect].end <= t)
+          expect++;
+        g_assert_cmpuint (tks_runs_first_ending_after (many_runs, n, t), ==, expect);
+        for (guint from = 0; from <= n; from += 7)
+          {
+            expect = from;
+            while (expect < n && many_runs[expect].begin < t)
+              expect++;
+            g_assert_cmpuint (tks_runs_first_beginning_at (many_runs, from, n, t), ==, expect);
+            expect = from;
+            while (expect < n && many_marks[expect].pos < t)
+              expect++;
+            g_assert_cmpuint (tks_marks_first_at (many_marks, from, n, t), ==, expect);
+          }
+      }
+    g_rand_free (rand);
+  }
+}
+
+
 int
 main (int    argc,
       char **argv)
@@ -1796,6 +1950,8 @@ main (int    argc,
   g_test_add_func ("/capture/exited-before-log", test_exited_before_log_real);
   g_test_add_func ("/capture/forgotten-exits-shown", test_forgotten_exits_shown);
   g_test_add_func ("/capture/file/atomic-save", test_atomic_save);
+  g_test_add_func ("/capture/lookups", test_lookups);
+  g_test_add_func ("/capture/file/async-errors", test_async_load_errors);
 
   return g_test_run ();
 }

@@ -137,6 +137,34 @@ test_export_formats (void)
   g_rmdir (dir);
 }
 
+/* An export names where the capture comes from: the source the file gives, else the file's
+ * name, else "standard input". */
+static void
+test_export_source (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                 "board-trigger-exits.raw.txt", NULL);
+  g_autofree char *named = g_strconcat ("Saved position\n0.0\n1.0\n0.0\n1.0\nTickscope capture 1\n"
+                                        "Tickscope source tcp:board:29001\n",
+                                        tks_test_simple_transcript, NULL);
+  TksCliResult r;
+
+  r = tks_run_cli (NULL, "export", path, "--format", "perfetto", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, ",\"source\":\"board-trigger-exits.raw.txt\""));
+  tks_cli_result_clear (&r);
+
+  r = tks_run_cli (tks_test_simple_transcript, "export", "-", "--format", "perfetto", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, ",\"source\":\"standard input\""));
+  tks_cli_result_clear (&r);
+
+  r = tks_run_cli (named, "export", "-", "--format", "perfetto", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, ",\"source\":\"tcp:board:29001\""));
+  tks_cli_result_clear (&r);
+}
+
 static void
 test_export_errors (void)
 {
@@ -312,6 +340,7 @@ main (int    argc,
   g_test_add_func ("/cli/stats/errors", test_stats_errors);
   g_test_add_func ("/cli/export/formats", test_export_formats);
   g_test_add_func ("/cli/export/errors", test_export_errors);
+  g_test_add_func ("/cli/export/source", test_export_source);
   g_test_add_func ("/cli/number-options", test_number_options);
   g_test_add_func ("/cli/hostile-names", test_hostile_names);
   g_test_add_func ("/cli/export/output-errors", test_export_output_errors);

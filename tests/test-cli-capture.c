@@ -200,11 +200,14 @@ test_convert_damage (void)
   g_autofree char *raw = g_build_filename (dir, "damaged.raw", NULL);
   g_autofree char *out = g_build_filename (dir, "capture.txt", NULL);
   g_autofree char *again = g_build_filename (dir, "again.txt", NULL);
+  g_autofree char *again_fr = g_build_filename (dir, "again-fr.txt", NULL);
   g_autofree char *contents = NULL;
   g_autofree char *contents_again = NULL;
+  g_autofree char *contents_fr = NULL;
   g_auto(TksCliResult) r = { 0 };
   g_auto(TksCliResult) info = { 0 };
   g_auto(TksCliResult) r2 = { 0 };
+  g_auto(TksCliResult) r3 = { 0 };
 
   g_assert_true (g_file_set_contents (raw, transcript, sizeof transcript - 1, NULL));
   r = tks_run_cli (NULL, "convert", raw, "-o", out, NULL);
@@ -236,9 +239,17 @@ test_convert_damage (void)
   g_assert_true (g_file_get_contents (again, &contents_again, NULL, NULL));
   g_assert_cmpstr (contents_again, ==, contents);
 
+  /* Also for a user who reads the warnings in French. */
+  r3 = tks_run_cli_in ("fr", NULL, "convert", out, "-o", again_fr, NULL);
+  g_assert_cmpint (r3.status, ==, 0);
+  g_assert_nonnull (strstr (r3.err, "dans l’entrée d’où vient cette capture : line 3: warning:"));
+  g_assert_true (g_file_get_contents (again_fr, &contents_fr, NULL, NULL));
+  g_assert_cmpstr (contents_fr, ==, contents);
+
   g_unlink (raw);
   g_unlink (out);
   g_unlink (again);
+  g_unlink (again_fr);
   g_rmdir (dir);
 }
 
@@ -403,6 +414,38 @@ test_french (void)
   g_assert_nonnull (strstr (usage.err, "Utilisation : tickscope-cli info FILE\n"));
 }
 
+/* The core's messages too: what is wrong with a file, and the warnings of the reader and of
+ * the rebuild. */
+static void
+test_french_core (void)
+{
+  static const char garbled[] =
+    "threads_list\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"
+    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\n"
+    "ch> threads_timestamps\n"
+    "From  1 to  2 at     100\n"
+    "From garbage\n"
+    "From  2 to  1 at     110\n"
+    "From  2 to  1 at     110\n"
+    "ch> \n";
+  g_auto(TksCliResult) not_capture = tks_run_cli_in ("fr", "hello\n", "info", "-", NULL);
+  g_auto(TksCliResult) warned = tks_run_cli_in ("fr", garbled, "info", "-", NULL);
+
+  g_assert_cmpint (not_capture.status, ==, 1);
+  g_assert_nonnull (strstr (not_capture.err, "« entrée standard » : Ce n’est pas une capture de "
+                                             "threads : elle ne contient ni réponse à threads_list"));
+  g_assert_null (strstr (not_capture.err, "This is not"));
+
+  g_assert_cmpint (warned.status, ==, 0);
+  g_assert_nonnull (strstr (warned.out, "Avertissements :        2\n"));
+  g_assert_nonnull (strstr (warned.out, "ligne 6 : avertissement : ligne illisible du journal, "
+                                        "ignorée : « From garbage »"));
+  g_assert_nonnull (strstr (warned.out, "ligne 8 : avertissement : ligne du journal répétée, "
+                                        "ignorée"));
+  g_assert_null (strstr (warned.out, "warning"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -413,6 +456,7 @@ main (int    argc,
   g_test_add_func ("/cli/info/warnings", test_info_warnings);
   g_test_add_func ("/cli/info/capture-facts", test_info_capture_facts);
   g_test_add_func ("/cli/info/french", test_french);
+  g_test_add_func ("/cli/info/french/core", test_french_core);
   g_test_add_func ("/cli/errors", test_errors);
   g_test_add_func ("/cli/convert", test_convert);
   g_test_add_func ("/cli/convert/damage", test_convert_damage);

@@ -977,7 +977,7 @@ save_and_reload (TksCapture *capture,
   g_autoptr(GError) error = NULL;
   TksCapture *reloaded;
 
-  g_assert_true (tks_capture_write (capture, out, NULL));
+  g_assert_true (tks_capture_write (capture, out, NULL, 0));
   reloaded = tks_capture_new_from_data (out->str, out->len, &error);
   g_assert_no_error (error);
   if (saved != NULL)

@@ -2,8 +2,8 @@
 /*
  * The board library's events (dump version 2), driven through the kernel hooks on the host
  * stand-in: cycle stamps, interrupt handlers (nested), sleep and its waker, wake-ups, markers,
- * states and condition triggers. Built with every event option, a 16-switch log (32 words
- * with the counter) and a 6-name table, so that wrap-around and a full table come quickly.
+ * states and condition triggers. Built with every event option, a 32-switch log (64 words
+ * with the counter) and a 20-name table, so that wrap-around and a full table come quickly.
  */
 #include <stdio.h>
 #include <string.h>
@@ -155,9 +155,9 @@ test_dump_every_kind (void)
   g_autofree char *dump = NULL;
   g_autofree char *expected = NULL;
   const guint32 words[] = {
-    EV (10, 1), 1000, 1,              /* SysTick_Handler enters (registered: name 1) */
+    EV (10, 32 + 1), 1000,            /* SysTick_Handler (registered: name 1) enters */
     EV (10, 5), 1100, 3,              /* sensor made ready */
-    EV (10, 2), 1200, 1,              /* SysTick_Handler leaves */
+    EV (10, 2), 1200,                 /* the handler leaves */
     REC (10, 1, 3), 1300,             /* main -> sensor */
     EV (11, 6), 2000, 2, 42,          /* marker adc = 42 */
     EV (11, 7), 2100, 3 | (4 << 8),   /* mode: busy begins */
@@ -166,11 +166,11 @@ test_dump_every_kind (void)
     EV (12, 8), 2400, 3,
     EV (12, 3), 2500,                 /* the CPU goes idle */
     REC (12, 3, 2), 2500,             /* sensor -> idle */
-    EV (13, 1), 3000, 6,              /* USART1 enters (registered now: name 6) */
-    EV (13, 1), 3050, 1,              /* SysTick nested in it */
-    EV (13, 2), 3060, 1,
-    EV (13, 2), 3100, 6,
-    EV (13, 4), 3200, 6,              /* the CPU was woken by USART1 */
+    EV (13, 32 + 6), 3000,            /* USART1 enters (registered now: name 6) */
+    EV (13, 32 + 1), 3050,            /* SysTick nested in it */
+    EV (13, 2), 3060,
+    EV (13, 2), 3100,
+    EV (13, 4), 3200,                 /* the CPU leaves idle */
     REC (13, 2, 1), 3200,             /* idle -> main */
   };
 
@@ -201,9 +201,7 @@ test_dump_every_kind (void)
   irq (USART1_IRQHandler, 13, 3000, 13, 3100);
   usart_inside = NULL;
   sw (0, 13, 3200);
-  /* The table is full (6 names): one more is refused, and a marker without a name is not
-   * recorded. */
-  g_assert_cmpuint (tuRegisterMarker ("late"), ==, 0);
+  /* A marker without a name is not recorded. */
   tuMarker (0, 7);
 
   dump = run_cmd (tuCmdThreadsDump, NULL);
@@ -216,17 +214,18 @@ test_dump_every_kind (void)
     "Counter frequency: 168000000\r\n"
     "Counter bits: 32\r\n"
     "Log size: 32\r\n"
-    "Log words: 64\r\n"
+    "Slot words: 2\r\n"
     "Events: cycles irq sleep ready user conditions\r\n"
     "Max threads: 62\r\n"
     "Max deleted: 64\r\n"
     "Default log: Yes\r\n"
     "Mode: run\r\n"
     "Condition: none\r\n"
-    "Max names: 6\r\n"
-    "Names refused: 1\r\n"
+    "Max names: 40\r\n"
+    "Names refused: 0\r\n"
     "Records: 17\r\n"
-    "Records written: 17\r\n"
+    "Slots: 23\r\n"
+    "Records written: 23\r\n"
     "Dropped while paused: 0\r\n"
     "Dropped for history: 0\r\n"
     "Unnumbered threads: 0 live, 0 total\r\n"
@@ -245,7 +244,7 @@ test_dump_every_kind (void)
     "Timestamps:\r\n"
     "Irq enter  1 at      10 @ 1000\r\n"
     "Ready  3 at      10 @ 1100\r\n"
-    "Irq leave  1 at      10 @ 1200\r\n"
+    "Irq leave at      10 @ 1200\r\n"
     "From  1 to  3 at      10 @ 1300\r\n"
     "Marker  2 = 42 at      11 @ 2000\r\n"
     "State  3 begin  4 at      11 @ 2100\r\n"
@@ -256,13 +255,54 @@ test_dump_every_kind (void)
     "From  3 to  2 at      12 @ 2500\r\n"
     "Irq enter  6 at      13 @ 3000\r\n"
     "Irq enter  1 at      13 @ 3050\r\n"
-    "Irq leave  1 at      13 @ 3060\r\n"
-    "Irq leave  6 at      13 @ 3100\r\n"
-    "Wake by  6 at      13 @ 3200\r\n"
+    "Irq leave at      13 @ 3060\r\n"
+    "Irq leave at      13 @ 3100\r\n"
+    "Wake at      13 @ 3200\r\n"
     "From  2 to  1 at      13 @ 3200\r\n"
     "End of dump: 17 records, checksum %08X\r\n",
     checksum (words, G_N_ELEMENTS (words)));
   g_assert_cmpstr (dump, ==, expected);
+}
+
+/* Handlers with an id above 30 take a continuation slot; a full table refuses names, and
+ * the handlers it refuses are recorded as handler 0. */
+static void
+test_names_full_and_long_ids (void)
+{
+  g_autofree char *dump = NULL;
+  g_autofree char *end = NULL;
+  char name[8];
+  const guint32 hashed[] = { EV (1, 1), 100, 31, EV (1, 2), 110,
+                             EV (2, 32), 200, EV (2, 2), 210 };
+
+  boot_three ();
+  for (int i = 0; i < 30; i++)
+    {
+      g_snprintf (name, sizeof name, "m%d", i);
+      g_assert_cmpuint (tuRegisterMarker (g_intern_string (name)), ==, i + 1);
+    }
+  irq (SysTick_Handler, 1, 100, 1, 110);           /* name 31 */
+  for (int i = 31; i < 40; i++)
+    {
+      g_snprintf (name, sizeof name, "s%d", i);
+      g_assert_cmpuint (tuRegisterState (g_intern_string (name)), ==, i + 1);
+    }
+  g_assert_cmpuint (tuRegisterChannel ("late"), ==, 0);
+  irq (USART1_IRQHandler, 2, 200, 2, 210);         /* refused: 0 */
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Names refused: 2\r\n"));
+  g_assert_nonnull (strstr (dump, "Records: 4\r\nSlots: 5\r\n"));
+  g_assert_nonnull (strstr (dump, "Name 31 : Kind = irq, Name = SysTick_Handler\r\n"
+                                  "Name 32 : Kind = state, Name = s31\r\n"));
+  g_assert_null (strstr (dump, "USART1"));
+  end = g_strdup_printf ("Timestamps:\r\n"
+                         "Irq enter 31 at       1 @ 100\r\n"
+                         "Irq leave at       1 @ 110\r\n"
+                         "Irq enter  0 at       2 @ 200\r\n"
+                         "Irq leave at       2 @ 210\r\n"
+                         "End of dump: 4 records, checksum %08X\r\n",
+                         checksum (hashed, G_N_ELEMENTS (hashed)));
+  g_assert_true (g_str_has_suffix (dump, end));
 }
 
 /* threads_timestamps prints the switches only, in the format it always had. */
@@ -305,7 +345,7 @@ test_wrap_whole_entries (void)
   g_autofree char *dump = NULL;
   g_auto (GStrv) lines = NULL;
   tuname_t m;
-  guint entries = 0, words = 0;
+  guint entries = 0, slots = 0;
   int written = 0;
 
   boot_three ();
@@ -327,25 +367,25 @@ test_wrap_whole_entries (void)
     {
       entries++;
       if (g_str_has_prefix (lines[i], "From"))
-        words += 2;
+        slots += 1;
       else if (g_str_has_prefix (lines[i], "Marker"))
-        words += 4;
+        slots += 2;
       else
         {
           g_assert_true (g_str_has_prefix (lines[i], "Irq "));
-          words += 3;
+          slots += 1;
         }
     }
-  g_assert_cmpuint (words, <=, 64);
-  g_assert_cmpuint (words, >, 64 - 4);
+  g_assert_cmpuint (slots, <=, 32);
+  g_assert_cmpuint (slots, >, 32 - 2);
   g_assert_nonnull (strstr (dump, g_strdup_printf ("Records: %u\r\n", entries)));
   g_assert_cmpint (sscanf (strstr (dump, "Records written: "), "Records written: %d", &written), ==, 1);
-  /* 34 markers, 33 handlers (enter and leave) and 33 switches. */
-  g_assert_cmpint (written, ==, 34 + 66 + 33);
+  /* Slots: 34 markers (2 each), 33 handlers (enter and leave) and 33 switches. */
+  g_assert_cmpint (written, ==, 34 * 2 + 66 + 33);
   /* The newest entries, whole; the oldest kept is a whole marker. */
   g_assert_nonnull (strstr (dump, "From  1 to  3 at      98 @ 982\r\n"
                                   "Marker  1 = 99 at      99 @ 990\r\nEnd of dump"));
-  g_assert_true (g_str_has_prefix (lines[0], "Marker  1 = 84 at"));
+  g_assert_true (g_str_has_prefix (lines[0], "Marker  1 = 81 at"));
 }
 
 /* A wake-up above the limit, set from the shell, sets the trigger; the log freezes half a log
@@ -386,14 +426,14 @@ test_condition_latency (void)
   g_assert_nonnull (strstr (dump, "Ready  3 at       4 @ 1000000\r\n"
                                   "Trigger at       5 @ 1100800\r\n"
                                   "From  1 to  3 at       5 @ 1100800\r\n"));
-  /* The log was less than half full: it freezes when full (45 words after the trigger entry:
-   * the switch above and 22 more). */
+  /* The log was less than half full (11 slots with the trigger entry): it freezes when full,
+   * after the switch above and 20 more. */
   for (int i = 0; i < 30; i++)
     sw (i % 2 == 0 ? 0 : 2, (systime_t) (6 + i), (rtcnt_t) (2000000 + i * 1000));
   g_free (dump);
   dump = run_cmd (tuCmdThreadsDump, NULL);
   g_assert_nonnull (strstr (dump, "Mode: frozen\r\n"));
-  g_assert_nonnull (strstr (dump, "Records written: 31\r\n"));
+  g_assert_nonnull (strstr (dump, "Records written: 32\r\n"));
 
   /* Run mode re-arms the condition. */
   g_free (reply);
@@ -471,8 +511,131 @@ test_condition_irq_run_marker (void)
       g_assert_true (g_str_has_prefix (r, "Usage: threads_trigger_when"));
     }
   g_free (reply);
-  reply = run_cmd (tuCmdThreadsTriggerWhen, "run 5 a-name-much-longer-than-the-room-for-it");
+  reply = run_cmd (tuCmdThreadsTriggerWhen,
+                   "run 5 a-name-much-longer-than-the-room-for-it-even-at-48");
   g_assert_true (g_str_has_prefix (reply, "This condition is not available"));
+  /* 47 bytes fit (the RT-Posix simulator's handlers are sd_lld_interrupt_pending and
+   * _sim_check_for_interrupts, 24 and 25 bytes). */
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "irq 10 a-handler-name-of-forty-seven-bytes-exactly-xyz");
+  g_assert_cmpstr (reply, ==,
+                   "Condition: irq above 10 us of a-handler-name-of-forty-seven-bytes-exactly-xyz\r\n");
+  /* A limit the 32-bit counter cannot measure at 168 MHz (2^32 counts: 25.56 s). */
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "irq 25000000");
+  g_assert_cmpstr (reply, ==, "Condition: irq above 25000000 us\r\n");
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "irq 26000000");
+  g_assert_true (g_str_has_prefix (reply, "This condition is not available"));
+}
+
+/* The trigger a condition set keeps its name when the condition changes or is removed. */
+static void
+test_condition_name_kept (void)
+{
+  g_autofree char *reply = NULL;
+  g_autofree char *dump = NULL;
+  tuname_t m;
+
+  boot_three ();
+  m = tuRegisterMarker ("overrun");
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "marker overrun");
+  at (3, 300);
+  tuMarker (m, 9);
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "irq 5");
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "off");
+  g_assert_cmpstr (reply, ==, "Condition: none\r\n");
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Trigger name: marker overrun\r\nTrigger value: 9\r\n"
+                                  "Condition: none\r\n"));
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTimestampsTrigger, NULL);
+  g_assert_cmpstr (reply, ==, "Trigger set by marker overrun at       3\r\n");
+}
+
+static tuname_t overrun;
+static rtcnt_t overrun_at;
+
+static void
+marker_while_printing (gpointer data)
+{
+  gboolean *done = data;
+
+  if (*done)
+    return;
+  *done = TRUE;
+  at (4, overrun_at);
+  tuMarker (overrun, 1);
+}
+
+/* An event met while a reply prints (the log paused, the event not recorded) sets no
+ * trigger: a capture frozen around it would not show it. The next one does. */
+static void
+test_condition_not_while_printing (void)
+{
+  g_autofree char *reply = NULL;
+  g_autofree char *dump = NULL;
+  g_autofree char *printed = NULL;
+  gboolean done = FALSE;
+  HostStream stream;
+
+  boot_three ();
+  overrun = tuRegisterMarker ("overrun");
+  overrun_at = 400;
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "marker overrun");
+  host_stream_init (&stream);
+  stream.on_write = marker_while_printing;
+  stream.on_write_data = &done;
+  tuCmdThreadsDump (&stream.base, 0, NULL);
+  printed = host_stream_steal (&stream);
+  g_assert_true (done);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Mode: run\r\n"));
+  g_assert_nonnull (strstr (dump, "Dropped while paused: 1\r\n"));
+  at (5, 500);
+  tuMarker (overrun, 2);
+  g_free (dump);
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Trigger tick: 5\r\nTrigger name: marker overrun\r\n"
+                                  "Trigger value: 2\r\n"));
+  g_assert_nonnull (strstr (dump, "Trigger at       5 @ 500\r\nMarker  1 = 2 at       5 @ 500\r\n"));
+}
+
+static void
+usart_marker (void)
+{
+  chSysLockFromISR ();
+  tuMarkerI (overrun, 7);
+  chSysUnlockFromISR ();
+}
+
+/* With the kernel's state checks (CH_DBG_SYSTEM_STATE_CHECK), the handler hooks run before
+ * the kernel counts the handler and after it stopped: they must not take the checked lock
+ * (the kernel halts with SV#6), nor set a condition's trigger through a checked I-class
+ * call. The handler's own code, counted, may. */
+static void
+test_irq_hooks_with_state_checks (void)
+{
+  g_autofree char *reply = NULL;
+  g_autofree char *dump = NULL;
+
+  boot_three ();
+  ch_host_state_check = 1;
+  overrun = tuRegisterMarker ("overrun");
+  usart_inside = usart_marker;
+  reply = run_cmd (tuCmdThreadsTriggerWhen, "irq 100 USART1_IRQHandler");
+  irq (USART1_IRQHandler, 2, 1000000, 2, 1000000 + 168 * 90);
+  irq (USART1_IRQHandler, 3, 2000000, 3, 2000000 + 168 * 150);
+  usart_inside = NULL;
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Trigger name: irq above 100 us of USART1_IRQHandler\r\n"
+                                  "Trigger value: 150\r\n"));
+  g_assert_nonnull (strstr (dump, "Marker  1 = 7 at       3 @ 2000000\r\n"
+                                  "Trigger at       3 @ 2025200\r\n"
+                                  "Irq leave at       3 @ 2025200\r\n"));
+  ch_host_state_check = 0;
 }
 
 int
@@ -481,9 +644,13 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/mcu-events/dump-every-kind", test_dump_every_kind);
   g_test_add_func ("/mcu-events/legacy-log-switches-only", test_legacy_log_switches_only);
+  g_test_add_func ("/mcu-events/names-full-and-long-ids", test_names_full_and_long_ids);
   g_test_add_func ("/mcu-events/preempted-not-ready", test_preempted_not_ready);
   g_test_add_func ("/mcu-events/wrap-whole-entries", test_wrap_whole_entries);
   g_test_add_func ("/mcu-events/condition-latency", test_condition_latency);
   g_test_add_func ("/mcu-events/condition-irq-run-marker", test_condition_irq_run_marker);
+  g_test_add_func ("/mcu-events/condition-name-kept", test_condition_name_kept);
+  g_test_add_func ("/mcu-events/condition-not-while-printing", test_condition_not_while_printing);
+  g_test_add_func ("/mcu-events/irq-hooks-with-state-checks", test_irq_hooks_with_state_checks);
   return g_test_run ();
 }

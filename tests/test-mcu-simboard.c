@@ -148,7 +148,7 @@ send_line (int fd, const char *line)
 /* "help" and the board's answer, up to the next prompt */
 #define HELP_EXCHANGE \
   "help\r\nCommands: help exit info echo systime threads_list threads_timestamps " \
-  "threads_timestamps_trigger threads_timestamps_run threads_stat threads_uc threads_dump " \
+  "threads_timestamps_trigger threads_timestamps_run threads_stat threads_uc threads_dump threads_dump_compact " \
   "\r\nch> "
 
 static void

@@ -171,6 +171,19 @@ test_fetch_tcp (void)
   g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
   g_assert_no_error (error);
   g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);
+  /* the "state" property is a named enum, as bindings and the inspector show it */
+  {
+    GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (session), "state");
+    GEnumClass *states = g_type_class_ref (TKS_TYPE_SESSION_STATE);
+    TksSessionState state = TKS_SESSION_DISCONNECTED;
+
+    g_assert_true (G_IS_PARAM_SPEC_ENUM (pspec));
+    g_assert_true (pspec->value_type == TKS_TYPE_SESSION_STATE);
+    g_object_get (session, "state", &state, NULL);
+    g_assert_cmpint (state, ==, TKS_SESSION_IDLE);
+    g_assert_cmpstr (g_enum_get_value (states, state)->value_nick, ==, "idle");
+    g_type_class_unref (states);
+  }
   g_assert_cmpstr (tks_session_get_address (session), ==, address);
   g_assert_nonnull (strstr (tks_session_get_description (session), "ChibiOS shell on TCP"));
   /* this board's transcript has no `help`: it answered "help ?" */

@@ -46,6 +46,7 @@ full_geometry (TksCapture          *capture,
   g->v_offset = 0;
   g->tick_hz = 1000;
   g->all_lanes = FALSE;
+  g->coverage = NULL;
 }
 
 static cairo_surface_t *
@@ -416,28 +417,6 @@ test_cost_follows_pixels (void)
 }
 
 static void
-test_binary_search (void)
-{
-  static const TksRun runs[] = { { 0, 1 }, { 2, 3 }, { 3, 5 }, { 9, 10 } };
-  static const TksMark marks[] = { { 1, TKS_MARK_IN, 1 }, { 2, TKS_MARK_OUT, 1 }, { 2, TKS_MARK_IN, 1 }, { 7, TKS_MARK_OUT, 1 } };
-
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, -1), ==, 0);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 1), ==, 1);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 4), ==, 2);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 4, 10), ==, 4);
-  g_assert_cmpuint (tks_runs_first_ending_after (runs, 0, 10), ==, 0);
-
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 2.5), ==, 2);
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 1, 4, 3), ==, 2);
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 0, 4, 100), ==, 4);
-  g_assert_cmpuint (tks_runs_first_beginning_at (runs, 3, 4, 0), ==, 3);
-
-  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2), ==, 1);
-  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 2.5), ==, 3);
-  g_assert_cmpuint (tks_marks_first_at (marks, 0, 4, 8), ==, 4);
-}
-
-static void
 test_formats (void)
 {
   g_autofree char *a = tks_timeline_format_ticks (17150, 50);
@@ -454,70 +433,6 @@ test_formats (void)
   g_assert_cmpfloat (tks_timeline_nice_step (3), ==, 5);
   g_assert_cmpfloat (tks_timeline_nice_step (7), ==, 10);
   g_assert_cmpfloat (tks_timeline_nice_step (-1), ==, 1);
-}
-
-/* Coverage summaries answer as the runs do: never "no" where a run is, "yes" only within a
- * bucket of one. */
-static void
-test_coverage_matches_runs (void)
-{
-  g_autoptr(GString) text = tks_test_synthetic_capture (10, 400000, 2);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TksCapture) capture = tks_capture_new_from_data (text->str, text->len, &error);
-  g_autoptr(TksCoverage) coverage = NULL;
-  double start, end;
-  guint t, n_yes = 0, n_no = 0;
-  guint32 state = 99;
-
-  g_assert_no_error (error);
-  coverage = tks_coverage_new (capture);
-  start = tks_capture_get_start (capture);
-  end = tks_capture_get_end (capture);
-  for (t = 0; t < tks_capture_get_n_threads (capture); t++)
-    {
-      const TksThread *thread = tks_capture_get_thread (capture, t);
-      double bucket = tks_coverage_bucket_width (coverage, t);
-      guint n = thread->n_runs - ((thread->flags & TKS_THREAD_RUNNING_AT_END) ? 1 : 0);
-      guint k;
-
-      g_assert_cmpfloat (bucket, >, 0);
-      g_assert_cmpfloat (bucket, <, (end - start) / 8192);
-      for (k = 0; k < 5000; k++)
-        {
-          double t0, t1;
-          gboolean any, near;
-          guint i;
-
-          state = state * 1103515245u + 12345u;
-          t0 = start + (end - start) * ((state >> 8) / 16777216.0);
-          state = state * 1103515245u + 12345u;
-          t1 = t0 + bucket * (0.2 + 8.0 * ((state >> 8) / 16777216.0));
-
-          i = tks_runs_first_ending_after (thread->runs, n, t0);
-          any = i < n && thread->runs[i].begin < t1;
-          i = tks_runs_first_ending_after (thread->runs, n, t0 - bucket);
-          near = i < n && thread->runs[i].begin < t1 + bucket;
-
-          if (tks_coverage_any (coverage, t, t0, t1))
-            {
-              g_assert_true (near);
-              n_yes++;
-            }
-          else
-            {
-              g_assert_false (any);
-              n_no++;
-            }
-        }
-    }
-  /* both answers were exercised */
-  g_assert_cmpuint (n_yes, >, 1000);
-  g_assert_cmpuint (n_no, >, 1000);
-
-  /* outside the capture, nothing */
-  g_assert_false (tks_coverage_any (coverage, 0, start - 100, start - 1));
-  g_assert_false (tks_coverage_any (coverage, 0, end + 1, end + 100));
-  g_assert_false (tks_coverage_any (coverage, 999, start, end));
 }
 
 static guint
@@ -543,31 +458,34 @@ test_coverage_draws_the_same (void)
 {
   g_autoptr(GString) text = tks_test_synthetic_capture (10, 400000, 2);
   g_autoptr(GError) error = NULL;
-  g_autoptr(TksCapture) plain = tks_capture_new_from_data (text->str, text->len, &error);
-  g_autoptr(TksCapture) summarised = tks_capture_new_from_data (text->str, text->len, &error);
+  g_autoptr(TksCapture) capture = tks_capture_new_from_data (text->str, text->len, &error);
+  g_autoptr(TksCoverage) coverage = NULL;
   static const double spans[] = { 1.0, 0.12, 0.03 };
   guint i;
 
   g_assert_no_error (error);
-  tks_coverage_attach (summarised, tks_coverage_new (summarised));
-  g_assert_nonnull (tks_coverage_get (summarised));
-  g_assert_null (tks_coverage_get (plain));
+  coverage = tks_coverage_new (capture);
+  for (i = 0; i < tks_capture_get_n_threads (capture); i++)
+    if (tks_coverage_bucket_width (coverage, i) > 0)
+      break;
+  g_assert_cmpuint (i, <, tks_capture_get_n_threads (capture));
 
   for (i = 0; i < G_N_ELEMENTS (spans); i++)
     {
       TksTimelineGeometry g;
       cairo_surface_t *a, *b;
-      double start = tks_capture_get_start (plain);
-      double span = tks_capture_get_end (plain) - start;
+      double start = tks_capture_get_start (capture);
+      double span = tks_capture_get_end (capture) - start;
       guint diff, area;
 
-      full_geometry (plain, &g);
+      full_geometry (capture, &g);
       g.x0 = start + 0.3 * span;
       g.x1 = g.x0 + spans[i] * span;
       if (spans[i] == 1.0)
         g.x0 = start, g.x1 = start + span;
-      a = render (plain, &g);
-      b = render (summarised, &g);
+      a = render (capture, &g);
+      g.coverage = coverage;
+      b = render (capture, &g);
       diff = count_differences (a, b);
       area = (guint) ((WIDTH - TKS_TIMELINE_HEADER_WIDTH) * (HEIGHT - TKS_TIMELINE_RULER_HEIGHT));
       g_test_message ("span %.2f: %u of %u pixels differ", spans[i], diff, area);
@@ -706,9 +624,7 @@ main (int   argc,
   g_test_add_func ("/view/render/gap-band", test_gap_band);
   g_test_add_func ("/view/render/hidden-lanes", test_hidden_lanes);
   g_test_add_func ("/view/render/cost-follows-pixels", test_cost_follows_pixels);
-  g_test_add_func ("/view/render/binary-search", test_binary_search);
   g_test_add_func ("/view/render/formats", test_formats);
-  g_test_add_func ("/view/render/coverage-matches-runs", test_coverage_matches_runs);
   g_test_add_func ("/view/render/coverage-draws-the-same", test_coverage_draws_the_same);
   g_test_add_func ("/view/render/ruler-units", test_ruler_units);
 

@@ -50,8 +50,11 @@
 #define IDLEPRIO ((tprio_t) 1)
 
 /* Interrupt handlers, as ChibiOS writes them: the hooks see the handler's name in __func__. */
-#define CH_IRQ_PROLOGUE()  CH_CFG_IRQ_PROLOGUE_HOOK()
-#define CH_IRQ_EPILOGUE()  CH_CFG_IRQ_EPILOGUE_HOOK()
+/* As in the kernel: the prologue hook runs before the kernel counts the handler
+ * (__dbg_check_enter_isr()), the epilogue hook after it stopped counting it. */
+extern int ch_host_isr_depth;
+#define CH_IRQ_PROLOGUE()  CH_CFG_IRQ_PROLOGUE_HOOK(); ch_host_isr_depth++
+#define CH_IRQ_EPILOGUE()  ch_host_isr_depth--; CH_CFG_IRQ_EPILOGUE_HOOK()
 
 #define CH_DBG_STACK_FILL_VALUE 0x55
 
@@ -112,8 +115,50 @@ extern ch_system_t ch;
 
 void       chSysLock (void);
 void       chSysUnlock (void);
-void       chSysLockFromISR (void);
-void       chSysUnlockFromISR (void);
+/* Inline, as a port's lock from an interrupt handler is (a write of BASEPRI on Cortex-M). */
+extern int ch_host_lock_depth;
+#if defined(__GNUC__)
+__attribute__((noreturn))
+#endif
+void       ch_host_lock_failed (const char *func);
+
+/* CH_DBG_SYSTEM_STATE_CHECK: when set, chSysLockFromISR() outside a handler the kernel
+ * counts halts, as the kernel's does (SV#6). */
+extern int ch_host_state_check;
+
+/* The port's lock from an interrupt handler (what chSysLockFromISR() takes, without the
+ * kernel's state checks). */
+static inline void
+port_lock_from_isr (void)
+{
+  if (ch_host_lock_depth != 0)
+    ch_host_lock_failed (__func__);
+  ch_host_lock_depth = 1;
+}
+
+static inline void
+port_unlock_from_isr (void)
+{
+  if (ch_host_lock_depth != 1)
+    ch_host_lock_failed (__func__);
+  ch_host_lock_depth = 0;
+}
+
+static inline void
+chSysLockFromISR (void)
+{
+  port_lock_from_isr ();
+  if (ch_host_state_check != 0 && ch_host_isr_depth <= 0)
+    ch_host_lock_failed (__func__);
+}
+
+static inline void
+chSysUnlockFromISR (void)
+{
+  if (ch_host_state_check != 0 && ch_host_isr_depth <= 0)
+    ch_host_lock_failed (__func__);
+  port_unlock_from_isr ();
+}
 void       ch_host_check_class_i (const char *func);
 #define    chDbgCheckClassI() ch_host_check_class_i (__func__)
 thread_t  *chThdGetSelfX (void);

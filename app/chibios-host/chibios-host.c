@@ -11,7 +11,10 @@ ch_system_t ch;
 systime_t ch_host_time;
 rtcnt_t ch_host_counter;
 
-static int lock_depth;
+int ch_host_lock_depth;
+int ch_host_isr_depth;
+int ch_host_state_check;
+#define lock_depth ch_host_lock_depth
 static thread_t *current;
 static thread_t *reg_oldest;
 static thread_t *reg_newest;
@@ -43,15 +46,9 @@ chSysUnlock (void)
 }
 
 void
-chSysLockFromISR (void)
+ch_host_lock_failed (const char *func)
 {
-  chSysLock ();
-}
-
-void
-chSysUnlockFromISR (void)
-{
-  chSysUnlock ();
+  fail ("wrong lock state", func);
 }
 
 void
@@ -104,6 +101,8 @@ void
 ch_host_reset (void)
 {
   lock_depth = 0;
+  ch_host_isr_depth = 0;
+  ch_host_state_check = 0;
   current = NULL;
   reg_oldest = NULL;
   reg_newest = NULL;

@@ -65,22 +65,16 @@ load_capture (const char *command,
   g_autoptr(TksCapture) capture = NULL;
   const char * const *warnings;
   guint n_warnings = 0;
+  g_autofree char *base = g_path_get_basename (path);
 
-  capture = tks_cli_load (path, &error);
+  /* named as the exports name it: not translated */
+  capture = tks_cli_load (path, strcmp (path, "-") == 0 ? "standard input" : base, &error);
   if (capture == NULL)
     {
       g_autofree char *message = tks_cli_escape (error->message);
 
       fprintf (stderr, "tickscope-cli %s: %s\n", command, message);
       return NULL;
-    }
-
-  if (tks_capture_get_source (capture) == NULL)
-    {
-      g_autofree char *base = g_path_get_basename (path);
-
-      /* as the exports name it: not translated */
-      tks_capture_set_source (capture, strcmp (path, "-") == 0 ? "standard input" : base);
     }
 
   warnings = tks_capture_get_warnings (capture, &n_warnings);

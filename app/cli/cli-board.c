@@ -250,7 +250,7 @@ tks_cli_fetch (int    argc,
       goto out;
     }
 
-  if (!tks_capture_write (capture, text, NULL)
+  if (!tks_capture_write (capture, text, NULL, 0)
       || !tks_cli_write_output (opts.output, text->str, text->len, &error))
     {
       fprintf (stderr, "tickscope-cli fetch: %s\n",

@@ -21,6 +21,7 @@
  * the same words, in the user's language. */
 TksCapture *
 tks_cli_load (const char  *path,
+              const char  *source,
               GError     **error)
 {
   g_autofree char *display = NULL;
@@ -28,7 +29,7 @@ tks_cli_load (const char  *path,
   int fd;
 
   if (g_strcmp0 (path, "-") == 0)
-    return tks_capture_new_from_fd (STDIN_FILENO, _("standard input"), error);
+    return tks_capture_new_from_fd (STDIN_FILENO, _("standard input"), source, error);
 
   display = g_filename_display_name (path);
   fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
@@ -40,7 +41,7 @@ tks_cli_load (const char  *path,
                    g_strerror (saved));
       return NULL;
     }
-  capture = tks_capture_new_from_fd (fd, display, error);
+  capture = tks_capture_new_from_fd (fd, display, source, error);
   close (fd);
   return capture;
 }
@@ -292,7 +293,7 @@ tks_cli_info (int    argc,
       return TKS_CLI_MISUSE;
     }
 
-  capture = tks_cli_load (argv[1], &error);
+  capture = tks_cli_load (argv[1], NULL, &error);
   if (capture == NULL)
     {
       g_autofree char *message = tks_cli_escape (error->message);
@@ -462,7 +463,7 @@ tks_cli_convert (int    argc,
       return TKS_CLI_MISUSE;
     }
 
-  capture = tks_cli_load (input, &error);
+  capture = tks_cli_load (input, NULL, &error);
   if (capture == NULL)
     {
       g_autofree char *message = tks_cli_escape (error->message);
@@ -476,7 +477,7 @@ tks_cli_convert (int    argc,
     tks_cli_print_warning (stderr, "tickscope-cli convert: ", warnings[i]);
 
   out = g_string_new (NULL);
-  tks_capture_write (capture, out, NULL);
+  tks_capture_write (capture, out, NULL, 0);
   if (!tks_cli_write_output (output, out->str, out->len, &error))
     {
       fprintf (stderr, "tickscope-cli: %s\n", error->message);

@@ -33,7 +33,8 @@ void tks_cli_stats_events (TksCapture *capture, double from, double to, gboolean
                            double bucket_us);
 
 /* Shared helpers (cli-capture.c) */
-TksCapture    *tks_cli_load           (const char *path, GError **error); /* "-" is stdin */
+/* "-" is stdin; @source names where the capture comes from if the file does not say (NULL: unnamed) */
+TksCapture    *tks_cli_load           (const char *path, const char *source, GError **error);
 GOutputStream *tks_cli_open_output    (const char *path, GError **error); /* "-" is stdout */
 void           tks_cli_abandon_output (GOutputStream *out);
 gboolean       tks_cli_write_output   (const char *path, const char *data, gsize len,

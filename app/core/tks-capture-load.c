@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include "tks-capture-private.h"
@@ -18,36 +19,84 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Loading                                                                                      */
 
+TksParsed *
+tks_parse_text (const char  *data,
+                gsize        len,
+                GError     **error)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+
+  tks_parser_feed (parser, data, len);
+  return tks_parser_finish (parser, error);
+}
+
 TksCapture *
 tks_capture_new_from_data (const char  *data,
                            gsize        len,
                            GError     **error)
 {
-  g_autoptr(TksParser) parser = tks_parser_new ();
   TksParsed *parsed;
 
   g_return_val_if_fail (data != NULL || len == 0, NULL);
 
-  tks_parser_feed (parser, data, len);
-  parsed = tks_parser_finish (parser, error);
+  parsed = tks_parse_text (data, len, error);
   if (parsed == NULL)
     return NULL;
   return tks_capture_new_from_parsed (parsed);
 }
 
-TksCapture *
-tks_capture_new_from_fd (int          fd,
-                         const char  *display,
-                         GError     **error)
+typedef enum
+{
+  FAILED_OPEN,
+  FAILED_READ,
+  FAILED_PARSE,
+} Failure;
+
+/* The message of a failed load: @reason after the name of the input (@display), or alone when
+ * @display is NULL, for a caller that shows the name with it. */
+static void
+set_load_error (GError     **error,
+                Failure      failure,
+                const char  *display,
+                GError      *reason)
+{
+  if (display == NULL)
+    g_propagate_error (error, g_error_copy (reason));
+  else if (failure == FAILED_OPEN)
+    /* Translators: a file name, then the reason */
+    g_set_error (error, reason->domain, reason->code, _("Cannot open “%s”: %s"), display,
+                 reason->message);
+  else if (failure == FAILED_READ)
+    /* Translators: a file name, then the reason */
+    g_set_error (error, reason->domain, reason->code, _("Cannot read “%s”: %s"), display,
+                 reason->message);
+  else
+    /* Translators: a file name, then what is wrong with it */
+    g_set_error (error, reason->domain, reason->code, _("“%s”: %s"), display, reason->message);
+}
+
+static void
+set_errno_error (GError     **error,
+                 Failure      failure,
+                 const char  *display,
+                 int          errsv)
+{
+  g_autoptr(GError) reason = g_error_new_literal (TKS_ERROR, TKS_ERROR_IO, g_strerror (errsv));
+
+  set_load_error (error, failure, display, reason);
+}
+
+static TksCapture *
+read_fd (int          fd,
+         const char  *display,
+         const char  *source,
+         GError     **error)
 {
   g_autoptr(TksParser) parser = tks_parser_new ();
   g_autofree char *buffer = NULL;
+  g_autoptr(GError) local_error = NULL;
   TksParsed *parsed;
-  GError *local_error = NULL;
   GStatBuf st;
-
-  g_return_val_if_fail (fd >= 0, NULL);
-  g_return_val_if_fail (display != NULL, NULL);
 
   /* Read by chunks: the file itself never needs to sit in memory, and reading stops as soon
    * as the input cannot be a capture (an endless device, random bytes). */
@@ -62,10 +111,7 @@ tks_capture_new_from_fd (int          fd,
         continue;
       if (n < 0)
         {
-          int saved = errno;
-
-          g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot read “%s”: %s", display,
-                       g_strerror (saved));
+          set_errno_error (error, FAILED_READ, display, errno);
           return NULL;
         }
       if (n == 0)
@@ -76,12 +122,42 @@ tks_capture_new_from_fd (int          fd,
   parsed = tks_parser_finish (parser, &local_error);
   if (parsed == NULL)
     {
-      g_set_error (error, local_error->domain, local_error->code, "“%s”: %s", display,
-                   local_error->message);
-      g_error_free (local_error);
+      set_load_error (error, FAILED_PARSE, display, local_error);
       return NULL;
     }
+  if (parsed->source == NULL)
+    parsed->source = g_strdup (source);
   return tks_capture_new_from_parsed (parsed);
+}
+
+static TksCapture *
+read_file (const char  *path,
+           const char  *display,
+           GError     **error)
+{
+  TksCapture *capture;
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+
+  if (fd < 0)
+    {
+      set_errno_error (error, FAILED_OPEN, display, errno);
+      return NULL;
+    }
+  capture = read_fd (fd, display, NULL, error);
+  close (fd);
+  return capture;
+}
+
+TksCapture *
+tks_capture_new_from_fd (int          fd,
+                         const char  *display,
+                         const char  *source,
+                         GError     **error)
+{
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail (display != NULL, NULL);
+
+  return read_fd (fd, display, source, error);
 }
 
 TksCapture *
@@ -89,24 +165,11 @@ tks_capture_new_from_file (const char  *path,
                            GError     **error)
 {
   g_autofree char *display = NULL;
-  TksCapture *capture;
-  int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
 
   display = g_filename_display_name (path);
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "Cannot open “%s”: %s", display,
-                   g_strerror (saved));
-      return NULL;
-    }
-  capture = tks_capture_new_from_fd (fd, display, error);
-  close (fd);
-  return capture;
+  return read_file (path, display, error);
 }
 
 TksCapture *
@@ -167,10 +230,10 @@ load_file_thread (GTask        *task,
   if (path == NULL)
     {
       g_task_return_new_error (task, TKS_ERROR, TKS_ERROR_IO,
-                               "Only local files can be opened");
+                               _("Only local files can be opened"));
       return;
     }
-  capture = tks_capture_new_from_file (path, &error);
+  capture = read_file (path, NULL, &error);
   if (capture == NULL)
     g_task_return_error (task, error);
   else if (g_task_return_error_if_cancelled (task))

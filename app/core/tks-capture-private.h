@@ -5,10 +5,6 @@
 
 G_BEGIN_DECLS
 
-/* A saved capture carries the reader's warnings about its input ("Tickscope damage" lines),
- * which a later reader shows after this prefix: what was lost stays visible in every copy. */
-#define TKS_DAMAGE_PREFIX "in the input this capture was made from: "
-
 /* One line of the threads_list reply. */
 typedef struct
 {
@@ -39,8 +35,6 @@ typedef struct
   guint32 end;
   guint64 dropped;
 } TksParsedGap;
-
-#define TKS_DEFAULT_TICK_HZ 1000.0
 
 /* Holes a capture keeps at most (a board remembers 8). */
 #define TKS_MAX_GAPS 4096
@@ -73,6 +67,10 @@ typedef struct
   char         *damage;         /* a threads_dump that arrived damaged: how, else NULL */
   char         *source;
   GPtrArray    *warnings;       /* char* */
+  GArray       *warnings_saved; /* guint per warning: where the text a save writes of it begins
+                                 * (a saved capture carries the reader's warnings about its
+                                 * input, "Tickscope damage" lines, which a later reader shows
+                                 * after words of its own: a save writes back the text alone) */
   guint         n_warnings;     /* all of them, also those not kept */
   TksParsedEvents *events;      /* a dump version 2's events, else NULL */
 } TksParsed;
@@ -114,7 +112,12 @@ TksParsed  *tks_parsed_new                  (void);
 void        tks_parsed_free                 (TksParsed *parsed);
 guint       tks_parsed_record_line          (const TksParsed *parsed,
                                              guint            record);
+/* The capture @parsed gives (taken); its source is @parsed->source. */
 TksCapture *tks_capture_new_from_parsed     (TksParsed *parsed);
+/* @data as a capture file or a transcript, parsed. */
+TksParsed  *tks_parse_text                  (const char  *data,
+                                             gsize        len,
+                                             GError     **error);
 
 /* Turns the parsed lists and records of @self->parsed into threads, runs and marks
  * (tks-capture-rebuild.c). */

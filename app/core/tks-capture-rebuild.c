@@ -2,6 +2,7 @@
 /* The rebuild: the parsed thread lists and log records become threads, runs and marks. */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 #include "tks-capture-private.h"
@@ -140,8 +141,13 @@ rebuild_forgotten_exits (Rebuild *rb)
   for (guint i = 0; i < n && found < forgotten; i++)
     if (!(r[i].flags & TKS_RECORD_DROPPED) && record_is_exit (&r[i]))
       numbers[found++] = r[i].out;
-  rebuild_warn (rb, "warning: the log holds %u exits of threads the deleted-thread list no "
-                "longer has (the board remembers only the last ones): shown as not in the list",
+  rebuild_warn (rb, g_dngettext (GETTEXT_PACKAGE,
+                                 "warning: the log holds %u exit of a thread the deleted-thread "
+                                 "list no longer has (the board remembers only the last ones): "
+                                 "shown as not in the list",
+                                 "warning: the log holds %u exits of threads the deleted-thread "
+                                 "list no longer has (the board remembers only the last ones): "
+                                 "shown as not in the list", forgotten),
                 forgotten);
 
   for (guint f = found; f > 0; f--)
@@ -174,7 +180,7 @@ rebuild_creation_order (Rebuild *rb)
       info->deleted_order = -1;
       info->number = entry->number;
       if (entry->number != (int) i + 1)
-        rebuild_warn (rb, "line %u: warning: thread “%s” is listed as number %d at position %u",
+        rebuild_warn (rb, _("line %u: warning: thread “%s” is listed as number %d at position %u"),
                       entry->line, entry->name, entry->number, i + 1);
       g_ptr_array_add (rb->infos, info);
     }
@@ -193,9 +199,13 @@ rebuild_creation_order (Rebuild *rb)
       if (entry->number < 1 || (guint) entry->number > rb->infos->len + 1)
         {
           at = CLAMP (entry->number, 1, (int) rb->infos->len + 1) - 1;
-          rebuild_warn (rb, "line %u: warning: deleted thread “%s” has number %d, but only %u "
-                        "threads were alive then", entry->line, entry->name, entry->number,
-                        rb->infos->len + 1);
+          rebuild_warn (rb, g_dngettext (GETTEXT_PACKAGE,
+                                         "line %u: warning: deleted thread “%s” has number %d, "
+                                         "but only %u thread was alive then",
+                                         "line %u: warning: deleted thread “%s” has number %d, "
+                                         "but only %u threads were alive then",
+                                         rb->infos->len + 1),
+                        entry->line, entry->name, entry->number, rb->infos->len + 1);
         }
       else
         at = entry->number - 1;
@@ -258,8 +268,8 @@ rebuild_check_records (Rebuild *rb)
       if (r[i].tick >= (1u << 20))
         {
           r[i].flags |= TKS_RECORD_DROPPED;
-          rebuild_warn (rb, "line %u: warning: log line with a tick wider than the board's 20 "
-                        "bits skipped", tks_parsed_record_line (rb->parsed, i));
+          rebuild_warn (rb, _("line %u: warning: log line with a tick wider than the board's 20 "
+                          "bits skipped"), tks_parsed_record_line (rb->parsed, i));
           n_wide--;
         }
   kept = g_new (KeptRecord, MAX (n, 1));
@@ -277,7 +287,7 @@ rebuild_check_records (Rebuild *rb)
       if (prev != NULL && records_repeat (&r[i], &r[prev->index]))
         {
           r[i].flags |= TKS_RECORD_DROPPED;
-          rebuild_warn (rb, "line %u: warning: repeated log line skipped",
+          rebuild_warn (rb, _("line %u: warning: repeated log line skipped"),
                         tks_parsed_record_line (rb->parsed, i));
           continue;
         }
@@ -290,7 +300,7 @@ rebuild_check_records (Rebuild *rb)
                * any wrap it made, and read this one after the record before it. */
               r[prev->index].flags |= TKS_RECORD_DROPPED;
               n_exits -= record_is_exit (&r[prev->index]);
-              rebuild_warn (rb, "line %u: warning: log line with a tick out of order skipped",
+              rebuild_warn (rb, _("line %u: warning: log line with a tick out of order skipped"),
                             tks_parsed_record_line (rb->parsed, prev->index));
               n_kept--;
               epoch = prev2->epoch;
@@ -305,7 +315,7 @@ rebuild_check_records (Rebuild *rb)
           else
             {
               r[i].flags |= TKS_RECORD_DROPPED;
-              rebuild_warn (rb, "line %u: warning: log line with a tick out of order skipped",
+              rebuild_warn (rb, _("line %u: warning: log line with a tick out of order skipped"),
                             tks_parsed_record_line (rb->parsed, i));
               continue;
             }
@@ -341,11 +351,11 @@ rebuild_add_unlisted (Rebuild *rb,
       guint line = tks_parsed_record_line (rb->parsed, record);
 
       if (working->len + 1 == number)
-        rebuild_warn (rb, "line %u: warning: the log names thread %u, which the thread list "
-                      "does not have (list and log read at different moments?)", line, number);
+        rebuild_warn (rb, _("line %u: warning: the log names thread %u, which the thread list "
+                        "does not have (list and log read at different moments?)"), line, number);
       else
-        rebuild_warn (rb, "line %u: warning: the log names thread %u, but the thread list has "
-                      "only %u at that point: threads %u to %u are shown as not in the list",
+        rebuild_warn (rb, _("line %u: warning: the log names thread %u, but the thread list has "
+                        "only %u at that point: threads %u to %u are shown as not in the list"),
                       line, number, working->len, working->len + 1, number);
     }
 
@@ -547,8 +557,13 @@ rebuild_step_any (Rebuild         *rb,
       if (rec->out > working->len)
         {
           if (rb->pass == 1)
-            rebuild_warn (rb, "line %u: warning: exit of thread %u, but only %u threads "
-                          "exist at that point: record skipped", LINE, rec->out, working->len);
+            rebuild_warn (rb, g_dngettext (GETTEXT_PACKAGE,
+                                           "line %u: warning: exit of thread %u, but only %u "
+                                           "thread exists at that point: record skipped",
+                                           "line %u: warning: exit of thread %u, but only %u "
+                                           "threads exist at that point: record skipped",
+                                           working->len),
+                          LINE, rec->out, working->len);
           return FALSE;
         }
       *out = WORKING (working, rec->out);
@@ -556,13 +571,13 @@ rebuild_step_any (Rebuild         *rb,
       if (rb->pass == 1)
         {
           if (info->entry != NULL && !info->deleted)
-            rebuild_warn (rb, "line %u: warning: thread “%s” exits here, but the thread "
-                          "list shows it alive (it was read before this exit)", LINE,
+            rebuild_warn (rb, _("line %u: warning: thread “%s” exits here, but the thread "
+                            "list shows it alive (it was read before this exit)"), LINE,
                           info_name (info));
           else if (info->deleted && info->deleted_order >= 0
                    && info->deleted_order != *next_deleted)
-            rebuild_warn (rb, "line %u: warning: thread number %u exits here as “%s”, "
-                          "out of the order of the deleted-thread list", LINE, rec->out,
+            rebuild_warn (rb, _("line %u: warning: thread number %u exits here as “%s”, "
+                            "out of the order of the deleted-thread list"), LINE, rec->out,
                           info_name (info));
         }
       if (info->deleted)
@@ -580,9 +595,9 @@ rebuild_step_any (Rebuild         *rb,
   if (rec->in == 0)
     {
       if (rb->pass == 1)
-        rebuild_warn (rb, "line %u: warning: switch to a thread without a number (the "
-                      "board had more threads than it can number, or created it while "
-                      "the log was being read): not drawn", LINE);
+        rebuild_warn (rb, _("line %u: warning: switch to a thread without a number (the "
+                        "board had more threads than it can number, or created it while "
+                        "the log was being read): not drawn"), LINE);
       return FALSE;
     }
   if (rec->in > working->len)
@@ -993,8 +1008,8 @@ rebuild_collect_gaps (Rebuild *rb)
           rb->n_gaps++;
         }
       else
-        rebuild_warn (rb, "warning: a hole before record %u of a log of %u records is "
-                      "ignored", pg->index, n_records);
+        rebuild_warn (rb, _("warning: a hole before record %u of a log of %u records is "
+                        "ignored"), pg->index, n_records);
     }
   qsort (rb->gaps, rb->n_gaps, sizeof (TksParsedGap), compare_gaps);
   rb->self->gaps = g_new0 (TksGap, MAX (rb->n_gaps, 1));
@@ -1102,7 +1117,8 @@ tks_capture_rebuild (TksCapture *self)
         }
       else
         {
-          self->names[t] = g_strdup_printf ("Thread %d (not in list)", info->number);
+          /* Translators: the name of a thread the log names but the thread list does not have */
+          self->names[t] = g_strdup_printf (_("Thread %d (not in list)"), info->number);
           th->priority = 0;
           th->flags |= TKS_THREAD_NOT_LISTED | TKS_THREAD_LOGGED;
         }
@@ -1151,8 +1167,8 @@ tks_capture_rebuild (TksCapture *self)
       th->exit_time = st->exit_time;
 
       if (st->lost_in > 0 || st->lost_out > 0)
-        rebuild_warn (&rb, "warning: thread “%s”: %u switches in and %u switches out could not "
-                      "be paired into runs", th->name, st->lost_in, st->lost_out);
+        rebuild_warn (&rb, _("warning: thread “%s”: %u switches in and %u switches out could not "
+                        "be paired into runs"), th->name, st->lost_in, st->lost_out);
     }
 
   self->n_gaps = rb.gaps_passed;
@@ -1169,16 +1185,26 @@ tks_capture_rebuild (TksCapture *self)
       self->shown_lanes[self->n_shown_lanes++] = self->lanes[l];
 
   if (parsed->records->len == 0)
-    rebuild_warn (&rb, "warning: the log is empty: nothing was recorded yet");
+    rebuild_warn (&rb, _("warning: the log is empty: nothing was recorded yet"));
   /* The board's drop counters count since run mode began. Only when the log still holds every
    * record written since then do the switches dropped while paused fall inside it. */
   if (parsed->counters.known && parsed->counters.dropped_paused > 0 &&
       parsed->counters.dropped_history == 0 &&
       parsed->counters.records_written == parsed->records->len &&
       parsed->counters.dropped_paused != gaps_dropped (self))
-    rebuild_warn (&rb, "warning: the board did not record %" G_GUINT64_FORMAT " switches while "
-                  "this log was paused for printing: runs around those moments may be "
-                  "missing or too long", parsed->counters.dropped_paused);
+    {
+      guint64 n = parsed->counters.dropped_paused;
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+
+      rebuild_warn (&rb, g_dngettext (GETTEXT_PACKAGE,
+                                      "warning: the board did not record %s switch while this "
+                                      "log was paused for printing: runs around that moment may "
+                                      "be missing or too long",
+                                      "warning: the board did not record %s switches while this "
+                                      "log was paused for printing: runs around those moments "
+                                      "may be missing or too long", (gulong) n),
+                    count);
+    }
 
   /* Warnings: the reader's first, then the rebuild's. */
   self->warnings = g_ptr_array_new_with_free_func (g_free);
@@ -1191,7 +1217,10 @@ tks_capture_rebuild (TksCapture *self)
 
     if (all > self->warnings->len)
       g_ptr_array_add (self->warnings,
-                       g_strdup_printf ("warning: %u more warnings not shown",
+                       g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                     "warning: %u more warning not shown",
+                                                     "warning: %u more warnings not shown",
+                                                     all - self->warnings->len),
                                         all - self->warnings->len));
   }
   g_ptr_array_add (self->warnings, NULL);

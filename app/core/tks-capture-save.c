@@ -70,11 +70,9 @@ static void
 append_damage (GString    *out,
                const char *warning)
 {
-  const char *from = strstr (warning, TKS_DAMAGE_PREFIX);
-  g_autofree char *text = g_strdup (from != NULL ? from + strlen (TKS_DAMAGE_PREFIX) : warning);
   GString *line = g_string_new ("Tickscope damage ");
 
-  for (const char *p = text; *p != '\0'; p++)
+  for (const char *p = warning; *p != '\0'; p++)
     {
       if (*p == '\r' || *p == '\n')
         g_string_append_printf (line, "\\x%02x", *p);
@@ -111,7 +109,8 @@ append_entry (GString            *out,
 gboolean
 tks_capture_write (TksCapture         *self,
                    GString            *out,
-                   const TksSavedView *view)
+                   const TksSavedView *view,
+                   double              tick_hz)
 {
   TksParsed *parsed;
   TksSavedView whole;
@@ -119,6 +118,9 @@ tks_capture_write (TksCapture         *self,
 
   g_return_val_if_fail (TKS_IS_CAPTURE (self), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
+  if (tick_hz == 0)
+    tick_hz = self->tick_hz;
+  g_return_val_if_fail (tks_tick_hz_is_sane (tick_hz), FALSE);
 
   parsed = self->parsed;
   if (view == NULL && !tks_capture_get_saved_view (self, &whole))
@@ -139,12 +141,12 @@ tks_capture_write (TksCapture         *self,
 
   /* Tickscope's own lines: the original loader reads four floats here and ignores the rest. */
   g_string_append (out, "Tickscope capture 1\n");
-  if (self->tick_hz != TKS_DEFAULT_TICK_HZ)
+  if (tick_hz != TKS_TICK_HZ_DEFAULT)
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
       g_string_append_printf (out, "Tickscope tick-hz %s\n",
-                              g_ascii_dtostr (buf, sizeof buf, self->tick_hz));
+                              g_ascii_dtostr (buf, sizeof buf, tick_hz));
     }
   if (safe_meta (self->source))
     g_string_append_printf (out, "Tickscope source %s\n", self->source);
@@ -152,7 +154,8 @@ tks_capture_write (TksCapture         *self,
     g_string_append_printf (out, "Tickscope trigger-name %s\n", parsed->trigger_name);
   /* What the input lost (unreadable lines, a damaged transfer) stays visible in the copy. */
   for (guint w = 0; w < parsed->warnings->len; w++)
-    append_damage (out, g_ptr_array_index (parsed->warnings, w));
+    append_damage (out, (const char *) g_ptr_array_index (parsed->warnings, w) +
+                        g_array_index (parsed->warnings_saved, guint, w));
   if (parsed->n_warnings > parsed->warnings->len)
     g_string_append_printf (out, "Tickscope damage %u more warnings about the input not shown\n",
                             parsed->n_warnings - parsed->warnings->len);
@@ -189,6 +192,7 @@ gboolean
 tks_capture_save (TksCapture         *self,
                   const char         *path,
                   const TksSavedView *view,
+                  double              tick_hz,
                   GError            **error)
 {
   g_autoptr(GString) out = NULL;
@@ -196,9 +200,10 @@ tks_capture_save (TksCapture         *self,
 
   g_return_val_if_fail (TKS_IS_CAPTURE (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (tick_hz == 0 || tks_tick_hz_is_sane (tick_hz), FALSE);
 
   out = g_string_sized_new (64 + self->parsed->records->len * 26);
-  tks_capture_write (self, out, view);
+  tks_capture_write (self, out, view, tick_hz);
 
   /* A temporary file renamed over the target: an existing file is never left half written. */
   if (!g_file_set_contents_full (path, out->str, out->len, G_FILE_SET_CONTENTS_CONSISTENT,

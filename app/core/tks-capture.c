@@ -20,7 +20,7 @@ tks_capture_new_from_parsed (TksParsed *parsed)
   TksCapture *self = g_object_new (TKS_TYPE_CAPTURE, NULL);
 
   self->parsed = parsed;
-  self->tick_hz = parsed->tick_hz > 0 ? parsed->tick_hz : TKS_DEFAULT_TICK_HZ;
+  self->tick_hz = parsed->tick_hz > 0 ? parsed->tick_hz : TKS_TICK_HZ_DEFAULT;
   self->source = g_strdup (parsed->source);
   tks_capture_rebuild (self);
   /* The records stay (a save writes them); the list entries are small. */
@@ -195,17 +195,8 @@ tks_capture_get_mean_switches_per_tick (TksCapture *self)
 double
 tks_capture_get_tick_hz (TksCapture *self)
 {
-  g_return_val_if_fail (TKS_IS_CAPTURE (self), TKS_DEFAULT_TICK_HZ);
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), TKS_TICK_HZ_DEFAULT);
   return self->tick_hz;
-}
-
-void
-tks_capture_set_tick_hz (TksCapture *self,
-                         double      tick_hz)
-{
-  g_return_if_fail (TKS_IS_CAPTURE (self));
-  g_return_if_fail (tks_tick_hz_is_sane (tick_hz));
-  self->tick_hz = tick_hz;
 }
 
 const char *
@@ -213,17 +204,6 @@ tks_capture_get_source (TksCapture *self)
 {
   g_return_val_if_fail (TKS_IS_CAPTURE (self), NULL);
   return self->source;
-}
-
-void
-tks_capture_set_source (TksCapture *self,
-                        const char *source)
-{
-  g_return_if_fail (TKS_IS_CAPTURE (self));
-  if (g_strcmp0 (self->source, source) == 0)
-    return;
-  g_free (self->source);
-  self->source = g_strdup (source);
 }
 
 gboolean
@@ -341,6 +321,81 @@ tks_capture_legacy_y_to_lane (TksCapture *self,
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Finding runs and marks by time                                                               */
+
+guint
+tks_runs_first_ending_after (const TksRun *runs,
+                             guint         n_runs,
+                             double        t)
+{
+  guint lo = 0, hi = n_runs;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (runs[mid].end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The first item at or after @from whose time is >= @t, where the time is the double each
+ * item starts with (TksRun.begin, TksMark.pos). It gallops first: the next pixel column's
+ * answer is usually near the last one. */
+static guint
+gallop_first_at (gconstpointer items,
+                 gsize         stride,
+                 guint         from,
+                 guint         n,
+                 double        t)
+{
+  const char *base = items;
+  guint lo = from, hi, step = 1;
+
+#define TIME_OF(i) (*(const double *) (gconstpointer) (base + (gsize) (i) * stride))
+  while (lo + step < n && TIME_OF (lo + step) < t)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (n, lo + step + 1);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (TIME_OF (mid) < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+#undef TIME_OF
+  return lo;
+}
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TksRun, begin) == 0);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (TksMark, pos) == 0);
+
+guint
+tks_runs_first_beginning_at (const TksRun *runs,
+                             guint         from,
+                             guint         n_runs,
+                             double        t)
+{
+  return gallop_first_at (runs, sizeof (TksRun), from, n_runs, t);
+}
+
+guint
+tks_marks_first_at (const TksMark *marks,
+                    guint          from,
+                    guint          n_marks,
+                    double         t)
+{
+  return gallop_first_at (marks, sizeof (TksMark), from, n_marks, t);
+}
+
+/* ------------------------------------------------------------------------------------------ */
 
 static void
 tks_capture_finalize (GObject *object)
@@ -374,5 +429,5 @@ tks_capture_class_init (TksCaptureClass *klass)
 static void
 tks_capture_init (TksCapture *self)
 {
-  self->tick_hz = TKS_DEFAULT_TICK_HZ;
+  self->tick_hz = TKS_TICK_HZ_DEFAULT;
 }

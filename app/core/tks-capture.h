@@ -123,9 +123,12 @@ TksCapture      *tks_capture_new_from_data        (const char    *data,
                                                    GError       **error);
 TksCapture      *tks_capture_new_from_file        (const char    *path,
                                                    GError       **error);
-/* Reads @fd to its end (a file, a pipe, a device); @display names it in messages. */
+/* Reads @fd to its end (a file, a pipe, a device); @display names it in messages. @source,
+ * when not NULL, names where the capture comes from if the input does not say
+ * (tks_capture_get_source()). */
 TksCapture      *tks_capture_new_from_fd          (int            fd,
                                                    const char    *display,
+                                                   const char    *source,
                                                    GError       **error);
 TksCapture      *tks_capture_new_from_replies     (const char    *threads_list_reply,
                                                    gsize          list_len,
@@ -136,6 +139,8 @@ TksCapture      *tks_capture_new_from_replies     (const char    *threads_list_r
 TksCapture      *tks_capture_new_from_dump        (const char    *threads_dump_reply,
                                                    gsize          len,
                                                    GError       **error);
+/* As tks_capture_new_from_file(), in a worker thread. Its errors do not name the file: the
+ * caller shows its name with them. */
 void             tks_capture_load_file_async      (GFile               *file,
                                                    GCancellable        *cancellable,
                                                    GAsyncReadyCallback  callback,
@@ -143,12 +148,16 @@ void             tks_capture_load_file_async      (GFile               *file,
 TksCapture      *tks_capture_load_file_finish     (GAsyncResult  *result,
                                                    GError       **error);
 
+/* The capture file: @view (NULL: the saved one, else the whole capture) and @tick_hz (0: the
+ * capture's own) are what a view shows, saved with the capture. */
 gboolean         tks_capture_write                (TksCapture         *self,
                                                    GString            *out,
-                                                   const TksSavedView *view);
+                                                   const TksSavedView *view,
+                                                   double              tick_hz);
 gboolean         tks_capture_save                 (TksCapture         *self,
                                                    const char         *path,
                                                    const TksSavedView *view,
+                                                   double              tick_hz,
                                                    GError            **error);
 
 guint            tks_capture_get_n_threads        (TksCapture    *self);
@@ -180,12 +189,11 @@ gboolean         tks_capture_get_trigger          (TksCapture    *self,
 const char      *tks_capture_get_trigger_name     (TksCapture    *self);
 guint            tks_capture_get_max_switches_per_tick (TksCapture *self);
 double           tks_capture_get_mean_switches_per_tick (TksCapture *self);
+/* The tick rate the input gives, else TKS_TICK_HZ_DEFAULT. A view that shows the capture at
+ * another rate keeps that rate itself. */
 double           tks_capture_get_tick_hz          (TksCapture    *self);
-void             tks_capture_set_tick_hz          (TksCapture    *self,
-                                                   double         tick_hz);
+/* Where the capture comes from (a board, a file), when known. */
 const char      *tks_capture_get_source           (TksCapture    *self);
-void             tks_capture_set_source           (TksCapture    *self,
-                                                   const char    *source);
 gboolean         tks_capture_get_saved_view       (TksCapture    *self,
                                                    TksSavedView  *view);
 const char * const *tks_capture_get_warnings      (TksCapture    *self,
@@ -203,6 +211,22 @@ gboolean         tks_capture_get_dropped_since    (TksCapture    *self,
                                                    guint64       *dropped);
 /* For a threads_dump: NULL when it arrived whole (its count and checksum agree), else why not. */
 const char      *tks_capture_get_damage           (TksCapture    *self);
+
+/* Finding runs and marks by time, in O(log n). Runs are sorted and do not overlap; marks are
+ * sorted. The index of the first run ending after @t (n_runs when none does): */
+guint            tks_runs_first_ending_after      (const TksRun  *runs,
+                                                   guint          n_runs,
+                                                   double         t);
+/* The first run at or after @from beginning at or after @t; the first mark at or after @from
+ * at or after @t. They search near @from first: a next answer near the last one is cheap. */
+guint            tks_runs_first_beginning_at      (const TksRun  *runs,
+                                                   guint          from,
+                                                   guint          n_runs,
+                                                   double         t);
+guint            tks_marks_first_at               (const TksMark *marks,
+                                                   guint          from,
+                                                   guint          n_marks,
+                                                   double         t);
 
 /* Lane coordinates are those of tks_capture_get_shown_lanes (@with_exited_before_log). */
 double           tks_capture_lane_to_legacy_y     (TksCapture    *self,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,7 @@ tks_parsed_new (void)
   parsed->log_other_lines = g_array_new (FALSE, FALSE, sizeof (guint));
   parsed->gaps = g_array_new (FALSE, FALSE, sizeof (TksParsedGap));
   parsed->warnings = g_ptr_array_new_with_free_func (g_free);
+  parsed->warnings_saved = g_array_new (FALSE, FALSE, sizeof (guint));
   return parsed;
 }
 
@@ -144,6 +146,7 @@ tks_parsed_free (TksParsed *parsed)
   g_array_unref (parsed->log_other_lines);
   g_array_unref (parsed->gaps);
   g_ptr_array_unref (parsed->warnings);
+  g_array_unref (parsed->warnings_saved);
   g_free (parsed->trigger_name);
   g_free (parsed->source);
   g_free (parsed->damage);
@@ -209,6 +212,24 @@ add_warning (TksParser  *parser,
              const char *format,
              ...) G_GNUC_PRINTF (2, 3);
 
+/* Keeps @text (taken) unless enough are kept; a save writes it from @saved_from on. */
+static void
+keep_warning (TksParser *parser,
+              char      *text,
+              guint      saved_from)
+{
+  TksParsed *parsed = parser->current;
+
+  parsed->n_warnings++;
+  if (parsed->warnings->len >= MAX_KEPT_WARNINGS)
+    {
+      g_free (text);
+      return;
+    }
+  g_ptr_array_add (parsed->warnings, text);
+  g_array_append_val (parsed->warnings_saved, saved_from);
+}
+
 static void
 fail (TksParser  *parser,
       const char *format,
@@ -219,15 +240,10 @@ add_warning (TksParser  *parser,
              const char *format,
              ...)
 {
-  TksParsed *parsed = parser->current;
   va_list args;
 
-  parsed->n_warnings++;
-  if (parsed->warnings->len >= MAX_KEPT_WARNINGS)
-    return;
-
   va_start (args, format);
-  g_ptr_array_add (parsed->warnings, g_strdup_vprintf (format, args));
+  keep_warning (parser, g_strdup_vprintf (format, args), 0);
   va_end (args);
 }
 
@@ -236,9 +252,9 @@ static void
 dump_damaged (TksParser  *parser,
               const char *message)
 {
-  add_warning (parser, "line %u: warning: %s", parser->line_no, message);
+  add_warning (parser, _("line %u: warning: %s"), parser->line_no, message);
   if (parser->current->damage == NULL)
-    parser->current->damage = g_strdup_printf ("Line %u: %s", parser->line_no, message);
+    parser->current->damage = g_strdup_printf (_("Line %u: %s"), parser->line_no, message);
 }
 
 /* A short, printable excerpt of a bad line for messages. */
@@ -577,6 +593,8 @@ begin_list (TksParser *parser)
       next->n_warnings = cur->n_warnings;
       for (guint i = 0; i < cur->warnings->len; i++)
         g_ptr_array_add (next->warnings, g_strdup (g_ptr_array_index (cur->warnings, i)));
+      g_array_append_vals (next->warnings_saved, cur->warnings_saved->data,
+                           cur->warnings_saved->len);
 
       g_clear_pointer (&parser->complete, tks_parsed_free);
       parser->complete = g_steal_pointer (&parser->current);
@@ -675,11 +693,11 @@ check_refusal (TksParser  *parser,
   if (has_prefix (p, end, "Usage: "))
     refuse (parser, text);
   else if (end[-1] == '?')
-    refuse (parser, "the board's shell does not know the threads_list or threads_timestamps "
-                    "command: is THREADS_UTILITIES_SHELL_CMD in its command table?");
+    refuse (parser, _("the board's shell does not know the threads_list or threads_timestamps "
+                      "command: is THREADS_UTILITIES_SHELL_CMD in its command table?"));
   else
-    refuse (parser, "the board's library was built without the timestamps: set "
-                    "USE_THREADS_TIMESTAMPS = true in its makefile");
+    refuse (parser, _("the board's library was built without the timestamps: set "
+                      "USE_THREADS_TIMESTAMPS = true in its makefile"));
   return TRUE;
 }
 
@@ -751,8 +769,8 @@ gap_line (TksParser  *parser,
       return;
     }
   line = excerpt (p, end - p);
-  add_warning (parser, "line %u: warning: a hole in the log that cannot be placed is ignored: "
-               "“%s”", parser->line_no, line);
+  add_warning (parser, _("line %u: warning: a hole in the log that cannot be placed is ignored: "
+                 "“%s”"), parser->line_no, line);
 }
 
 /* A tick rate the input gives (@p to @end: its line): a sane one is taken, any other is
@@ -771,8 +789,8 @@ set_tick_hz (TksParser  *parser,
       return;
     }
   text = excerpt (p, end - p);
-  add_warning (parser, "line %u: warning: the tick rate is not a number of hertz from %g to %g: "
-               "“%s”: %g Hz is used", parser->line_no, TKS_TICK_HZ_MIN, TKS_TICK_HZ_MAX,
+  add_warning (parser, _("line %u: warning: the tick rate is not a number of hertz from %g to %g: "
+                 "“%s”: %g Hz is used"), parser->line_no, TKS_TICK_HZ_MIN, TKS_TICK_HZ_MAX,
                text, TKS_TICK_HZ_DEFAULT);
 }
 
@@ -870,7 +888,7 @@ dump_header_line (TksParser  *parser,
     {
       g_autofree char *text = excerpt (p, end - p);
 
-      add_warning (parser, "line %u: warning: the board had more threads than it can number: %s",
+      add_warning (parser, _("line %u: warning: the board had more threads than it can number: %s"),
                    parser->line_no, text);
     }
 }
@@ -897,22 +915,27 @@ dump_end_line (TksParser  *parser,
   q = parse_uint (skip_spaces (p + strlen ("End of dump:"), end), end, G_MAXUINT32, &count);
   if (q == NULL || (q = expect_word (q, end, "records, checksum")) == NULL)
     {
-      dump_damaged (parser, "unreadable end of the threads_dump reply");
+      dump_damaged (parser, _("unreadable end of the threads_dump reply"));
       return;
     }
   tail = g_strndup (skip_spaces (q, end), end - skip_spaces (q, end));
   checksum = g_ascii_strtoull (tail, &endptr, 16);
   if (count != n_read || (parser->dump_records != G_MAXUINT && count != parser->dump_records))
     {
-      g_autofree char *message = g_strdup_printf ("the board sent %" G_GUINT64_FORMAT " records, "
-                                                  "%u arrived: the transfer lost lines",
-                                                  count, n_read);
+      g_autofree char *sent = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+      g_autofree char *message =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "the board sent %s record, %u arrived: the transfer lost "
+                                      "lines",
+                                      "the board sent %s records, %u arrived: the transfer lost "
+                                      "lines", (gulong) count),
+                         sent, n_read);
 
       dump_damaged (parser, message);
     }
   else if (!g_ascii_isxdigit (*tail) || *endptr != '\0' || endptr - tail > 8 || checksum != hash)
-    dump_damaged (parser, "the records do not match the board's checksum: the transfer "
-                  "damaged some of them");
+    dump_damaged (parser, _("the records do not match the board's checksum: the transfer "
+                    "damaged some of them"));
 }
 
 /* A thread line that cannot be read (@text: what it holds). A live thread keeps its place:
@@ -927,7 +950,7 @@ unreadable_list_line (TksParser  *parser,
   parser->list_garbled++;
   if (parser->section != SECTION_LIST)
     {
-      add_warning (parser, "line %u: warning: unreadable deleted-thread line skipped: %s",
+      add_warning (parser, _("line %u: warning: unreadable deleted-thread line skipped: %s"),
                    parser->line_no, text);
       return;
     }
@@ -936,10 +959,11 @@ unreadable_list_line (TksParser  *parser,
   entry->number = cur->live->len + 1;
   entry->readable = FALSE;
   entry->logged = TRUE;
-  entry->name = g_strdup_printf ("Unreadable thread %d", entry->number);
+  /* Translators: the name of a thread whose line in the thread list cannot be read */
+  entry->name = g_strdup_printf (_("Unreadable thread %d"), entry->number);
   entry->line = parser->line_no;
   g_ptr_array_add (cur->live, entry);
-  add_warning (parser, "line %u: warning: unreadable thread line kept as “%s”: %s",
+  add_warning (parser, _("line %u: warning: unreadable thread line kept as “%s”: %s"),
                parser->line_no, entry->name, text);
 }
 
@@ -965,9 +989,9 @@ add_junk (TksParser *parser,
 {
   parser->junk += n;
   if (parser->junk > MAX_JUNK)
-    fail (parser, "Line %u: more than %" G_GUINT64_FORMAT " MiB without a readable line of a "
-          "capture: this is not a capture, or the rest of it is damaged",
-          parser->line_no + (parser->overlong > 0), MAX_JUNK >> 20);
+    fail (parser, _("Line %u: more than %u MiB without a readable line of a capture: this is "
+                    "not a capture, or the rest of it is damaged"),
+          parser->line_no + (parser->overlong > 0), (guint) (MAX_JUNK >> 20));
 }
 
 /* A line longer than any line of a capture (@head: its first bytes, @len: its length). */
@@ -978,8 +1002,9 @@ overlong_line (TksParser  *parser,
                guint64     len)
 {
   g_autofree char *start = excerpt (head, head_len);
-  g_autofree char *text = g_strdup_printf ("a line of %" G_GUINT64_FORMAT " bytes, longer than "
-                                           "any line of a capture, starting “%s”", len, start);
+  g_autofree char *bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, len);
+  g_autofree char *text = g_strdup_printf (_("a line of %s bytes, longer than any line of a "
+                                             "capture, starting “%s”"), bytes, start);
 
   parser->line_no++;
   if (parser->section == SECTION_LIST || parser->section == SECTION_DELETED)
@@ -988,11 +1013,11 @@ overlong_line (TksParser  *parser,
     {
       g_array_append_val (parser->current->log_other_lines, parser->line_no);
       parser->log_garbled++;
-      add_warning (parser, "line %u: warning: unreadable log line skipped: %s",
+      add_warning (parser, _("line %u: warning: unreadable log line skipped: %s"),
                    parser->line_no, text);
     }
   else
-    add_warning (parser, "line %u: warning: %s: skipped", parser->line_no, text);
+    add_warning (parser, _("line %u: warning: %s: skipped"), parser->line_no, text);
 }
 
 static void
@@ -1054,7 +1079,7 @@ content_line (TksParser  *parser,
           g_autofree char *text = excerpt (p, end - p);
 
           parser->log_garbled++;
-          add_warning (parser, "line %u: warning: unreadable log line skipped: “%s”",
+          add_warning (parser, _("line %u: warning: unreadable log line skipped: “%s”"),
                        parser->line_no, text);
         }
       }
@@ -1123,8 +1148,8 @@ content_line (TksParser  *parser,
               return;
             }
           parser->n_positions = 4;
-          add_warning (parser, "line %u: warning: the saved position is unreadable; "
-                       "the whole capture is shown", parser->line_no);
+          add_warning (parser, _("line %u: warning: the saved position is unreadable; "
+                         "the whole capture is shown"), parser->line_no);
           return;
         }
       if (has_prefix (p, end, "Tickscope event"))
@@ -1174,9 +1199,10 @@ content_line (TksParser  *parser,
           else if (g_str_equal (text, "damage"))
             {
               g_autofree char *damage = g_utf8_make_valid (value, -1);
+              char *shown = g_strdup_printf (_("line %u: warning: in the input this capture "
+                                               "was made from: %s"), parser->line_no, damage);
 
-              add_warning (parser, "line %u: warning: " TKS_DAMAGE_PREFIX "%s",
-                           parser->line_no, damage);
+              keep_warning (parser, shown, strlen (shown) - strlen (damage));
             }
         }
       break;
@@ -1236,7 +1262,7 @@ static void
 end_section (TksParser *parser)
 {
   if (parser->in_dump && parser->section == SECTION_LOG && !parser->dump_ended)
-    dump_damaged (parser, "the threads_dump reply ends before its last line: the transfer was cut");
+    dump_damaged (parser, _("the threads_dump reply ends before its last line: the transfer was cut"));
   if (parser->section != SECTION_DUMP_HEADER)
     parser->in_dump = FALSE;
   parser->section = SECTION_NONE;
@@ -1320,19 +1346,19 @@ check_size (TksParser *parser)
   TksParsed *cur = parser->current;
 
   if (cur->records->len > MAX_RECORDS)
-    fail (parser, "Line %u: the log holds more than %u records, more than any board keeps",
+    fail (parser, _("Line %u: the log holds more than %u records, more than any board keeps"),
           parser->line_no, MAX_RECORDS);
   else if (cur->log_other_lines->len > MAX_RECORDS)
     /* blank lines and repeated trigger lines are not junk, but a log does not hold more of
      * them than records */
-    fail (parser, "Line %u: the log holds more than %u lines that are not records, more than "
-          "any board prints", parser->line_no, MAX_RECORDS);
+    fail (parser, _("Line %u: the log holds more than %u lines that are not records, more than "
+            "any board prints"), parser->line_no, MAX_RECORDS);
   else if (cur->events != NULL && cur->events->entries->len > MAX_RECORDS)
-    fail (parser, "Line %u: the log holds more than %u entries, more than any board keeps",
+    fail (parser, _("Line %u: the log holds more than %u entries, more than any board keeps"),
           parser->line_no, MAX_RECORDS);
   else if (cur->live->len + cur->deleted->len > MAX_LIST_ENTRIES)
-    fail (parser, "Line %u: the thread list holds more than %u threads, more than any board "
-          "keeps", parser->line_no, MAX_LIST_ENTRIES);
+    fail (parser, _("Line %u: the thread list holds more than %u threads, more than any board "
+            "keeps"), parser->line_no, MAX_LIST_ENTRIES);
 }
 
 static void
@@ -1576,18 +1602,18 @@ tks_parser_finish (TksParser  *parser,
     {
       if (parser->refusal != NULL)
         g_set_error (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
-                     "Line %u: %s", parser->refusal_line, parser->refusal);
+                     _("Line %u: %s"), parser->refusal_line, parser->refusal);
       else if (!parser->have_list && !parser->have_log)
         g_set_error (error, TKS_ERROR, TKS_ERROR_NOT_A_CAPTURE,
-                     "This is not a thread capture: it holds no threads_list reply and no "
-                     "threads_timestamps reply");
+                     _("This is not a thread capture: it holds no threads_list reply and no "
+                       "threads_timestamps reply"));
       else if (!parser->have_list)
         g_set_error (error, TKS_ERROR, TKS_ERROR_EMPTY,
-                     "The capture has a log but no threads_list reply, so its thread numbers "
-                     "cannot be named");
+                     _("The capture has a log but no threads_list reply, so its thread numbers "
+                       "cannot be named"));
       else
         g_set_error (error, TKS_ERROR, TKS_ERROR_EMPTY,
-                     "The capture has a thread list but no threads_timestamps reply");
+                     _("The capture has a thread list but no threads_timestamps reply"));
       return NULL;
     }
 
@@ -1595,10 +1621,10 @@ tks_parser_finish (TksParser  *parser,
     {
       if (parser->refusal != NULL)
         g_set_error (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
-                     "Line %u: %s", parser->refusal_line, parser->refusal);
+                     _("Line %u: %s"), parser->refusal_line, parser->refusal);
       else
         g_set_error_literal (error, TKS_ERROR, TKS_ERROR_PARSE,
-                             "The threads_list reply lists no thread");
+                             _("The threads_list reply lists no thread"));
       tks_parsed_free (result);
       return NULL;
     }
@@ -1627,7 +1653,7 @@ tks_parser_finish (TksParser  *parser,
                                                       : result->records->len))
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                   "The log is unreadable (%u bad lines, %u readable records): %s",
+                   _("The log is unreadable (%u bad lines, %u readable records): %s"),
                    parser->log_garbled, result->records->len,
                    result->warnings->len > 0 ? (char *) g_ptr_array_index (result->warnings, 0)
                                              : "");

@@ -138,6 +138,12 @@ struct _TksSession
 
 G_DEFINE_FINAL_TYPE (TksSession, tks_session, G_TYPE_OBJECT)
 
+G_DEFINE_ENUM_TYPE (TksSessionState, tks_session_state,
+  G_DEFINE_ENUM_VALUE (TKS_SESSION_DISCONNECTED, "disconnected"),
+  G_DEFINE_ENUM_VALUE (TKS_SESSION_CONNECTING, "connecting"),
+  G_DEFINE_ENUM_VALUE (TKS_SESSION_IDLE, "idle"),
+  G_DEFINE_ENUM_VALUE (TKS_SESSION_BUSY, "busy"))
+
 enum
 {
   PROP_0,
@@ -794,6 +800,19 @@ checked_command (Link             *link,
   return reply;
 }
 
+/* The capture @parsed gives (taken; NULL gives NULL), named for the link it came through
+ * whatever the bytes say. */
+static TksCapture *
+link_capture (Link      *link,
+              TksParsed *parsed)
+{
+  if (parsed == NULL)
+    return NULL;
+  g_free (parsed->source);
+  parsed->source = g_strdup (link->description != NULL ? link->description : link->address);
+  return tks_capture_new_from_parsed (parsed);
+}
+
 /* The capture the job's parser read, or NULL with @error set. */
 static TksCapture *
 finish_parser (Job     *job,
@@ -803,7 +822,7 @@ finish_parser (Job     *job,
   TksParsed *parsed = tks_parser_finish (parser, error);
 
   tks_parser_free (parser);
-  return parsed != NULL ? tks_capture_new_from_parsed (parsed) : NULL;
+  return link_capture (job->link, parsed);
 }
 
 static void
@@ -919,7 +938,7 @@ keep_in_history (Link       *link,
 
   if (!link->save_history)
     return;
-  if (!tks_capture_write (capture, text, NULL)
+  if (!tks_capture_write (capture, text, NULL, 0)
       || (path = save_in_history (link, ".txt", text)) == NULL)
     {
       g_message ("Could not keep the capture in the history");
@@ -1047,7 +1066,8 @@ run_fetch (Link         *link,
           /* The capture, and its warnings, from the bytes as received: the lines the warnings
            * name are lines of those bytes, kept next to the capture. */
           g_clear_pointer (&job->parser, tks_parser_free);
-          capture = tks_capture_new_from_data (job->transcript->str, job->transcript->len, &error);
+          capture = link_capture (link, tks_parse_text (job->transcript->str,
+                                                        job->transcript->len, &error));
         }
       else
         capture = finish_parser (job, &error);
@@ -1061,7 +1081,6 @@ run_fetch (Link         *link,
         g_debug ("Fetched with damage: %s", how);
     }
 
-  tks_capture_set_source (capture, link->description);
   link->expected_records = MIN (MAX (link->expected_records, tks_capture_get_n_records (capture)),
                                 MAX_EXPECTED_LOG);
 
@@ -1596,7 +1615,7 @@ tks_session_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_STATE:
-      g_value_set_int (value, self->state);
+      g_value_set_enum (value, self->state);
       break;
     case PROP_ADDRESS:
       g_value_set_string (value, self->address);
@@ -1653,9 +1672,8 @@ tks_session_class_init (TksSessionClass *klass)
   object_class->set_property = tks_session_set_property;
 
   properties[PROP_STATE] =
-    g_param_spec_int ("state", NULL, NULL,
-                      TKS_SESSION_DISCONNECTED, TKS_SESSION_BUSY, TKS_SESSION_DISCONNECTED,
-                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("state", NULL, NULL, TKS_TYPE_SESSION_STATE, TKS_SESSION_DISCONNECTED,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_ADDRESS] =
     g_param_spec_string ("address", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);

@@ -25,6 +25,9 @@ typedef enum
   TKS_SESSION_BUSY,
 } TksSessionState;
 
+#define TKS_TYPE_SESSION_STATE (tks_session_state_get_type ())
+GType tks_session_state_get_type (void) G_GNUC_CONST;
+
 TksSession      *tks_session_new                 (void);
 
 /* Properties: "state" (TksSessionState), "address" (string), "description" (string: what the

@@ -8,49 +8,6 @@
 #include "tks-error.h"
 #include "tks-stats.h"
 
-/* Index of the first run that ends after @pos (runs are sorted and do not overlap). */
-static guint
-first_run_ending_after (const TksRun *runs,
-                        guint         n_runs,
-                        double        pos)
-{
-  guint lo = 0;
-  guint hi = n_runs;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (runs[mid].end <= pos)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  return lo;
-}
-
-static guint
-first_mark_at_or_after (const TksMark *marks,
-                        guint          n_marks,
-                        double         pos)
-{
-  guint lo = 0;
-  guint hi = n_marks;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (marks[mid].pos < pos)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  return lo;
-}
-
 /* Is @pos inside the range? Half-open [from, to), closed when @closed_end. */
 static inline gboolean
 in_range (double   pos,
@@ -81,7 +38,7 @@ thread_stats_compute_full (const TksThread *thread,
 
   if (thread->runs != NULL)
     {
-      for (guint i = first_run_ending_after (thread->runs, thread->n_runs, from);
+      for (guint i = tks_runs_first_ending_after (thread->runs, thread->n_runs, from);
            i < thread->n_runs && thread->runs[i].begin < to;
            i++)
         {
@@ -127,7 +84,7 @@ thread_stats_compute_full (const TksThread *thread,
 
   if (thread->marks != NULL)
     {
-      for (guint i = first_mark_at_or_after (thread->marks, thread->n_marks, from);
+      for (guint i = tks_marks_first_at (thread->marks, 0, thread->n_marks, from);
            i < thread->n_marks && in_range (thread->marks[i].pos, from, to, closed_end);
            i++)
         {

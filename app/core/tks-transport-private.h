@@ -50,6 +50,25 @@ int           tks_transport_poll_fd        (int            fd,
                                             const char    *address,
                                             GError       **error);
 
+/* What one attempt at a transfer did: the bytes it moved (>= 0), TKS_TRANSPORT_AGAIN when none
+ * could move yet, or -1 with @error set. */
+#define TKS_TRANSPORT_AGAIN (-2)
+typedef gssize (*TksTransportAttempt)      (TksTransport  *self,
+                                            gpointer       buf,
+                                            gsize          len,
+                                            GError       **error);
+
+/* Waits until @self's descriptor is ready for @events, then makes @attempt, again as long as
+ * it says TKS_TRANSPORT_AGAIN. Returns what it moved, 0 on timeout, -1 with @error set. */
+gssize        tks_transport_poll_transfer  (TksTransport        *self,
+                                            short                events,
+                                            TksTransportAttempt  attempt,
+                                            gpointer             buf,
+                                            gsize                len,
+                                            int                  timeout_ms,
+                                            GCancellable        *cancellable,
+                                            GError             **error);
+
 TksTransport *tks_transport_open_tty       (const char                *path,
                                             const TksTransportOptions *options,
                                             GError                   **error);

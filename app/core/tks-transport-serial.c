@@ -73,6 +73,53 @@ set_sp_error (GError     **error,
     g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE, _("%s %s: invalid setting"), path, what);
 }
 
+static gboolean
+sp_would_block (enum sp_return n)
+{
+  return n == SP_ERR_FAIL && (sp_last_error_code () == EAGAIN || sp_last_error_code () == EINTR);
+}
+
+static gssize
+serial_read_some (TksTransport  *self,
+                  gpointer       buf,
+                  gsize          len,
+                  GError       **error)
+{
+  enum sp_return n = sp_nonblocking_read (self->port, buf, len);
+
+  if (n > 0)
+    return n;
+  if (n == 0)
+    {
+      /* Readable but empty: the device hung up. */
+      g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                   _("%s went away: was the cable unplugged?"), self->address);
+      return -1;
+    }
+  if (sp_would_block (n))
+    return TKS_TRANSPORT_AGAIN;
+  /* Translators: what was being done on a serial port, in “%s %s failed: %s” */
+  set_sp_error (error, n, self->address, _("reading"));
+  return -1;
+}
+
+static gssize
+serial_write_some (TksTransport  *self,
+                   gpointer       buf,
+                   gsize          len,
+                   GError       **error)
+{
+  enum sp_return n = sp_nonblocking_write (self->port, buf, len);
+
+  if (n >= 0)
+    return n;
+  if (sp_would_block (n))
+    return TKS_TRANSPORT_AGAIN;
+  /* Translators: what was being done on a serial port, in “%s %s failed: %s” */
+  set_sp_error (error, n, self->address, _("writing"));
+  return -1;
+}
+
 static gssize
 serial_read (TksTransport  *self,
              guint8        *buf,
@@ -81,29 +128,8 @@ serial_read (TksTransport  *self,
              GCancellable  *cancellable,
              GError       **error)
 {
-  for (;;)
-    {
-      int r = tks_transport_poll_fd (self->fd, POLLIN, timeout_ms, cancellable, self->address, error);
-      enum sp_return n;
-
-      if (r <= 0)
-        return r;
-      n = sp_nonblocking_read (self->port, buf, len);
-      if (n > 0)
-        return n;
-      if (n == 0)
-        {
-          /* Readable but empty: the device hung up. */
-          g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                       _("%s went away: was the cable unplugged?"), self->address);
-          return -1;
-        }
-      if (n == SP_ERR_FAIL && (sp_last_error_code () == EAGAIN || sp_last_error_code () == EINTR))
-        continue;
-      /* Translators: what was being done on a serial port, in “%s %s failed: %s” */
-      set_sp_error (error, n, self->address, _("reading"));
-      return -1;
-    }
+  return tks_transport_poll_transfer (self, POLLIN, serial_read_some, buf, len, timeout_ms,
+                                      cancellable, error);
 }
 
 static gssize
@@ -114,22 +140,8 @@ serial_write (TksTransport  *self,
               GCancellable  *cancellable,
               GError       **error)
 {
-  for (;;)
-    {
-      int r = tks_transport_poll_fd (self->fd, POLLOUT, timeout_ms, cancellable, self->address, error);
-      enum sp_return n;
-
-      if (r <= 0)
-        return r;
-      n = sp_nonblocking_write (self->port, buf, len);
-      if (n >= 0)
-        return n;
-      if (n == SP_ERR_FAIL && (sp_last_error_code () == EAGAIN || sp_last_error_code () == EINTR))
-        continue;
-      /* Translators: what was being done on a serial port, in “%s %s failed: %s” */
-      set_sp_error (error, n, self->address, _("writing"));
-      return -1;
-    }
+  return tks_transport_poll_transfer (self, POLLOUT, serial_write_some, (gpointer) buf, len,
+                                      timeout_ms, cancellable, error);
 }
 
 static void

@@ -230,6 +230,30 @@ tks_transport_poll_fd (int            fd,
   return ret;
 }
 
+gssize
+tks_transport_poll_transfer (TksTransport        *self,
+                             short                events,
+                             TksTransportAttempt  attempt,
+                             gpointer             buf,
+                             gsize                len,
+                             int                  timeout_ms,
+                             GCancellable        *cancellable,
+                             GError             **error)
+{
+  for (;;)
+    {
+      int r = tks_transport_poll_fd (self->fd, events, timeout_ms, cancellable, self->address,
+                                     error);
+      gssize n;
+
+      if (r <= 0)
+        return r;
+      n = attempt (self, buf, len, error);
+      if (n != TKS_TRANSPORT_AGAIN)
+        return n;
+    }
+}
+
 /* File descriptors: ttys (ptys and serial devices libserialport cannot open) and the
  * simulated board's socket. */
 
@@ -284,6 +308,34 @@ fd_read (TksTransport  *self,
 }
 
 static gssize
+fd_send (TksTransport  *self,
+         gpointer       buf,
+         gsize          len,
+         GError       **error)
+{
+  gssize n = send (self->fd, buf, len, MSG_NOSIGNAL);
+  int errsv;
+
+  if (n < 0 && errno == ENOTSOCK)
+    n = write (self->fd, buf, len);
+  if (n >= 0)
+    return n;
+  errsv = errno;
+  if (errsv == EINTR || errsv == EAGAIN)
+    return TKS_TRANSPORT_AGAIN;
+  if (errsv == EPIPE || errsv == EIO || errsv == ENXIO || errsv == ENODEV || errsv == ECONNRESET)
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                   _("%s went away (%s): was the cable unplugged or the board stopped?"),
+                   self->address, g_strerror (errsv));
+      return -1;
+    }
+  g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Writing to %s failed: %s"),
+               self->address, g_strerror (errsv));
+  return -1;
+}
+
+static gssize
 fd_write (TksTransport  *self,
           const guint8  *buf,
           gsize          len,
@@ -291,33 +343,8 @@ fd_write (TksTransport  *self,
           GCancellable  *cancellable,
           GError       **error)
 {
-  for (;;)
-    {
-      int r = tks_transport_poll_fd (self->fd, POLLOUT, timeout_ms, cancellable, self->address, error);
-      gssize n;
-      int errsv;
-
-      if (r <= 0)
-        return r;
-      n = send (self->fd, buf, len, MSG_NOSIGNAL);
-      if (n < 0 && errno == ENOTSOCK)
-        n = write (self->fd, buf, len);
-      if (n >= 0)
-        return n;
-      errsv = errno;
-      if (errsv == EINTR || errsv == EAGAIN)
-        continue;
-      if (errsv == EPIPE || errsv == EIO || errsv == ENXIO || errsv == ENODEV || errsv == ECONNRESET)
-        {
-          g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                       _("%s went away (%s): was the cable unplugged or the board stopped?"),
-                       self->address, g_strerror (errsv));
-          return -1;
-        }
-      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Writing to %s failed: %s"),
-                   self->address, g_strerror (errsv));
-      return -1;
-    }
+  return tks_transport_poll_transfer (self, POLLOUT, fd_send, (gpointer) buf, len, timeout_ms,
+                                      cancellable, error);
 }
 
 static void

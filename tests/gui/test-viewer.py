@@ -170,6 +170,48 @@ try:
           "a name without extension is written in the chosen format, with its extension (CSV)",
           head)
 
+    # The tick rate set in the board popover is the window's: the status line, the exports
+    # and a saved copy use it; the capture's own rate comes back when the file is opened again.
+    check("1000 Hz tick" in status(app, THREADS), "the capture's own tick rate is shown", status(app, THREADS))
+    for b in reversed(find_all(main_window(app), role_name("push button", "Board"))):
+        try:
+            click(b)
+            break
+        except Exception:
+            continue
+    spin = wait_for(lambda: find(app, lambda n: n.getRoleName() == "spin button"
+                                        and "Tick rate" in (n.name or "")), 10)
+    if check(spin is not None, "the board popover has the tick rate"):
+        spin.queryValue().currentValue = 2500.0
+        time.sleep(0.3)
+        press(0xFF1B)   # Escape closes the popover
+    rated = wait_for(lambda: "2500 Hz tick" in status(app, THREADS), 5)
+    check(rated, "the status line shows the tick rate set", status(app, THREADS))
+    json_path = os.path.join(WORK, "rated.json")
+    click(menu_item(app, "Export…"))
+    file_dialog_save(app, "Export", json_path)
+    wait_for(lambda: os.path.exists(json_path) and os.path.getsize(json_path) > 0, 10)
+    head = open(json_path).read(200) if os.path.exists(json_path) else ""
+    check('"tick_hz":2500,' in head, "the Perfetto export uses the tick rate set", head[:80])
+    rated_path = os.path.join(WORK, "rated-capture.txt")
+    click(menu_item(app, "Save As…"))
+    file_dialog_save(app, "Save Capture", rated_path)
+    wait_for(lambda: os.path.exists(rated_path) and os.path.getsize(rated_path) > 1000, 10)
+    text = open(rated_path).read() if os.path.exists(rated_path) else ""
+    check("\nTickscope tick-hz 2500\n" in text, "a saved copy keeps the tick rate set",
+          text.split("threads_list")[0])
+    click(buttons["Open"])
+    file_dialog_open(app, CAPTURE)
+    back = wait_for(lambda: "1000 Hz tick" in status(app, THREADS), 20)
+    check(back, "opened again, the capture has its own tick rate", status(app, THREADS))
+    click(buttons["Open"])
+    file_dialog_open(app, rated_path)
+    back = wait_for(lambda: "2500 Hz tick" in status(app, THREADS), 20)
+    check(back, "the saved copy opens at the rate it was saved with", status(app, THREADS))
+    click(buttons["Open"])
+    file_dialog_open(app, CAPTURE)
+    wait_for(lambda: "1000 Hz tick" in status(app, THREADS), 20)
+
     # A broken file: a message in the window, and the capture stays
     broken = os.path.join(WORK, "broken.txt")
     with open(broken, "w") as f:
@@ -178,7 +220,8 @@ try:
     click(buttons["Open"])
     file_dialog_open(app, broken)
     message = wait_for(lambda: label_text(app, lambda s: s.startswith("Could not open")), 20)
-    check(message is not None and "broken.txt" in message, "a broken file shows a clear message", message)
+    check(message is not None and message.count("broken.txt") == 1, "a broken file shows a clear message, naming it once",
+          message)
     check(status(app, THREADS) == before and "29 threads" in before, "the current capture stays",
           (before, status(app, THREADS)))
     time.sleep(0.5)

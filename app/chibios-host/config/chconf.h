@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Kernel configuration of the host test build: the library wired in as a board would. */
+/* Kernel configuration of the host builds: the library wired in as a board's chconf.h wires
+ * it. A program with settings of its own defines them first, then includes this file. */
 #ifndef CHCONF_H
 #define CHCONF_H
 
+#ifndef CH_CFG_ST_FREQUENCY
 #define CH_CFG_ST_FREQUENCY   1000
+#endif
 #define CH_CFG_USE_REGISTRY   TRUE
 #define CH_DBG_STATISTICS     TRUE
 

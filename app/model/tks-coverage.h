@@ -11,19 +11,14 @@ G_BEGIN_DECLS
  * "does this thread run anywhere in [t0, t1)?" costs O(1). A zoomed-out frame then costs
  * O(pixel columns) instead of a search through the run array per column.
  *
- * Built once per capture (O(records), from any thread: the capture is only read), then
- * attached to the capture for the drawing code to find.
+ * Built once per capture (O(records), from any thread: the capture is only read) by the view
+ * that draws it, which hands it to the drawing code with the geometry.
  */
 
 typedef struct _TksCoverage TksCoverage;
 
 TksCoverage *tks_coverage_new            (TksCapture        *capture);
 void         tks_coverage_free           (TksCoverage       *coverage);
-
-/* Hands @coverage to @capture (freed with it); the drawing code finds it there. */
-void         tks_coverage_attach         (TksCapture        *capture,
-                                          TksCoverage       *coverage);
-const TksCoverage *tks_coverage_get      (TksCapture        *capture);
 
 /* The width of a bucket of @thread's summary, in ticks; 0 when it has none. */
 double       tks_coverage_bucket_width   (const TksCoverage *coverage,

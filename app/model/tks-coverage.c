@@ -8,7 +8,6 @@
 /* Threads with fewer runs are drawn run by run: that is already O(runs) <= O(pixels). */
 #define MIN_RUNS     1024
 #define MAX_BUCKETS  (1u << 16)
-#define DATA_KEY     "tks-coverage"
 
 typedef struct
 {
@@ -130,24 +129,6 @@ tks_coverage_free (TksCoverage *coverage)
     }
   g_free (coverage->summaries);
   g_free (coverage);
-}
-
-void
-tks_coverage_attach (TksCapture  *capture,
-                     TksCoverage *coverage)
-{
-  g_return_if_fail (TKS_IS_CAPTURE (capture));
-
-  g_object_set_data_full (G_OBJECT (capture), DATA_KEY, coverage,
-                          (GDestroyNotify) tks_coverage_free);
-}
-
-const TksCoverage *
-tks_coverage_get (TksCapture *capture)
-{
-  if (capture == NULL)
-    return NULL;
-  return g_object_get_data (G_OBJECT (capture), DATA_KEY);
 }
 
 double

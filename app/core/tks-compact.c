@@ -1,0 +1,503 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "tks-compact.h"
+#include "tks-error.h"
+
+/* The layout of a line, as mcu-lib/WIRE-FORMAT.md gives it. */
+#define SEQ_CHARS      3
+#define CHECK_CHARS    4
+#define MAX_PAYLOAD    70
+#define MAX_ENTRIES    127
+#define TIME_MASK      0xFFFFFu
+#define EVENT_MARK     63u
+#define IRQ_SHORT      32u
+
+static const char alphabet[] =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+#define HEADS 64     /* 0: not a switch from the running thread; r: one, to rank r */
+#define STEPS 17     /* tick steps 0 to 15; 16: larger */
+
+typedef struct
+{
+  guint32 tick;
+  guint32 counter;
+  guint32 mean;       /* 8 times the running mean of the counter's steps */
+  guint8  cur;
+  guint8  mtf[64];
+  guint8  heads[HEADS];
+  guint8  head_counts[HEADS];
+  guint8  steps[STEPS];
+  guint8  step_counts[STEPS];
+} State;
+
+struct _TksCompactDecoder
+{
+  guint64  tick_hz;
+  guint64  counter_hz;
+  guint32  cycles_per_tick;
+  GArray  *entries;   /* TksEntry */
+  GArray  *losses;    /* guint */
+  guint    n_lines;   /* lines decoded */
+  guint32  next_seq;  /* the sequence number expected next */
+  gboolean started;
+};
+
+typedef struct
+{
+  const guint8 *values;   /* 6-bit values */
+  gsize         n_bits;
+  gsize         pos;
+  gboolean      short_read;
+} Bits;
+
+static const guint8 payload_words[] = { 0, 1, 0, 0, 0, 1, 2, 1, 1, 0 };
+
+guint
+tks_entry_payload_words (const TksEntry *entry)
+{
+  guint kind = entry->record & 63u;
+
+  if (((entry->record >> 6) & 63u) != EVENT_MARK || kind >= G_N_ELEMENTS (payload_words))
+    return 0;
+  return payload_words[kind];
+}
+
+static guint32
+hash_word (guint32 hash, guint32 word)
+{
+  for (guint b = 0; b < 4; b++)
+    {
+      hash ^= (word >> (8 * b)) & 0xFF;
+      hash *= 16777619u;
+    }
+  return hash;
+}
+
+guint32
+tks_entry_hash (guint32 hash, const TksEntry *entry, gboolean with_counter)
+{
+  guint payload = tks_entry_payload_words (entry);
+
+  hash = hash_word (hash, entry->record);
+  if (with_counter)
+    hash = hash_word (hash, entry->counter);
+  if (payload >= 1)
+    hash = hash_word (hash, entry->a);
+  if (payload >= 2)
+    hash = hash_word (hash, entry->b);
+  return hash;
+}
+
+static int
+char_value (char c)
+{
+  const char *p = c != '\0' ? strchr (alphabet, c) : NULL;
+
+  return p != NULL ? (int) (p - alphabet) : -1;
+}
+
+static guint32
+get_bits (Bits *b, guint n)
+{
+  guint32 v = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      v <<= 1;
+      if (b->pos >= b->n_bits)
+        {
+          b->short_read = TRUE;
+          continue;
+        }
+      v |= (b->values[b->pos / 6] >> (5 - b->pos % 6)) & 1u;
+      b->pos++;
+    }
+  return v;
+}
+
+/* Exp-Golomb of order @k; values past 32 bits read as damage. */
+static guint32
+get_eg (Bits *b, guint k)
+{
+  guint zeros = 0;
+  guint64 w;
+
+  while (get_bits (b, 1) == 0)
+    {
+      if (b->short_read || ++zeros > 33)
+        {
+          b->short_read = TRUE;
+          return 0;
+        }
+    }
+  w = 1;
+  for (guint i = 0; i < zeros + k; i++)
+    w = (w << 1) | get_bits (b, 1);
+  w -= (guint64) 1 << k;
+  if (w > G_MAXUINT32)
+    {
+      b->short_read = TRUE;
+      return 0;
+    }
+  return (guint32) w;
+}
+
+static guint
+order_of (guint32 mean8)
+{
+  guint k = 0;
+  guint32 m = mean8 >> 3;
+
+  while ((m >> k) > 1 && k < 30)
+    k++;
+  return k;
+}
+
+/* As the board's coder: see tu_zstate_reset() in mcu-lib. */
+static void
+state_reset (State *z)
+{
+  guint n = 1;
+
+  z->mtf[0] = z->cur;
+  for (guint i = 1; i < 64; i++)
+    if (i != z->cur)
+      z->mtf[n++] = (guint8) i;
+  if (z->cur != 0)
+    z->mtf[n] = 0;
+  z->heads[0] = 1;
+  z->heads[1] = 2;
+  z->heads[2] = 0;
+  for (guint i = 3; i < HEADS; i++)
+    z->heads[i] = (guint8) i;
+  for (guint i = 0; i < STEPS; i++)
+    z->steps[i] = (guint8) i;
+  memset (z->head_counts, 0, sizeof z->head_counts);
+  memset (z->step_counts, 0, sizeof z->step_counts);
+}
+
+/* The symbol at the position read, which is then counted and moves up its list. */
+static guint
+get_symbol (Bits *b, guint8 *list, guint8 *counts, guint size)
+{
+  guint pos = get_eg (b, 0);
+  guint symbol;
+
+  if (pos >= size)
+    {
+      b->short_read = TRUE;
+      return 0;
+    }
+  symbol = list[pos];
+  if (counts[symbol] < 255)
+    counts[symbol]++;
+  while (pos > 0 && counts[list[pos - 1]] <= counts[symbol])
+    {
+      list[pos] = list[pos - 1];
+      pos--;
+    }
+  list[pos] = (guint8) symbol;
+  return symbol;
+}
+
+/* The thread at rank @r, which then heads the list. */
+static guint
+mtf_take (State *z, guint r)
+{
+  guint number;
+
+  if (r > 63)
+    r = 63;
+  number = z->mtf[r];
+  for (; r > 0; r--)
+    z->mtf[r] = z->mtf[r - 1];
+  z->mtf[0] = (guint8) number;
+  return number;
+}
+
+static gboolean
+decode_entry (TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
+{
+  guint32 out = 0, in = 0, kind = 0, tick;
+  gboolean is_switch = FALSE, is_exit = FALSE;
+  guint head;
+
+  memset (e, 0, sizeof *e);
+  head = get_symbol (b, z->heads, z->head_counts, HEADS);
+  if (head != 0)
+    {
+      is_switch = TRUE;
+      out = z->cur;
+      in = mtf_take (z, head);
+    }
+  else
+    {
+      switch (get_bits (b, 3))
+        {
+        case 0:
+          is_switch = TRUE;
+          out = get_bits (b, 6);
+          in = mtf_take (z, get_eg (b, 0));
+          break;
+        case 1:
+          is_exit = TRUE;
+          out = in = get_bits (b, 6);
+          break;
+        case 2:
+          kind = TKS_ENTRY_IRQ_ENTER;
+          e->a = get_eg (b, 0);
+          break;
+        case 3:
+          kind = TKS_ENTRY_IRQ_LEAVE;
+          break;
+        case 4:
+          switch (get_bits (b, 2))
+            {
+            case 0: kind = TKS_ENTRY_SLEEP; break;
+            case 1: kind = TKS_ENTRY_WAKE; break;
+            case 2: kind = TKS_ENTRY_TRIGGER; break;
+            default: return FALSE;
+            }
+          break;
+        case 5:
+          kind = TKS_ENTRY_READY;
+          e->a = get_bits (b, 6);
+          break;
+        case 6:
+          kind = TKS_ENTRY_MARKER;
+          e->a = get_eg (b, 0);
+          e->b = get_eg (b, 4);
+          break;
+        default:
+          if (get_bits (b, 1) == 0)
+            {
+              kind = TKS_ENTRY_BEGIN;
+              e->a = get_eg (b, 0) & 0xFF;
+              e->a |= (get_eg (b, 0) & 0xFF) << 8;
+            }
+          else
+            {
+              kind = TKS_ENTRY_END;
+              e->a = get_eg (b, 0) & 0xFF;
+            }
+          break;
+        }
+    }
+  if (is_switch)
+    z->cur = (guint8) in;
+  else if (is_exit)
+    z->cur = 0;
+
+  /* When: the tick's step, then with the counter its place against the previous record's. */
+  {
+    guint32 dt = get_symbol (b, z->steps, z->step_counts, STEPS);
+
+    if (dt == STEPS - 1)
+      dt += get_eg (b, 0);
+    tick = (z->tick + dt) & TIME_MASK;
+    if (self->counter_hz != 0)
+      {
+        guint32 off = get_eg (b, order_of (z->mean));
+        gint32 diff = (off & 1) ? -(gint32) (off >> 1) - 1 : (gint32) (off >> 1);
+
+        z->mean = z->mean - (z->mean >> 3) + MIN (off, 0x0FFFFFFFu);
+        z->counter += dt * self->cycles_per_tick + (guint32) diff;
+        e->counter = z->counter;
+      }
+  }
+  z->tick = tick;
+
+  if (is_switch || is_exit)
+    e->record = (tick << 12) | (out << 6) | in;
+  else if (kind == TKS_ENTRY_IRQ_ENTER && e->a < 31)
+    e->record = (tick << 12) | (EVENT_MARK << 6) | (IRQ_SHORT + e->a);
+  else
+    e->record = (tick << 12) | (EVENT_MARK << 6) | kind;
+  e->kind = kind;
+  return !b->short_read;
+}
+
+TksCompactDecoder *
+tks_compact_decoder_new (guint64 tick_hz, guint64 counter_hz)
+{
+  TksCompactDecoder *self = g_new0 (TksCompactDecoder, 1);
+
+  self->tick_hz = tick_hz != 0 ? tick_hz : 1000;
+  self->counter_hz = counter_hz;
+  self->cycles_per_tick = (guint32) (counter_hz / self->tick_hz);
+  self->entries = g_array_new (FALSE, FALSE, sizeof (TksEntry));
+  self->losses = g_array_new (FALSE, FALSE, sizeof (guint));
+  return self;
+}
+
+void
+tks_compact_decoder_free (TksCompactDecoder *self)
+{
+  if (self == NULL)
+    return;
+  g_array_unref (self->entries);
+  g_array_unref (self->losses);
+  g_free (self);
+}
+
+GArray *
+tks_compact_decoder_entries (TksCompactDecoder *self)
+{
+  return self->entries;
+}
+
+GArray *
+tks_compact_decoder_losses (TksCompactDecoder *self)
+{
+  return self->losses;
+}
+
+guint
+tks_compact_decoder_n_lines (TksCompactDecoder *self)
+{
+  return self->n_lines;
+}
+
+static void
+note_loss (TksCompactDecoder *self)
+{
+  guint at = self->entries->len;
+
+  if (self->losses->len == 0 || g_array_index (self->losses, guint, self->losses->len - 1) != at)
+    g_array_append_val (self->losses, at);
+}
+
+gboolean
+tks_compact_decoder_line (TksCompactDecoder *self, const char *line, gsize len, GError **error)
+{
+  guint8 values[MAX_PAYLOAD];
+  gsize n_payload, star;
+  guint32 seq = 0, check = 0, hash = 2166136261u;
+  State z;
+  Bits b;
+  guint n_entries;
+  GArray *decoded;
+
+  /* Z, 3 characters of sequence number, the payload, '*', 4 characters of checksum. */
+  if (len < 1 + SEQ_CHARS + 1 + CHECK_CHARS || line[0] != 'Z'
+      || len > 1 + SEQ_CHARS + MAX_PAYLOAD + 1 + CHECK_CHARS)
+    {
+      note_loss (self);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("not a line of the compact log"));
+      return FALSE;
+    }
+  star = len - 1 - CHECK_CHARS;
+  if (line[star] != '*')
+    {
+      note_loss (self);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("compact line without its checksum"));
+      return FALSE;
+    }
+  for (gsize i = 0; i < star; i++)
+    {
+      hash ^= (guint8) line[i];
+      hash *= 16777619u;
+    }
+  hash = (hash >> 24) ^ (hash & 0xFFFFFFu);
+  for (gsize i = 0; i < CHECK_CHARS; i++)
+    {
+      int v = char_value (line[star + 1 + i]);
+
+      if (v < 0)
+        v = 64;   /* never matches */
+      check = (check << 6) | (guint32) (v & 63);
+      if (v == 64)
+        hash = ~check;
+    }
+  for (gsize i = 0; i < SEQ_CHARS; i++)
+    {
+      int v = char_value (line[1 + i]);
+
+      seq = (seq << 6) | (guint32) (v < 0 ? 0 : v);
+    }
+  n_payload = star - 1 - SEQ_CHARS;
+  for (gsize i = 0; i < n_payload; i++)
+    {
+      int v = char_value (line[1 + SEQ_CHARS + i]);
+
+      if (v < 0)
+        {
+          hash = ~check;
+          break;
+        }
+      values[i] = (guint8) v;
+    }
+  if (hash != check)
+    {
+      note_loss (self);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+                   _("compact line %u is damaged (its checksum does not match): its records are lost"),
+                   seq);
+      if (seq == self->next_seq)
+        self->next_seq = (seq + 1) & 0x3FFFF;
+      return FALSE;
+    }
+  if (seq != self->next_seq)
+    {
+      guint32 missing = (seq - self->next_seq) & 0x3FFFF;
+
+      note_loss (self);
+      self->next_seq = (seq + 1) & 0x3FFFF;
+      /* The line itself is good: report the loss, then keep its entries. */
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+                   g_dngettext (GETTEXT_PACKAGE, "compact line %u is missing: its records are lost",
+                                "compact lines %u to %u are missing: their records are lost", missing),
+                   (guint) ((seq - missing) & 0x3FFFF), (guint) ((seq - 1) & 0x3FFFF));
+    }
+  else
+    self->next_seq = (seq + 1) & 0x3FFFF;
+
+  /* The key frame, then the entries. */
+  b.values = values;
+  b.n_bits = n_payload * 6;
+  b.pos = 0;
+  b.short_read = FALSE;
+  memset (&z, 0, sizeof z);
+  n_entries = get_bits (&b, 7);
+  z.tick = get_bits (&b, 20);
+  if (self->counter_hz != 0)
+    {
+      guint k;
+
+      z.counter = get_bits (&b, 32);
+      k = get_bits (&b, 5);
+      z.mean = 8u << MIN (k, 28u);
+    }
+  z.cur = (guint8) get_bits (&b, 6);
+  state_reset (&z);
+
+  decoded = g_array_sized_new (FALSE, FALSE, sizeof (TksEntry), n_entries);
+  for (guint i = 0; i < n_entries; i++)
+    {
+      TksEntry e;
+
+      if (!decode_entry (self, &b, &z, &e))
+        break;
+      g_array_append_val (decoded, e);
+    }
+  if (b.short_read || decoded->len != n_entries || n_entries > MAX_ENTRIES)
+    {
+      /* The checksum matched but the bits do not make whole entries: a board that encodes
+       * otherwise, or a forged line. */
+      g_array_unref (decoded);
+      note_loss (self);
+      g_clear_error (error);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+                   _("compact line %u cannot be decoded: its records are lost"), seq);
+      return FALSE;
+    }
+  g_array_append_vals (self->entries, decoded->data, decoded->len);
+  g_array_unref (decoded);
+  self->n_lines++;
+  return error == NULL || *error == NULL;
+}

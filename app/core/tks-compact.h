@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/*
+ * The compact encoding of a board's log (threads_dump_compact, dump version 3; see
+ * mcu-lib/WIRE-FORMAT.md): lines of base64 characters, each with a sequence number, a key
+ * frame and a checksum, so that a lost or damaged line costs only its own entries.
+ *
+ * The decoder turns lines back into the entries of dump version 2 (a switch, or an event with
+ * its payload), as the board stored them.
+ */
+
+/* Event kinds of dump version 2 (0: a switch or an exit). */
+typedef enum
+{
+  TKS_ENTRY_SWITCH    = 0,
+  TKS_ENTRY_IRQ_ENTER = 1,
+  TKS_ENTRY_IRQ_LEAVE = 2,
+  TKS_ENTRY_SLEEP     = 3,
+  TKS_ENTRY_WAKE      = 4,
+  TKS_ENTRY_READY     = 5,
+  TKS_ENTRY_MARKER    = 6,
+  TKS_ENTRY_BEGIN     = 7,
+  TKS_ENTRY_END       = 8,
+  TKS_ENTRY_TRIGGER   = 9,
+} TksEntryKind;
+
+/* One entry: @record is the board's record word (tick << 12 | out << 6 | in; for events out is
+ * 63 and in the kind, or 32 + id for a handler with a small id); @counter the realtime counter
+ * when the board has one; @a and @b the payload (see the kinds above). */
+typedef struct
+{
+  guint32 record;
+  guint32 counter;
+  guint32 kind;       /* TksEntryKind */
+  guint32 a;
+  guint32 b;
+} TksEntry;
+
+/* Payload words dump version 2's checksum takes for @entry (0, 1: A, 2: A and B). */
+guint    tks_entry_payload_words (const TksEntry *entry);
+/* Folds @entry into @hash as dump version 2's checksum does (start from 2166136261). */
+guint32  tks_entry_hash          (guint32         hash,
+                                  const TksEntry *entry,
+                                  gboolean        with_counter);
+
+typedef struct _TksCompactDecoder TksCompactDecoder;
+
+/* @tick_hz: the board's tick rate; @counter_hz: its counter's frequency, 0 without one. */
+TksCompactDecoder *tks_compact_decoder_new      (guint64             tick_hz,
+                                                 guint64             counter_hz);
+void               tks_compact_decoder_free     (TksCompactDecoder  *decoder);
+/* Decodes one line (its end of line removed). FALSE with @error (TKS_ERROR_PARSE) for a line
+ * that is damaged, out of sequence or not a compact line: its entries are lost, the next good
+ * line decodes as usual. Lines missing before this one are reported the same way, once. */
+gboolean           tks_compact_decoder_line     (TksCompactDecoder  *decoder,
+                                                 const char         *line,
+                                                 gsize               len,
+                                                 GError            **error);
+/* The entries decoded so far, in order (TksEntry). */
+GArray            *tks_compact_decoder_entries  (TksCompactDecoder  *decoder);
+/* The index in the entries before which each lost stretch of lines lies (guint). */
+GArray            *tks_compact_decoder_losses   (TksCompactDecoder  *decoder);
+guint              tks_compact_decoder_n_lines  (TksCompactDecoder  *decoder);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksCompactDecoder, tks_compact_decoder_free)
+
+G_END_DECLS

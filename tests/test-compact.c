@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The compact encoding, end to end: the board library (on the host stand-in) prints its log
+ * as threads_dump (text) and as threads_dump_compact; the core's decoder must give back
+ * exactly the entries of the text, and the end line's checksum. Every kind of entry and every
+ * escape of the coder is reached; damaged, missing and forged lines are named and cost only
+ * their own records. Built twice: with every event option (cycle counter) and with switches
+ * only (ticks only).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "ch.h"
+#include "host-stream.h"
+#include "threads_utilities.h"
+#include "tks-compact.h"
+#include "tks-error.h"
+
+#define N_THREADS 62
+
+static thread_t threads[N_THREADS];
+static guint32 rng = 2463534242u;
+
+static guint32
+next_random (void)
+{
+  rng ^= rng << 13;
+  rng ^= rng >> 17;
+  rng ^= rng << 5;
+  return rng;
+}
+
+static void
+boot (int n)
+{
+  char name[8];
+
+  ch_host_reset ();
+  tuResetState ();
+  memset (threads, 0, sizeof threads);
+  for (int i = 0; i < n; i++)
+    {
+      g_snprintf (name, sizeof name, "t%d", i);
+      ch_host_thread_init (&threads[i], g_intern_string (name), i == 1 ? 1 : 64, CH_FLAG_MODE_STATIC);
+      if (i == 0)
+        ch_host_switch (&threads[0]);
+    }
+}
+
+static char *
+run (void (*cmd) (BaseSequentialStream *, int, char *[]))
+{
+  return host_run (cmd, 0, NULL);
+}
+
+#if TU_IRQ
+static void
+Short_IRQHandler (void)
+{
+  CH_IRQ_PROLOGUE ();
+  CH_IRQ_EPILOGUE ();
+}
+#endif
+
+/* The entries of a threads_dump reply (dump version 1 or 2), as the board stored them. */
+static GArray *
+text_entries (const char *dump, guint32 *checksum, guint *announced)
+{
+  g_auto (GStrv) lines = g_strsplit (dump, "\r\n", -1);
+  GArray *entries = g_array_new (FALSE, FALSE, sizeof (TksEntry));
+  gboolean in_log = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *l = lines[i];
+      TksEntry e = { 0 };
+      unsigned a = 0, b = 0, tick = 0;
+      unsigned long counter = 0, value = 0;
+      char rest[64] = "";
+
+      if (g_str_has_prefix (l, "End of dump: "))
+        {
+          g_assert_cmpint (sscanf (l, "End of dump: %u records, checksum %x", announced, checksum), ==, 2);
+          break;
+        }
+      if (strcmp (l, "Timestamps:") == 0)
+        {
+          in_log = TRUE;
+          continue;
+        }
+      if (!in_log || g_str_has_prefix (l, "Triggered at"))
+        continue;
+      /* The counter, if any, ends the line. */
+      if (strstr (l, " @ ") != NULL)
+        g_assert_cmpint (sscanf (strstr (l, " @ "), " @ %lu", &counter), ==, 1);
+      e.counter = (guint32) counter;
+      if (sscanf (l, "From %u to %u at %u", &a, &b, &tick) == 3)
+        e.record = (tick << 12) | (a << 6) | b;
+      else if (sscanf (l, "Irq enter %u at %u", &a, &tick) == 2)
+        {
+          e.kind = TKS_ENTRY_IRQ_ENTER;
+          e.a = a;
+          e.record = (tick << 12) | (63u << 6) | (a <= 30 ? 32 + a : 1);
+        }
+      else
+        {
+          guint kind;
+
+          if (sscanf (l, "Irq leave at %u", &tick) == 1)
+            kind = TKS_ENTRY_IRQ_LEAVE;
+          else if (sscanf (l, "Sleep at %u", &tick) == 1)
+            kind = TKS_ENTRY_SLEEP;
+          else if (sscanf (l, "Wake at %u", &tick) == 1)
+            kind = TKS_ENTRY_WAKE;
+          else if (sscanf (l, "Trigger at %u", &tick) == 1)
+            kind = TKS_ENTRY_TRIGGER;
+          else if (sscanf (l, "Ready %u at %u", &a, &tick) == 2)
+            kind = TKS_ENTRY_READY;
+          else if (sscanf (l, "Marker %u = %lu at %u", &a, &value, &tick) == 3)
+            kind = TKS_ENTRY_MARKER;
+          else if (sscanf (l, "State %u begin %u at %u", &a, &b, &tick) == 3)
+            {
+              kind = TKS_ENTRY_BEGIN;
+              a |= b << 8;
+            }
+          else if (sscanf (l, "State %u end at %u", &a, &tick) == 2)
+            kind = TKS_ENTRY_END;
+          else
+            g_error ("unexpected line '%s' %s", l, rest);
+          e.kind = kind;
+          e.a = a;
+          e.b = (guint32) value;
+          e.record = (tick << 12) | (63u << 6) | kind;
+        }
+      g_array_append_val (entries, e);
+    }
+  return entries;
+}
+
+typedef struct
+{
+  GArray  *entries;
+  guint    n_lines;
+  guint    n_bytes;       /* of the compact lines */
+  guint32  checksum;
+  guint    announced;
+  GPtrArray *errors;
+} Decoded;
+
+static void
+decoded_clear (Decoded *d)
+{
+  g_clear_pointer (&d->entries, g_array_unref);
+  g_clear_pointer (&d->errors, g_ptr_array_unref);
+}
+
+/* Decodes a threads_dump_compact reply; @mangle may change the lines first. */
+static void
+decode (const char *reply, void (*mangle) (GPtrArray *lines), Decoded *d)
+{
+  g_auto (GStrv) split = g_strsplit (reply, "\r\n", -1);
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (TksCompactDecoder) dec = NULL;
+  guint64 tick_hz = 0, counter_hz = 0;
+  gboolean in_log = FALSE;
+
+  memset (d, 0, sizeof *d);
+  d->errors = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; split[i] != NULL; i++)
+    g_ptr_array_add (lines, g_strdup (split[i]));
+  if (mangle != NULL)
+    mangle (lines);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const char *l = lines->pdata[i];
+
+      if (g_str_has_prefix (l, "Tick frequency: "))
+        tick_hz = g_ascii_strtoull (l + 16, NULL, 10);
+      else if (g_str_has_prefix (l, "Counter frequency: "))
+        counter_hz = g_ascii_strtoull (l + 19, NULL, 10);
+      else if (strcmp (l, "Compact:") == 0)
+        {
+          in_log = TRUE;
+          dec = tks_compact_decoder_new (tick_hz, counter_hz);
+        }
+      else if (g_str_has_prefix (l, "End of dump: "))
+        {
+          g_assert_cmpint (sscanf (l, "End of dump: %u records, checksum %x", &d->announced,
+                                   &d->checksum), ==, 2);
+          in_log = FALSE;
+        }
+      else if (in_log)
+        {
+          g_autoptr (GError) error = NULL;
+
+          d->n_bytes += (guint) strlen (l) + 2;
+          if (!tks_compact_decoder_line (dec, l, strlen (l), &error))
+            {
+              g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
+              g_ptr_array_add (d->errors, g_strdup (error->message));
+            }
+          else
+            g_assert_no_error (error);
+        }
+    }
+  g_assert_nonnull (dec);
+  d->entries = g_array_ref (tks_compact_decoder_entries (dec));
+  d->n_lines = tks_compact_decoder_n_lines (dec);
+}
+
+static void
+assert_same_entries (GArray *text, GArray *compact)
+{
+  g_assert_cmpuint (compact->len, ==, text->len);
+  for (guint i = 0; i < text->len; i++)
+    {
+      const TksEntry *a = &g_array_index (text, TksEntry, i);
+      const TksEntry *b = &g_array_index (compact, TksEntry, i);
+
+      if (memcmp (a, b, sizeof *a) != 0)
+        g_error ("entry %u: text %08x %u %u %u %u, compact %08x %u %u %u %u", i, a->record,
+                 a->counter, a->kind, a->a, a->b, b->record, b->counter, b->kind, b->a, b->b);
+    }
+}
+
+/* A busy random board: switches among many threads (and unlogged ones), exits with
+ * renumbering, every event, ticks that wrap, a counter that wraps, long gaps. */
+static void
+run_random_board (guint n_steps)
+{
+  systime_t tick = 1048000;          /* wraps the 20-bit tick early on */
+  rtcnt_t counter = 0xFFF00000u;     /* and the 32-bit counter */
+  int alive = 40;
+#if TU_USER
+  tuname_t marker = tuRegisterMarker ("m");
+  tuname_t channel = tuRegisterChannel ("c");
+  tuname_t state = tuRegisterState ("s");
+#endif
+
+  boot (alive);
+  for (guint i = 0; i < n_steps; i++)
+    {
+      guint32 r = next_random ();
+      guint32 step = r % 16 == 0 ? next_random () % 5000000 : r % 200000;
+
+      counter += step;
+      tick += step / 168000 + (r % 97 == 0 ? 3000 : 0);
+      ch_host_time = tick;
+      ch_host_counter = counter;
+      switch (r % 11)
+        {
+        case 0:
+          if (alive > 5 && r % 3 == 0)
+            {
+              /* The current thread exits; main runs next. */
+              thread_t *cur = ch_host_current ();
+
+              if (cur != &threads[0] && cur != &threads[1])
+                {
+                  ch_host_thread_exit (cur);
+                  ch_host_set_current (&threads[0]);
+                  ch_host_switch (&threads[1]);
+                  break;
+                }
+            }
+          G_GNUC_FALLTHROUGH;
+        default:
+          {
+            int next = (int) (next_random () % (guint32) alive);
+
+            if (threads[next].state != CH_STATE_FINAL && &threads[next] != ch_host_current ())
+              ch_host_switch (&threads[next]);
+          }
+          break;
+#if TU_EVENTS
+        case 1:
+          Short_IRQHandler ();
+          break;
+        case 2:
+          ch_host_ready (&threads[next_random () % (guint32) alive]);
+          break;
+#endif
+#if TU_USER
+        case 3:
+          tuMarker (marker, r % 4 == 0 ? next_random () : r % 50);
+          break;
+        case 4:
+          tuStateBegin (channel, state);
+          break;
+        case 5:
+          tuStateEnd (channel);
+          break;
+#endif
+        }
+    }
+}
+
+static void
+check_round_trip (void)
+{
+  g_autofree char *text = run (tuCmdThreadsDump);
+  g_autofree char *compact = run (tuCmdThreadsDumpCompact);
+  g_autoptr (GArray) expected = NULL;
+  guint32 checksum = 0;
+  guint announced = 0;
+  Decoded d;
+
+  expected = text_entries (text, &checksum, &announced);
+  g_assert_cmpuint (announced, ==, expected->len);
+  if (g_getenv ("TKS_DEBUG_COMPACT") != NULL)
+    g_printerr ("%s\n%s\n", text, compact);
+  decode (compact, NULL, &d);
+  for (guint i = 0; i < d.errors->len; i++)
+    g_test_message ("%s", (const char *) d.errors->pdata[i]);
+  g_assert_cmpuint (d.errors->len, ==, 0);
+  assert_same_entries (expected, d.entries);
+  g_assert_cmpuint (d.announced, ==, expected->len);
+  g_assert_cmphex (d.checksum, ==, checksum);
+  {
+    guint32 h = 2166136261u;
+
+    for (guint i = 0; i < d.entries->len; i++)
+      h = tks_entry_hash (h, &g_array_index (d.entries, TksEntry, i), TU_CYCLES);
+    g_assert_cmphex (h, ==, d.checksum);
+  }
+  if (g_test_verbose ())
+    g_printerr ("%u entries: text %zu bytes, compact %u bytes in %u lines (%.2f bytes/entry)\n",
+                expected->len, strlen (text), d.n_bytes, d.n_lines,
+                (double) d.n_bytes / MAX (1, expected->len));
+  /* Lines stay short and printable. */
+  {
+    g_auto (GStrv) lines = g_strsplit (compact, "\r\n", -1);
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      {
+        g_assert_cmpuint (strlen (lines[i]), <=, 80);
+        for (const char *p = lines[i]; *p != '\0'; p++)
+          g_assert_true (g_ascii_isprint (*p));
+      }
+  }
+  decoded_clear (&d);
+}
+
+static void
+test_round_trip_random (void)
+{
+  for (guint seed = 1; seed <= 20; seed++)
+    {
+      rng = seed * 2654435761u;
+      run_random_board (400 + seed * 37);
+      check_round_trip ();
+    }
+}
+
+/* Escapes the random board rarely reaches: handler ids above 30, a marker of 2^32 - 1, the
+ * counter standing still for a long time (a part whose counter stops in sleep), the same tick
+ * for many records. */
+static void
+test_round_trip_escapes (void)
+{
+  boot (8);
+#if TU_USER
+  {
+    char name[8];
+    tuname_t last = 0;
+
+    for (int i = 0; i < 31; i++)
+      {
+        g_snprintf (name, sizeof name, "n%d", i);
+        last = tuRegisterMarker (g_intern_string (name));
+      }
+    ch_host_time = 10;
+    tuMarker (last, 0xFFFFFFFFu);
+    tuMarker (last, 0);
+  }
+#endif
+#if TU_IRQ
+  ch_host_time = 11;
+  Short_IRQHandler ();    /* registered as name 32: the long form */
+#endif
+  for (int i = 0; i < 300; i++)
+    {
+      ch_host_time = 20 + (systime_t) (i / 100) * 600000;   /* long gaps, counter still */
+      ch_host_switch (&threads[i % 8]);
+    }
+  check_round_trip ();
+}
+
+/* Lines lost, damaged or forged cost only their own records, and are named. */
+static guint drop_index;
+
+static void
+drop_line (GPtrArray *lines)
+{
+  guint first = 0;
+
+  while (first < lines->len && strcmp (lines->pdata[first], "Compact:") != 0)
+    first++;
+  g_ptr_array_remove_index (lines, first + drop_index);
+}
+
+static void
+damage_line (GPtrArray *lines)
+{
+  guint first = 0;
+  char *l;
+
+  while (first < lines->len && strcmp (lines->pdata[first], "Compact:") != 0)
+    first++;
+  l = lines->pdata[first + drop_index];
+  l[10] = l[10] == 'A' ? 'B' : 'A';
+}
+
+static void
+test_damage (void)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *compact = NULL;
+  g_autoptr (GArray) expected = NULL;
+  guint32 checksum;
+  guint announced;
+  Decoded whole, d;
+
+  rng = 99;
+  run_random_board (3000);
+  text = run (tuCmdThreadsDump);
+  compact = run (tuCmdThreadsDumpCompact);
+  expected = text_entries (text, &checksum, &announced);
+  decode (compact, NULL, &whole);
+  g_assert_cmpuint (whole.n_lines, >, 4);
+
+  for (guint mode = 0; mode < 2; mode++)
+    {
+      drop_index = 3;   /* the third line of the log */
+      decode (compact, mode == 0 ? drop_line : damage_line, &d);
+      g_assert_cmpuint (d.errors->len, ==, 1);
+      g_assert_nonnull (strstr (d.errors->pdata[0], mode == 0 ? "compact line 2 is missing"
+                                                              : "compact line 2 is damaged"));
+      g_assert_cmpuint (d.n_lines, ==, whole.n_lines - 1);
+      /* Every other line decoded as before. */
+      g_assert_cmpuint (d.entries->len, <, expected->len);
+      for (guint i = 0, j = 0; i < d.entries->len; i++, j++)
+        {
+          while (memcmp (&g_array_index (d.entries, TksEntry, i),
+                         &g_array_index (expected, TksEntry, j), sizeof (TksEntry)) != 0)
+            {
+              j++;
+              g_assert_cmpuint (j, <, expected->len);
+            }
+        }
+      decoded_clear (&d);
+    }
+  decoded_clear (&whole);
+
+  /* Hostile lines: too long, bad characters, a good checksum over bits that are not
+   * entries. Never accepted, never a crash. */
+  {
+    g_autoptr (TksCompactDecoder) dec = tks_compact_decoder_new (1000, 0);
+    static const char *const bad[] = {
+      "", "Z", "ZAAA*AAAA", "ZAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA*AAAA",
+      "ZAAA\x1b[2J*AAAA", "From  1 to  2 at 5",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_autoptr (GError) error = NULL;
+
+        g_assert_false (tks_compact_decoder_line (dec, bad[i], strlen (bad[i]), &error));
+        g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
+      }
+    g_assert_cmpuint (tks_compact_decoder_entries (dec)->len, ==, 0);
+  }
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/compact/round-trip-random", test_round_trip_random);
+  g_test_add_func ("/compact/round-trip-escapes", test_round_trip_escapes);
+  g_test_add_func ("/compact/damage", test_damage);
+  return g_test_run ();
+}
