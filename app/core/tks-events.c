@@ -358,7 +358,8 @@ tks_events_build (TksCapture      *capture,
   g_autoptr(GArray) wakeups = g_array_new (FALSE, FALSE, sizeof (TksWakeup));
   g_autoptr(GHashTable) pending = g_hash_table_new (NULL, NULL); /* thread => wakeup + 1 */
   Open sleep = { 0 };
-  gboolean sleeping = FALSE;
+  gboolean sleeping = FALSE, woken = FALSE;
+  guint32 waker = 0;
   guint n_threads = tks_capture_get_n_threads (capture);
 
   self->capture = capture;
@@ -404,7 +405,7 @@ tks_events_build (TksCapture      *capture,
 
   for (guint i = 0; i < n; i++)
     {
-      const TksEventEntry *en = &self->entries[i];
+      TksEventEntry *en = &self->entries[i];
       guint thread = entry_threads != NULL ? entry_threads[map[i]] : G_MAXUINT;
 
       switch (en->kind)
@@ -415,6 +416,12 @@ tks_events_build (TksCapture      *capture,
 
             intern_name (self, ev, TKS_NAME_IRQ, en->a);
             g_array_append_val (irqs, open);
+            /* the first handler that enters after a Sleep woke the CPU */
+            if (sleeping && !woken)
+              {
+                woken = TRUE;
+                waker = en->a;
+              }
           }
           break;
         case TKS_EVENT_IRQ_LEAVE:
@@ -429,20 +436,27 @@ tks_events_build (TksCapture      *capture,
                 g_array_set_size (irqs, irqs->len - 1);
                 depth = irqs->len;
               }
+            en->a = open.id;
             add_slice (&b, TKS_TRACK_IRQ, open.id, &open, en->time, depth,
                        intern_name (self, ev, TKS_NAME_IRQ, open.id), 0);
           }
           break;
         case TKS_EVENT_SLEEP:
           if (!sleeping)
-            sleep = (Open) { .begin = en->time };
+            {
+              sleep = (Open) { .begin = en->time };
+              woken = FALSE;
+            }
           sleeping = TRUE;
           break;
         case TKS_EVENT_WAKE:
+          /* (asleep when the log began: what woke it is known only if it entered since) */
           if (!sleeping)
             sleep = (Open) { .begin = b.first, .flags = TKS_SLICE_OPEN_BEGIN };
           add_slice (&b, TKS_TRACK_SLEEP, 0, &sleep, en->time, 0,
-                     en->a != 0 ? intern_name (self, ev, TKS_NAME_IRQ, en->a) : NULL, 0);
+                     sleeping && woken ? intern_name (self, ev, TKS_NAME_IRQ, waker) : NULL, 0);
+          en->a = sleeping && woken ? waker : 0;
+          en->b = sleeping && woken;
           sleeping = FALSE;
           break;
         case TKS_EVENT_MARKER:

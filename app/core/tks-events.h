@@ -41,10 +41,12 @@ typedef struct _TksEvents TksEvents;
 typedef enum
 {
   TKS_EVENT_SWITCH      = 0, /* a = out thread number, b = in thread number (an exit: a = b) */
-  TKS_EVENT_IRQ_ENTER   = 1, /* a = handler name id */
-  TKS_EVENT_IRQ_LEAVE   = 2, /* a = handler name id */
+  TKS_EVENT_IRQ_ENTER   = 1, /* a = handler name id (0: a name the board could not register) */
+  TKS_EVENT_IRQ_LEAVE   = 2, /* the innermost handler under way ends; a = its name id (0 when
+                                it entered before the log) */
   TKS_EVENT_SLEEP       = 3, /* the CPU goes idle */
-  TKS_EVENT_WAKE        = 4, /* the CPU leaves idle; a = name id of the waking handler, 0 none */
+  TKS_EVENT_WAKE        = 4, /* the CPU leaves idle; b = 1 when a handler entered since the
+                                Sleep, then a = the first one's name id: it woke the CPU */
   TKS_EVENT_READY       = 5, /* a = number of the thread made ready (at that moment) */
   TKS_EVENT_MARKER      = 6, /* a = marker name id, b = value */
   TKS_EVENT_STATE_BEGIN = 7, /* a = channel id, b = state id */
@@ -139,7 +141,8 @@ typedef struct
   guint        dump_version;
   guint64      counter_hz;      /* "Counter frequency"; 0: no counter */
   guint        counter_bits;    /* "Counter bits" */
-  guint64      log_words;       /* "Log words" */
+  guint        slot_words;      /* "Slot words": 2 with the counter, else 1 */
+  guint64      slots;           /* "Slots": the slots the printed entries take */
   const char  *options;         /* "Events": e.g. "cycles irq sleep ready user conditions" */
   const char  *condition;       /* "Condition": e.g. "latency above 500 us of sensor", "none" */
   guint        max_names;       /* "Max names" */
