@@ -1182,6 +1182,41 @@ test_cli_fetch_export (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
+/* A hole in the log of a dump version 2: its place is a slot (a handler with an id above 30,
+ * a Ready take two; a continuation left of an overwritten event comes first). */
+static const char with_hole[] =
+  "Dump version: 2\r\nTick frequency: 1000\r\nTick bits: 20\r\nLog size: 8\r\nSlot words: 1\r\n"
+  "Events: irq ready\r\nMode: run\r\nMax names: 64\r\nNames refused: 0\r\n"
+  "Records: 5\r\nSlots: 8\r\nRecords written: 100\r\nDropped while paused: 3\r\n"
+  "Dropped for history: 0\r\n"
+  "Paused: before record 99, ticks 7 to 8, 3 switches dropped\r\nThreads:\r\n"
+  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+  "Thread number  2 : Prio = 100, Log = Yes, Name = sensor\r\n"
+  "Deleted threads: \r\nNames:\r\nTimestamps:\r\n"
+  "From  1 to  2 at       5\r\n"
+  "Ready  1 at       6\r\n"
+  "Irq enter 40 at       6\r\n"
+  "Irq leave at       6\r\n"
+  "From  2 to  1 at       9\r\n"
+  "End of dump: 5 records, checksum 0\r\n";
+
+static void
+test_hole_by_slots (void)
+{
+  g_autofree char *text = with_checksum (with_hole);
+  g_autoptr(TksCapture) capture = read_dump (text);
+  const TksGap *gaps;
+  guint n;
+
+  g_assert_null (tks_capture_get_damage (capture));
+  gaps = tks_capture_get_gaps (capture, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat (gaps[0].begin, ==, 7.0);
+  g_assert_cmpfloat (gaps[0].end, ==, 8.0);
+  g_assert_cmpuint (gaps[0].dropped, ==, 3);
+  g_assert_nonnull (track_named (tks_capture_get_events (capture), TKS_TRACK_IRQ, "irq 40"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1190,6 +1225,7 @@ main (int    argc,
   g_test_add_func ("/events/every-kind", test_every_kind);
   g_test_add_func ("/events/counter-unwrap", test_counter_unwrap);
   g_test_add_func ("/events/ticks-only", test_ticks_only);
+  g_test_add_func ("/events/hole-by-slots", test_hole_by_slots);
   g_test_add_func ("/events/damage", test_damage);
   g_test_add_func ("/events/hostile", test_hostile);
   g_test_add_func ("/events/trigger-entry", test_trigger_entry);
