@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tks-capture.h"
+#include "tks-events.h"
 #include "tks-export.h"
 #include "tks-stats.h"
 
@@ -33,6 +34,95 @@ count_timeline (TksCapture *capture,
       *n_runs += t->n_runs;
       *n_marks += t->n_marks;
     }
+}
+
+/* The events of a dump version 2: in order, slices that end after they begin, wake-ups that
+ * never end before they begin; their statistics. */
+static void
+exercise_events (TksEvents *events)
+{
+  const TksEventEntry *e;
+  const TksWakeup *w;
+  guint n;
+  g_autoptr(GArray) lat = tks_events_latency_stats (events, NAN, NAN);
+  g_autoptr(GArray) handlers = tks_events_handler_stats (events, NAN, NAN);
+  g_autoptr(GArray) markers = tks_events_marker_stats (events, NAN, NAN);
+  g_autofree guint *hist = tks_events_latency_histogram (events, G_MAXUINT, NAN, NAN, 10, 16);
+
+  e = tks_events_get_entries (events, &n);
+  for (guint i = 1; i < n; i++)
+    if (!(e[i].time.pos >= e[i - 1].time.pos) || e[i].time.time < e[i - 1].time.time)
+      abort ();
+  for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
+    {
+      const TksTrack *t = tks_events_get_tracks (events, k, &n);
+
+      for (guint i = 0; i < n; i++)
+        for (guint j = 0; j < t[i].n_slices; j++)
+          if (t[i].slices[j].end.time < t[i].slices[j].begin.time)
+            abort ();
+    }
+  w = tks_events_get_wakeups (events, &n);
+  for (guint i = 0; i < n; i++)
+    if (w[i].latency < 0)
+      abort ();
+  tks_events_irq_time (events, NAN, NAN);
+  tks_events_sleep_time (events, NAN, NAN);
+
+  /* The figures agree with themselves. */
+  for (guint i = 0; i < lat->len; i++)
+    {
+      const TksLatencyStats *l = &g_array_index (lat, TksLatencyStats, i);
+
+      double slack = 1e-9 * (fabs (l->max_us) + 1); /* the mean's rounding */
+
+      if (l->count > 0 && !(l->min_us <= l->p50_us && l->p50_us <= l->p99_us &&
+                            l->p99_us <= l->max_us && l->min_us - slack <= l->mean_us &&
+                            l->mean_us <= l->max_us + slack))
+        abort ();
+    }
+  for (guint i = 0, sum = 0; i < 16; i++)
+    if ((sum += hist[i]) > n)
+      abort ();
+  for (guint i = 0; i < handlers->len; i++)
+    if (g_array_index (handlers, TksHandlerStats, i).longest_us >
+        g_array_index (handlers, TksHandlerStats, i).total_us)
+      abort ();
+  for (guint i = 0; i < markers->len; i++)
+    if (g_array_index (markers, TksMarkerStats, i).min_interval_us >
+        g_array_index (markers, TksMarkerStats, i).max_interval_us)
+      abort ();
+}
+
+/* A saved capture's events load back the same. */
+static void
+compare_events (TksEvents *a,
+                TksEvents *b)
+{
+  const TksEventEntry *ea, *eb;
+  guint na, nb;
+
+  if ((a == NULL) != (b == NULL))
+    {
+      fprintf (stderr, "a saved capture loads %s events\n", a != NULL ? "without its" : "with");
+      abort ();
+    }
+  if (a == NULL)
+    return;
+  ea = tks_events_get_entries (a, &na);
+  eb = tks_events_get_entries (b, &nb);
+  if (na != nb)
+    {
+      fprintf (stderr, "a saved capture loads %u entries, not %u\n", nb, na);
+      abort ();
+    }
+  for (guint i = 0; i < na; i++)
+    if (ea[i].kind != eb[i].kind || ea[i].time.pos != eb[i].time.pos ||
+        ea[i].time.time != eb[i].time.time)
+      {
+        fprintf (stderr, "a saved capture loads entry %u elsewhere\n", i);
+        abort ();
+      }
 }
 
 static void
@@ -103,6 +193,8 @@ exercise (TksCapture *capture)
       }
   }
 
+  if (tks_capture_get_events (capture) != NULL)
+    exercise_events (tks_capture_get_events (capture));
   stats = tks_stats_compute (capture, NAN, NAN, &totals, NULL);
   g_clear_pointer (&stats, g_array_unref);
   stats = tks_stats_compute (capture, start + (end - start) / 3, end - (end - start) / 3,
@@ -135,6 +227,7 @@ exercise (TksCapture *capture)
   if (g_getenv ("TKS_FUZZ_NO_ROUNDTRIP") != NULL)
     return;
 
+  compare_events (tks_capture_get_events (capture), tks_capture_get_events (again));
   count_timeline (capture, &runs_a, &marks_a);
   count_timeline (again, &runs_b, &marks_b);
   {

@@ -4,8 +4,10 @@
  * event option (a 168 MHz counter), prints its threads_dump, and the core reads it back into
  * the events model. Also hand-made dumps (a board without counter, damage, hostile values).
  */
+#define _GNU_SOURCE
 #include "config.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "ch.h"
 #include "host-stream.h"
@@ -21,6 +24,7 @@
 #include "tks-capture.h"
 #include "tks-error.h"
 #include "tks-events.h"
+#include "tks-test-board.h"
 #include "tks-test-cli.h"
 
 #define HZ 168000000.0
@@ -406,14 +410,16 @@ with_checksum (const char *text)
             c = strtoul (strstr (l, " @ ") + 3, NULL, 10);
           if (sscanf (l, "From %u to %u", &a, &b) == 2)
             words[nw++] = t << 12 | a << 6 | b;
+          else if (sscanf (l, "Irq enter %u", &a) == 1 && a <= 30)
+            words[nw++] = t << 12 | 63 << 6 | (32 + a);     /* a small id: in the word */
           else if (sscanf (l, "Irq enter %u", &a) == 1)
             words[nw++] = t << 12 | 63 << 6 | 1, words[nw++] = a;
-          else if (sscanf (l, "Irq leave %u", &a) == 1)
-            words[nw++] = t << 12 | 63 << 6 | 2, words[nw++] = a;
+          else if (g_str_has_prefix (l, "Irq leave"))
+            words[nw++] = t << 12 | 63 << 6 | 2;
           else if (g_str_has_prefix (l, "Sleep"))
             words[nw++] = t << 12 | 63 << 6 | 3;
-          else if (sscanf (l, "Wake by %u", &a) == 1)
-            words[nw++] = t << 12 | 63 << 6 | 4, words[nw++] = a;
+          else if (g_str_has_prefix (l, "Wake"))
+            words[nw++] = t << 12 | 63 << 6 | 4;
           else if (sscanf (l, "Ready %u", &a) == 1)
             words[nw++] = t << 12 | 63 << 6 | 5, words[nw++] = a;
           else if (sscanf (l, "Marker %u = %lu", &a, &v) == 2)
@@ -458,7 +464,7 @@ replaced (const char *text,
 /* A board built without the counter (ticks only): the entries of a tick share it evenly, and
  * times are ticks. */
 static const char ticks_only[] =
-  "Dump version: 2\r\nTick frequency: 1000\r\nTick bits: 20\r\nLog size: 8\r\nLog words: 8\r\n"
+  "Dump version: 2\r\nTick frequency: 1000\r\nTick bits: 20\r\nLog size: 8\r\nSlot words: 1\r\n"
   "Events: irq ready\r\nMax threads: 62\r\nMode: run\r\nMax names: 4\r\nNames refused: 0\r\n"
   "Records: 6\r\nRecords written: 6\r\nThreads:\r\n"
   "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
@@ -467,10 +473,10 @@ static const char ticks_only[] =
   "Timestamps:\r\n"
   "Irq enter  1 at       5\r\n"
   "Ready  2 at       5\r\n"
-  "Irq leave  1 at       5\r\n"
+  "Irq leave at       5\r\n"
   "From  1 to  2 at       7\r\n"
   "Irq enter  9 at       8\r\n"
-  "Irq leave  9 at       8\r\n"
+  "Irq leave at       8\r\n"
   "End of dump: 6 records, checksum 0\r\n";
 
 static void
@@ -518,6 +524,8 @@ test_damage (void)
     { "Marker  2 = 42 at      11 @ 2000", "Marker  2 = 42 at      11", "" }, /* no counter */
     { "Sleep at ", "Doze at ", "" },                                    /* an unknown kind */
     { "From  3 to  2", "From  3 to 63", "" },                           /* no thread 63 */
+    { "Irq enter  1 at      10", "Irq enter 256 at      10", "" },      /* ids have 8 bits */
+    { "Ready  3", "Ready 63", "" },
     { "Counter frequency: 168000000", "Counter frequency: 99999999999", "header" },
     { "Counter bits: 32", "Counter bits: 16", "header" },
     { "Name  2 : Kind = marker", "Name  2 : Kind = mystery", "name" },
@@ -557,9 +565,8 @@ test_hostile (void)
   g_autofree char *named = g_strdup_printf ("Name  2 : Kind = marker, Name = %s", long_name);
   g_autofree char *t1 = replaced (good, "Name  2 : Kind = marker, Name = adc", named);
   g_autofree char *t2 = replaced (t1, "Name  3 : Kind = channel", "Name 999 : Kind = channel");
-  g_autofree char *t3 = replaced (t2, "Irq enter  1 at      10", "Irq enter 4294967295 at      10");
-  g_autofree char *t4 = replaced (t3, "Irq leave  1 at      10", "Irq leave 4294967295 at      10");
-  g_autofree char *text = with_checksum (t4);
+  g_autofree char *t3 = replaced (t2, "Irq enter  1 at      10", "Irq enter 255 at      10");
+  g_autofree char *text = with_checksum (t3);
   g_autoptr(TksCapture) capture = read_dump (text);
   TksEvents *events = tks_capture_get_events (capture);
   const char *marker = tks_events_get_name (events, TKS_NAME_MARKER, 2);
@@ -569,7 +576,7 @@ test_hostile (void)
 
   g_assert_null (tks_capture_get_damage (capture));
   g_assert_cmpuint (strlen (marker), ==, 1024);
-  g_assert_nonnull (track_named (events, TKS_TRACK_IRQ, "irq 4294967295"));
+  g_assert_nonnull (track_named (events, TKS_TRACK_IRQ, "irq 255"));
   g_assert_nonnull (track_named (events, TKS_TRACK_STATE, "channel 3"));
   for (guint i = 0; i < n_warnings; i++)
     {
@@ -599,7 +606,7 @@ test_trigger_entry (void)
 
     reply = host_run (tuCmdThreadsTriggerWhen, 3, args);
   }
-  ready (2, 4, 1000000);
+  ready (2, 5, 1000000);
   sw (2, 5, 1000000 + 100800);
   text = dump ();
   capture = read_dump (text);
@@ -613,6 +620,14 @@ test_trigger_entry (void)
   g_assert_cmpuint (n, ==, 1);
   g_assert_cmpfloat_with_epsilon (tks_events_to_us (events, w->latency), 600.0, 1e-9);
   g_assert_cmpfloat (w->run.pos, ==, trigger.pos);
+  /* the capture's trigger is the entry's exact place, not its tick */
+  {
+    double pos;
+
+    g_assert_true (tks_capture_get_trigger (capture, &pos));
+    g_assert_cmpfloat (pos, ==, trigger.pos);
+    g_assert_cmpfloat (pos, !=, floor (pos));
+  }
 }
 
 /* A thread made ready and never switched in: its wake-up stays open. Thread numbers move
@@ -1056,14 +1071,19 @@ test_saved_mismatch (void)
     }
 }
 
-/* tests/data/board-events-v2.raw.txt is this library's transcript of known_dump(), for the
- * command-line examples: it stays what the library prints. */
+/* tests/data/board-events-v2.raw.txt is a session with a board running this library, the
+ * shell's banner and help, then known_dump(): for the command-line examples and the fetch
+ * test. It stays what the library prints. */
+#define SHELL_HEAD "\r\nChibiOS/RT Shell\r\nch> help\r\nCommands: help exit info echo systime " \
+  "threads_list threads_timestamps threads_timestamps_trigger threads_timestamps_run " \
+  "threads_stat threads_uc threads_dump threads_trigger_when \r\nch> "
+
 static void
 test_fixture_current (void)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-events-v2.raw.txt", NULL);
   g_autofree char *text = known_dump ();
-  g_autofree char *expected = g_strconcat ("ch> ", text, "ch> ", NULL);
+  g_autofree char *expected = g_strconcat (SHELL_HEAD, text, "ch> ", NULL);
   g_autofree char *contents = NULL;
 
   if (g_getenv ("TKS_WRITE_FIXTURE") != NULL)
@@ -1100,6 +1120,103 @@ test_cli_export_perfetto_ftrace (void)
   g_assert_nonnull (strstr (f.out, ": tracing_mark_write: cpu_wake by=USART1_IRQHandler\n"));
 }
 
+/* Events before the first switch and after the last lie in the capture: its span covers them,
+ * and the thread running at the end ran until then. */
+static void
+test_span_covers_events (void)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  const TksThread *sensor;
+  tuname_t m;
+
+  boot ();
+  m = tuRegisterMarker ("m");
+  at (5, 5 * 168000);
+  tuMarker (m, 1);
+  sw (2, 7, 7 * 168000);
+  at (12, 12 * 168000 + 84000);
+  tuMarker (m, 2);
+  text = dump ();
+  capture = read_dump (text);
+  g_assert_cmpfloat (tks_capture_get_start (capture), ==, 5.0);
+  g_assert_cmpfloat (tks_capture_get_end (capture), ==, 13.0);
+  sensor = thread_named (capture, "sensor");
+  g_assert_cmpuint (sensor->n_runs, ==, 1);
+  g_assert_cmpfloat (sensor->runs[0].begin, ==, 7.0);
+  g_assert_cmpfloat (sensor->runs[0].end, ==, 13.0);
+  g_assert_true (sensor->flags & TKS_THREAD_RUNNING_AT_END);
+}
+
+/* tickscope-cli fetch from a board over a pty, and an export of what it wrote: the events go
+ * through the session, the saved file and the export. */
+static void
+test_cli_fetch_export (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tickscope-events-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "fetched.txt", NULL);
+  g_auto (TksCliResult) fetch = { 0 };
+  g_auto (TksCliResult) csv = { 0 };
+  g_auto (TksCliResult) stats = { 0 };
+  TksTestBoard *board;
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  board = tks_test_board_start ("board-events-v2.raw.txt", master, TKS_TEST_BOARD_NORMAL, 0, 0);
+  fetch = tks_run_cli (NULL, "fetch", ptsname (master), "-o", out, "--no-history", NULL);
+  tks_test_board_stop (board);
+  g_assert_cmpint (fetch.status, ==, 0);
+
+  csv = tks_run_cli (NULL, "export", out, "--format", "csv", NULL);
+  g_assert_cmpint (csv.status, ==, 0);
+  g_assert_nonnull (strstr (csv.out, "\r\nirq,USART1_IRQHandler,,,1,1.005,0\r\n"));
+  g_assert_nonnull (strstr (csv.out, "\r\nsleep,USART1_IRQHandler,,,30,31,\r\n"));
+  g_assert_nonnull (strstr (csv.out, "\r\nmarker,tick,,,20.1,20.1,8\r\n"));
+  g_assert_nonnull (strstr (csv.out, "\r\nwakeup,sensor,100,2,5.001,6.001,1000\r\n"));
+  stats = tks_run_cli (NULL, "stats", out, NULL);
+  g_assert_nonnull (strstr (stats.out, "Wake-up latency"));
+  g_assert_nonnull (strstr (stats.out, "1000.000"));
+  g_assert_cmpint (g_remove (out), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* A hole in the log of a dump version 2: its place is a slot (a handler with an id above 30,
+ * a Ready take two; a continuation left of an overwritten event comes first). */
+static const char with_hole[] =
+  "Dump version: 2\r\nTick frequency: 1000\r\nTick bits: 20\r\nLog size: 8\r\nSlot words: 1\r\n"
+  "Events: irq ready\r\nMode: run\r\nMax names: 64\r\nNames refused: 0\r\n"
+  "Records: 5\r\nSlots: 8\r\nRecords written: 100\r\nDropped while paused: 3\r\n"
+  "Dropped for history: 0\r\n"
+  "Paused: before record 99, ticks 7 to 8, 3 switches dropped\r\nThreads:\r\n"
+  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+  "Thread number  2 : Prio = 100, Log = Yes, Name = sensor\r\n"
+  "Deleted threads: \r\nNames:\r\nTimestamps:\r\n"
+  "From  1 to  2 at       5\r\n"
+  "Ready  1 at       6\r\n"
+  "Irq enter 40 at       6\r\n"
+  "Irq leave at       6\r\n"
+  "From  2 to  1 at       9\r\n"
+  "End of dump: 5 records, checksum 0\r\n";
+
+static void
+test_hole_by_slots (void)
+{
+  g_autofree char *text = with_checksum (with_hole);
+  g_autoptr(TksCapture) capture = read_dump (text);
+  const TksGap *gaps;
+  guint n;
+
+  g_assert_null (tks_capture_get_damage (capture));
+  gaps = tks_capture_get_gaps (capture, &n);
+  g_assert_cmpuint (n, ==, 1);
+  g_assert_cmpfloat (gaps[0].begin, ==, 7.0);
+  g_assert_cmpfloat (gaps[0].end, ==, 8.0);
+  g_assert_cmpuint (gaps[0].dropped, ==, 3);
+  g_assert_nonnull (track_named (tks_capture_get_events (capture), TKS_TRACK_IRQ, "irq 40"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1108,9 +1225,11 @@ main (int    argc,
   g_test_add_func ("/events/every-kind", test_every_kind);
   g_test_add_func ("/events/counter-unwrap", test_counter_unwrap);
   g_test_add_func ("/events/ticks-only", test_ticks_only);
+  g_test_add_func ("/events/hole-by-slots", test_hole_by_slots);
   g_test_add_func ("/events/damage", test_damage);
   g_test_add_func ("/events/hostile", test_hostile);
   g_test_add_func ("/events/trigger-entry", test_trigger_entry);
+  g_test_add_func ("/events/span-covers-events", test_span_covers_events);
   g_test_add_func ("/events/wakeup-open-renumbered", test_wakeup_open_and_renumbered);
   g_test_add_func ("/events/stats-known", test_stats_known);
   g_test_add_func ("/events/save-reload", test_save_reload);
@@ -1120,5 +1239,6 @@ main (int    argc,
   g_test_add_func ("/events/cli/info", test_cli_info);
   g_test_add_func ("/events/cli/export-csv", test_cli_export_csv);
   g_test_add_func ("/events/cli/export-perfetto-ftrace", test_cli_export_perfetto_ftrace);
+  g_test_add_func ("/events/cli/fetch-export", test_cli_fetch_export);
   return g_test_run ();
 }

@@ -232,7 +232,7 @@ tks_cli_stats_events (TksCapture *capture,
               us (b[1], s->mean_interval_us), us (b[2], s->max_interval_us));
     }
 
-  printf ("\n%s\n", _("CPU share without interrupt handlers (% of the range):"));
+  printf ("\n%s\n", _("CPU share without interrupt handlers, in percent of the range:"));
   printf ("%-24s %12s %8s\n", _("Thread"), _("Run ms"), _("Share %"));
   lanes = tks_capture_get_shown_lanes (capture, FALSE, &n_lanes);
   for (guint l = 0; l < n_lanes; l++)

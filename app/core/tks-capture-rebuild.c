@@ -1052,8 +1052,16 @@ tks_capture_rebuild (TksCapture *self)
 
   if (rb.first_tick >= 0)
     {
+      gint64 first, last;
+
       self->start = (double) (rb.base + rb.first_tick);
       self->end = (double) (rb.base + rb.last_tick + 1);
+      /* A dump version 2: the events before the first switch and after the last are in it. */
+      if (tks_parsed_events_tick_span (parsed->events, parsed->records, &first, &last))
+        {
+          self->start = MIN (self->start, (double) (rb.base + rb.first_tick + first));
+          self->end = MAX (self->end, (double) (rb.base + rb.first_tick + last + 1));
+        }
     }
   /* Pass 2 moves it back when only exits follow the last switch. */
   self->log_end = rb.last_switch >= 0 ? self->end : self->start;
@@ -1128,7 +1136,7 @@ tks_capture_rebuild (TksCapture *self)
     {
       guint n_entries = parsed->events->entries->len;
 
-      rb.fractions = tks_parsed_events_fractions (parsed->events, parsed->records->len,
+      rb.fractions = tks_parsed_events_fractions (parsed->events, parsed->records,
                                                   self->tick_hz);
       rb.record_pos = g_new (double, MAX (parsed->records->len, 1));
       for (guint i = 0; i < parsed->records->len; i++)
@@ -1218,7 +1226,17 @@ tks_capture_rebuild (TksCapture *self)
   g_ptr_array_add (self->warnings, NULL);
 
   if (parsed->events != NULL)
-    self->events = tks_events_build (self, parsed->events, rb.record_pos, rb.entry_threads);
+    {
+      TksTime trigger;
+
+      self->events = tks_events_build (self, parsed->events, rb.record_pos, rb.entry_threads);
+      /* The trigger entry says exactly where, inside its tick, the trigger was set. */
+      if (tks_events_get_trigger (self->events, &trigger))
+        {
+          self->has_trigger = TRUE;
+          self->trigger_pos = trigger.pos;
+        }
+    }
   g_free (rb.fractions);
   g_free (rb.record_pos);
   g_free (rb.entry_threads);

@@ -17,7 +17,9 @@ typedef struct
   guint32 counter;   /* the 32-bit counter (0 without one) */
   guint32 a;
   guint32 b;
-  guint   record;    /* a switch: its index in the parsed records */
+  guint   record;    /* a switch: its index in the parsed records; another entry: the
+                        records before it */
+  guint8  slots;     /* the board's slots it takes */
 } TksParsedEntry;
 
 typedef struct
@@ -55,19 +57,23 @@ gboolean         tks_parsed_events_name       (TksParsedEvents *events,
 
 typedef enum
 {
-  TKS_ENTRY_NONE,    /* not an entry line */
-  TKS_ENTRY_SWITCH,  /* a switch: appended to @records too */
-  TKS_ENTRY_EVENT,   /* another event */
-} TksEntryLine;
+  TKS_LOG_LINE_NONE,    /* not an entry line */
+  TKS_LOG_LINE_SWITCH,  /* a switch: appended to @records too */
+  TKS_LOG_LINE_EVENT,   /* another event */
+} TksLogLine;
 
+/* A log begins again: no entry read yet. */
+void             tks_parsed_events_clear_log  (TksParsedEvents *events);
 /* A line of the log: an entry (its words added to the hash) or not. */
-TksEntryLine     tks_parsed_events_log_line   (TksParsedEvents *events,
+TksLogLine       tks_parsed_events_log_line   (TksParsedEvents *events,
                                                GArray          *records,
                                                const char      *p,
                                                const char      *end);
-/* Makes the holes' places (entries in a dump version 2) places among the records. */
+/* Makes the holes' places (slots in a dump version 2: @n_slots in the printed log) places
+ * among the records. */
 void             tks_parsed_events_place_gaps (TksParsedEvents *events,
-                                               GArray          *gaps);
+                                               GArray          *gaps,
+                                               guint64          n_slots);
 /* Saved captures: the events as "Tickscope event…" lines (only the records not dropped). */
 void             tks_parsed_events_write      (const TksParsedEvents *events,
                                                const GArray          *records,
@@ -88,11 +94,18 @@ TksParsedEvents *tks_parsed_events_attach_saved (TksParsedEvents  *events,
                                                  char            **problem);
 
 /* The place of every record (by index into the parsed records) inside its tick, in [0, 1):
- * from the counter when the board has one, else the entries of a tick share it evenly. NULL
- * when @events is. */
+ * from the counter when the board has one, else the entries of a tick share it evenly; the
+ * switches the rebuild dropped do not count. NULL when @events is. */
 double          *tks_parsed_events_fractions  (TksParsedEvents *events,
-                                               guint            n_records,
+                                               const GArray    *records,
                                                double           tick_hz);
+
+/* The ticks of the first and last entries on the timeline, from the tick of its first switch
+ * (@first <= 0 <= @last): FALSE when there is no switch (or no @events). */
+gboolean         tks_parsed_events_tick_span  (TksParsedEvents *events,
+                                               const GArray    *records,
+                                               gint64          *first,
+                                               gint64          *last);
 
 /* Builds the model once the runs are rebuilt (tks-events.c): @record_pos the place the
  * rebuild gave each record (NAN when it dropped it), @entry_threads by entry the thread index

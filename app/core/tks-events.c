@@ -39,12 +39,38 @@ typedef struct
   double frac;    /* place inside the tick, [0, 1) */
 } Placed;
 
-static Placed *
-place (TksParsedEvents *ev,
-       double           tick_hz)
+/* The entries on the timeline: all but the switches the rebuild dropped (a save leaves them
+ * out too, so a saved capture places the others the same); @map: their indices among all. */
+static TksParsedEntry *
+kept_entries (TksParsedEvents *ev,
+              const GArray    *records,
+              guint          **map,
+              guint           *n_kept)
 {
   const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) ev->entries->data;
-  guint n = ev->entries->len;
+  const TksRecord *r = (const TksRecord *) (gconstpointer) records->data;
+  TksParsedEntry *kept = g_new (TksParsedEntry, MAX (ev->entries->len, 1));
+  guint n = 0;
+
+  *map = g_new (guint, MAX (ev->entries->len, 1));
+  for (guint i = 0; i < ev->entries->len; i++)
+    if (e[i].kind != TKS_EVENT_SWITCH ||
+        (e[i].record < records->len && !(r[e[i].record].flags & TKS_RECORD_DROPPED)))
+      {
+        (*map)[n] = i;
+        kept[n++] = e[i];
+      }
+  *n_kept = n;
+  return kept;
+}
+
+/* Places the @n entries @e (see tks-events.h, and docs/rebuild.md). */
+static Placed *
+place (TksParsedEvents      *ev,
+       const TksParsedEntry *e,
+       guint                 n,
+       double                tick_hz)
+{
   Placed *pl = g_new0 (Placed, MAX (n, 1));
   double counts_per_tick = ev->has_counter && ev->info.counter_hz > 0
                            ? (double) ev->info.counter_hz / tick_hz : 0.0;
@@ -65,6 +91,10 @@ place (TksParsedEvents *ev,
           gint64 d = (gint64) (guint32) (e[i].counter - e[i - 1].counter);
           double expected = (double) (pl[i].tick - pl[i - 1].tick) * counts_per_tick;
           double wraps = floor ((expected - (double) d) / (double) COUNTER_PERIOD + 0.5);
+
+          /* (a hostile input's ticks could make it overflow 64 bits: it stops wrapping) */
+          if ((double) pl[i - 1].count + expected > 4e18)
+            wraps = 0;
 
           pl[i].count = pl[i - 1].count + d + (gint64) MAX (wraps, 0.0) * COUNTER_PERIOD;
         }
@@ -131,25 +161,59 @@ place (TksParsedEvents *ev,
   return pl;
 }
 
+gboolean
+tks_parsed_events_tick_span (TksParsedEvents *events,
+                             const GArray    *records,
+                             gint64          *first,
+                             gint64          *last)
+{
+  g_autofree TksParsedEntry *e = NULL;
+  g_autofree guint *map = NULL;
+  guint n;
+
+  if (events == NULL)
+    return FALSE;
+  e = kept_entries (events, records, &map, &n);
+  for (guint i = 0; i < n; i++)
+    if (e[i].kind == TKS_EVENT_SWITCH)
+      {
+        /* the ticks only: as the rebuild unwraps them (a decrease is a wrap) */
+        gint64 u = 0, at_switch = 0, lo = 0, hi = 0;
+
+        for (guint k = 1; k < n; k++)
+          {
+            u += (((gint64) e[k].tick - (gint64) e[k - 1].tick) % TICK_PERIOD + TICK_PERIOD)
+                 % TICK_PERIOD;
+            hi = u;
+            if (k == i)
+              at_switch = u;
+          }
+        *first = lo - at_switch;
+        *last = hi - at_switch;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 double *
 tks_parsed_events_fractions (TksParsedEvents *events,
-                             guint            n_records,
+                             const GArray    *records,
                              double           tick_hz)
 {
   g_autofree Placed *pl = NULL;
+  g_autofree TksParsedEntry *e = NULL;
+  g_autofree guint *map = NULL;
   double *fractions;
+  guint n;
 
   if (events == NULL)
     return NULL;
-  pl = place (events, tick_hz);
-  fractions = g_new0 (double, MAX (n_records, 1));
-  for (guint i = 0; i < events->entries->len; i++)
-    {
-      const TksParsedEntry *e = &g_array_index (events->entries, TksParsedEntry, i);
-
-      if (e->kind == TKS_EVENT_SWITCH && e->record < n_records)
-        fractions[e->record] = pl[i].frac;
-    }
+  e = kept_entries (events, records, &map, &n);
+  pl = place (events, e, n, tick_hz);
+  fractions = g_new0 (double, MAX (records->len, 1));
+  for (guint i = 0; i < n; i++)
+    if (e[i].kind == TKS_EVENT_SWITCH)
+      fractions[e[i].record] = pl[i].frac;
   return fractions;
 }
 
@@ -282,9 +346,10 @@ tks_events_build (TksCapture      *capture,
                   const guint     *entry_threads)
 {
   TksEvents *self = g_new0 (TksEvents, 1);
-  const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) ev->entries->data;
-  guint n = ev->entries->len;
-  g_autofree Placed *pl = place (ev, tks_capture_get_tick_hz (capture));
+  g_autofree guint *map = NULL;
+  guint n;
+  g_autofree TksParsedEntry *e = kept_entries (ev, capture->parsed->records, &map, &n);
+  g_autofree Placed *pl = place (ev, e, n, tks_capture_get_tick_hz (capture));
   double offset = 0;
   Build b = { self, ev };
   g_autoptr(GArray) irqs = g_array_new (FALSE, FALSE, sizeof (Open));
@@ -293,7 +358,8 @@ tks_events_build (TksCapture      *capture,
   g_autoptr(GArray) wakeups = g_array_new (FALSE, FALSE, sizeof (TksWakeup));
   g_autoptr(GHashTable) pending = g_hash_table_new (NULL, NULL); /* thread => wakeup + 1 */
   Open sleep = { 0 };
-  gboolean sleeping = FALSE;
+  gboolean sleeping = FALSE, woken = FALSE;
+  guint32 waker = 0;
   guint n_threads = tks_capture_get_n_threads (capture);
 
   self->capture = capture;
@@ -339,8 +405,8 @@ tks_events_build (TksCapture      *capture,
 
   for (guint i = 0; i < n; i++)
     {
-      const TksEventEntry *en = &self->entries[i];
-      guint thread = entry_threads != NULL ? entry_threads[i] : G_MAXUINT;
+      TksEventEntry *en = &self->entries[i];
+      guint thread = entry_threads != NULL ? entry_threads[map[i]] : G_MAXUINT;
 
       switch (en->kind)
         {
@@ -350,6 +416,12 @@ tks_events_build (TksCapture      *capture,
 
             intern_name (self, ev, TKS_NAME_IRQ, en->a);
             g_array_append_val (irqs, open);
+            /* the first handler that enters after a Sleep woke the CPU */
+            if (sleeping && !woken)
+              {
+                woken = TRUE;
+                waker = en->a;
+              }
           }
           break;
         case TKS_EVENT_IRQ_LEAVE:
@@ -364,20 +436,27 @@ tks_events_build (TksCapture      *capture,
                 g_array_set_size (irqs, irqs->len - 1);
                 depth = irqs->len;
               }
+            en->a = open.id;
             add_slice (&b, TKS_TRACK_IRQ, open.id, &open, en->time, depth,
                        intern_name (self, ev, TKS_NAME_IRQ, open.id), 0);
           }
           break;
         case TKS_EVENT_SLEEP:
           if (!sleeping)
-            sleep = (Open) { .begin = en->time };
+            {
+              sleep = (Open) { .begin = en->time };
+              woken = FALSE;
+            }
           sleeping = TRUE;
           break;
         case TKS_EVENT_WAKE:
+          /* (asleep when the log began: what woke it is known only if it entered since) */
           if (!sleeping)
             sleep = (Open) { .begin = b.first, .flags = TKS_SLICE_OPEN_BEGIN };
           add_slice (&b, TKS_TRACK_SLEEP, 0, &sleep, en->time, 0,
-                     en->a != 0 ? intern_name (self, ev, TKS_NAME_IRQ, en->a) : NULL, 0);
+                     sleeping && woken ? intern_name (self, ev, TKS_NAME_IRQ, waker) : NULL, 0);
+          en->a = sleeping && woken ? waker : 0;
+          en->b = sleeping && woken;
           sleeping = FALSE;
           break;
         case TKS_EVENT_MARKER:

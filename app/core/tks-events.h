@@ -23,6 +23,10 @@ G_BEGIN_DECLS
  *   @time mean something; the first entry's @time is its counter value as the board printed
  *   it (its tick without a counter).
  *
+ * The capture's span (tks_capture_get_start(), _get_end()) covers the events before the first
+ * switch and after the last; its trigger (tks_capture_get_trigger()) is the trigger entry's
+ * place when the log holds one.
+ *
  * Names. A handler, marker, channel or state is known by the id the board gave it; an id the
  * dump's Names section does not list (or 0, a name the board could not register) is shown as
  * "irq 7", "marker 7", "channel 7", "state 7" (0: "irq ?", ...), never refused.
@@ -37,10 +41,12 @@ typedef struct _TksEvents TksEvents;
 typedef enum
 {
   TKS_EVENT_SWITCH      = 0, /* a = out thread number, b = in thread number (an exit: a = b) */
-  TKS_EVENT_IRQ_ENTER   = 1, /* a = handler name id */
-  TKS_EVENT_IRQ_LEAVE   = 2, /* a = handler name id */
+  TKS_EVENT_IRQ_ENTER   = 1, /* a = handler name id (0: a name the board could not register) */
+  TKS_EVENT_IRQ_LEAVE   = 2, /* the innermost handler under way ends; a = its name id (0 when
+                                it entered before the log) */
   TKS_EVENT_SLEEP       = 3, /* the CPU goes idle */
-  TKS_EVENT_WAKE        = 4, /* the CPU leaves idle; a = name id of the waking handler, 0 none */
+  TKS_EVENT_WAKE        = 4, /* the CPU leaves idle; b = 1 when a handler entered since the
+                                Sleep, then a = the first one's name id: it woke the CPU */
   TKS_EVENT_READY       = 5, /* a = number of the thread made ready (at that moment) */
   TKS_EVENT_MARKER      = 6, /* a = marker name id, b = value */
   TKS_EVENT_STATE_BEGIN = 7, /* a = channel id, b = state id */
@@ -135,7 +141,8 @@ typedef struct
   guint        dump_version;
   guint64      counter_hz;      /* "Counter frequency"; 0: no counter */
   guint        counter_bits;    /* "Counter bits" */
-  guint64      log_words;       /* "Log words" */
+  guint        slot_words;      /* "Slot words": 2 with the counter, else 1 */
+  guint64      slots;           /* "Slots": the slots the printed entries take */
   const char  *options;         /* "Events": e.g. "cycles irq sleep ready user conditions" */
   const char  *condition;       /* "Condition": e.g. "latency above 500 us of sensor", "none" */
   guint        max_names;       /* "Max names" */

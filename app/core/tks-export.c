@@ -1235,7 +1235,7 @@ ftrace_events (FtraceContext *ctx,
           line = g_strdup ("tracing_mark_write: cpu_sleep");
           break;
         case TKS_EVENT_WAKE:
-          name = en->a != 0 ? ftrace_sanitize (tks_events_get_name (events, TKS_NAME_IRQ, en->a))
+          name = en->b != 0 ? ftrace_sanitize (tks_events_get_name (events, TKS_NAME_IRQ, en->a))
                             : g_strdup ("none");
           line = g_strdup_printf ("tracing_mark_write: cpu_wake by=%s", name);
           break;

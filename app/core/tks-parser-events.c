@@ -5,9 +5,9 @@
 
 #include <string.h>
 
+#include "tks-compact.h"
 #include "tks-events-private.h"
 
-#define FNV_PRIME 16777619u
 #define FNV_OFFSET_BASIS 2166136261u
 #define TICK_BITS 20
 #define EVENT_MARK 63u           /* the out-thread of an event entry */
@@ -141,34 +141,32 @@ match (const Token *tokens,
   return TRUE;
 }
 
-static inline guint32
-hash_word (guint32 hash,
-           guint32 word)
-{
-  for (guint b = 0; b < 4; b++)
-    hash = (hash ^ ((word >> (8 * b)) & 0xFF)) * FNV_PRIME;
-  return hash;
-}
 
 /* The line formats of the entries, by kind (the switch first). */
-static const struct
-{
-  const char *pattern;
-  guint       n_payload;   /* payload words */
-} formats[TKS_N_EVENT_KINDS] = {
-  [TKS_EVENT_SWITCH]      = { "From # to # at T", 0 },
-  [TKS_EVENT_IRQ_ENTER]   = { "Irq enter # at T", 1 },
-  [TKS_EVENT_IRQ_LEAVE]   = { "Irq leave # at T", 1 },
-  [TKS_EVENT_SLEEP]       = { "Sleep at T", 0 },
-  [TKS_EVENT_WAKE]        = { "Wake by # at T", 1 },
-  [TKS_EVENT_READY]       = { "Ready # at T", 1 },
-  [TKS_EVENT_MARKER]      = { "Marker # = # at T", 2 },
-  [TKS_EVENT_STATE_BEGIN] = { "State # begin # at T", 1 },
-  [TKS_EVENT_STATE_END]   = { "State # end at T", 1 },
-  [TKS_EVENT_TRIGGER]     = { "Trigger at T", 0 },
+static const char * const formats[TKS_N_EVENT_KINDS] = {
+  [TKS_EVENT_SWITCH]      = "From # to # at T",
+  [TKS_EVENT_IRQ_ENTER]   = "Irq enter # at T",
+  [TKS_EVENT_IRQ_LEAVE]   = "Irq leave at T",
+  [TKS_EVENT_SLEEP]       = "Sleep at T",
+  [TKS_EVENT_WAKE]        = "Wake at T",
+  [TKS_EVENT_READY]       = "Ready # at T",
+  [TKS_EVENT_MARKER]      = "Marker # = # at T",
+  [TKS_EVENT_STATE_BEGIN] = "State # begin # at T",
+  [TKS_EVENT_STATE_END]   = "State # end at T",
+  [TKS_EVENT_TRIGGER]     = "Trigger at T",
 };
 
-TksEntryLine
+/* A handler with a name id up to this is stored as kind 32 + id, without payload. */
+#define SHORT_IRQ_MAX 30
+
+void
+tks_parsed_events_clear_log (TksParsedEvents *events)
+{
+  g_array_set_size (events->entries, 0);
+  events->hash = FNV_OFFSET_BASIS;
+}
+
+TksLogLine
 tks_parsed_events_log_line (TksParsedEvents *events,
                             GArray          *records,
                             const char      *p,
@@ -176,22 +174,21 @@ tks_parsed_events_log_line (TksParsedEvents *events,
 {
   Token tokens[MAX_TOKENS];
   int n_tokens = tokenize (p, end, tokens);
-  guint32 numbers[4], counter = 0, payload[2] = { 0, 0 };
+  guint32 numbers[4], counter = 0;
   guint n_numbers = 0;
   gboolean has_counter = FALSE;
   TksParsedEntry entry = { 0 };
-  guint kind;
-  guint32 word;
+  TksEntry board = { 0 };   /* as the board stores it, for the checksum */
+  guint kind, payload;
 
   if (n_tokens <= 0)
-    return TKS_ENTRY_NONE;
+    return TKS_LOG_LINE_NONE;
   for (kind = 0; kind < TKS_N_EVENT_KINDS; kind++)
-    if (match (tokens, n_tokens, formats[kind].pattern, numbers, &n_numbers, &has_counter,
-               &counter))
+    if (match (tokens, n_tokens, formats[kind], numbers, &n_numbers, &has_counter, &counter))
       break;
   /* Every line has the counter when the board has one, none has it otherwise. */
   if (kind == TKS_N_EVENT_KINDS || has_counter != events->has_counter)
-    return TKS_ENTRY_NONE;
+    return TKS_LOG_LINE_NONE;
 
   entry.kind = (guint8) kind;
   entry.tick = numbers[n_numbers - 1];
@@ -200,34 +197,43 @@ tks_parsed_events_log_line (TksParsedEvents *events,
     {
     case TKS_EVENT_SWITCH:
       if (numbers[0] > MAX_THREAD_NUMBER || numbers[1] > MAX_THREAD_NUMBER)
-        return TKS_ENTRY_NONE;
+        return TKS_LOG_LINE_NONE;
       entry.a = numbers[0];
       entry.b = numbers[1];
-      word = entry.tick << 12 | entry.a << 6 | entry.b;
+      board.record = entry.tick << 12 | entry.a << 6 | entry.b;
       break;
     case TKS_EVENT_STATE_BEGIN:
       /* channel | state << 8: both are name ids of one byte */
       if (numbers[0] > 0xFF || numbers[1] > 0xFF)
-        return TKS_ENTRY_NONE;
+        return TKS_LOG_LINE_NONE;
       entry.a = numbers[0];
       entry.b = numbers[1];
-      payload[0] = entry.a | entry.b << 8;
-      word = entry.tick << 12 | EVENT_MARK << 6 | kind;
+      board.a = entry.a | entry.b << 8;
+      board.record = entry.tick << 12 | EVENT_MARK << 6 | kind;
       break;
     default:
+      /* A name id has 8 bits (a board names at most 255), a thread number is at most 62: a
+       * wider one is a garbled line, and the tracks stay as few as a board can make. */
+      if (n_numbers > 1 &&
+          numbers[0] > (kind == TKS_EVENT_READY ? MAX_THREAD_NUMBER : TKS_EVENTS_MAX_NAMES))
+        return TKS_LOG_LINE_NONE;
       if (n_numbers > 1)
-        entry.a = payload[0] = numbers[0];
+        entry.a = board.a = numbers[0];
       if (n_numbers > 2)
-        entry.b = payload[1] = numbers[1];
-      word = entry.tick << 12 | EVENT_MARK << 6 | kind;
+        entry.b = board.b = numbers[1];
+      board.record = entry.tick << 12 | EVENT_MARK << 6 | kind;
+      /* a handler with a small id: its id in the record word */
+      if (kind == TKS_EVENT_IRQ_ENTER && entry.a <= SHORT_IRQ_MAX)
+        board.record = entry.tick << 12 | EVENT_MARK << 6 | (32 + entry.a);
       break;
     }
 
-  events->hash = hash_word (events->hash, word);
-  if (events->has_counter)
-    events->hash = hash_word (events->hash, counter);
-  for (guint i = 0; i < formats[kind].n_payload; i++)
-    events->hash = hash_word (events->hash, payload[i]);
+  board.counter = counter;
+  events->hash = tks_entry_hash (events->hash, &board, events->has_counter);
+  /* its slots: the record, a continuation for a payload, two more for a marker's value
+   * without the counter */
+  payload = tks_entry_payload_words (&board);
+  entry.slots = (guint8) (1 + (payload > 0) + (payload > 1 && !events->has_counter ? 2 : 0));
 
   if (kind == TKS_EVENT_SWITCH)
     {
@@ -238,7 +244,7 @@ tks_parsed_events_log_line (TksParsedEvents *events,
   /* A switch: its index; another entry: the records before it. */
   entry.record = kind == TKS_EVENT_SWITCH ? records->len - 1 : records->len;
   g_array_append_val (events->entries, entry);
-  return kind == TKS_EVENT_SWITCH ? TKS_ENTRY_SWITCH : TKS_ENTRY_EVENT;
+  return kind == TKS_EVENT_SWITCH ? TKS_LOG_LINE_SWITCH : TKS_LOG_LINE_EVENT;
 }
 
 /* "Key: value" with the value a number up to @max. */
@@ -300,8 +306,10 @@ tks_parsed_events_header (TksParsedEvents *events,
       bad = bad || v != 32;
       info->counter_bits = 32;
     }
-  else if (key_number (p, end, "Log words:", G_MAXUINT32, &v, &bad))
-    info->log_words = v;
+  else if (key_number (p, end, "Slot words:", 2, &v, &bad))
+    info->slot_words = (guint) v;
+  else if (key_number (p, end, "Slots:", G_MAXUINT32, &v, &bad))
+    info->slots = v;
   else if (key_number (p, end, "Max names:", TKS_EVENTS_MAX_NAMES, &v, &bad))
     info->max_names = (guint) v;
   else if (key_number (p, end, "Names refused:", G_MAXUINT32, &v, &bad))
@@ -402,16 +410,29 @@ tks_parsed_events_name (TksParsedEvents *events,
 
 void
 tks_parsed_events_place_gaps (TksParsedEvents *events,
-                              GArray          *gaps)
+                              GArray          *gaps,
+                              guint64          n_slots)
 {
   const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) events->entries->data;
+  guint n = events->entries->len;
+  guint64 used = 0, orphans;
 
-  /* A hole before entry I lies before the first switch at or after it. */
+  /* Slots before the first entry are continuations of an overwritten event. */
+  for (guint i = 0; i < n; i++)
+    used += e[i].slots;
+  orphans = n_slots > used ? n_slots - used : 0;
+
+  /* A hole before slot S lies before the entry that begins there, so before the first switch
+   * at or after it. */
   for (guint g = 0; g < gaps->len; g++)
     {
       TksParsedGap *gap = &g_array_index (gaps, TksParsedGap, g);
+      guint64 slot = orphans;
+      guint i = 0;
 
-      gap->index = gap->index < events->entries->len ? e[gap->index].record : G_MAXUINT;
+      while (i < n && slot < gap->index)
+        slot += e[i++].slots;
+      gap->index = i < n && slot == gap->index ? e[i].record : G_MAXUINT;
     }
 }
 
@@ -469,8 +490,7 @@ tks_parsed_events_write (const TksParsedEvents *events,
   if (events->has_counter)
     g_string_append_printf (out, "Tickscope event-header Counter frequency: %" G_GUINT64_FORMAT "\n"
                             "Tickscope event-header Counter bits: 32\n", info->counter_hz);
-  g_string_append_printf (out, "Tickscope event-header Log words: %" G_GUINT64_FORMAT "\n",
-                          info->log_words);
+  g_string_append_printf (out, "Tickscope event-header Slot words: %u\n", info->slot_words);
   if (info->max_names > 0)
     g_string_append_printf (out, "Tickscope event-header Max names: %u\n", info->max_names);
   g_string_append_printf (out, "Tickscope event-header Names refused: %u\n", info->names_refused);
@@ -514,15 +534,16 @@ tks_parsed_events_write (const TksParsedEvents *events,
           g_string_append_printf (out, "From %2u to %2u", e[i].a, e[i].b);
           break;
         case TKS_EVENT_IRQ_ENTER:
+          g_string_append_printf (out, "Irq enter %2u", e[i].a);
+          break;
         case TKS_EVENT_IRQ_LEAVE:
-          g_string_append_printf (out, "Irq %s %2u", e[i].kind == TKS_EVENT_IRQ_ENTER ? "enter"
-                                                                                     : "leave", e[i].a);
+          g_string_append (out, "Irq leave");
           break;
         case TKS_EVENT_SLEEP:
           g_string_append (out, "Sleep");
           break;
         case TKS_EVENT_WAKE:
-          g_string_append_printf (out, "Wake by %2u", e[i].a);
+          g_string_append (out, "Wake");
           break;
         case TKS_EVENT_READY:
           g_string_append_printf (out, "Ready %2u", e[i].a);
@@ -593,7 +614,7 @@ tks_parsed_events_saved_line (TksParsedEvents **events,
     }
   if (len >= strlen (entry) && memcmp (p, entry, strlen (entry)) == 0)
     {
-      if (tks_parsed_events_log_line (*events, switches, p + strlen (entry), end) == TKS_ENTRY_NONE)
+      if (tks_parsed_events_log_line (*events, switches, p + strlen (entry), end) == TKS_LOG_LINE_NONE)
         {
           /* One lost entry makes the rest uncertain: none of them is kept. */
           *problem = g_strdup ("an unreadable saved event: the capture's events are ignored");

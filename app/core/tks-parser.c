@@ -615,6 +615,8 @@ begin_log (TksParser *parser)
   clear_log (parser->current);
   if (!parser->in_dump)
     g_clear_pointer (&parser->current->events, tks_parsed_events_free);
+  else if (parser->current->events != NULL)
+    tks_parsed_events_clear_log (parser->current->events);
   /* The holes read before the log (dump header, saved file) are this log's. */
   g_array_append_vals (parser->current->gaps, parser->pending_gaps->data,
                        parser->pending_gaps->len);
@@ -876,11 +878,13 @@ dump_header_line (TksParser  *parser,
       /* Placed by the header's counts, which come before it. The board counts records in 32
        * bits: its sequence numbers wrap, and so does the difference. */
       TksBoardCounters *c = &parser->current->counters;
-      gboolean known = c->known && parser->dump_records != G_MAXUINT;
+      /* (a dump version 2 counts slots: Slots follows Records) */
+      guint64 n = parser->pending_events != NULL ? parser->pending_events->info.slots
+                                                 : parser->dump_records;
+      gboolean known = c->known && parser->dump_records != G_MAXUINT && n > 0;
 
       gap_line (parser, p, end, p + strlen ("Paused:"), known,
-                known ? (guint32) (c->records_written - parser->dump_records) : 0,
-                known ? parser->dump_records : 0, TRUE);
+                known ? (guint32) (c->records_written - n) : 0, known ? n : 0, TRUE);
     }
   else if (header_value (p, end, "Unnumbered threads:", &v) && v > 0)
     {
@@ -1033,11 +1037,11 @@ content_line (TksParser  *parser,
 
         if (in_dump_v2 (parser))
           {
-            TksEntryLine entry = tks_parsed_events_log_line (cur->events, cur->records, p, end);
+            TksLogLine entry = tks_parsed_events_log_line (cur->events, cur->records, p, end);
 
-            if (entry == TKS_ENTRY_SWITCH)
+            if (entry == TKS_LOG_LINE_SWITCH)
               return;
-            if (entry == TKS_ENTRY_EVENT)
+            if (entry == TKS_LOG_LINE_EVENT)
               {
                 g_array_append_val (cur->log_other_lines, parser->line_no);
                 return;
@@ -1629,7 +1633,7 @@ tks_parser_finish (TksParser  *parser,
 
   /* A dump version 2's holes are placed by entries: the rebuild places them by records. */
   if (result->events != NULL)
-    tks_parsed_events_place_gaps (result->events, result->gaps);
+    tks_parsed_events_place_gaps (result->events, result->gaps, result->events->info.slots);
   /* A saved capture's events, when they are those of its log. */
   else if (parser->saved_events != NULL)
     {
