@@ -1792,6 +1792,7 @@ tks_simboard_start_demo (int fd, GError **error)
 
   tks_simboard_options_init (&opts);
   opts.uptime_ms = 10000;
+  opts.events = g_strcmp0 (g_getenv ("TICKSCOPE_DEMO_EVENTS"), "0") != 0;
   return tks_simboard_start (&opts, fd, error);
 }
 

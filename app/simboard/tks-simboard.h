@@ -93,8 +93,10 @@ TksSimboard *tks_simboard_start        (const TksSimboardOptions  *opts,
  * NULL is ignored. */
 void         tks_simboard_stop         (TksSimboard               *board);
 
-/* The demo board of the viewer and the CLI ("demo" address): default options, 10 s into its
- * life so that the first fetch shows a full log. Fits tks_transport_set_demo_funcs(). */
+/* The demo board of the viewer and the CLI ("demo" address): default options (every event
+ * recorded, dump version 2; version 1 when the environment variable TICKSCOPE_DEMO_EVENTS is
+ * "0"), 10 s into its life so that the first fetch shows a full log. Fits
+ * tks_transport_set_demo_funcs(). */
 gpointer     tks_simboard_start_demo   (int                        fd,
                                         GError                   **error);
 void         tks_simboard_stop_demo    (gpointer                   board);
