@@ -814,7 +814,7 @@ static const char *(*const irq_handlers[N_IRQS]) (TksSimboardState *b, IrqPhase 
 
 /* Cycles of each handler before and after its work. */
 static const guint irq_cycles[N_IRQS][4] = {
-  { 1, 2, 0, 1 },
+  { 1, 2, 1, 2 },
   { 1, 2, 1, 2 },
   { 1, 3, 1, 4 },
 };
