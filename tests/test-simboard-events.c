@@ -307,6 +307,9 @@ dump_parse (const char *text, guint64 now)
           sleep = NULL;
           break;
         case E_SWITCH:
+          /* The scheduler switches once the handlers have left, not inside one. */
+          g_assert_cmpuint (n_irq, ==, 0);
+          break;
         case E_READY:
         case E_MARKER:
         case E_TRIGGER:

@@ -728,6 +728,69 @@ test_program (void)
   g_rmdir (dir);
 }
 
+/* The program with its events: dump version 2, and the truth of every kind of event. */
+static void
+test_program_events (void)
+{
+  static const char * const kinds[] = {
+    "\r\nirq,SysTick_Handler,,,", "\r\nirq,EXTI0_IRQHandler,,,", "\r\nirq,USART2_IRQHandler,,,",
+    "\r\nwakeup,sensor,148,5,", "\r\nmarker,sample,,,", "\r\nstate,filter: busy,,,",
+    "\r\nstate,filter: calibrate,,,", "\r\nsleep,SysTick_Handler,,,",
+  };
+  g_autofree char *dir = g_dir_make_tmp ("tks-truth-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "truth.csv", NULL);
+  const char * const options[] = { "--truth", path, "--uptime", "3000", NULL };
+  ProgramBoard board = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dump = NULL;
+  g_autofree char *csv = NULL;
+
+  if (g_getenv ("TKS_SIMBOARD") == NULL)
+    {
+      g_test_skip ("TKS_SIMBOARD names no simulated board program");
+      return;
+    }
+  program_start (&board, options, 200000);
+  dump = program_command (&board, "threads_dump");
+  program_stop (&board);
+  g_assert_true (g_str_has_prefix (dump, "threads_dump\r\nDump version: 2\r\n"));
+  g_assert_nonnull (strstr (dump, "\r\nCounter frequency: 168000000\r\n"));
+  g_assert_nonnull (strstr (dump, "\r\nIrq enter "));
+  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    g_assert_nonnull (strstr (csv, kinds[i]));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* The program says what it simulates, and how to have the dump of a board without events. */
+static void
+test_program_help (void)
+{
+  static const char * const said[] = {
+    "168 MHz cycle counter", "SysTick_Handler", "USART2_IRQHandler", "EXTI0_IRQHandler",
+    "sleeping", "wake-ups", "marker \"sample\"", "channel \"filter\"", "--no-events",
+    "--legacy ",
+  };
+  const char *argv[] = { g_getenv ("TKS_SIMBOARD"), "--help", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+
+  if (argv[0] == NULL)
+    {
+      g_test_skip ("TKS_SIMBOARD names no simulated board program");
+      return;
+    }
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (said); i++)
+    g_assert_nonnull (strstr (out, said[i]));
+}
+
 /* The program with --legacy-defects speaks as the original library does. */
 static void
 test_program_legacy (void)
@@ -769,6 +832,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/truth/random", test_random);
   g_test_add_func ("/truth/fetch-while-printing", test_fetch_while_printing);
   g_test_add_func ("/truth/program", test_program);
+  g_test_add_func ("/truth/program-events", test_program_events);
+  g_test_add_func ("/truth/program-help", test_program_help);
   g_test_add_func ("/truth/program-legacy", test_program_legacy);
   g_test_add_func ("/truth/legacy/replies", test_legacy_replies);
   g_test_add_func ("/truth/legacy/forgotten-exits", test_legacy_forgotten_exits);
