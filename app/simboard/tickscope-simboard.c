@@ -190,7 +190,7 @@ main (int argc, char *argv[])
     { "packet", 0, 0, G_OPTION_ARG_INT, &packet_bytes, "Send the shell's output as it is printed, whenever BYTES are waiting; 0 sends each reply whole (default 256)", "BYTES" },
     { "baud", 0, 0, G_OPTION_ARG_INT64, &baud, "Send no faster than a serial line at this baud rate (default: no limit)", "BAUD" },
     { "no-banner", 0, 0, G_OPTION_ARG_NONE, &no_banner, "Do not print the shell banner on connect", NULL },
-    { "workers", 0, 0, G_OPTION_ARG_INT, &workers, "Extra logged threads alive from boot, to have more than 63 (default 0)", "N" },
+    { "workers", 0, 0, G_OPTION_ARG_INT, &workers, "Extra logged threads alive from boot, to have more than the log can number (63; 62 with events) (default 0)", "N" },
     { "no-events", 0, 0, G_OPTION_ARG_NONE, &no_events, "Run the board library built without its event options: threads_dump answers dump version 1 (switches only, at tick resolution), no threads_trigger_when", NULL },
     { "legacy", 0, 0, G_OPTION_ARG_NONE, &legacy, "Serve the original command set only (threads_list, threads_timestamps, threads_timestamps_trigger, threads_timestamps_run, threads_stat, threads_uc), from the library without events", NULL },
     { "legacy-defects", 0, 0, G_OPTION_ARG_NONE, &legacy_defects, "Behave like the original threads_utilities library: legacy commands only (no threads_dump), exit records written after a trigger froze the log, a deleted-thread history of the last 64 exits whatever the log holds", NULL },
