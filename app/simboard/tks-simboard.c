@@ -44,7 +44,6 @@ unsigned long tks_simboard_log_size = 3000;
 #define SIM_MAX_LINE        64
 #define SIM_MAX_ARGS        4
 #define SIM_TRIGGER_AFTER_S 45
-#define SIM_MAX_NESTING     4      /* interrupt lines */
 #define SIM_UART_CHUNK      64     /* bytes a serial interrupt sends */
 #define SIM_UART_BAUD       115200 /* without a --baud */
 #define SIM_SENSOR_EVERY    2      /* ticks between sensor interrupts */
@@ -270,8 +269,8 @@ struct _TksSimboardState
   /* Interrupts: due at an absolute cycle (tick * SIM_CYCLES_PER_TICK + cycle) */
   gboolean    irq_armed[N_IRQS];
   guint64     irq_due[N_IRQS];
-  SimIrq      irqs[SIM_MAX_NESTING];
-  guint       n_irqs;      /* handlers under way, innermost last */
+  SimIrq      irqs[N_IRQS]; /* handlers under way, innermost last: one a line at most */
+  guint       n_irqs;
   guint64     uart_queued; /* bytes of replies not sent yet, the chunk on the line included */
   guint64     uart_tx_due; /* when the chunk on the line is sent */
   gboolean    uart_rx;     /* a command line arrived */

@@ -52,7 +52,8 @@ typedef struct
                           each reply whole when it is complete; 0..65536; default 256 */
   guint   baud;         /* the output leaves no faster than a serial line at this rate (ten
                           bits a byte), to see a real link's transfer times; 0 (default): as
-                          fast as the reader takes it; else 300..10000000 */
+                          fast as the reader takes it; else 300..10000000. Also the rate of the
+                          simulated serial interrupts (115200 when 0) */
   guint   workers;      /* extra logged threads created at boot, each waking every few ticks,
                           so that more than 63 threads can be alive; 0..200; default 0 */
   gboolean legacy_defects; /* behave like the original threads_utilities library: legacy
