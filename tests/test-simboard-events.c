@@ -39,7 +39,7 @@ cycles_of (double t)
 typedef struct
 {
   TksTruthKind kind;
-  char        *name;
+  const char  *name;       /* interned */
   gboolean     logged;
   gboolean     dynamic;
   guint64      begin;      /* cycles */
@@ -49,22 +49,14 @@ typedef struct
 } Ev;
 
 static void
-ev_clear (gpointer data)
-{
-  g_free (((Ev *) data)->name);
-}
-
-static void
 collect (const TksTruthEvent *event, gpointer data)
 {
   GArray *events = data;
-  Ev ev = { event->kind, g_strdup (event->name), event->logged, event->dynamic,
+  Ev ev = { event->kind, g_intern_string (event->name), event->logged, event->dynamic,
             cycles_of (event->begin), cycles_of (event->end), event->depth, event->value };
 
   if (event->kind >= TKS_TRUTH_IRQ)
     g_array_append_val (events, ev);
-  else
-    g_free (ev.name);
 }
 
 /********************                   THE DUMP                   ********************/
@@ -451,15 +443,20 @@ entries_inside (const Dump *d, EntryKind kind, const Seen *seen)
   return n;
 }
 
-/* Every event of @truth within the log's span is in @d, and no other. */
+/* Every event of @all_truth within the log's span is in @d, and no other. */
 static void
-check_events (const Dump *d, GArray *truth, Seen *seen)
+check_events (const Dump *d, GArray *all_truth, Seen *seen)
 {
+  g_autoptr(GArray) truth = g_array_new (FALSE, FALSE, sizeof (Ev));
   guint truth_irqs = 0, truth_states = 0, truth_sleeps = 0, truth_markers = 0;
 
   g_assert_cmpuint (d->entries->len, >, 100);
   seen->first = g_array_index (d->entries, Entry, 0).at;
   seen->last = g_array_index (d->entries, Entry, d->entries->len - 1).at;
+  /* The events within the span. */
+  for (guint i = 0; i < all_truth->len; i++)
+    if (inside (seen, g_array_index (all_truth, Ev, i).begin, g_array_index (all_truth, Ev, i).end))
+      g_array_append_val (truth, g_array_index (all_truth, Ev, i));
 
   for (guint i = 0; i < truth->len; i++)
     {
@@ -547,10 +544,7 @@ board_free (TksSimboardState *board)
 static GArray *
 truth_new (void)
 {
-  GArray *truth = g_array_new (FALSE, FALSE, sizeof (Ev));
-
-  g_array_set_clear_func (truth, ev_clear);
-  return truth;
+  return g_array_new (FALSE, FALSE, sizeof (Ev));
 }
 
 typedef struct
