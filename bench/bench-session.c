@@ -294,7 +294,8 @@ run_board (const char *exe,
   int status;
 
   board = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, exe, "--tcp", port,
-                            "--log-size", "3000", "--speed", "20", "--packet", packet_arg, NULL);
+                            "--log-size", "3000", "--speed", "20", "--packet", packet_arg,
+                            "--no-events", NULL);
   if (board == NULL)
     return fail ("simulated board", error), 1;
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (board));

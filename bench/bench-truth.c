@@ -125,6 +125,7 @@ run_scenario (const Scenario *sc, guint32 seed, Totals *totals)
   opts.seed = seed;
   opts.tick_hz = sc->tick_hz;
   opts.legacy_defects = !sc->mcu_lib;
+  opts.events = FALSE;   /* dump version 1 */
   if (!tks_simboard_state_acquire (NULL))
     g_error ("cannot run a board");
   board = tks_simboard_state_new_traced (&opts, truth_collect, truth);

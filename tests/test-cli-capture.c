@@ -354,7 +354,9 @@ test_board_commands (void)
       return;
     }
 
-  /* The simulated board, in-process: trigger, fetch, run as a script would. */
+  /* The simulated board, in-process: trigger, fetch, run as a script would, with dump
+   * version 1. */
+  g_setenv ("TICKSCOPE_DEMO_EVENTS", "0", TRUE);
   trigger = tks_run_cli (NULL, "trigger", "demo", NULL);
   g_assert_cmpint (trigger.status, ==, 0);
   g_assert_true (g_str_has_prefix (trigger.out, "Trigger set by "));
@@ -375,6 +377,7 @@ test_board_commands (void)
   g_assert_cmpint (refused.status, ==, 1);
   g_assert_nonnull (strstr (refused.err, "refused"));
 
+  g_unsetenv ("TICKSCOPE_DEMO_EVENTS");
   g_unlink (out);
   g_rmdir (dir);
 }

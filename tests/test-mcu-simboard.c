@@ -17,7 +17,7 @@
 #include "tks-simboard-private.h"
 
 static char *
-dump_after (guint32 seed, guint64 ticks)
+dump_after_events (guint32 seed, guint64 ticks, gboolean events)
 {
   TksSimboardOptions opts;
   TksSimboardState *board;
@@ -25,6 +25,7 @@ dump_after (guint32 seed, guint64 ticks)
 
   tks_simboard_options_init (&opts);
   opts.seed = seed;
+  opts.events = events;
   g_assert_true (tks_simboard_state_acquire (NULL));
   board = tks_simboard_state_new (&opts);
   tks_simboard_state_advance (board, ticks);
@@ -35,15 +36,26 @@ dump_after (guint32 seed, guint64 ticks)
   return dump;
 }
 
+static char *
+dump_after (guint32 seed, guint64 ticks)
+{
+  return dump_after_events (seed, ticks, TRUE);
+}
+
 static void
 test_deterministic (void)
 {
   g_autofree char *a = dump_after (7, 5000);
   g_autofree char *b = dump_after (7, 5000);
   g_autofree char *c = dump_after (8, 5000);
+  g_autofree char *d = dump_after_events (7, 5000, FALSE);
+  g_autofree char *e = dump_after_events (7, 5000, FALSE);
 
   g_assert_cmpstr (a, ==, b);
   g_assert_cmpstr (a, !=, c);
+  g_assert_cmpstr (d, ==, e);
+  g_assert_true (g_str_has_prefix (a, "Dump version: 2\r\n"));
+  g_assert_true (g_str_has_prefix (d, "Dump version: 1\r\n"));
 }
 
 /* A board started with an uptime is the board that ran that long. */
@@ -73,10 +85,11 @@ test_uptime (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
 }
 
+/* The switches, as a board without the event options records them. */
 static void
 test_workload (void)
 {
-  g_autofree char *dump = dump_after (1, 20000);
+  g_autofree char *dump = dump_after_events (1, 20000, FALSE);
   g_auto (GStrv) lines = g_strsplit (dump, "\r\n", -1);
   g_autoptr (GHashTable) per_tick = g_hash_table_new (g_direct_hash, g_direct_equal);
   guint records = 0, exits = 0, max_per_tick = 0, zero_out = 0;
@@ -148,8 +161,8 @@ send_line (int fd, const char *line)
 /* "help" and the board's answer, up to the next prompt */
 #define HELP_EXCHANGE \
   "help\r\nCommands: help exit info echo systime threads_list threads_timestamps " \
-  "threads_timestamps_trigger threads_timestamps_run threads_stat threads_uc threads_dump threads_dump_compact " \
-  "\r\nch> "
+  "threads_timestamps_trigger threads_timestamps_run threads_stat threads_uc threads_dump " \
+  "threads_dump_compact threads_trigger_when \r\nch> "
 
 static void
 test_shell_in_process (void)

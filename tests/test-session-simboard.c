@@ -43,6 +43,8 @@ board_start_with (Board              *board,
     }
   g_ptr_array_add (argv, (gpointer) "--speed");
   g_ptr_array_add (argv, (gpointer) "4");
+  /* Dump version 1: the switches only. */
+  g_ptr_array_add (argv, (gpointer) "--no-events");
   for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) extra[i]);
   g_ptr_array_add (argv, NULL);

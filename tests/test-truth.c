@@ -131,6 +131,7 @@ run_case (const TruthCase *c, CaseStats *stats)
   g_autoptr(Truth) truth = truth_new ();
 
   tks_simboard_options_init (&opts);
+  opts.events = FALSE;   /* dump version 1: the switches at tick resolution */
   opts.seed = c->seed;
   opts.tick_hz = c->tick_hz;
   opts.log_size = c->log_size;
@@ -260,6 +261,7 @@ test_fetch_while_printing (void)
       g_autoptr(Truth) truth = truth_new ();
 
       tks_simboard_options_init (&opts);
+      opts.events = FALSE;
       opts.seed = seed;
       g_assert_true (tks_simboard_state_acquire (NULL));
       board = tks_simboard_state_new_traced (&opts, truth_collect, truth);
@@ -518,14 +520,18 @@ truth_from_csv (const char *text, const char * const *unlogged, TksTruthEvent *r
   Truth *truth = truth_new ();
   guint64 next_begin = 0;
 
-  g_assert_cmpstr (lines[0], ==, "kind,thread,priority,creation_order,begin,end");
+  g_assert_cmpstr (lines[0], ==, "kind,thread,priority,creation_order,begin,end,value");
   /* Complete rows only: a file read while the board writes may end in part of one. */
   for (guint r = 1; lines[r] != NULL; r++)
     {
       g_auto(GStrv) f = g_strsplit (lines[r], ",", -1);
       TksTruthEvent ev = { 0 };
 
-      g_assert_cmpuint (g_strv_length (f), ==, 6);
+      g_assert_cmpuint (g_strv_length (f), ==, 7);
+      /* The events beyond the switches are checked against dump version 2 elsewhere. */
+      if (g_strv_contains ((const char * const[]) { "irq", "wakeup", "marker", "state", "sleep", NULL },
+                           f[0]))
+        continue;
       ev.name = g_intern_string (f[1]);
       ev.priority = atoi (f[2]);
       ev.thread = (guint) atoi (f[3]);
@@ -643,7 +649,7 @@ test_program (void)
   static const char * const unlogged[] = { "stats", "watchdog", "job_g", NULL };
   g_autofree char *dir = g_dir_make_tmp ("tks-truth-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "truth.csv", NULL);
-  const char * const options[] = { "--truth", path, NULL };
+  const char * const options[] = { "--truth", path, "--no-events", NULL };
   ProgramBoard board = { 0 };
   g_autoptr(GError) error = NULL;
   g_autofree char *dump = NULL;
@@ -686,7 +692,7 @@ test_program (void)
 
   /* The truth is in the file while the board runs. */
   g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
-  g_assert_nonnull (strstr (csv, "\r\ncreate,main,128,0,0.000,0.000\r\n"));
+  g_assert_nonnull (strstr (csv, "\r\ncreate,main,128,0,0.000,0.000,\r\n"));
   g_clear_pointer (&csv, g_free);
   g_usleep (100000);
   g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
@@ -720,6 +726,69 @@ test_program (void)
   truth_score_clear (&score);
   g_unlink (path);
   g_rmdir (dir);
+}
+
+/* The program with its events: dump version 2, and the truth of every kind of event. */
+static void
+test_program_events (void)
+{
+  static const char * const kinds[] = {
+    "\r\nirq,SysTick_Handler,,,", "\r\nirq,EXTI0_IRQHandler,,,", "\r\nirq,USART2_IRQHandler,,,",
+    "\r\nwakeup,sensor,148,5,", "\r\nmarker,sample,,,", "\r\nstate,filter: busy,,,",
+    "\r\nstate,filter: calibrate,,,", "\r\nsleep,SysTick_Handler,,,",
+  };
+  g_autofree char *dir = g_dir_make_tmp ("tks-truth-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "truth.csv", NULL);
+  const char * const options[] = { "--truth", path, "--uptime", "3000", NULL };
+  ProgramBoard board = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dump = NULL;
+  g_autofree char *csv = NULL;
+
+  if (g_getenv ("TKS_SIMBOARD") == NULL)
+    {
+      g_test_skip ("TKS_SIMBOARD names no simulated board program");
+      return;
+    }
+  program_start (&board, options, 200000);
+  dump = program_command (&board, "threads_dump");
+  program_stop (&board);
+  g_assert_true (g_str_has_prefix (dump, "threads_dump\r\nDump version: 2\r\n"));
+  g_assert_nonnull (strstr (dump, "\r\nCounter frequency: 168000000\r\n"));
+  g_assert_nonnull (strstr (dump, "\r\nIrq enter "));
+  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    g_assert_nonnull (strstr (csv, kinds[i]));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* The program says what it simulates, and how to have the dump of a board without events. */
+static void
+test_program_help (void)
+{
+  static const char * const said[] = {
+    "168 MHz cycle counter", "SysTick_Handler", "USART2_IRQHandler", "EXTI0_IRQHandler",
+    "sleeping", "wake-ups", "marker \"sample\"", "channel \"filter\"", "--no-events",
+    "--legacy ",
+  };
+  const char *argv[] = { g_getenv ("TKS_SIMBOARD"), "--help", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+
+  if (argv[0] == NULL)
+    {
+      g_test_skip ("TKS_SIMBOARD names no simulated board program");
+      return;
+    }
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (status, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (said); i++)
+    g_assert_nonnull (strstr (out, said[i]));
 }
 
 /* The program with --legacy-defects speaks as the original library does. */
@@ -763,6 +832,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/truth/random", test_random);
   g_test_add_func ("/truth/fetch-while-printing", test_fetch_while_printing);
   g_test_add_func ("/truth/program", test_program);
+  g_test_add_func ("/truth/program-events", test_program_events);
+  g_test_add_func ("/truth/program-help", test_program_help);
   g_test_add_func ("/truth/program-legacy", test_program_legacy);
   g_test_add_func ("/truth/legacy/replies", test_legacy_replies);
   g_test_add_func ("/truth/legacy/forgotten-exits", test_legacy_forgotten_exits);

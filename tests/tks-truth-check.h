@@ -90,6 +90,9 @@ truth_collect (const TksTruthEvent *ev, gpointer data)
   Truth *truth = data;
   TruthThread *t;
 
+  if (ev->kind != TKS_TRUTH_CREATE && ev->kind != TKS_TRUTH_RUN && ev->kind != TKS_TRUTH_EXIT
+      && ev->kind != TKS_TRUTH_RUNNING)
+    return;
   if (ev->kind == TKS_TRUTH_CREATE)
     {
       TruthThread nt = { ev->name, ev->priority, ev->logged, ev->dynamic,

@@ -4,13 +4,13 @@
  * serving its shell on a TCP port of 127.0.0.1 or on a pseudo-terminal. Its clock runs from
  * its start, whether or not a client is connected.
  *
- * --truth FILE writes what its scheduler really did, as it does it, in the columns of
- * Tickscope's CSV export (kind,thread,priority,creation_order,begin,end): kind "create" (a
- * thread was created at begin = end), "run" (it held the CPU from begin to end), "exit" (it
- * exited at begin = end; its last run ends there) and "running" (the run going on when the
- * board stopped). Times are ticks with the tick's cycles as a fraction; creation_order counts
- * the threads created since boot from 0 (main). --legacy-defects makes the board behave like
- * the original threads_utilities library (legacy commands only, with its defects).
+ * It simulates a 168 MHz cycle counter, tick, serial and sensor interrupts, sleep in idle,
+ * wake-ups, markers and states, which its library records (dump version 2) unless
+ * --no-events (dump version 1) or --legacy (the original command set only).
+ *
+ * --truth FILE writes what its scheduler really did, as it does it (tks-simboard-truth.c).
+ * --legacy-defects makes the board behave like the original threads_utilities library
+ * (legacy commands only, with its defects).
  */
 #define _GNU_SOURCE
 #include "config.h"
@@ -174,6 +174,8 @@ main (int argc, char *argv[])
   gint64 baud = 0;
   int workers = 0;
   gboolean legacy_defects = FALSE;
+  gboolean legacy = FALSE;
+  gboolean no_events = FALSE;
   g_autofree char *truth_path = NULL;
   TksTruthWriter *truth = NULL;
   int status;
@@ -188,9 +190,11 @@ main (int argc, char *argv[])
     { "packet", 0, 0, G_OPTION_ARG_INT, &packet_bytes, "Send the shell's output as it is printed, whenever BYTES are waiting; 0 sends each reply whole (default 256)", "BYTES" },
     { "baud", 0, 0, G_OPTION_ARG_INT64, &baud, "Send no faster than a serial line at this baud rate (default: no limit)", "BAUD" },
     { "no-banner", 0, 0, G_OPTION_ARG_NONE, &no_banner, "Do not print the shell banner on connect", NULL },
-    { "workers", 0, 0, G_OPTION_ARG_INT, &workers, "Extra logged threads alive from boot, to have more than 63 (default 0)", "N" },
+    { "workers", 0, 0, G_OPTION_ARG_INT, &workers, "Extra logged threads alive from boot, to have more than the log can number (63; 62 with events) (default 0)", "N" },
+    { "no-events", 0, 0, G_OPTION_ARG_NONE, &no_events, "Run the board library built without its event options: threads_dump answers dump version 1 (switches only, at tick resolution), no threads_trigger_when", NULL },
+    { "legacy", 0, 0, G_OPTION_ARG_NONE, &legacy, "Serve the original command set only (threads_list, threads_timestamps, threads_timestamps_trigger, threads_timestamps_run, threads_stat, threads_uc), from the library without events", NULL },
     { "legacy-defects", 0, 0, G_OPTION_ARG_NONE, &legacy_defects, "Behave like the original threads_utilities library: legacy commands only (no threads_dump), exit records written after a trigger froze the log, a deleted-thread history of the last 64 exits whatever the log holds", NULL },
-    { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth_path, "Write what the scheduler really did to FILE as CSV (kind,thread,priority,creation_order,begin,end): kinds create, run, exit, and running (the run going on when the board stopped); times in ticks, the cycles of a tick as a fraction", "FILE" },
+    { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth_path, "Write what the board really did to FILE as CSV (kind,thread,priority,creation_order,begin,end,value): kinds create, run, exit, running (the run going on when the board stopped), irq (thread: the handler; value: its nesting depth), wakeup (begin: made ready, end: switched in), marker (thread: its name; value), state (thread: \"channel: state\"; value: its depth) and sleep (thread: the handler that woke the CPU); times in ticks, the cycles of a tick as a fraction", "FILE" },
     { NULL }
   };
 
@@ -199,9 +203,23 @@ main (int argc, char *argv[])
   g_option_context_set_description (context,
     "The board runs a deterministic workload (the same seed gives the same switches) in real\n"
     "time from its start, whether or not a client is connected, and answers the ChibiOS shell\n"
-    "commands of the thread timestamps library, including threads_dump (not with\n"
-    "--legacy-defects). Example: tickscope-simboard --tcp 29001, then tickscope\n"
-    "tcp:127.0.0.1:29001");
+    "commands of the thread timestamps library, including threads_dump (not with --legacy or\n"
+    "--legacy-defects) and threads_trigger_when (with events).\n"
+    "\n"
+    "It simulates:\n"
+    "  a 168 MHz cycle counter (32 bits, wrapping every 25.6 s), stamped on every event;\n"
+    "  a tick interrupt every tick (SysTick_Handler), which makes the sleeping threads due ready;\n"
+    "  a serial interrupt for every 64 bytes of a reply sent at the baud rate (115200 without\n"
+    "    --baud) and when a command line arrives (USART2_IRQHandler), waking the shell;\n"
+    "  a sensor interrupt every other tick (EXTI0_IRQHandler, the highest priority: it\n"
+    "    sometimes interrupts the others) that wakes the thread \"sensor\";\n"
+    "  the CPU sleeping while the idle thread runs, and the handler that woke it;\n"
+    "  wake-ups (made ready, then switched in once the handlers have left);\n"
+    "  a marker \"sample\" with the sensor's reading, from the thread \"sensor\";\n"
+    "  the states \"busy\" and \"calibrate\" (nested) of a channel \"filter\".\n"
+    "Its library records all of it (dump version 2) unless --no-events or --legacy.\n"
+    "\n"
+    "Example: tickscope-simboard --tcp 29001, then tickscope tcp:127.0.0.1:29001");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("tickscope-simboard: %s\n", error->message);
@@ -235,6 +253,8 @@ main (int argc, char *argv[])
   opts.baud = baud < 0 || baud > G_MAXUINT ? G_MAXUINT : (guint) baud;
   opts.workers = workers < 0 ? G_MAXUINT : (guint) workers;
   opts.legacy_defects = legacy_defects;
+  opts.legacy = legacy;
+  opts.events = !no_events;
   if (!tks_simboard_options_check (&opts, &error) || !tks_simboard_state_acquire (&error))
     {
       g_printerr ("tickscope-simboard: %s\n", error->message);

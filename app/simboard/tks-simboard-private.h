@@ -52,12 +52,27 @@ typedef enum
   TKS_TRUTH_RUN,    /* the thread held the CPU from @begin to @end                          */
   TKS_TRUTH_EXIT,   /* the thread exited at @begin (= @end); its last run ends there        */
   TKS_TRUTH_RUNNING, /* the run going on when the truth ended (the board stopped)          */
+  /* The events beyond the switches (the board's hardware and its workload's markers): */
+  TKS_TRUTH_IRQ,    /* the handler @name ran from @begin (enter) to @end (leave), @depth 1
+                       when it interrupted a thread, 2 when it interrupted another handler  */
+  TKS_TRUTH_WAKEUP, /* the thread was made ready at @begin and switched in at @end          */
+  TKS_TRUTH_MARKER, /* the marker @name with @value, at @begin (= @end)                     */
+  TKS_TRUTH_STATE,  /* the state @name ("channel: state") from @begin to @end, @depth 1 for
+                       the outermost state of its channel                                    */
+  TKS_TRUTH_SLEEP,  /* the CPU slept (the idle thread ran) from @begin to @end; @name: the
+                       handler that ran first meanwhile, "" when none did                   */
 } TksTruthKind;
+
+/* The board's realtime counter: the cycle counter of a 168 MHz core, 32 bits, wrapping every
+ * 25.6 s whatever the tick frequency. */
+#define TKS_SIMBOARD_COUNTER_HZ 168000000U
 
 typedef struct
 {
   TksTruthKind kind;
-  guint        thread;      /* creation order since boot, 0-based (main is 0, idle 1) */
+  guint        thread;      /* creation order since boot, 0-based (main is 0, idle 1); for
+                               the kinds that are not a thread's (irq, marker, state, sleep):
+                               G_MAXUINT */
   const char  *name;
   int          priority;
   gboolean     logged;      /* created to be logged */
@@ -67,6 +82,8 @@ typedef struct
   double       end;
   guint64      begin_seq;   /* order of the switch (or creation, exit) at @begin */
   guint64      end_seq;     /* order of the switch or exit at @end */
+  guint        depth;       /* TKS_TRUTH_IRQ, TKS_TRUTH_STATE: nesting depth, from 1 */
+  guint32      value;       /* TKS_TRUTH_MARKER: the marker's value */
 } TksTruthEvent;
 
 typedef void (*TksTruthFunc) (const TksTruthEvent *event,

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The simulated board's ground truth as CSV, in the columns of Tickscope's CSV export:
- *   kind,thread,priority,creation_order,begin,end
- * kind is create, run, exit or running (the run going on when the board stopped); begin and
- * end are ticks with the cycles of the tick as a fraction (three decimals). Rows are written
- * as the board runs, in the order things happen (a run's row when it ends).
+ *   kind,thread,priority,creation_order,begin,end,value
+ * kind is create, run, exit, running (the run going on when the board stopped), or one of the
+ * events beyond the switches: irq (thread: the handler's name; value: its nesting depth, 1
+ * when it interrupted a thread), wakeup (begin: made ready, end: switched in), marker
+ * (thread: its name, begin = end, value: its value), state (thread: "channel: state"; value:
+ * its depth on the channel, from 1) and sleep (thread: the handler that ran first while the
+ * CPU slept, empty when none). Those have no priority nor creation order, except wakeup.
+ * Begin and end are ticks with the cycles of the tick as a fraction (three decimals). Rows
+ * are written as the board runs, in the order things end (a run's row when it ends).
  */
 #include "config.h"
 
@@ -25,7 +30,9 @@ struct _TksTruthWriter
   gint64  flushed_us;
 };
 
-static const char * const truth_kinds[] = { "create", "run", "exit", "running" };
+static const char * const truth_kinds[] = {
+  "create", "run", "exit", "running", "irq", "wakeup", "marker", "state", "sleep",
+};
 
 TksTruthWriter *
 tks_truth_writer_open (const char *path, GError **error)
@@ -44,7 +51,7 @@ tks_truth_writer_open (const char *path, GError **error)
   w = g_new0 (TksTruthWriter, 1);
   w->file = file;
   w->display = g_filename_display_name (path);
-  fputs ("kind,thread,priority,creation_order,begin,end\r\n", file);
+  fputs ("kind,thread,priority,creation_order,begin,end,value\r\n", file);
   fflush (file);
   w->flushed_us = g_get_monotonic_time ();
   return w;
@@ -80,9 +87,18 @@ tks_truth_writer_write (const TksTruthEvent *event, gpointer user_data)
   fputs (truth_kinds[event->kind], w->file);
   fputc (',', w->file);
   put_field (w->file, event->name);
-  fprintf (w->file, ",%d,%u,%s,%s\r\n", event->priority, event->thread,
+  if (event->thread != G_MAXUINT)
+    fprintf (w->file, ",%d,%u", event->priority, event->thread);
+  else
+    fputs (",,", w->file);
+  fprintf (w->file, ",%s,%s,",
            g_ascii_formatd (begin, sizeof begin, "%.3f", event->begin),
            g_ascii_formatd (end, sizeof end, "%.3f", event->end));
+  if (event->kind == TKS_TRUTH_IRQ || event->kind == TKS_TRUTH_STATE)
+    fprintf (w->file, "%u", event->depth);
+  else if (event->kind == TKS_TRUTH_MARKER)
+    fprintf (w->file, "%" G_GUINT32_FORMAT, event->value);
+  fputs ("\r\n", w->file);
 
   now = g_get_monotonic_time ();
   if (now - w->flushed_us >= TRUTH_FLUSH_US)

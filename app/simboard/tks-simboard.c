@@ -9,6 +9,11 @@
  * spawn, exit) until the tick's cycles are spent, the idle thread taking what is left. The
  * only source of variation is a xorshift generator seeded with the board's seed, so a seed
  * always gives the same switches at the same ticks. Simulated ticks follow real time.
+ *
+ * Interrupts take cycles too: a handler enters when its line is due and no handler of the
+ * same or a higher priority runs, does its work in the middle of its cycles (making threads
+ * ready), and leaves; the scheduler switches only once no handler runs. A handler whose cycles
+ * outlast the tick is interrupted by the next tick's SysTick_Handler.
  */
 #include "config.h"
 
@@ -27,6 +32,7 @@
 #include "tks-simboard.h"
 #include "tks-simboard-private.h"
 #include "tks-simboard-legacy.h"
+#include "tks-simboard-mcu.h"
 
 unsigned long tks_simboard_tick_hz = 1000;
 unsigned long tks_simboard_log_size = 3000;
@@ -38,6 +44,9 @@ unsigned long tks_simboard_log_size = 3000;
 #define SIM_MAX_LINE        64
 #define SIM_MAX_ARGS        4
 #define SIM_TRIGGER_AFTER_S 45
+#define SIM_UART_CHUNK      64     /* bytes a serial interrupt sends */
+#define SIM_UART_BAUD       115200 /* without a --baud */
+#define SIM_SENSOR_EVERY    2      /* ticks between sensor interrupts */
 
 typedef enum
 {
@@ -51,6 +60,10 @@ typedef enum
   OP_TRIGGER,   /* trigger the log from code, once, when the board is old enough */
   OP_EXIT,
   OP_LOOP,
+  OP_MARKER,    /* the marker "sample" with the sensor's last reading */
+  OP_BEGIN,     /* state a (SimStateName) begins on the channel "filter" */
+  OP_END,       /* the newest state of the channel "filter" ends */
+  OP_ONE_IN,    /* skips the next b operations, except once in a times on average */
 } OpCode;
 
 typedef struct
@@ -66,8 +79,28 @@ enum
   SEM_LOGGER,
   SEM_CONSOLE,
   SEM_SHELL,
+  SEM_SENSOR,
   N_SEMS,
 };
+
+/* The states of the channel "filter". */
+typedef enum
+{
+  STATE_BUSY,
+  STATE_CALIBRATE,
+  N_STATES,
+} SimStateName;
+
+static const char * const state_names[N_STATES] = { "busy", "calibrate" };
+
+/* Interrupt lines, the highest priority first. */
+typedef enum
+{
+  IRQ_SENSOR,   /* EXTI0_IRQHandler */
+  IRQ_TICK,     /* SysTick_Handler */
+  IRQ_SERIAL,   /* USART2_IRQHandler */
+  N_IRQS,
+} IrqLine;
 
 typedef struct
 {
@@ -89,11 +122,16 @@ static const Op prog_console[] = {
 static const Op prog_control[] = {
   { OP_PERIOD, 10, 3 }, { OP_WORK, 100, 400 }, { OP_TRIGGER, 0, 0 }, { OP_LOOP, 0, 0 },
 };
+/* Woken by the sensor's interrupt. */
 static const Op prog_sensor[] = {
-  { OP_PERIOD, 2, 0 }, { OP_WORK, 40, 120 }, { OP_SIGNAL, SEM_FILTER, 0 }, { OP_LOOP, 0, 0 },
+  { OP_WAIT, SEM_SENSOR, 0 }, { OP_WORK, 40, 120 }, { OP_MARKER, 0, 0 },
+  { OP_SIGNAL, SEM_FILTER, 0 }, { OP_LOOP, 0, 0 },
 };
+/* Busy on its channel, calibrating within it now and then. */
 static const Op prog_filter[] = {
-  { OP_WAIT, SEM_FILTER, 0 }, { OP_WORK, 80, 220 }, { OP_SIGNAL, SEM_LOGGER, 0 }, { OP_LOOP, 0, 0 },
+  { OP_WAIT, SEM_FILTER, 0 }, { OP_BEGIN, STATE_BUSY, 0 }, { OP_WORK, 50, 140 },
+  { OP_ONE_IN, 6, 3 }, { OP_BEGIN, STATE_CALIBRATE, 0 }, { OP_WORK, 30, 80 }, { OP_END, 0, 0 },
+  { OP_END, 0, 0 }, { OP_SIGNAL, SEM_LOGGER, 0 }, { OP_LOOP, 0, 0 },
 };
 static const Op prog_logger[] = {
   { OP_WAIT, SEM_LOGGER, 0 }, { OP_WORK, 30, 90 }, { OP_WAIT, SEM_LOGGER, 0 },
@@ -111,8 +149,9 @@ static const Op prog_spawner[] = {
 static const Op prog_stats[] = {
   { OP_PERIOD, 50, 11 }, { OP_WORK, 150, 400 }, { OP_LOOP, 0, 0 },
 };
+/* Above the sensor thread, at a tick of the sensor's interrupt: the sensor waits for it. */
 static const Op prog_watchdog[] = {
-  { OP_PERIOD, 20, 5 }, { OP_WORK, 10, 30 }, { OP_LOOP, 0, 0 },
+  { OP_PERIOD, 20, 4 }, { OP_WORK, 10, 30 }, { OP_LOOP, 0, 0 },
 };
 static const Op prog_shell[] = {
   { OP_SHELL, 0, 0 }, { OP_WORK, 50, 150 }, { OP_LOOP, 0, 0 },
@@ -181,7 +220,29 @@ typedef struct
   guint       wait_sem;
   RunState    run;
   guint       order;       /* creation order since boot */
+  gboolean    readied;     /* made ready, not switched in since */
+  double      ready_at;
+  guint64     ready_at_seq;
 } SimThread;
+
+/* A handler under way: its cycles before and after its work. */
+typedef struct
+{
+  IrqLine     line;
+  guint       before;
+  guint       after;
+  gboolean    done;        /* its work is done */
+  double      begin;
+  guint64     begin_seq;
+} SimIrq;
+
+/* A state begun on the channel "filter". */
+typedef struct
+{
+  SimStateName state;
+  double       begin;
+  guint64      begin_seq;
+} SimState;
 
 struct _TksSimboardState
 {
@@ -202,6 +263,31 @@ struct _TksSimboardState
   guint       next_job;
   gboolean    triggered_from_code;
   guint64     trigger_tick;
+  const TksMcuLib *mcu;    /* the build of the library the board runs */
+  TksMcuCommand *commands; /* the shell commands it serves */
+
+  /* Interrupts: due at an absolute cycle (tick * SIM_CYCLES_PER_TICK + cycle) */
+  gboolean    irq_armed[N_IRQS];
+  guint64     irq_due[N_IRQS];
+  SimIrq      irqs[N_IRQS]; /* handlers under way, innermost last: one a line at most */
+  guint       n_irqs;
+  guint64     uart_queued; /* bytes of replies not sent yet, the chunk on the line included */
+  guint64     uart_tx_due; /* when the chunk on the line is sent */
+  gboolean    uart_rx;     /* a command line arrived */
+  gboolean    uart_rx_raised; /* its interrupt came */
+  guint32     sensor_value;
+
+  /* Markers and states */
+  tuname_t    id_sample;
+  tuname_t    id_filter;
+  tuname_t    id_states[N_STATES];
+  SimState    states[8];
+  guint       n_states;
+
+  /* Sleep (the idle thread running) */
+  double      sleep_begin;
+  guint64     sleep_begin_seq;
+  const char *sleep_waker;
 
   /* The clock: real time at tick clock_tick */
   gint64      clock_us;
@@ -274,11 +360,59 @@ truth_event (TksSimboardState *b, TksTruthKind kind, const SimThread *t, double 
 {
   TksTruthEvent ev = {
     kind, t->order, t->kind->name, t->kind->prio, t->kind->logged, t->kind->dynamic,
-    begin, end, begin_seq, end_seq,
+    begin, end, begin_seq, end_seq, 0, 0,
   };
 
   if (b->truth_func != NULL)
     b->truth_func (&ev, b->truth_data);
+}
+
+/* An event that is not a thread's (interrupt, marker, state, sleep), ending now. */
+static void
+truth_other (TksSimboardState *b, TksTruthKind kind, const char *name, double begin,
+             guint64 begin_seq, guint depth, guint32 value)
+{
+  TksTruthEvent ev = {
+    kind, G_MAXUINT, name, 0, TRUE, FALSE, begin, truth_now (b), begin_seq, b->truth_seq++,
+    depth, value,
+  };
+
+  if (b->truth_func != NULL)
+    b->truth_func (&ev, b->truth_data);
+}
+
+/********************                     CLOCK                    ********************/
+
+/* Cycles since boot: the tick's and those of the tick already spent. */
+static guint64
+now_cycles (const TksSimboardState *b)
+{
+  return b->tick * SIM_CYCLES_PER_TICK + (SIM_CYCLES_PER_TICK - b->budget);
+}
+
+/* The realtime counter after @cycles: a TKS_SIMBOARD_COUNTER_HZ counter, 32 bits. */
+static guint32
+counter_at (guint tick_hz, guint64 cycles)
+{
+  guint64 per_s = (guint64) tick_hz * SIM_CYCLES_PER_TICK;
+
+  return (guint32) ((cycles / per_s) * TKS_SIMBOARD_COUNTER_HZ
+                    + (cycles % per_s) * TKS_SIMBOARD_COUNTER_HZ / per_s);
+}
+
+/* The kernel's clocks (system time, realtime counter) at the present cycle. */
+static void
+sync_clock (TksSimboardState *b)
+{
+  ch_host_time = (systime_t) b->tick;
+  ch_host_counter = counter_at (b->opts.tick_hz, now_cycles (b));
+}
+
+static void
+spend (TksSimboardState *b, guint cycles)
+{
+  b->budget -= cycles;
+  sync_clock (b);
 }
 
 /* The current thread stops running now, at event @seq. */
@@ -300,12 +434,16 @@ truth_run_begins (TksSimboardState *b, guint64 seq)
 
 /********************                   SCHEDULER                  ********************/
 
+/* @t is made ready (created, or woken up): the kernel's ready hook runs. */
 static void
-make_ready (TksSimboardState *b, SimThread *t, gboolean front)
+make_ready (TksSimboardState *b, SimThread *t)
 {
   t->run = RUN_READY;
-  t->tp.state = CH_STATE_READY;
-  t->ready_seq = front ? b->seq_front-- : b->seq_back++;
+  ch_host_ready (&t->tp);
+  t->readied = TRUE;
+  t->ready_at = truth_now (b);
+  t->ready_at_seq = b->truth_seq++;
+  t->ready_seq = b->seq_back++;
 }
 
 static SimThread *
@@ -343,6 +481,9 @@ reschedule (TksSimboardState *b)
     guint64 seq = b->truth_seq++;
 
     truth_run_ends (b, seq);
+    if (prev == b->idle)
+      truth_other (b, TKS_TRUTH_SLEEP, b->sleep_waker != NULL ? b->sleep_waker : "",
+                   b->sleep_begin, b->sleep_begin_seq, 0, 0);
     if (b->legacy != NULL)
       tks_legacy_switch (b->legacy, &next->tp, next->kind->logged,
                          prev != NULL ? &prev->tp : NULL, prev != NULL && prev->kind->logged,
@@ -350,6 +491,16 @@ reschedule (TksSimboardState *b)
     ch_host_switch (&next->tp);
     b->current = next;
     truth_run_begins (b, seq);
+    if (next->readied)
+      truth_event (b, TKS_TRUTH_WAKEUP, next, next->ready_at, next->ready_at_seq,
+                   truth_now (b), seq);
+    next->readied = FALSE;
+    if (next == b->idle)
+      {
+        b->sleep_begin = truth_now (b);
+        b->sleep_begin_seq = seq;
+        b->sleep_waker = NULL;
+      }
   }
   /* ch_host_switch marks the previous thread READY; keep the real state of a blocked one. */
   if (prev != NULL)
@@ -374,12 +525,13 @@ reschedule (TksSimboardState *b)
     }
 }
 
-/* @t became ready: preempts the current thread if it has a higher priority. */
+/* @t woke up: preempts the current thread if it has a higher priority (once the interrupt
+ * handlers under way have left). */
 static void
 wake (TksSimboardState *b, SimThread *t)
 {
-  make_ready (b, t, FALSE);
-  if (b->current != NULL && t->tp.prio > b->current->tp.prio)
+  make_ready (b, t);
+  if (b->n_irqs == 0 && b->current != NULL && t->tp.prio > b->current->tp.prio)
     {
       b->current->ready_seq = b->seq_front--;
       reschedule (b);
@@ -424,7 +576,7 @@ create_thread (TksSimboardState *b, const Kind *kind)
 
     truth_event (b, TKS_TRUTH_CREATE, t, truth_now (b), seq, truth_now (b), seq);
   }
-  make_ready (b, t, FALSE);
+  make_ready (b, t);
   return t;
 }
 
@@ -548,9 +700,218 @@ step (TksSimboardState *b)
           if (t == b->idle)
             t->work_left = SIM_CYCLES_PER_TICK;
           break;
+        case OP_MARKER:
+          tuMarker (b->id_sample, b->sensor_value);
+          {
+            guint64 seq = b->truth_seq;
+
+            truth_other (b, TKS_TRUTH_MARKER, "sample", truth_now (b), seq, 0, b->sensor_value);
+          }
+          break;
+        case OP_BEGIN:
+          if (b->n_states < G_N_ELEMENTS (b->states))
+            {
+              tuStateBegin (b->id_filter, b->id_states[op->a]);
+              b->states[b->n_states++] = (SimState) { op->a, truth_now (b), b->truth_seq++ };
+            }
+          break;
+        case OP_END:
+          if (b->n_states > 0)
+            {
+              const SimState *st = &b->states[--b->n_states];
+              g_autofree char *name = g_strconcat ("filter: ", state_names[st->state], NULL);
+
+              tuStateEnd (b->id_filter);
+              truth_other (b, TKS_TRUTH_STATE, g_intern_string (name), st->begin, st->begin_seq,
+                           b->n_states + 1, 0);
+            }
+          break;
+        case OP_ONE_IN:
+          if (rng_range (b, 1, op->a) != 1)
+            t->pc += op->b;
+          break;
         default:
           g_assert_not_reached ();
         }
+    }
+}
+
+/********************                  INTERRUPTS                  ********************/
+
+typedef enum
+{
+  IRQ_ENTER,
+  IRQ_WORK,
+  IRQ_LEAVE,
+} IrqPhase;
+
+/* The work of the handlers, in the middle of their cycles; each may make them longer. */
+static void
+tick_work (TksSimboardState *b)
+{
+  for (guint i = 0; i < b->n_threads; i++)
+    {
+      SimThread *t = &b->threads[i];
+
+      if (t->run == RUN_SLEEPING && t->wake_tick <= b->tick)
+        {
+          wake (b, t);
+          b->irqs[b->n_irqs - 1].after++;
+        }
+    }
+}
+
+static void
+sensor_work (TksSimboardState *b)
+{
+  b->sensor_value = rng_range (b, 1900, 2200);
+  signal_sem (b, SEM_SENSOR);
+}
+
+static void arm_serial (TksSimboardState *b);
+
+/* Cycles the serial line takes to send @bytes. */
+static guint64
+serial_cycles (const TksSimboardState *b, guint64 bytes)
+{
+  guint64 baud = b->opts.baud > 0 ? b->opts.baud : SIM_UART_BAUD;
+
+  return MAX (1, bytes * 10 * b->opts.tick_hz * SIM_CYCLES_PER_TICK / baud);
+}
+
+/* A command line arrived, and/or the chunk on the line was sent: the next one goes. */
+static void
+serial_work (TksSimboardState *b)
+{
+  guint64 now = now_cycles (b);
+
+  if (b->uart_rx)
+    {
+      b->uart_rx = FALSE;
+      signal_sem (b, SEM_SHELL);
+    }
+  if (b->uart_queued > 0 && b->uart_tx_due <= now)
+    {
+      b->uart_queued -= MIN (b->uart_queued, SIM_UART_CHUNK);
+      b->uart_tx_due = now + serial_cycles (b, MIN (b->uart_queued, SIM_UART_CHUNK));
+    }
+  arm_serial (b);
+}
+
+/* An interrupt handler as ChibiOS writes one: the hooks see its name in __func__. It runs in
+ * three calls (enter, work, leave) so that others can interrupt it between them; it returns
+ * its name. */
+#define SIM_IRQ_HANDLER(handler, work)                                      static const char *                                                         handler (TksSimboardState *b, IrqPhase phase)                               {                                                                             if (phase == IRQ_ENTER)                                                       {                                                                             CH_IRQ_PROLOGUE ();                                                       }                                                                         else if (phase == IRQ_WORK)                                                   {                                                                             work (b);                                                                 }                                                                         else                                                                          {                                                                             CH_IRQ_EPILOGUE ();                                                       }                                                                         return __func__;                                                          }
+
+SIM_IRQ_HANDLER (EXTI0_IRQHandler, sensor_work)
+SIM_IRQ_HANDLER (SysTick_Handler, tick_work)
+SIM_IRQ_HANDLER (USART2_IRQHandler, serial_work)
+
+static const char *(*const irq_handlers[N_IRQS]) (TksSimboardState *b, IrqPhase phase) = {
+  EXTI0_IRQHandler, SysTick_Handler, USART2_IRQHandler,
+};
+
+/* Cycles of each handler before and after its work. */
+static const guint irq_cycles[N_IRQS][4] = {
+  { 1, 2, 1, 2 },
+  { 1, 2, 1, 2 },
+  { 1, 3, 1, 4 },
+};
+
+static void
+arm (TksSimboardState *b, IrqLine line, guint64 due)
+{
+  b->irq_armed[line] = TRUE;
+  b->irq_due[line] = due;
+}
+
+static void
+arm_serial (TksSimboardState *b)
+{
+  b->irq_armed[IRQ_SERIAL] = b->uart_rx || b->uart_queued > 0;
+  b->irq_due[IRQ_SERIAL] = b->uart_rx ? now_cycles (b) : b->uart_tx_due;
+}
+
+/* The shell printed @bytes: the serial line sends them, a chunk at a time. */
+static void
+serial_send (TksSimboardState *b, guint64 bytes)
+{
+  if (b->uart_queued == 0)
+    b->uart_tx_due = now_cycles (b) + serial_cycles (b, MIN (bytes, SIM_UART_CHUNK));
+  b->uart_queued += bytes;
+  arm_serial (b);
+}
+
+/* The line due now that may interrupt what runs (a thread, or a handler of lower priority),
+ * the highest priority first; -1 when none. */
+static int
+irq_to_enter (const TksSimboardState *b)
+{
+  guint64 now = now_cycles (b);
+  guint below = b->n_irqs > 0 ? b->irqs[b->n_irqs - 1].line : N_IRQS;
+
+  for (guint line = 0; line < below; line++)
+    if (b->irq_armed[line] && b->irq_due[line] <= now)
+      return (int) line;
+  return -1;
+}
+
+/* Cycles that may run before a line becomes due, within the tick. */
+static guint
+cycles_until_due (const TksSimboardState *b)
+{
+  guint64 now = now_cycles (b);
+  guint64 until = b->budget;
+
+  for (guint line = 0; line < N_IRQS; line++)
+    if (b->irq_armed[line] && b->irq_due[line] > now)
+      until = MIN (until, b->irq_due[line] - now);
+  return (guint) until;
+}
+
+static void
+irq_enter (TksSimboardState *b, IrqLine line)
+{
+  SimIrq *irq = &b->irqs[b->n_irqs++];
+  const char *name;
+
+  b->irq_armed[line] = FALSE;
+  *irq = (SimIrq) {
+    line, rng_range (b, irq_cycles[line][0], irq_cycles[line][1]),
+    rng_range (b, irq_cycles[line][2], irq_cycles[line][3]), FALSE, truth_now (b), b->truth_seq++,
+  };
+  name = irq_handlers[line] (b, IRQ_ENTER);
+  if (b->current == b->idle && b->sleep_waker == NULL)
+    b->sleep_waker = name;
+}
+
+/* Runs the innermost handler under way for at most @limit cycles (it may enter, work, or
+ * leave instead). */
+static void
+irq_run (TksSimboardState *b, guint limit)
+{
+  SimIrq *irq = &b->irqs[b->n_irqs - 1];
+  guint *left = irq->done ? &irq->after : &irq->before;
+
+  if (*left > 0)
+    {
+      guint use = MIN (*left, limit);
+
+      *left -= use;
+      spend (b, use);
+    }
+  else if (!irq->done)
+    {
+      irq->done = TRUE;
+      irq_handlers[irq->line] (b, IRQ_WORK);
+    }
+  else
+    {
+      SimIrq done = *irq;
+      const char *name = irq_handlers[done.line] (b, IRQ_LEAVE);
+
+      truth_other (b, TKS_TRUTH_IRQ, name, done.begin, done.begin_seq, b->n_irqs, 0);
+      b->n_irqs--;
     }
 }
 
@@ -559,22 +920,35 @@ sim_tick (TksSimboardState *b)
 {
   b->tick++;
   b->budget = SIM_CYCLES_PER_TICK;
-  ch_host_time = (systime_t) b->tick;
+  sync_clock (b);
 
-  for (guint i = 0; i < b->n_threads; i++)
+  arm (b, IRQ_TICK, now_cycles (b));
+  if (b->tick % SIM_SENSOR_EVERY == 0)
+    arm (b, IRQ_SENSOR, now_cycles (b) + rng_range (b, 1, 40));
+  if (b->command_pending && !b->uart_rx_raised)
     {
-      SimThread *t = &b->threads[i];
-
-      if (t->run == RUN_SLEEPING && t->wake_tick <= b->tick)
-        wake (b, t);
+      b->uart_rx_raised = TRUE;
+      b->uart_rx = TRUE;
+      arm_serial (b);
     }
-  if (b->command_pending)
-    signal_sem (b, SEM_SHELL);
 
   while (b->budget > 0)
     {
       SimThread *t = b->current;
-      SimThread *best = pick_next (b);
+      SimThread *best;
+      int line = irq_to_enter (b);
+
+      if (line >= 0)
+        {
+          irq_enter (b, (IrqLine) line);
+          continue;
+        }
+      if (b->n_irqs > 0)
+        {
+          irq_run (b, cycles_until_due (b));
+          continue;
+        }
+      best = pick_next (b);
 
       if (best != t && best->tp.prio > t->tp.prio)
         {
@@ -593,11 +967,11 @@ sim_tick (TksSimboardState *b)
           continue;
         }
       {
-        guint use = MIN (t->work_left, b->budget);
+        guint use = MIN (t->work_left, cycles_until_due (b));
 
         t->work_left -= use;
-        b->budget -= use;
         t->tp.stats.cumulative += use;
+        spend (b, use);
       }
     }
   if (b->current == b->idle)
@@ -622,6 +996,7 @@ board_stream_write (void *ip, const uint8_t *bp, size_t n)
   TksSimboardState *b = s->board;
 
   g_byte_array_append (b->out, bp, (guint) n);
+  serial_send (b, n);
   if (b->opts.packet_bytes > 0 && b->fd >= 0 && b->out->len >= b->opts.packet_bytes)
     flush_out (b);
   if (b->writes_per_tick > 0 && ++b->writes % b->writes_per_tick == 0)
@@ -644,13 +1019,8 @@ out_str (TksSimboardState *b, const char *s)
   g_byte_array_append (b->out, (const guint8 *) s, (guint) strlen (s));
 }
 
-typedef void (*ShellCmd) (BaseSequentialStream *chp, int argc, char *argv[]);
-
-typedef struct
-{
-  const char *name;
-  ShellCmd    func;
-} ShellCommand;
+typedef TksMcuShellFunc ShellCmd;
+typedef TksMcuCommand ShellCommand;
 
 static void
 cmd_info (BaseSequentialStream *chp, int argc, char *argv[])
@@ -701,11 +1071,6 @@ static const ShellCommand shell_builtins[] = {
   { "systime", cmd_systime },
 };
 
-static const ShellCommand shell_commands[] = {
-  THREADS_UTILITIES_SHELL_CMD
-  { NULL, NULL },
-};
-
 /* The original library's commands, in its order (no threads_dump). */
 static const ShellCommand legacy_commands[] = {
   { "threads_list", tks_legacy_cmd_threads_list },
@@ -720,7 +1085,24 @@ static const ShellCommand legacy_commands[] = {
 static const ShellCommand *
 board_commands (const TksSimboardState *b)
 {
-  return b->legacy != NULL ? legacy_commands : shell_commands;
+  return b->legacy != NULL ? legacy_commands : b->commands;
+}
+
+/* The commands of the library the board runs; with legacy, those of the original library. */
+static ShellCommand *
+make_commands (const TksSimboardOptions *opts, const TksMcuLib *mcu)
+{
+  guint n = 0, kept = 0;
+  ShellCommand *commands;
+
+  while (mcu->commands[n].name != NULL)
+    n++;
+  commands = g_new0 (ShellCommand, n + 1);
+  for (guint i = 0; i < n; i++)
+    if (!opts->legacy || (strcmp (mcu->commands[i].name, "threads_dump") != 0
+                          && strcmp (mcu->commands[i].name, "threads_trigger_when") != 0))
+      commands[kept++] = mcu->commands[i];
+  return commands;
 }
 
 static void
@@ -788,6 +1170,7 @@ run_shell_command (TksSimboardState *b)
   int n;
 
   b->command_pending = FALSE;
+  b->uart_rx_raised = FALSE;
   memcpy (line, b->line, b->line_len);
   line[b->line_len] = '\0';
   b->line_len = 0;
@@ -903,12 +1286,23 @@ tks_simboard_state_new_traced (const TksSimboardOptions *opts,
   b->out = g_byte_array_new ();
   b->fd = -1;
 
+  /* The original library had no events. */
+  b->mcu = opts->events && !opts->legacy && !opts->legacy_defects
+           ? &tks_mcu_events_lib : &tks_mcu_plain_lib;
+  g_assert (b->mcu->thread_size == sizeof (thread_t));
+  tks_simboard_mcu_use (b->mcu);
+  b->commands = make_commands (opts, b->mcu);
+
   tks_simboard_tick_hz = opts->tick_hz;
   tks_simboard_log_size = opts->log_size;
   ch_host_reset ();
   threadsUtilitiesResetState ();
   if (opts->legacy_defects)
     b->legacy = tks_legacy_new (opts->log_size);
+  b->id_sample = tuRegisterMarker ("sample");
+  b->id_filter = tuRegisterChannel ("filter");
+  for (guint i = 0; i < N_STATES; i++)
+    b->id_states[i] = tuRegisterState (state_names[i]);
 
   for (guint i = 0; i < G_N_ELEMENTS (static_kinds); i++)
     {
@@ -919,6 +1313,7 @@ tks_simboard_state_new_traced (const TksSimboardOptions *opts,
           /* main runs from the start, as after chSysInit(). */
           ch_host_switch (&t->tp);
           b->current = t;
+          t->readied = FALSE;
           truth_run_begins (b, b->truth_seq++);
         }
       else if (i == 1)
@@ -955,7 +1350,7 @@ tks_simboard_state_get_truth_running (TksSimboardState *b,
 
   *event = (TksTruthEvent) {
     TKS_TRUTH_RUN, t->order, t->kind->name, t->kind->prio, t->kind->logged, t->kind->dynamic,
-    b->run_begin, truth_now (b), b->run_begin_seq, b->truth_seq,
+    b->run_begin, truth_now (b), b->run_begin_seq, b->truth_seq, 0, 0,
   };
 }
 
@@ -976,6 +1371,7 @@ tks_simboard_state_free (TksSimboardState *b)
   if (b == NULL)
     return;
   tks_legacy_free (b->legacy);
+  g_free (b->commands);
   g_free (b->threads);
   g_free (b->worker_kinds);
   g_strfreev (b->worker_names);
@@ -1232,6 +1628,8 @@ tks_simboard_options_init (TksSimboardOptions *opts)
   opts->baud = 0;
   opts->workers = 0;
   opts->legacy_defects = FALSE;
+  opts->events = TRUE;
+  opts->legacy = FALSE;
 }
 
 gboolean
@@ -1393,6 +1791,7 @@ tks_simboard_start_demo (int fd, GError **error)
 
   tks_simboard_options_init (&opts);
   opts.uptime_ms = 10000;
+  opts.events = g_strcmp0 (g_getenv ("TICKSCOPE_DEMO_EVENTS"), "0") != 0;
   return tks_simboard_start (&opts, fd, error);
 }
 

@@ -18,6 +18,15 @@ G_BEGIN_DECLS
  * 1000 ticks per real second. The workload is a pure function of the seed: the same seed gives
  * the same threads and the same switches at the same ticks.
  *
+ * Its hardware is simulated too: a 168 MHz cycle counter, a tick interrupt every tick
+ * (SysTick_Handler, which makes the sleeping threads due ready), a serial interrupt for every
+ * chunk of a reply sent (USART2_IRQHandler, 64 bytes at the baud rate, 115200 by default; also
+ * when a command line arrives), a sensor interrupt every other tick that wakes the sensor
+ * thread (EXTI0_IRQHandler, above the others in priority, so it sometimes interrupts them),
+ * the CPU sleeping in the idle thread, and markers and states from the workload (a marker
+ * "sample" from the sensor thread, the states "busy" and "calibrate" of a channel "filter").
+ * With events (the default) the library records all of it (dump version 2).
+ *
  * The board knows what its scheduler did: the ground truth of every run, creation and exit
  * (tks-simboard-private.h, tickscope-simboard --truth FILE). With legacy_defects it behaves
  * like the original threads_utilities library instead of this project's (legacy commands,
@@ -43,13 +52,21 @@ typedef struct
                           each reply whole when it is complete; 0..65536; default 256 */
   guint   baud;         /* the output leaves no faster than a serial line at this rate (ten
                           bits a byte), to see a real link's transfer times; 0 (default): as
-                          fast as the reader takes it; else 300..10000000 */
+                          fast as the reader takes it; else 300..10000000. Also the rate of the
+                          simulated serial interrupts (115200 when 0) */
   guint   workers;      /* extra logged threads created at boot, each waking every few ticks,
                           so that more than 63 threads can be alive; 0..200; default 0 */
   gboolean legacy_defects; /* behave like the original threads_utilities library: legacy
                           commands only (no threads_dump), exit records written while the
                           trigger holds the log frozen, a deleted-thread history of the last
                           64 exits whatever the log holds; default FALSE */
+  gboolean events;       /* the board library is built with every event option: threads_dump
+                          answers dump version 2 (cycle stamps, interrupts, sleep, wake-ups,
+                          markers, states) and threads_trigger_when is served; FALSE: the
+                          library without them, dump version 1; default TRUE */
+  gboolean legacy;       /* serve the original command set only (no threads_dump, no
+                          threads_trigger_when), from the library without events; default
+                          FALSE */
 } TksSimboardOptions;
 
 typedef struct _TksSimboard TksSimboard;
@@ -77,8 +94,10 @@ TksSimboard *tks_simboard_start        (const TksSimboardOptions  *opts,
  * NULL is ignored. */
 void         tks_simboard_stop         (TksSimboard               *board);
 
-/* The demo board of the viewer and the CLI ("demo" address): default options, 10 s into its
- * life so that the first fetch shows a full log. Fits tks_transport_set_demo_funcs(). */
+/* The demo board of the viewer and the CLI ("demo" address): default options (every event
+ * recorded, dump version 2; version 1 when the environment variable TICKSCOPE_DEMO_EVENTS is
+ * "0"), 10 s into its life so that the first fetch shows a full log. Fits
+ * tks_transport_set_demo_funcs(). */
 gpointer     tks_simboard_start_demo   (int                        fd,
                                         GError                   **error);
 void         tks_simboard_stop_demo    (gpointer                   board);

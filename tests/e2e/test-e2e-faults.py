@@ -70,7 +70,7 @@ class Relay:
 
 def start_board():
     port = free_port()
-    board = subprocess.Popen([SIMBOARD, "--tcp", str(port), "--uptime", "5000"],
+    board = subprocess.Popen([SIMBOARD, "--tcp", str(port), "--uptime", "5000", "--no-events"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     ok = wait_for(lambda: socket.create_connection(("127.0.0.1", port), 0.2).close() or True, 10)
     return board if ok else None, port

@@ -34,11 +34,11 @@ def start_board(how):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
         s.close()
-        proc = subprocess.Popen([SIMBOARD, "--tcp", str(port), "--speed", "4"],
+        proc = subprocess.Popen([SIMBOARD, "--tcp", str(port), "--speed", "4", "--no-events"],
                                 stdout=subprocess.PIPE, text=True)
         proc.stdout.readline()
         return proc, "tcp:127.0.0.1:%d" % port
-    proc = subprocess.Popen([SIMBOARD, "--pty", "--speed", "4"], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([SIMBOARD, "--pty", "--speed", "4", "--no-events"], stdout=subprocess.PIPE, text=True)
     return proc, proc.stdout.readline().strip()
 
 
@@ -100,7 +100,7 @@ def slow_link():
     """A board on a 19200-baud line (a pty): a fetch shows its progress; Cancel ends it at once
     and the capture on screen stays; the next fetch waits for the board to finish the reply it
     was sending, then gets a whole capture."""
-    board = subprocess.Popen([SIMBOARD, "--pty", "--speed", "4", "--baud", "19200", "--log-size", "600",
+    board = subprocess.Popen([SIMBOARD, "--pty", "--speed", "4", "--no-events", "--baud", "19200", "--log-size", "600",
                               "--uptime", "5000"], stdout=subprocess.PIPE, text=True)
     address = board.stdout.readline().strip()
     viewer = subprocess.Popen([TICKSCOPE, "--baud", "19200", address])

@@ -137,7 +137,7 @@ def keyfile_flow():
 
 
 def start_board():
-    proc = subprocess.Popen([SIMBOARD, "--pty", "--speed", "4", "--uptime", "3000"],
+    proc = subprocess.Popen([SIMBOARD, "--pty", "--speed", "4", "--uptime", "3000", "--no-events"],
                             stdout=subprocess.PIPE, text=True)
     return proc, proc.stdout.readline().strip()
 

@@ -13,8 +13,14 @@
 #define TIMESTAMPS_INCLUDE
 #include "threads_utilities_chconf.h"
 
+/* A build that shares thread_t with another build of other options pads it to the same size. */
+#ifndef CH_HOST_THREAD_PAD
+#define CH_HOST_THREAD_PAD
+#endif
+
 #define CH_CFG_THREAD_EXTRA_FIELDS                                          \
-  TIMESTAMPS_THREAD_EXTRA_FIELDS
+  TIMESTAMPS_THREAD_EXTRA_FIELDS                                            \
+  CH_HOST_THREAD_PAD
 
 #define CH_CFG_THREAD_INIT_HOOK(tp) {                                       \
   TIMESTAMPS_THREAD_INIT_HOOK                                               \
