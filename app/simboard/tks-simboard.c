@@ -1100,6 +1100,7 @@ make_commands (const TksSimboardOptions *opts, const TksMcuLib *mcu)
   commands = g_new0 (ShellCommand, n + 1);
   for (guint i = 0; i < n; i++)
     if (!opts->legacy || (strcmp (mcu->commands[i].name, "threads_dump") != 0
+                          && strcmp (mcu->commands[i].name, "threads_dump_compact") != 0
                           && strcmp (mcu->commands[i].name, "threads_trigger_when") != 0))
       commands[kept++] = mcu->commands[i];
   return commands;
