@@ -1793,6 +1793,10 @@ tks_simboard_start_demo (int fd, GError **error)
   tks_simboard_options_init (&opts);
   opts.uptime_ms = 10000;
   opts.events = g_strcmp0 (g_getenv ("TICKSCOPE_DEMO_EVENTS"), "0") != 0;
+  /* With every interrupt recorded, 3000 slots hold a fifth of a second: the demo's log holds
+   * a couple of seconds, as a board with a larger log would. */
+  if (opts.events)
+    opts.log_size = 32768;
   return tks_simboard_start (&opts, fd, error);
 }
 

@@ -95,8 +95,9 @@ TksSimboard *tks_simboard_start        (const TksSimboardOptions  *opts,
 void         tks_simboard_stop         (TksSimboard               *board);
 
 /* The demo board of the viewer and the CLI ("demo" address): default options (every event
- * recorded, dump version 2; version 1 when the environment variable TICKSCOPE_DEMO_EVENTS is
- * "0"), 10 s into its life so that the first fetch shows a full log. Fits
+ * recorded, dump version 2, in a 32768-slot log; version 1 when the environment variable
+ * TICKSCOPE_DEMO_EVENTS is "0"), 10 s into its life so that the first fetch shows a full
+ * log. Fits
  * tks_transport_set_demo_funcs(). */
 gpointer     tks_simboard_start_demo   (int                        fd,
                                         GError                   **error);
