@@ -177,6 +177,27 @@ draw_label (TksPainter    *painter,
     painter->text (painter, color, x + 2, y + (height - lh) / 2, layout);
 }
 
+/* A span of slices narrower than pixels, drawn at the share of it they cover (never fainter
+ * than a quarter), as the threads' runs are. */
+static void
+flush_merged (const TksTimelineGeometry *g,
+              TksPainter                *painter,
+              const TksTrack            *track,
+              double                     y,
+              double                     b,
+              double                     e,
+              double                     busy,
+              const GdkRGBA             *color,
+              guint                      depth)
+{
+  GdkRGBA shaded = *color;
+  double by, bh;
+
+  slice_box (g, track, depth, y, &by, &bh);
+  shaded.alpha *= 0.25 + 0.75 * CLAMP (busy / MAX (1.0, e - b), 0.0, 1.0);
+  painter->fill (painter, &shaded, g->left + b, by, e - b, bh);
+}
+
 static void
 render_slices (const TksTimelineGeometry *g,
                TksPainter                *painter,
@@ -186,6 +207,7 @@ render_slices (const TksTimelineGeometry *g,
 {
   double scale = g->width / (g->x1 - g->x0);
   double merged_b[MAX_MERGED_DEPTHS], merged_e[MAX_MERGED_DEPTHS];
+  double merged_busy[MAX_MERGED_DEPTHS];   /* pixels of slices in the merged span */
   GdkRGBA merged_color[MAX_MERGED_DEPTHS];
   static const GdkRGBA label_color = { 1, 1, 1, 1 };
 
@@ -195,7 +217,7 @@ render_slices (const TksTimelineGeometry *g,
   for (guint i = first_slice_at (track, g->x0); i < track->n_slices; i++)
     {
       const TksSlice *s = &track->slices[i];
-      double b, e, by, bh;
+      double b, e, by, bh, busy;
       GdkRGBA color;
 
       if (s->begin.pos > g->x1)
@@ -204,6 +226,7 @@ render_slices (const TksTimelineGeometry *g,
         continue;
       b = MAX (0.0, (s->begin.pos - g->x0) * scale);
       e = MIN (g->width, (s->end.pos - g->x0) * scale);
+      busy = MAX (0.0, e - b);
       if (e - b < 1.0)
         e = b + 1.0;
       slice_color (track, s, &color);
@@ -216,21 +239,20 @@ render_slices (const TksTimelineGeometry *g,
           if (merged_e[d] >= 0 && b <= merged_e[d] + 0.5 && e - b < 2.0)
             {
               merged_e[d] = MAX (merged_e[d], e);
+              merged_busy[d] += busy;
               continue;
             }
           if (merged_e[d] >= 0)
             {
-              double mby, mbh;
-
-              slice_box (g, track, d, y, &mby, &mbh);
-              painter->fill (painter, &merged_color[d], g->left + merged_b[d], mby,
-                             merged_e[d] - merged_b[d], mbh);
+              flush_merged (g, painter, track, y, merged_b[d], merged_e[d], merged_busy[d],
+                            &merged_color[d], d);
               merged_e[d] = -1;
             }
           if (e - b < 2.0)
             {
               merged_b[d] = b;
               merged_e[d] = e;
+              merged_busy[d] = busy;
               merged_color[d] = color;
               continue;
             }
@@ -243,13 +265,8 @@ render_slices (const TksTimelineGeometry *g,
     }
   for (guint d = 0; d < MAX_MERGED_DEPTHS; d++)
     if (merged_e[d] >= 0)
-      {
-        double by, bh;
-
-        slice_box (g, track, d, y, &by, &bh);
-        painter->fill (painter, &merged_color[d], g->left + merged_b[d], by,
-                       merged_e[d] - merged_b[d], bh);
-      }
+      flush_merged (g, painter, track, y, merged_b[d], merged_e[d], merged_busy[d],
+                    &merged_color[d], d);
 }
 
 static void

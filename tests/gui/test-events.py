@@ -17,8 +17,8 @@ from tksgui import (check, click, count_colours, find, finish, get_app, labels, 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 EVENTS = os.path.join(DATA, "board-events-v2.raw.txt")
 PLAIN = os.path.join(DATA, "board-trigger-exits.saved.txt")
-# the handlers' red (app/tks-timeline-events.c) and the wake-up's orange
-IRQ_RED = lambda r, g, b: abs(r - 0xBF) < 8 and abs(g - 0x1C) < 8 and abs(b - 0x29) < 8  # noqa: E731
+# the handlers' red (app/tks-timeline-events.c), at any shade of load, and the wake-up's orange
+IRQ_RED = lambda r, g, b: r - g > 40 and r - b > 30  # noqa: E731
 WAKE_ORANGE = lambda r, g, b: abs(r - 0xE6) < 8 and abs(g - 0x61) < 8 and b < 8  # noqa: E731
 
 
