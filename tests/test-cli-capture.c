@@ -354,9 +354,8 @@ test_board_commands (void)
       return;
     }
 
-  /* The simulated board, in-process: trigger, fetch, run as a script would, with dump
-   * version 1. */
-  g_setenv ("TICKSCOPE_DEMO_EVENTS", "0", TRUE);
+  /* The simulated board, in-process: trigger, fetch, run as a script would; its dump has
+   * every kind of event. */
   trigger = tks_run_cli (NULL, "trigger", "demo", NULL);
   g_assert_cmpint (trigger.status, ==, 0);
   g_assert_true (g_str_has_prefix (trigger.out, "Trigger set by "));
@@ -367,6 +366,7 @@ test_board_commands (void)
   g_assert_cmpint (info.status, ==, 0);
   g_assert_nonnull (strstr (info.out, "Records:"));
   g_assert_null (strstr (info.out, "Records:           0\n"));
+  g_assert_nonnull (strstr (info.out, "Events:            dump version 2, counter 168000000 Hz"));
 
   run = tks_run_cli (NULL, "run", "demo", NULL);
   g_assert_cmpint (run.status, ==, 0);
@@ -377,7 +377,6 @@ test_board_commands (void)
   g_assert_cmpint (refused.status, ==, 1);
   g_assert_nonnull (strstr (refused.err, "refused"));
 
-  g_unsetenv ("TICKSCOPE_DEMO_EVENTS");
   g_unlink (out);
   g_rmdir (dir);
 }

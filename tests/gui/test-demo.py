@@ -18,8 +18,6 @@ from tksgui import (WORK, check, click, count_colours, file_dialog_save, find, f
                     screenshot, sensitive_button, start, status, stop, wait_for)
 
 TICKSCOPE = sys.argv[1]
-# The demo board answers dump version 1 (its switches only).
-os.environ["TICKSCOPE_DEMO_EVENTS"] = "0"
 DEMO_THREADS = {"idle", "main", "sensor", "filter", "control", "console", "logger"}
 # the message bars' backgrounds (data/style.css)
 ERROR_RED, INFO_BLUE = (0xC0, 0x1C, 0x28), (0xDB, 0xE7, 0xF7)
@@ -42,6 +40,8 @@ def demo():
         names = set(wait_for(lambda: lane_names(app) if DEMO_THREADS <= set(lane_names(app)) else None, 10)
                     or lane_names(app))
         check(DEMO_THREADS <= names, "the demo board's threads are shown as lanes", sorted(names))
+        check({"IRQ SysTick_Handler", "CPU sleep", "sample (marker)"} <= names,
+              "the demo board's interrupts, sleep and markers have lanes", sorted(names))
 
         connected = label_text(app, lambda s: s.startswith("Connected: "))
         check(connected is not None, "the connection is announced", connected)
