@@ -296,12 +296,21 @@ tks_cli_fetch (int    argc,
       g_autofree char *records = g_strdup_printf (ngettext ("%u record", "%u records", n_records),
                                                   n_records);
 
+      guint64 bytes;
+      double seconds;
+      g_autofree char *size = NULL;
+
       if (saved != NULL)
         /* Translators: threads, records, the board, then the file of the history */
         fprintf (stderr, _("%s, %s from %s; kept in %s\n"), threads, records, board, saved);
       else
         /* Translators: threads, records, then the board */
         fprintf (stderr, _("%s, %s from %s\n"), threads, records, board);
+      tks_session_get_last_fetch_size (session, &bytes, &seconds);
+      size = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
+      /* Translators: what a fetch cost: records, bytes received, seconds, bytes a record */
+      fprintf (stderr, _("%u records, %s bytes in %.2f s (%.2f bytes/record)\n"), n_records, size,
+               seconds, n_records > 0 ? (double) bytes / n_records : 0.0);
     }
   ret = TKS_CLI_OK;
 

@@ -93,6 +93,40 @@ tks_entry_hash (guint32 hash, const TksEntry *entry, gboolean with_counter)
   return hash;
 }
 
+char *
+tks_entry_format (const TksEntry *e,
+                  gboolean        with_counter)
+{
+  guint tick = (e->record >> 12) & TIME_MASK;
+  guint out = (e->record >> 6) & 63u, in = e->record & 63u;
+  g_autofree char *stamp = with_counter ? g_strdup_printf (" @ %u", e->counter) : g_strdup ("");
+
+  switch (e->kind)
+    {
+    case TKS_ENTRY_SWITCH:
+      return g_strdup_printf ("From %2u to %2u at %7u%s", out, in, tick, stamp);
+    case TKS_ENTRY_IRQ_ENTER:
+      return g_strdup_printf ("Irq enter %2u at %7u%s", e->a, tick, stamp);
+    case TKS_ENTRY_IRQ_LEAVE:
+      return g_strdup_printf ("Irq leave at %7u%s", tick, stamp);
+    case TKS_ENTRY_SLEEP:
+      return g_strdup_printf ("Sleep at %7u%s", tick, stamp);
+    case TKS_ENTRY_WAKE:
+      return g_strdup_printf ("Wake at %7u%s", tick, stamp);
+    case TKS_ENTRY_READY:
+      return g_strdup_printf ("Ready %2u at %7u%s", e->a, tick, stamp);
+    case TKS_ENTRY_MARKER:
+      return g_strdup_printf ("Marker %2u = %u at %7u%s", e->a, e->b, tick, stamp);
+    case TKS_ENTRY_BEGIN:
+      return g_strdup_printf ("State %2u begin %2u at %7u%s", e->a & 0xFF, (e->a >> 8) & 0xFF,
+                              tick, stamp);
+    case TKS_ENTRY_END:
+      return g_strdup_printf ("State %2u end at %7u%s", e->a, tick, stamp);
+    default:
+      return g_strdup_printf ("Trigger at %7u%s", tick, stamp);
+    }
+}
+
 static int
 char_value (char c)
 {

@@ -48,6 +48,11 @@ guint32  tks_entry_hash          (guint32         hash,
                                   const TksEntry *entry,
                                   gboolean        with_counter);
 
+/* @entry as the line of dump version 2 the board prints for it (with the counter when
+ * @with_counter); a switch without events as dump version 1's. */
+char    *tks_entry_format        (const TksEntry *entry,
+                                  gboolean        with_counter);
+
 typedef struct _TksCompactDecoder TksCompactDecoder;
 
 /* @tick_hz: the board's tick rate; @counter_hz: its counter's frequency, 0 without one. */

@@ -42,6 +42,10 @@ struct _TksParsedEvents
 };
 
 TksParsedEvents *tks_parsed_events_new        (guint             dump_version);
+/* Whether the header had an "Events" line (a board built with event options). */
+gboolean         tks_parsed_events_has_options (const TksParsedEvents *events);
+/* The counter's frequency from the header, 0 without a counter. */
+guint64          tks_parsed_events_counter_hz  (const TksParsedEvents *events);
 void             tks_parsed_events_free       (TksParsedEvents *events);
 /* A header key of version 2: TRUE when @p..@end is one (taken), with *@problem set when its
  * value is unreadable or absurd (a warning to give). */

@@ -29,6 +29,18 @@ tks_parsed_events_new (guint dump_version)
   return events;
 }
 
+gboolean
+tks_parsed_events_has_options (const TksParsedEvents *events)
+{
+  return events != NULL && events->options != NULL;
+}
+
+guint64
+tks_parsed_events_counter_hz (const TksParsedEvents *events)
+{
+  return events != NULL && events->has_counter ? events->info.counter_hz : 0;
+}
+
 void
 tks_parsed_events_free (TksParsedEvents *events)
 {
@@ -486,7 +498,8 @@ tks_parsed_events_write (const TksParsedEvents *events,
   const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) events->entries->data;
   const TksRecord *r = (const TksRecord *) (gconstpointer) records->data;
 
-  g_string_append_printf (out, "Tickscope events %u\n", info->dump_version);
+  /* the lines below are those of dump version 2, however the log travelled */
+  g_string_append (out, "Tickscope events 2\n");
   if (events->has_counter)
     g_string_append_printf (out, "Tickscope event-header Counter frequency: %" G_GUINT64_FORMAT "\n"
                             "Tickscope event-header Counter bits: 32\n", info->counter_hz);

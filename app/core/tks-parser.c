@@ -8,6 +8,7 @@
 
 #include "tks-error.h"
 #include "tks-events-private.h"
+#include "tks-compact.h"
 #include "tks-parser.h"
 
 #define MAX_KEPT_WARNINGS 200
@@ -67,6 +68,8 @@ struct _TksParser
   guint      log_hashed;
   GArray    *pending_gaps;  /* TksParsedGap read before the log they belong to */
   TksParsedEvents *pending_events; /* a dump version 2's header, before its list */
+  gboolean   compact;       /* the dump's log comes in the compact encoding (version 3) */
+  TksCompactDecoder *decoder; /* its decoder, from the line "Compact:" on */
   TksParsedEvents *saved_events;   /* a saved capture's events, for its log */
   GArray    *saved_switches;        /* TksRecord: the switches among them */
 };
@@ -87,6 +90,7 @@ static const char * const known_commands[] = {
   "threads_stat",
   "threads_uc",
   "threads_dump",
+  "threads_dump_compact",
 };
 
 TksParsed *
@@ -200,6 +204,7 @@ tks_parser_free (TksParser *parser)
   g_string_free (parser->partial, TRUE);
   g_array_unref (parser->pending_gaps);
   tks_parsed_events_free (parser->pending_events);
+  tks_compact_decoder_free (parser->decoder);
   tks_parsed_events_free (parser->saved_events);
   g_array_unref (parser->saved_switches);
   g_free (parser->refusal);
@@ -643,7 +648,7 @@ begin_command (TksParser  *parser,
     begin_log (parser);
   else if (IS ("threads_timestamps_trigger"))
     parser->section = SECTION_TRIGGER_REPLY;
-  else if (IS ("threads_dump"))
+  else if (IS ("threads_dump") || IS ("threads_dump_compact"))
     {
       parser->section = SECTION_DUMP_HEADER;
       parser->in_dump = TRUE;
@@ -805,14 +810,19 @@ dump_version_line (TksParser  *parser,
   g_autofree char *text = NULL;
 
   g_clear_pointer (&parser->pending_events, tks_parsed_events_free);
-  if (header_value (p, end, "Dump version:", &version) && (version == 1 || version == 2))
+  g_clear_pointer (&parser->decoder, tks_compact_decoder_free);
+  parser->compact = FALSE;
+  if (header_value (p, end, "Dump version:", &version) && version >= 1 && version <= 3)
     {
-      if (version == 2)
-        parser->pending_events = tks_parsed_events_new (2);
+      /* Version 3 is version 2's (or 1's, without events) in the compact encoding: its
+       * header says which. */
+      if (version >= 2)
+        parser->pending_events = tks_parsed_events_new ((guint) version);
+      parser->compact = version == 3;
       return;
     }
   text = excerpt (p, end - p);
-  fail (parser, "Line %u: “%s”: this Tickscope reads dump versions 1 and 2 only: a newer "
+  fail (parser, "Line %u: “%s”: this Tickscope reads dump versions 1 to 3 only: a newer "
         "Tickscope is needed", parser->line_no, text);
 }
 
@@ -829,6 +839,10 @@ dump_header_line (TksParser  *parser,
     {
       begin_list (parser);
       parser->in_dump = TRUE;
+      /* A compact dump of a board without events is a dump version 1's. */
+      if (parser->compact && parser->pending_events != NULL
+          && !tks_parsed_events_has_options (parser->pending_events))
+        g_clear_pointer (&parser->pending_events, tks_parsed_events_free);
       tks_parsed_events_free (parser->current->events);
       parser->current->events = g_steal_pointer (&parser->pending_events);
       return;
@@ -1022,6 +1036,46 @@ overlong_line (TksParser  *parser,
     add_warning (parser, _("line %u: warning: %s: skipped"), parser->line_no, text);
 }
 
+static void content_line (TksParser  *parser,
+                          const char *p,
+                          const char *end);
+
+/* The log of a dump begins; in a compact dump, its lines are decoded from here on. */
+static void
+begin_compact_log (TksParser *parser)
+{
+  TksParsed *cur = parser->current;
+  guint64 counter_hz = cur->events != NULL ? tks_parsed_events_counter_hz (cur->events) : 0;
+
+  begin_log (parser);
+  g_clear_pointer (&parser->decoder, tks_compact_decoder_free);
+  if (parser->compact)
+    parser->decoder = tks_compact_decoder_new (cur->tick_hz > 0 ? (guint64) cur->tick_hz : 1000,
+                                               counter_hz);
+}
+
+/* A line of a compact log: its entries are read as the lines of dump version 2 (or 1) that
+ * the board would have printed, so that they go through the same checks and checksum. */
+static void
+compact_line (TksParser  *parser,
+              const char *p,
+              const char *end)
+{
+  g_autoptr(GError) error = NULL;
+  GArray *entries = tks_compact_decoder_entries (parser->decoder);
+  guint before = entries->len;
+
+  if (!tks_compact_decoder_line (parser->decoder, p, end - p, &error))
+    add_warning (parser, _("line %u: warning: %s"), parser->line_no, error->message);
+  for (guint i = before; i < entries->len; i++)
+    {
+      g_autofree char *text = tks_entry_format (&g_array_index (entries, TksEntry, i),
+                                                tks_parsed_events_counter_hz (parser->current->events) > 0);
+
+      content_line (parser, text, text + strlen (text));
+    }
+}
+
 static void
 content_line (TksParser  *parser,
               const char *p,
@@ -1035,6 +1089,11 @@ content_line (TksParser  *parser,
       {
         TksRecord record;
 
+        if (parser->decoder != NULL && end > p && *p == 'Z')
+          {
+            compact_line (parser, p, end);
+            return;
+          }
         if (in_dump_v2 (parser))
           {
             TksLogLine entry = tks_parsed_events_log_line (cur->events, cur->records, p, end);
@@ -1100,9 +1159,9 @@ content_line (TksParser  *parser,
             parser->section = SECTION_DELETED;
             return;
           }
-        if (parser->in_dump && has_prefix (p, end, "Timestamps:"))
+        if (parser->in_dump && has_prefix (p, end, parser->compact ? "Compact:" : "Timestamps:"))
           {
-            begin_log (parser);
+            begin_compact_log (parser);
             return;
           }
         if (in_dump_v2 (parser) && has_prefix (p, end, "Names:"))
@@ -1220,8 +1279,8 @@ content_line (TksParser  *parser,
         trim (&p, &end);
         if (p == end)
           return;
-        if (has_prefix (p, end, "Timestamps:"))
-          begin_log (parser);
+        if (has_prefix (p, end, parser->compact ? "Compact:" : "Timestamps:"))
+          begin_compact_log (parser);
         else if (check_refusal (parser, p, end))
           return;
         else if (!tks_parsed_events_name (cur->events, p, end, &problem))

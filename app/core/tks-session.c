@@ -19,6 +19,7 @@
 #define DEFAULT_LOG_SIZE    3000
 #define MAX_EXPECTED_LOG    (1u << 18) /* what a board's word is taken for, to size buffers */
 #define RECORD_BYTES        26    /* "From %2d to %2d at %7d\r\n" */
+#define COMPACT_RECORD_BYTES 8    /* a record of threads_dump_compact, events and counter included */
 #define LIST_LINE_BYTES     60
 #define DUMP_END_BYTES      64    /* "End of dump: N records, checksum X" */
 #define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 20)
@@ -60,6 +61,7 @@ typedef struct
   char                *description;
   GStrv                commands;
   gboolean             has_dump;
+  gboolean             has_compact;   /* threads_dump_compact: the log in the compact encoding */
   guint                log_size;         /* from the board, 0 when unknown */
   guint                expected_records; /* largest log seen */
 } Link;
@@ -129,6 +131,8 @@ struct _TksSession
   guint64          history_max_bytes;
   gboolean         prefer_snapshot;
   char            *last_saved_path;
+  guint64          last_fetch_bytes;
+  double           last_fetch_seconds;
   char            *last_raw_path;
 
   Link            *link;
@@ -294,6 +298,8 @@ complete_in_main (gpointer data)
         {
           g_free (self->last_raw_path);
           self->last_raw_path = g_strdup (job->raw_path);
+          self->last_fetch_bytes = job->bytes;
+          self->last_fetch_seconds = (g_get_monotonic_time () - job->start_us) / (double) G_USEC_PER_SEC;
         }
 
       if (job->link_lost || (job->kind == JOB_CONNECT && job->error != NULL))
@@ -642,6 +648,7 @@ meet_board (Link         *link,
     link->commands = tks_shell_parse_help (help);
 
   link->has_dump = g_strv_contains ((const char * const *) link->commands, "threads_dump");
+  link->has_compact = g_strv_contains ((const char * const *) link->commands, "threads_dump_compact");
   g_free (link->description);
   /* Translators: the link (“/dev/ttyACM0 at 115200 baud”, “the simulated board”); shown in
    * the viewer's header, and kept as the source of the captures fetched through it */
@@ -979,18 +986,22 @@ run_fetch (Link         *link,
 
   if (link->has_dump && link->prefer_snapshot)
     {
-      /* One consistent snapshot: header, list and log taken together, with a checksum. */
+      /* One consistent snapshot: header, list and log taken together, with a checksum; in
+       * the compact encoding when the board has it (about 20 times fewer bytes). */
+      const char *command = link->has_compact ? "threads_dump_compact" : "threads_dump";
       g_autofree char *dump = NULL;
       gsize dump_len = 0;
 
+      if (link->has_compact)
+        job->expected_bytes = 64 * LIST_LINE_BYTES + (gsize) expected * COMPACT_RECORD_BYTES;
       set_log_limit (job, link->log_size, LIST_MAX_BYTES);
-      dump = checked_command (link, job, "threads_dump", job->expected_bytes + 1024,
+      dump = checked_command (link, job, command, job->expected_bytes + 1024,
                               TKS_PARSER_SECTION_DUMP, &dump_len, cancellable);
       if (dump == NULL)
         return;
 
       capture = finish_parser (job, &error);
-      damage = reply_damage ("threads_dump", dump, dump_len, &how);
+      damage = reply_damage (command, dump, dump_len, &how);
       if (capture != NULL && (tks_capture_get_damage (capture) != NULL || damage != DAMAGE_NONE))
         {
           /* A live fetch can simply be repeated: a damaged one is an error, not a capture. */
@@ -1401,6 +1412,16 @@ tks_session_get_last_raw_path (TksSession *self)
 {
   g_return_val_if_fail (TKS_IS_SESSION (self), NULL);
   return self->last_raw_path;
+}
+
+void
+tks_session_get_last_fetch_size (TksSession *self,
+                                 guint64    *bytes,
+                                 double     *seconds)
+{
+  g_return_if_fail (TKS_IS_SESSION (self));
+  *bytes = self->last_fetch_bytes;
+  *seconds = self->last_fetch_seconds;
 }
 
 const char *

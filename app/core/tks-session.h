@@ -113,6 +113,10 @@ const char * const *tks_session_get_board_commands (TksSession        *self);
 /* Every fetched capture is saved on arrival (atomically) in the history folder,
  * g_get_user_data_dir()/tickscope/captures; the path of the last one saved, or NULL. */
 const char      *tks_session_get_last_saved_path (TksSession          *self);
+/* The bytes the last fetch received and how long it took. */
+void             tks_session_get_last_fetch_size (TksSession          *self,
+                                                  guint64             *bytes,
+                                                  double              *seconds);
 void             tks_session_set_save_history    (TksSession          *self,
                                                   gboolean             save_history);
 char            *tks_session_get_history_dir     (void);
