@@ -2362,29 +2362,32 @@ tuTriggerWhen (tu_when_t what, uint32_t limit, const char *name)
 
 /********************                SHELL FUNCTIONS               ********************/
 
+/* A command that takes no argument: given some, it answers with its usage. */
+static int
+tu_no_arguments (BaseSequentialStream *chp, int argc, const char *name)
+{
+  if (argc > 0)
+    {
+      shellUsage (chp, name);
+      return 0;
+    }
+  return 1;
+}
+
 void
 tuCmdThreadsList (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argv;
-
-  if (argc > 0)
-    {
-      shellUsage (chp, "threads_list");
-      return;
-    }
-  tuPrintListThreads (chp);
+  if (tu_no_arguments (chp, argc, "threads_list"))
+    tuPrintListThreads (chp);
 }
 
 void
 tuCmdThreadsTimestampsTrigger (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argv;
-
-  if (argc > 0)
-    {
-      shellUsage (chp, "threads_timestamps_trigger");
-      return;
-    }
+  if (!tu_no_arguments (chp, argc, "threads_timestamps_trigger"))
+    return;
 #ifdef ENABLE_THREADS_TIMESTAMPS
   {
     const char *name;
@@ -2406,12 +2409,8 @@ void
 tuCmdThreadsTimestampsRun (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argv;
-
-  if (argc > 0)
-    {
-      shellUsage (chp, "threads_timestamps_run");
-      return;
-    }
+  if (!tu_no_arguments (chp, argc, "threads_timestamps_run"))
+    return;
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tuResetTrigger ();
   chprintf (chp, "Run mode" TU_NL);
@@ -2424,39 +2423,24 @@ void
 tuCmdThreadsTimestamps (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argv;
-
-  if (argc > 0)
-    {
-      shellUsage (chp, "threads_timestamps");
-      return;
-    }
-  tuPrintTimestamps (chp);
+  if (tu_no_arguments (chp, argc, "threads_timestamps"))
+    tuPrintTimestamps (chp);
 }
 
 void
 tuCmdThreadsDump (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argv;
-
-  if (argc > 0)
-    {
-      shellUsage (chp, "threads_dump");
-      return;
-    }
-  tuPrintDump (chp);
+  if (tu_no_arguments (chp, argc, "threads_dump"))
+    tuPrintDump (chp);
 }
 
 void
 tuCmdThreadsDumpCompact (BaseSequentialStream *chp, int argc, char *argv[])
 {
   (void) argv;
-
-  if (argc > 0)
-    {
-      shellUsage (chp, "threads_dump_compact");
-      return;
-    }
-  tuPrintDumpCompact (chp);
+  if (tu_no_arguments (chp, argc, "threads_dump_compact"))
+    tuPrintDumpCompact (chp);
 }
 
 #if TU_CONDITIONS
