@@ -1951,6 +1951,8 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   if (compact != 0)
     {
       chprintf (out, "Compact:" TU_NL);
+      if (triggered != 0U)
+        chprintf (out, "Triggered at %7d" TU_NL, (int) trigger_time);
       (void) tu_print_compact (out, &span);
       chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
                 (unsigned long) tu_count_entries (&span), (unsigned long) span.checksum);

@@ -489,6 +489,7 @@ test_capture_from_compact (void)
 
   rng = 7;
   run_random_board (2500);
+  tuSetTrigger ("compact test");
   text = run (tuCmdThreadsDump);
   compact = run (tuCmdThreadsDumpCompact);
   a = tks_capture_new_from_dump (text, strlen (text), &error);
@@ -497,6 +498,13 @@ test_capture_from_compact (void)
   g_assert_no_error (error);
   g_assert_null (tks_capture_get_damage (b));
   g_assert_cmpuint (tks_capture_get_n_records (a), ==, tks_capture_get_n_records (b));
+  {
+    double pa, pb;
+
+    g_assert_true (tks_capture_get_trigger (a, &pa));
+    g_assert_true (tks_capture_get_trigger (b, &pb));
+    g_assert_cmpfloat (pa, ==, pb);
+  }
   g_assert_cmpuint (tks_capture_get_n_threads (a), ==, tks_capture_get_n_threads (b));
   for (guint t = 0; t < tks_capture_get_n_threads (a); t++)
     {
