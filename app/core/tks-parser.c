@@ -1642,11 +1642,14 @@ tks_parser_finish (TksParser  *parser,
       result->events = tks_parsed_events_attach_saved (g_steal_pointer (&parser->saved_events),
                                                        parser->saved_switches, result->records,
                                                        &problem);
-      if (problem != NULL)
+      if (problem != NULL && result->warnings->len < MAX_KEPT_WARNINGS)
         {
+          guint saved_from = 0;
+
           g_ptr_array_add (result->warnings, g_strdup_printf ("warning: %s", problem));
-          result->n_warnings++;
+          g_array_append_val (result->warnings_saved, saved_from);
         }
+      result->n_warnings += problem != NULL;
     }
 
   /* A reply that is mostly noise is a wrong baud rate or a broken link, not a capture. */
