@@ -1631,7 +1631,12 @@ tks_parser_finish (TksParser  *parser,
       return NULL;
     }
 
-  /* A dump version 2's holes are placed by entries: the rebuild places them by records. */
+  /* A dump version 2's events go with its log only: a log read otherwise (a transcript's
+   * threads_timestamps in the middle of a dump) leaves them out. */
+  if (result->events != NULL &&
+      tks_parsed_events_n_switches (result->events) != result->records->len)
+    g_clear_pointer (&result->events, tks_parsed_events_free);
+  /* A dump version 2's holes are placed by slots: the rebuild places them by records. */
   if (result->events != NULL)
     tks_parsed_events_place_gaps (result->events, result->gaps, result->events->info.slots);
   /* A saved capture's events, when they are those of its log. */
