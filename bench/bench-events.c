@@ -54,9 +54,10 @@ make_dump (guint     n,
       count++;
       if (kind != 0)
         {
-          g_string_append_printf (log, "Irq %s  1 at %7u @ %u\r\n", kind == 1 ? "enter" : "leave",
-                                  tick, counter);
-          h = fnv (fnv (fnv (h, tick << 12 | 63 << 6 | kind), counter), 1);
+          /* handler 1 enters (its small id in the record word), then leaves */
+          g_string_append_printf (log, kind == 1 ? "Irq enter  1 at %7u @ %u\r\n"
+                                                 : "Irq leave at %7u @ %u\r\n", tick, counter);
+          h = fnv (fnv (h, tick << 12 | 63 << 6 | (kind == 1 ? 33 : 2)), counter);
           continue;
         }
       {

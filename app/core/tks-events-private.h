@@ -66,6 +66,8 @@ typedef enum
   TKS_LOG_LINE_EVENT,   /* another event */
 } TksLogLine;
 
+/* The switches among the entries. */
+guint            tks_parsed_events_n_switches (TksParsedEvents *events);
 /* A log begins again: no entry read yet. */
 void             tks_parsed_events_clear_log  (TksParsedEvents *events);
 /* A line of the log: an entry (its words added to the hash) or not. */

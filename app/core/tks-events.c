@@ -214,6 +214,21 @@ tks_parsed_events_fractions (TksParsedEvents *events,
   for (guint i = 0; i < n; i++)
     if (e[i].kind == TKS_EVENT_SWITCH)
       fractions[e[i].record] = pl[i].frac;
+  /* The records of one tick keep their order whatever the entries between them say (a
+   * garbled tick among the events unwraps differently): their places never go back. */
+  {
+    const TksRecord *r = (const TksRecord *) (gconstpointer) records->data;
+    guint prev = G_MAXUINT;
+
+    for (guint i = 0; i < records->len; i++)
+      {
+        if (r[i].flags & TKS_RECORD_DROPPED)
+          continue;
+        if (prev != G_MAXUINT && r[i].tick == r[prev].tick && fractions[i] < fractions[prev])
+          fractions[i] = fractions[prev];
+        prev = i;
+      }
+  }
   return fractions;
 }
 

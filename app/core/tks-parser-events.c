@@ -171,6 +171,16 @@ static const char * const formats[TKS_N_EVENT_KINDS] = {
 /* A handler with a name id up to this is stored as kind 32 + id, without payload. */
 #define SHORT_IRQ_MAX 30
 
+guint
+tks_parsed_events_n_switches (TksParsedEvents *events)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < events->entries->len; i++)
+    n += g_array_index (events->entries, TksParsedEntry, i).kind == TKS_EVENT_SWITCH;
+  return n;
+}
+
 void
 tks_parsed_events_clear_log (TksParsedEvents *events)
 {

@@ -1690,7 +1690,12 @@ tks_parser_finish (TksParser  *parser,
       return NULL;
     }
 
-  /* A dump version 2's holes are placed by entries: the rebuild places them by records. */
+  /* A dump version 2's events go with its log only: a log read otherwise (a transcript's
+   * threads_timestamps in the middle of a dump) leaves them out. */
+  if (result->events != NULL &&
+      tks_parsed_events_n_switches (result->events) != result->records->len)
+    g_clear_pointer (&result->events, tks_parsed_events_free);
+  /* A dump version 2's holes are placed by slots: the rebuild places them by records. */
   if (result->events != NULL)
     tks_parsed_events_place_gaps (result->events, result->gaps, result->events->info.slots);
   /* A saved capture's events, when they are those of its log. */
@@ -1701,11 +1706,14 @@ tks_parser_finish (TksParser  *parser,
       result->events = tks_parsed_events_attach_saved (g_steal_pointer (&parser->saved_events),
                                                        parser->saved_switches, result->records,
                                                        &problem);
-      if (problem != NULL)
+      if (problem != NULL && result->warnings->len < MAX_KEPT_WARNINGS)
         {
+          guint saved_from = 0;
+
           g_ptr_array_add (result->warnings, g_strdup_printf ("warning: %s", problem));
-          result->n_warnings++;
+          g_array_append_val (result->warnings_saved, saved_from);
         }
+      result->n_warnings += problem != NULL;
     }
 
   /* A reply that is mostly noise is a wrong baud rate or a broken link, not a capture. */
