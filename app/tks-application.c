@@ -13,14 +13,12 @@
 
 struct _TksApplication
 {
-  GtkApplication  parent_instance;
+  AdwApplication  parent_instance;
 
   GSettings      *settings;
-  GtkCssProvider *css;
-  GtkCssProvider *dark_css;
 };
 
-G_DEFINE_FINAL_TYPE (TksApplication, tks_application, GTK_TYPE_APPLICATION)
+G_DEFINE_FINAL_TYPE (TksApplication, tks_application, ADW_TYPE_APPLICATION)
 
 static GSettings *
 load_settings (void)
@@ -164,46 +162,17 @@ quit_activated (GSimpleAction *action,
 }
 
 static void
-update_dark_style (TksApplication *self)
-{
-  GtkSettings *gtk_settings = gtk_settings_get_default ();
-  g_autofree char *theme = NULL;
-  gboolean prefer_dark = FALSE;
-  gboolean dark;
-
-  if (gtk_settings == NULL)
-    return;
-  g_object_get (gtk_settings,
-                "gtk-theme-name", &theme,
-                "gtk-application-prefer-dark-theme", &prefer_dark,
-                NULL);
-  dark = prefer_dark || (theme != NULL && g_str_has_suffix (theme, "-dark"));
-
-  if (dark && self->dark_css == NULL)
-    {
-      self->dark_css = gtk_css_provider_new ();
-      gtk_css_provider_load_from_resource (self->dark_css, "/io/github/tickscope/Tickscope/style-dark.css");
-      gtk_style_context_add_provider_for_display (gdk_display_get_default (),
-                                                  GTK_STYLE_PROVIDER (self->dark_css),
-                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
-    }
-  else if (!dark && self->dark_css != NULL)
-    {
-      gtk_style_context_remove_provider_for_display (gdk_display_get_default (),
-                                                     GTK_STYLE_PROVIDER (self->dark_css));
-      g_clear_object (&self->dark_css);
-    }
-}
-
-static void
 dark_style_changed (GSimpleAction *action,
                     GVariant      *state,
                     gpointer       user_data)
 {
+  /* The menu's dark style forces it; otherwise the system's preference is followed (the
+   * style manager reads it from the settings portal or the desktop's settings). The
+   * application's style.css and style-dark.css follow the style manager on their own. */
   g_simple_action_set_state (action, state);
-  g_object_set (gtk_settings_get_default (),
-                "gtk-application-prefer-dark-theme", g_variant_get_boolean (state),
-                NULL);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      g_variant_get_boolean (state) ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                                    : ADW_COLOR_SCHEME_DEFAULT);
 }
 
 static void
@@ -231,7 +200,6 @@ tks_application_startup (GApplication *app)
     { "win.close", { "<Control>w", NULL } },
   };
   guint i;
-  GtkSettings *gtk_settings;
 
   G_APPLICATION_CLASS (tks_application_parent_class)->startup (app);
 
@@ -244,18 +212,6 @@ tks_application_startup (GApplication *app)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
 
   self->settings = load_settings ();
-
-  self->css = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (self->css, "/io/github/tickscope/Tickscope/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
-                                              GTK_STYLE_PROVIDER (self->css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  gtk_settings = gtk_settings_get_default ();
-  g_signal_connect_object (gtk_settings, "notify::gtk-theme-name",
-                           G_CALLBACK (update_dark_style), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (gtk_settings, "notify::gtk-application-prefer-dark-theme",
-                           G_CALLBACK (update_dark_style), self, G_CONNECT_SWAPPED);
-  update_dark_style (self);
 }
 
 static void
@@ -264,8 +220,6 @@ tks_application_dispose (GObject *object)
   TksApplication *self = TKS_APPLICATION (object);
 
   g_clear_object (&self->settings);
-  g_clear_object (&self->css);
-  g_clear_object (&self->dark_css);
 
   G_OBJECT_CLASS (tks_application_parent_class)->dispose (object);
 }
