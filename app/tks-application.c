@@ -161,18 +161,31 @@ quit_activated (GSimpleAction *action,
   g_application_quit (G_APPLICATION (app));
 }
 
+/* The menu's Dark Style shows whether the window is dark, the system's preference or not.
+ * Choosing what the system prefers follows the system again; choosing otherwise forces it. */
 static void
 dark_style_changed (GSimpleAction *action,
                     GVariant      *state,
                     gpointer       user_data)
 {
-  /* The menu's dark style forces it; otherwise the system's preference is followed (the
-   * style manager reads it from the settings portal or the desktop's settings). The
-   * application's style.css and style-dark.css follow the style manager on their own. */
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  gboolean dark = g_variant_get_boolean (state);
+
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  if (adw_style_manager_get_dark (style) != dark)
+    adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                    : ADW_COLOR_SCHEME_FORCE_LIGHT);
   g_simple_action_set_state (action, state);
-  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
-                                      g_variant_get_boolean (state) ? ADW_COLOR_SCHEME_FORCE_DARK
-                                                                    : ADW_COLOR_SCHEME_DEFAULT);
+}
+
+static void
+style_dark_changed_cb (TksApplication *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "dark-style");
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+
+  if (action != NULL)
+    g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (dark));
 }
 
 static void
@@ -212,6 +225,12 @@ tks_application_startup (GApplication *app)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
 
   self->settings = load_settings ();
+
+  /* The style manager follows the system's dark preference (the settings portal, or the
+   * desktop's settings); the application's style-dark.css, and so the timeline, follow it. */
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (style_dark_changed_cb), self, G_CONNECT_SWAPPED);
+  style_dark_changed_cb (self);
 }
 
 static void

@@ -186,7 +186,7 @@ show_warnings_action (GSimpleAction *action,
       gtk_window_set_default_size (GTK_WINDOW (self->warnings_window), 760, 420);
 
       header = gtk_header_bar_new ();
-      copy = gtk_button_new_with_mnemonic (_("_Copy All"));
+      copy = gtk_button_new_with_label (_("Copy All"));
       gtk_widget_set_tooltip_text (copy, _("Copy every warning to the clipboard"));
       g_signal_connect_object (copy, "clicked", G_CALLBACK (copy_warnings_cb), self, G_CONNECT_SWAPPED);
       gtk_header_bar_pack_start (GTK_HEADER_BAR (header), copy);

@@ -62,8 +62,7 @@ def walk(node, pred, out, depth=0):
 
 def popover(app):
     """The board popover's content, found through its Connect button."""
-    connect = walk(app, lambda n: n.getRoleName() == "push button" and "Connect" in (n.name or "")
-                   and "Disconnect" not in (n.name or ""), [])
+    connect = walk(app, lambda n: n.getRoleName() == "push button" and n.name == "Connect", [])
     return connect[0].parent.parent if connect else None
 
 
