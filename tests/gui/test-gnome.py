@@ -12,6 +12,7 @@
 # - the board popover offers the standard baud rates (and one given on the command line);
 # - the shortcuts window shows what the mouse really does; the legend of the colours.
 # Usage (through run-gui-tests.sh): test-gnome.py TICKSCOPE DATA_DIR
+import contextlib
 import os
 import re
 import subprocess
@@ -35,6 +36,7 @@ KEYFILE = os.path.join(CONFIG, "glib-2.0", "settings", "keyfile")
 LIGHT_BG, DARK_BG = (0xFF, 0xFF, 0xFF), (0x1E, 0x1E, 0x1E)
 ERROR_RED, WARNING_YELLOW = (0xC0, 0x1C, 0x28), (0xFD, 0xF0, 0xC0)
 BAR_BOX = (0, 40, 1100, 70)   # where the message bar sits, under the header bar
+LOGS = []
 BAUDS = ["9600", "19200", "38400", "57600", "115200", "230400", "460800", "921600"]
 
 
@@ -54,6 +56,23 @@ def launch(*args, lang="C", log_name="tickscope-gnome.log"):
     log = os.path.join(WORK, log_name)
     proc = subprocess.Popen([TICKSCOPE, *args], stdout=subprocess.DEVNULL, stderr=open(log, "a"), env=env)
     return proc, log
+
+
+@contextlib.contextmanager
+def viewer(part, *args, lang="C", width=1200, scheme=None):
+    """The viewer for one part of the test, with its settings (and the desktop's) in a key
+    file: (application, main window), both None if it does not show; stopped afterwards."""
+    write_keyfile(width, scheme)
+    proc, log = launch(*args, lang=lang, log_name="tickscope-%s.log" % part)
+    LOGS.append(log)
+    try:
+        app = wait_for(get_app, 30)
+        if not check(app is not None, "%s: the application appears on the accessibility bus" % part):
+            yield None, None
+        else:
+            yield app, wait_for(lambda: main_window(app), 10)
+    finally:
+        stop(proc)
 
 
 def extents(node):
@@ -93,13 +112,9 @@ def clipboard_text():
 
 def empty_window():
     """No capture: a status page with Demo, Open… and Connect…, each doing what it says."""
-    write_keyfile()
-    proc, log = launch(log_name="tickscope-empty.log")
-    try:
-        app = wait_for(get_app, 30)
-        if not check(app is not None, "empty: the application appears on the accessibility bus"):
-            return log
-        win = wait_for(lambda: main_window(app), 10)
+    with viewer("empty") as (app, win):
+        if app is None:
+            return
         buttons = {n: wait_for(lambda n=n: find(win, role_name("push button", n)), 5)
                    for n in ("Demo", "Open…", "Connect…")}
         check(not showing(find(win, role_name("panel", "Timeline"))), "empty: no timeline without a capture")
@@ -108,7 +123,7 @@ def empty_window():
         if not check(all(showing(b) for b in buttons.values()),
                      "empty: the window shows Demo, Open… and Connect…",
                      {n: showing(b) for n, b in buttons.items()}):
-            return log
+            return
 
         click(buttons["Open…"])
         opened = wait_for(lambda: dialog(app, "Open Capture"), 10)
@@ -139,20 +154,13 @@ def empty_window():
             reply = wait_for(lambda: label_text(app, lambda s: s.startswith("Trigger set by")), 10)
             check(reply is not None and re.fullmatch(r"Trigger set by \S+( \S+)* at \d+", reply),
                   "reply: the board's reply is shown with single spaces", repr(reply))
-    finally:
-        stop(proc)
-    return log
 
 
 def messages():
     """A capture with warnings, then a failure: one bar at a time; every warning on demand."""
-    write_keyfile()
-    proc, log = launch(DAMAGED, log_name="tickscope-messages.log")
-    try:
-        app = wait_for(get_app, 30)
-        if not check(app is not None, "messages: the application appears on the accessibility bus"):
-            return log
-        win = wait_for(lambda: main_window(app), 10)
+    with viewer("messages", DAMAGED) as (app, win):
+        if app is None:
+            return
         banner = wait_for(lambda: label_text(app, lambda s: s.startswith("3 warnings, the first: line ")), 15)
         check(banner is not None, "messages: the bar sums the warnings up and shows the first", banner)
         check(showing(find(win, role_name("push button", "Details…"))), "messages: the bar offers the details")
@@ -179,7 +187,7 @@ def messages():
         count = find(win, role_name("push button", "Warnings"))
         if not check(showing(count) and "3" in labels(count), "messages: the status line counts 3 warnings",
                      count is not None and labels(count)):
-            return log
+            return
         click(count)
         listed = wait_for(lambda: window_named(app, "Capture Warnings"), 10)
         view = listed and find(listed, lambda n: n.getRoleName() in ("text", "textbox") and n.name == "Warnings")
@@ -202,19 +210,13 @@ def messages():
                   repr(pasted))
         if listed:
             click(find(listed, role_name("push button", "Close")))
-    finally:
-        stop(proc)
-    return log
 
 
 def dark():
     """The desktop prefers dark: the timeline is dark, and follows the preference live."""
-    write_keyfile(scheme="prefer-dark")
-    proc, log = launch(DAMAGED, log_name="tickscope-dark.log")
-    try:
-        app = wait_for(get_app, 30)
-        if not check(app is not None, "dark: the application appears on the accessibility bus"):
-            return log
+    with viewer("dark", DAMAGED, scheme="prefer-dark") as (app, win):
+        if app is None:
+            return
         wait_for(lambda: "threads" in status(app), 15)
         time.sleep(1.0)
         box = timeline_box(app)
@@ -234,19 +236,13 @@ def dark():
             time.sleep(1.5)
             px = count_colours(screenshot("gnome-dark-menu.png"), {"dark": DARK_BG, "light": LIGHT_BG}, box)
             check(px["dark"] > 20000, "dark: Dark Style darkens the timeline with the system light", px)
-    finally:
-        stop(proc)
-    return log
 
 
 def narrow_french():
     """800 pixels wide, in French: the title keeps room and no two header buttons overlap."""
-    write_keyfile(width=800)
-    proc, log = launch("--demo", lang="fr", log_name="tickscope-narrow.log")
-    try:
-        app = wait_for(get_app, 30)
-        if not check(app is not None, "narrow: the application appears on the accessibility bus"):
-            return log
+    with viewer("narrow", "--demo", lang="fr", width=800) as (app, win):
+        if app is None:
+            return
         win = wait_for(lambda: main_window(app) if "Tickscope" in (main_window(app).name or "") else None, 10)
         wait_for(lambda: "idle" in lane_names(app), 30)
         time.sleep(1.0)
@@ -273,20 +269,13 @@ def narrow_french():
                   b is not None and extents(b))
         px = count_colours(shot, {"text": lambda r, g, b: r < 80 and g < 80 and b < 80}, tuple(tx))
         check(px["text"] > 50, "narrow: the title's text is drawn", px)
-    finally:
-        stop(proc)
-    return log
 
 
 def baud_rates():
     """The board popover's baud rates: the standard ones, and one given on the command line."""
-    write_keyfile()
-    proc, log = launch("--baud", "250000", log_name="tickscope-baud.log")
-    try:
-        app = wait_for(get_app, 30)
-        if not check(app is not None, "baud: the application appears on the accessibility bus"):
-            return log
-        win = wait_for(lambda: main_window(app), 10)
+    with viewer("baud", "--baud", "250000") as (app, win):
+        if app is None:
+            return
         for b in reversed(find_all(win, role_name("push button", "Board"))):
             try:
                 click(b)
@@ -296,7 +285,7 @@ def baud_rates():
         combo = wait_for(lambda: find(app, lambda n: n.getRoleName() == "combo box" and n.name == "Baud rate"
                                       and showing(n)), 10)
         if not check(combo is not None, "baud: the board popover has a Baud rate dropdown"):
-            return log
+            return
         check("250000" in labels(combo), "baud: the rate given with --baud is selected", labels(combo))
         toggle = find_all(combo, lambda n: n.getRoleName() in ("push button", "toggle button"))
         click(toggle[0])
@@ -312,20 +301,13 @@ def baud_rates():
         time.sleep(0.5)
         check(wait_for(lambda: "9600" in labels(combo), 5), "baud: a rate is picked from the list", labels(combo))
         press(ESCAPE)
-    finally:
-        stop(proc)
-    return log
 
 
 def shortcuts_and_legend():
     """The shortcuts window's mouse page, and the legend of the timeline's colours."""
-    write_keyfile()
-    proc, log = launch(DAMAGED, log_name="tickscope-help.log")
-    try:
-        app = wait_for(get_app, 30)
-        if not check(app is not None, "help: the application appears on the accessibility bus"):
-            return log
-        win = wait_for(lambda: main_window(app), 10)
+    with viewer("help", DAMAGED) as (app, win):
+        if app is None:
+            return
         wait_for(lambda: "threads" in status(app), 15)
         legend = find(win, role_name("push button", "Legend"))
         if check(legend is not None, "legend: the status line has a Legend button"):
@@ -369,19 +351,18 @@ def shortcuts_and_legend():
                   sorted(wanted - seen))
             check("Zoom at the pointer (wheel, Ctrl+wheel)" not in seen, "shortcuts: the wheel is no touch gesture")
             press(ESCAPE)
-    finally:
-        stop(proc)
-    return log
 
 
 # TKS_GUI_ONLY=name,name runs only those parts (while working on one)
 parts = {"empty": empty_window, "messages": messages, "dark": dark, "narrow": narrow_french,
          "baud": baud_rates, "help": shortcuts_and_legend}
 only = [p for p in os.environ.get("TKS_GUI_ONLY", "").split(",") if p]
-logs = [fn() for name, fn in parts.items() if not only or name in only]
+for name, fn in parts.items():
+    if not only or name in only:
+        fn()
 code = finish(None)
 if code:
-    for log in logs:
-        if log and os.path.exists(log):
+    for log in LOGS:
+        if os.path.exists(log):
             print("# %s:\n# %s" % (os.path.basename(log), open(log).read().replace("\n", "\n# ")))
 sys.exit(code)
