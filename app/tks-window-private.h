@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the parts of the main window share: its fields and the functions one part calls in
- * another. The parts: tks-window.c (messages, progress, status, the capture shown, settings,
- * construction), tks-window-actions.c, tks-window-board.c, tks-window-dnd.c,
- * tks-window-export.c, tks-window-files.c, tks-window-history.c. */
+ * another. The parts: tks-window.c (progress, status, the capture shown, settings,
+ * construction), tks-window-actions.c, tks-window-board.c, tks-window-chrome.c (empty state,
+ * header bar, legend), tks-window-dnd.c, tks-window-export.c, tks-window-files.c,
+ * tks-window-history.c, tks-window-messages.c. */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The main window: its messages and progress, the status line, the scrollbar that follows
- * the viewport, the capture shown, the settings it keeps, and its construction. The actions,
- * the files, the export, the history and the board are in the tks-window-*.c files next
- * to it; the board popover is a widget of its own (tks-board-popover.c); the window's
+/* The main window: its progress, the status line, the scrollbar that follows the viewport,
+ * the capture shown, the settings it keeps, and its construction. The actions, the files, the
+ * export, the history, the board, the messages and the frame (empty state, header bar,
+ * legend) are in the tks-window-*.c files next to it; the board popover is a widget of its own (tks-board-popover.c); the window's
  * fields are in tks-window-private.h. */
 #include "config.h"
 
