@@ -13,6 +13,7 @@
 # - the shortcuts window shows what the mouse really does; the legend of the colours.
 # Usage (through run-gui-tests.sh): test-gnome.py TICKSCOPE DATA_DIR
 import contextlib
+import ctypes
 import os
 import re
 import subprocess
@@ -73,6 +74,24 @@ def viewer(part, *args, lang="C", width=1200, scheme=None):
             yield app, wait_for(lambda: main_window(app), 10)
     finally:
         stop(proc)
+
+
+def resize_window(title, width, height):
+    """Resizes the X window titled title from another client, as a window manager would."""
+    out = subprocess.run(["xwininfo", "-name", title], capture_output=True, text=True).stdout
+    m = re.search(r"Window id: (0x[0-9a-f]+)", out)
+    if m is None:
+        return False
+    x11 = ctypes.CDLL("libX11.so.6")
+    x11.XOpenDisplay.restype = ctypes.c_void_p
+    x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+    x11.XResizeWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_uint, ctypes.c_uint]
+    x11.XFlush.argtypes = x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
+    dpy = x11.XOpenDisplay(None)
+    x11.XResizeWindow(dpy, int(m.group(1), 16), width, height)
+    x11.XFlush(dpy)
+    x11.XCloseDisplay(dpy)
+    return True
 
 
 def extents(node):
@@ -269,6 +288,19 @@ def narrow_french():
                   b is not None and extents(b))
         px = count_colours(shot, {"text": lambda r, g, b: r < 80 and g < 80 and b < 80}, tuple(tx))
         check(px["text"] > 50, "narrow: the title's text is drawn", px)
+
+        # resized as a window manager does: wide, the buttons show their text; narrow again, icons
+        fetch = lambda: find(win, role_name("push button", "Récupérer les données"))  # noqa: E731
+        resize_window(win.name, 1500, 700)
+        wide = wait_for(lambda: extents(fetch())[2] > 100, 10)
+        screenshot("gnome-wide-fr.png")
+        check(wide, "narrow: widened, Get new data shows its text", extents(fetch()))
+        for width in range(1400, 799, -100):   # step by step, as a user drags the edge
+            resize_window(win.name, width, 600)
+            time.sleep(0.3)
+        narrow = wait_for(lambda: extents(fetch())[2] <= 48 and extents(win)[2] <= 820, 10)
+        check(narrow, "narrow: narrowed again, it is an icon and the window 800 pixels wide",
+              (extents(fetch()), extents(win)))
 
 
 def baud_rates():
