@@ -130,17 +130,22 @@ about_activated (GSimpleAction *action,
                  gpointer       user_data)
 {
   TksApplication *self = user_data;
-  static const char *authors[] = { "The Tickscope developers", NULL };
+  static const char *developers[] = { "The Tickscope developers", NULL };
+  GtkWidget *about = adw_about_window_new ();
 
-  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (self)),
-                         "program-name", _("Tickscope"),
-                         "logo-icon-name", APP_ID,
-                         "version", PACKAGE_VERSION,
-                         "comments", _("Thread timelines of ChibiOS boards"),
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         "authors", authors,
-                         "translator-credits", _("translator-credits"),
-                         NULL);
+  gtk_window_set_transient_for (GTK_WINDOW (about),
+                                gtk_application_get_active_window (GTK_APPLICATION (self)));
+  g_object_set (about,
+                "application-name", _("Tickscope"),
+                "application-icon", APP_ID,
+                "version", PACKAGE_VERSION,
+                "comments", _("Thread timelines of ChibiOS boards"),
+                "license-type", GTK_LICENSE_GPL_3_0,
+                "developer-name", developers[0],
+                "developers", developers,
+                "translator-credits", _("translator-credits"),
+                NULL);
+  gtk_window_present (GTK_WINDOW (about));
 }
 
 static void

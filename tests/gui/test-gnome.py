@@ -10,7 +10,8 @@
 #   timeline, live; the menu's Dark Style too, with the system light;
 # - an 800-pixel window in French keeps its title and buttons apart;
 # - the board popover offers the standard baud rates (and one given on the command line);
-# - the shortcuts window shows what the mouse really does; the legend of the colours.
+# - the shortcuts window shows what the mouse really does; the legend of the colours; the
+#   about window.
 # Usage (through run-gui-tests.sh): test-gnome.py TICKSCOPE DATA_DIR
 import contextlib
 import ctypes
@@ -382,6 +383,18 @@ def shortcuts_and_legend():
             check(wanted <= seen, "shortcuts: the mouse page says what click, Shift+click, the wheel and drags do",
                   sorted(wanted - seen))
             check("Zoom at the pointer (wheel, Ctrl+wheel)" not in seen, "shortcuts: the wheel is no touch gesture")
+            press(ESCAPE)
+            wait_for(lambda: shortcuts not in list(app), 5)
+
+        # the about window is libadwaita's
+        item = menu_item(app, "About Tickscope")
+        if check(item is not None, "about: the main menu has About Tickscope"):
+            click(item)
+            about = wait_for(lambda: next((w for w in app if w is not None and w != main_window(app)
+                                           and "Thread timelines of ChibiOS boards" in labels(w)), None), 10)
+            check(about is not None and "Tickscope" in labels(about), "about: the about window names the application",
+                  about is not None and labels(about))
+            screenshot("gnome-about.png")
             press(ESCAPE)
 
 
