@@ -13,14 +13,12 @@
 
 struct _TksApplication
 {
-  GtkApplication  parent_instance;
+  AdwApplication  parent_instance;
 
   GSettings      *settings;
-  GtkCssProvider *css;
-  GtkCssProvider *dark_css;
 };
 
-G_DEFINE_FINAL_TYPE (TksApplication, tks_application, GTK_TYPE_APPLICATION)
+G_DEFINE_FINAL_TYPE (TksApplication, tks_application, ADW_TYPE_APPLICATION)
 
 static GSettings *
 load_settings (void)
@@ -132,17 +130,22 @@ about_activated (GSimpleAction *action,
                  gpointer       user_data)
 {
   TksApplication *self = user_data;
-  static const char *authors[] = { "The Tickscope developers", NULL };
+  static const char *developers[] = { "The Tickscope developers", NULL };
+  GtkWidget *about = adw_about_window_new ();
 
-  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (self)),
-                         "program-name", _("Tickscope"),
-                         "logo-icon-name", APP_ID,
-                         "version", PACKAGE_VERSION,
-                         "comments", _("Thread timelines of ChibiOS boards"),
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         "authors", authors,
-                         "translator-credits", _("translator-credits"),
-                         NULL);
+  gtk_window_set_transient_for (GTK_WINDOW (about),
+                                gtk_application_get_active_window (GTK_APPLICATION (self)));
+  g_object_set (about,
+                "application-name", _("Tickscope"),
+                "application-icon", APP_ID,
+                "version", PACKAGE_VERSION,
+                "comments", _("Thread timelines of ChibiOS boards"),
+                "license-type", GTK_LICENSE_GPL_3_0,
+                "developer-name", developers[0],
+                "developers", developers,
+                "translator-credits", _("translator-credits"),
+                NULL);
+  gtk_window_present (GTK_WINDOW (about));
 }
 
 static void
@@ -163,47 +166,31 @@ quit_activated (GSimpleAction *action,
   g_application_quit (G_APPLICATION (app));
 }
 
-static void
-update_dark_style (TksApplication *self)
-{
-  GtkSettings *gtk_settings = gtk_settings_get_default ();
-  g_autofree char *theme = NULL;
-  gboolean prefer_dark = FALSE;
-  gboolean dark;
-
-  if (gtk_settings == NULL)
-    return;
-  g_object_get (gtk_settings,
-                "gtk-theme-name", &theme,
-                "gtk-application-prefer-dark-theme", &prefer_dark,
-                NULL);
-  dark = prefer_dark || (theme != NULL && g_str_has_suffix (theme, "-dark"));
-
-  if (dark && self->dark_css == NULL)
-    {
-      self->dark_css = gtk_css_provider_new ();
-      gtk_css_provider_load_from_resource (self->dark_css, "/io/github/tickscope/Tickscope/style-dark.css");
-      gtk_style_context_add_provider_for_display (gdk_display_get_default (),
-                                                  GTK_STYLE_PROVIDER (self->dark_css),
-                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
-    }
-  else if (!dark && self->dark_css != NULL)
-    {
-      gtk_style_context_remove_provider_for_display (gdk_display_get_default (),
-                                                     GTK_STYLE_PROVIDER (self->dark_css));
-      g_clear_object (&self->dark_css);
-    }
-}
-
+/* The menu's Dark Style shows whether the window is dark, the system's preference or not.
+ * Choosing what the system prefers follows the system again; choosing otherwise forces it. */
 static void
 dark_style_changed (GSimpleAction *action,
                     GVariant      *state,
                     gpointer       user_data)
 {
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  gboolean dark = g_variant_get_boolean (state);
+
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  if (adw_style_manager_get_dark (style) != dark)
+    adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                    : ADW_COLOR_SCHEME_FORCE_LIGHT);
   g_simple_action_set_state (action, state);
-  g_object_set (gtk_settings_get_default (),
-                "gtk-application-prefer-dark-theme", g_variant_get_boolean (state),
-                NULL);
+}
+
+static void
+style_dark_changed_cb (TksApplication *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "dark-style");
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+
+  if (action != NULL)
+    g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (dark));
 }
 
 static void
@@ -231,7 +218,6 @@ tks_application_startup (GApplication *app)
     { "win.close", { "<Control>w", NULL } },
   };
   guint i;
-  GtkSettings *gtk_settings;
 
   G_APPLICATION_CLASS (tks_application_parent_class)->startup (app);
 
@@ -245,17 +231,11 @@ tks_application_startup (GApplication *app)
 
   self->settings = load_settings ();
 
-  self->css = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (self->css, "/io/github/tickscope/Tickscope/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
-                                              GTK_STYLE_PROVIDER (self->css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
-  gtk_settings = gtk_settings_get_default ();
-  g_signal_connect_object (gtk_settings, "notify::gtk-theme-name",
-                           G_CALLBACK (update_dark_style), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (gtk_settings, "notify::gtk-application-prefer-dark-theme",
-                           G_CALLBACK (update_dark_style), self, G_CONNECT_SWAPPED);
-  update_dark_style (self);
+  /* The style manager follows the system's dark preference (the settings portal, or the
+   * desktop's settings); the application's style-dark.css, and so the timeline, follow it. */
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (style_dark_changed_cb), self, G_CONNECT_SWAPPED);
+  style_dark_changed_cb (self);
 }
 
 static void
@@ -264,8 +244,6 @@ tks_application_dispose (GObject *object)
   TksApplication *self = TKS_APPLICATION (object);
 
   g_clear_object (&self->settings);
-  g_clear_object (&self->css);
-  g_clear_object (&self->dark_css);
 
   G_OBJECT_CLASS (tks_application_parent_class)->dispose (object);
 }

@@ -22,7 +22,8 @@ struct _TksBoardPopover
   GtkEntry      *port_entry;
   GtkListBox    *ports_list;
   GtkDropDown   *flow_dropdown;
-  GtkSpinButton *baud_spin;
+  GtkDropDown   *baud_dropdown;
+  GtkStringList *baud_rates;
   GtkLabel      *board_label;
   GtkAdjustment *tick_adjustment;
 
@@ -254,19 +255,56 @@ tks_board_popover_set_port (TksBoardPopover *self,
   gtk_editable_set_text (GTK_EDITABLE (self->port_entry), port != NULL ? port : "");
 }
 
+/* The baud rates offered: the standard ones; another one given (--baud, the settings) joins
+ * the list in its place. */
+static const guint standard_bauds[] = {
+  1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600,
+  1000000, 2000000, 3000000, 4000000,
+};
+
+#define BAUD_MIN 300
+#define BAUD_MAX 4000000
+#define BAUD_DEFAULT 115200
+
+static guint
+baud_at (TksBoardPopover *self,
+         guint            position)
+{
+  const char *text = gtk_string_list_get_string (self->baud_rates, position);
+
+  return text != NULL ? (guint) g_ascii_strtoull (text, NULL, 10) : 0;
+}
+
 guint
 tks_board_popover_get_baud (TksBoardPopover *self)
 {
+  guint baud;
+
   g_return_val_if_fail (TKS_IS_BOARD_POPOVER (self), 0);
-  return (guint)gtk_spin_button_get_value (self->baud_spin);
+  baud = baud_at (self, gtk_drop_down_get_selected (self->baud_dropdown));
+  return baud != 0 ? baud : BAUD_DEFAULT;
 }
 
 void
 tks_board_popover_set_baud (TksBoardPopover *self,
                             guint            baud)
 {
+  guint n, i;
+
   g_return_if_fail (TKS_IS_BOARD_POPOVER (self));
-  gtk_spin_button_set_value (self->baud_spin, baud);
+  if (baud < BAUD_MIN || baud > BAUD_MAX)
+    baud = BAUD_DEFAULT;
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->baud_rates));
+  for (i = 0; i < n && baud_at (self, i) < baud; i++)
+    ;
+  if (i == n || baud_at (self, i) != baud)
+    {
+      g_autofree char *text = g_strdup_printf ("%u", baud);
+      const char * const add[] = { text, NULL };
+
+      gtk_string_list_splice (self->baud_rates, i, 0, add);
+    }
+  gtk_drop_down_set_selected (self->baud_dropdown, i);
 }
 
 TksFlowControl
@@ -309,13 +347,11 @@ tks_board_popover_set_line (TksBoardPopover *self,
                             guint            baud,
                             const char      *flow)
 {
-  GtkAdjustment *range;
   int flow_index = -1;
 
   g_return_val_if_fail (TKS_IS_BOARD_POPOVER (self), FALSE);
 
-  range = gtk_spin_button_get_adjustment (self->baud_spin);
-  if (baud != 0 && (baud < gtk_adjustment_get_lower (range) || baud > gtk_adjustment_get_upper (range)))
+  if (baud != 0 && (baud < BAUD_MIN || baud > BAUD_MAX))
     return FALSE;
   for (guint i = 0; flow != NULL && i < G_N_ELEMENTS (flow_control_names); i++)
     if (g_str_equal (flow, flow_control_names[i]))
@@ -324,7 +360,7 @@ tks_board_popover_set_line (TksBoardPopover *self,
     return FALSE;
 
   if (baud != 0)
-    gtk_spin_button_set_value (self->baud_spin, baud);
+    tks_board_popover_set_baud (self, baud);
   if (flow_index >= 0)
     gtk_drop_down_set_selected (self->flow_dropdown, (guint) flow_index);
   return TRUE;
@@ -414,7 +450,8 @@ tks_board_popover_class_init (TksBoardPopoverClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksBoardPopover, port_entry);
   gtk_widget_class_bind_template_child (widget_class, TksBoardPopover, ports_list);
   gtk_widget_class_bind_template_child (widget_class, TksBoardPopover, flow_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, TksBoardPopover, baud_spin);
+  gtk_widget_class_bind_template_child (widget_class, TksBoardPopover, baud_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TksBoardPopover, baud_rates);
   gtk_widget_class_bind_template_child (widget_class, TksBoardPopover, board_label);
   gtk_widget_class_bind_template_child (widget_class, TksBoardPopover, tick_adjustment);
   gtk_widget_class_bind_template_callback (widget_class, connect_clicked_cb);
@@ -431,4 +468,11 @@ tks_board_popover_init (TksBoardPopover *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_label_set_text (self->board_label, _("Not connected."));
+  for (guint i = 0; i < G_N_ELEMENTS (standard_bauds); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("%u", standard_bauds[i]);
+
+      gtk_string_list_append (self->baud_rates, text);
+    }
+  tks_board_popover_set_baud (self, BAUD_DEFAULT);
 }

@@ -128,11 +128,13 @@ connect_done_cb (GObject      *source,
       _tks_window_update_actions (self);
       return;
     }
-  gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  _tks_window_clear_error (self);
   {
     const char *description = tks_session_get_description (TKS_SESSION (source));
     g_autofree char *message = g_strdup_printf (_("Connected: %s"),
                                                 description ? description : tks_session_get_address (TKS_SESSION (source)));
+
+    _tks_window_normalise_spacing (message);
     _tks_window_show_message (self, message);
   }
   _tks_window_update_actions (self);
@@ -201,7 +203,7 @@ trigger_done_cb (GObject      *source,
       show_failure (self, error, _("Trigger failed: %s"), error->message);
       return;
     }
-  g_strstrip (reply);
+  _tks_window_normalise_spacing (reply);
   _tks_window_show_message (self, reply);
   /* "Trigger set by NAME at TICK": the log runs on a while, then freezes */
   set_board_state (self, reply);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the parts of the main window share: its fields and the functions one part calls in
- * another. The parts: tks-window.c (messages, progress, status, the capture shown, settings,
- * construction), tks-window-actions.c, tks-window-board.c, tks-window-dnd.c,
- * tks-window-export.c, tks-window-files.c, tks-window-history.c. */
+ * another. The parts: tks-window.c (progress, status, the capture shown, settings,
+ * construction), tks-window-actions.c, tks-window-board.c, tks-window-chrome.c (empty state,
+ * header bar, legend), tks-window-dnd.c, tks-window-export.c, tks-window-files.c,
+ * tks-window-history.c, tks-window-messages.c. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -22,12 +23,9 @@ struct _TksWindow
   GtkApplicationWindow parent_instance;
 
   /* template widgets */
-  GtkInfoBar       *error_bar;
-  GtkLabel         *error_label;
-  GtkInfoBar       *message_bar;
+  GtkInfoBar       *message_bar;      /* one message at a time (tks-window-messages.c) */
   GtkLabel         *message_label;
-  GtkInfoBar       *warning_bar;
-  GtkLabel         *warning_label;
+  GtkWidget        *message_details_button;
   GtkRevealer      *progress_revealer;
   GtkLabel         *progress_label;
   GtkProgressBar   *progress_bar;
@@ -67,6 +65,25 @@ struct _TksWindow
   GCancellable     *session_cancellable;
   gboolean          fetching;
   char             *board_state;     /* what the board's log is doing, when known */
+
+  /* tks-window-messages.c */
+  GtkMessageType    message_type;    /* of the message shown, when the bar is revealed */
+  GtkWidget        *warnings_button;
+  GtkLabel         *warnings_count_label;
+  GtkWidget        *warnings_window;
+  GtkTextBuffer    *warnings_buffer;
+
+  /* tks-window-chrome.c */
+  GtkStack         *content_stack;
+  GtkWidget        *empty_demo_button;
+  GtkMenuButton    *legend_button;
+  GtkWidget        *header_bar;
+  GtkButton        *trigger_button;
+  GtkButton        *run_button;
+  GtkButton        *fetch_button;
+  gboolean          compact;         /* the header's text buttons show icons */
+  int               wide_header_min; /* the header's minimum width with its text buttons */
+  guint             compact_idle_id;
 };
 
 
@@ -115,6 +132,23 @@ void       _tks_window_open_chooser        (TksWindow      *self,
 void       _tks_window_rebuild_recent      (TksWindow      *self);
 void       _tks_window_save                (TksWindow      *self);
 void       _tks_window_save_as             (TksWindow      *self);
+
+/* tks-window-messages.c */
+void       _tks_window_messages_class_init (GtkWidgetClass *widget_class);
+void       _tks_window_messages_init       (TksWindow      *self);
+void       _tks_window_messages_dispose    (TksWindow      *self);
+/* Hides the message bar if it shows a failure. */
+void       _tks_window_clear_error         (TksWindow      *self);
+/* Collapses every run of blanks and line breaks of @text into one space, in place, and trims
+ * it: how a board's reply is shown. */
+char      *_tks_window_normalise_spacing   (char           *text);
+
+/* tks-window-chrome.c */
+void       _tks_window_chrome_class_init   (GtkWidgetClass *widget_class);
+void       _tks_window_chrome_init         (TksWindow      *self);
+void       _tks_window_chrome_dispose      (TksWindow      *self);
+/* The empty state when there is no capture, the timeline otherwise. */
+void       _tks_window_update_empty        (TksWindow      *self);
 
 /* tks-window-history.c */
 void       _tks_window_history_init        (TksWindow      *self);

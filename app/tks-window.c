@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The main window: its messages and progress, the status line, the scrollbar that follows
- * the viewport, the capture shown, the settings it keeps, and its construction. The actions,
- * the files, the export, the history and the board are in the tks-window-*.c files next
- * to it; the board popover is a widget of its own (tks-board-popover.c); the window's
+/* The main window: its progress, the status line, the scrollbar that follows the viewport,
+ * the capture shown, the settings it keeps, and its construction. The actions, the files, the
+ * export, the history, the board, the messages and the frame (empty state, header bar,
+ * legend) are in the tks-window-*.c files next to it; the board popover is a widget of its own (tks-board-popover.c); the window's
  * fields are in tks-window-private.h. */
 #include "config.h"
 
@@ -42,38 +42,6 @@ _tks_window_settings_has_key (GSettings  *settings,
     return FALSE;
   g_object_get (settings, "settings-schema", &schema, NULL);
   return schema != NULL && g_settings_schema_has_key (schema, key);
-}
-
-/* Messages */
-
-void
-tks_window_show_error (TksWindow  *self,
-                       const char *message)
-{
-  g_return_if_fail (TKS_IS_WINDOW (self));
-
-  /* one message at a time: a failure replaces any information shown before */
-  gtk_info_bar_set_revealed (self->message_bar, FALSE);
-  gtk_label_set_text (self->error_label, message);
-  gtk_info_bar_set_revealed (self->error_bar, TRUE);
-}
-
-void
-_tks_window_show_message (TksWindow  *self,
-                          const char *message)
-{
-  gtk_info_bar_set_revealed (self->error_bar, FALSE);
-  gtk_label_set_text (self->message_label, message);
-  gtk_info_bar_set_revealed (self->message_bar, TRUE);
-}
-
-static void
-message_bar_response_cb (GtkInfoBar *bar,
-                         int         response,
-                         TksWindow  *self)
-{
-  if (response == GTK_RESPONSE_CLOSE)
-    gtk_info_bar_set_revealed (bar, FALSE);
 }
 
 /* Progress */
@@ -266,35 +234,6 @@ _tks_window_update_status (TksWindow *self)
   gtk_window_set_title (GTK_WINDOW (self), title);
 }
 
-void
-_tks_window_update_warnings (TksWindow *self)
-{
-  const char * const *warnings;
-  guint n = 0, i;
-  GString *s;
-
-  if (self->capture == NULL ||
-      (warnings = tks_capture_get_warnings (self->capture, &n)) == NULL ||
-      (n == 0 && self->fetch_warning == NULL))
-    {
-      gtk_info_bar_set_revealed (self->warning_bar, FALSE);
-      return;
-    }
-  s = g_string_new (self->fetch_warning);
-  for (i = 0; i < n && i < 6; i++)
-    {
-      if (s->len > 0)
-        g_string_append_c (s, '\n');
-      g_string_append (s, warnings[i]);
-    }
-  if (n > 6)
-    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "\n… and %u more warning",
-                                            "\n… and %u more warnings", n - 6), n - 6);
-  gtk_label_set_text (self->warning_label, s->str);
-  gtk_info_bar_set_revealed (self->warning_bar, TRUE);
-  g_string_free (s, TRUE);
-}
-
 /* Viewport <-> scrollbar */
 
 void
@@ -409,8 +348,9 @@ tks_window_set_capture (TksWindow  *self,
   if (self->stats_window != NULL)
     tks_stats_window_set_capture (TKS_STATS_WINDOW (self->stats_window), capture);
 
-  gtk_info_bar_set_revealed (self->error_bar, FALSE);
+  _tks_window_clear_error (self);
   _tks_window_update_warnings (self);
+  _tks_window_update_empty (self);
   _tks_window_update_status (self);
   update_range_label (self);
   _tks_window_update_actions (self);
@@ -514,6 +454,8 @@ tks_window_dispose (GObject *object)
   g_clear_object (&self->chooser);
   g_clear_object (&self->capture);
   g_clear_pointer (&self->fetch_warning, g_free);
+  _tks_window_messages_dispose (self);
+  _tks_window_chrome_dispose (self);
   g_clear_object (&self->file);
   g_clear_object (&self->vadjustment);
 
@@ -538,12 +480,6 @@ tks_window_class_init (TksWindowClass *klass)
   g_type_ensure (TKS_TYPE_BOARD_POPOVER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tickscope/Tickscope/ui/tks-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, error_bar);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, error_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, message_bar);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, message_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, warning_bar);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, warning_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_bar);
@@ -560,9 +496,10 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, board_button);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, board_popover);
-  gtk_widget_class_bind_template_callback (widget_class, message_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, progress_cancel_cb);
   _tks_window_board_class_init (widget_class);
+  _tks_window_messages_class_init (widget_class);
+  _tks_window_chrome_class_init (widget_class);
 }
 
 static void
@@ -595,6 +532,8 @@ tks_window_init (TksWindow *self)
   _tks_window_rebuild_recent (self);
   _tks_window_history_init (self);
   _tks_window_dnd_init (self);
+  _tks_window_messages_init (self);
+  _tks_window_chrome_init (self);
 
   _tks_window_update_status (self);
   _tks_window_update_actions (self);

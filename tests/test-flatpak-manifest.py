@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The Flatpak manifest as far as this machine can check it without the GNOME runtime: valid
 # JSON that flatpak-builder reads without a warning, the application's id and command as the
-# desktop file and metainfo give them, serial ports reachable, every dependency pinned.
+# desktop file and metainfo give them, serial ports reachable, every dependency pinned, the
+# runtime's libadwaita new enough.
 # Usage: test-flatpak-manifest.py SOURCE_DIR
 import json
 import os
@@ -41,6 +42,11 @@ check("--share=network" in args, "TCP boards are reachable (--share=network)", a
 
 modules = manifest.get("modules", [])
 names = [m.get("name") for m in modules]
+# the viewer needs libadwaita 1.2 or later: the GNOME runtime has it from version 43 on
+version = str(manifest.get("runtime-version", ""))
+check(version.isdigit() and int(version) >= 43 and "libadwaita" not in names,
+      "libadwaita 1.2 or later comes with the GNOME runtime (43 or later), not built here",
+      (version, names))
 check(names[-1:] == ["tickscope"] and "libserialport" in names,
       "libserialport is built before the application", names)
 unpinned = []

@@ -63,7 +63,7 @@ def walk(node, pred, out, depth=0):
 def popover(app):
     """The board popover's content, found through its Connect button."""
     connect = walk(app, lambda n: n.getRoleName() == "push button" and "Connect" in (n.name or "")
-                   and "Disconnect" not in (n.name or ""), [])
+                   and "Disconnect" not in (n.name or "") and "…" not in (n.name or ""), [])
     return connect[0].parent.parent if connect else None
 
 

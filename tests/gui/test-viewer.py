@@ -355,7 +355,7 @@ try:
     headers = lane_names(app)
     check(0 < len(headers) <= 600 and "main" in headers and "lastlane" not in headers,
           "only the lanes in view and a margin have a header widget", len(headers))
-    bar = find(main_window(app), lambda n: n.getRoleName() == "scroll bar")
+    bar = find(main_window(app), role_name("scroll bar", "Scroll lanes"))
     if bar is not None:
         # a click at the end of the trough moves the slider there
         ext = bar.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
