@@ -43,9 +43,12 @@ tks_cli_info_events (TksCapture *capture,
   info = tks_events_get_info (events);
   label (_("Events:"), width);
   if (tks_events_has_counter (events))
-    /* Translators: the dump version, then the counter's frequency in Hz */
-    printf (_("dump version %u, counter %" G_GUINT64_FORMAT " Hz"), info->dump_version,
-            info->counter_hz);
+    {
+      g_autofree char *hz = g_strdup_printf ("%" G_GUINT64_FORMAT, info->counter_hz);
+
+      /* Translators: the dump version, then the counter's frequency in Hz */
+      printf (_("dump version %u, counter %s Hz"), info->dump_version, hz);
+    }
   else
     printf (_("dump version %u, no counter (times in ticks)"), info->dump_version);
   if (info->options != NULL)
@@ -84,8 +87,12 @@ tks_cli_info_events (TksCapture *capture,
 
       label (_("Condition:"), width);
       if (info->has_trigger_value)
-        /* Translators: the board's trigger condition, then the value that set it */
-        printf (_("%s (met with %" G_GUINT64_FORMAT ")\n"), condition, info->trigger_value);
+        {
+          g_autofree char *value = g_strdup_printf ("%" G_GUINT64_FORMAT, info->trigger_value);
+
+          /* Translators: the board's trigger condition, then the value that set it */
+          printf (_("%s (met with %s)\n"), condition, value);
+        }
       else
         printf ("%s\n", condition);
     }
@@ -93,8 +100,12 @@ tks_cli_info_events (TksCapture *capture,
     {
       label (_("Trigger entry:"), width);
       if (tks_events_has_counter (events))
-        /* Translators: a position in ticks, then the board's counter value */
-        printf (_("tick %.6f (counter %" G_GINT64_FORMAT ")\n"), trigger.pos, trigger.time);
+        {
+          g_autofree char *counter = g_strdup_printf ("%" G_GINT64_FORMAT, trigger.time);
+
+          /* Translators: a position in ticks, then the board's counter value */
+          printf (_("tick %.6f (counter %s)\n"), trigger.pos, counter);
+        }
       else
         printf (_("tick %.6f\n"), trigger.pos);
     }

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "tks-compact.h"
 #include "tks-events-private.h"
@@ -358,7 +359,7 @@ tks_parsed_events_header (TksParsedEvents *events,
     {
       g_autofree char *line = g_utf8_make_valid (p, MIN (end - p, 80));
 
-      *problem = g_strdup_printf ("unreadable or impossible value in the header: “%s”", line);
+      *problem = g_strdup_printf (_("unreadable or impossible value in the header: “%s”"), line);
     }
   return TRUE;
 }
@@ -413,17 +414,17 @@ tks_parsed_events_name (TksParsedEvents *events,
 
   if (id < 1 || id > TKS_EVENTS_MAX_NAMES)
     {
-      *problem = g_strdup_printf ("a name with id %u, outside 1 to %u, is ignored", id,
+      *problem = g_strdup_printf (_("a name with id %u, outside 1 to %u, is ignored"), id,
                                   TKS_EVENTS_MAX_NAMES);
       return TRUE;
     }
   if (events->names[id - 1].name != NULL)
     {
-      *problem = g_strdup_printf ("name %u is listed twice: the first is kept", id);
+      *problem = g_strdup_printf (_("name %u is listed twice: the first is kept"), id);
       return TRUE;
     }
   if (end - name > MAX_NAME_BYTES)
-    *problem = g_strdup_printf ("name %u is longer than %u bytes: cut", id, MAX_NAME_BYTES);
+    *problem = g_strdup_printf (_("name %u is longer than %u bytes: cut"), id, MAX_NAME_BYTES);
   events->names[id - 1].kind = (guint8) k;
   events->names[id - 1].name = g_utf8_make_valid (name, MIN (end - name, MAX_NAME_BYTES));
   events->n_names = MAX (events->n_names, id);
@@ -613,7 +614,7 @@ tks_parsed_events_saved_line (TksParsedEvents **events,
       g_array_set_size (switches, 0);
       if (!read_u32 (p + strlen (version), end, &v) || v != 2)
         {
-          *problem = g_strdup ("events of an unknown version are ignored");
+          *problem = g_strdup (_("events of an unknown version are ignored"));
           return TRUE;
         }
       *events = tks_parsed_events_new (v);
@@ -625,14 +626,14 @@ tks_parsed_events_saved_line (TksParsedEvents **events,
     {
       text = unescape (p + strlen (header), end);
       if (!tks_parsed_events_header (*events, text, text + strlen (text), problem))
-        *problem = g_strdup ("an unknown saved event header is ignored");
+        *problem = g_strdup (_("an unknown saved event header is ignored"));
       return TRUE;
     }
   if (len >= strlen (name) && memcmp (p, name, strlen (name)) == 0)
     {
       text = unescape (p + strlen (name), end);
       if (!tks_parsed_events_name (*events, text, text + strlen (text), problem))
-        *problem = g_strdup ("an unreadable saved name is ignored");
+        *problem = g_strdup (_("an unreadable saved name is ignored"));
       return TRUE;
     }
   if (len >= strlen (entry) && memcmp (p, entry, strlen (entry)) == 0)
@@ -640,7 +641,7 @@ tks_parsed_events_saved_line (TksParsedEvents **events,
       if (tks_parsed_events_log_line (*events, switches, p + strlen (entry), end) == TKS_LOG_LINE_NONE)
         {
           /* One lost entry makes the rest uncertain: none of them is kept. */
-          *problem = g_strdup ("an unreadable saved event: the capture's events are ignored");
+          *problem = g_strdup (_("an unreadable saved event: the capture's events are ignored"));
           g_clear_pointer (events, tks_parsed_events_free);
         }
       return TRUE;
@@ -660,16 +661,16 @@ tks_parsed_events_attach_saved (TksParsedEvents  *events,
   *problem = NULL;
   if (switches->len != records->len)
     {
-      *problem = g_strdup_printf ("the saved events hold %u switches, the log %u: they are "
-                                  "ignored", switches->len, records->len);
+      *problem = g_strdup_printf (_("the saved events hold %u switches, the log %u: they are "
+                                    "ignored"), switches->len, records->len);
       tks_parsed_events_free (events);
       return NULL;
     }
   for (guint i = 0; i < records->len; i++)
     if (s[i].tick != r[i].tick || s[i].out != r[i].out || s[i].in != r[i].in)
       {
-        *problem = g_strdup_printf ("the saved events do not match the log at record %u: they "
-                                    "are ignored", i);
+        *problem = g_strdup_printf (_("the saved events do not match the log at record %u: they "
+                                    "are ignored"), i);
         tks_parsed_events_free (events);
         return NULL;
       }

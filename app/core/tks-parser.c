@@ -822,8 +822,8 @@ dump_version_line (TksParser  *parser,
       return;
     }
   text = excerpt (p, end - p);
-  fail (parser, "Line %u: “%s”: this Tickscope reads dump versions 1 to 3 only: a newer "
-        "Tickscope is needed", parser->line_no, text);
+  fail (parser, _("Line %u: “%s”: this Tickscope reads dump versions 1 to 3 only: a newer "
+          "Tickscope is needed"), parser->line_no, text);
 }
 
 /* The header of a threads_dump reply: "Key: value" lines, then "Threads:". */
@@ -1221,10 +1221,10 @@ content_line (TksParser  *parser,
                                             &problem))
             {
               if (problem != NULL)
-                add_warning (parser, "line %u: warning: %s", parser->line_no, problem);
+                add_warning (parser, _("line %u: warning: %s"), parser->line_no, problem);
               if (parser->saved_switches->len > MAX_RECORDS)
-                fail (parser, "Line %u: the saved events hold more than %u switches, more than "
-                      "any board keeps", parser->line_no, MAX_RECORDS);
+                fail (parser, _("Line %u: the saved events hold more than %u switches, more than "
+                      "any board keeps"), parser->line_no, MAX_RECORDS);
               return;
             }
         }
@@ -1288,12 +1288,12 @@ content_line (TksParser  *parser,
             g_autofree char *text = excerpt (p, end - p);
 
             parser->list_garbled++;
-            dump_damaged (parser, "unreadable name line skipped");
-            add_warning (parser, "line %u: warning: unreadable name line skipped: “%s”",
+            dump_damaged (parser, _("unreadable name line skipped"));
+            add_warning (parser, _("line %u: warning: unreadable name line skipped: “%s”"),
                          parser->line_no, text);
           }
         else if (problem != NULL)
-          add_warning (parser, "line %u: warning: %s", parser->line_no, problem);
+          add_warning (parser, _("line %u: warning: %s"), parser->line_no, problem);
       }
       break;
 
