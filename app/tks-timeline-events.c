@@ -308,6 +308,59 @@ render_instants (const TksTimelineGeometry *g,
     }
 }
 
+/* Whether @thread counts in the CPU's load: logged, and not the idle thread (the lowest
+ * priority, as ChibiOS gives it). */
+static gboolean
+counts_in_load (const TksThread *thread)
+{
+  return thread != NULL && (thread->flags & TKS_THREAD_LOGGED) && thread->n_runs > 0
+         && thread->priority > 1;
+}
+
+/* The CPU's load in each pixel column: the share each thread ran, stacked from the bottom
+ * in lane order, idle left out. */
+static void
+render_load (TksCapture                *capture,
+             const TksTimelineGeometry *g,
+             TksPainter                *painter,
+             double                     y)
+{
+  double scale = g->width / (g->x1 - g->x0);
+  double inset = MIN (3.0, floor (g->lane_height * 0.1));
+  double h = g->lane_height - 2 * inset;
+  const guint *lanes;
+  guint n_lanes;
+  g_autofree guint *cursor = NULL;
+
+  lanes = tks_capture_get_shown_lanes (capture, g->all_lanes, &n_lanes);
+  cursor = g_new0 (guint, MAX (n_lanes, 1));
+  /* two pixels a column: the graph costs half the rectangles */
+  for (double col = 0; col < g->width; col += 2)
+    {
+      double t0 = g->x0 + col / scale, t1 = g->x0 + MIN (col + 2, g->width) / scale;
+      double base = y + inset + h;
+
+      for (guint l = n_lanes; l-- > 0;)
+        {
+          const TksThread *th = tks_capture_get_thread (capture, lanes[l]);
+          double busy, bar;
+          GdkRGBA color;
+
+          if (!counts_in_load (th))
+            continue;
+          busy = tks_thread_busy (th, t0, t1) / (t1 - t0);
+          if (busy <= 0)
+            continue;
+          bar = MIN (busy * h, base - (y + inset));
+          if (bar < 0.5)
+            continue;
+          tks_timeline_lane_color (th->index, &color);
+          painter->fill (painter, &color, g->left + col, base - bar, MIN (2.0, g->width - col), bar);
+          base -= bar;
+        }
+    }
+}
+
 void
 tks_timeline_render_events (TksCapture                *capture,
                             const TksTimelineGeometry *g,
@@ -327,10 +380,20 @@ tks_timeline_render_events (TksCapture                *capture,
       pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
     }
   band.alpha = 0.05;
+  if (g->load_graph)
+    {
+      double y = tks_timeline_event_lane_y (g, 0);
+
+      if (y + g->lane_height > g->top && y < g->bottom)
+        {
+          painter->fill (painter, &band, g->left, y, g->width, g->lane_height);
+          render_load (capture, g, painter, y);
+        }
+    }
   for (guint i = 0; i < n; i++)
     {
       const TksTrack *track = lanes[i].track;
-      double y = tks_timeline_event_lane_y (g, i);
+      double y = tks_timeline_event_lane_y (g, i + (g->load_graph ? 1 : 0));
 
       if (y + g->lane_height <= g->top || y >= g->bottom)
         continue;
@@ -373,15 +436,24 @@ tks_timeline_render_event_headers (TksCapture                *capture,
   if (capture == NULL || painter->pango == NULL)
     return;
   lanes = tks_timeline_event_lanes (capture, &n);
-  if (n == 0)
+  if (n == 0 && !g->load_graph)
     return;
   layout = pango_layout_new (painter->pango);
   pango_layout_set_width (layout, (int) (g->left - 12) * PANGO_SCALE);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  if (g->load_graph)
+    {
+      int lw, lh;
+      double y = tks_timeline_event_lane_y (g, 0);
+
+      pango_layout_set_text (layout, _("CPU load"), -1);
+      pango_layout_get_pixel_size (layout, &lw, &lh);
+      painter->text (painter, &painter->fg, 10, y + (g->lane_height - lh) / 2, layout);
+    }
   for (guint i = 0; i < n; i++)
     {
       const TksTrack *track = lanes[i].track;
-      double y = tks_timeline_event_lane_y (g, i);
+      double y = tks_timeline_event_lane_y (g, i + (g->load_graph ? 1 : 0));
       g_autofree char *title = NULL;
       const GdkRGBA *chip;
       int lw, lh;
@@ -410,12 +482,37 @@ tks_timeline_event_tooltip (TksCapture                *capture,
   double lane, t, tol, scale, start;
   guint n;
 
-  if (capture == NULL || (events = tks_capture_get_events (capture)) == NULL
-      || g->width <= 0 || !(g->x1 > g->x0) || x < g->left || y < g->top || y >= g->bottom)
+  if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0) || x < g->left || y < g->top
+      || y >= g->bottom)
     return NULL;
+  events = tks_capture_get_events (capture);
   lanes = tks_timeline_event_lanes (capture, &n);
   lane = floor ((y - g->top + g->v_offset) / g->lane_height);
-  if (lane < 0 || lane >= n)
+  if (g->load_graph)
+    {
+      if (lane == 0)
+        {
+          /* the load under the pointer: every thread but idle, over its pixel */
+          double scale0 = g->width / (g->x1 - g->x0);
+          double t0 = g->x0 + (x - g->left) / scale0, t1 = t0 + 1 / scale0, busy = 0;
+          const guint *threads;
+          guint n_threads;
+
+          threads = tks_capture_get_shown_lanes (capture, g->all_lanes, &n_threads);
+          for (guint l = 0; l < n_threads; l++)
+            {
+              const TksThread *th = tks_capture_get_thread (capture, threads[l]);
+
+              if (counts_in_load (th))
+                busy += tks_thread_busy (th, t0, t1);
+            }
+          /* Translators: the CPU load graph's tooltip: threads busy, idle left out */
+          return g_strdup_printf (_("<b>CPU load</b> %.0f %%\nthreads other than idle, over this pixel"),
+                                  100 * MIN (1.0, busy / (t1 - t0)));
+        }
+      lane--;
+    }
+  if (events == NULL || lane < 0 || lane >= n)
     return NULL;
   track = lanes[(guint) lane].track;
   scale = g->width / (g->x1 - g->x0);

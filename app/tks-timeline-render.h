@@ -55,7 +55,9 @@ typedef struct
   double v_offset;      /* vertical scroll, pixels */
   double tick_hz;       /* ticks per second; <= 0: unknown */
   gboolean all_lanes;   /* also the lanes of threads that exited before the log begins */
-  guint n_event_lanes;  /* lanes of the events above the threads' (tks-timeline-events.h) */
+  guint n_event_lanes;  /* lanes of the events above the threads' (tks-timeline-events.h),
+                           the CPU load graph's first when @load_graph */
+  gboolean load_graph;  /* a lane of the CPU's load, threads stacked, idle left out */
   /* The ruler in real time (s, ms, µs) from @origin rather than in board ticks; its steps
    * never finer than @resolution (ticks: the tick, or the board's counter period). */
   gboolean time_ruler;

@@ -32,6 +32,7 @@ struct _TksTimelineView
   GPtrArray      *event_labels;  /* one GtkLabel per event lane (tks-timeline-events.h) */
   guint           n_event_lanes;
   gboolean        ruler_ticks;   /* the ruler in board ticks rather than real time */
+  gboolean        load_graph;    /* the CPU load graph above the lanes */
   double          origin;        /* the time ruler's 0 the user chose (ticks), NAN when none */
   double          context_x;     /* where the context menu was asked for */
   GtkWidget      *context_menu;

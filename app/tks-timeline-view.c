@@ -71,7 +71,8 @@ tks_timeline_view_get_geometry (TksTimelineView     *self,
   g->v_offset = tks_viewport_get_v_offset (self->viewport);
   g->tick_hz = _tks_timeline_view_get_effective_tick_hz (self);
   g->all_lanes = self->all_lanes;
-  g->n_event_lanes = self->capture != NULL ? self->n_event_lanes : 0;
+  g->n_event_lanes = self->capture != NULL ? self->n_event_lanes + (self->load_graph ? 1 : 0) : 0;
+  g->load_graph = self->capture != NULL && self->load_graph;
   g->time_ruler = !self->ruler_ticks && g->tick_hz > 0;
   g->resolution = 1.0;
   g->origin = 0;
@@ -223,6 +224,16 @@ rebuild_event_labels (TksTimelineView *self)
   for (i = 0; i < self->event_labels->len; i++)
     gtk_widget_unparent (g_ptr_array_index (self->event_labels, i));
   g_ptr_array_set_size (self->event_labels, 0);
+  if (self->capture != NULL && self->load_graph)
+    {
+      GtkWidget *label = g_object_new (GTK_TYPE_LABEL, "label", _("CPU load"), "xalign", 0.0f,
+                                       "tooltip-text", _("The share of time threads other than idle ran"),
+                                       NULL);
+
+      gtk_widget_add_css_class (label, "lane-header");
+      gtk_widget_set_parent (label, GTK_WIDGET (self));
+      g_ptr_array_add (self->event_labels, label);
+    }
   lanes = tks_timeline_event_lanes (self->capture, &n);
   for (i = 0; i < n; i++)
     {
@@ -293,7 +304,8 @@ update_content_height (TksTimelineView *self)
   double h = gtk_widget_get_height (GTK_WIDGET (self));
 
   tks_viewport_set_content_height (self->viewport,
-                                   (n_lanes (self) + self->n_event_lanes) * TKS_TIMELINE_LANE_HEIGHT,
+                                   (n_lanes (self) + self->n_event_lanes + (self->load_graph ? 1 : 0))
+                                   * TKS_TIMELINE_LANE_HEIGHT,
                                    MAX (0.0, h - TKS_TIMELINE_RULER_HEIGHT));
 }
 
@@ -980,6 +992,29 @@ tks_timeline_view_get_all_lanes (TksTimelineView *self)
 {
   g_return_val_if_fail (TKS_IS_TIMELINE_VIEW (self), FALSE);
   return self->all_lanes;
+}
+
+gboolean
+tks_timeline_view_get_load_graph (TksTimelineView *self)
+{
+  g_return_val_if_fail (TKS_IS_TIMELINE_VIEW (self), FALSE);
+  return self->load_graph;
+}
+
+void
+tks_timeline_view_set_load_graph (TksTimelineView *self,
+                                  gboolean         load_graph)
+{
+  g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
+
+  load_graph = !!load_graph;
+  if (self->load_graph == load_graph)
+    return;
+  self->load_graph = load_graph;
+  rebuild_event_labels (self);
+  update_content_height (self);
+  invalidate (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 gboolean

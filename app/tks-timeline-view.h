@@ -29,6 +29,10 @@ void         tks_timeline_view_set_all_lanes (TksTimelineView     *self,
 gboolean     tks_timeline_view_get_ruler_ticks (TksTimelineView   *self);
 void         tks_timeline_view_set_ruler_ticks (TksTimelineView   *self,
                                               gboolean             ruler_ticks);
+/* A lane of the CPU's load (threads stacked, idle left out) above the others. */
+gboolean     tks_timeline_view_get_load_graph (TksTimelineView    *self);
+void         tks_timeline_view_set_load_graph (TksTimelineView    *self,
+                                              gboolean             load_graph);
 /* The time ruler's 0 at @t (ticks); NAN: the trigger, or the capture's start without one. */
 void         tks_timeline_view_set_time_origin (TksTimelineView   *self,
                                               double               t);

@@ -165,6 +165,19 @@ ruler_ticks_change (GSimpleAction *action,
   toggle_setting (action, state, self, "ruler-ticks");
 }
 
+/* The CPU load graph above the lanes. */
+static void
+load_graph_change (GSimpleAction *action,
+                   GVariant      *state,
+                   gpointer       user_data)
+{
+  TksWindow *self = user_data;
+
+  tks_timeline_view_set_load_graph (self->timeline, g_variant_get_boolean (state));
+  _tks_window_sync_vadjustment (self);
+  toggle_setting (action, state, self, "load-graph");
+}
+
 /* Navigation actions */
 
 static void
@@ -270,6 +283,7 @@ _tks_window_actions_init (TksWindow *self)
     { "browse-history", browse_history_action, NULL, NULL, NULL, { 0 } },
     { "show-exited-threads", NULL, NULL, "false", show_exited_threads_change, { 0 } },
     { "ruler-ticks", NULL, NULL, "false", ruler_ticks_change, { 0 } },
+    { "load-graph", NULL, NULL, "false", load_graph_change, { 0 } },
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);

@@ -410,6 +410,9 @@ load_settings (TksWindow *self)
   if (_tks_window_settings_has_key (settings, "ruler-ticks"))
     g_action_group_change_action_state (G_ACTION_GROUP (self), "ruler-ticks",
                                         g_variant_new_boolean (g_settings_get_boolean (settings, "ruler-ticks")));
+  if (_tks_window_settings_has_key (settings, "load-graph"))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "load-graph",
+                                        g_variant_new_boolean (g_settings_get_boolean (settings, "load-graph")));
 }
 
 static gboolean

@@ -12,7 +12,8 @@ import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tksgui import (check, click, count_colours, find, finish, get_app, labels,  # noqa: E402
-                    lane_names, main_window, role_name, screenshot, start, status, stop, wait_for)
+                    lane_names, main_window, open_main_menu, role_name, screenshot, start, status,
+                    stop, wait_for)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 EVENTS = os.path.join(DATA, "board-events-v2.raw.txt")
@@ -63,6 +64,26 @@ try:
                                                    (t.x + 190, s.y - s.height, t.width - 200, 2 * s.height))["wake"] > before + 3,
                              5)
             check(after, "selecting a woken thread's run draws its wake-up latency", before)
+
+    # The CPU load graph, from the main menu: a lane above the others, its threads stacked.
+    open_main_menu(app)
+    item = wait_for(lambda: find(app, lambda n: n.getRoleName() in ("check menu item", "menu item",
+                                                                     "check box", "push button")
+                                 and n.name == "CPU Load Graph"), 5)
+    check(item is not None, "the main menu has the CPU load graph")
+    if item is not None:
+        click(item)
+        shown = wait_for(lambda: "CPU load" in lane_names(app), 5)
+        check(shown, "the CPU load graph has its lane", lane_names(app))
+        load = header(app, "CPU load")
+        irq = header(app, "IRQ USART1_IRQHandler")
+        if load is not None and irq is not None:
+            check(extents(load).y < extents(irq).y, "the load graph is the first lane")
+            lane = extents(load)
+            px = count_colours(screenshot("load.png"), {"main": lambda r, g, b: b > 180 and r < 120,
+                                                       "sensor": lambda r, g, b: g > 120 and r < 80 and b < 140},
+                               (lane.x + lane.width, lane.y, 1000, lane.height))
+            check(px["main"] > 50 and px["sensor"] > 0, "the load of main and sensor are stacked in it", px)
 finally:
     stop(proc)
 
