@@ -378,7 +378,11 @@ test_wrap_whole_entries (void)
     }
   g_assert_cmpuint (slots, <=, 32);
   g_assert_cmpuint (slots, >, 32 - 2);
-  g_assert_nonnull (strstr (dump, g_strdup_printf ("Records: %u\r\n", entries)));
+  {
+    g_autofree char *records = g_strdup_printf ("Records: %u\r\n", entries);
+
+    g_assert_nonnull (strstr (dump, records));
+  }
   g_assert_cmpint (sscanf (strstr (dump, "Records written: "), "Records written: %d", &written), ==, 1);
   /* Slots: 34 markers (2 each), 33 handlers (enter and leave) and 33 switches. */
   g_assert_cmpint (written, ==, 34 * 2 + 66 + 33);
