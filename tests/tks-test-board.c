@@ -130,6 +130,10 @@ send_all (TksTestBoard *self,
         return FALSE;
       data += n;
       len -= (gsize) n;
+      /* Byte by byte: a pause after each, so that a busy machine does not join them into one
+       * read before the reader wakes. */
+      if (self->chunk == 1 && len > 0)
+        g_usleep (100);
     }
   return TRUE;
 }
