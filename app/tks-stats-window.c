@@ -299,7 +299,7 @@ refresh (TksStatsWindow *self)
 
   ms_per_tick = 1000.0 / effective_tick_hz (self);
   /* Translators: the range the statistics cover, in ticks and in ms, then what it holds */
-  text = g_strdup_printf (_("%.3f to %.3f ticks (%.3f ms): %u activations, %.1f %% busy"),
+  text = g_strdup_printf (_("%.6f to %.6f ticks (%.3f ms): %u activations, %.1f %% busy"),
                           totals.from, totals.to, totals.duration * ms_per_tick,
                           totals.activations, totals.covered_share);
   gtk_label_set_text (self->summary, text);
@@ -654,23 +654,12 @@ tks_stats_window_class_init (TksStatsWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
 }
 
-/* A button with a mnemonic is named by its label as shown, without the underscore. */
-static void
-name_as_shown (GtkWidget *button)
-{
-  GtkWidget *label = gtk_button_get_child (GTK_BUTTON (button));
-
-  if (GTK_IS_LABEL (label))
-    gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                    gtk_label_get_text (GTK_LABEL (label)), -1);
-}
-
 static GtkWidget *
 range_bar (TksStatsWindow *self)
 {
   const char *titles[TKS_N_STATS_RANGES] = {
     /* Translators: the ranges the statistics can cover */
-    _("_Whole capture"), _("_Visible range"), _("_A–B"), _("_Selected run"),
+    _("Whole capture"), _("Visible range"), _("A–B"), _("Selected run"),
   };
   const char *tooltips[TKS_N_STATS_RANGES] = {
     NULL, NULL,
@@ -683,10 +672,9 @@ range_bar (TksStatsWindow *self)
   gtk_widget_add_css_class (linked, "linked");
   for (guint i = 0; i < TKS_N_STATS_RANGES; i++)
     {
-      self->range_buttons[i] = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_mnemonic (titles[i]));
+      self->range_buttons[i] = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label (titles[i]));
       if (i > 0)
         gtk_toggle_button_set_group (self->range_buttons[i], self->range_buttons[0]);
-      name_as_shown (GTK_WIDGET (self->range_buttons[i]));
       if (tooltips[i] != NULL)
         gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_buttons[i]), tooltips[i]);
       g_signal_connect (self->range_buttons[i], "toggled", G_CALLBACK (range_toggled_cb), self);
@@ -696,8 +684,7 @@ range_bar (TksStatsWindow *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (linked), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Range"), -1);
 
-  self->zoom_button = gtk_button_new_with_mnemonic (_("_Zoom to A–B"));
-  name_as_shown (self->zoom_button);
+  self->zoom_button = gtk_button_new_with_label (_("Zoom to A–B"));
   gtk_widget_set_tooltip_text (self->zoom_button,
                                _("Show the range between the marks A and B in the timeline (Ctrl+M)"));
   g_signal_connect_swapped (self->zoom_button, "clicked", G_CALLBACK (zoom_clicked_cb), self);
