@@ -203,6 +203,12 @@ try:
     shift_click(e.x + 200 + (e.width - 200) * 6 // 10, y)
     measured = wait_for(lambda: status(app, ("Δt",)), 5)
     check(measured, "Shift+click twice sets A and B", status(app, ("Δt", " threads,")))
+    # and select a run of main, its long one in the middle of the capture
+    main = find(timeline, lambda n: n.getRoleName() == "label" and n.name == "main")
+    if main is not None:
+        m = main.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        pyatspi.Registry.generateMouseEvent(e.x + 200 + (e.width - 200) // 2, m.y + m.height // 2, "b1c")
+        time.sleep(0.3)
 
     stats = open_stats(app)
     if stats is not None:
@@ -218,6 +224,17 @@ try:
             threads_match(stats, ranged, "A–B: the threads' figures are tickscope-cli stats --from A --to B's")
             events_match(stats, ranged, "A–B")
             screenshot("stats-ab.png")
+
+            # the selected run
+            check(sensitive(range_button(stats, "Selected run")), "with a run selected, Selected run is available")
+            click(range_button(stats, "Selected run"))
+            run = wait_for(lambda: summary(stats) if summary(stats) != ab else None, 5)
+            check(run is not None, "Selected run: the summary says the run's range", run)
+            if run is not None:
+                out_run, of_run = cli_stats(EVENTS, "--from", run[0], "--to", run[1])
+                threads_match(stats, of_run, "Selected run: the figures are tickscope-cli stats --from --to's")
+                main_row = [r for r in rows(stats, "Per-thread statistics") if r[0] == "main"]
+                check(main_row and main_row[0][4] == "100.00 %", "main ran the whole of its run", main_row)
 
             # the whole capture again, then back to A–B
             click(range_button(stats, "Whole capture"))
