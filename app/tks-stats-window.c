@@ -830,8 +830,18 @@ tks_stats_window_set_capture (TksStatsWindow *self,
 {
   g_return_if_fail (TKS_IS_STATS_WINDOW (self));
 
-  g_set_object (&self->capture, capture);
-  refresh (self);
+  if (!g_set_object (&self->capture, capture))
+    {
+      refresh (self);
+      return;
+    }
+  /* the marks and the selection were the other capture's */
+  self->marks[0] = self->marks[1] = NAN;
+  self->run[0] = self->run[1] = NAN;
+  if (self->mode == TKS_STATS_RANGE_MARKS || self->mode == TKS_STATS_RANGE_RUN)
+    tks_stats_window_set_mode (self, TKS_STATS_RANGE_WHOLE);
+  else
+    refresh (self);
 }
 
 void
