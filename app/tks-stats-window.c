@@ -240,6 +240,20 @@ refresh_events (TksStatsWindow *self,
   store_lines (self->cpu, lines);
 }
 
+/* The events' pages and their switcher, only for a capture with events. */
+static void
+show_event_pages (TksStatsWindow *self,
+                  gboolean        show)
+{
+  const char *pages[] = { "latency", "handlers", "markers", "cpu" };
+
+  if (!show)
+    gtk_stack_set_visible_child_name (self->stack, "threads");
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    gtk_widget_set_visible (gtk_stack_get_child_by_name (self->stack, pages[i]), show);
+  gtk_widget_set_visible (self->switcher, show);
+}
+
 static void
 refresh (TksStatsWindow *self)
 {
@@ -262,15 +276,13 @@ refresh (TksStatsWindow *self)
   if (self->capture == NULL)
     {
       clear_stores (self);
-      gtk_widget_set_visible (self->switcher, FALSE);
+      show_event_pages (self, FALSE);
       gtk_label_set_text (self->summary, _("No capture"));
       return;
     }
 
   events = tks_capture_get_events (self->capture);
-  gtk_widget_set_visible (self->switcher, events != NULL);
-  if (events == NULL)
-    gtk_stack_set_visible_child_name (self->stack, "threads");
+  show_event_pages (self, events != NULL);
 
   get_range (self, &from, &to);
   stats = tks_stats_compute (self->capture, from, to, &totals, &error);
