@@ -119,6 +119,14 @@ stats_window_follow_timeline (TksTimelineView *timeline,
 }
 
 static void
+stats_window_follow_tick_hz (TksTimelineView *timeline,
+                             GParamSpec      *pspec,
+                             TksStatsWindow  *stats)
+{
+  tks_stats_window_set_tick_hz (stats, tks_timeline_view_get_tick_hz (timeline));
+}
+
+static void
 statistics_action (GSimpleAction *action,
                    GVariant      *param,
                    gpointer       user_data)
@@ -133,10 +141,12 @@ statistics_action (GSimpleAction *action,
                                 G_CALLBACK (stats_window_destroyed), self);
       g_signal_connect_object (self->timeline, "notify::info",
                                G_CALLBACK (stats_window_follow_timeline), self->stats_window, 0);
+      g_signal_connect_object (self->timeline, "notify::tick-hz",
+                               G_CALLBACK (stats_window_follow_tick_hz), self->stats_window, 0);
     }
   stats = TKS_STATS_WINDOW (self->stats_window);
   tks_stats_window_set_capture (stats, self->capture);
-  tks_stats_window_set_tick_hz (stats, tks_timeline_view_get_tick_hz (self->timeline));
+  stats_window_follow_tick_hz (self->timeline, NULL, stats);
   tks_stats_window_set_range (stats,
                               tks_viewport_get_visible_start (self->viewport),
                               tks_viewport_get_visible_end (self->viewport));
