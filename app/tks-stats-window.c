@@ -325,7 +325,7 @@ cell_label (gboolean numeric)
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0f : 0.0f);
-  gtk_label_set_width_chars (GTK_LABEL (label), numeric ? 7 : 14);
+  gtk_label_set_width_chars (GTK_LABEL (label), numeric ? 7 : 21);
   if (numeric)
     gtk_widget_add_css_class (label, "numeric");
   else
@@ -729,15 +729,16 @@ threads_table (TksStatsWindow *self)
   gtk_column_view_set_show_column_separators (self->threads_view, TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->threads_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Per-thread statistics"), -1);
+  /* times in ms, as the first one says */
   add_thread_column (self, _("Thread"), "name", FALSE);
   add_thread_column (self, _("Priority"), "priority", TRUE);
   add_thread_column (self, _("Activations"), "activations", TRUE);
   add_thread_column (self, _("Run time (ms)"), "run-time", TRUE);
   add_thread_column (self, _("Share"), "share", TRUE);
-  add_thread_column (self, _("Shortest run (ms)"), "min-run", TRUE);
-  add_thread_column (self, _("Mean run (ms)"), "mean-run", TRUE);
-  add_thread_column (self, _("Longest run (ms)"), "max-run", TRUE);
-  add_thread_column (self, _("Longest wait (ms)"), "longest-wait", TRUE);
+  add_thread_column (self, _("Shortest run"), "min-run", TRUE);
+  add_thread_column (self, _("Mean run"), "mean-run", TRUE);
+  add_thread_column (self, _("Longest run"), "max-run", TRUE);
+  add_thread_column (self, _("Longest wait"), "longest-wait", TRUE);
   /* Translators: the IN and OUT marks of a thread that is not logged */
   add_thread_column (self, _("Marks"), "marks", TRUE);
 
