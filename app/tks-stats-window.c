@@ -441,7 +441,7 @@ add_thread_column (TksStatsWindow *self,
   append_column (self->threads_view, title, factory, sorter, !numeric);
 }
 
-/* A histogram as a row of bars, the highest bucket full height. */
+/* A histogram as a row of bars, the highest bucket full height, on a log scale. */
 static void
 draw_histogram (GtkDrawingArea *area,
                 cairo_t        *cr,
@@ -468,8 +468,9 @@ draw_histogram (GtkDrawingArea *area,
   for (guint i = 0; i < n; i++)
     if (counts[i] > 0)
       {
-        /* at least a pixel: a bucket that holds something shows */
-        double h = MAX (1.0, (height - 2) * (double) counts[i] / max);
+        /* on a log scale, so that a tail of a few long latencies shows next to thousands of
+         * short ones; at least a pixel: a bucket that holds something shows */
+        double h = MAX (1.0, (height - 2) * log1p (counts[i]) / log1p (max));
 
         cairo_rectangle (cr, i * w + 0.5, height - 1 - h, MAX (1.0, w - 1), h);
       }

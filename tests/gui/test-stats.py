@@ -281,4 +281,25 @@ try:
         close_stats(app)
 finally:
     stop(proc)
+
+# The built-in demo board, which has every kind of event: every page has its rows.
+proc, log = start(TICKSCOPE, "--demo", log_name="demo.log")
+try:
+    app = wait_for(get_app, 30)
+    demo = wait_for(lambda: status(app), 30)
+    if "simulated board" not in (demo or ""):
+        check(True, "# SKIP no built-in demo board in this build")
+    else:
+        stats = open_stats(app)
+        if check(stats is not None, "the Statistics window opens on the demo"):
+            for name in PAGE_TABLES:
+                shown = page(stats, name) and wait_for(lambda: rows(stats, PAGE_TABLES[name]), 10)
+                check(shown, "the demo: the page %s has rows" % name, shown)
+                if name == "Wake-up latency" and shown:
+                    check(all(r[1] != "0" or r[2] != "0" for r in shown) and histogram_names(stats),
+                          "the demo: each woken thread has its wake-ups and a histogram", shown)
+                    screenshot("stats-demo-latency.png")
+            close_stats(app)
+finally:
+    stop(proc)
 finish(log)
