@@ -210,6 +210,7 @@ tks_application_startup (GApplication *app)
     { "win.export", { "<Control>e", NULL } },
     { "win.statistics", { "<Control>i", NULL } },
     { "win.zoom-fit", { "<Control>0", NULL } },
+    { "win.zoom-to-marks", { "<Control>m", NULL } },
     { "win.back", { "<Alt>Left", NULL } },
     { "win.forward", { "<Alt>Right", NULL } },
     { "win.trigger", { "<Control>t", NULL } },

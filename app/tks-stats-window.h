@@ -7,8 +7,19 @@
 
 G_BEGIN_DECLS
 
-/* A sortable per-thread table: activations, CPU time, share, longest and mean run, for the
- * whole capture or the visible range. */
+/* A sortable per-thread table: activations, CPU time, share, shortest, mean and longest run,
+ * over the whole capture, the visible range, the range between the marks A and B or the
+ * selected run. With events: the wake-up latency of each thread, the interrupt handlers, the
+ * markers and the CPU share without handlers over the same range, in their own pages. */
+
+typedef enum
+{
+  TKS_STATS_RANGE_WHOLE,
+  TKS_STATS_RANGE_VISIBLE,
+  TKS_STATS_RANGE_MARKS,
+  TKS_STATS_RANGE_RUN,
+  TKS_N_STATS_RANGES
+} TksStatsRange;
 
 #define TKS_TYPE_STATS_WINDOW (tks_stats_window_get_type ())
 G_DECLARE_FINAL_TYPE (TksStatsWindow, tks_stats_window, TKS, STATS_WINDOW, GtkWindow)
@@ -16,8 +27,22 @@ G_DECLARE_FINAL_TYPE (TksStatsWindow, tks_stats_window, TKS, STATS_WINDOW, GtkWi
 GtkWidget *tks_stats_window_new         (GtkWindow      *parent);
 void       tks_stats_window_set_capture (TksStatsWindow *self,
                                          TksCapture     *capture);
+/* Ticks per second of the times shown (0: the capture's). */
+void       tks_stats_window_set_tick_hz (TksStatsWindow *self,
+                                         double          tick_hz);
 void       tks_stats_window_set_range   (TksStatsWindow *self,
                                          double          visible_start,
                                          double          visible_end);
+/* The marks A and B (NAN when unset), the selected run (NAN, NAN: none). */
+void       tks_stats_window_set_marks   (TksStatsWindow *self,
+                                         double          a,
+                                         double          b);
+void       tks_stats_window_set_selected_run (TksStatsWindow *self,
+                                              double          begin,
+                                              double          end);
+/* Which range the figures cover; one that is not available falls back to the whole capture. */
+void       tks_stats_window_set_mode    (TksStatsWindow *self,
+                                         TksStatsRange   mode);
+TksStatsRange tks_stats_window_get_mode (TksStatsWindow *self);
 
 G_END_DECLS

@@ -124,6 +124,41 @@ tks_timeline_view_clear_marks (TksTimelineView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+gboolean
+tks_timeline_view_get_marks (TksTimelineView *self,
+                             double          *a,
+                             double          *b)
+{
+  g_return_val_if_fail (TKS_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (a != NULL)
+    *a = self->mark_a;
+  if (b != NULL)
+    *b = self->mark_b;
+  return !isnan (self->mark_a) && !isnan (self->mark_b);
+}
+
+gboolean
+tks_timeline_view_get_selected_run (TksTimelineView *self,
+                                    double          *begin,
+                                    double          *end)
+{
+  const TksThread *thread;
+
+  g_return_val_if_fail (TKS_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (self->capture == NULL || !self->has_selected || self->selected.run < 0)
+    return FALSE;
+  thread = tks_capture_get_thread (self->capture, self->selected.thread);
+  if (thread == NULL || (guint) self->selected.run >= thread->n_runs)
+    return FALSE;
+  if (begin != NULL)
+    *begin = thread->runs[self->selected.run].begin;
+  if (end != NULL)
+    *end = thread->runs[self->selected.run].end;
+  return TRUE;
+}
+
 /* Input */
 
 static gboolean

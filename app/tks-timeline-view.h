@@ -47,5 +47,13 @@ gboolean     tks_timeline_view_get_visible_lanes (TksTimelineView *self,
                                                   double          *first,
                                                   double          *last);
 void         tks_timeline_view_clear_marks   (TksTimelineView     *self);
+/* The measurement marks A and B (Shift+click), NAN when unset; TRUE when both are set. */
+gboolean     tks_timeline_view_get_marks     (TksTimelineView     *self,
+                                              double              *a,
+                                              double              *b);
+/* The selected run's begin and end (ticks); FALSE when no run is selected. */
+gboolean     tks_timeline_view_get_selected_run (TksTimelineView  *self,
+                                                 double           *begin,
+                                                 double           *end);
 
 G_END_DECLS

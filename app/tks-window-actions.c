@@ -104,24 +104,70 @@ stats_window_destroyed (TksWindow *self)
   self->stats_window = NULL;
 }
 
+/* The marks and the selected run of the timeline, for the statistics of their range. */
+static void
+stats_window_follow_timeline (TksTimelineView *timeline,
+                              GParamSpec      *pspec,
+                              TksStatsWindow  *stats)
+{
+  double a, b, begin = NAN, end = NAN;
+
+  tks_timeline_view_get_marks (timeline, &a, &b);
+  tks_stats_window_set_marks (stats, a, b);
+  tks_timeline_view_get_selected_run (timeline, &begin, &end);
+  tks_stats_window_set_selected_run (stats, begin, end);
+}
+
+static void
+stats_window_follow_tick_hz (TksTimelineView *timeline,
+                             GParamSpec      *pspec,
+                             TksStatsWindow  *stats)
+{
+  tks_stats_window_set_tick_hz (stats, tks_timeline_view_get_tick_hz (timeline));
+}
+
 static void
 statistics_action (GSimpleAction *action,
                    GVariant      *param,
                    gpointer       user_data)
 {
   TksWindow *self = user_data;
+  TksStatsWindow *stats;
 
   if (self->stats_window == NULL)
     {
       self->stats_window = tks_stats_window_new (GTK_WINDOW (self));
       g_signal_connect_swapped (self->stats_window, "destroy",
                                 G_CALLBACK (stats_window_destroyed), self);
+      g_signal_connect_object (self->timeline, "notify::info",
+                               G_CALLBACK (stats_window_follow_timeline), self->stats_window, 0);
+      g_signal_connect_object (self->timeline, "notify::tick-hz",
+                               G_CALLBACK (stats_window_follow_tick_hz), self->stats_window, 0);
     }
-  tks_stats_window_set_capture (TKS_STATS_WINDOW (self->stats_window), self->capture);
-  tks_stats_window_set_range (TKS_STATS_WINDOW (self->stats_window),
+  stats = TKS_STATS_WINDOW (self->stats_window);
+  tks_stats_window_set_capture (stats, self->capture);
+  stats_window_follow_tick_hz (self->timeline, NULL, stats);
+  tks_stats_window_set_range (stats,
                               tks_viewport_get_visible_start (self->viewport),
                               tks_viewport_get_visible_end (self->viewport));
+  stats_window_follow_timeline (self->timeline, NULL, stats);
+  /* opened with A and B set: the figures of their range */
+  if (tks_timeline_view_get_marks (self->timeline, NULL, NULL))
+    tks_stats_window_set_mode (stats, TKS_STATS_RANGE_MARKS);
   gtk_window_present (GTK_WINDOW (self->stats_window));
+}
+
+static void
+zoom_to_marks_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  double a, b;
+
+  if (!tks_timeline_view_get_marks (self->timeline, &a, &b) || a == b)
+    return;
+  tks_viewport_navigate (self->viewport, MIN (a, b), MAX (a, b));
 }
 
 /* A toggle of the main menu: its state, kept in the setting @key. */
@@ -272,6 +318,7 @@ _tks_window_actions_init (TksWindow *self)
     { "export", export_action, NULL, NULL, NULL, { 0 } },
     { "statistics", statistics_action, NULL, NULL, NULL, { 0 } },
     { "zoom-fit", zoom_fit_action, NULL, NULL, NULL, { 0 } },
+    { "zoom-to-marks", zoom_to_marks_action, NULL, NULL, NULL, { 0 } },
     { "zoom-in", zoom_in_action, NULL, NULL, NULL, { 0 } },
     { "zoom-out", zoom_out_action, NULL, NULL, NULL, { 0 } },
     { "back", back_action, NULL, NULL, NULL, { 0 } },

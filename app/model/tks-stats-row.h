@@ -21,4 +21,27 @@ const char           *tks_stats_row_get_name  (TksStatsRow          *self);
 guint                 tks_stats_row_get_lane  (TksStatsRow          *self);
 const TksThreadStats *tks_stats_row_get_stats (TksStatsRow          *self);
 
+/* One line of the events' tables (wake-up latency, handlers, markers, CPU share): a name,
+ * figures by column and, for a latency, a histogram. */
+
+#define TKS_TYPE_STATS_LINE (tks_stats_line_get_type ())
+G_DECLARE_FINAL_TYPE (TksStatsLine, tks_stats_line, TKS, STATS_LINE, GObject)
+
+TksStatsLine *tks_stats_line_new           (const char    *name,
+                                            const double  *values,
+                                            guint          n_values);
+const char   *tks_stats_line_get_name      (TksStatsLine  *self);
+double        tks_stats_line_get_value     (TksStatsLine  *self,
+                                            guint          i);
+void          tks_stats_line_set_histogram (TksStatsLine  *self,
+                                            const guint   *counts,
+                                            guint          n_buckets,
+                                            double         bucket);
+const guint  *tks_stats_line_get_histogram (TksStatsLine  *self,
+                                            guint         *n_buckets,
+                                            double        *bucket);
+int           tks_stats_line_compare       (TksStatsLine  *a,
+                                            TksStatsLine  *b,
+                                            guint          column);
+
 G_END_DECLS

@@ -246,7 +246,7 @@ try:
         names = set(wait_for(lambda: [t for t in labels(stats) if t in lanes], 10) or [])
         check({"idle", "sensor", "main", "Exited dynamic thread"} <= names,
               "the Statistics window lists the threads", sorted(names))
-        header = [t for t in labels(stats) if t in ("Thread", "Priority", "Activations", "Share")]
+        header = set(t for t in labels(stats) if t in ("Thread", "Priority", "Activations", "Share"))
         check(len(header) == 4, "with their priority, activations and share", labels(stats)[:20])
         shares = [t for t in labels(stats) if t.endswith("%")]
         check(len(shares) >= 20, "every listed thread has its share of the time", shares[:5])

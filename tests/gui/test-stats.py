@@ -1,0 +1,305 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The statistics window on the real viewer, through AT-SPI in Xvfb: its figures are those of
+# tickscope-cli stats for the same range (the whole capture, then the range between the marks
+# A and B set with Shift+click); a capture with events has the wake-up latency, interrupt
+# handler, marker and CPU share pages; Zoom to A–B shows that range in the timeline; the
+# marks of threads that are not logged are counted; a capture without events has only the
+# threads' table.
+# Usage (through run-gui-tests.sh): test-stats.py TICKSCOPE DATA_DIR
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pyatspi
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tksgui import (check, click, find, find_all, finish, get_app, main_window, menu_item,  # noqa: E402
+                    role_name, screenshot, sensitive, start, status, stop, wait_for, window_named)
+
+TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
+CLI = os.path.join(os.path.dirname(os.path.abspath(TICKSCOPE)), "cli", "tickscope-cli")
+EVENTS = os.path.join(DATA, "board-events-v2.raw.txt")
+PARTLY = os.path.join(DATA, "board-partly-logged-trigger.raw.txt")
+ESCAPE = 0xFF1B
+
+
+def cli_stats(path, *args):
+    """tickscope-cli stats: its tables, by the first word of the line that heads them, as lines."""
+    out = subprocess.run([CLI, "stats", path, *args], check=True, capture_output=True,
+                         text=True, env=dict(os.environ, LC_ALL="C.UTF-8")).stdout
+    tables, current = {}, None
+    for line in out.splitlines():
+        if not line.strip():
+            current = None
+        elif current is None:
+            current = tables.setdefault(line.split()[0].rstrip(":"), [line])
+        else:
+            current.append(line)
+    return out, tables
+
+
+def fields(lines, n=None):
+    """The fields of the lines of a table: split on runs of two spaces, or the last n - 1
+    fields split off on any space (the events' tables: names may hold a space)."""
+    if n is None:
+        return [re.split(r"\s{2,}", line.strip()) for line in lines]
+    return [line.rsplit(None, n - 1) for line in lines]
+
+
+def rows(window, table_name):
+    """The cells of each row of a table of the statistics window, as shown."""
+    table = find(window, role_name("tree table", table_name))
+    if table is None:
+        return []
+    out = []
+    for row in find_all(table, lambda n: n.getRoleName() == "table row"):
+        cells = [c for c in row if c.getRoleName() == "table cell"]
+        if cells:
+            out.append([(c[0].name or "") if c.childCount else "" for c in cells])
+    return out
+
+
+def histogram_names(window):
+    table = find(window, role_name("tree table", "Wake-up latency"))
+    return [n.name for n in find_all(table, lambda n: (n.name or "").startswith("Wake-up latency in buckets"))]
+
+
+def plain(text):
+    """A figure of the window as the command line writes it."""
+    return "-" if text == "—" else text.replace(" %", "")
+
+
+def page(window, name):
+    tab = find(window, role_name("page tab", name))
+    if tab is None:
+        return False
+    e = tab.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    pyatspi.Registry.generateMouseEvent(e.x + e.width // 2, e.y + e.height // 2, "b1c")
+    return wait_for(lambda: tab.getState().contains(pyatspi.STATE_SELECTED), 5)
+
+
+PAGE_TABLES = {"Threads": "Per-thread statistics", "Wake-up latency": "Wake-up latency",
+               "Interrupt handlers": "Interrupt handlers", "Markers": "Markers", "CPU share": "CPU share"}
+
+
+def range_button(window, name):
+    return find(window, lambda n: n.getRoleName() in ("push button", "toggle button") and n.name == name)
+
+
+def pressed(node):
+    state = node.getState() if node is not None else None
+    return state is not None and (state.contains(pyatspi.STATE_PRESSED) or state.contains(pyatspi.STATE_CHECKED))
+
+
+def summary(window):
+    for n in find_all(window, lambda n: n.getRoleName() == "label"):
+        m = re.match(r"(-?[0-9.]+) to (-?[0-9.]+) ticks", n.name or "")
+        if m:
+            return m.group(1), m.group(2)
+    return None
+
+
+def open_stats(app):
+    item = menu_item(app, "Statistics")
+    if item is None:
+        return None
+    click(item)
+    return wait_for(lambda: window_named(app, "Statistics"), 10)
+
+
+def close_stats(app):
+    press_key(ESCAPE)
+    return wait_for(lambda: window_named(app, "Statistics") is None, 5)
+
+
+def press_key(keysym):
+    pyatspi.Registry.generateKeyboardEvent(keysym, None, pyatspi.KEY_SYM)
+    time.sleep(0.2)
+
+
+def threads_match(window, tables, what):
+    """The threads' table against the command line's: every figure of every thread."""
+    shown = sorted([r[0], r[1], plain(r[3]), plain(r[4]), plain(r[2]), plain(r[5]), plain(r[6]),
+                    plain(r[7]), plain(r[8])] for r in rows(window, "Per-thread statistics"))
+    cli = sorted(r[:9] for r in fields(tables["Thread"][1:]))
+    return check(shown == cli and len(shown) > 0, what, "window %s\ncli    %s" % (shown, cli))
+
+
+def events_match(window, tables, what):
+    """The events' pages against the command line's tables."""
+    ok = True
+    for name, head, n in (("Wake-up latency", "Wake-up", 8), ("Interrupt handlers", "Interrupt", 4),
+                          ("Markers", "Markers", 5), ("CPU share", "CPU", 3)):
+        if not page(window, name):
+            ok = check(False, "%s: the page %s opens" % (what, name))
+            continue
+        shown = wait_for(lambda: rows(window, PAGE_TABLES[name]), 5) or []
+        shown = sorted([plain(c) for c in r[:n]] for r in shown)
+        cli = sorted(fields(tables[head][2:], n))
+        ok = check(shown == cli and len(shown) > 0, "%s: the %s figures are the command line's"
+                   % (what, name), "window %s\ncli    %s" % (shown, cli)) and ok
+    page(window, "Threads")
+    return ok
+
+
+def shift_click(x, y):
+    """A click with Shift held, as a user measures: Shift locked around the click."""
+    pyatspi.Registry.generateKeyboardEvent(1, None, pyatspi.KEY_LOCKMODIFIERS)
+    time.sleep(0.1)
+    pyatspi.Registry.generateMouseEvent(x, y, "b1c")
+    time.sleep(0.2)
+    pyatspi.Registry.generateKeyboardEvent(1, None, pyatspi.KEY_UNLOCKMODIFIERS)
+    time.sleep(0.2)
+
+
+proc, log = start(TICKSCOPE, EVENTS)
+try:
+    app = wait_for(get_app, 30)
+    check(app is not None, "the application appears on the accessibility bus")
+    text = wait_for(lambda: status(app), 30)
+    check(text is not None and "3 threads" in text, "the capture with events opens", text)
+    out, whole = cli_stats(EVENTS)
+
+    stats = open_stats(app)
+    check(stats is not None, "the Statistics window opens")
+    if stats is not None:
+        for name in ("Whole capture", "Visible range", "A–B", "Selected run", "Zoom to A–B"):
+            check(range_button(stats, name) is not None, "the Statistics window has %s" % name)
+        check(not sensitive(range_button(stats, "A–B")) and not sensitive(range_button(stats, "Zoom to A–B")),
+              "without marks, A–B and Zoom to A–B are unavailable")
+        for name in PAGE_TABLES:
+            check(find(stats, role_name("page tab", name)) is not None, "a capture with events has the page %s" % name)
+        w = stats.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        table = find(stats, role_name("tree table", "Per-thread statistics"))
+        t = table.queryComponent().getExtents(pyatspi.DESKTOP_COORDS) if table else None
+        heads = find_all(table, lambda n: n.getRoleName() == "label")[:10]
+        last = heads[-1].queryComponent().getExtents(pyatspi.DESKTOP_COORDS) if heads else None
+        # the screen is 1280 pixels wide (run-gui-tests.sh)
+        check(t is not None and last is not None and t.width <= w.width + 1
+              and last.x + last.width <= w.x + w.width and w.x + w.width <= 1280,
+              "the window opens as wide as its columns, within the screen",
+              (w.x, w.width, t.width if t else None, last))
+        heads = [n.name for n in heads]
+        check("Shortest run" in heads and "Marks" in heads, "the threads' table has a shortest run and the marks", heads)
+        threads_match(stats, whole, "the whole capture: the threads' figures are the command line's")
+        screenshot("stats-threads.png")
+        if page(stats, "Wake-up latency"):
+            latency = rows(stats, "Wake-up latency")
+            check([r[:8] for r in latency] == [["sensor", "5", "0", "10.000", "220.000", "30.000", "1000.000", "1000.000"]],
+                  "the latency table has a row for sensor, woken 5 times", latency)
+            hist = histogram_names(stats)
+            check(len(hist) == 1 and "µs" in hist[0], "sensor's latency has its histogram, described", hist)
+            screenshot("stats-latency.png")
+        if page(stats, "Interrupt handlers"):
+            handlers = rows(stats, "Interrupt handlers")
+            check(["USART1_IRQHandler", "4", "35.000", "15.000"] in handlers,
+                  "the handler row of USART1_IRQHandler: 4 runs, 35 µs in all, the longest 15 µs", handlers)
+        events_match(stats, whole, "the whole capture")
+        check(close_stats(app), "Escape closes the Statistics window")
+
+    # Measure: Shift+click two points of the timeline, A then B.
+    timeline = find(main_window(app), role_name("panel", "Timeline"))
+    e = timeline.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    y = e.y + e.height // 3
+    shift_click(e.x + 200 + (e.width - 200) * 5 // 100, y)
+    shift_click(e.x + 200 + (e.width - 200) * 6 // 10, y)
+    measured = wait_for(lambda: status(app, ("Δt",)), 5)
+    check(measured, "Shift+click twice sets A and B", status(app, ("Δt", " threads,")))
+    # and select a run of main, its long one in the middle of the capture
+    main = find(timeline, lambda n: n.getRoleName() == "label" and n.name == "main")
+    if main is not None:
+        m = main.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        pyatspi.Registry.generateMouseEvent(e.x + 200 + (e.width - 200) // 2, m.y + m.height // 2, "b1c")
+        time.sleep(0.3)
+
+    stats = open_stats(app)
+    if stats is not None:
+        check(wait_for(lambda: sensitive(range_button(stats, "A–B")), 5), "with A and B set, A–B is available")
+        check(pressed(range_button(stats, "A–B")),
+              "opened with A and B set, the window shows the A–B range")
+        ab = wait_for(lambda: summary(stats), 5)
+        check(ab is not None and ab != ("1.000000", "32.000000"), "the summary says the range of A–B", ab)
+        if ab is not None:
+            out_ab, ranged = cli_stats(EVENTS, "--from", ab[0], "--to", ab[1])
+            check(ranged["Thread"] != whole["Thread"], "the range's figures differ from the whole capture's",
+                  out_ab)
+            threads_match(stats, ranged, "A–B: the threads' figures are tickscope-cli stats --from A --to B's")
+            events_match(stats, ranged, "A–B")
+            screenshot("stats-ab.png")
+
+            # the selected run
+            check(sensitive(range_button(stats, "Selected run")), "with a run selected, Selected run is available")
+            click(range_button(stats, "Selected run"))
+            run = wait_for(lambda: summary(stats) if summary(stats) != ab else None, 5)
+            check(run is not None, "Selected run: the summary says the run's range", run)
+            if run is not None:
+                out_run, of_run = cli_stats(EVENTS, "--from", run[0], "--to", run[1])
+                threads_match(stats, of_run, "Selected run: the figures are tickscope-cli stats --from --to's")
+                main_row = [r for r in rows(stats, "Per-thread statistics") if r[0] == "main"]
+                check(main_row and main_row[0][4] == "100.00 %", "main ran the whole of its run", main_row)
+
+            # the whole capture again, then back to A–B
+            click(range_button(stats, "Whole capture"))
+            threads_match(stats, whole, "Whole capture: the figures of the whole capture again")
+            click(range_button(stats, "A–B"))
+            check(wait_for(lambda: summary(stats) == ab, 5), "A–B again", summary(stats))
+
+            check(sensitive(range_button(stats, "Zoom to A–B")), "Zoom to A–B is available")
+            click(range_button(stats, "Zoom to A–B"))
+            view = "View %.3f – %.3f" % (float(ab[0]), float(ab[1]))
+            zoomed = wait_for(lambda: status(app, ("View ",)).startswith(view), 5)
+            check(zoomed, "Zoom to A–B shows that range in the timeline", (view, status(app, ("View ",))))
+            screenshot("stats-zoomed.png")
+        close_stats(app)
+finally:
+    stop(proc)
+
+# A capture whose threads are partly logged: their IN and OUT marks are counted; no events.
+proc, log = start(TICKSCOPE, PARTLY)
+try:
+    app = wait_for(get_app, 30)
+    wait_for(lambda: status(app, (" threads,",)), 30)
+    out, whole = cli_stats(PARTLY)
+    stats = open_stats(app)
+    if check(stats is not None, "the Statistics window opens on a partly logged capture"):
+        wait_for(lambda: len(rows(stats, "Per-thread statistics")) >= 18, 10)
+        shown = rows(stats, "Per-thread statistics")
+        marks = {r[0]: r[9] for r in shown}
+        check(marks.get("spawner") == "7 IN, 7 OUT" and marks.get("housekeep") == "137 IN, 171 OUT",
+              "the IN and OUT marks of the threads that are not logged are counted", marks)
+        check(marks.get("sensor") == "—", "a logged thread has no marks column", marks)
+        threads_match(stats, whole, "a partly logged capture: the figures are the command line's")
+        tabs = find(stats, lambda n: n.getRoleName() == "page tab list")
+        tables = [n.name for n in find_all(stats, lambda n: n.getRoleName() == "tree table")]
+        check((tabs is None or not tabs.getState().contains(pyatspi.STATE_VISIBLE))
+              and tables == ["Per-thread statistics"],
+              "a capture without events has only the threads' table", tables)
+        screenshot("stats-partly-logged.png")
+        close_stats(app)
+finally:
+    stop(proc)
+
+# The built-in demo board, which has every kind of event: every page has its rows.
+proc, log = start(TICKSCOPE, "--demo", log_name="demo.log")
+try:
+    app = wait_for(get_app, 30)
+    demo = wait_for(lambda: status(app), 30)
+    if "simulated board" not in (demo or ""):
+        check(True, "# SKIP no built-in demo board in this build")
+    else:
+        stats = open_stats(app)
+        if check(stats is not None, "the Statistics window opens on the demo"):
+            for name in PAGE_TABLES:
+                shown = page(stats, name) and wait_for(lambda: rows(stats, PAGE_TABLES[name]), 10)
+                check(shown, "the demo: the page %s has rows" % name, shown)
+                if name == "Wake-up latency" and shown:
+                    check(all(r[1] != "0" or r[2] != "0" for r in shown) and histogram_names(stats),
+                          "the demo: each woken thread has its wake-ups and a histogram", shown)
+                    screenshot("stats-demo-latency.png")
+            close_stats(app)
+finally:
+    stop(proc)
+finish(log)
