@@ -202,7 +202,7 @@ tks_cli_stats_events (TksCapture *capture,
 
   latency = tks_events_latency_stats (events, from, to);
   printf ("\n%s\n", _("Wake-up latency (made ready to switched in, µs):"));
-  printf ("%-24s %7s %5s %10s %10s %10s %10s %10s\n", _("Thread"), _("Count"), _("Open"),
+  printf ("%-24s %7s %5s %10s %10s %10s %10s %10s\n", _("Thread"), _("Count"), C_("latency column", "Open"),
           _("Min"), _("Mean"), _("P50"), _("P99"), _("Max"));
   for (guint i = 0; i < latency->len; i++)
     {
