@@ -100,7 +100,7 @@ def slow_link():
     """A board on a 19200-baud line (a pty): a fetch shows its progress; Cancel ends it at once
     and the capture on screen stays; the next fetch waits for the board to finish the reply it
     was sending, then gets a whole capture."""
-    board = subprocess.Popen([SIMBOARD, "--pty", "--speed", "4", "--no-events", "--baud", "19200", "--log-size", "600",
+    board = subprocess.Popen([SIMBOARD, "--pty", "--speed", "4", "--no-events", "--baud", "19200", "--log-size", "12000",
                               "--uptime", "5000"], stdout=subprocess.PIPE, text=True)
     address = board.stdout.readline().strip()
     viewer = subprocess.Popen([TICKSCOPE, "--baud", "19200", address])
@@ -108,12 +108,13 @@ def slow_link():
         app = wait_for(get_app, TIMEOUT)
         if not check(app is not None, "slow: the viewer is on the accessibility bus"):
             return
-        # Connecting fetches at once: 600 records, about 16 KB, take 8 s at 19200 baud.
+        # Connecting fetches at once: 12,000 records in the compact encoding, about 17 KB, take
+        # 9 s at 19200 baud.
         shown = wait_for(lambda: progress_text(app), 10)
         check(shown is not None and re.search(r": \d+ records \(\d+([.,]\d+)?\s(bytes|kB)\), about \d+ s left", shown),
               "slow: a fetch shows its records, bytes and the time left", shown)
         text = wait_for(lambda: status(app, THREADS), 30)
-        check(text and "600 records" in text, "slow: the fetch completes", text)
+        check(text and "12000 records" in text, "slow: the fetch completes", text)
 
         before = len(history())
         click(sensitive_button(app, "Get new data", TIMEOUT))
@@ -131,7 +132,7 @@ def slow_link():
               "slow: the next fetch waits for the unfinished reply, then gets a whole capture")
         check(not any_label(app, ["Could not get new data"]), "slow: without an error",
               any_label(app, ["Could not get new data"]))
-        check("600 records" in status(app, THREADS), "slow: the new capture is shown", status(app, THREADS))
+        check("12000 records" in status(app, THREADS), "slow: the new capture is shown", status(app, THREADS))
     finally:
         stop_all(viewer, board)
 
