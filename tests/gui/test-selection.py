@@ -306,4 +306,22 @@ try:
               (len(drawn), len(whole)))
 finally:
     stop(proc)
+
+# A capture with events: the panel tells the wake-up latency of a woken thread's run.
+proc, log = start(TICKSCOPE, os.path.join(DATA, "board-events-v2.raw.txt"))
+try:
+    app = wait_for(get_app, 30)
+    wait_for(lambda: status(app), 30)
+    sensor = wait_for(lambda: header(app, "sensor"), 10)
+    if check(sensor is not None, "the capture with events opens"):
+        s, t = extents(sensor), extents(timeline(app))
+        # the first run of sensor sits at the start of the view, right of the headers
+        mouse(t.x + frame + HEADER + 1, s.y + s.height // 2)
+        fields = wait_for(lambda: panel_fields(app) if "Begin" in panel_fields(app) else None, 5) or {}
+        screenshot("selection-wakeup.png")
+        check(fields.get("Thread", "").startswith("sensor ")
+              and re.match(r"^[0-9.]+ (µs|ms|s)$", fields.get("Wake-up latency", "")),
+              "the panel tells a woken run's wake-up latency", fields)
+finally:
+    stop(proc)
 finish(log)
