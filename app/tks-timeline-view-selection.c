@@ -54,7 +54,8 @@ set_field (TksSelectionPanel *self,
            Field              field,
            char              *value)
 {
-  gtk_widget_set_visible (self->boxes[field], value != NULL);
+  /* the flow box's child, so a hidden field leaves no gap */
+  gtk_widget_set_visible (gtk_widget_get_parent (self->boxes[field]), value != NULL);
   gtk_label_set_text (GTK_LABEL (self->values[field]), value != NULL ? value : "");
   g_free (value);
 }
@@ -125,7 +126,7 @@ refresh (TksSelectionPanel *self)
   set_field (self, FIELD_CURSOR_A, has_a ? _tks_timeline_view_format_time (view, view->mark_a) : NULL);
   set_field (self, FIELD_CURSOR_B, has_b ? _tks_timeline_view_format_time (view, view->mark_b) : NULL);
   set_field (self, FIELD_DELTA, has_b ? _tks_timeline_view_format_span (view, view->mark_b - view->mark_a) : NULL);
-  has_run = gtk_widget_get_visible (self->boxes[FIELD_BEGIN]);
+  has_run = gtk_widget_get_visible (gtk_widget_get_parent (self->boxes[FIELD_BEGIN]));
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->revealer), has_run || has_a);
 }
 
@@ -246,7 +247,13 @@ tks_selection_panel_init (TksSelectionPanel *self)
   gtk_revealer_set_transition_type (GTK_REVEALER (self->revealer), GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP);
   gtk_widget_set_parent (self->revealer, GTK_WIDGET (self));
 
-  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
+  /* one line in a wide window, wrapped in a narrow one */
+  row = gtk_flow_box_new ();
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (row), GTK_SELECTION_NONE);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (row), 18);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (row), 4);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (row), N_FIELDS);
+  gtk_widget_set_focusable (row, FALSE);
   gtk_widget_set_margin_start (row, 12);
   gtk_widget_set_margin_end (row, 12);
   gtk_widget_set_margin_top (row, 4);
@@ -272,12 +279,11 @@ tks_selection_panel_init (TksSelectionPanel *self)
           gtk_label_set_width_chars (GTK_LABEL (value), 12);
           gtk_label_set_max_width_chars (GTK_LABEL (value), 40);
         }
-      if (f == FIELD_CURSOR_A)
-        gtk_widget_set_margin_start (self->boxes[f], 18);
       gtk_box_append (GTK_BOX (self->boxes[f]), caption);
       gtk_box_append (GTK_BOX (self->boxes[f]), value);
-      gtk_box_append (GTK_BOX (row), self->boxes[f]);
-      gtk_widget_set_visible (self->boxes[f], FALSE);
+      gtk_flow_box_append (GTK_FLOW_BOX (row), self->boxes[f]);
+      gtk_widget_set_focusable (gtk_widget_get_parent (self->boxes[f]), FALSE);
+      gtk_widget_set_visible (gtk_widget_get_parent (self->boxes[f]), FALSE);
       self->values[f] = value;
     }
 }
