@@ -959,6 +959,57 @@ tks_timeline_warm_up_fonts (PangoContext *pango)
   pango_layout_get_pixel_size (layout, &w, &h);
 }
 
+/* A painter that draws nothing and keeps where the text it is given ends on the right. */
+typedef struct
+{
+  TksPainter base;
+  double     right;
+} MeasurePainter;
+
+static void
+measure_fill (TksPainter    *painter,
+              const GdkRGBA *color,
+              double         x,
+              double         y,
+              double         width,
+              double         height)
+{
+}
+
+static void
+measure_text (TksPainter    *painter,
+              const GdkRGBA *color,
+              double         x,
+              double         y,
+              PangoLayout   *layout)
+{
+  MeasurePainter *self = (MeasurePainter *) painter;
+  int w;
+
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  self->right = MAX (self->right, x + w);
+}
+
+double
+tks_timeline_header_width (TksCapture                *capture,
+                           const TksTimelineGeometry *geometry,
+                           PangoContext              *pango)
+{
+  MeasurePainter m = { { 0 }, 0 };
+  TksTimelineGeometry wide = *geometry;
+
+  g_return_val_if_fail (PANGO_IS_CONTEXT (pango), TKS_TIMELINE_HEADER_WIDTH);
+
+  m.base.fill = measure_fill;
+  m.base.text = measure_text;
+  m.base.pango = pango;
+  /* the headers as drawn with room for any name: nothing is ellipsized */
+  wide.left = 100000;
+  tks_timeline_render_headers (capture, &wide, &m.base);
+  tks_timeline_render_event_headers (capture, &wide, &m.base);
+  return CLAMP (ceil (m.right) + 16, TKS_TIMELINE_HEADER_WIDTH, TKS_TIMELINE_HEADER_MAX_WIDTH);
+}
+
 void
 tks_timeline_render_cairo (TksCapture                *capture,
                            const TksTimelineGeometry *geometry,
@@ -967,10 +1018,30 @@ tks_timeline_render_cairo (TksCapture                *capture,
                            double                     height,
                            gboolean                   dark)
 {
+  tks_timeline_render_cairo_like (capture, geometry, cr, width, height, dark, NULL);
+}
+
+void
+tks_timeline_render_cairo_like (TksCapture                *capture,
+                                const TksTimelineGeometry *geometry,
+                                cairo_t                   *cr,
+                                double                     width,
+                                double                     height,
+                                gboolean                   dark,
+                                PangoContext              *like)
+{
   PangoContext *pango;
   TksPainter painter;
 
   pango = pango_cairo_create_context (cr);
+  if (like != NULL)
+    {
+      /* the screen's font, size and rendering rather than Pango's default (a serif face) */
+      pango_context_set_font_description (pango, pango_context_get_font_description (like));
+      pango_context_set_language (pango, pango_context_get_language (like));
+      pango_cairo_context_set_resolution (pango, pango_cairo_context_get_resolution (like));
+      pango_cairo_context_set_font_options (pango, pango_cairo_context_get_font_options (like));
+    }
   tks_painter_init_cairo (&painter, cr, pango);
   painter.dark = dark;
   if (dark)

@@ -145,6 +145,22 @@ void     tks_timeline_render_cairo        (TksCapture          *capture,
                                            double               height,
                                            gboolean             dark);
 
+/* The same with the font, resolution and font options of @like (a widget's context), so the
+ * export looks like the screen; @like NULL: Pango's defaults. */
+void     tks_timeline_render_cairo_like   (TksCapture          *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           cairo_t             *cr,
+                                           double               width,
+                                           double               height,
+                                           gboolean             dark,
+                                           PangoContext        *like);
+/* The width of the lane headers that shows the lanes' names in view whole with @pango's
+ * font, from TKS_TIMELINE_HEADER_WIDTH up to TKS_TIMELINE_HEADER_MAX_WIDTH. */
+#define TKS_TIMELINE_HEADER_MAX_WIDTH 640.0
+double   tks_timeline_header_width        (TksCapture          *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           PangoContext        *pango);
+
 char    *tks_timeline_format_ticks        (double               ticks,
                                            double               step);
 char    *tks_timeline_format_duration     (double               ticks,

@@ -52,6 +52,18 @@ _tks_timeline_view_format_time (TksTimelineView *self,
   return tks_timeline_format_us ((t - g.origin) * 1e6 / g.tick_hz);
 }
 
+char *
+_tks_timeline_view_format_span (TksTimelineView *self,
+                                double           ticks)
+{
+  TksTimelineGeometry g;
+
+  _tks_timeline_view_current_geometry (self, &g);
+  if (!g.time_ruler)
+    return tks_timeline_format_duration (ticks, 0);
+  return tks_timeline_format_us (ticks * 1e6 / g.tick_hz);
+}
+
 static char *
 describe_run (TksTimelineView *self,
               guint            thread_index,
@@ -110,6 +122,7 @@ _tks_timeline_view_update_info (TksTimelineView *self)
       g_string_append_printf (s, _("Marker at %s: Shift+click a second point to measure"), at);
     }
   _tks_timeline_view_set_info (self, g_string_free (s, FALSE));
+  _tks_timeline_view_selection_changed (self);
 }
 
 void
@@ -255,6 +268,44 @@ leave_cb (GtkEventControllerMotion *controller,
   update_hover (self);
 }
 
+/* Cursors snap to the begin or end of a run of the lane under the pointer within this. */
+#define SNAP_PIXELS 5.0
+
+/* The time at @x, or the nearest run edge of the lane under (@x, @y) within SNAP_PIXELS. */
+static double
+snap_to_edge (TksTimelineView           *self,
+              const TksTimelineGeometry *g,
+              double                     x,
+              double                     y)
+{
+  double t = tks_timeline_time_at (g, x);
+  double tol = SNAP_PIXELS * (g->x1 - g->x0) / g->width;
+  double best = t, best_d = tol;
+  const TksThread *thread;
+  TksTimelineHit hit;
+  guint i;
+
+  if (!tks_timeline_hit_test (self->capture, g, x, y, &hit) ||
+      (thread = tks_capture_get_thread (self->capture, hit.thread)) == NULL ||
+      thread->n_runs == 0)
+    return t;
+  /* runs do not overlap: the edges near t are those of the first run ending after t - tol and
+   * of the next one */
+  i = tks_runs_first_ending_after (thread->runs, thread->n_runs, t - tol);
+  for (guint k = i; k < thread->n_runs && k < i + 2; k++)
+    {
+      double edges[2] = { thread->runs[k].begin, thread->runs[k].end };
+
+      for (guint e = 0; e < 2; e++)
+        if (fabs (edges[e] - t) <= best_d)
+          {
+            best_d = fabs (edges[e] - t);
+            best = edges[e];
+          }
+    }
+  return best;
+}
+
 static void
 click_at (TksTimelineView *self,
           double           x,
@@ -270,7 +321,7 @@ click_at (TksTimelineView *self,
 
   if (state & GDK_SHIFT_MASK)
     {
-      double t = x_to_time (self, x);
+      double t = snap_to_edge (self, &g, x, y);
 
       if (isnan (self->mark_a) || !isnan (self->mark_b))
         {

@@ -84,11 +84,17 @@ void   _tks_timeline_view_current_geometry      (TksTimelineView     *self,
 void   _tks_timeline_view_set_info              (TksTimelineView     *self,
                                                  char                *info);
 
+/* Tells the selection's watchers (the "selection-changed" signal). */
+void   _tks_timeline_view_selection_changed     (TksTimelineView     *self);
+
 /* tks-timeline-view-input.c */
 void   _tks_timeline_view_update_info           (TksTimelineView     *self);
 void   _tks_timeline_view_input_init            (TksTimelineView     *self);
 
 char    *_tks_timeline_view_format_time (TksTimelineView *self,
                                         double           t);
+/* A length of time (ticks) in the ruler's units: "1.333 ticks", or "533.3 µs". */
+char    *_tks_timeline_view_format_span (TksTimelineView *self,
+                                        double           ticks);
 
 G_END_DECLS

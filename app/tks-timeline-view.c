@@ -28,6 +28,19 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  SELECTION_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+void
+_tks_timeline_view_selection_changed (TksTimelineView *self)
+{
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
 void
 _tks_timeline_view_set_info (TksTimelineView *self,
                              char            *info)
@@ -426,6 +439,56 @@ draw_marker (TksTimelineView           *self,
   gtk_snapshot_restore (snapshot);
 }
 
+/* Δt between the cursors, drawn between them near the top of the lanes: a line with an
+ * end stop at each cursor in view and its label on it (beside the line when it is short). */
+static void
+draw_delta (TksTimelineView           *self,
+            GtkSnapshot               *snapshot,
+            const TksTimelineGeometry *g)
+{
+  static const GdkRGBA marker = { 0.95, 0.55, 0.05, 1 };
+  static const GdkRGBA white = { 1, 1, 1, 1 };
+  double xa = tks_timeline_x_at (g, MIN (self->mark_a, self->mark_b));
+  double xb = tks_timeline_x_at (g, MAX (self->mark_a, self->mark_b));
+  double l = MAX (xa, g->left), r = MIN (xb, g->left + g->width);
+  double y = g->top + 12, lx;
+  g_autofree char *span = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(PangoLayout) layout = NULL;
+  GskRoundedRect pill;
+  int lw, lh;
+
+  if (r < l)
+    return;
+  gtk_snapshot_append_color (snapshot, &marker, &GRAPHENE_RECT_INIT (l, y - 0.75, MAX (1.0, r - l), 1.5));
+  if (xa >= g->left)
+    gtk_snapshot_append_color (snapshot, &marker, &GRAPHENE_RECT_INIT (xa - 0.5, y - 6, 2, 12));
+  if (xb <= g->left + g->width)
+    gtk_snapshot_append_color (snapshot, &marker, &GRAPHENE_RECT_INIT (xb - 1.5, y - 6, 2, 12));
+
+  span = _tks_timeline_view_format_span (self, self->mark_b - self->mark_a);
+  /* Translators: the time between the two cursors, drawn between them */
+  text = g_strdup_printf (_("Δt = %s"), span);
+  layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  /* centred on the line when it fits between the cursors, else right of B (or left of A) */
+  if (r - l >= lw + 16)
+    lx = (l + r - lw) / 2;
+  else if (xb + 6 + lw + 8 <= g->left + g->width)
+    lx = xb + 10;
+  else
+    lx = MAX (g->left, xa - lw - 14);
+  gsk_rounded_rect_init_from_rect (&pill, &GRAPHENE_RECT_INIT (lx - 5, y - lh / 2.0 - 1, lw + 10, lh + 2),
+                                   (lh + 2) / 2.0);
+  gtk_snapshot_push_rounded_clip (snapshot, &pill);
+  gtk_snapshot_append_color (snapshot, &marker, &pill.bounds);
+  gtk_snapshot_pop (snapshot);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (lx, y - lh / 2.0));
+  gtk_snapshot_append_layout (snapshot, layout, &white);
+  gtk_snapshot_restore (snapshot);
+}
+
 /* The wake-up that led to the selected run: from made ready to running, on its lane. */
 static void
 draw_wakeup (TksTimelineView           *self,
@@ -546,6 +609,7 @@ tks_timeline_view_snapshot (GtkWidget   *widget,
       if (xb > xa)
         gtk_snapshot_append_color (snapshot, &band,
                                    &GRAPHENE_RECT_INIT (xa, g.top, xb - xa, g.bottom - g.top));
+      draw_delta (self, snapshot, &g);
     }
   if (self->drag_mode == DRAG_RANGE && self->drag_moved)
     {
@@ -826,6 +890,11 @@ tks_timeline_view_class_init (TksTimelineViewClass *klass)
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  /* The selected run, the cursors, or how their times are told changed. */
+  signals[SELECTION_CHANGED] =
+    g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
   gtk_widget_class_install_action (widget_class, "timeline.set-origin", NULL, set_origin_action);
   gtk_widget_class_install_action (widget_class, "timeline.reset-origin", NULL, reset_origin_action);
   gtk_widget_class_set_css_name (widget_class, "timeline");
@@ -1034,6 +1103,7 @@ tks_timeline_view_set_ruler_ticks (TksTimelineView *self,
   if (self->ruler_ticks == ruler_ticks)
     return;
   self->ruler_ticks = ruler_ticks;
+  _tks_timeline_view_update_info (self);
   invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RULER_TICKS]);
 }
@@ -1045,6 +1115,7 @@ tks_timeline_view_set_time_origin (TksTimelineView *self,
   g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
 
   self->origin = t;
+  _tks_timeline_view_update_info (self);
   invalidate (self);
 }
 
@@ -1070,6 +1141,7 @@ tks_timeline_view_set_all_lanes (TksTimelineView *self,
   self->has_selected = FALSE;
   rebuild_labels (self);
   update_content_height (self);
+  _tks_timeline_view_update_info (self);
   invalidate (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALL_LANES]);

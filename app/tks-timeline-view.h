@@ -56,4 +56,16 @@ gboolean     tks_timeline_view_get_selected_run (TksTimelineView  *self,
                                                  double           *begin,
                                                  double           *end);
 
+/*
+ * The details of what is selected on a timeline (accessible name "Selection"): the thread,
+ * begin, end, duration, activation, the wait before the run and its wake-up latency, the two
+ * cursors and the time between them, in the units of the ruler. Hidden while nothing is.
+ */
+#define TKS_TYPE_SELECTION_PANEL (tks_selection_panel_get_type ())
+G_DECLARE_FINAL_TYPE (TksSelectionPanel, tks_selection_panel, TKS, SELECTION_PANEL, GtkWidget)
+
+TksTimelineView *tks_selection_panel_get_timeline (TksSelectionPanel *self);
+void             tks_selection_panel_set_timeline (TksSelectionPanel *self,
+                                                   TksTimelineView   *timeline);
+
 G_END_DECLS

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Exporting: the view as PNG, SVG or PDF (drawn again at the window's size), the whole
+/* Exporting: the view as PNG, SVG or PDF (drawn again at the window's size and in its font,
+ * the lane headers widened to the longest name), the whole
  * capture as a Perfetto trace, CSV or ftrace text; the dialog that names the file after the
  * format chosen. */
 #include "config.h"
@@ -29,7 +30,15 @@ export_view (TksWindow   *self,
   cairo_t *cr;
   gboolean dark = FALSE;
 
+  PangoContext *pango = gtk_widget_get_pango_context (GTK_WIDGET (self->timeline));
+  double header;
+
   tks_timeline_view_get_geometry (self->timeline, width, height, &g);
+  /* the lane headers as wide as the longest name in view (within bounds), the time area as
+   * on screen */
+  header = tks_timeline_header_width (self->capture, &g, pango);
+  width += header - g.left;
+  g.left = header;
   if (g_str_equal (format, "svg"))
     surface = cairo_svg_surface_create (path, width, height);
   else if (g_str_equal (format, "pdf"))
@@ -38,7 +47,7 @@ export_view (TksWindow   *self,
     surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int)width, (int)height);
 
   cr = cairo_create (surface);
-  tks_timeline_render_cairo (self->capture, &g, cr, width, height, dark);
+  tks_timeline_render_cairo_like (self->capture, &g, cr, width, height, dark, pango);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
   if (g_str_equal (format, "png"))

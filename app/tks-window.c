@@ -479,6 +479,7 @@ tks_window_class_init (TksWindowClass *klass)
   object_class->dispose = tks_window_dispose;
 
   g_type_ensure (TKS_TYPE_TIMELINE_VIEW);
+  g_type_ensure (TKS_TYPE_SELECTION_PANEL);
   g_type_ensure (TKS_TYPE_OVERVIEW);
   g_type_ensure (TKS_TYPE_BOARD_POPOVER);
 

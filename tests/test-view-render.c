@@ -710,6 +710,69 @@ __lsan_default_suppressions (void)
 }
 #endif
 
+/* The export's header column: as wide as the longest lane name in view (drawn whole), never
+ * narrower than on screen nor wider than its bound; and the font the export is given. */
+static TksCapture *
+renamed_fixture (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-trigger-exits.saved.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) renamed = NULL;
+  TksCapture *capture;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  renamed = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (renamed, "Name = sensor\n", name, 1), ==, 1);
+  capture = tks_capture_new_from_data (renamed->str, renamed->len, &error);
+  g_assert_no_error (error);
+  return capture;
+}
+
+static void
+test_header_width (void)
+{
+  g_autoptr(TksCapture) plain = load_fixture ("board-trigger-exits.saved.txt");
+  g_autoptr(TksCapture) longer = renamed_fixture ("Name = housekeeping_watchdog_and_flash_wear_levelling\n");
+  g_autofree char *huge_name = g_strnfill (400, 'x');
+  g_autofree char *huge_line = g_strdup_printf ("Name = %s\n", huge_name);
+  g_autoptr(TksCapture) huge = renamed_fixture (huge_line);
+  PangoFontMap *map = pango_cairo_font_map_get_default ();
+  PangoContext *pango = pango_font_map_create_context (map);
+  PangoLayout *layout = pango_layout_new (pango);
+  PangoFontDescription *font = pango_font_description_from_string ("Sans 10");
+  TksTimelineGeometry g = { 0 };
+  double w;
+  int lw;
+
+  pango_context_set_font_description (pango, font);
+  full_geometry (longer, &g);
+  pango_layout_set_text (layout, "housekeeping_watchdog_and_flash_wear_levelling  148", -1);
+  pango_layout_get_pixel_size (layout, &lw, NULL);
+  g_assert_cmpint (lw, >, TKS_TIMELINE_HEADER_WIDTH);
+  w = tks_timeline_header_width (longer, &g, pango);
+  /* the name drawn from x = 10 fits whole, with a margin */
+  g_assert_cmpfloat (w, >=, 10 + lw + 8);
+  g_assert_cmpfloat (w, <=, 10 + lw + 24);
+
+  /* only the lanes in view count: the first alone (sensor) fits in the screen's column */
+  full_geometry (plain, &g);
+  g_assert_cmpfloat (tks_timeline_header_width (plain, &g, pango), <, w);
+  g.bottom = g.top + g.lane_height;
+  g_assert_cmpfloat (tks_timeline_header_width (plain, &g, pango), ==, TKS_TIMELINE_HEADER_WIDTH);
+  full_geometry (huge, &g);
+  g_assert_cmpfloat (tks_timeline_header_width (huge, &g, pango), ==, TKS_TIMELINE_HEADER_MAX_WIDTH);
+
+  /* a wider font, a wider column */
+  pango_font_description_set_size (font, 14 * PANGO_SCALE);
+  pango_context_set_font_description (pango, font);
+  full_geometry (longer, &g);
+  g_assert_cmpfloat (tks_timeline_header_width (longer, &g, pango), >, w + 40);
+  pango_font_description_free (font);
+  g_object_unref (layout);
+  g_object_unref (pango);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -728,6 +791,7 @@ main (int   argc,
   g_test_add_func ("/view/render/formats", test_formats);
   g_test_add_func ("/view/render/coverage-draws-the-same", test_coverage_draws_the_same);
   g_test_add_func ("/view/render/ruler-units", test_ruler_units);
+  g_test_add_func ("/view/render/header-width", test_header_width);
 
   {
     int status = g_test_run ();
