@@ -791,6 +791,20 @@ test_stats_known (void)
                                          NAN, NAN), 0.250, 1e-9);
 }
 
+/* The words of a line */
+static GStrv
+squeeze (const char *line)
+{
+  g_auto (GStrv) words = g_strsplit (line, " ", -1);
+  GPtrArray *kept = g_ptr_array_new ();
+
+  for (guint i = 0; words[i] != NULL; i++)
+    if (words[i][0] != '\0')
+      g_ptr_array_add (kept, g_strdup (words[i]));
+  g_ptr_array_add (kept, NULL);
+  return (GStrv) g_ptr_array_free (kept, FALSE);
+}
+
 /* The whitespace-separated fields of the line of @out that starts with @head. */
 static GStrv
 row (const char *out,
@@ -800,17 +814,7 @@ row (const char *out,
 
   for (guint i = 0; lines[i] != NULL; i++)
     if (g_str_has_prefix (lines[i], head))
-      {
-        GStrv fields = g_strsplit_set (lines[i], " ", -1);
-        GPtrArray *kept = g_ptr_array_new ();
-
-        for (guint f = 0; fields[f] != NULL; f++)
-          if (fields[f][0] != '\0')
-            g_ptr_array_add (kept, g_strdup (fields[f]));
-        g_strfreev (fields);
-        g_ptr_array_add (kept, NULL);
-        return (GStrv) g_ptr_array_free (kept, FALSE);
-      }
+      return squeeze (lines[i]);
   g_test_message ("%s", out);
   g_assert_not_reached ();
 }
@@ -841,6 +845,8 @@ test_cli_stats (void)
   g_auto (GStrv) handler = NULL;
   g_auto (GStrv) marker = NULL;
   g_auto (GStrv) sleep = NULL;
+  g_auto (GStrv) hist = NULL;
+  GStrv fields;
 
   g_test_message ("%s", r.out);
   g_assert_cmpint (r.status, ==, 0);
@@ -854,9 +860,18 @@ test_cli_stats (void)
   sleep = row (r.out, "(CPU asleep)");
   g_assert_cmpstr (sleep[2], ==, "1.000");
   g_assert_nonnull (strstr (r.out, "Wake-up latency histogram of sensor (buckets of 25 µs):"));
-  g_assert_nonnull (strstr (r.out, "           0           25        2\n"
-                                   "          25           50        2\n"
-                                   "        1000         1025        1\n"));
+  hist = g_strsplit (strstr (r.out, "Wake-up latency histogram of sensor"), "\n", 6);
+  assert_fields (fields = squeeze (hist[1]), "from", "µs", "to", "µs", "count", NULL);
+  g_strfreev (fields);
+  assert_fields (fields = squeeze (hist[2]), "0", "25", "2", NULL);
+  g_strfreev (fields);
+  assert_fields (fields = squeeze (hist[3]), "25", "50", "2", NULL);
+  g_strfreev (fields);
+  assert_fields (fields = squeeze (hist[4]), "1000", "1025", "1", NULL);
+  g_strfreev (fields);
+  /* Right-aligned columns: every line as wide, in characters (the heading holds a µ) */
+  for (guint i = 2; i <= 4; i++)
+    g_assert_cmpint (g_utf8_strlen (hist[i], -1), ==, g_utf8_strlen (hist[1], -1));
 }
 
 static void

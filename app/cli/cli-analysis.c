@@ -132,82 +132,6 @@ number_option (const char *command,
 /* ------------------------------------------------------------------------------------------ */
 /* stats                                                                                       */
 
-typedef struct
-{
-  GPtrArray *cells;   /* rows * n_columns strings */
-  guint      n_columns;
-  gboolean  *right;   /* right-aligned columns */
-} Table;
-
-static void
-table_add (Table      *table,
-           const char *text)
-{
-  g_ptr_array_add (table->cells, g_strdup (text));
-}
-
-static void
-table_add_ms (Table  *table,
-              double  ticks,
-              double  ms_per_tick)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (isnan (ticks))
-    {
-      table_add (table, "-");
-      return;
-    }
-
-  g_ascii_formatd (buf, sizeof buf, "%.3f", ticks * ms_per_tick);
-  table_add (table, buf);
-}
-
-static void
-table_print (Table *table,
-             FILE  *out)
-{
-  g_autofree guint *widths = g_new0 (guint, table->n_columns);
-  guint n_rows = table->cells->len / table->n_columns;
-
-  for (guint i = 0; i < table->cells->len; i++)
-    widths[i % table->n_columns] = MAX (widths[i % table->n_columns],
-                                        (guint) g_utf8_strlen (table->cells->pdata[i], -1));
-
-  for (guint r = 0; r < n_rows; r++)
-    {
-      GString *line = g_string_new (NULL);
-
-      for (guint c = 0; c < table->n_columns; c++)
-        {
-          const char *text = table->cells->pdata[r * table->n_columns + c];
-          guint pad = widths[c] - (guint) g_utf8_strlen (text, -1);
-          gboolean last = c + 1 == table->n_columns;
-
-          if (c > 0)
-            g_string_append (line, "  ");
-          if (table->right[c])
-            {
-              for (guint p = 0; p < pad; p++)
-                g_string_append_c (line, ' ');
-              g_string_append (line, text);
-            }
-          else
-            {
-              g_string_append (line, text);
-              if (!last)
-                for (guint p = 0; p < pad; p++)
-                  g_string_append_c (line, ' ');
-            }
-        }
-
-      while (line->len > 0 && line->str[line->len - 1] == ' ')
-        g_string_truncate (line, line->len - 1);
-      fprintf (out, "%s\n", line->str);
-      g_string_free (line, TRUE);
-    }
-}
-
 static char *
 thread_notes (const TksThread      *thread,
               const TksThreadStats *stats)
@@ -246,7 +170,7 @@ tks_cli_stats (int    argc,
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(GArray) stats = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(TksCliTable) table = tks_cli_table_new ("lrrrrrrrrl");
   g_auto(GStrv) files = NULL;
   TksStatsTotals totals;
   double from = NAN;
@@ -263,8 +187,6 @@ tks_cli_stats (int    argc,
   const guint *lanes;
   guint n_lanes = 0;
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  gboolean right[] = { FALSE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, TRUE, FALSE };
-  Table table = { cells, G_N_ELEMENTS (right), right };
   GOptionEntry entries[] = {
     { "from", 0, 0, G_OPTION_ARG_STRING, &from_text, N_("Start of the range (ticks; default: start of the capture)"), "T" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to_text, N_("End of the range (ticks; default: end of the capture)"), "T" },
@@ -344,16 +266,16 @@ tks_cli_stats (int    argc,
   }
 
   /* Translators: the heads of the columns of tickscope-cli stats */
-  table_add (&table, _("Thread"));
-  table_add (&table, _("Prio"));
-  table_add (&table, _("Run ms"));
-  table_add (&table, _("Share %"));
-  table_add (&table, _("Activations"));
-  table_add (&table, _("Min ms"));
-  table_add (&table, _("Mean ms"));
-  table_add (&table, _("Max ms"));
-  table_add (&table, _("Max wait ms"));
-  table_add (&table, _("Notes"));
+  tks_cli_table_add (table, _("Thread"));
+  tks_cli_table_add (table, _("Prio"));
+  tks_cli_table_add (table, _("Run ms"));
+  tks_cli_table_add (table, _("Share %"));
+  tks_cli_table_add (table, _("Activations"));
+  tks_cli_table_add (table, _("Min ms"));
+  tks_cli_table_add (table, _("Mean ms"));
+  tks_cli_table_add (table, _("Max ms"));
+  tks_cli_table_add (table, _("Max wait ms"));
+  tks_cli_table_add (table, _("Notes"));
 
   /* Rows in lane order (priority, highest first), like the timeline; threads that exited
    * before the log began did not run in it and have none. */
@@ -367,7 +289,6 @@ tks_cli_stats (int    argc,
       g_autofree char *name = NULL;
       g_autofree char *prio = NULL;
       g_autofree char *notes = NULL;
-      g_autofree char *activations = NULL;
 
       name = thread->name != NULL && thread->name[0] != '\0'
              ? tks_cli_escape (thread->name)
@@ -375,29 +296,28 @@ tks_cli_stats (int    argc,
       prio = (thread->flags & TKS_THREAD_NOT_LISTED) != 0
              ? g_strdup ("?") : g_strdup_printf ("%d", thread->priority);
       notes = thread_notes (thread, s);
-      activations = g_strdup_printf ("%u", s->activations);
 
-      table_add (&table, name);
-      table_add (&table, prio);
+      tks_cli_table_add (table, name);
+      tks_cli_table_add (table, prio);
       if (logged)
         {
-          table_add_ms (&table, s->run_time, ms_per_tick);
-          table_add (&table, g_ascii_formatd (buf, sizeof buf, "%.2f", s->share));
-          table_add (&table, activations);
-          table_add_ms (&table, s->min_run, ms_per_tick);
-          table_add_ms (&table, s->mean_run, ms_per_tick);
-          table_add_ms (&table, s->max_run, ms_per_tick);
-          table_add_ms (&table, s->longest_wait, ms_per_tick);
+          tks_cli_table_add_number (table, "%.3f", s->run_time * ms_per_tick);
+          tks_cli_table_add_number (table, "%.2f", s->share);
+          tks_cli_table_add_uint (table, s->activations);
+          tks_cli_table_add_number (table, "%.3f", s->min_run * ms_per_tick);
+          tks_cli_table_add_number (table, "%.3f", s->mean_run * ms_per_tick);
+          tks_cli_table_add_number (table, "%.3f", s->max_run * ms_per_tick);
+          tks_cli_table_add_number (table, "%.3f", s->longest_wait * ms_per_tick);
         }
       else
         {
           for (guint c = 0; c < 7; c++)
-            table_add (&table, "-");
+            tks_cli_table_add (table, "-");
         }
-      table_add (&table, notes);
+      tks_cli_table_add (table, notes);
     }
 
-  table_print (&table, stdout);
+  tks_cli_table_print (table, stdout);
   tks_cli_stats_events (capture, totals.from, totals.to, histogram, bucket_us);
 
   return TKS_CLI_OK;

@@ -120,15 +120,6 @@ thread_name (TksCapture *capture,
   return tks_cli_escape (tks_capture_get_thread (capture, thread)->name);
 }
 
-static const char *
-us (char   *buf,
-    double  value)
-{
-  if (isnan (value))
-    return "-";
-  return g_ascii_formatd (buf, G_ASCII_DTOSTR_BUF_SIZE, "%.3f", value);
-}
-
 /* A bucket size that puts @max in about 20 buckets: 1, 2 or 5 times a power of ten (µs). */
 static double
 nice_bucket (double max)
@@ -156,23 +147,41 @@ print_histogram (TksCapture *capture,
   g_autofree guint *counts = tks_events_latency_histogram (events, s->thread, from, to, bucket,
                                                            n_buckets);
   g_autofree char *name = thread_name (capture, s->thread);
-  char b1[G_ASCII_DTOSTR_BUF_SIZE], b2[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autoptr(TksCliTable) table = NULL;
+  char b1[G_ASCII_DTOSTR_BUF_SIZE];
 
   /* Translators: a thread's name, then the width of a bucket in µs */
   printf (_("\nWake-up latency histogram of %s (buckets of %s µs):\n"), name,
           g_ascii_formatd (b1, sizeof b1, "%g", bucket));
-  printf ("%12s %12s %8s\n", _("from µs"), _("to µs"), _("count"));
+  table = tks_cli_table_new ("rrr");
+  tks_cli_table_add (table, _("from µs"));
+  tks_cli_table_add (table, _("to µs"));
+  tks_cli_table_add (table, _("count"));
   for (guint i = 0; i < n_buckets; i++)
     {
       if (counts[i] == 0)
         continue;
+      tks_cli_table_add_number (table, "%g", i * bucket);
       if (i + 1 == n_buckets)
-        printf ("%12s %12s %8u\n", g_ascii_formatd (b1, sizeof b1, "%g", i * bucket), _("over"),
-                counts[i]);
+        tks_cli_table_add (table, _("over"));
       else
-        printf ("%12s %12s %8u\n", g_ascii_formatd (b1, sizeof b1, "%g", i * bucket),
-                g_ascii_formatd (b2, sizeof b2, "%g", (i + 1) * bucket), counts[i]);
+        tks_cli_table_add_number (table, "%g", (i + 1) * bucket);
+      tks_cli_table_add_uint (table, counts[i]);
     }
+  tks_cli_table_print (table, stdout);
+}
+
+/* A row of the CPU share table: @ticks in ms, and in percent of @span. */
+static void
+share_row (TksCliTable *table,
+           const char  *name,
+           double       ticks,
+           double       tick_hz,
+           double       span)
+{
+  tks_cli_table_add (table, name);
+  tks_cli_table_add_number (table, "%.3f", ticks * 1000 / tick_hz);
+  tks_cli_table_add_number (table, "%.2f", span > 0 ? 100 * ticks / span : 0);
 }
 
 void
@@ -186,9 +195,9 @@ tks_cli_stats_events (TksCapture *capture,
   g_autoptr(GArray) latency = NULL;
   g_autoptr(GArray) handlers = NULL;
   g_autoptr(GArray) markers = NULL;
-  char b[6][G_ASCII_DTOSTR_BUF_SIZE];
+  g_autoptr(TksCliTable) table = NULL;
   double tick_hz = tks_capture_get_tick_hz (capture);
-  double span, sleep_time, irq_time;
+  double span;
   const guint *lanes;
   guint n_lanes;
 
@@ -202,17 +211,31 @@ tks_cli_stats_events (TksCapture *capture,
 
   latency = tks_events_latency_stats (events, from, to);
   printf ("\n%s\n", _("Wake-up latency (made ready to switched in, µs):"));
-  printf ("%-24s %7s %5s %10s %10s %10s %10s %10s\n", _("Thread"), _("Count"), C_("latency column", "Open"),
-          _("Min"), _("Mean"), _("P50"), _("P99"), _("Max"));
+  table = tks_cli_table_new ("lrrrrrrr");
+  tks_cli_table_add (table, _("Thread"));
+  tks_cli_table_add (table, _("Count"));
+  tks_cli_table_add (table, C_("latency column", "Open"));
+  tks_cli_table_add (table, _("Min"));
+  tks_cli_table_add (table, _("Mean"));
+  tks_cli_table_add (table, _("P50"));
+  tks_cli_table_add (table, _("P99"));
+  tks_cli_table_add (table, _("Max"));
   for (guint i = 0; i < latency->len; i++)
     {
       const TksLatencyStats *s = &g_array_index (latency, TksLatencyStats, i);
       g_autofree char *name = thread_name (capture, s->thread);
 
-      printf ("%-24s %7u %5u %10s %10s %10s %10s %10s\n", name, s->count, s->n_open,
-              us (b[0], s->min_us), us (b[1], s->mean_us), us (b[2], s->p50_us),
-              us (b[3], s->p99_us), us (b[4], s->max_us));
+      tks_cli_table_add (table, name);
+      tks_cli_table_add_uint (table, s->count);
+      tks_cli_table_add_uint (table, s->n_open);
+      tks_cli_table_add_number (table, "%.3f", s->min_us);
+      tks_cli_table_add_number (table, "%.3f", s->mean_us);
+      tks_cli_table_add_number (table, "%.3f", s->p50_us);
+      tks_cli_table_add_number (table, "%.3f", s->p99_us);
+      tks_cli_table_add_number (table, "%.3f", s->max_us);
     }
+  tks_cli_table_print (table, stdout);
+  g_clear_pointer (&table, tks_cli_table_free);
   if (histogram)
     for (guint i = 0; i < latency->len; i++)
       if (g_array_index (latency, TksLatencyStats, i).count > 0)
@@ -221,50 +244,65 @@ tks_cli_stats_events (TksCapture *capture,
 
   handlers = tks_events_handler_stats (events, from, to);
   printf ("\n%s\n", _("Interrupt handlers (µs):"));
-  printf ("%-24s %7s %12s %10s\n", _("Handler"), _("Count"), _("Total"), _("Longest"));
+  table = tks_cli_table_new ("lrrr");
+  tks_cli_table_add (table, _("Handler"));
+  tks_cli_table_add (table, _("Count"));
+  tks_cli_table_add (table, _("Total"));
+  tks_cli_table_add (table, _("Longest"));
   for (guint i = 0; i < handlers->len; i++)
     {
       const TksHandlerStats *s = &g_array_index (handlers, TksHandlerStats, i);
       g_autofree char *name = tks_cli_escape (s->track->name);
 
-      printf ("%-24s %7u %12s %10s\n", name, s->count, us (b[0], s->total_us),
-              us (b[1], s->longest_us));
+      tks_cli_table_add (table, name);
+      tks_cli_table_add_uint (table, s->count);
+      tks_cli_table_add_number (table, "%.3f", s->total_us);
+      tks_cli_table_add_number (table, "%.3f", s->longest_us);
     }
+  tks_cli_table_print (table, stdout);
+  g_clear_pointer (&table, tks_cli_table_free);
 
   markers = tks_events_marker_stats (events, from, to);
   printf ("\n%s\n", _("Markers (interval between occurrences, µs):"));
-  printf ("%-24s %7s %12s %12s %12s\n", _("Marker"), _("Count"), _("Min"), _("Mean"), _("Max"));
+  table = tks_cli_table_new ("lrrrr");
+  tks_cli_table_add (table, _("Marker"));
+  tks_cli_table_add (table, _("Count"));
+  tks_cli_table_add (table, _("Min"));
+  tks_cli_table_add (table, _("Mean"));
+  tks_cli_table_add (table, _("Max"));
   for (guint i = 0; i < markers->len; i++)
     {
       const TksMarkerStats *s = &g_array_index (markers, TksMarkerStats, i);
       g_autofree char *name = tks_cli_escape (s->track->name);
 
-      printf ("%-24s %7u %12s %12s %12s\n", name, s->count, us (b[0], s->min_interval_us),
-              us (b[1], s->mean_interval_us), us (b[2], s->max_interval_us));
+      tks_cli_table_add (table, name);
+      tks_cli_table_add_uint (table, s->count);
+      tks_cli_table_add_number (table, "%.3f", s->min_interval_us);
+      tks_cli_table_add_number (table, "%.3f", s->mean_interval_us);
+      tks_cli_table_add_number (table, "%.3f", s->max_interval_us);
     }
+  tks_cli_table_print (table, stdout);
+  g_clear_pointer (&table, tks_cli_table_free);
 
   printf ("\n%s\n", _("CPU share without interrupt handlers, in percent of the range:"));
-  printf ("%-24s %12s %8s\n", _("Thread"), _("Run ms"), _("Share %"));
+  table = tks_cli_table_new ("lrr");
+  tks_cli_table_add (table, _("Thread"));
+  tks_cli_table_add (table, _("Run ms"));
+  tks_cli_table_add (table, _("Share %"));
   lanes = tks_capture_get_shown_lanes (capture, FALSE, &n_lanes);
   for (guint l = 0; l < n_lanes; l++)
     {
       const TksThread *th = tks_capture_get_thread (capture, lanes[l]);
-      double t;
       g_autofree char *name = NULL;
 
       if (!(th->flags & TKS_THREAD_LOGGED))
         continue;
-      t = tks_events_thread_time_without_irqs (events, th, from, to);
       name = tks_cli_escape (th->name);
-      printf ("%-24s %12s %8s\n", name, g_ascii_formatd (b[0], sizeof b[0], "%.3f", t * 1000 / tick_hz),
-              g_ascii_formatd (b[1], sizeof b[1], "%.2f", span > 0 ? 100 * t / span : 0));
+      share_row (table, name, tks_events_thread_time_without_irqs (events, th, from, to),
+                 tick_hz, span);
     }
-  irq_time = tks_events_irq_time (events, from, to);
-  sleep_time = tks_events_sleep_time (events, from, to);
-  printf ("%-24s %12s %8s\n", _("(interrupt handlers)"),
-          g_ascii_formatd (b[0], sizeof b[0], "%.3f", irq_time * 1000 / tick_hz),
-          g_ascii_formatd (b[1], sizeof b[1], "%.2f", span > 0 ? 100 * irq_time / span : 0));
-  printf ("%-24s %12s %8s\n", _("(CPU asleep)"),
-          g_ascii_formatd (b[0], sizeof b[0], "%.3f", sleep_time * 1000 / tick_hz),
-          g_ascii_formatd (b[1], sizeof b[1], "%.2f", span > 0 ? 100 * sleep_time / span : 0));
+  share_row (table, _("(interrupt handlers)"), tks_events_irq_time (events, from, to), tick_hz,
+             span);
+  share_row (table, _("(CPU asleep)"), tks_events_sleep_time (events, from, to), tick_hz, span);
+  tks_cli_table_print (table, stdout);
 }
