@@ -170,7 +170,7 @@ tks_cli_stats (int    argc,
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(GArray) stats = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(TksCliTable) table = tks_cli_table_new ("lrrrrrrrrl");
+  g_autoptr(TksCliTable) table = NULL;
   g_auto(GStrv) files = NULL;
   TksStatsTotals totals;
   double from = NAN;
@@ -266,16 +266,9 @@ tks_cli_stats (int    argc,
   }
 
   /* Translators: the heads of the columns of tickscope-cli stats */
-  tks_cli_table_add (table, _("Thread"));
-  tks_cli_table_add (table, _("Prio"));
-  tks_cli_table_add (table, _("Run ms"));
-  tks_cli_table_add (table, _("Share %"));
-  tks_cli_table_add (table, _("Activations"));
-  tks_cli_table_add (table, _("Min ms"));
-  tks_cli_table_add (table, _("Mean ms"));
-  tks_cli_table_add (table, _("Max ms"));
-  tks_cli_table_add (table, _("Max wait ms"));
-  tks_cli_table_add (table, _("Notes"));
+  table = tks_cli_table_new ("lrrrrrrrrl", _("Thread"), _("Prio"), _("Run ms"), _("Share %"),
+                             _("Activations"), _("Min ms"), _("Mean ms"), _("Max ms"),
+                             _("Max wait ms"), _("Notes"), NULL);
 
   /* Rows in lane order (priority, highest first), like the timeline; threads that exited
    * before the log began did not run in it and have none. */

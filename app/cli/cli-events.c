@@ -153,10 +153,7 @@ print_histogram (TksCapture *capture,
   /* Translators: a thread's name, then the width of a bucket in µs */
   printf (_("\nWake-up latency histogram of %s (buckets of %s µs):\n"), name,
           g_ascii_formatd (b1, sizeof b1, "%g", bucket));
-  table = tks_cli_table_new ("rrr");
-  tks_cli_table_add (table, _("from µs"));
-  tks_cli_table_add (table, _("to µs"));
-  tks_cli_table_add (table, _("count"));
+  table = tks_cli_table_new ("rrr", _("from µs"), _("to µs"), _("count"), NULL);
   for (guint i = 0; i < n_buckets; i++)
     {
       if (counts[i] == 0)
@@ -211,15 +208,8 @@ tks_cli_stats_events (TksCapture *capture,
 
   latency = tks_events_latency_stats (events, from, to);
   printf ("\n%s\n", _("Wake-up latency (made ready to switched in, µs):"));
-  table = tks_cli_table_new ("lrrrrrrr");
-  tks_cli_table_add (table, _("Thread"));
-  tks_cli_table_add (table, _("Count"));
-  tks_cli_table_add (table, C_("latency column", "Open"));
-  tks_cli_table_add (table, _("Min"));
-  tks_cli_table_add (table, _("Mean"));
-  tks_cli_table_add (table, _("P50"));
-  tks_cli_table_add (table, _("P99"));
-  tks_cli_table_add (table, _("Max"));
+  table = tks_cli_table_new ("lrrrrrrr", _("Thread"), _("Count"), C_("latency column", "Open"),
+                             _("Min"), _("Mean"), _("P50"), _("P99"), _("Max"), NULL);
   for (guint i = 0; i < latency->len; i++)
     {
       const TksLatencyStats *s = &g_array_index (latency, TksLatencyStats, i);
@@ -244,11 +234,7 @@ tks_cli_stats_events (TksCapture *capture,
 
   handlers = tks_events_handler_stats (events, from, to);
   printf ("\n%s\n", _("Interrupt handlers (µs):"));
-  table = tks_cli_table_new ("lrrr");
-  tks_cli_table_add (table, _("Handler"));
-  tks_cli_table_add (table, _("Count"));
-  tks_cli_table_add (table, _("Total"));
-  tks_cli_table_add (table, _("Longest"));
+  table = tks_cli_table_new ("lrrr", _("Handler"), _("Count"), _("Total"), _("Longest"), NULL);
   for (guint i = 0; i < handlers->len; i++)
     {
       const TksHandlerStats *s = &g_array_index (handlers, TksHandlerStats, i);
@@ -264,12 +250,8 @@ tks_cli_stats_events (TksCapture *capture,
 
   markers = tks_events_marker_stats (events, from, to);
   printf ("\n%s\n", _("Markers (interval between occurrences, µs):"));
-  table = tks_cli_table_new ("lrrrr");
-  tks_cli_table_add (table, _("Marker"));
-  tks_cli_table_add (table, _("Count"));
-  tks_cli_table_add (table, _("Min"));
-  tks_cli_table_add (table, _("Mean"));
-  tks_cli_table_add (table, _("Max"));
+  table = tks_cli_table_new ("lrrrr", _("Marker"), _("Count"), _("Min"), _("Mean"), _("Max"),
+                             NULL);
   for (guint i = 0; i < markers->len; i++)
     {
       const TksMarkerStats *s = &g_array_index (markers, TksMarkerStats, i);
@@ -285,10 +267,7 @@ tks_cli_stats_events (TksCapture *capture,
   g_clear_pointer (&table, tks_cli_table_free);
 
   printf ("\n%s\n", _("CPU share without interrupt handlers, in percent of the range:"));
-  table = tks_cli_table_new ("lrr");
-  tks_cli_table_add (table, _("Thread"));
-  tks_cli_table_add (table, _("Run ms"));
-  tks_cli_table_add (table, _("Share %"));
+  table = tks_cli_table_new ("lrr", _("Thread"), _("Run ms"), _("Share %"), NULL);
   lanes = tks_capture_get_shown_lanes (capture, FALSE, &n_lanes);
   for (guint l = 0; l < n_lanes; l++)
     {

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "tks-cli.h"
@@ -15,16 +16,32 @@ struct _TksCliTable
   char      *align;     /* 'l' or 'r' per column */
 };
 
-TksCliTable *
-tks_cli_table_new (const char *align)
+void
+tks_cli_table_add (TksCliTable *table,
+                   const char  *text)
 {
-  TksCliTable *table = g_new0 (TksCliTable, 1);
+  g_ptr_array_add (table->cells, g_strdup (text != NULL ? text : ""));
+}
+
+TksCliTable *
+tks_cli_table_new (const char *align,
+                   ...)
+{
+  TksCliTable *table;
+  const char *heading;
+  va_list args;
 
   g_return_val_if_fail (align != NULL && align[0] != '\0', NULL);
 
+  table = g_new0 (TksCliTable, 1);
   table->cells = g_ptr_array_new_with_free_func (g_free);
   table->n_columns = (guint) strlen (align);
   table->align = g_strdup (align);
+  va_start (args, align);
+  while ((heading = va_arg (args, const char *)) != NULL)
+    tks_cli_table_add (table, heading);
+  va_end (args);
+  g_return_val_if_fail (table->cells->len == table->n_columns, table);
   return table;
 }
 
@@ -36,13 +53,6 @@ tks_cli_table_free (TksCliTable *table)
   g_ptr_array_unref (table->cells);
   g_free (table->align);
   g_free (table);
-}
-
-void
-tks_cli_table_add (TksCliTable *table,
-                   const char  *text)
-{
-  g_ptr_array_add (table->cells, g_strdup (text != NULL ? text : ""));
 }
 
 void

@@ -48,10 +48,11 @@ void           tks_cli_print_warning  (FILE *out, const char *prefix, const char
 /* The command's exit status, once standard output is flushed: a failed write is an error. */
 int            tks_cli_finish         (const char *command, int status);
 
-/* Tables (cli-table.c): @align has one letter per column, 'l' or 'r'; cells are added row
- * after row; numbers as C writes them ("-" for NaN), whatever the language. */
+/* Tables (cli-table.c): @align has one letter per column, 'l' or 'r', and is followed by
+ * the columns' headings and NULL; cells are added row after row; numbers as C writes them
+ * ("-" for NaN), whatever the language. */
 typedef struct _TksCliTable TksCliTable;
-TksCliTable   *tks_cli_table_new        (const char *align);
+TksCliTable   *tks_cli_table_new        (const char *align, ...) G_GNUC_NULL_TERMINATED;
 void           tks_cli_table_free       (TksCliTable *table);
 void           tks_cli_table_add        (TksCliTable *table, const char *text);
 void           tks_cli_table_add_number (TksCliTable *table, const char *format, double value);
