@@ -667,6 +667,22 @@ test_wakeup_open_and_renumbered (void)
   g_assert_cmpint (w[1].latency, ==, 30);
   g_assert_cmpstr (tks_capture_get_thread (capture, w[2].thread)->name, ==, "main");
   g_assert_true (w[2].open);
+
+  /* Perfetto shows the open wake-up as a ready slice to the capture's end on main's track */
+  {
+    g_autofree char *input = g_strconcat ("threads_dump\r\n", text, NULL);
+    g_auto (TksCliResult) p = tks_run_cli (input, "export", "-", "--format", "perfetto", NULL);
+    g_autofree char *slice = NULL;
+    char ts[G_ASCII_DTOSTR_BUF_SIZE];
+
+    g_assert_cmpint (p.status, ==, 0);
+    g_ascii_formatd (ts, sizeof ts, "%.15g", w[2].ready.pos * 1000);
+    slice = g_strdup_printf ("{\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"name\":\"ready\","
+                             "\"cat\":\"wakeup\",\"ts\":%s,", w[2].thread + 1, ts);
+    g_test_message ("%s", p.out);
+    g_assert_nonnull (strstr (p.out, slice));
+    g_assert_nonnull (strstr (strstr (p.out, slice), "\"args\":{\"open\":true}}"));
+  }
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -344,7 +344,7 @@ perfetto_irq_at (TksEvents *events,
  * marker (instants with their value) and per state channel (nested slices), after the
  * threads' (tids from @first_tid); each wake-up is a "ready" slice on its thread's track from
  * made ready to switched in, with a flow from the handler that made it ready (or from that
- * slice) to the run. */
+ * slice) to the run; one never switched in lasts to the capture's end, marked open. */
 static gboolean
 perfetto_events (TksCapture *capture,
                  double      us_per_tick,
@@ -414,11 +414,22 @@ perfetto_events (TksCapture *capture,
       /* (the handlers' tracks come first) */
       guint from_tid = perfetto_irq_at (events, wk->ready.time, first_tid);
 
-      if (wk->open || thread_tid == 0)
+      if (thread_tid == 0)
         continue;
       json_begin_event (w, first, "X", "ready", thread_tid);
       g_string_append (w->out, ",\"cat\":\"wakeup\"");
       json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
+      if (wk->open)
+        {
+          /* Made ready and still waiting for the CPU when the capture ends: no run to flow
+           * to, the slice lasts to the end. */
+          json_append_ts (w, "dur", MAX (0.0, tks_capture_get_end (capture) - wk->ready.pos)
+                                    * us_per_tick);
+          g_string_append (w->out, ",\"args\":{\"open\":true}}");
+          if (!writer_flush (w, FALSE))
+            return FALSE;
+          continue;
+        }
       json_append_ts (w, "dur", MAX (0.0, wk->run.pos - wk->ready.pos) * us_per_tick);
       g_string_append (w->out, ",\"args\":{\"latency_us\":");
       append_number (w->out, tks_events_to_us (events, wk->latency), 3);
