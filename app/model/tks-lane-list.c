@@ -193,8 +193,9 @@ set_share (Row    *row,
 static void
 compute_shares (TksLaneList *self)
 {
+  /* as the core's statistics: nothing is known after the log's end */
   double start = tks_capture_get_start (self->capture);
-  double end = tks_capture_get_end (self->capture);
+  double end = tks_capture_get_log_end (self->capture, NULL);
   double from = self->range_set ? MAX (self->from, start) : start;
   double to = self->range_set ? MIN (self->to, end) : end;
   double duration = to > from ? to - from : 0;
@@ -263,6 +264,7 @@ refresh (TksLaneList *self)
 {
   g_autoptr(GPtrArray) sorted = g_ptr_array_copy (self->top, NULL, NULL);
 
+  g_ptr_array_set_free_func (sorted, NULL); /* the copy does not own the rows */
   g_ptr_array_sort_with_data (sorted, compare_rows, self);
   g_ptr_array_set_size (self->rows, 0);
   g_array_set_size (self->lanes, 0);

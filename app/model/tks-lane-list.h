@@ -82,7 +82,8 @@ TksCapture       *tks_lane_list_get_capture      (TksLaneList  *self);
 void              tks_lane_list_set_tick_hz      (TksLaneList  *self,
                                                   double        tick_hz);
 
-/* The range the shares are computed over, in ticks (clamped to the capture). */
+/* The range the shares are computed over, in ticks, clamped as tks_stats_compute() does
+ * (from the capture's start to the log's end). */
 void              tks_lane_list_set_range        (TksLaneList  *self,
                                                   double        from,
                                                   double        to);
