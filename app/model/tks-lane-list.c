@@ -143,11 +143,10 @@ label_row (TksLaneList *self,
   switch (row->pub.kind)
     {
     case TKS_LANE_ROW_GROUP:
-      row->label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                 /* Translators: a lane holding exited threads
-                                                  * of one name and priority: the name, then
-                                                  * how many threads */
-                                                 "%s ×%u", "%s ×%u", row->members->len),
+      /* Translators: a lane holding the exited threads of one name and priority: the
+       * name, then how many threads ("×" is the multiplication sign) */
+      row->label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s ×%u", "%s ×%u",
+                                                 row->members->len),
                                     row->pub.name, row->members->len);
       break;
     case TKS_LANE_ROW_MEMBER:
