@@ -509,6 +509,40 @@ test_rebuild_keeps_state (void)
   g_assert_cmpint (lane_of_row (list, idle), ==, -1);
 }
 
+static void
+count_changes (TksLaneList *list,
+               guint       *n)
+{
+  (*n)++;
+}
+
+/* Every change says so, for the panel and the timeline to follow. */
+static void
+test_changed (void)
+{
+  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksLaneList) list = tks_lane_list_new (capture, FALSE, 1000);
+  const TksLaneRow *group = group_of_priority (list, 123);
+  guint n = 0;
+
+  g_signal_connect (list, "changed", G_CALLBACK (count_changes), &n);
+  tks_lane_list_set_sort (list, TKS_LANE_SORT_NAME);
+  g_assert_cmpuint (n, ==, 1);
+  tks_lane_list_set_search (list, "x");
+  g_assert_cmpuint (n, ==, 2);
+  tks_lane_list_set_range (list, 0, 100);
+  g_assert_cmpuint (n, ==, 3);
+  tks_lane_list_set_expanded (list, group->key, TRUE);
+  g_assert_cmpuint (n, ==, 4);
+  tks_lane_list_set_tick_hz (list, 10000);
+  g_assert_cmpuint (n, ==, 5);
+  tks_lane_list_set_capture (list, capture, TRUE);
+  g_assert_cmpuint (n, ==, 6);
+  /* nothing for a key that names no row */
+  g_assert_false (tks_lane_list_set_pinned (list, "nothing", TRUE));
+  g_assert_cmpuint (n, ==, 6);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -522,6 +556,7 @@ main (int   argc,
   g_test_add_func ("/model/lane-list/pin-hide", test_pin_hide);
   g_test_add_func ("/model/lane-list/search", test_search);
   g_test_add_func ("/model/lane-list/rebuild-keeps-state", test_rebuild_keeps_state);
+  g_test_add_func ("/model/lane-list/changed", test_changed);
 
   return g_test_run ();
 }

@@ -50,6 +50,13 @@ struct _TksLaneList
 
 G_DEFINE_FINAL_TYPE (TksLaneList, tks_lane_list, G_TYPE_OBJECT)
 
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static void
 row_free (gpointer data)
 {
@@ -316,6 +323,7 @@ refresh (TksLaneList *self)
               add_lane (self, member->pub.threads, 1, &member->pub);
           }
       }
+  g_signal_emit (self, signals[CHANGED], 0);
 }
 
 static void
@@ -423,6 +431,15 @@ static void
 tks_lane_list_class_init (TksLaneListClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = tks_lane_list_finalize;
+
+  /**
+   * TksLaneList::changed:
+   *
+   * The rows or the lanes changed: the rows' pointers from before are no longer valid.
+   */
+  signals[CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -488,6 +505,7 @@ tks_lane_list_set_tick_hz (TksLaneList *self,
         for (guint m = 0; m < row->members->len; m++)
           label_row (self, g_ptr_array_index (row->members, m));
     }
+  g_signal_emit (self, signals[CHANGED], 0);
 }
 
 void

@@ -21,6 +21,10 @@ G_BEGIN_DECLS
  * number, name and priority, a group's its name and priority. tks_lane_list_set_capture()
  * rebuilds the rows from a new capture of the same board and keeps what the user chose
  * (hidden, pinned, expanded) for the keys found again.
+ *
+ * The "changed" signal says that the rows or the lanes changed (any setter emits it). The rows
+ * and lanes returned stay valid until the next tks_lane_list_set_capture(); the arrays of
+ * tks_lane_list_get_rows() and tks_lane_list_get_lanes() until the next change.
  */
 
 typedef enum
