@@ -16,6 +16,7 @@
 #include "tks-error.h"
 #include "tks-i18n.h"
 #include "tks-legacy-viewer.h"
+#include "tks-test-data.h"
 #include "tks-test-fixtures.h"
 
 static const char * const real_captures[] = {
@@ -30,18 +31,6 @@ static char *
 data_path (const char *name)
 {
   return g_test_build_filename (G_TEST_DIST, "data", name, NULL);
-}
-
-static TksCapture *
-load_data (const char *name)
-{
-  g_autofree char *path = data_path (name);
-  g_autoptr(GError) error = NULL;
-  TksCapture *capture = tks_capture_new_from_file (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (capture);
-  return capture;
 }
 
 static TksCapture *
@@ -115,7 +104,7 @@ test_matches_original (void)
     {
       g_autofree char *path = data_path (files[f]);
       g_autoptr(GPtrArray) legacy = legacy_rebuild (path);
-      g_autoptr(TksCapture) capture = load_data (files[f]);
+      g_autoptr(TksCapture) capture = tks_test_load_data (files[f]);
       guint compared = 0;
 
       g_assert_cmpuint (legacy->len, ==, tks_capture_get_n_threads (capture));
@@ -154,7 +143,7 @@ test_real_captures_load_cleanly (void)
 {
   for (guint f = 0; f < G_N_ELEMENTS (real_captures); f++)
     {
-      g_autoptr(TksCapture) capture = load_data (real_captures[f]);
+      g_autoptr(TksCapture) capture = tks_test_load_data (real_captures[f]);
       guint n_warnings = 99;
 
       tks_capture_get_warnings (capture, &n_warnings);
@@ -169,7 +158,7 @@ test_runs_are_sane (void)
 {
   for (guint f = 0; f < G_N_ELEMENTS (real_captures); f++)
     {
-      g_autoptr(TksCapture) capture = load_data (real_captures[f]);
+      g_autoptr(TksCapture) capture = tks_test_load_data (real_captures[f]);
       double start = tks_capture_get_start (capture), end = tks_capture_get_end (capture);
 
       for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
@@ -207,7 +196,7 @@ test_runs_touch (void)
 
   for (guint f = 0; f < G_N_ELEMENTS (files); f++)
     {
-      g_autoptr(TksCapture) capture = load_data (files[f]);
+      g_autoptr(TksCapture) capture = tks_test_load_data (files[f]);
       g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (TksRun));
 
       for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
@@ -239,7 +228,7 @@ test_runs_touch (void)
 static void
 test_lanes_by_priority (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   guint n;
   const guint *lanes = tks_capture_get_lanes (capture, &n);
 
@@ -261,7 +250,7 @@ test_lanes_by_priority (void)
 static void
 test_log_end_lone_exits (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   const TksThread *idle = thread_named (capture, "idle");
   TksLogEndReason reason;
   guint after = 0;
@@ -362,7 +351,7 @@ test_log_end_at_capture_end (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
-      g_autoptr(TksCapture) c = load_data (files[i]);
+      g_autoptr(TksCapture) c = tks_test_load_data (files[i]);
       TksLogEndReason reason = TKS_LOG_END_LONE_EXITS;
 
       g_assert_cmpfloat (tks_capture_get_log_end (c, &reason), ==, tks_capture_get_end (c));
@@ -374,7 +363,7 @@ test_log_end_at_capture_end (void)
 static void
 test_trigger_and_exits (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   double trigger;
   guint exited = 0;
 
@@ -403,7 +392,7 @@ test_trigger_and_exits (void)
 static void
 test_tick_wrap (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-tick-wrap.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-tick-wrap.raw.txt");
   const TksThread *idle = thread_named (capture, "idle");
 
   /* 1048570 → 4 goes on as 1048580, and the time keeps increasing. */
@@ -417,7 +406,7 @@ test_tick_wrap (void)
 static void
 test_partly_logged (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-partly-logged-trigger.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-partly-logged-trigger.raw.txt");
   const TksThread *housekeep = thread_named (capture, "housekeep");
   const TksThread *sensor = thread_named (capture, "sensor");
   guint ins = 0, outs = 0;
@@ -952,8 +941,8 @@ test_dump (void)
   /* Real bytes of the board library (simulated board, 24-record log): the checksum agrees;
    * one digit garbled on the way: it does not. */
   {
-    g_autoptr(TksCapture) real = load_data ("simboard-dump.raw.txt");
-    g_autoptr(TksCapture) garbled = load_data ("simboard-dump-damaged.raw.txt");
+    g_autoptr(TksCapture) real = tks_test_load_data ("simboard-dump.raw.txt");
+    g_autoptr(TksCapture) garbled = tks_test_load_data ("simboard-dump-damaged.raw.txt");
 
     tks_capture_get_warnings (real, &n);
     g_assert_cmpuint (n, ==, 0);
@@ -1012,7 +1001,7 @@ test_board_counters (void)
 
   /* A legacy transcript has no counters. */
   {
-    g_autoptr(TksCapture) legacy = load_data ("board-run-mode.raw.txt");
+    g_autoptr(TksCapture) legacy = tks_test_load_data ("board-run-mode.raw.txt");
 
     tks_capture_get_board_counters (legacy, &counters);
     g_assert_false (counters.known);
@@ -1294,7 +1283,7 @@ test_dropped_since (void)
   g_assert_false (tks_capture_get_dropped_since (reset, first, &dropped));
   /* A capture without counters. */
   {
-    g_autoptr(TksCapture) legacy = load_data ("board-run-mode.raw.txt");
+    g_autoptr(TksCapture) legacy = tks_test_load_data ("board-run-mode.raw.txt");
 
     g_assert_false (tks_capture_get_dropped_since (second, legacy, &dropped));
   }
@@ -1325,7 +1314,7 @@ test_original_file_round_trip (void)
 {
   g_autofree char *path = data_path ("board-trigger-exits.saved.txt");
   g_autofree char *original = NULL;
-  g_autoptr(TksCapture) c = load_data ("board-trigger-exits.saved.txt");
+  g_autoptr(TksCapture) c = tks_test_load_data ("board-trigger-exits.saved.txt");
   g_autoptr(TksCapture) again = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GString) out2 = g_string_new (NULL);
@@ -1428,7 +1417,7 @@ test_transcript_to_file (void)
 static void
 test_saved_view_lanes (void)
 {
-  g_autoptr(TksCapture) c = load_data ("board-run-mode.raw.txt");
+  g_autoptr(TksCapture) c = tks_test_load_data ("board-run-mode.raw.txt");
 
   /* 20 lanes, 18 of them with data (main and console have none in this log); with or
    * without the lanes of threads that exited before the log, the same rows. */
@@ -1452,7 +1441,7 @@ test_saved_view_lanes (void)
 static void
 test_atomic_save (void)
 {
-  g_autoptr(TksCapture) c = load_data ("board-run-mode.raw.txt");
+  g_autoptr(TksCapture) c = tks_test_load_data ("board-run-mode.raw.txt");
   g_autofree char *dir = g_dir_make_tmp ("tickscope-test-XXXXXX", NULL);
   g_autofree char *target = g_build_filename (dir, "capture.txt", NULL);
   g_autofree char *blocker = g_build_filename (dir, "not-a-dir", NULL);
@@ -1507,7 +1496,7 @@ test_chunked_reads_agree (void)
   g_autofree char *path = data_path ("board-trigger-exits.raw.txt");
   g_autofree char *contents = NULL;
   gsize len;
-  g_autoptr(TksCapture) a = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) a = tks_test_load_data ("board-trigger-exits.raw.txt");
   g_autoptr(TksCapture) b = NULL;
   g_autoptr(GString) sa = g_string_new (NULL), sb = g_string_new (NULL);
 

@@ -9,6 +9,7 @@
 #include "tks-capture.h"
 #include "tks-error.h"
 #include "tks-export.h"
+#include "tks-test-data.h"
 #include "tks-test-fixtures.h"
 
 #if HAVE_JSON_GLIB
@@ -47,18 +48,6 @@ load_text (const char *text)
 {
   g_autoptr(GError) error = NULL;
   TksCapture *capture = tks_capture_new_from_data (text, strlen (text), &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (capture);
-  return capture;
-}
-
-static TksCapture *
-load_file (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
-  g_autoptr(GError) error = NULL;
-  TksCapture *capture = tks_capture_new_from_file (path, &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (capture);
@@ -1013,7 +1002,7 @@ test_unlisted_thread (void)
 static void
 test_real_capture (gconstpointer data)
 {
-  g_autoptr(TksCapture) capture = load_file (data);
+  g_autoptr(TksCapture) capture = tks_test_load_data (data);
   g_autofree char *json = export (capture, TKS_EXPORT_PERFETTO, 0);
   g_autofree char *csv = export (capture, TKS_EXPORT_CSV, 0);
   g_autofree char *ftrace = export (capture, TKS_EXPORT_FTRACE, 0);
@@ -1030,7 +1019,7 @@ test_real_capture (gconstpointer data)
 static void
 test_log_end (void)
 {
-  g_autoptr(TksCapture) capture = load_file ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   g_autofree char *json = export (capture, TKS_EXPORT_PERFETTO, 0);
   g_autofree char *csv = export (capture, TKS_EXPORT_CSV, 0);
   g_autofree char *ftrace = export (capture, TKS_EXPORT_FTRACE, 0);
@@ -1115,7 +1104,7 @@ test_exited_before_log (void)
 static void
 test_stream_matches_string (void)
 {
-  g_autoptr(TksCapture) capture = load_file ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
 
   for (TksExportFormat f = TKS_EXPORT_PERFETTO; f <= TKS_EXPORT_FTRACE; f++)
     {
@@ -1137,7 +1126,7 @@ test_stream_matches_string (void)
 static void
 test_stream_error (void)
 {
-  g_autoptr(TksCapture) capture = load_file ("board-run-mode.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-run-mode.raw.txt");
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GOutputStream) stream = g_memory_output_stream_new_resizable ();
   g_autoptr(GError) error = NULL;

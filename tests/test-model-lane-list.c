@@ -7,21 +7,10 @@
 #include "tks-capture.h"
 #include "tks-lane-list.h"
 #include "tks-stats.h"
+#include "tks-test-data.h"
 #include "tks-test-fixtures.h"
 
 #define GROUP_NAME "Exited dynamic thread"
-
-static TksCapture *
-load_data (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
-  g_autoptr(GError) error = NULL;
-  TksCapture *capture = tks_capture_new_from_file (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (capture);
-  return capture;
-}
 
 /* The exited threads of @name and @priority among @capture's shown lanes. */
 static guint
@@ -105,7 +94,7 @@ lane_of_row (TksLaneList      *list,
 static void
 test_groups (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   g_autoptr(TksLaneList) list = tks_lane_list_new (capture, FALSE, 1000);
   g_autofree guint *seen = g_new0 (guint, tks_capture_get_n_threads (capture));
   const TksLaneRow *const *rows;
@@ -160,7 +149,7 @@ test_groups (void)
 static void
 test_expand (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   g_autoptr(TksLaneList) list = tks_lane_list_new (capture, FALSE, 1000);
   const TksLaneRow *group = group_of_priority (list, 123);
   const TksLaneRow *const *rows;
@@ -254,7 +243,7 @@ test_expand (void)
 static void
 test_shares (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   g_autoptr(TksLaneList) list = tks_lane_list_new (capture, TRUE, 1000);
   double start = tks_capture_get_start (capture), end = tks_capture_get_end (capture);
   double ranges[][2] = { { start, end }, { start + (end - start) / 3, start + (end - start) / 2 },
@@ -309,7 +298,7 @@ test_shares (void)
 static void
 test_sort (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   g_autoptr(TksLaneList) list = tks_lane_list_new (capture, FALSE, 1000);
   const TksLaneRow *const *rows;
   const TksLane *lanes;
@@ -349,7 +338,7 @@ test_sort (void)
 static void
 test_pin_hide (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   g_autoptr(TksLaneList) list = tks_lane_list_new (capture, FALSE, 1000);
   const TksLaneRow *const *rows;
   const TksLane *lanes;
@@ -417,7 +406,7 @@ test_pin_hide (void)
 static void
 test_search (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   g_autoptr(TksLaneList) list = tks_lane_list_new (capture, FALSE, 1000);
   const TksLaneRow *const *rows;
   guint n_rows, n_all, n_lanes, n_lanes_all;
@@ -460,8 +449,8 @@ test_search (void)
 static void
 test_rebuild_keeps_state (void)
 {
-  g_autoptr(TksCapture) first = load_data ("board-run-mode.raw.txt");
-  g_autoptr(TksCapture) second = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) first = tks_test_load_data ("board-run-mode.raw.txt");
+  g_autoptr(TksCapture) second = tks_test_load_data ("board-trigger-exits.raw.txt");
   g_autoptr(TksLaneList) list = tks_lane_list_new (first, FALSE, 1000);
   g_autofree char *group_key = NULL, *idle_key = NULL, *main_key = NULL;
   const TksLaneRow *group, *idle, *main_row;
@@ -520,7 +509,7 @@ count_changes (TksLaneList *list,
 static void
 test_changed (void)
 {
-  g_autoptr(TksCapture) capture = load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   g_autoptr(TksLaneList) list = tks_lane_list_new (capture, FALSE, 1000);
   const TksLaneRow *group = group_of_priority (list, 123);
   guint n = 0;

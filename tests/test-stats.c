@@ -7,6 +7,7 @@
 #include "tks-capture.h"
 #include "tks-error.h"
 #include "tks-stats.h"
+#include "tks-test-data.h"
 #include "tks-test-fixtures.h"
 
 
@@ -321,16 +322,14 @@ static void
 test_stats_real_capture (gconstpointer data)
 {
   const char *name = data;
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TksCapture) capture = tks_capture_new_from_file (path, &error);
+  g_autoptr(TksCapture) capture = tks_test_load_data (name);
   g_autoptr(GArray) all = NULL;
   g_autoptr(GArray) left = NULL;
   g_autoptr(GArray) right = NULL;
+  g_autoptr(GError) error = NULL;
   TksStatsTotals totals;
   double start, end, mid;
 
-  g_assert_no_error (error);
   start = tks_capture_get_start (capture);
   end = tks_capture_get_end (capture);
   mid = start + (end - start) / 3;

@@ -10,6 +10,7 @@
 #include "tks-coverage.h"
 #include "tks-timeline-render.h"
 #include "test-view-synthetic.h"
+#include "tks-test-data.h"
 #include "tks-test-fixtures.h"
 
 #define WIDTH  1200
@@ -19,18 +20,6 @@ typedef struct
 {
   guint8 r, g, b;
 } Pixel;
-
-static TksCapture *
-load_fixture (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
-  g_autoptr(GError) error = NULL;
-  TksCapture *capture = tks_capture_new_from_file (path, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (capture);
-  return capture;
-}
 
 static void
 full_geometry (TksCapture          *capture,
@@ -108,7 +97,7 @@ x_of (const TksTimelineGeometry *g,
 static void
 test_lanes_on_real_capture (void)
 {
-  g_autoptr(TksCapture) capture = load_fixture ("board-trigger-exits.saved.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.saved.txt");
   const guint *lanes;
   const TksThread *idle;
   TksTimelineGeometry g = { 0 };
@@ -171,7 +160,7 @@ test_lanes_on_real_capture (void)
 static void
 test_bands (void)
 {
-  g_autoptr(TksCapture) capture = load_fixture ("board-trigger-exits.saved.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.saved.txt");
   const guint *lanes;
   TksTimelineGeometry g = { 0 };
   cairo_surface_t *surface;
@@ -289,7 +278,7 @@ test_gap_band (void)
 static void
 test_log_end_band (void)
 {
-  g_autoptr(TksCapture) capture = load_fixture ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
   double log_end = tks_capture_get_log_end (capture, NULL);
   double end = tks_capture_get_end (capture);
   const guint *lanes;
@@ -333,7 +322,7 @@ test_log_end_band (void)
 
   /* No band when the log ends with the capture. */
   {
-    g_autoptr(TksCapture) plain = load_fixture ("board-run-mode.raw.txt");
+    g_autoptr(TksCapture) plain = tks_test_load_data ("board-run-mode.raw.txt");
     double plain_end = tks_capture_get_end (plain);
 
     g_assert_cmpfloat (tks_capture_get_log_end (plain, NULL), ==, plain_end);
@@ -732,7 +721,7 @@ renamed_fixture (const char *name)
 static void
 test_header_width (void)
 {
-  g_autoptr(TksCapture) plain = load_fixture ("board-trigger-exits.saved.txt");
+  g_autoptr(TksCapture) plain = tks_test_load_data ("board-trigger-exits.saved.txt");
   g_autoptr(TksCapture) longer = renamed_fixture ("Name = housekeeping_watchdog_and_flash_wear_levelling\n");
   g_autofree char *huge_name = g_strnfill (400, 'x');
   g_autofree char *huge_line = g_strdup_printf ("Name = %s\n", huge_name);
