@@ -99,7 +99,7 @@ row_new (TksLaneRowKind   kind,
       if (thread->flags & TKS_THREAD_EXITED)
         row->exit_time = thread->exit_time;
     }
-  row->pub.threads = (const guint *) row->threads->data;
+  row->pub.threads = (const guint *) (gpointer) row->threads->data;
   row->pub.n_threads = row->threads->len;
   return row;
 }
@@ -312,7 +312,8 @@ refresh (TksLaneList *self)
           continue;
         if (!row->pub.expanded)
           {
-            add_lane (self, (const guint *) row->shown->data, row->shown->len, &row->pub);
+            add_lane (self, (const guint *) (gpointer) row->shown->data, row->shown->len,
+                      &row->pub);
             continue;
           }
         for (guint m = 0; m < row->members->len; m++)
@@ -401,7 +402,7 @@ build (TksLaneList *self,
               label_row (self, member);
               apply_state (self, member);
             }
-          row->pub.threads = (const guint *) row->threads->data;
+          row->pub.threads = (const guint *) (gpointer) row->threads->data;
           row->pub.n_threads = row->threads->len;
         }
       label_row (self, row);
@@ -673,5 +674,5 @@ tks_lane_list_get_lanes (TksLaneList *self,
 
   if (n_lanes != NULL)
     *n_lanes = self->lanes->len;
-  return (const TksLane *) self->lanes->data;
+  return (const TksLane *) (gpointer) self->lanes->data;
 }
