@@ -24,26 +24,9 @@ tks_cli_load (const char  *path,
               const char  *source,
               GError     **error)
 {
-  g_autofree char *display = NULL;
-  TksCapture *capture;
-  int fd;
-
   if (g_strcmp0 (path, "-") == 0)
     return tks_capture_new_from_fd (STDIN_FILENO, _("standard input"), source, error);
-
-  display = g_filename_display_name (path);
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    {
-      int saved = errno;
-
-      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Cannot open “%s”: %s"), display,
-                   g_strerror (saved));
-      return NULL;
-    }
-  capture = tks_capture_new_from_fd (fd, display, source, error);
-  close (fd);
-  return capture;
+  return tks_capture_new_from_file_full (path, source, error);
 }
 
 /* Where the output goes: standard output for "-"; a device or a pipe as it is; a file

@@ -133,6 +133,7 @@ read_fd (int          fd,
 static TksCapture *
 read_file (const char  *path,
            const char  *display,
+           const char  *source,
            GError     **error)
 {
   TksCapture *capture;
@@ -143,7 +144,7 @@ read_file (const char  *path,
       set_errno_error (error, FAILED_OPEN, display, errno);
       return NULL;
     }
-  capture = read_fd (fd, display, NULL, error);
+  capture = read_fd (fd, display, source, error);
   close (fd);
   return capture;
 }
@@ -164,12 +165,20 @@ TksCapture *
 tks_capture_new_from_file (const char  *path,
                            GError     **error)
 {
+  return tks_capture_new_from_file_full (path, NULL, error);
+}
+
+TksCapture *
+tks_capture_new_from_file_full (const char  *path,
+                                const char  *source,
+                                GError     **error)
+{
   g_autofree char *display = NULL;
 
   g_return_val_if_fail (path != NULL, NULL);
 
   display = g_filename_display_name (path);
-  return read_file (path, display, error);
+  return read_file (path, display, source, error);
 }
 
 TksCapture *
@@ -233,7 +242,7 @@ load_file_thread (GTask        *task,
                                _("Only local files can be opened"));
       return;
     }
-  capture = read_file (path, NULL, &error);
+  capture = read_file (path, NULL, NULL, &error);
   if (capture == NULL)
     g_task_return_error (task, error);
   else if (g_task_return_error_if_cancelled (task))

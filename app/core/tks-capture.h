@@ -124,6 +124,10 @@ TksCapture      *tks_capture_new_from_data        (const char    *data,
                                                    GError       **error);
 TksCapture      *tks_capture_new_from_file        (const char    *path,
                                                    GError       **error);
+/* As tks_capture_new_from_file(); @source as in tks_capture_new_from_fd(). */
+TksCapture      *tks_capture_new_from_file_full   (const char    *path,
+                                                   const char    *source,
+                                                   GError       **error);
 /* Reads @fd to its end (a file, a pipe, a device); @display names it in messages. @source,
  * when not NULL, names where the capture comes from if the input does not say
  * (tks_capture_get_source()). */
