@@ -243,26 +243,24 @@ tks_cli_stats (int    argc,
 
     for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
       width = MAX (width, (int) g_utf8_strlen (labels[i], -1) + 1);
-#define LABEL(i) labels[i], width - (int) g_utf8_strlen (labels[i], -1), ""
-    printf ("%s%*s", LABEL (0));
+    tks_cli_print_label (labels[0], width);
     /* Translators: the range's start and end in ticks, its length in ms, then the tick rate */
     printf (_("%s to %s ticks (%s ms at %s Hz)\n"),
             g_ascii_formatd (from_buf, sizeof from_buf, "%.3f", totals.from),
             g_ascii_formatd (to_buf, sizeof to_buf, "%.3f", totals.to),
             g_ascii_formatd (ms_buf, sizeof ms_buf, "%.3f", totals.duration * ms_per_tick),
             g_ascii_formatd (hz_buf, sizeof hz_buf, "%g", tick_hz));
-    printf ("%s%*s", LABEL (1));
+    tks_cli_print_label (labels[1], width);
     printf (_("%u (%u logged), %u activations, %u exits in range\n"),
             totals.n_threads, totals.n_logged_threads, totals.activations, totals.exits);
-    printf ("%s%*s", LABEL (2));
+    tks_cli_print_label (labels[2], width);
     printf (_("%s ms (%s %% of the range covered by runs of logged threads)\n"),
             g_ascii_formatd (ms_buf, sizeof ms_buf, "%.3f", totals.busy_time * ms_per_tick),
             g_ascii_formatd (buf, sizeof buf, "%.1f", totals.covered_share));
-    printf ("%s%*s", LABEL (3));
+    tks_cli_print_label (labels[3], width);
     printf (_("%u per tick at most, %s per tick on average (whole capture)\n\n"),
             totals.max_switches_per_tick,
             g_ascii_formatd (buf, sizeof buf, "%.2f", totals.mean_switches_per_tick));
-#undef LABEL
   }
 
   /* Translators: the heads of the columns of tickscope-cli stats */

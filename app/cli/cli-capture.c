@@ -234,7 +234,15 @@ print_field (const Fields *fields,
   va_start (args, format);
   value = g_strdup_vprintf (format, args);
   va_end (args);
-  printf ("%s%*s%s\n", label, fields->width - (int) g_utf8_strlen (label, -1), "", value);
+  tks_cli_print_label (label, fields->width);
+  printf ("%s\n", value);
+}
+
+void
+tks_cli_print_label (const char *text,
+                     int         width)
+{
+  printf ("%s%*s", text, MAX (1, width - (int) g_utf8_strlen (text, -1)), "");
 }
 
 /* @text padded with spaces to @width characters (a width below zero: on the left). */

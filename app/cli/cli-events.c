@@ -20,13 +20,6 @@ static const char * const kind_names[TKS_N_EVENT_KINDS] = {
   [TKS_EVENT_TRIGGER] = "trigger",
 };
 
-static void
-label (const char *text,
-       int         width)
-{
-  printf ("%s%*s", text, MAX (1, width - (int) g_utf8_strlen (text, -1)), "");
-}
-
 void
 tks_cli_info_events (TksCapture *capture,
                      int         width)
@@ -41,7 +34,7 @@ tks_cli_info_events (TksCapture *capture,
   if (events == NULL)
     return;
   info = tks_events_get_info (events);
-  label (_("Events:"), width);
+  tks_cli_print_label (_("Events:"), width);
   if (tks_events_has_counter (events))
     {
       g_autofree char *hz = g_strdup_printf ("%" G_GUINT64_FORMAT, info->counter_hz);
@@ -61,7 +54,7 @@ tks_cli_info_events (TksCapture *capture,
   for (guint k = 0; k < TKS_N_EVENT_KINDS; k++)
     g_string_append_printf (counts, "%s%u %s", counts->len > 0 ? ", " : "",
                             tks_events_count (events, k), kind_names[k]);
-  label ("", width);
+  tks_cli_print_label ("", width);
   printf ("%s\n", counts->str);
   g_string_free (counts, TRUE);
 
@@ -70,14 +63,14 @@ tks_cli_info_events (TksCapture *capture,
   wakeups = tks_events_get_wakeups (events, &n_wakeups);
   for (guint i = 0; i < n_wakeups; i++)
     n_open += wakeups[i].open;
-  label (_("Tracks:"), width);
+  tks_cli_print_label (_("Tracks:"), width);
   /* Translators: counts of handlers, markers, state channels, wake-ups, open wake-ups */
   printf (_("%u handlers, %u markers, %u state channels; %u wake-ups (%u never switched in)\n"),
           n_tracks[TKS_TRACK_IRQ], n_tracks[TKS_TRACK_MARKER], n_tracks[TKS_TRACK_STATE],
           n_wakeups, n_open);
   if (info->names_refused > 0)
     {
-      label ("", width);
+      tks_cli_print_label ("", width);
       printf (_("%u names the board could not register (table of %u full)\n"),
               info->names_refused, info->max_names);
     }
@@ -85,7 +78,7 @@ tks_cli_info_events (TksCapture *capture,
     {
       g_autofree char *condition = tks_cli_escape (info->condition);
 
-      label (_("Condition:"), width);
+      tks_cli_print_label (_("Condition:"), width);
       if (info->has_trigger_value)
         {
           g_autofree char *value = g_strdup_printf ("%" G_GUINT64_FORMAT, info->trigger_value);
@@ -98,7 +91,7 @@ tks_cli_info_events (TksCapture *capture,
     }
   if (tks_events_get_trigger (events, &trigger))
     {
-      label (_("Trigger entry:"), width);
+      tks_cli_print_label (_("Trigger entry:"), width);
       if (tks_events_has_counter (events))
         {
           g_autofree char *counter = g_strdup_printf ("%" G_GINT64_FORMAT, trigger.time);

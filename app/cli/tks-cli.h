@@ -45,6 +45,9 @@ char          *tks_cli_escape         (const char *text);
 /* Prints a capture's warning on @out after @prefix, with “warning: ” when it does not say it
  * is one. */
 void           tks_cli_print_warning  (FILE *out, const char *prefix, const char *warning);
+/* Prints @text padded with spaces to @width characters (at least one space after it): the
+ * label of a "Label:   value" line. */
+void           tks_cli_print_label    (const char *text, int width);
 /* The command's exit status, once standard output is flushed: a failed write is an error. */
 int            tks_cli_finish         (const char *command, int status);
 
