@@ -67,29 +67,18 @@ tks_entry_payload_words (const TksEntry *entry)
   return payload_words[kind];
 }
 
-static guint32
-hash_word (guint32 hash, guint32 word)
-{
-  for (guint b = 0; b < 4; b++)
-    {
-      hash ^= (word >> (8 * b)) & 0xFF;
-      hash *= 16777619u;
-    }
-  return hash;
-}
-
 guint32
 tks_entry_hash (guint32 hash, const TksEntry *entry, gboolean with_counter)
 {
   guint payload = tks_entry_payload_words (entry);
 
-  hash = hash_word (hash, entry->record);
+  hash = tks_hash_word (hash, entry->record);
   if (with_counter)
-    hash = hash_word (hash, entry->counter);
+    hash = tks_hash_word (hash, entry->counter);
   if (payload >= 1)
-    hash = hash_word (hash, entry->a);
+    hash = tks_hash_word (hash, entry->a);
   if (payload >= 2)
-    hash = hash_word (hash, entry->b);
+    hash = tks_hash_word (hash, entry->b);
   return hash;
 }
 
@@ -411,7 +400,7 @@ tks_compact_decoder_line (TksCompactDecoder *self, const char *line, gsize len, 
 {
   guint8 values[MAX_PAYLOAD];
   gsize n_payload, star;
-  guint32 seq = 0, check = 0, hash = 2166136261u;
+  guint32 seq = 0, check = 0, hash = TKS_HASH_START;
   State z;
   Bits b;
   guint n_entries;
@@ -433,10 +422,7 @@ tks_compact_decoder_line (TksCompactDecoder *self, const char *line, gsize len, 
       return FALSE;
     }
   for (gsize i = 0; i < star; i++)
-    {
-      hash ^= (guint8) line[i];
-      hash *= 16777619u;
-    }
+    hash = tks_hash_byte (hash, (guint8) line[i]);
   hash = (hash >> 24) ^ (hash & 0xFFFFFFu);
   for (gsize i = 0; i < CHECK_CHARS; i++)
     {

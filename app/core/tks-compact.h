@@ -14,6 +14,27 @@ G_BEGIN_DECLS
  * its payload), as the board stored them.
  */
 
+/* The dumps' checksums (every version): 32-bit FNV-1a, from TKS_HASH_START, over bytes (a
+ * compact line's characters) or over 32-bit words taken low byte first (the records). */
+#define TKS_HASH_START 2166136261u
+
+static inline guint32
+tks_hash_byte (guint32 hash,
+               guint8  byte)
+{
+  return (hash ^ byte) * 16777619u;
+}
+
+static inline guint32
+tks_hash_word (guint32 hash,
+               guint32 word)
+{
+  hash = tks_hash_byte (hash, (guint8) word);
+  hash = tks_hash_byte (hash, (guint8) (word >> 8));
+  hash = tks_hash_byte (hash, (guint8) (word >> 16));
+  return tks_hash_byte (hash, (guint8) (word >> 24));
+}
+
 /* Event kinds of dump version 2 (0: a switch or an exit). */
 typedef enum
 {
@@ -43,7 +64,7 @@ typedef struct
 
 /* Payload words dump version 2's checksum takes for @entry (0, 1: A, 2: A and B). */
 guint    tks_entry_payload_words (const TksEntry *entry);
-/* Folds @entry into @hash as dump version 2's checksum does (start from 2166136261). */
+/* Folds @entry into @hash as dump version 2's checksum does (start from TKS_HASH_START). */
 guint32  tks_entry_hash          (guint32         hash,
                                   const TksEntry *entry,
                                   gboolean        with_counter);

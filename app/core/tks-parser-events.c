@@ -9,7 +9,6 @@
 #include "tks-compact.h"
 #include "tks-events-private.h"
 
-#define FNV_OFFSET_BASIS 2166136261u
 #define TICK_BITS 20
 #define EVENT_MARK 63u           /* the out-thread of an event entry */
 #define MAX_THREAD_NUMBER 62     /* version 2: no thread has number 63 */
@@ -26,7 +25,7 @@ tks_parsed_events_new (guint dump_version)
 
   events->info.dump_version = dump_version;
   events->entries = g_array_new (FALSE, FALSE, sizeof (TksParsedEntry));
-  events->hash = FNV_OFFSET_BASIS;
+  events->hash = TKS_HASH_START;
   return events;
 }
 
@@ -186,7 +185,7 @@ void
 tks_parsed_events_clear_log (TksParsedEvents *events)
 {
   g_array_set_size (events->entries, 0);
-  events->hash = FNV_OFFSET_BASIS;
+  events->hash = TKS_HASH_START;
 }
 
 TksLogLine

@@ -27,8 +27,6 @@
 #define MAX_LIST_ENTRIES (1u << 22)
 #define PROMPT "ch> "
 #define PROMPT_LEN 4
-#define FNV_OFFSET_BASIS 2166136261u
-#define FNV_PRIME 16777619u
 
 typedef enum
 {
@@ -379,13 +377,8 @@ static inline guint32
 log_hash_add (guint32          hash,
               const TksRecord *r)
 {
-  guint32 word = ((r->tick & 0xFFFFFu) << 12) | ((guint32) (r->out & 0x3F) << 6) | (r->in & 0x3F);
-
-  hash = (hash ^ (word & 0xFF)) * FNV_PRIME;
-  hash = (hash ^ ((word >> 8) & 0xFF)) * FNV_PRIME;
-  hash = (hash ^ ((word >> 16) & 0xFF)) * FNV_PRIME;
-  hash = (hash ^ (word >> 24)) * FNV_PRIME;
-  return hash;
+  return tks_hash_word (hash, ((r->tick & 0xFFFFFu) << 12) | ((guint32) (r->out & 0x3F) << 6)
+                               | (r->in & 0x3F));
 }
 
 /* The checksum of every record of the log so far. The reader of record lines hashes as it
@@ -628,7 +621,7 @@ begin_log (TksParser *parser)
   g_array_set_size (parser->pending_gaps, 0);
   parser->have_log = TRUE;
   parser->log_garbled = 0;
-  parser->log_hash = FNV_OFFSET_BASIS;
+  parser->log_hash = TKS_HASH_START;
   parser->log_hashed = 0;
   parser->current->log_first_line = parser->line_no + 1;
   parser->section = SECTION_LOG;
