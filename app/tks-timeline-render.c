@@ -144,6 +144,69 @@ tks_timeline_lane_y (const TksTimelineGeometry *geometry,
          - geometry->v_offset;
 }
 
+guint
+tks_timeline_n_lanes (TksCapture                *capture,
+                      const TksTimelineGeometry *geometry)
+{
+  guint n = 0;
+
+  if (geometry->lanes != NULL)
+    return geometry->n_lanes;
+  if (capture != NULL)
+    tks_capture_get_shown_lanes (capture, geometry->all_lanes, &n);
+  return n;
+}
+
+const guint *
+tks_timeline_lane_threads (TksCapture                *capture,
+                           const TksTimelineGeometry *geometry,
+                           guint                      lane,
+                           guint                     *n_threads,
+                           const TksLaneRow         **row)
+{
+  const guint *shown;
+  guint n = 0;
+
+  *n_threads = 0;
+  if (row != NULL)
+    *row = NULL;
+  if (geometry->lanes != NULL)
+    {
+      if (lane >= geometry->n_lanes)
+        return NULL;
+      *n_threads = geometry->lanes[lane].n_threads;
+      if (row != NULL)
+        *row = geometry->lanes[lane].row;
+      return geometry->lanes[lane].threads;
+    }
+  if (capture == NULL)
+    return NULL;
+  shown = tks_capture_get_shown_lanes (capture, geometry->all_lanes, &n);
+  if (lane >= n)
+    return NULL;
+  *n_threads = 1;
+  return &shown[lane];
+}
+
+int
+tks_timeline_lane_of_thread (TksCapture                *capture,
+                             const TksTimelineGeometry *geometry,
+                             guint                      thread)
+{
+  guint n = tks_timeline_n_lanes (capture, geometry);
+
+  for (guint l = 0; l < n; l++)
+    {
+      guint n_threads;
+      const guint *threads = tks_timeline_lane_threads (capture, geometry, l, &n_threads, NULL);
+
+      for (guint i = 0; i < n_threads; i++)
+        if (threads[i] == thread)
+          return (int) l;
+    }
+  return -1;
+}
+
 gboolean
 tks_timeline_visible_lanes (const TksTimelineGeometry *geometry,
                             guint                      n_lanes,
@@ -462,19 +525,75 @@ fill_time_span (TksPainter                *painter,
     painter->fill (painter, color, g->left + b, y, e - b, h);
 }
 
+/* Where nothing is known on a lane: before the first event of its threads (a lane of
+ * threads never seen in the log: all of it) and after the log's end. */
+static void
+draw_no_data (TksCapture                *capture,
+              const TksTimelineGeometry *g,
+              TksPainter                *painter,
+              const guint               *threads,
+              guint                      n_threads,
+              double                     y,
+              double                     h)
+{
+  GdkRGBA nodata = painter->fg;
+  double start = tks_capture_get_start (capture);
+  double log_end = tks_capture_get_log_end (capture, NULL);
+  double first = NAN;
+
+  nodata.alpha = 0.16;
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TksThread *thread = tks_capture_get_thread (capture, threads[i]);
+
+      if (thread != NULL && !isnan (thread->first_event) &&
+          (isnan (first) || thread->first_event < first))
+        first = thread->first_event;
+    }
+  if (isnan (first))
+    fill_time_span (painter, g, &nodata, start, log_end, y, h);
+  else if (first > start)
+    fill_time_span (painter, g, &nodata, start, MIN (first, log_end), y, h);
+}
+
+/* An exit: a red edge where it was recorded and, on the lane of the last thread to exit, a
+ * band up to the end (a group's lane goes on showing its later members until then). */
+static void
+draw_exit (TksCapture                *capture,
+           const TksTimelineGeometry *g,
+           TksPainter                *painter,
+           const TksThread           *thread,
+           gboolean                   last,
+           double                     lane_y,
+           double                     y,
+           double                     h)
+{
+  static const GdkRGBA exitband = { 0.88, 0.11, 0.14, 0.22 };
+  static const GdkRGBA exitedge = { 0.88, 0.11, 0.14, 0.9 };
+  double scale = g->width / (g->x1 - g->x0);
+  double ex = (thread->exit_time - g->x0) * scale;
+
+  /* An exit written after the log ended shows where it was recorded, nothing more. */
+  if (last && !(thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END))
+    fill_time_span (painter, g, &exitband, thread->exit_time, tks_capture_get_end (capture), y, h);
+  if (ex >= -2 && ex <= g->width)
+    painter->fill (painter, &exitedge, g->left + ex, lane_y + 2, 2, g->lane_height - 4);
+}
+
+static gboolean
+has_exit (const TksThread *thread)
+{
+  return thread != NULL && (thread->flags & TKS_THREAD_EXITED) && !isnan (thread->exit_time);
+}
+
 void
 tks_timeline_render_lanes (TksCapture                *capture,
                            const TksTimelineGeometry *g,
                            TksPainter                *painter)
 {
-  const guint *lanes;
   guint n_lanes, first, last, l;
-  double start, end, log_end;
   GdkRGBA stripe = painter->fg;
   GdkRGBA grid = painter->fg;
-  GdkRGBA nodata = painter->fg;
-  GdkRGBA exitband = { 0.88, 0.11, 0.14, 0.22 };
-  GdkRGBA exitedge = { 0.88, 0.11, 0.14, 0.9 };
   const TksCoverage *coverage = g->coverage;
 
   if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
@@ -482,56 +601,54 @@ tks_timeline_render_lanes (TksCapture                *capture,
 
   stripe.alpha = 0.035;
   grid.alpha = 0.12;
-  nodata.alpha = 0.16;
-  lanes = tks_capture_get_shown_lanes (capture, g->all_lanes, &n_lanes);
-  start = tks_capture_get_start (capture);
-  end = tks_capture_get_end (capture);
-  log_end = tks_capture_get_log_end (capture, NULL);
+  n_lanes = tks_timeline_n_lanes (capture, g);
   if (!tks_timeline_visible_lanes (g, n_lanes, &first, &last))
     return;
 
   for (l = first; l < last; l++)
     {
-      const TksThread *thread = tks_capture_get_thread (capture, lanes[l]);
+      guint n_threads;
+      const guint *threads = tks_timeline_lane_threads (capture, g, l, &n_threads, NULL);
       double y = tks_timeline_lane_y (g, l);
       double h = g->lane_height;
       double inset = MIN (5.0, floor (h * 0.15));
       double bar_y = y + inset;
       double bar_h = h - 2 * inset;
+      double last_exit = -INFINITY;
       GdkRGBA color;
 
-      if (thread == NULL)
+      if (n_threads == 0 || tks_capture_get_thread (capture, threads[0]) == NULL)
         continue;
-      tks_timeline_lane_color (thread->index, &color);
+      /* a group's lane takes its first member's colour */
+      tks_timeline_lane_color (threads[0], &color);
 
       if (l % 2 == 1)
         painter->fill (painter, &stripe, g->left, y, g->width, h);
       if (h >= 8)
         painter->fill (painter, &grid, g->left, y + h - 1, g->width, 1);
 
-      /* After the log's end nothing is known: the band drawn over it says so. */
-      if (isnan (thread->first_event))
-        fill_time_span (painter, g, &nodata, start, log_end, bar_y, bar_h);
-      else if (thread->first_event > start)
-        fill_time_span (painter, g, &nodata, start, MIN (thread->first_event, log_end),
-                        bar_y, bar_h);
-
-      if ((thread->flags & TKS_THREAD_EXITED) && !isnan (thread->exit_time))
+      draw_no_data (capture, g, painter, threads, n_threads, bar_y, bar_h);
+      for (guint i = 0; i < n_threads; i++)
         {
-          double scale = g->width / (g->x1 - g->x0);
-          double ex = (thread->exit_time - g->x0) * scale;
+          const TksThread *thread = tks_capture_get_thread (capture, threads[i]);
 
-          /* An exit written after the log ended shows where it was recorded, nothing more. */
-          if (!(thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END))
-            fill_time_span (painter, g, &exitband, thread->exit_time, end, bar_y, bar_h);
-          if (ex >= -2 && ex <= g->width)
-            painter->fill (painter, &exitedge, g->left + ex, y + 2, 2, h - 4);
+          if (has_exit (thread))
+            last_exit = MAX (last_exit, thread->exit_time);
         }
 
-      if (thread->flags & TKS_THREAD_LOGGED)
-        draw_runs (painter, g, coverage, lanes[l], thread, &color, bar_y, bar_h);
-      if (thread->n_marks > 0)
-        draw_marks (painter, g, thread, bar_y, bar_h);
+      for (guint i = 0; i < n_threads; i++)
+        {
+          const TksThread *thread = tks_capture_get_thread (capture, threads[i]);
+
+          if (thread == NULL)
+            continue;
+          if (has_exit (thread))
+            draw_exit (capture, g, painter, thread, thread->exit_time >= last_exit, y, bar_y, bar_h);
+          if (thread->flags & TKS_THREAD_LOGGED)
+            draw_runs (painter, g, coverage, threads[i], thread, &color, bar_y, bar_h);
+          if (thread->n_marks > 0)
+            draw_marks (painter, g, thread, bar_y, bar_h);
+        }
     }
 }
 
@@ -907,18 +1024,40 @@ tks_timeline_render_ruler (TksCapture                *capture,
     }
 }
 
+const char *
+tks_timeline_lane_name (TksCapture                *capture,
+                        const TksTimelineGeometry *g,
+                        guint                      lane,
+                        int                       *priority)
+{
+  guint n_threads;
+  const TksLaneRow *row;
+  const guint *threads = tks_timeline_lane_threads (capture, g, lane, &n_threads, &row);
+  const TksThread *thread;
+
+  if (row != NULL)
+    {
+      *priority = row->priority;
+      return row->label;
+    }
+  thread = n_threads > 0 ? tks_capture_get_thread (capture, threads[0]) : NULL;
+  if (thread == NULL)
+    return NULL;
+  *priority = thread->priority;
+  return thread->name != NULL ? thread->name : "?";
+}
+
 void
 tks_timeline_render_headers (TksCapture                *capture,
                              const TksTimelineGeometry *g,
                              TksPainter                *painter)
 {
-  const guint *lanes;
   guint n_lanes, first, last, l;
   g_autoptr(PangoLayout) layout = NULL;
 
   if (capture == NULL || painter->pango == NULL)
     return;
-  lanes = tks_capture_get_shown_lanes (capture, g->all_lanes, &n_lanes);
+  n_lanes = tks_timeline_n_lanes (capture, g);
   if (!tks_timeline_visible_lanes (g, n_lanes, &first, &last))
     return;
   layout = pango_layout_new (painter->pango);
@@ -926,17 +1065,20 @@ tks_timeline_render_headers (TksCapture                *capture,
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
   for (l = first; l < last; l++)
     {
-      const TksThread *thread = tks_capture_get_thread (capture, lanes[l]);
+      guint n_threads;
+      const guint *threads = tks_timeline_lane_threads (capture, g, l, &n_threads, NULL);
       g_autofree char *label = NULL;
-      int lw, lh;
+      const char *name;
+      int lw, lh, priority;
       GdkRGBA color;
 
-      if (thread == NULL)
+      name = tks_timeline_lane_name (capture, g, l, &priority);
+      if (name == NULL)
         continue;
-      label = g_strdup_printf ("%s  %d", thread->name ? thread->name : "?", thread->priority);
+      label = g_strdup_printf ("%s  %d", name, priority);
       pango_layout_set_text (layout, label, -1);
       pango_layout_get_pixel_size (layout, &lw, &lh);
-      tks_timeline_lane_color (thread->index, &color);
+      tks_timeline_lane_color (threads[0], &color);
       painter->fill (painter, &color, 2, tks_timeline_lane_y (g, l) + 6, 4, g->lane_height - 12);
       painter->text (painter, &painter->fg, 10,
                      tks_timeline_lane_y (g, l) + (g->lane_height - lh) / 2, layout);
@@ -1072,38 +1214,16 @@ tks_timeline_render_cairo_like (TksCapture                *capture,
   g_object_unref (pango);
 }
 
-gboolean
-tks_timeline_hit_test (TksCapture                *capture,
-                       const TksTimelineGeometry *g,
-                       double                     x,
-                       double                     y,
-                       TksTimelineHit            *hit)
+/* The run and the mark of @thread within @tol of @t; whether there is either. */
+static gboolean
+hit_thread (const TksThread *thread,
+            double           t,
+            double           tol,
+            TksTimelineHit  *hit)
 {
-  const guint *lanes;
-  const TksThread *thread;
-  guint n_lanes;
-  double lane, t, tol, scale;
-
-  if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
-    return FALSE;
-  if (y < g->top || y >= g->bottom || x < g->left || x > g->left + g->width)
-    return FALSE;
-  lanes = tks_capture_get_shown_lanes (capture, g->all_lanes, &n_lanes);
-  lane = floor ((y - g->top + g->v_offset) / g->lane_height) - g->n_event_lanes;
-  if (lane < 0 || lane >= n_lanes)
-    return FALSE;
-  thread = tks_capture_get_thread (capture, lanes[(guint)lane]);
-  if (thread == NULL)
-    return FALSE;
-
-  scale = g->width / (g->x1 - g->x0);
-  t = g->x0 + (x - g->left) / scale;
-  tol = 3.0 / scale;
-  hit->lane = (guint)lane;
   hit->thread = thread->index;
   hit->run = -1;
   hit->mark = -1;
-
   if (thread->n_runs > 0)
     {
       guint i = tks_runs_first_ending_after (thread->runs, thread->n_runs, t - tol);
@@ -1124,5 +1244,45 @@ tks_timeline_hit_test (TksCapture                *capture,
       if (i < thread->n_marks && thread->marks[i].pos <= t + tol)
         hit->mark = (int)i;
     }
+  return hit->run >= 0 || hit->mark >= 0;
+}
+
+gboolean
+tks_timeline_hit_test (TksCapture                *capture,
+                       const TksTimelineGeometry *g,
+                       double                     x,
+                       double                     y,
+                       TksTimelineHit            *hit)
+{
+  const guint *threads;
+  const TksThread *thread;
+  guint n_threads;
+  double lane, t, tol, scale;
+
+  if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
+    return FALSE;
+  if (y < g->top || y >= g->bottom || x < g->left || x > g->left + g->width)
+    return FALSE;
+  lane = floor ((y - g->top + g->v_offset) / g->lane_height) - g->n_event_lanes;
+  if (lane < 0 || lane >= tks_timeline_n_lanes (capture, g))
+    return FALSE;
+  threads = tks_timeline_lane_threads (capture, g, (guint) lane, &n_threads, NULL);
+  thread = n_threads > 0 ? tks_capture_get_thread (capture, threads[0]) : NULL;
+  if (thread == NULL)
+    return FALSE;
+
+  scale = g->width / (g->x1 - g->x0);
+  t = g->x0 + (x - g->left) / scale;
+  tol = 3.0 / scale;
+  hit->lane = (guint)lane;
+  /* a group's lane: the member that ran or was marked there, else its first */
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TksThread *member = tks_capture_get_thread (capture, threads[i]);
+
+      if (member != NULL && hit_thread (member, t, tol, hit))
+        return TRUE;
+    }
+  hit_thread (thread, t, tol, hit);
   return TRUE;
 }

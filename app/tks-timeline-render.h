@@ -5,6 +5,7 @@
 
 #include "tks-capture.h"
 #include "tks-coverage.h"
+#include "tks-lane-list.h"
 
 G_BEGIN_DECLS
 
@@ -65,6 +66,11 @@ typedef struct
   double resolution;
   guint origin_kind;    /* TksTimeOrigin */
   const TksCoverage *coverage; /* the capture's summaries of busy threads, NULL: none yet */
+  /* The thread lanes top to bottom (a thread, or a collapsed group's members drawn as one),
+   * from the threads panel's list; NULL: one lane per thread of the capture's shown lanes
+   * (@all_lanes), as exports and tests without a panel draw. */
+  const TksLane *lanes;
+  guint n_lanes;
 } TksTimelineGeometry;
 
 /* Where the time ruler's 0 is. */
@@ -107,6 +113,26 @@ void     tks_timeline_lane_color          (guint                thread_index,
 
 double   tks_timeline_lane_y              (const TksTimelineGeometry *geometry,
                                            guint                lane);
+/* The number of thread lanes, and the threads lane @lane draws (one, or a group's members;
+ * NULL with *n_threads 0 past the last lane). @row: the panel's row it shows, or NULL. */
+guint        tks_timeline_n_lanes         (TksCapture                *capture,
+                                           const TksTimelineGeometry *geometry);
+const guint *tks_timeline_lane_threads    (TksCapture                *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           guint                      lane,
+                                           guint                     *n_threads,
+                                           const TksLaneRow         **row);
+/* What lane @lane's header says (a thread's name, a group's "NAME ×N", a member's "#N, exited
+ * at…") and its priority; NULL past the last lane. */
+const char  *tks_timeline_lane_name       (TksCapture                *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           guint                      lane,
+                                           int                       *priority);
+/* The lane drawing thread @thread, or -1 when no lane does (hidden). */
+int          tks_timeline_lane_of_thread  (TksCapture                *capture,
+                                           const TksTimelineGeometry *geometry,
+                                           guint                      thread);
+
 gboolean tks_timeline_visible_lanes       (const TksTimelineGeometry *geometry,
                                            guint                n_lanes,
                                            guint               *first,

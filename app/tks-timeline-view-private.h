@@ -27,6 +27,9 @@ struct _TksTimelineView
   gulong          viewport_changed_id;
   double          tick_hz;
   gboolean        all_lanes;     /* also the threads that exited before the log */
+  TksLaneList    *lane_list;     /* the thread lanes (the threads panel's model); NULL before
+                                    the first capture */
+  GArray         *lanes_shown;   /* LaneKey: the lanes last drawn, to tell a real change */
 
   GPtrArray      *labels;        /* one GtkLabel per lane from labels_first on, in lane order */
   GPtrArray      *event_labels;  /* one GtkLabel per event lane (tks-timeline-events.h) */

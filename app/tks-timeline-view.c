@@ -28,8 +28,18 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+/* What identifies a lane drawn: the row it shows and its threads. */
+typedef struct
+{
+  const TksLaneRow *row;
+  guint             n_threads;
+  guint32           threads_hash;
+} LaneKey;
+
+
 enum {
   SELECTION_CHANGED,
+  LANES_CHANGED,
   N_SIGNALS
 };
 
@@ -111,6 +121,8 @@ tks_timeline_view_get_geometry (TksTimelineView     *self,
         g->origin = tks_capture_get_start (self->capture);
     }
   g->coverage = self->coverage;
+  if (self->capture != NULL && self->lane_list != NULL)
+    g->lanes = tks_lane_list_get_lanes (self->lane_list, &g->n_lanes);
 }
 
 void
@@ -128,8 +140,8 @@ n_lanes (TksTimelineView *self)
 {
   guint n = 0;
 
-  if (self->capture != NULL)
-    tks_capture_get_shown_lanes (self->capture, self->all_lanes, &n);
+  if (self->capture != NULL && self->lane_list != NULL)
+    tks_lane_list_get_lanes (self->lane_list, &n);
   return n;
 }
 
@@ -183,8 +195,8 @@ labels_cover_view (TksTimelineView *self)
 static void
 rebuild_labels (TksTimelineView *self)
 {
-  const guint *lanes;
-  guint n, i, first, end;
+  TksTimelineGeometry g;
+  guint i, first, end;
 
   for (i = 0; i < self->labels->len; i++)
     gtk_widget_unparent (g_ptr_array_index (self->labels, i));
@@ -194,27 +206,34 @@ rebuild_labels (TksTimelineView *self)
   if (self->capture == NULL)
     return;
 
-  lanes = tks_capture_get_shown_lanes (self->capture, self->all_lanes, &n);
+  _tks_timeline_view_current_geometry (self, &g);
   label_range (self, &first, &end);
   self->labels_first = first;
   for (i = first; i < end; i++)
     {
-      const TksThread *thread = tks_capture_get_thread (self->capture, lanes[i]);
       g_autofree char *markup = NULL;
       g_autofree char *description = NULL;
       const char *name;
+      int priority;
       GtkWidget *label;
+      const TksLaneRow *row = NULL;
+      guint n_threads;
 
-      name = thread->name != NULL ? thread->name : "?";
+      name = tks_timeline_lane_name (self->capture, &g, i, &priority);
+      tks_timeline_lane_threads (self->capture, &g, i, &n_threads, &row);
+      if (name == NULL)
+        name = "?";
       markup = g_markup_printf_escaped ("%s <span alpha=\"55%%\" size=\"small\">%d</span>",
-                                        name, thread->priority);
+                                        name, priority);
       /* Translators: accessible description of a lane header */
-      description = g_strdup_printf (_("Thread %s, priority %d"), name, thread->priority);
+      description = g_strdup_printf (_("Thread %s, priority %d"), name, priority);
       label = g_object_new (GTK_TYPE_LABEL,
                             "use-markup", TRUE,
                             "label", markup,
                             "xalign", 0.0f,
-                            "ellipsize", PANGO_ELLIPSIZE_END,
+                            /* a group's count, at the end of its label, stays in view */
+                            "ellipsize", row != NULL && row->kind == TKS_LANE_ROW_GROUP
+                                         ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END,
                             "tooltip-text", description,
                             NULL);
       gtk_widget_add_css_class (label, "lane-header");
@@ -746,6 +765,7 @@ tks_timeline_view_dispose (GObject *object)
     g_cancellable_cancel (self->coverage_cancellable);
   g_clear_object (&self->coverage_cancellable);
   g_clear_pointer (&self->coverage, tks_coverage_free);
+  g_clear_object (&self->lane_list);
 
   G_OBJECT_CLASS (tks_timeline_view_parent_class)->dispose (object);
 }
@@ -757,6 +777,7 @@ tks_timeline_view_finalize (GObject *object)
 
   g_clear_pointer (&self->labels, g_ptr_array_unref);
   g_clear_pointer (&self->event_labels, g_ptr_array_unref);
+  g_clear_pointer (&self->lanes_shown, g_array_unref);
   g_clear_pointer (&self->info, g_free);
 
   G_OBJECT_CLASS (tks_timeline_view_parent_class)->finalize (object);
@@ -894,6 +915,10 @@ tks_timeline_view_class_init (TksTimelineViewClass *klass)
   signals[SELECTION_CHANGED] =
     g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* The thread lanes changed: another capture, a lane hidden, pinned, grouped or sorted. */
+  signals[LANES_CHANGED] =
+    g_signal_new ("lanes-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   gtk_widget_class_install_action (widget_class, "timeline.set-origin", NULL, set_origin_action);
   gtk_widget_class_install_action (widget_class, "timeline.reset-origin", NULL, reset_origin_action);
@@ -906,6 +931,7 @@ tks_timeline_view_init (TksTimelineView *self)
 {
   self->labels = g_ptr_array_new ();
   self->event_labels = g_ptr_array_new ();
+  self->lanes_shown = g_array_new (FALSE, FALSE, sizeof (LaneKey));
   self->origin = NAN;
   self->mark_a = NAN;
   self->mark_b = NAN;
@@ -979,6 +1005,119 @@ start_coverage (TksTimelineView *self)
   g_task_run_in_thread (task, coverage_thread);
 }
 
+/* Whether the lanes differ from those last drawn (a new sort, a hidden or pinned row), as
+ * opposed to a change of the panel's numbers only; remembers the new ones. */
+static gboolean
+lanes_differ (TksTimelineView *self)
+{
+  const TksLane *lanes = NULL;
+  guint n = 0;
+  gboolean differ;
+
+  if (self->lane_list != NULL)
+    lanes = tks_lane_list_get_lanes (self->lane_list, &n);
+  differ = n != self->lanes_shown->len;
+  for (guint l = 0; l < n; l++)
+    {
+      LaneKey key = { lanes[l].row, lanes[l].n_threads, 2166136261u };
+      LaneKey *old;
+
+      for (guint i = 0; i < lanes[l].n_threads; i++)
+        key.threads_hash = (key.threads_hash ^ lanes[l].threads[i]) * 16777619u;
+      if (l >= self->lanes_shown->len)
+        {
+          g_array_append_val (self->lanes_shown, key);
+          continue;
+        }
+      old = &g_array_index (self->lanes_shown, LaneKey, l);
+      if (memcmp (old, &key, sizeof key) != 0)
+        {
+          differ = TRUE;
+          *old = key;
+        }
+    }
+  g_array_set_size (self->lanes_shown, n);
+  return differ;
+}
+
+/* The lanes changed: what points at a lane follows its thread. */
+static void
+apply_lanes (TksTimelineView *self)
+{
+  TksTimelineGeometry g;
+
+  self->has_hover = FALSE;
+  if (self->has_selected)
+    {
+      int lane;
+
+      _tks_timeline_view_current_geometry (self, &g);
+      lane = tks_timeline_lane_of_thread (self->capture, &g, self->selected.thread);
+      if (lane < 0)
+        {
+          /* its lane was hidden */
+          self->has_selected = FALSE;
+          _tks_timeline_view_selection_changed (self);
+        }
+      else
+        self->selected.lane = (guint) lane;
+    }
+  rebuild_labels (self);
+  update_content_height (self);
+  _tks_timeline_view_update_info (self);
+  invalidate (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+static void
+lane_list_changed_cb (TksTimelineView *self,
+                      TksLaneList     *list)
+{
+  if (self->capture == NULL || !lanes_differ (self))
+    return;
+  apply_lanes (self);
+  g_signal_emit (self, signals[LANES_CHANGED], 0);
+}
+
+/* The lane list follows the capture, whether the lanes of threads that exited before the log
+ * are shown, and the tick rate its labels are written in. */
+static void
+update_lane_list (TksTimelineView *self)
+{
+  double hz = _tks_timeline_view_get_effective_tick_hz (self);
+  TksTimelineGeometry g;
+
+  if (self->capture == NULL)
+    return;
+  _tks_timeline_view_current_geometry (self, &g);
+  if (self->lane_list == NULL)
+    {
+      self->lane_list = tks_lane_list_new (self->capture, self->all_lanes, hz);
+      g_signal_connect_object (self->lane_list, "changed", G_CALLBACK (lane_list_changed_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
+  else
+    {
+      g_signal_handlers_block_by_func (self->lane_list, lane_list_changed_cb, self);
+      tks_lane_list_set_capture (self->lane_list, self->capture, self->all_lanes);
+      if (tks_tick_hz_is_sane (hz))
+        tks_lane_list_set_tick_hz (self->lane_list, hz);
+      g_signal_handlers_unblock_by_func (self->lane_list, lane_list_changed_cb, self);
+    }
+  /* exits are told from the ruler's 0, as the tooltips do */
+  g_signal_handlers_block_by_func (self->lane_list, lane_list_changed_cb, self);
+  tks_lane_list_set_time_origin (self->lane_list, g.origin);
+  g_signal_handlers_unblock_by_func (self->lane_list, lane_list_changed_cb, self);
+  lanes_differ (self);
+}
+
+TksLaneList *
+tks_timeline_view_get_lane_list (TksTimelineView *self)
+{
+  g_return_val_if_fail (TKS_IS_TIMELINE_VIEW (self), NULL);
+  return self->lane_list;
+}
+
 void
 tks_timeline_view_set_capture (TksTimelineView *self,
                                TksCapture      *capture)
@@ -995,6 +1134,7 @@ tks_timeline_view_set_capture (TksTimelineView *self,
   self->mark_b = NAN;
   self->origin = NAN;
   self->n_event_lanes = tks_timeline_n_event_lanes (capture);
+  update_lane_list (self);
   rebuild_event_labels (self);
   rebuild_labels (self);
   update_content_height (self);
@@ -1003,6 +1143,7 @@ tks_timeline_view_set_capture (TksTimelineView *self,
   start_coverage (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE]);
+  g_signal_emit (self, signals[LANES_CHANGED], 0);
 }
 
 TksViewport *
@@ -1051,6 +1192,9 @@ tks_timeline_view_set_tick_hz (TksTimelineView *self,
   if (self->tick_hz == tick_hz)
     return;
   self->tick_hz = tick_hz;
+  /* the labels of exited threads say when they exited */
+  update_lane_list (self);
+  rebuild_labels (self);
   _tks_timeline_view_update_info (self);
   invalidate (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TICK_HZ]);
@@ -1115,6 +1259,8 @@ tks_timeline_view_set_time_origin (TksTimelineView *self,
   g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
 
   self->origin = t;
+  update_lane_list (self);
+  rebuild_labels (self);
   _tks_timeline_view_update_info (self);
   invalidate (self);
 }
@@ -1139,6 +1285,7 @@ tks_timeline_view_set_all_lanes (TksTimelineView *self,
   self->all_lanes = all_lanes;
   self->has_hover = FALSE;
   self->has_selected = FALSE;
+  update_lane_list (self);
   rebuild_labels (self);
   update_content_height (self);
   _tks_timeline_view_update_info (self);

@@ -37,6 +37,10 @@ void         tks_timeline_view_set_load_graph (TksTimelineView    *self,
 void         tks_timeline_view_set_time_origin (TksTimelineView   *self,
                                               double               t);
 double       tks_timeline_view_get_time_origin (TksTimelineView   *self);
+/* The thread lanes: what the threads panel shows and changes (hide, pin, group, sort), and
+ * what the timeline draws; NULL before the first capture. "lanes-changed" tells when the
+ * lanes drawn change. */
+TksLaneList *tks_timeline_view_get_lane_list (TksTimelineView     *self);
 const char  *tks_timeline_view_get_info      (TksTimelineView     *self);
 void         tks_timeline_view_get_geometry  (TksTimelineView     *self,
                                               double               width,

@@ -213,8 +213,16 @@ test_expand (void)
     const TksThread *th = tks_capture_get_thread (capture, group->threads[0]);
     g_autofree char *label = g_strdup_printf ("#%d, exited at %.1f ms", th->number,
                                               th->exit_time / 2);
+    g_autofree char *from_trigger = NULL;
+    double trigger;
 
     g_assert_cmpstr (member->label, ==, label);
+    /* counted from the trigger, as the ruler does */
+    g_assert_true (tks_capture_get_trigger (capture, &trigger));
+    tks_lane_list_set_time_origin (list, trigger);
+    from_trigger = g_strdup_printf ("#%d, exited at %.1f ms", th->number, (th->exit_time - trigger) / 2);
+    g_assert_cmpstr (tks_lane_list_find_thread (list, group->threads[0])->label, ==, from_trigger);
+    tks_lane_list_set_time_origin (list, 0);
   }
 
   /* a member can be hidden, not pinned, not expanded */

@@ -335,6 +335,76 @@ test_log_end_band (void)
 }
 
 /* Threads that exited before the log began get no lane unless asked for. */
+/* A lane of the lane list's: a collapsed group of exited threads is one lane on which every
+ * member's runs are painted in the group's colour, and the hit test names the member under
+ * the pointer; a hidden row has no lane; a pinned one comes first. */
+static void
+test_group_lanes (void)
+{
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksLaneList) list = tks_lane_list_new (capture, FALSE, 1000);
+  TksTimelineGeometry g = { 0 };
+  const TksLane *lanes;
+  const TksLaneRow *group = NULL;
+  cairo_surface_t *surface;
+  guint n_lanes, n_shown, group_lane = 0, members_seen = 0;
+  GdkRGBA color;
+
+  tks_capture_get_shown_lanes (capture, FALSE, &n_shown);
+  lanes = tks_lane_list_get_lanes (list, &n_lanes);
+  g_assert_cmpuint (n_lanes, <, n_shown);
+  for (guint l = 0; l < n_lanes && group == NULL; l++)
+    if (lanes[l].row->kind == TKS_LANE_ROW_GROUP && lanes[l].n_threads >= 3)
+      {
+        group = lanes[l].row;
+        group_lane = l;
+      }
+  g_assert_nonnull (group);
+
+  full_geometry (capture, &g);
+  g.lanes = lanes;
+  g.n_lanes = n_lanes;
+  g_assert_cmpuint (tks_timeline_n_lanes (capture, &g), ==, n_lanes);
+  tks_timeline_lane_color (lanes[group_lane].threads[0], &color);
+  for (guint m = 0; m < lanes[group_lane].n_threads; m++)
+    {
+      const TksThread *member = tks_capture_get_thread (capture, lanes[group_lane].threads[m]);
+      double y = tks_timeline_lane_y (&g, group_lane) + g.lane_height / 2;
+      double mid;
+      TksTimelineHit hit;
+      Pixel p;
+
+      if (member->n_runs == 0)
+        continue;
+      /* zoomed on the member's first run */
+      g.x0 = member->runs[0].begin - 1;
+      g.x1 = member->runs[0].end + 1;
+      surface = render (capture, &g);
+      mid = x_of (&g, (member->runs[0].begin + member->runs[0].end) / 2);
+      p = pixel_at (surface, mid, y);
+      g_assert_cmpint (abs (p.r - (int)(color.red * 255)), <=, 2);
+      g_assert_cmpint (abs (p.g - (int)(color.green * 255)), <=, 2);
+      g_assert_cmpint (abs (p.b - (int)(color.blue * 255)), <=, 2);
+      g_assert_true (tks_timeline_hit_test (capture, &g, mid, y, &hit));
+      g_assert_cmpuint (hit.lane, ==, group_lane);
+      g_assert_cmpuint (hit.thread, ==, member->index);
+      g_assert_cmpint (hit.run, ==, 0);
+      cairo_surface_destroy (surface);
+      members_seen++;
+    }
+  g_assert_cmpuint (members_seen, >=, 2);
+
+  /* hidden: no lane; pinned: the first lane */
+  g_assert_true (tks_lane_list_set_hidden (list, group->key, TRUE));
+  lanes = tks_lane_list_get_lanes (list, &g.n_lanes);
+  g.lanes = lanes;
+  g_assert_cmpint (tks_timeline_lane_of_thread (capture, &g, group->threads[0]), ==, -1);
+  g_assert_true (tks_lane_list_set_hidden (list, group->key, FALSE));
+  g_assert_true (tks_lane_list_set_pinned (list, group->key, TRUE));
+  g.lanes = tks_lane_list_get_lanes (list, &g.n_lanes);
+  g_assert_cmpint (tks_timeline_lane_of_thread (capture, &g, group->threads[1]), ==, 0);
+}
+
 static void
 test_hidden_lanes (void)
 {
@@ -770,6 +840,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/view/render/lanes", test_lanes_on_real_capture);
+  g_test_add_func ("/view/render/group-lanes", test_group_lanes);
   g_test_add_func ("/view/render/time-ruler", test_time_ruler);
   g_test_add_func ("/view/render/load-shading", test_load_shading);
   g_test_add_func ("/view/render/bands", test_bands);

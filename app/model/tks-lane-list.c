@@ -34,6 +34,7 @@ struct _TksLaneList
 
   TksCapture *capture;
   double      tick_hz;
+  double      origin;     /* ticks: the 0 of the exit times in the labels */
   gboolean    range_set;
   double      from;
   double      to;
@@ -161,7 +162,7 @@ label_row (TksLaneList *self,
         /* Translators: a thread of a group of exited threads: its number, then when it
          * exited, in milliseconds */
         row->label = g_strdup_printf (_("#%d, exited at %.1f ms"), row->pub.number,
-                                      row->exit_time * 1000.0 / self->tick_hz);
+                                      (row->exit_time - self->origin) * 1000.0 / self->tick_hz);
       else
         /* Translators: a thread of a group of exited threads, whose exit is older than the
          * log: its number */
@@ -490,14 +491,10 @@ tks_lane_list_get_capture (TksLaneList *self)
   return self->capture;
 }
 
-void
-tks_lane_list_set_tick_hz (TksLaneList *self,
-                           double       tick_hz)
+/* The members' labels say when they exited: after a change of the tick rate or the origin. */
+static void
+relabel_members (TksLaneList *self)
 {
-  g_return_if_fail (TKS_IS_LANE_LIST (self));
-  g_return_if_fail (tks_tick_hz_is_sane (tick_hz));
-
-  self->tick_hz = tick_hz;
   for (guint i = 0; i < self->top->len; i++)
     {
       Row *row = g_ptr_array_index (self->top, i);
@@ -507,6 +504,28 @@ tks_lane_list_set_tick_hz (TksLaneList *self,
           label_row (self, g_ptr_array_index (row->members, m));
     }
   g_signal_emit (self, signals[CHANGED], 0);
+}
+
+void
+tks_lane_list_set_tick_hz (TksLaneList *self,
+                           double       tick_hz)
+{
+  g_return_if_fail (TKS_IS_LANE_LIST (self));
+  g_return_if_fail (tks_tick_hz_is_sane (tick_hz));
+
+  self->tick_hz = tick_hz;
+  relabel_members (self);
+}
+
+void
+tks_lane_list_set_time_origin (TksLaneList *self,
+                               double       origin)
+{
+  g_return_if_fail (TKS_IS_LANE_LIST (self));
+  g_return_if_fail (isfinite (origin));
+
+  self->origin = origin;
+  relabel_members (self);
 }
 
 void

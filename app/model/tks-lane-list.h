@@ -86,6 +86,10 @@ TksCapture       *tks_lane_list_get_capture      (TksLaneList  *self);
 void              tks_lane_list_set_tick_hz      (TksLaneList  *self,
                                                   double        tick_hz);
 
+/* The time the members' exits are counted from (ticks; 0 until set), as a ruler's origin. */
+void              tks_lane_list_set_time_origin  (TksLaneList  *self,
+                                                  double        origin);
+
 /* The range the shares are computed over, in ticks, clamped as tks_stats_compute() does
  * (from the capture's start to the log's end). */
 void              tks_lane_list_set_range        (TksLaneList  *self,
