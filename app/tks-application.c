@@ -209,6 +209,8 @@ tks_application_startup (GApplication *app)
     { "win.save-as", { "<Control><Shift>s", NULL } },
     { "win.export", { "<Control>e", NULL } },
     { "win.statistics", { "<Control>i", NULL } },
+    { "win.threads-panel", { "F9", NULL } },
+    { "win.find-thread", { "<Control>f", NULL } },
     { "win.zoom-fit", { "<Control>0", NULL } },
     { "win.zoom-to-marks", { "<Control>m", NULL } },
     { "win.back", { "<Alt>Left", NULL } },

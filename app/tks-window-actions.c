@@ -224,6 +224,42 @@ load_graph_change (GSimpleAction *action,
   toggle_setting (action, state, self, "load-graph");
 }
 
+/* The threads panel beside the timeline. */
+static void
+threads_panel_change (GSimpleAction *action,
+                      GVariant      *state,
+                      gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  gboolean open = g_variant_get_boolean (state);
+
+  /* closed, the panel is hidden once it has slid away: out of the accessibility tree */
+  if (open)
+    gtk_widget_set_visible (GTK_WIDGET (self->threads_revealer), TRUE);
+  gtk_revealer_set_reveal_child (self->threads_revealer, open);
+  toggle_setting (action, state, self, "threads-panel");
+}
+
+static void
+threads_panel_revealed (GtkRevealer *revealer)
+{
+  if (!gtk_revealer_get_reveal_child (revealer) && !gtk_revealer_get_child_revealed (revealer))
+    gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
+}
+
+/* Ctrl+F: the panel's search, the panel opened if need be. */
+static void
+find_thread_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  TksWindow *self = user_data;
+
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "threads-panel",
+                                      g_variant_new_boolean (TRUE));
+  tks_threads_panel_focus_search (self->threads_panel);
+}
+
 /* Navigation actions */
 
 static void
@@ -331,7 +367,11 @@ _tks_window_actions_init (TksWindow *self)
     { "show-exited-threads", NULL, NULL, "false", show_exited_threads_change, { 0 } },
     { "ruler-ticks", NULL, NULL, "false", ruler_ticks_change, { 0 } },
     { "load-graph", NULL, NULL, "false", load_graph_change, { 0 } },
+    { "threads-panel", NULL, NULL, "false", threads_panel_change, { 0 } },
+    { "find-thread", find_thread_action, NULL, NULL, NULL, { 0 } },
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  g_signal_connect (self->threads_revealer, "notify::child-revealed",
+                    G_CALLBACK (threads_panel_revealed), NULL);
 }

@@ -12,6 +12,7 @@
 #include "tks-capture.h"
 #include "tks-overview.h"
 #include "tks-session.h"
+#include "tks-threads-panel.h"
 #include "tks-timeline-view.h"
 #include "tks-viewport.h"
 #include "tks-window.h"
@@ -30,6 +31,8 @@ struct _TksWindow
   GtkLabel         *progress_label;
   GtkProgressBar   *progress_bar;
   TksTimelineView  *timeline;
+  GtkRevealer      *threads_revealer;
+  TksThreadsPanel  *threads_panel;
   GtkScrollbar     *vscrollbar;
   TksOverview      *overview;
   GtkLabel         *status_label;

@@ -410,6 +410,9 @@ load_settings (TksWindow *self)
   if (_tks_window_settings_has_key (settings, "ruler-ticks"))
     g_action_group_change_action_state (G_ACTION_GROUP (self), "ruler-ticks",
                                         g_variant_new_boolean (g_settings_get_boolean (settings, "ruler-ticks")));
+  if (_tks_window_settings_has_key (settings, "threads-panel"))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "threads-panel",
+                                        g_variant_new_boolean (g_settings_get_boolean (settings, "threads-panel")));
   if (_tks_window_settings_has_key (settings, "load-graph"))
     g_action_group_change_action_state (G_ACTION_GROUP (self), "load-graph",
                                         g_variant_new_boolean (g_settings_get_boolean (settings, "load-graph")));
@@ -480,6 +483,7 @@ tks_window_class_init (TksWindowClass *klass)
 
   g_type_ensure (TKS_TYPE_TIMELINE_VIEW);
   g_type_ensure (TKS_TYPE_SELECTION_PANEL);
+  g_type_ensure (TKS_TYPE_THREADS_PANEL);
   g_type_ensure (TKS_TYPE_OVERVIEW);
   g_type_ensure (TKS_TYPE_BOARD_POPOVER);
 
@@ -488,6 +492,8 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, timeline);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_panel);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, vscrollbar);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, status_label);
