@@ -836,43 +836,56 @@ typedef struct
   int         log;
 } tu_line_t;
 
-/* Prints the numbered threads then the history; the caller holds the numbers. */
-static void
-tu_print_list (BaseSequentialStream *out)
+/* The list line of the thread numbered @i + 1; 0 when there is none. */
+static int
+tu_list_line (uint8_t i, tu_line_t *line)
 {
-  uint8_t i, first, count;
+  int found = 0;
 
-  for (i = 0; ; i++)
+  chSysLock ();
+  if (i < tu_n_slots)
     {
-      tu_line_t line;
-
-      chSysLock ();
-      if (i >= tu_n_slots)
-        {
-          chSysUnlock ();
-          break;
-        }
+      found = 1;
       if (tu_slots[i].tp != NULL)
         {
           const thread_t *tp = tu_slots[i].tp;
 
-          line.name = TU_NONAME (TU_NAME (tp));
-          line.prio = (int) TU_PRIO (tp);
-          line.log = tp->log_this_thread != 0U;
+          line->name = TU_NONAME (TU_NAME (tp));
+          line->prio = (int) TU_PRIO (tp);
+          line->log = tp->log_this_thread != 0U;
         }
       else
         {
-          line.name = (tu_slots[i].flags & TU_FLAG_DYNAMIC) != 0U
-                      ? tu_dynamic_name : TU_NONAME (tu_slots[i].name);
-          line.prio = (int) tu_slots[i].prio;
-          line.log = (tu_slots[i].flags & TU_FLAG_LOG) != 0U;
+          line->name = (tu_slots[i].flags & TU_FLAG_DYNAMIC) != 0U
+                       ? tu_dynamic_name : TU_NONAME (tu_slots[i].name);
+          line->prio = (int) tu_slots[i].prio;
+          line->log = (tu_slots[i].flags & TU_FLAG_LOG) != 0U;
         }
-      chSysUnlock ();
-
-      chprintf (out, TU_LIST_FORMAT, (int) i + 1, line.prio, line.log ? "Yes" : "No", line.name);
     }
+  chSysUnlock ();
+  return found;
+}
+
+static void
+tu_print_list_line (BaseSequentialStream *out, uint8_t i, const tu_line_t *line)
+{
+  chprintf (out, TU_LIST_FORMAT, (int) i + 1, line->prio, line->log ? "Yes" : "No", line->name);
+}
+
+/* Prints the numbered threads then, with @history, the history; the caller holds the
+ * numbers. Returns the number of threads printed. */
+static uint8_t
+tu_print_list (BaseSequentialStream *out, int history)
+{
+  uint8_t i, n, first, count;
+  tu_line_t line;
+
+  for (n = 0; tu_list_line (n, &line) != 0; n++)
+    tu_print_list_line (out, n, &line);
 
   chprintf (out, "Deleted threads: " TU_NL);
+  if (history == 0)
+    return n;
 
   /* No exit enters the history while numbers are held: these entries stay valid. */
   chSysLock ();
@@ -887,6 +900,7 @@ tu_print_list (BaseSequentialStream *out)
       chprintf (out, TU_LIST_FORMAT, (int) entry->number, (int) entry->prio,
                 (entry->flags & TU_FLAG_LOG) != 0U ? "Yes" : "No", TU_NONAME (entry->name));
     }
+  return n;
 }
 
 typedef struct
@@ -1424,65 +1438,92 @@ tu_z_start (tu_bits_t *b, tu_zstate_t *z, tu_zstate_t *key)
   memset (b->bits, 0, sizeof b->bits);
 }
 
+/* A compact log being printed: the line being filled, the coder's state after its entries
+ * and at its key frame, and the checksum of the entries so far. */
+typedef struct
+{
+  tu_zstate_t z;
+  tu_zstate_t key;
+  tu_bits_t   b;
+  uint32_t    seq;        /* the number of the line being filled */
+  uint32_t    entries;    /* entries on it */
+  uint32_t    hash;
+} tu_zlog_t;
+
+static void
+tu_zlog_init (tu_zlog_t *l)
+{
+  memset (l, 0, sizeof *l);
+  l->z.mean = 8U << 10;
+  l->hash = 2166136261U;
+}
+
+/* Prints the line being filled, if it holds entries. */
+static void
+tu_zlog_flush (BaseSequentialStream *out, tu_zlog_t *l)
+{
+  if (l->entries != 0U)
+    {
+      tu_z_flush (out, l->seq++, &l->b, &l->key, l->entries);
+      l->entries = 0;
+    }
+}
+
+/* Adds @e to the line being filled, printing the line first when it does not fit. */
+static void
+tu_zlog_add (BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e)
+{
+  tu_zstate_t before;
+  uint32_t mark, payload;
+
+  if (l->entries == 0U)
+    tu_z_start (&l->b, &l->z, &l->key);
+  before = l->z;
+  mark = l->b.n;
+  tu_z_entry (&l->b, &l->z, e);
+  if (l->b.full != 0)
+    {
+      /* It does not fit: the line ends before it, and it begins the next. */
+      uint32_t i;
+
+      for (i = mark; i < TU_Z_PAYLOAD_BITS; i++)
+        l->b.bits[i / 8U] &= (uint8_t) ~(0x80U >> (i % 8U));
+      l->b.n = mark;
+      l->b.full = 0;
+      l->z = before;
+      tu_zlog_flush (out, l);
+      tu_z_start (&l->b, &l->z, &l->key);
+      tu_z_entry (&l->b, &l->z, e);
+    }
+  payload = tu_entry_payload (e);
+  l->hash = tu_hash_word (l->hash, e->record);
+#if TU_CYCLES
+  l->hash = tu_hash_word (l->hash, e->stamp);
+#endif
+  if (payload >= 1U)
+    l->hash = tu_hash_word (l->hash, e->a);
+  if (payload >= 2U)
+    l->hash = tu_hash_word (l->hash, e->b);
+  if (++l->entries == TU_Z_MAX_ENTRIES)
+    tu_zlog_flush (out, l);
+}
+
 /* Prints the entries of @span in the compact encoding; fills its checksum (as dump version 2
  * computes it) and returns the number of lines. */
 static uint32_t
 tu_print_compact (BaseSequentialStream *out, tu_span_t *span)
 {
-  uint32_t pos = span->first, left = span->count, seq = 0, entries = 0;
-  uint32_t hash = 2166136261U;
-  tu_zstate_t z, key;
-  tu_bits_t b;
+  uint32_t pos = span->first, left = span->count;
+  tu_zlog_t l;
   tu_entry_t e;
 
-  memset (&z, 0, sizeof z);
-  z.mean = 8U << 10;
+  tu_zlog_init (&l);
   while (left != 0U)
-    {
-      tu_zstate_t before;
-      uint32_t mark, payload;
-
-      if (tu_read_entry (&pos, &left, &e) == 0)
-        continue;
-      if (entries == 0U)
-        tu_z_start (&b, &z, &key);
-      before = z;
-      mark = b.n;
-      tu_z_entry (&b, &z, &e);
-      if (b.full != 0)
-        {
-          /* It does not fit: the line ends before it, and it begins the next. */
-          uint32_t i;
-
-          for (i = mark; i < TU_Z_PAYLOAD_BITS; i++)
-            b.bits[i / 8U] &= (uint8_t) ~(0x80U >> (i % 8U));
-          b.n = mark;
-          b.full = 0;
-          z = before;
-          tu_z_flush (out, seq++, &b, &key, entries);
-          tu_z_start (&b, &z, &key);
-          tu_z_entry (&b, &z, &e);
-          entries = 0;
-        }
-      payload = tu_entry_payload (&e);
-      hash = tu_hash_word (hash, e.record);
-#if TU_CYCLES
-      hash = tu_hash_word (hash, e.stamp);
-#endif
-      if (payload >= 1U)
-        hash = tu_hash_word (hash, e.a);
-      if (payload >= 2U)
-        hash = tu_hash_word (hash, e.b);
-      if (++entries == TU_Z_MAX_ENTRIES)
-        {
-          tu_z_flush (out, seq++, &b, &key, entries);
-          entries = 0;
-        }
-    }
-  if (entries != 0U)
-    tu_z_flush (out, seq++, &b, &key, entries);
-  span->checksum = hash;
-  return seq;
+    if (tu_read_entry (&pos, &left, &e) != 0)
+      tu_zlog_add (out, &l, &e);
+  tu_zlog_flush (out, &l);
+  span->checksum = l.hash;
+  return l.seq;
 }
 
 static void
@@ -1792,7 +1833,7 @@ tuPrintListThreads (BaseSequentialStream *out)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_hold (0);
-  tu_print_list (out);
+  (void) tu_print_list (out, 1);
   tu_release (0);
 #elif CH_CFG_USE_REGISTRY == TRUE
   thread_t *tp;
@@ -1940,7 +1981,7 @@ tu_print_dump (BaseSequentialStream *out, int compact)
                   (unsigned long) p->dropped);
     }
   chprintf (out, "Threads:" TU_NL);
-  tu_print_list (out);
+  (void) tu_print_list (out, 1);
 #if TU_NAMES
   /* Names are only ever added: the first n_names stay as they are. */
   chprintf (out, "Names:" TU_NL);
