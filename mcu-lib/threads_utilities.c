@@ -123,6 +123,11 @@
 
 #define TU_LOG_SIZE ((uint32_t) (THREADS_TIMESTAMPS_LOG_SIZE))
 
+/* threads_record: the host's stop byte, and how long the board streams without a byte from
+ * the host (its keep-alive). */
+#define TU_REC_STOP       THREADS_RECORD_STOP_BYTE
+#define TU_REC_SILENCE_MS THREADS_RECORD_SILENCE_MS
+
 #define TU_IN_POS    0
 #define TU_OUT_POS   6
 #define TU_TIME_POS  12
@@ -313,10 +318,17 @@ static uint8_t tu_when_fired;
 static uint32_t tu_run_since;
 #endif
 
+#if !TU_RECORD
+static const char no_record_error_message[] =
+  "Recording is not built in" TU_NL
+  "Please define THREADS_TIMESTAMPS_RECORD = true in your makefile" TU_NL;
+#endif
+
 #else
 static const char no_timestamps_error_message[] =
   "The thread timestamps functionality is disabled" TU_NL
   "Please define USE_THREADS_TIMESTAMPS = true in your makefile " TU_NL;
+#define no_record_error_message no_timestamps_error_message
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
 /********************               PRIVATE FUNCTIONS              ********************/
@@ -1875,10 +1887,18 @@ tuPrintTimestamps (BaseSequentialStream *out)
 }
 
 #ifdef ENABLE_THREADS_TIMESTAMPS
-/* threads_dump (@compact 0) and threads_dump_compact (@compact 1). */
-static void
+/* What tu_print_dump() prints: threads_dump, threads_dump_compact, or the beginning of
+ * threads_record (the header and the lists up to "Compact:"; the numbers are held by the
+ * recording, which does not pause the log). */
+#define TU_DUMP_TEXT    0
+#define TU_DUMP_COMPACT 1
+#define TU_DUMP_RECORD  2
+
+/* Prints a dump of @compact kind; returns the number of threads listed. */
+static uint8_t
 tu_print_dump (BaseSequentialStream *out, int compact)
 {
+  uint8_t listed;
   tu_span_t span;
   uint8_t triggered, frozen, log_setting;
   uint32_t trigger_time, written, dropped_paused, dropped_history, unnumbered_live,
@@ -1895,7 +1915,8 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   uint32_t when_measured;
 #endif
 
-  tu_hold (1);
+  if (compact != TU_DUMP_RECORD)
+    tu_hold (1);
   chSysLock ();
   tu_snapshot_span (&span);
   triggered = tu_triggered;
@@ -1957,12 +1978,22 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   chprintf (out, "Max names: %d" TU_NL, THREADS_TIMESTAMPS_MAX_NAMES);
   chprintf (out, "Names refused: %lu" TU_NL, (unsigned long) names_refused);
 #endif
+  if (compact == TU_DUMP_RECORD)
+    {
+      /* The entries follow as they are written: no count, no hole of the log. */
+      chprintf (out, "Recording: stop byte %d, keep-alive %d ms" TU_NL, (int) TU_REC_STOP,
+                (int) TU_REC_SILENCE_MS);
+      pauses_count = 0;
+    }
+  else
+    {
 #if TU_EVENTS
-  chprintf (out, "Records: %lu" TU_NL, (unsigned long) tu_count_entries (&span));
-  chprintf (out, "Slots: %lu" TU_NL, (unsigned long) span.count);
+      chprintf (out, "Records: %lu" TU_NL, (unsigned long) tu_count_entries (&span));
+      chprintf (out, "Slots: %lu" TU_NL, (unsigned long) span.count);
 #else
-  chprintf (out, "Records: %lu" TU_NL, (unsigned long) span.count);
+      chprintf (out, "Records: %lu" TU_NL, (unsigned long) span.count);
 #endif
+    }
   chprintf (out, "Records written: %lu" TU_NL, (unsigned long) written);
   chprintf (out, "Dropped while paused: %lu" TU_NL, (unsigned long) dropped_paused);
   chprintf (out, "Dropped for history: %lu" TU_NL, (unsigned long) dropped_history);
@@ -1981,7 +2012,8 @@ tu_print_dump (BaseSequentialStream *out, int compact)
                   (unsigned long) p->dropped);
     }
   chprintf (out, "Threads:" TU_NL);
-  (void) tu_print_list (out, 1);
+  /* A recording streams no exit (the numbers are held): no history either. */
+  listed = tu_print_list (out, compact != TU_DUMP_RECORD);
 #if TU_NAMES
   /* Names are only ever added: the first n_names stay as they are. */
   chprintf (out, "Names:" TU_NL);
@@ -1989,6 +2021,11 @@ tu_print_dump (BaseSequentialStream *out, int compact)
     chprintf (out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int) i + 1,
               tu_name_kind_names[tu_name_kinds[i]], TU_NONAME (tu_names[i]));
 #endif
+  if (compact == TU_DUMP_RECORD)
+    {
+      chprintf (out, "Compact:" TU_NL);
+      return listed;
+    }
   if (compact != 0)
     {
       chprintf (out, "Compact:" TU_NL);
@@ -1998,7 +2035,7 @@ tu_print_dump (BaseSequentialStream *out, int compact)
       chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
                 (unsigned long) tu_count_entries (&span), (unsigned long) span.checksum);
       tu_release (1);
-      return;
+      return listed;
     }
   chprintf (out, "Timestamps:" TU_NL);
   if (triggered != 0U)
@@ -2013,14 +2050,179 @@ tu_print_dump (BaseSequentialStream *out, int compact)
 #endif
 
   tu_release (1);
+  return listed;
 }
+#if TU_RECORD
+/********************             CONTINUOUS RECORDING             ********************/
+
+/* threads_record (see WIRE-FORMAT.md): the header of threads_dump_compact, then the entries in
+ * the compact encoding as they are written, until the host sends the stop byte or falls silent.
+ * The hooks write the log as always; the shell thread reads it behind them, from its own
+ * sequence number. When the log went round before the reader got there, the slots overwritten
+ * are counted and a "Lost:" line tells the host where and how many. Nothing here runs in the
+ * hooks: the writer's cost does not change. The numbers are held while recording (an exit is
+ * written when the recording ends), so a thread keeps its number for the whole stream; threads
+ * and names that appear are announced by their list lines before the entries that name them. */
+
+#define TU_REC_LINE_MS  250U   /* a line is printed at the latest this long after its first entry */
+#define TU_REC_BATCH    16U    /* entries taken from the log under one lock */
+#define TU_REC_POLL     512U   /* entries at most per poll, so that input is seen often */
+
+typedef struct
+{
+  uint8_t   on;
+  uint8_t   threads;      /* threads announced (numbers 1 to threads) */
+  uint8_t   names;        /* names announced */
+  uint32_t  seq;          /* sequence number of the next slot to read */
+  uint32_t  slots;        /* slots of the entries streamed */
+  uint32_t  lost;         /* slots overwritten before they were read, in all */
+  uint32_t  entries;      /* entries streamed */
+  uint32_t  last_tick;    /* tick of the last entry streamed */
+  systime_t heard;        /* when the host last sent a byte */
+  systime_t line_began;   /* when the line being filled got its first entry */
+  tu_zlog_t log;
+} tu_rec_t;
+
+static tu_rec_t tu_rec;
+
+static systime_t
+tu_rec_ticks (uint32_t ms)
+{
+  return (systime_t) (((uint64_t) ms * (uint64_t) (CH_CFG_ST_FREQUENCY) + 999U) / 1000U);
+}
+
+/* Threads and names that appeared since the last announcement: their list lines. */
+static void
+tu_rec_announce (BaseSequentialStream *out, uint8_t n_threads, uint8_t n_names)
+{
+  tu_line_t line;
+
+  while (tu_rec.threads < n_threads && tu_list_line (tu_rec.threads, &line) != 0)
+    {
+      tu_print_list_line (out, tu_rec.threads, &line);
+      tu_rec.threads++;
+    }
+#if TU_NAMES
+  for (; tu_rec.names < n_names; tu_rec.names++)
+    chprintf (out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int) tu_rec.names + 1,
+              tu_name_kind_names[tu_name_kinds[tu_rec.names]], TU_NONAME (tu_names[tu_rec.names]));
+#else
+  (void) n_names;
+#endif
+}
+
+/* Takes up to TU_REC_BATCH entries from the log (locked): their number; the slots overwritten
+ * before they could be read are added to @lost. */
+static uint32_t
+tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_threads,
+             uint8_t *n_names)
+{
+  uint32_t n = 0, left, pos, oldest;
+
+  chSysLock ();
+  /* A trigger set meanwhile is an entry of the stream; the log freezes only once the
+   * recording has ended. Run mode (the log emptied) goes on from its beginning. */
+  if (tu_triggered != 0U && tu_frozen == 0U)
+    tu_fill_remaining = TU_LOG_SIZE;
+  if (tu_rec.seq - (tu_written - tu_count) > tu_count)
+    {
+      oldest = tu_written - tu_count;
+      if (tu_written - tu_rec.seq < 0x80000000U)
+        *lost += oldest - tu_rec.seq;   /* overwritten (else the log was emptied) */
+      tu_rec.seq = oldest;
+    }
+  left = tu_written - tu_rec.seq;
+  pos = (tu_head + TU_LOG_SIZE - left) % TU_LOG_SIZE;
+  while (n < TU_REC_BATCH && left != 0U)
+    {
+      uint32_t before = left;
+
+      if (tu_read_entry (&pos, &left, &batch[n]) != 0)
+        slots[n++] = before - left;
+      else
+        *lost += before - left;   /* the rest of an entry overwritten */
+    }
+  tu_rec.seq = tu_written - left;
+  *n_threads = tu_n_slots;
+#if TU_NAMES
+  *n_names = tu_n_names;
+#else
+  *n_names = 0;
+#endif
+  chSysUnlock ();
+  return n;
+}
+
+/* Streams what the log holds beyond the reader, a bounded number of entries. */
+static void
+tu_rec_drain (BaseSequentialStream *out, systime_t now)
+{
+  uint32_t taken = 0;
+
+  while (taken < TU_REC_POLL)
+    {
+      tu_entry_t batch[TU_REC_BATCH];
+      uint32_t slots[TU_REC_BATCH];
+      uint32_t i, n, lost = 0;
+      uint8_t n_threads, n_names;
+
+      n = tu_rec_take (batch, slots, &lost, &n_threads, &n_names);
+      if (lost != 0U)
+        {
+          /* The hole lies between the lines: from the last entry streamed to the next one. */
+          uint32_t next = n != 0U ? (batch[0].record >> TU_TIME_POS) & TU_TIME_MASK
+                                  : (uint32_t) now & TU_TIME_MASK;
+
+          tu_zlog_flush (out, &tu_rec.log);
+          chprintf (out, "Lost: before record %lu, ticks %lu to %lu, %lu switches dropped" TU_NL,
+                    (unsigned long) tu_rec.slots, (unsigned long) tu_rec.last_tick,
+                    (unsigned long) (tu_rec.last_tick + ((next - tu_rec.last_tick) & TU_TIME_MASK)),
+                    (unsigned long) lost);
+          tu_rec.lost += lost;
+        }
+      tu_rec_announce (out, n_threads, n_names);
+      for (i = 0; i < n; i++)
+        {
+          if (tu_rec.log.entries == 0U)
+            tu_rec.line_began = now;
+          tu_zlog_add (out, &tu_rec.log, &batch[i]);
+          tu_rec.slots += slots[i];
+          tu_rec.entries++;
+          tu_rec.last_tick = (batch[i].record >> TU_TIME_POS) & TU_TIME_MASK;
+        }
+      taken += n;
+      if (n < TU_REC_BATCH)
+        break;
+    }
+  if (tu_rec.log.entries != 0U
+      && (systime_t) (now - tu_rec.line_began) >= tu_rec_ticks (TU_REC_LINE_MS))
+    tu_zlog_flush (out, &tu_rec.log);
+}
+
+/* Ends the recording: the last line, the end line; the numbers are released (the exits held
+ * meanwhile are written) and a trigger set meanwhile fills half a log from now. */
+static void
+tu_rec_end (BaseSequentialStream *out)
+{
+  tu_zlog_flush (out, &tu_rec.log);
+  chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
+            (unsigned long) tu_rec.entries, (unsigned long) tu_rec.log.hash);
+  chSysLock ();
+  tu_rec.on = 0;
+  if (tu_triggered != 0U && tu_frozen == 0U)
+    tu_fill_remaining = TU_LOG_SIZE / 2U;
+  chSysUnlock ();
+  tu_release (0);
+}
+#endif /* TU_RECORD */
+
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
 void
 tuPrintDump (BaseSequentialStream *out)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  tu_print_dump (out, 0);
+  (void) tu_print_dump (out, TU_DUMP_TEXT);
 #else
   chprintf (out, "%s", no_timestamps_error_message);
 #endif
@@ -2030,9 +2232,82 @@ void
 tuPrintDumpCompact (BaseSequentialStream *out)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  tu_print_dump (out, 1);
+  (void) tu_print_dump (out, TU_DUMP_COMPACT);
 #else
   chprintf (out, "%s", no_timestamps_error_message);
+#endif
+}
+
+int
+tuRecordBegin (BaseSequentialStream *out)
+{
+#if TU_RECORD
+  uint8_t listed;
+
+  chSysLock ();
+  if (tu_rec.on != 0U)
+    {
+      chSysUnlock ();
+      chprintf (out, "A recording is already under way" TU_NL);
+      return 0;
+    }
+  /* A recording runs in run mode: a log frozen by a trigger starts again, empty. */
+  if (tu_frozen != 0U)
+    tuResetTriggerI ();
+  memset (&tu_rec, 0, sizeof tu_rec);
+  tu_zlog_init (&tu_rec.log);
+  tu_rec.on = 1U;
+  tu_rec.seq = tu_written;
+  tu_rec.heard = chVTGetSystemTimeX ();
+#if TU_NAMES
+  tu_rec.names = tu_n_names;
+#endif
+  tu_hold_count++;
+  chSysUnlock ();
+
+  listed = tu_print_dump (out, TU_DUMP_RECORD);
+  /* Threads created while the list was printed are in it; names registered meanwhile come
+   * with the first entries. */
+  tu_rec.threads = listed;
+  return 1;
+#else
+  chprintf (out, "%s", no_record_error_message);
+  return 0;
+#endif
+}
+
+int
+tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
+{
+#if TU_RECORD
+  systime_t now = chVTGetSystemTimeX ();
+  size_t i;
+
+  if (tu_rec.on == 0U)
+    return 0;
+  for (i = 0; i < n; i++)
+    {
+      if (input[i] == (uint8_t) TU_REC_STOP)
+        {
+          tu_rec_drain (out, now);
+          tu_rec_end (out);
+          return 0;
+        }
+      tu_rec.heard = now;
+    }
+  if ((systime_t) (now - tu_rec.heard) >= tu_rec_ticks (TU_REC_SILENCE_MS))
+    {
+      /* Nobody listens any more (the host went away, the cable was pulled). */
+      tu_rec_end (out);
+      return 0;
+    }
+  tu_rec_drain (out, now);
+  return 1;
+#else
+  (void) out;
+  (void) input;
+  (void) n;
+  return 0;
 #endif
 }
 
@@ -2484,6 +2759,28 @@ tuCmdThreadsDumpCompact (BaseSequentialStream *chp, int argc, char *argv[])
   (void) argv;
   if (tu_no_arguments (chp, argc, "threads_dump_compact"))
     tuPrintDumpCompact (chp);
+}
+
+void
+tuCmdThreadsRecord (BaseSequentialStream *chp, int argc, char *argv[])
+{
+  (void) argv;
+  if (!tu_no_arguments (chp, argc, "threads_record"))
+    return;
+#if TU_RECORD
+  if (tuRecordBegin (chp) == 0)
+    return;
+  for (;;)
+    {
+      uint8_t input[8];
+      size_t n = THREADS_RECORD_READ (chp, input, sizeof input, THREADS_RECORD_POLL_MS);
+
+      if (tuRecordPoll (chp, input, n) == 0)
+        break;
+    }
+#else
+  chprintf (chp, "%s", no_record_error_message);
+#endif
 }
 
 #if TU_CONDITIONS
