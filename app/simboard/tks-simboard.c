@@ -1637,6 +1637,18 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
             }
         }
     }
+  if (b->recording)
+    {
+      /* The host went away while the board streamed: on a board the silence ends it; here
+       * it ends with the link, as if stopped, and nobody reads the end. */
+      static const guint8 stop_byte = 3;
+      BoardStream stream = { { &board_stream_vmt }, b };
+
+      b->fd = -1;
+      (void) b->mcu->record_poll (&stream.base, &stop_byte, 1);
+      b->recording = FALSE;
+      g_byte_array_set_size (b->out, 0);
+    }
   flush_out (b);
   b->fd = -1;
   if (saved_errno != 0)
