@@ -1173,6 +1173,8 @@ typedef struct
   uint8_t  head_counts[TU_Z_HEADS];
   uint8_t  steps[TU_Z_STEPS];
   uint8_t  step_counts[TU_Z_STEPS];
+  uint8_t  stamps;         /* the entries carry the counter (with it, unless recording
+                            * switches only) */
 } tu_zstate_t;
 
 static void
@@ -1361,6 +1363,7 @@ tu_z_entry (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e)
   if (dt >= TU_Z_STEPS - 1U)
     tu_bits_eg (b, dt - (TU_Z_STEPS - 1U), 0);
 #if TU_CYCLES
+  if (z->stamps != 0U)
   {
     uint32_t off = tu_zigzag ((int32_t) (e->stamp - z->counter - dt * TU_Z_CYCLES_PER_TICK));
 
@@ -1379,8 +1382,11 @@ tu_z_key (tu_bits_t *b, const tu_zstate_t *z, uint32_t entries)
   tu_bits_put (b, entries, 7);
   tu_bits_put (b, z->tick, 20);
 #if TU_CYCLES
-  tu_bits_put (b, z->counter, 32);
-  tu_bits_put (b, tu_z_order (z->mean), 5);
+  if (z->stamps != 0U)
+    {
+      tu_bits_put (b, z->counter, 32);
+      tu_bits_put (b, tu_z_order (z->mean), 5);
+    }
 #endif
   tu_bits_put (b, z->cur, 6);
 }
@@ -1467,6 +1473,7 @@ tu_zlog_init (tu_zlog_t *l)
 {
   memset (l, 0, sizeof *l);
   l->z.mean = 8U << 10;
+  l->z.stamps = (uint8_t) TU_CYCLES;
   l->hash = 2166136261U;
 }
 
@@ -1510,7 +1517,8 @@ tu_zlog_add (BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e)
   payload = tu_entry_payload (e);
   l->hash = tu_hash_word (l->hash, e->record);
 #if TU_CYCLES
-  l->hash = tu_hash_word (l->hash, e->stamp);
+  if (l->z.stamps != 0U)
+    l->hash = tu_hash_word (l->hash, e->stamp);
 #endif
   if (payload >= 1U)
     l->hash = tu_hash_word (l->hash, e->a);
@@ -1893,12 +1901,14 @@ tuPrintTimestamps (BaseSequentialStream *out)
 #define TU_DUMP_TEXT    0
 #define TU_DUMP_COMPACT 1
 #define TU_DUMP_RECORD  2
+#define TU_DUMP_RECORD_SWITCHES 3   /* threads_record of the switches only: as dump version 1 */
 
 /* Prints a dump of @compact kind; returns the number of threads listed. */
 static uint8_t
 tu_print_dump (BaseSequentialStream *out, int compact)
 {
   uint8_t listed;
+  int events = compact != TU_DUMP_RECORD_SWITCHES;   /* the event lines, with the options */
   tu_span_t span;
   uint8_t triggered, frozen, log_setting;
   uint32_t trigger_time, written, dropped_paused, dropped_history, unnumbered_live,
@@ -1915,6 +1925,9 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   uint32_t when_measured;
 #endif
 
+  (void) events;
+  if (compact == TU_DUMP_RECORD_SWITCHES)
+    compact = TU_DUMP_RECORD;
   if (compact != TU_DUMP_RECORD)
     tu_hold (1);
   chSysLock ();
@@ -1948,15 +1961,21 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   chprintf (out, "Tick frequency: %lu" TU_NL, (unsigned long) (CH_CFG_ST_FREQUENCY));
   chprintf (out, "Tick bits: %d" TU_NL, 20);
 #if TU_CYCLES
-  chprintf (out, "Counter frequency: %lu" TU_NL, (unsigned long) (THREADS_TIMESTAMPS_COUNTER_HZ));
-  chprintf (out, "Counter bits: %d" TU_NL, 32);
+  if (events != 0)
+    {
+      chprintf (out, "Counter frequency: %lu" TU_NL, (unsigned long) (THREADS_TIMESTAMPS_COUNTER_HZ));
+      chprintf (out, "Counter bits: %d" TU_NL, 32);
+    }
 #endif
   chprintf (out, "Log size: %lu" TU_NL, (unsigned long) TU_LOG_SIZE);
 #if TU_EVENTS
-  chprintf (out, "Slot words: %d" TU_NL, (int) TU_SLOT_WORDS);
-  chprintf (out, "Events:%s%s%s%s%s%s" TU_NL, TU_CYCLES ? " cycles" : "", TU_IRQ ? " irq" : "",
-            TU_SLEEP ? " sleep" : "", TU_READY ? " ready" : "", TU_USER ? " user" : "",
-            TU_CONDITIONS ? " conditions" : "");
+  if (events != 0)
+    {
+      chprintf (out, "Slot words: %d" TU_NL, (int) TU_SLOT_WORDS);
+      chprintf (out, "Events:%s%s%s%s%s%s" TU_NL, TU_CYCLES ? " cycles" : "", TU_IRQ ? " irq" : "",
+                TU_SLEEP ? " sleep" : "", TU_READY ? " ready" : "", TU_USER ? " user" : "",
+                TU_CONDITIONS ? " conditions" : "");
+    }
 #endif
   chprintf (out, "Max threads: %d" TU_NL, THREADS_TIMESTAMPS_MAX_THREADS);
   chprintf (out, "Max deleted: %d" TU_NL, THREADS_TIMESTAMPS_MAX_DELETED);
@@ -2016,10 +2035,13 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   listed = tu_print_list (out, compact != TU_DUMP_RECORD);
 #if TU_NAMES
   /* Names are only ever added: the first n_names stay as they are. */
-  chprintf (out, "Names:" TU_NL);
-  for (i = 0; i < n_names; i++)
-    chprintf (out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int) i + 1,
-              tu_name_kind_names[tu_name_kinds[i]], TU_NONAME (tu_names[i]));
+  if (events != 0)
+    {
+      chprintf (out, "Names:" TU_NL);
+      for (i = 0; i < n_names; i++)
+        chprintf (out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int) i + 1,
+                  tu_name_kind_names[tu_name_kinds[i]], TU_NONAME (tu_names[i]));
+    }
 #endif
   if (compact == TU_DUMP_RECORD)
     {
@@ -2071,6 +2093,7 @@ tu_print_dump (BaseSequentialStream *out, int compact)
 typedef struct
 {
   uint8_t   on;
+  uint8_t   events;       /* every entry with its counter; else the switches at tick resolution */
   uint8_t   threads;      /* threads announced (numbers 1 to threads) */
   uint8_t   names;        /* names announced */
   uint32_t  seq;          /* sequence number of the next slot to read */
@@ -2103,7 +2126,7 @@ tu_rec_announce (BaseSequentialStream *out, uint8_t n_threads, uint8_t n_names)
       tu_rec.threads++;
     }
 #if TU_NAMES
-  for (; tu_rec.names < n_names; tu_rec.names++)
+  for (; tu_rec.events != 0U && tu_rec.names < n_names; tu_rec.names++)
     chprintf (out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int) tu_rec.names + 1,
               tu_name_kind_names[tu_name_kinds[tu_rec.names]], TU_NONAME (tu_names[tu_rec.names]));
 #else
@@ -2137,10 +2160,12 @@ tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_thre
     {
       uint32_t before = left;
 
-      if (tu_read_entry (&pos, &left, &batch[n]) != 0)
-        slots[n++] = before - left;
-      else
+      if (tu_read_entry (&pos, &left, &batch[n]) == 0)
         *lost += before - left;   /* the rest of an entry overwritten */
+      else if (tu_rec.events != 0U)
+        slots[n++] = before - left;
+      else if (batch[n].kind == 0U)
+        slots[n++] = 1U;          /* a record of dump version 1 */
     }
   tu_rec.seq = tu_written - left;
   *n_threads = tu_n_slots;
@@ -2239,7 +2264,7 @@ tuPrintDumpCompact (BaseSequentialStream *out)
 }
 
 int
-tuRecordBegin (BaseSequentialStream *out)
+tuRecordBegin (BaseSequentialStream *out, int events)
 {
 #if TU_RECORD
   uint8_t listed;
@@ -2256,6 +2281,8 @@ tuRecordBegin (BaseSequentialStream *out)
     tuResetTriggerI ();
   memset (&tu_rec, 0, sizeof tu_rec);
   tu_zlog_init (&tu_rec.log);
+  tu_rec.events = (uint8_t) (events != 0 && TU_EVENTS);
+  tu_rec.log.z.stamps = (uint8_t) (tu_rec.events != 0U && TU_CYCLES);
   tu_rec.on = 1U;
   tu_rec.seq = tu_written;
   tu_rec.heard = chVTGetSystemTimeX ();
@@ -2265,12 +2292,13 @@ tuRecordBegin (BaseSequentialStream *out)
   tu_hold_count++;
   chSysUnlock ();
 
-  listed = tu_print_dump (out, TU_DUMP_RECORD);
+  listed = tu_print_dump (out, tu_rec.events != 0U ? TU_DUMP_RECORD : TU_DUMP_RECORD_SWITCHES);
   /* Threads created while the list was printed are in it; names registered meanwhile come
    * with the first entries. */
   tu_rec.threads = listed;
   return 1;
 #else
+  (void) events;
   chprintf (out, "%s", no_record_error_message);
   return 0;
 #endif
@@ -2764,11 +2792,15 @@ tuCmdThreadsDumpCompact (BaseSequentialStream *chp, int argc, char *argv[])
 void
 tuCmdThreadsRecord (BaseSequentialStream *chp, int argc, char *argv[])
 {
-  (void) argv;
-  if (!tu_no_arguments (chp, argc, "threads_record"))
-    return;
+  int events = argc == 1 && strcmp (argv[0], "events") == 0;
+
+  if (argc > 1 || (argc == 1 && events == 0))
+    {
+      shellUsage (chp, "threads_record [events]");
+      return;
+    }
 #if TU_RECORD
-  if (tuRecordBegin (chp) == 0)
+  if (tuRecordBegin (chp, events) == 0)
     return;
   for (;;)
     {

@@ -64,6 +64,9 @@ void tuPrintDumpCompact(BaseSequentialStream *out);
 /* Continuous recording (THREADS_TIMESTAMPS_RECORD = true; see WIRE-FORMAT.md): the log is
  * streamed in the compact encoding as it is written, until the host sends the stop byte or
  * stays silent for THREADS_RECORD_SILENCE_MS (it sends a keep-alive byte every second).
+ * By default the switches are streamed, at tick resolution (as dump version 1: about one byte
+ * each); with "events" (@events) every entry of the log, with its counter value (dump version
+ * 2's, several times more bytes).
  * threads_record does it from the shell thread; a firmware with a shell of its own calls
  * tuRecordBegin() (the header; 0 when no recording can start), then tuRecordPoll() every
  * few milliseconds with the bytes the host sent meanwhile, until it returns 0 (the end line
@@ -80,7 +83,7 @@ void tuPrintDumpCompact(BaseSequentialStream *out);
 #define THREADS_RECORD_READ(chp, buf, n, ms) \
   chnReadTimeout ((BaseChannel *) (void *) (chp), (buf), (n), TIME_MS2I (ms))
 #endif
-int tuRecordBegin(BaseSequentialStream *out);
+int tuRecordBegin(BaseSequentialStream *out, int events);
 int tuRecordPoll(BaseSequentialStream *out, const uint8_t *input, size_t n);
 
 /* The calling thread is logged / no longer logged. Best called first thing in the thread. */

@@ -82,12 +82,15 @@ tks_cli_record (int    argc,
   g_autofree char *flow = NULL;
   double duration = 0;
   int baud = 0;
-  gboolean quiet = FALSE;
+  gboolean quiet = FALSE, events = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("Write the recording to FILE, as it arrives"), "FILE" },
     { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration,
       N_("Stop after SECONDS (default: at Ctrl+C)"), "SECONDS" },
+    { "events", 'e', 0, G_OPTION_ARG_NONE, &events,
+      N_("Every event of the board's log with its counter value, not only the switches at tick "
+         "resolution (several times more bytes: a fast link)"), NULL },
     { "baud", 'b', 0, G_OPTION_ARG_INT, &baud, N_("Serial speed (default 115200)"), "BAUD" },
     { "flow", 0, 0, G_OPTION_ARG_STRING, &flow,
       N_("Flow control: none, xonxoff or rtscts (default none)"), "FLOW" },
@@ -166,6 +169,7 @@ tks_cli_record (int    argc,
       return TKS_CLI_BAD;
     }
   tks_recorder_set_notice_func (recorder, on_notice, &rec);
+  tks_recorder_set_events (recorder, events);
 
   memset (&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;

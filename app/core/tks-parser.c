@@ -94,6 +94,7 @@ static const char * const known_commands[] = {
   "threads_dump",
   "threads_dump_compact",
   "threads_record",
+  "threads_record events",
 };
 
 TksParsed *
@@ -646,10 +647,11 @@ begin_command (TksParser  *parser,
     begin_log (parser);
   else if (IS ("threads_timestamps_trigger"))
     parser->section = SECTION_TRIGGER_REPLY;
-  else if (IS ("threads_dump") || IS ("threads_dump_compact") || IS ("threads_record"))
+  else if (IS ("threads_dump") || IS ("threads_dump_compact") || IS ("threads_record") ||
+           IS ("threads_record events"))
     {
       parser->section = SECTION_DUMP_HEADER;
-      parser->recording = IS ("threads_record");
+      parser->recording = IS ("threads_record") || IS ("threads_record events");
       parser->rec_entries = 0;
       parser->rec_slots = 0;
       parser->in_dump = TRUE;

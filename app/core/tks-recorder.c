@@ -39,6 +39,7 @@ struct _TksRecorder
   gint64         last_sync_us;
   gint64         last_byte_us;
   guint          silence_ms;
+  gboolean       events;
   gboolean       unsynced;       /* bytes written since the last flush to disk */
   GError        *write_error;    /* the file could not be written: reported by the next call */
 
@@ -122,6 +123,13 @@ tks_recorder_set_silence_timeout (TksRecorder *self,
                                   guint        timeout_ms)
 {
   self->silence_ms = MAX (timeout_ms, 100u);
+}
+
+void
+tks_recorder_set_events (TksRecorder *self,
+                         gboolean     events)
+{
+  self->events = events;
 }
 
 const char *
@@ -401,7 +409,7 @@ tks_recorder_start (TksRecorder   *self,
   TksShell *shell;
   g_autofree char *help = NULL;
   g_auto(GStrv) commands = NULL;
-  static const char command[] = "threads_record\r";
+  const char *command = self->events ? "threads_record events\r" : "threads_record\r";
 
   g_return_val_if_fail (self->shell == NULL, FALSE);
   shell = self->shell = tks_shell_new (transport);

@@ -68,6 +68,12 @@ void         tks_recorder_set_notice_func  (TksRecorder          *self,
 void         tks_recorder_set_silence_timeout (TksRecorder       *self,
                                                guint              timeout_ms);
 
+/* What the board streams: its switches at tick resolution (FALSE, the default: about a byte
+ * each) or every entry of its log with the counter value (TRUE: several times more bytes).
+ * Before tks_recorder_start(). */
+void         tks_recorder_set_events    (TksRecorder             *self,
+                                         gboolean                 events);
+
 /* Brings the board's shell to a prompt, checks that it offers threads_record
  * (TKS_ERROR_UNKNOWN_COMMAND otherwise) and starts it. Takes @transport (freed with the
  * recorder), also when it fails. */

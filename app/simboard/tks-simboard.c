@@ -1214,11 +1214,12 @@ run_shell_command (TksSimboardState *b)
           else
             b->want_exit = TRUE;
         }
-      else if (strcmp (words[0], "threads_record") == 0 && n == 1)
+      else if (strcmp (words[0], "threads_record") == 0
+               && (n == 1 || (n == 2 && strcmp (words[1], "events") == 0)))
         {
           /* The shell thread streams from the board's loop (record_step) until the host
            * stops it; the prompt comes then. */
-          if (b->mcu->record_begin (&stream.base))
+          if (b->mcu->record_begin (&stream.base, n == 2))
             {
               b->recording = TRUE;
               return;
