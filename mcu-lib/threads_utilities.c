@@ -258,6 +258,9 @@ static uint32_t tu_trigger_time;
 static uint32_t tu_trigger_seq;      /* the sequence number of the first record after it */
 static uint32_t tu_fill_remaining;
 static const char *tu_trigger_name;
+#if TU_RECORD
+static uint8_t tu_recording;         /* threads_record under way: a trigger does not freeze */
+#endif
 
 /* Numbered threads and held exits; tu_frozen_slots: numbered threads when the log froze (the
  * threads after them are not in the frozen log, so they can leave without renumbering it). */
@@ -2143,10 +2146,7 @@ tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_thre
   uint32_t n = 0, left, pos, oldest;
 
   chSysLock ();
-  /* A trigger set meanwhile is an entry of the stream; the log freezes only once the
-   * recording has ended. Run mode (the log emptied) goes on from its beginning. */
-  if (tu_triggered != 0U && tu_frozen == 0U)
-    tu_fill_remaining = TU_LOG_SIZE;
+  /* Run mode (the log emptied meanwhile) goes on from its beginning. */
   if (tu_rec.seq - (tu_written - tu_count) > tu_count)
     {
       oldest = tu_written - tu_count;
@@ -2234,6 +2234,7 @@ tu_rec_end (BaseSequentialStream *out)
             (unsigned long) tu_rec.entries, (unsigned long) tu_rec.log.hash);
   chSysLock ();
   tu_rec.on = 0;
+  tu_recording = 0;
   if (tu_triggered != 0U && tu_frozen == 0U)
     tu_fill_remaining = TU_LOG_SIZE / 2U;
   chSysUnlock ();
@@ -2284,6 +2285,9 @@ tuRecordBegin (BaseSequentialStream *out, int events)
   tu_rec.events = (uint8_t) (events != 0 && TU_EVENTS);
   tu_rec.log.z.stamps = (uint8_t) (tu_rec.events != 0U && TU_CYCLES);
   tu_rec.on = 1U;
+  tu_recording = 1U;
+  if (tu_triggered != 0U)
+    tu_fill_remaining = 0xFFFFFFFFU;   /* armed: the trigger waits for the recording's end */
   tu_rec.seq = tu_written;
   tu_rec.heard = chVTGetSystemTimeX ();
 #if TU_NAMES
@@ -2375,6 +2379,11 @@ tu_set_trigger (const char *trigger_name)
         {
           tu_fill_remaining = TU_LOG_SIZE / 2U;
         }
+#if TU_RECORD
+      /* While recording, the log fills from the trigger on only once the recording ends. */
+      if (tu_recording != 0U)
+        tu_fill_remaining = 0xFFFFFFFFU;
+#endif
       if (tu_fill_remaining == 0U)
         tu_freeze ();
     }
