@@ -123,6 +123,11 @@
 
 #define TU_LOG_SIZE ((uint32_t) (THREADS_TIMESTAMPS_LOG_SIZE))
 
+/* threads_record: the host's stop byte, and how long the board streams without a byte from
+ * the host (its keep-alive). */
+#define TU_REC_STOP       THREADS_RECORD_STOP_BYTE
+#define TU_REC_SILENCE_MS THREADS_RECORD_SILENCE_MS
+
 #define TU_IN_POS    0
 #define TU_OUT_POS   6
 #define TU_TIME_POS  12
@@ -253,6 +258,9 @@ static uint32_t tu_trigger_time;
 static uint32_t tu_trigger_seq;      /* the sequence number of the first record after it */
 static uint32_t tu_fill_remaining;
 static const char *tu_trigger_name;
+#if TU_RECORD
+static uint8_t tu_recording;         /* threads_record under way: a trigger does not freeze */
+#endif
 
 /* Numbered threads and held exits; tu_frozen_slots: numbered threads when the log froze (the
  * threads after them are not in the frozen log, so they can leave without renumbering it). */
@@ -313,10 +321,17 @@ static uint8_t tu_when_fired;
 static uint32_t tu_run_since;
 #endif
 
+#if !TU_RECORD
+static const char no_record_error_message[] =
+  "Recording is not built in" TU_NL
+  "Please define THREADS_TIMESTAMPS_RECORD = true in your makefile" TU_NL;
+#endif
+
 #else
 static const char no_timestamps_error_message[] =
   "The thread timestamps functionality is disabled" TU_NL
   "Please define USE_THREADS_TIMESTAMPS = true in your makefile " TU_NL;
+#define no_record_error_message no_timestamps_error_message
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
 /********************               PRIVATE FUNCTIONS              ********************/
@@ -836,43 +851,56 @@ typedef struct
   int         log;
 } tu_line_t;
 
-/* Prints the numbered threads then the history; the caller holds the numbers. */
-static void
-tu_print_list (BaseSequentialStream *out)
+/* The list line of the thread numbered @i + 1; 0 when there is none. */
+static int
+tu_list_line (uint8_t i, tu_line_t *line)
 {
-  uint8_t i, first, count;
+  int found = 0;
 
-  for (i = 0; ; i++)
+  chSysLock ();
+  if (i < tu_n_slots)
     {
-      tu_line_t line;
-
-      chSysLock ();
-      if (i >= tu_n_slots)
-        {
-          chSysUnlock ();
-          break;
-        }
+      found = 1;
       if (tu_slots[i].tp != NULL)
         {
           const thread_t *tp = tu_slots[i].tp;
 
-          line.name = TU_NONAME (TU_NAME (tp));
-          line.prio = (int) TU_PRIO (tp);
-          line.log = tp->log_this_thread != 0U;
+          line->name = TU_NONAME (TU_NAME (tp));
+          line->prio = (int) TU_PRIO (tp);
+          line->log = tp->log_this_thread != 0U;
         }
       else
         {
-          line.name = (tu_slots[i].flags & TU_FLAG_DYNAMIC) != 0U
-                      ? tu_dynamic_name : TU_NONAME (tu_slots[i].name);
-          line.prio = (int) tu_slots[i].prio;
-          line.log = (tu_slots[i].flags & TU_FLAG_LOG) != 0U;
+          line->name = (tu_slots[i].flags & TU_FLAG_DYNAMIC) != 0U
+                       ? tu_dynamic_name : TU_NONAME (tu_slots[i].name);
+          line->prio = (int) tu_slots[i].prio;
+          line->log = (tu_slots[i].flags & TU_FLAG_LOG) != 0U;
         }
-      chSysUnlock ();
-
-      chprintf (out, TU_LIST_FORMAT, (int) i + 1, line.prio, line.log ? "Yes" : "No", line.name);
     }
+  chSysUnlock ();
+  return found;
+}
+
+static void
+tu_print_list_line (BaseSequentialStream *out, uint8_t i, const tu_line_t *line)
+{
+  chprintf (out, TU_LIST_FORMAT, (int) i + 1, line->prio, line->log ? "Yes" : "No", line->name);
+}
+
+/* Prints the numbered threads then, with @history, the history; the caller holds the
+ * numbers. Returns the number of threads printed. */
+static uint8_t
+tu_print_list (BaseSequentialStream *out, int history)
+{
+  uint8_t i, n, first, count;
+  tu_line_t line;
+
+  for (n = 0; tu_list_line (n, &line) != 0; n++)
+    tu_print_list_line (out, n, &line);
 
   chprintf (out, "Deleted threads: " TU_NL);
+  if (history == 0)
+    return n;
 
   /* No exit enters the history while numbers are held: these entries stay valid. */
   chSysLock ();
@@ -887,6 +915,7 @@ tu_print_list (BaseSequentialStream *out)
       chprintf (out, TU_LIST_FORMAT, (int) entry->number, (int) entry->prio,
                 (entry->flags & TU_FLAG_LOG) != 0U ? "Yes" : "No", TU_NONAME (entry->name));
     }
+  return n;
 }
 
 typedef struct
@@ -1147,6 +1176,8 @@ typedef struct
   uint8_t  head_counts[TU_Z_HEADS];
   uint8_t  steps[TU_Z_STEPS];
   uint8_t  step_counts[TU_Z_STEPS];
+  uint8_t  stamps;         /* the entries carry the counter (with it, unless recording
+                            * switches only) */
 } tu_zstate_t;
 
 static void
@@ -1335,6 +1366,7 @@ tu_z_entry (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e)
   if (dt >= TU_Z_STEPS - 1U)
     tu_bits_eg (b, dt - (TU_Z_STEPS - 1U), 0);
 #if TU_CYCLES
+  if (z->stamps != 0U)
   {
     uint32_t off = tu_zigzag ((int32_t) (e->stamp - z->counter - dt * TU_Z_CYCLES_PER_TICK));
 
@@ -1353,8 +1385,11 @@ tu_z_key (tu_bits_t *b, const tu_zstate_t *z, uint32_t entries)
   tu_bits_put (b, entries, 7);
   tu_bits_put (b, z->tick, 20);
 #if TU_CYCLES
-  tu_bits_put (b, z->counter, 32);
-  tu_bits_put (b, tu_z_order (z->mean), 5);
+  if (z->stamps != 0U)
+    {
+      tu_bits_put (b, z->counter, 32);
+      tu_bits_put (b, tu_z_order (z->mean), 5);
+    }
 #endif
   tu_bits_put (b, z->cur, 6);
 }
@@ -1424,65 +1459,94 @@ tu_z_start (tu_bits_t *b, tu_zstate_t *z, tu_zstate_t *key)
   memset (b->bits, 0, sizeof b->bits);
 }
 
+/* A compact log being printed: the line being filled, the coder's state after its entries
+ * and at its key frame, and the checksum of the entries so far. */
+typedef struct
+{
+  tu_zstate_t z;
+  tu_zstate_t key;
+  tu_bits_t   b;
+  uint32_t    seq;        /* the number of the line being filled */
+  uint32_t    entries;    /* entries on it */
+  uint32_t    hash;
+} tu_zlog_t;
+
+static void
+tu_zlog_init (tu_zlog_t *l)
+{
+  memset (l, 0, sizeof *l);
+  l->z.mean = 8U << 10;
+  l->z.stamps = (uint8_t) TU_CYCLES;
+  l->hash = 2166136261U;
+}
+
+/* Prints the line being filled, if it holds entries. */
+static void
+tu_zlog_flush (BaseSequentialStream *out, tu_zlog_t *l)
+{
+  if (l->entries != 0U)
+    {
+      tu_z_flush (out, l->seq++, &l->b, &l->key, l->entries);
+      l->entries = 0;
+    }
+}
+
+/* Adds @e to the line being filled, printing the line first when it does not fit. */
+static void
+tu_zlog_add (BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e)
+{
+  tu_zstate_t before;
+  uint32_t mark, payload;
+
+  if (l->entries == 0U)
+    tu_z_start (&l->b, &l->z, &l->key);
+  before = l->z;
+  mark = l->b.n;
+  tu_z_entry (&l->b, &l->z, e);
+  if (l->b.full != 0)
+    {
+      /* It does not fit: the line ends before it, and it begins the next. */
+      uint32_t i;
+
+      for (i = mark; i < TU_Z_PAYLOAD_BITS; i++)
+        l->b.bits[i / 8U] &= (uint8_t) ~(0x80U >> (i % 8U));
+      l->b.n = mark;
+      l->b.full = 0;
+      l->z = before;
+      tu_zlog_flush (out, l);
+      tu_z_start (&l->b, &l->z, &l->key);
+      tu_z_entry (&l->b, &l->z, e);
+    }
+  payload = tu_entry_payload (e);
+  l->hash = tu_hash_word (l->hash, e->record);
+#if TU_CYCLES
+  if (l->z.stamps != 0U)
+    l->hash = tu_hash_word (l->hash, e->stamp);
+#endif
+  if (payload >= 1U)
+    l->hash = tu_hash_word (l->hash, e->a);
+  if (payload >= 2U)
+    l->hash = tu_hash_word (l->hash, e->b);
+  if (++l->entries == TU_Z_MAX_ENTRIES)
+    tu_zlog_flush (out, l);
+}
+
 /* Prints the entries of @span in the compact encoding; fills its checksum (as dump version 2
  * computes it) and returns the number of lines. */
 static uint32_t
 tu_print_compact (BaseSequentialStream *out, tu_span_t *span)
 {
-  uint32_t pos = span->first, left = span->count, seq = 0, entries = 0;
-  uint32_t hash = 2166136261U;
-  tu_zstate_t z, key;
-  tu_bits_t b;
+  uint32_t pos = span->first, left = span->count;
+  tu_zlog_t l;
   tu_entry_t e;
 
-  memset (&z, 0, sizeof z);
-  z.mean = 8U << 10;
+  tu_zlog_init (&l);
   while (left != 0U)
-    {
-      tu_zstate_t before;
-      uint32_t mark, payload;
-
-      if (tu_read_entry (&pos, &left, &e) == 0)
-        continue;
-      if (entries == 0U)
-        tu_z_start (&b, &z, &key);
-      before = z;
-      mark = b.n;
-      tu_z_entry (&b, &z, &e);
-      if (b.full != 0)
-        {
-          /* It does not fit: the line ends before it, and it begins the next. */
-          uint32_t i;
-
-          for (i = mark; i < TU_Z_PAYLOAD_BITS; i++)
-            b.bits[i / 8U] &= (uint8_t) ~(0x80U >> (i % 8U));
-          b.n = mark;
-          b.full = 0;
-          z = before;
-          tu_z_flush (out, seq++, &b, &key, entries);
-          tu_z_start (&b, &z, &key);
-          tu_z_entry (&b, &z, &e);
-          entries = 0;
-        }
-      payload = tu_entry_payload (&e);
-      hash = tu_hash_word (hash, e.record);
-#if TU_CYCLES
-      hash = tu_hash_word (hash, e.stamp);
-#endif
-      if (payload >= 1U)
-        hash = tu_hash_word (hash, e.a);
-      if (payload >= 2U)
-        hash = tu_hash_word (hash, e.b);
-      if (++entries == TU_Z_MAX_ENTRIES)
-        {
-          tu_z_flush (out, seq++, &b, &key, entries);
-          entries = 0;
-        }
-    }
-  if (entries != 0U)
-    tu_z_flush (out, seq++, &b, &key, entries);
-  span->checksum = hash;
-  return seq;
+    if (tu_read_entry (&pos, &left, &e) != 0)
+      tu_zlog_add (out, &l, &e);
+  tu_zlog_flush (out, &l);
+  span->checksum = l.hash;
+  return l.seq;
 }
 
 static void
@@ -1792,7 +1856,7 @@ tuPrintListThreads (BaseSequentialStream *out)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_hold (0);
-  tu_print_list (out);
+  (void) tu_print_list (out, 1);
   tu_release (0);
 #elif CH_CFG_USE_REGISTRY == TRUE
   thread_t *tp;
@@ -1834,10 +1898,20 @@ tuPrintTimestamps (BaseSequentialStream *out)
 }
 
 #ifdef ENABLE_THREADS_TIMESTAMPS
-/* threads_dump (@compact 0) and threads_dump_compact (@compact 1). */
-static void
+/* What tu_print_dump() prints: threads_dump, threads_dump_compact, or the beginning of
+ * threads_record (the header and the lists up to "Compact:"; the numbers are held by the
+ * recording, which does not pause the log). */
+#define TU_DUMP_TEXT    0
+#define TU_DUMP_COMPACT 1
+#define TU_DUMP_RECORD  2
+#define TU_DUMP_RECORD_SWITCHES 3   /* threads_record of the switches only: as dump version 1 */
+
+/* Prints a dump of @compact kind; returns the number of threads listed. */
+static uint8_t
 tu_print_dump (BaseSequentialStream *out, int compact)
 {
+  uint8_t listed;
+  int events = compact != TU_DUMP_RECORD_SWITCHES;   /* the event lines, with the options */
   tu_span_t span;
   uint8_t triggered, frozen, log_setting;
   uint32_t trigger_time, written, dropped_paused, dropped_history, unnumbered_live,
@@ -1854,7 +1928,11 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   uint32_t when_measured;
 #endif
 
-  tu_hold (1);
+  (void) events;
+  if (compact == TU_DUMP_RECORD_SWITCHES)
+    compact = TU_DUMP_RECORD;
+  if (compact != TU_DUMP_RECORD)
+    tu_hold (1);
   chSysLock ();
   tu_snapshot_span (&span);
   triggered = tu_triggered;
@@ -1886,15 +1964,21 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   chprintf (out, "Tick frequency: %lu" TU_NL, (unsigned long) (CH_CFG_ST_FREQUENCY));
   chprintf (out, "Tick bits: %d" TU_NL, 20);
 #if TU_CYCLES
-  chprintf (out, "Counter frequency: %lu" TU_NL, (unsigned long) (THREADS_TIMESTAMPS_COUNTER_HZ));
-  chprintf (out, "Counter bits: %d" TU_NL, 32);
+  if (events != 0)
+    {
+      chprintf (out, "Counter frequency: %lu" TU_NL, (unsigned long) (THREADS_TIMESTAMPS_COUNTER_HZ));
+      chprintf (out, "Counter bits: %d" TU_NL, 32);
+    }
 #endif
   chprintf (out, "Log size: %lu" TU_NL, (unsigned long) TU_LOG_SIZE);
 #if TU_EVENTS
-  chprintf (out, "Slot words: %d" TU_NL, (int) TU_SLOT_WORDS);
-  chprintf (out, "Events:%s%s%s%s%s%s" TU_NL, TU_CYCLES ? " cycles" : "", TU_IRQ ? " irq" : "",
-            TU_SLEEP ? " sleep" : "", TU_READY ? " ready" : "", TU_USER ? " user" : "",
-            TU_CONDITIONS ? " conditions" : "");
+  if (events != 0)
+    {
+      chprintf (out, "Slot words: %d" TU_NL, (int) TU_SLOT_WORDS);
+      chprintf (out, "Events:%s%s%s%s%s%s" TU_NL, TU_CYCLES ? " cycles" : "", TU_IRQ ? " irq" : "",
+                TU_SLEEP ? " sleep" : "", TU_READY ? " ready" : "", TU_USER ? " user" : "",
+                TU_CONDITIONS ? " conditions" : "");
+    }
 #endif
   chprintf (out, "Max threads: %d" TU_NL, THREADS_TIMESTAMPS_MAX_THREADS);
   chprintf (out, "Max deleted: %d" TU_NL, THREADS_TIMESTAMPS_MAX_DELETED);
@@ -1916,12 +2000,22 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   chprintf (out, "Max names: %d" TU_NL, THREADS_TIMESTAMPS_MAX_NAMES);
   chprintf (out, "Names refused: %lu" TU_NL, (unsigned long) names_refused);
 #endif
+  if (compact == TU_DUMP_RECORD)
+    {
+      /* The entries follow as they are written: no count, no hole of the log. */
+      chprintf (out, "Recording: stop byte %d, keep-alive %d ms" TU_NL, (int) TU_REC_STOP,
+                (int) TU_REC_SILENCE_MS);
+      pauses_count = 0;
+    }
+  else
+    {
 #if TU_EVENTS
-  chprintf (out, "Records: %lu" TU_NL, (unsigned long) tu_count_entries (&span));
-  chprintf (out, "Slots: %lu" TU_NL, (unsigned long) span.count);
+      chprintf (out, "Records: %lu" TU_NL, (unsigned long) tu_count_entries (&span));
+      chprintf (out, "Slots: %lu" TU_NL, (unsigned long) span.count);
 #else
-  chprintf (out, "Records: %lu" TU_NL, (unsigned long) span.count);
+      chprintf (out, "Records: %lu" TU_NL, (unsigned long) span.count);
 #endif
+    }
   chprintf (out, "Records written: %lu" TU_NL, (unsigned long) written);
   chprintf (out, "Dropped while paused: %lu" TU_NL, (unsigned long) dropped_paused);
   chprintf (out, "Dropped for history: %lu" TU_NL, (unsigned long) dropped_history);
@@ -1940,14 +2034,23 @@ tu_print_dump (BaseSequentialStream *out, int compact)
                   (unsigned long) p->dropped);
     }
   chprintf (out, "Threads:" TU_NL);
-  tu_print_list (out);
+  /* A recording streams no exit (the numbers are held): no history either. */
+  listed = tu_print_list (out, compact != TU_DUMP_RECORD);
 #if TU_NAMES
   /* Names are only ever added: the first n_names stay as they are. */
-  chprintf (out, "Names:" TU_NL);
-  for (i = 0; i < n_names; i++)
-    chprintf (out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int) i + 1,
-              tu_name_kind_names[tu_name_kinds[i]], TU_NONAME (tu_names[i]));
+  if (events != 0)
+    {
+      chprintf (out, "Names:" TU_NL);
+      for (i = 0; i < n_names; i++)
+        chprintf (out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int) i + 1,
+                  tu_name_kind_names[tu_name_kinds[i]], TU_NONAME (tu_names[i]));
+    }
 #endif
+  if (compact == TU_DUMP_RECORD)
+    {
+      chprintf (out, "Compact:" TU_NL);
+      return listed;
+    }
   if (compact != 0)
     {
       chprintf (out, "Compact:" TU_NL);
@@ -1957,7 +2060,7 @@ tu_print_dump (BaseSequentialStream *out, int compact)
       chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
                 (unsigned long) tu_count_entries (&span), (unsigned long) span.checksum);
       tu_release (1);
-      return;
+      return listed;
     }
   chprintf (out, "Timestamps:" TU_NL);
   if (triggered != 0U)
@@ -1972,14 +2075,180 @@ tu_print_dump (BaseSequentialStream *out, int compact)
 #endif
 
   tu_release (1);
+  return listed;
 }
+#if TU_RECORD
+/********************             CONTINUOUS RECORDING             ********************/
+
+/* threads_record (see WIRE-FORMAT.md): the header of threads_dump_compact, then the entries in
+ * the compact encoding as they are written, until the host sends the stop byte or falls silent.
+ * The hooks write the log as always; the shell thread reads it behind them, from its own
+ * sequence number. When the log went round before the reader got there, the slots overwritten
+ * are counted and a "Lost:" line tells the host where and how many. Nothing here runs in the
+ * hooks: the writer's cost does not change. The numbers are held while recording (an exit is
+ * written when the recording ends), so a thread keeps its number for the whole stream; threads
+ * and names that appear are announced by their list lines before the entries that name them. */
+
+#define TU_REC_LINE_MS  250U   /* a line is printed at the latest this long after its first entry */
+#define TU_REC_BATCH    16U    /* entries taken from the log under one lock */
+#define TU_REC_POLL     512U   /* entries at most per poll, so that input is seen often */
+
+typedef struct
+{
+  uint8_t   on;
+  uint8_t   events;       /* every entry with its counter; else the switches at tick resolution */
+  uint8_t   threads;      /* threads announced (numbers 1 to threads) */
+  uint8_t   names;        /* names announced */
+  uint32_t  seq;          /* sequence number of the next slot to read */
+  uint32_t  slots;        /* slots of the entries streamed */
+  uint32_t  lost;         /* slots overwritten before they were read, in all */
+  uint32_t  entries;      /* entries streamed */
+  uint32_t  last_tick;    /* tick of the last entry streamed */
+  systime_t heard;        /* when the host last sent a byte */
+  systime_t line_began;   /* when the line being filled got its first entry */
+  tu_zlog_t log;
+} tu_rec_t;
+
+static tu_rec_t tu_rec;
+
+static systime_t
+tu_rec_ticks (uint32_t ms)
+{
+  return (systime_t) (((uint64_t) ms * (uint64_t) (CH_CFG_ST_FREQUENCY) + 999U) / 1000U);
+}
+
+/* Threads and names that appeared since the last announcement: their list lines. */
+static void
+tu_rec_announce (BaseSequentialStream *out, uint8_t n_threads, uint8_t n_names)
+{
+  tu_line_t line;
+
+  while (tu_rec.threads < n_threads && tu_list_line (tu_rec.threads, &line) != 0)
+    {
+      tu_print_list_line (out, tu_rec.threads, &line);
+      tu_rec.threads++;
+    }
+#if TU_NAMES
+  for (; tu_rec.events != 0U && tu_rec.names < n_names; tu_rec.names++)
+    chprintf (out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int) tu_rec.names + 1,
+              tu_name_kind_names[tu_name_kinds[tu_rec.names]], TU_NONAME (tu_names[tu_rec.names]));
+#else
+  (void) n_names;
+#endif
+}
+
+/* Takes up to TU_REC_BATCH entries from the log (locked): their number; the slots overwritten
+ * before they could be read are added to @lost. */
+static uint32_t
+tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_threads,
+             uint8_t *n_names)
+{
+  uint32_t n = 0, left, pos, oldest;
+
+  chSysLock ();
+  /* Run mode (the log emptied meanwhile) goes on from its beginning. */
+  if (tu_rec.seq - (tu_written - tu_count) > tu_count)
+    {
+      oldest = tu_written - tu_count;
+      if (tu_written - tu_rec.seq < 0x80000000U)
+        *lost += oldest - tu_rec.seq;   /* overwritten (else the log was emptied) */
+      tu_rec.seq = oldest;
+    }
+  left = tu_written - tu_rec.seq;
+  pos = (tu_head + TU_LOG_SIZE - left) % TU_LOG_SIZE;
+  while (n < TU_REC_BATCH && left != 0U)
+    {
+      uint32_t before = left;
+
+      if (tu_read_entry (&pos, &left, &batch[n]) == 0)
+        *lost += before - left;   /* the rest of an entry overwritten */
+      else if (tu_rec.events != 0U)
+        slots[n++] = before - left;
+      else if (batch[n].kind == 0U)
+        slots[n++] = 1U;          /* a record of dump version 1 */
+    }
+  tu_rec.seq = tu_written - left;
+  *n_threads = tu_n_slots;
+#if TU_NAMES
+  *n_names = tu_n_names;
+#else
+  *n_names = 0;
+#endif
+  chSysUnlock ();
+  return n;
+}
+
+/* Streams what the log holds beyond the reader, a bounded number of entries. */
+static void
+tu_rec_drain (BaseSequentialStream *out, systime_t now)
+{
+  uint32_t taken = 0;
+
+  while (taken < TU_REC_POLL)
+    {
+      tu_entry_t batch[TU_REC_BATCH];
+      uint32_t slots[TU_REC_BATCH];
+      uint32_t i, n, lost = 0;
+      uint8_t n_threads, n_names;
+
+      n = tu_rec_take (batch, slots, &lost, &n_threads, &n_names);
+      if (lost != 0U)
+        {
+          /* The hole lies between the lines: from the last entry streamed to the next one. */
+          uint32_t next = n != 0U ? (batch[0].record >> TU_TIME_POS) & TU_TIME_MASK
+                                  : (uint32_t) now & TU_TIME_MASK;
+
+          tu_zlog_flush (out, &tu_rec.log);
+          chprintf (out, "Lost: before record %lu, ticks %lu to %lu, %lu switches dropped" TU_NL,
+                    (unsigned long) tu_rec.slots, (unsigned long) tu_rec.last_tick,
+                    (unsigned long) (tu_rec.last_tick + ((next - tu_rec.last_tick) & TU_TIME_MASK)),
+                    (unsigned long) lost);
+          tu_rec.lost += lost;
+        }
+      tu_rec_announce (out, n_threads, n_names);
+      for (i = 0; i < n; i++)
+        {
+          if (tu_rec.log.entries == 0U)
+            tu_rec.line_began = now;
+          tu_zlog_add (out, &tu_rec.log, &batch[i]);
+          tu_rec.slots += slots[i];
+          tu_rec.entries++;
+          tu_rec.last_tick = (batch[i].record >> TU_TIME_POS) & TU_TIME_MASK;
+        }
+      taken += n;
+      if (n < TU_REC_BATCH)
+        break;
+    }
+  if (tu_rec.log.entries != 0U
+      && (systime_t) (now - tu_rec.line_began) >= tu_rec_ticks (TU_REC_LINE_MS))
+    tu_zlog_flush (out, &tu_rec.log);
+}
+
+/* Ends the recording: the last line, the end line; the numbers are released (the exits held
+ * meanwhile are written) and a trigger set meanwhile fills half a log from now. */
+static void
+tu_rec_end (BaseSequentialStream *out)
+{
+  tu_zlog_flush (out, &tu_rec.log);
+  chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
+            (unsigned long) tu_rec.entries, (unsigned long) tu_rec.log.hash);
+  chSysLock ();
+  tu_rec.on = 0;
+  tu_recording = 0;
+  if (tu_triggered != 0U && tu_frozen == 0U)
+    tu_fill_remaining = TU_LOG_SIZE / 2U;
+  chSysUnlock ();
+  tu_release (0);
+}
+#endif /* TU_RECORD */
+
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
 void
 tuPrintDump (BaseSequentialStream *out)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  tu_print_dump (out, 0);
+  (void) tu_print_dump (out, TU_DUMP_TEXT);
 #else
   chprintf (out, "%s", no_timestamps_error_message);
 #endif
@@ -1989,9 +2258,88 @@ void
 tuPrintDumpCompact (BaseSequentialStream *out)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  tu_print_dump (out, 1);
+  (void) tu_print_dump (out, TU_DUMP_COMPACT);
 #else
   chprintf (out, "%s", no_timestamps_error_message);
+#endif
+}
+
+int
+tuRecordBegin (BaseSequentialStream *out, int events)
+{
+#if TU_RECORD
+  uint8_t listed;
+
+  chSysLock ();
+  if (tu_rec.on != 0U)
+    {
+      chSysUnlock ();
+      chprintf (out, "A recording is already under way" TU_NL);
+      return 0;
+    }
+  /* A recording runs in run mode: a log frozen by a trigger starts again, empty. */
+  if (tu_frozen != 0U)
+    tuResetTriggerI ();
+  memset (&tu_rec, 0, sizeof tu_rec);
+  tu_zlog_init (&tu_rec.log);
+  tu_rec.events = (uint8_t) (events != 0 && TU_EVENTS);
+  tu_rec.log.z.stamps = (uint8_t) (tu_rec.events != 0U && TU_CYCLES);
+  tu_rec.on = 1U;
+  tu_recording = 1U;
+  if (tu_triggered != 0U)
+    tu_fill_remaining = 0xFFFFFFFFU;   /* armed: the trigger waits for the recording's end */
+  tu_rec.seq = tu_written;
+  tu_rec.heard = chVTGetSystemTimeX ();
+#if TU_NAMES
+  tu_rec.names = tu_n_names;
+#endif
+  tu_hold_count++;
+  chSysUnlock ();
+
+  listed = tu_print_dump (out, tu_rec.events != 0U ? TU_DUMP_RECORD : TU_DUMP_RECORD_SWITCHES);
+  /* Threads created while the list was printed are in it; names registered meanwhile come
+   * with the first entries. */
+  tu_rec.threads = listed;
+  return 1;
+#else
+  (void) events;
+  chprintf (out, "%s", no_record_error_message);
+  return 0;
+#endif
+}
+
+int
+tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
+{
+#if TU_RECORD
+  systime_t now = chVTGetSystemTimeX ();
+  size_t i;
+
+  if (tu_rec.on == 0U)
+    return 0;
+  for (i = 0; i < n; i++)
+    {
+      if (input[i] == (uint8_t) TU_REC_STOP)
+        {
+          tu_rec_drain (out, now);
+          tu_rec_end (out);
+          return 0;
+        }
+      tu_rec.heard = now;
+    }
+  if ((systime_t) (now - tu_rec.heard) >= tu_rec_ticks (TU_REC_SILENCE_MS))
+    {
+      /* Nobody listens any more (the host went away, the cable was pulled). */
+      tu_rec_end (out);
+      return 0;
+    }
+  tu_rec_drain (out, now);
+  return 1;
+#else
+  (void) out;
+  (void) input;
+  (void) n;
+  return 0;
 #endif
 }
 
@@ -2031,6 +2379,11 @@ tu_set_trigger (const char *trigger_name)
         {
           tu_fill_remaining = TU_LOG_SIZE / 2U;
         }
+#if TU_RECORD
+      /* While recording, the log fills from the trigger on only once the recording ends. */
+      if (tu_recording != 0U)
+        tu_fill_remaining = 0xFFFFFFFFU;
+#endif
       if (tu_fill_remaining == 0U)
         tu_freeze ();
     }
@@ -2443,6 +2796,32 @@ tuCmdThreadsDumpCompact (BaseSequentialStream *chp, int argc, char *argv[])
   (void) argv;
   if (tu_no_arguments (chp, argc, "threads_dump_compact"))
     tuPrintDumpCompact (chp);
+}
+
+void
+tuCmdThreadsRecord (BaseSequentialStream *chp, int argc, char *argv[])
+{
+  int events = argc == 1 && strcmp (argv[0], "events") == 0;
+
+  if (argc > 1 || (argc == 1 && events == 0))
+    {
+      shellUsage (chp, "threads_record [events]");
+      return;
+    }
+#if TU_RECORD
+  if (tuRecordBegin (chp, events) == 0)
+    return;
+  for (;;)
+    {
+      uint8_t input[8];
+      size_t n = THREADS_RECORD_READ (chp, input, sizeof input, THREADS_RECORD_POLL_MS);
+
+      if (tuRecordPoll (chp, input, n) == 0)
+        break;
+    }
+#else
+  chprintf (chp, "%s", no_record_error_message);
+#endif
 }
 
 #if TU_CONDITIONS

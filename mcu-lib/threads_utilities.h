@@ -61,6 +61,31 @@ void tuPrintDump(BaseSequentialStream *out);
  * bytes, for slow links. */
 void tuPrintDumpCompact(BaseSequentialStream *out);
 
+/* Continuous recording (THREADS_TIMESTAMPS_RECORD = true; see WIRE-FORMAT.md): the log is
+ * streamed in the compact encoding as it is written, until the host sends the stop byte or
+ * stays silent for THREADS_RECORD_SILENCE_MS (it sends a keep-alive byte every second).
+ * By default the switches are streamed, at tick resolution (as dump version 1: about one byte
+ * each); with "events" (@events) every entry of the log, with its counter value (dump version
+ * 2's, several times more bytes).
+ * threads_record does it from the shell thread; a firmware with a shell of its own calls
+ * tuRecordBegin() (the header; 0 when no recording can start), then tuRecordPoll() every
+ * few milliseconds with the bytes the host sent meanwhile, until it returns 0 (the end line
+ * printed). Output that blocks while the link is busy is what makes the log fill up: slots
+ * overwritten before they were streamed are counted and reported in the stream. */
+#define THREADS_RECORD_STOP_BYTE   3     /* ETX, Ctrl+C */
+#define THREADS_RECORD_SILENCE_MS  3000U
+#ifndef THREADS_RECORD_POLL_MS
+#define THREADS_RECORD_POLL_MS     10U
+#endif
+/* How threads_record reads the host's bytes: at most @n within @ms milliseconds. The shell's
+ * stream of a ChibiOS board is a channel (a serial driver, serial over USB). */
+#ifndef THREADS_RECORD_READ
+#define THREADS_RECORD_READ(chp, buf, n, ms) \
+  chnReadTimeout ((BaseChannel *) (void *) (chp), (buf), (n), TIME_MS2I (ms))
+#endif
+int tuRecordBegin(BaseSequentialStream *out, int events);
+int tuRecordPoll(BaseSequentialStream *out, const uint8_t *input, size_t n);
+
 /* The calling thread is logged / no longer logged. Best called first thing in the thread. */
 void tuLogThisThread(void);
 void tuDontLogThisThread(void);
@@ -154,12 +179,20 @@ void tuCmdThreadsUc(BaseSequentialStream *chp, int argc, char *argv[]);
 void tuCmdThreadsDump(BaseSequentialStream *chp, int argc, char *argv[]);
 void tuCmdThreadsTriggerWhen(BaseSequentialStream *chp, int argc, char *argv[]);
 void tuCmdThreadsDumpCompact(BaseSequentialStream *chp, int argc, char *argv[]);
+void tuCmdThreadsRecord(BaseSequentialStream *chp, int argc, char *argv[]);
 
 #if TU_CONDITIONS
 #define TU_CONDITIONS_SHELL_CMD                                             \
   {"threads_trigger_when", tuCmdThreadsTriggerWhen},
 #else
 #define TU_CONDITIONS_SHELL_CMD
+#endif
+
+#if TU_RECORD
+#define TU_RECORD_SHELL_CMD                                                 \
+  {"threads_record", tuCmdThreadsRecord},
+#else
+#define TU_RECORD_SHELL_CMD
 #endif
 
 #define THREADS_UTILITIES_SHELL_CMD                                         \
@@ -171,7 +204,8 @@ void tuCmdThreadsDumpCompact(BaseSequentialStream *chp, int argc, char *argv[]);
   {"threads_uc", tuCmdThreadsUc},                                           \
   {"threads_dump", tuCmdThreadsDump},                                       \
   {"threads_dump_compact", tuCmdThreadsDumpCompact},                        \
-  TU_CONDITIONS_SHELL_CMD
+  TU_CONDITIONS_SHELL_CMD                                                   \
+  TU_RECORD_SHELL_CMD
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,9 @@
 #   THREADS_TIMESTAMPS_READY        threads made ready (wake-up latency; ChibiOS/RT 7 and later)
 #   THREADS_TIMESTAMPS_USER         markers and states from application code
 #   THREADS_TIMESTAMPS_CONDITIONS   condition triggers (threads_trigger_when)
+# Continuous recording (true or false, default false; see WIRE-FORMAT.md):
+#   THREADS_TIMESTAMPS_RECORD       the command threads_record, which streams the log as it is
+#                                   written until the host stops it
 # Then add $(ALLCSRC) to CSRC, $(ALLINC) to INCDIR and $(ALLDEFS) to UDEFS.
 
 # Source files for the Threads utilities library
@@ -55,6 +58,9 @@ ifeq ($(THREADS_TIMESTAMPS_USER), true)
 endif
 ifeq ($(THREADS_TIMESTAMPS_CONDITIONS), true)
 	ALLDEFS += -DTHREADS_TIMESTAMPS_CONDITIONS=1
+endif
+ifeq ($(THREADS_TIMESTAMPS_RECORD), true)
+	ALLDEFS += -DTHREADS_TIMESTAMPS_RECORD=1
 endif
 endif
 

@@ -45,6 +45,13 @@
 #else
 #define TU_CONDITIONS 0
 #endif
+/* Continuous recording (threads_record, THREADS_TIMESTAMPS_RECORD): not an event option, the
+ * dumps stay as they are. */
+#if defined(ENABLE_THREADS_TIMESTAMPS) && defined(THREADS_TIMESTAMPS_RECORD) && THREADS_TIMESTAMPS_RECORD
+#define TU_RECORD 1
+#else
+#define TU_RECORD 0
+#endif
 #define TU_EVENTS (TU_CYCLES || TU_IRQ || TU_SLEEP || TU_READY || TU_USER || TU_CONDITIONS)
 
 /* To be added to CH_CFG_THREAD_EXTRA_FIELDS. tu_number is the thread's current number in the

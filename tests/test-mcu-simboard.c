@@ -162,7 +162,7 @@ send_line (int fd, const char *line)
 #define HELP_EXCHANGE \
   "help\r\nCommands: help exit info echo systime threads_list threads_timestamps " \
   "threads_timestamps_trigger threads_timestamps_run threads_stat threads_uc threads_dump " \
-  "threads_dump_compact threads_trigger_when \r\nch> "
+  "threads_dump_compact threads_trigger_when threads_record \r\nch> "
 
 static void
 test_shell_in_process (void)

@@ -736,8 +736,8 @@ test_versions (void)
       g_assert_true (g_str_has_suffix (help, cases[i].legacy
                                        ? " threads_stat threads_uc \r\n"
                                        : cases[i].events
-                                       ? " threads_dump threads_dump_compact threads_trigger_when \r\n"
-                                       : " threads_uc threads_dump threads_dump_compact \r\n"));
+                                       ? " threads_dump threads_dump_compact threads_trigger_when threads_record \r\n"
+                                       : " threads_uc threads_dump threads_dump_compact threads_record \r\n"));
       /* The legacy log: switches only, without counter values, whatever the build. */
       g_assert_true (g_str_has_prefix (log, "From "));
       g_assert_null (strstr (log, " @ "));

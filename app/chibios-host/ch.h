@@ -175,6 +175,9 @@ chVTGetSystemTimeX (void)
   return ch_host_time;
 }
 
+/* Milliseconds to ticks, rounded up as the kernel does. */
+#define TIME_MS2I(ms) ((uint32_t) (((uint64_t) (ms) * (uint64_t) (CH_CFG_ST_FREQUENCY) + 999U) / 1000U))
+
 /* The realtime counter (the cycle counter of a Cortex-M), set by the host. */
 extern rtcnt_t ch_host_counter;
 

@@ -28,7 +28,7 @@ host_stream_write (void *ip, const uint8_t *bp, size_t n)
   return n;
 }
 
-static const struct BaseSequentialStreamVMT host_stream_vmt = { host_stream_write };
+static const struct BaseSequentialStreamVMT host_stream_vmt = { host_stream_write, NULL };
 
 static inline void
 host_stream_init (HostStream *self)

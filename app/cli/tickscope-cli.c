@@ -22,6 +22,7 @@ static const struct
   { "fetch",   tks_cli_fetch,   "fetch PORT -o FILE.txt",         N_("get the list and the log from a board") },
   { "trigger", tks_cli_trigger, "trigger PORT",                   N_("set the board's trigger") },
   { "run",     tks_cli_run,     "run PORT",                       N_("remove the trigger, restart logging") },
+  { "record",  tks_cli_record,  "record PORT -o FILE [--duration S]", N_("stream the board's log into a file until Ctrl+C") },
 };
 
 static void

@@ -68,6 +68,10 @@ struct _TksParser
   TksParsedEvents *pending_events; /* a dump version 2's header, before its list */
   gboolean   compact;       /* the dump's log comes in the compact encoding (version 3) */
   TksCompactDecoder *decoder; /* its decoder, from the line "Compact:" on */
+  gboolean   recording;     /* the dump is a threads_record stream: its log carries the lines
+                             * of threads and names that appear, and its holes */
+  guint      rec_entries;   /* of a recording's entries, those whose slots rec_slots counts */
+  guint64    rec_slots;
   TksParsedEvents *saved_events;   /* a saved capture's events, for its log */
   GArray    *saved_switches;        /* TksRecord: the switches among them */
 };
@@ -89,6 +93,8 @@ static const char * const known_commands[] = {
   "threads_uc",
   "threads_dump",
   "threads_dump_compact",
+  "threads_record",
+  "threads_record events",
 };
 
 TksParsed *
@@ -641,9 +647,13 @@ begin_command (TksParser  *parser,
     begin_log (parser);
   else if (IS ("threads_timestamps_trigger"))
     parser->section = SECTION_TRIGGER_REPLY;
-  else if (IS ("threads_dump") || IS ("threads_dump_compact"))
+  else if (IS ("threads_dump") || IS ("threads_dump_compact") || IS ("threads_record") ||
+           IS ("threads_record events"))
     {
       parser->section = SECTION_DUMP_HEADER;
+      parser->recording = IS ("threads_record") || IS ("threads_record events");
+      parser->rec_entries = 0;
+      parser->rec_slots = 0;
       parser->in_dump = TRUE;
       parser->dump_ended = FALSE;
       parser->dump_records = G_MAXUINT;
@@ -1069,6 +1079,68 @@ compact_line (TksParser  *parser,
     }
 }
 
+/* The lines a recording's log carries between its compact lines (see WIRE-FORMAT.md): a
+ * thread created or a name registered meanwhile (numbers do not change while the board
+ * records), and "Lost: before record S, ticks B to E, N switches dropped", a hole where the
+ * board could not send what it recorded (S counts the slots streamed before it). */
+static gboolean
+recording_line (TksParser  *parser,
+                const char *p,
+                const char *end)
+{
+  TksParsed *cur = parser->current;
+
+  if (has_prefix (p, end, "Thread number"))
+    {
+      TksListEntry *entry = parse_list_entry (p, end);
+
+      if (entry == NULL)
+        return FALSE;
+      entry->line = parser->line_no;
+      g_ptr_array_add (cur->live, entry);
+      return TRUE;
+    }
+  if (has_prefix (p, end, "Name ") && cur->events != NULL)
+    {
+      g_autofree char *problem = NULL;
+
+      if (!tks_parsed_events_name (cur->events, p, end, &problem))
+        return FALSE;
+      if (problem != NULL)
+        add_warning (parser, _("line %u: warning: %s"), parser->line_no, problem);
+      return TRUE;
+    }
+  if (has_prefix (p, end, "Lost:"))
+    {
+      TksParsedGap gap;
+      guint64 seq, here;
+
+      if (!parse_gap (p + strlen ("Lost:"), end, &seq, &gap))
+        return FALSE;
+      /* Placed where it arrived: after the entries read so far (by slots with events, which
+       * the end of the reading turns into records). */
+      if (cur->events != NULL)
+        {
+          const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) cur->events->entries->data;
+
+          for (; parser->rec_entries < cur->events->entries->len; parser->rec_entries++)
+            parser->rec_slots += e[parser->rec_entries].slots;
+          here = parser->rec_slots;
+        }
+      else
+        here = cur->records->len;
+      if (seq != here)
+        add_warning (parser, _("line %u: warning: the board lost records before record %"
+                               G_GUINT64_FORMAT ", which arrived as record %" G_GUINT64_FORMAT
+                               ": lines were lost too"), parser->line_no, seq, here);
+      gap.index = (guint) here;
+      if (here > 0 && cur->gaps->len < TKS_MAX_GAPS)
+        g_array_append_val (cur->gaps, gap);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 content_line (TksParser  *parser,
               const char *p,
@@ -1108,6 +1180,8 @@ content_line (TksParser  *parser,
         g_array_append_val (cur->log_other_lines, parser->line_no);
         trim (&p, &end);
         if (p == end)
+          return;
+        if (parser->recording && parser->decoder != NULL && recording_line (parser, p, end))
           return;
         if (has_prefix (p, end, "Triggered at"))
           {

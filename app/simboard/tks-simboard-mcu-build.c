@@ -36,5 +36,7 @@ const TksMcuLib TKS_MCU_LIB = {
   tuStateEnd,
   tuCmdThreadsStat,
   tuCmdThreadsUc,
+  tuRecordBegin,
+  tuRecordPoll,
   commands,
 };

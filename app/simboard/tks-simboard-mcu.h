@@ -49,6 +49,9 @@ typedef struct
   void    (*state_end) (uint8_t channel);
   TksMcuShellFunc cmd_threads_stat;
   TksMcuShellFunc cmd_threads_uc;
+  /* threads_record, driven by the board's own loop (tuRecordBegin, tuRecordPoll) */
+  int     (*record_begin) (BaseSequentialStream *out, int events);
+  int     (*record_poll) (BaseSequentialStream *out, const uint8_t *input, size_t n);
   /* The shell commands of this build (THREADS_UTILITIES_SHELL_CMD), NULL-terminated */
   const TksMcuCommand *commands;
 } TksMcuLib;

@@ -312,6 +312,7 @@ struct _TksSimboardState
   char        line[SIM_MAX_LINE];
   guint       line_len;
   gboolean    command_pending;
+  gboolean    recording;      /* threads_record under way: the input goes to the library */
   gboolean    want_exit;
   gboolean    io_error;
   const gint *stop;
@@ -1011,7 +1012,7 @@ board_stream_write (void *ip, const uint8_t *bp, size_t n)
   return n;
 }
 
-static const struct BaseSequentialStreamVMT board_stream_vmt = { board_stream_write };
+static const struct BaseSequentialStreamVMT board_stream_vmt = { board_stream_write, NULL };
 
 static void
 out_str (TksSimboardState *b, const char *s)
@@ -1101,7 +1102,8 @@ make_commands (const TksSimboardOptions *opts, const TksMcuLib *mcu)
   for (guint i = 0; i < n; i++)
     if (!opts->legacy || (strcmp (mcu->commands[i].name, "threads_dump") != 0
                           && strcmp (mcu->commands[i].name, "threads_dump_compact") != 0
-                          && strcmp (mcu->commands[i].name, "threads_trigger_when") != 0))
+                          && strcmp (mcu->commands[i].name, "threads_trigger_when") != 0
+                          && strcmp (mcu->commands[i].name, "threads_record") != 0))
       commands[kept++] = mcu->commands[i];
   return commands;
 }
@@ -1212,6 +1214,17 @@ run_shell_command (TksSimboardState *b)
           else
             b->want_exit = TRUE;
         }
+      else if (strcmp (words[0], "threads_record") == 0
+               && (n == 1 || (n == 2 && strcmp (words[1], "events") == 0)))
+        {
+          /* The shell thread streams from the board's loop (record_step) until the host
+           * stops it; the prompt comes then. */
+          if (b->mcu->record_begin (&stream.base, n == 2))
+            {
+              b->recording = TRUE;
+              return;
+            }
+        }
       else
         {
           func (&stream.base, n - 1, &words[1]);
@@ -1221,6 +1234,24 @@ run_shell_command (TksSimboardState *b)
     out_str (b, "ch> ");
 }
 
+/* A step of threads_record, as its loop on a board runs every few milliseconds: the bytes
+ * the host sent go to the library, which streams what the log holds. Only while the line is
+ * free: output waiting for the link holds the shell thread, and the log fills meanwhile. */
+static void
+record_step (TksSimboardState *b)
+{
+  BoardStream stream = { { &board_stream_vmt }, b };
+
+  if (!b->recording || (b->opts.baud > 0 && b->wire_free_us > g_get_monotonic_time ()))
+    return;
+  if (!b->mcu->record_poll (&stream.base, b->in->data, b->in->len))
+    {
+      b->recording = FALSE;
+      out_str (b, "ch> ");
+    }
+  g_byte_array_set_size (b->in, 0);
+}
+
 /* Line editing as the ChibiOS shell does it: echo, backspace, CR ends the line, other
  * control characters are ignored, the line holds at most SIM_MAX_LINE - 1 characters. */
 static void
@@ -1228,7 +1259,7 @@ shell_input (TksSimboardState *b)
 {
   guint used = 0;
 
-  while (used < b->in->len && !b->command_pending && !b->want_exit)
+  while (used < b->in->len && !b->command_pending && !b->want_exit && !b->recording)
     {
       guint8 c = b->in->data[used++];
 
@@ -1526,6 +1557,8 @@ tks_simboard_state_catch_up (TksSimboardState *b)
   for (guint steps = 0; b->tick < target && steps < 20000; steps++)
     {
       sim_tick (b);
+      if (b->fd >= 0)
+        record_step (b);
       if (b->out->len > 0 && b->fd >= 0)
         flush_out (b);
     }
@@ -1545,6 +1578,7 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
   b->want_exit = FALSE;
   b->line_len = 0;
   b->command_pending = FALSE;
+  b->recording = FALSE;
   g_byte_array_set_size (b->in, 0);
   g_byte_array_set_size (b->out, 0);
 
@@ -1582,6 +1616,7 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
             {
               g_byte_array_append (b->in, buf, (guint) n);
               shell_input (b);
+              record_step (b);
             }
           else if (n == 0)
             {
@@ -1602,6 +1637,18 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
               break;
             }
         }
+    }
+  if (b->recording)
+    {
+      /* The host went away while the board streamed: on a board the silence ends it; here
+       * it ends with the link, as if stopped, and nobody reads the end. */
+      static const guint8 stop_byte = 3;
+      BoardStream stream = { { &board_stream_vmt }, b };
+
+      b->fd = -1;
+      (void) b->mcu->record_poll (&stream.base, &stop_byte, 1);
+      b->recording = FALSE;
+      g_byte_array_set_size (b->out, 0);
     }
   flush_out (b);
   b->fd = -1;

@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Continuous recording: threads_record's stream to a file, decoded on the way. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tks-error.h"
+#include "tks-recorder.h"
+#include "tks-shell.h"
+
+/* A line longer than this is not part of the stream (a compact line has 79 characters, a
+ * thread's line a name of at most a few dozen). */
+#define MAX_LINE         1024
+#define KEEPALIVE_US     G_USEC_PER_SEC
+#define SYNC_US          G_USEC_PER_SEC
+#define STOP_TIMEOUT_MS  5000
+
+typedef enum
+{
+  PHASE_HEADER,    /* the echo, the header and the lists, up to "Compact:" */
+  PHASE_LOG,       /* the compact lines and what comes between them */
+  PHASE_END,       /* after the end line: the prompt is expected */
+} Phase;
+
+struct _TksRecorder
+{
+  char          *path;
+  int            fd;
+  TksShell      *shell;         /* owns the transport */
+  TksTransport  *transport;
+  gint64         started_us;
+  gint64         ended_us;
+  gint64         last_keepalive_us;
+  gint64         last_sync_us;
+  gint64         last_byte_us;
+  guint          silence_ms;
+  gboolean       events;
+  gboolean       unsynced;       /* bytes written since the last flush to disk */
+  GError        *write_error;    /* the file could not be written: reported by the next call */
+
+  /* Decoding */
+  Phase          phase;
+  GString       *line;
+  gboolean       overlong;
+  guint          line_no;
+  guint64        tick_hz;
+  guint64        counter_hz;
+  TksCompactDecoder *decoder;
+  guint64        lost_pending;   /* slots lost before the next line's entries */
+  gboolean       prompt_seen;    /* the board's prompt came back */
+  TksRecorderStats stats;
+
+  TksRecorderEntriesFunc entries_func;
+  gpointer       entries_data;
+  TksRecorderNoticeFunc notice_func;
+  gpointer       notice_data;
+};
+
+TksRecorder *
+tks_recorder_new (const char  *path,
+                  GError     **error)
+{
+  TksRecorder *self;
+  int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Cannot create %s: %s"), path,
+                   g_strerror (saved));
+      return NULL;
+    }
+  self = g_new0 (TksRecorder, 1);
+  self->path = g_strdup (path);
+  self->fd = fd;
+  self->line = g_string_new (NULL);
+  self->silence_ms = 5000;
+  self->tick_hz = 1000;
+  return self;
+}
+
+void
+tks_recorder_free (TksRecorder *self)
+{
+  if (self == NULL)
+    return;
+  if (self->fd >= 0)
+    close (self->fd);
+  g_clear_pointer (&self->decoder, tks_compact_decoder_free);
+  g_clear_pointer (&self->shell, tks_shell_free);
+  g_string_free (self->line, TRUE);
+  g_clear_error (&self->write_error);
+  g_free (self->path);
+  g_free (self);
+}
+
+void
+tks_recorder_set_entries_func (TksRecorder            *self,
+                               TksRecorderEntriesFunc  func,
+                               gpointer                user_data)
+{
+  self->entries_func = func;
+  self->entries_data = user_data;
+}
+
+void
+tks_recorder_set_notice_func (TksRecorder           *self,
+                              TksRecorderNoticeFunc  func,
+                              gpointer               user_data)
+{
+  self->notice_func = func;
+  self->notice_data = user_data;
+}
+
+void
+tks_recorder_set_silence_timeout (TksRecorder *self,
+                                  guint        timeout_ms)
+{
+  self->silence_ms = MAX (timeout_ms, 100u);
+}
+
+void
+tks_recorder_set_events (TksRecorder *self,
+                         gboolean     events)
+{
+  self->events = events;
+}
+
+const char *
+tks_recorder_get_path (TksRecorder *self)
+{
+  return self->path;
+}
+
+void
+tks_recorder_get_stats (TksRecorder      *self,
+                        TksRecorderStats *stats)
+{
+  *stats = self->stats;
+  if (self->started_us != 0)
+    stats->seconds = (double) ((self->ended_us != 0 ? self->ended_us : g_get_monotonic_time ())
+                               - self->started_us) / G_USEC_PER_SEC;
+}
+
+G_GNUC_PRINTF (2, 3)
+static void
+notice (TksRecorder *self,
+        const char  *format,
+        ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  if (self->notice_func == NULL)
+    return;
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  self->notice_func (message, self->notice_data);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The file                                                                                     */
+
+static void
+write_file (TksRecorder  *self,
+            const guint8 *data,
+            gsize         len)
+{
+  while (len > 0 && self->write_error == NULL)
+    {
+      ssize_t n = write (self->fd, data, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          int saved = errno;
+
+          g_set_error (&self->write_error, TKS_ERROR, TKS_ERROR_IO, _("Cannot write %s: %s"),
+                       self->path, g_strerror (saved));
+          return;
+        }
+      data += n;
+      len -= (gsize) n;
+      self->unsynced = TRUE;
+    }
+}
+
+/* At most every second, what was written goes to the disk: a host that dies loses at most
+ * that (a killed process loses nothing written). */
+static void
+sync_file (TksRecorder *self,
+           gboolean     now)
+{
+  gint64 t = g_get_monotonic_time ();
+
+  if (!self->unsynced || (!now && t - self->last_sync_us < SYNC_US))
+    return;
+  self->last_sync_us = t;
+  self->unsynced = FALSE;
+  (void) fdatasync (self->fd);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Decoding                                                                                     */
+
+static gboolean
+starts (const char *line,
+        const char *prefix)
+{
+  return g_str_has_prefix (line, prefix);
+}
+
+/* "Key: N" */
+static gboolean
+header_number (const char *line,
+               const char *key,
+               guint64    *value)
+{
+  const char *p;
+  char *end = NULL;
+  guint64 v;
+
+  if (!starts (line, key))
+    return FALSE;
+  p = line + strlen (key);
+  while (*p == ' ')
+    p++;
+  v = g_ascii_strtoull (p, &end, 10);
+  if (end == p || *end != '\0')
+    return FALSE;
+  *value = v;
+  return TRUE;
+}
+
+static void
+entries_out (TksRecorder *self)
+{
+  GArray *entries = tks_compact_decoder_entries (self->decoder);
+
+  if (entries->len > 0)
+    {
+      self->stats.entries += entries->len;
+      if (self->entries_func != NULL)
+        self->entries_func ((const TksEntry *) (gconstpointer) entries->data, entries->len,
+                            self->lost_pending, self->entries_data);
+      self->lost_pending = 0;
+    }
+  /* Nothing is kept: the file has it all. */
+  g_array_set_size (entries, 0);
+  g_array_set_size (tks_compact_decoder_losses (self->decoder), 0);
+}
+
+/* "Lost: before record S, ticks B to E, N switches dropped": N. */
+static gboolean
+lost_count (const char *line,
+            guint64    *n)
+{
+  const char *comma = strrchr (line, ',');
+  char *end = NULL;
+
+  if (!starts (line, "Lost: before record ") || comma == NULL ||
+      !g_str_has_suffix (line, " switches dropped"))
+    return FALSE;
+  *n = g_ascii_strtoull (comma + 1, &end, 10);
+  return end != comma + 1 && strcmp (end, " switches dropped") == 0;
+}
+
+static void
+log_line (TksRecorder *self,
+          const char  *line)
+{
+  guint64 n;
+
+  if (line[0] == 'Z')
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!tks_compact_decoder_line (self->decoder, line, strlen (line), &error))
+        {
+          self->stats.damaged++;
+          notice (self, _("line %u: %s"), self->line_no, error->message);
+        }
+      else
+        self->stats.lines++;
+      entries_out (self);
+    }
+  else if (starts (line, "Thread number"))
+    self->stats.threads++;
+  else if (starts (line, "Name "))
+    ;
+  else if (lost_count (line, &n))
+    {
+      self->stats.dropped += n;
+      self->lost_pending += n;
+      notice (self, g_dngettext (GETTEXT_PACKAGE,
+                                 "line %u: the board could not send %" G_GUINT64_FORMAT " record "
+                                 "(the link was too slow): %s",
+                                 "line %u: the board could not send %" G_GUINT64_FORMAT " records "
+                                 "(the link was too slow): %s", (gulong) n),
+              self->line_no, n, line);
+    }
+  else if (starts (line, "End of dump:"))
+    self->phase = PHASE_END;
+  else if (line[0] != '\0')
+    {
+      g_autofree char *shown = g_strescape (line, NULL);
+
+      self->stats.damaged++;
+      notice (self, _("line %u is not part of the stream (noise on the link?): “%s”"),
+              self->line_no, shown);
+    }
+}
+
+static void
+header_line (TksRecorder *self,
+             const char  *line)
+{
+  guint64 v;
+
+  if (header_number (line, "Tick frequency:", &v) && v > 0)
+    self->tick_hz = v;
+  else if (header_number (line, "Counter frequency:", &v))
+    self->counter_hz = v;
+  else if (starts (line, "Thread number"))
+    self->stats.threads++;
+  else if (strcmp (line, "Compact:") == 0)
+    {
+      self->decoder = tks_compact_decoder_new (self->tick_hz, self->counter_hz);
+      self->phase = PHASE_LOG;
+    }
+}
+
+static void
+end_line (TksRecorder *self)
+{
+  char *line;
+
+  self->line_no++;
+  if (self->overlong)
+    {
+      self->overlong = FALSE;
+      self->stats.damaged++;
+      notice (self, _("line %u is too long to be part of the stream (noise on the link?)"),
+              self->line_no);
+      g_string_truncate (self->line, 0);
+      return;
+    }
+  line = self->line->str;
+  if (self->line->len > 0 && line[self->line->len - 1] == '\r')
+    g_string_truncate (self->line, self->line->len - 1);
+  if (self->phase == PHASE_HEADER)
+    header_line (self, line);
+  else if (self->phase == PHASE_LOG)
+    log_line (self, line);
+  g_string_truncate (self->line, 0);
+}
+
+void
+tks_recorder_feed (TksRecorder  *self,
+                   const guint8 *data,
+                   gsize         len)
+{
+  if (self->started_us == 0)
+    self->started_us = g_get_monotonic_time ();
+  write_file (self, data, len);
+  self->stats.bytes += len;
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = (char) data[i];
+
+      if (c == '\n')
+        {
+          end_line (self);
+          continue;
+        }
+      if (self->line->len >= MAX_LINE)
+        self->overlong = TRUE;
+      else
+        g_string_append_c (self->line, c);
+      /* The prompt: at the start of a line, without a line end after it. */
+      if (self->line->len == strlen (TKS_SHELL_PROMPT) &&
+          strcmp (self->line->str, TKS_SHELL_PROMPT) == 0 && self->line_no >= 1)
+        self->prompt_seen = TRUE;
+    }
+  if (self->prompt_seen && self->phase == PHASE_END && !self->stats.ended)
+    {
+      self->stats.ended = TRUE;
+      self->ended_us = g_get_monotonic_time ();
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The link                                                                                     */
+
+gboolean
+tks_recorder_start (TksRecorder   *self,
+                    TksTransport  *transport,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  TksShell *shell;
+  g_autofree char *help = NULL;
+  g_auto(GStrv) commands = NULL;
+  const char *command = self->events ? "threads_record events\r" : "threads_record\r";
+
+  g_return_val_if_fail (self->shell == NULL, FALSE);
+  shell = self->shell = tks_shell_new (transport);
+  if (!tks_shell_sync (shell, cancellable, error))
+    return FALSE;
+  help = tks_shell_command (shell, "help", 0, NULL, NULL, NULL, cancellable, error);
+  if (help == NULL)
+    return FALSE;
+  commands = tks_shell_parse_help (help);
+  if (commands == NULL || !g_strv_contains ((const char * const *) commands, "threads_record"))
+    {
+      g_set_error_literal (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
+                           _("The board does not offer threads_record: build its library with "
+                             "THREADS_TIMESTAMPS_RECORD = true"));
+      return FALSE;
+    }
+  if (!tks_transport_write_all (transport, command, strlen (command), 2000, cancellable, error))
+    return FALSE;
+  self->transport = transport;
+  self->started_us = self->last_keepalive_us = self->last_sync_us = self->last_byte_us =
+    g_get_monotonic_time ();
+  return TRUE;
+}
+
+static gboolean
+take_write_error (TksRecorder  *self,
+                  GError      **error)
+{
+  if (self->write_error == NULL)
+    return TRUE;
+  g_propagate_error (error, g_steal_pointer (&self->write_error));
+  return FALSE;
+}
+
+gboolean
+tks_recorder_step (TksRecorder   *self,
+                   int            timeout_ms,
+                   GCancellable  *cancellable,
+                   GError       **error)
+{
+  guint8 buf[16384];
+  gint64 now;
+  gssize n;
+
+  g_return_val_if_fail (self->transport != NULL, FALSE);
+  if (self->stats.ended)
+    return TRUE;
+  n = tks_transport_read (self->transport, buf, sizeof buf, timeout_ms, cancellable, error);
+  now = g_get_monotonic_time ();
+  if (n < 0)
+    {
+      self->ended_us = now;
+      sync_file (self, TRUE);
+      return FALSE;
+    }
+  if (n > 0)
+    {
+      self->last_byte_us = now;
+      tks_recorder_feed (self, buf, (gsize) n);
+    }
+  sync_file (self, FALSE);
+  if (!take_write_error (self, error))
+    return FALSE;
+  if (self->stats.ended)
+    return TRUE;
+  if (self->prompt_seen)
+    {
+      /* A prompt without the end line: the board started again (reset) or refused. */
+      self->ended_us = now;
+      sync_file (self, TRUE);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+                   self->phase == PHASE_HEADER
+                   ? _("The board refused threads_record (see the file for its reply)")
+                   : _("The board stopped streaming without ending the recording (was it "
+                       "reset?)"));
+      return FALSE;
+    }
+  if (now - self->last_byte_us > (gint64) self->silence_ms * 1000)
+    {
+      self->ended_us = now;
+      sync_file (self, TRUE);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
+                   _("The board sent nothing for %.1f s: the recording ends there"),
+                   self->silence_ms / 1000.0);
+      return FALSE;
+    }
+  if (now - self->last_keepalive_us >= KEEPALIVE_US)
+    {
+      static const guint8 keepalive = TKS_RECORD_KEEPALIVE_BYTE;
+
+      self->last_keepalive_us = now;
+      if (!tks_transport_write_all (self->transport, &keepalive, 1, 1000, cancellable, error))
+        {
+          self->ended_us = now;
+          sync_file (self, TRUE);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+tks_recorder_stop (TksRecorder   *self,
+                   GCancellable  *cancellable,
+                   GError       **error)
+{
+  static const guint8 stop = TKS_RECORD_STOP_BYTE;
+  gint64 deadline;
+
+  g_return_val_if_fail (self->transport != NULL, FALSE);
+  if (self->stats.ended)
+    return TRUE;
+  if (!tks_transport_write_all (self->transport, &stop, 1, 1000, cancellable, error))
+    return FALSE;
+  deadline = g_get_monotonic_time () + STOP_TIMEOUT_MS * 1000;
+  while (!self->stats.ended)
+    {
+      if (g_get_monotonic_time () > deadline)
+        {
+          g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
+                       _("The board did not end the recording within %d s of the stop byte"),
+                       STOP_TIMEOUT_MS / 1000);
+          return FALSE;
+        }
+      if (!tks_recorder_step (self, 100, cancellable, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+tks_recorder_close (TksRecorder  *self,
+                    GError      **error)
+{
+  int fd = self->fd;
+
+  if (fd < 0)
+    return TRUE;
+  self->fd = -1;
+  if (self->ended_us == 0)
+    self->ended_us = g_get_monotonic_time ();
+  if (!take_write_error (self, error))
+    {
+      close (fd);
+      return FALSE;
+    }
+  if (fsync (fd) != 0 && errno != EINVAL)
+    {
+      int saved = errno;
+
+      close (fd);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Cannot write %s: %s"), self->path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  if (close (fd) != 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Cannot write %s: %s"), self->path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}

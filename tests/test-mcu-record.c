@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * threads_record, the board library's continuous recording, driven through the kernel hooks
+ * on the host stand-in and read back by the core: the stream's framing, its end (stop byte,
+ * silence), drops when the reader falls a log behind (counted in the stream, placed in the
+ * capture where they happened), threads appearing meanwhile, a trigger set meanwhile. Built
+ * with every event option and a 256-switch log (512 words with the counter).
+ */
+#include <string.h>
+
+#include <glib.h>
+
+#include "ch.h"
+#include "host-stream.h"
+#include "threads_utilities.h"
+#include "tks-capture.h"
+#include "tks-compact.h"
+
+#define N_THREADS 8
+#define LOG 256
+
+static thread_t threads[N_THREADS];
+static HostStream out;
+static guint turn;   /* the next of main, idle and worker to switch in */
+
+static void
+boot (void)
+{
+  ch_host_reset ();
+  tuResetState ();
+  memset (threads, 0, sizeof threads);
+  turn = 1;
+  ch_host_time = 100;
+  ch_host_thread_init (&threads[0], "main", 128, CH_FLAG_MODE_STATIC);
+  ch_host_thread_init (&threads[1], "idle", 1, CH_FLAG_MODE_STATIC);
+  ch_host_thread_init (&threads[2], "worker", 130, CH_FLAG_MODE_STATIC);
+  ch_host_switch (&threads[0]);
+  host_stream_init (&out);
+}
+
+/* @n switches between main, idle and worker in turn (never from a thread to itself, which
+ * would be an exit record), one tick apart from @tick on; returns the tick after them. */
+static systime_t
+switches (systime_t tick, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      ch_host_time = tick++;
+      ch_host_counter = (rtcnt_t) tick * 168000u + i;
+      ch_host_switch (&threads[turn++ % 3]);
+    }
+  return tick;
+}
+
+static int
+poll_with (const char *input)
+{
+  return tuRecordPoll (&out.base, (const uint8_t *) input, strlen (input));
+}
+
+static void
+stop (void)
+{
+  static const uint8_t stop_byte = THREADS_RECORD_STOP_BYTE;
+
+  g_assert_cmpint (tuRecordPoll (&out.base, &stop_byte, 1), ==, 0);
+}
+
+static char *
+take_text (void)
+{
+  char *text = host_stream_steal (&out);
+
+  host_stream_init (&out);
+  return text;
+}
+
+/* The stream as the host writes it: the echo, the reply, the prompt. */
+static TksCapture *
+read_back (const char *reply,
+           const char *command)
+{
+  g_autofree char *text = g_strconcat (command, "\r\n", reply, "ch> ", NULL);
+  g_autoptr(GError) error = NULL;
+  TksCapture *capture = tks_capture_new_from_data (text, strlen (text), &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (capture);
+  return capture;
+}
+
+static guint
+count_lines (const char *text,
+             const char *prefix)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    n += g_str_has_prefix (lines[i], prefix);
+  return n;
+}
+
+/* The switches are streamed as they happen, in lines of the compact encoding of at most 79
+ * characters, and the stop byte ends the stream with the end line (count and checksum of
+ * everything streamed); the capture read back holds every switch. */
+static void
+test_stream_and_stop (void)
+{
+  g_autofree char *head = NULL, *body = NULL, *all = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_auto(GStrv) lines = NULL;
+  systime_t t;
+
+  boot ();
+  g_assert_cmpint (tuRecordBegin (&out.base, 0), ==, 1);
+  head = take_text ();
+  g_assert_true (g_str_has_prefix (head, "Dump version: 3\r\n"));
+  g_assert_nonnull (strstr (head, "Recording: stop byte 3, keep-alive 3000 ms\r\n"));
+  g_assert_true (g_str_has_suffix (head, "Deleted threads: \r\nCompact:\r\n"));
+  /* Switches only: no counter, no events in the header (a dump version 1's). */
+  g_assert_null (strstr (head, "Counter frequency"));
+  g_assert_null (strstr (head, "Names:"));
+
+  t = 1000;
+  for (guint round = 0; round < 10; round++)
+    {
+      t = switches (t, 150);
+      ch_host_time = t;
+      g_assert_cmpint (poll_with (""), ==, 1);
+      /* A second later: every line is out. */
+      ch_host_time = t + 300;
+      g_assert_cmpint (poll_with ("\x16"), ==, 1);
+      t += 300;
+    }
+  stop ();
+  /* Over: a poll after the end does nothing. */
+  g_assert_cmpint (poll_with (""), ==, 0);
+  body = take_text ();
+  g_assert_nonnull (strstr (body, "End of dump: 1500 records, checksum "));
+  lines = g_strsplit (body, "\r\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_assert_cmpuint (strlen (lines[i]), <=, 79);
+      if (lines[i][0] != '\0')
+        g_assert_true (lines[i][0] == 'Z' || g_str_has_prefix (lines[i], "End of dump:"));
+    }
+  g_assert_cmpuint (count_lines (body, "Lost:"), ==, 0);
+
+  all = g_strconcat (head, body, NULL);
+  capture = read_back (all, "threads_record");
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 1500);
+}
+
+/* Every event with its counter (threads_record events): the dump version 2's entries. */
+static void
+test_stream_events (void)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  tuname_t marker;
+  systime_t t;
+
+  boot ();
+  g_assert_cmpint (tuRecordBegin (&out.base, 1), ==, 1);
+  t = switches (1000, 40);
+  marker = tuRegisterMarker ("sample");
+  ch_host_time = t;
+  tuMarker (marker, 77);
+  t = switches (t + 1, 40);
+  ch_host_time = t;
+  g_assert_cmpint (poll_with (""), ==, 1);
+  stop ();
+  text = take_text ();
+  g_assert_nonnull (strstr (text, "Counter frequency: 168000000\r\n"));
+  /* The name registered while recording is announced before the entries that use it. */
+  g_assert_nonnull (strstr (text, "Compact:\r\nName  1 : Kind = marker, Name = sample\r\nZ"));
+  /* 80 switches, the marker, and a sleep and a wake around each of the 27 runs of idle. */
+  g_assert_nonnull (strstr (text, "End of dump: 135 records, checksum "));
+  capture = read_back (text, "threads_record events");
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 80);
+}
+
+/* The reader falls more than a log behind: the slots overwritten are counted in a "Lost:"
+ * line between the lines, where they were, and the capture shows the hole there. */
+static void
+test_drops_counted_in_band (void)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  const TksGap *gaps;
+  guint n_gaps;
+  systime_t t;
+
+  boot ();
+  g_assert_cmpint (tuRecordBegin (&out.base, 0), ==, 1);
+  t = switches (1000, 100);
+  ch_host_time = t;
+  g_assert_cmpint (poll_with (""), ==, 1);
+  /* 1000 switches before the next poll: the log keeps the last LOG. */
+  t = switches (t, 1000);
+  ch_host_time = t;
+  g_assert_cmpint (poll_with (""), ==, 1);
+  t = switches (t, 50);
+  ch_host_time = t;
+  stop ();
+  text = take_text ();
+  /* The log's slots hold the sleeps and wakes around idle's runs too: 1000 switches took 1667
+   * slots, of which the last 256 (154 switches, from tick 1946 on) were still there. */
+  g_assert_cmpuint (count_lines (text, "Lost:"), ==, 1);
+  g_assert_nonnull (strstr (text, "\r\nLost: before record 100, ticks 1099 to 1946, 1411 switches dropped\r\nZ"));
+  g_assert_nonnull (strstr (text, "End of dump: 304 records, checksum "));
+  capture = read_back (text, "threads_record");
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 304);
+  gaps = tks_capture_get_gaps (capture, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 1);
+  g_assert_cmpuint (gaps[0].dropped, ==, 1411);
+  g_assert_cmpfloat (gaps[0].begin, >=, 1099);
+  g_assert_cmpfloat (gaps[0].end, <=, 1946);
+}
+
+/* The host falls silent: three seconds after its last byte the board ends the stream by
+ * itself; a keep-alive every second keeps it going. */
+static void
+test_keepalive_timeout (void)
+{
+  g_autofree char *text = NULL;
+  systime_t t;
+
+  boot ();
+  g_assert_cmpint (tuRecordBegin (&out.base, 0), ==, 1);
+  t = 1000;
+  for (guint s = 0; s < 10; s++)
+    {
+      t = switches (t, 10);
+      ch_host_time = t;
+      g_assert_cmpint (poll_with ("\x16"), ==, 1);
+      t += 990;
+    }
+  /* Silence after the last keep-alive (at t - 990): still on at 2.9 s, over at 3 s. */
+  ch_host_time = t - 990 + 2900;
+  g_assert_cmpint (poll_with (""), ==, 1);
+  ch_host_time = t - 990 + 3000;
+  g_assert_cmpint (poll_with (""), ==, 0);
+  text = take_text ();
+  g_assert_true (g_str_has_suffix (text, "\r\n"));
+  g_assert_nonnull (strstr (text, "End of dump: 100 records, checksum "));
+  /* The numbers are free again, and another recording can start. */
+  g_assert_cmpint (tuRecordBegin (&out.base, 0), ==, 1);
+  g_assert_cmpint (tuRecordBegin (&out.base, 0), ==, 0);
+  stop ();
+}
+
+/* A thread created while recording is announced before its first switch; one that exits keeps
+ * its number until the end (no renumbering under the stream); a trigger set meanwhile does
+ * not freeze the log. */
+static void
+test_threads_and_trigger (void)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  const char *announce, *first_z;
+  systime_t t;
+
+  boot ();
+  g_assert_cmpint (tuRecordBegin (&out.base, 0), ==, 1);
+  t = switches (1000, 30);
+  ch_host_time = t;
+  g_assert_cmpint (poll_with (""), ==, 1);
+  ch_host_thread_init (&threads[3], "late", 140, CH_FLAG_MODE_STATIC);
+  ch_host_time = t + 1;
+  ch_host_switch (&threads[3]);
+  ch_host_thread_exit (&threads[2]);
+  tuSetTrigger ("overrun");
+  /* Far more than half a log after the trigger, a poll every 100 switches. */
+  t += 2;
+  for (guint i = 0; i < 8; i++)
+    {
+      t = switches (t, 100);
+      ch_host_time = t;
+      g_assert_cmpint (poll_with (""), ==, 1);
+    }
+  stop ();
+  text = take_text ();
+  g_assert_cmpuint (count_lines (text, "Lost:"), ==, 0);
+  announce = strstr (text, "Thread number  4 : Prio = 140, Log = Yes, Name = late\r\n");
+  g_assert_nonnull (announce);
+  /* ... before the line that holds its switch (the 31st entry, on the line after the first). */
+  first_z = strstr (text, "\r\nZ");
+  g_assert_nonnull (first_z);
+  g_assert_true (strstr (first_z + 2, "\r\nZ") > announce);
+  g_assert_nonnull (strstr (text, "End of dump: 831 records, checksum "));
+  capture = read_back (text, "threads_record");
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 831);
+  g_assert_cmpuint (tks_capture_get_n_threads (capture), ==, 4);
+
+  /* Once the recording is over, the trigger fills half a log and the log freezes. */
+  t = switches (t, LOG);
+  {
+    g_autofree char *dump = host_run (tuCmdThreadsDump, 0, NULL);
+
+    g_assert_nonnull (strstr (dump, "Mode: frozen\r\n"));
+    g_assert_nonnull (strstr (dump, "Trigger name: overrun\r\n"));
+  }
+}
+
+/* Arguments other than "events" get the usage line. */
+static void
+test_usage (void)
+{
+  char *argv[] = { (char *) "all", NULL };
+  g_autofree char *text = NULL;
+
+  boot ();
+  text = host_run (tuCmdThreadsRecord, 1, argv);
+  g_assert_cmpstr (text, ==, "Usage: threads_record [events]\r\n");
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/mcu/record/stream-and-stop", test_stream_and_stop);
+  g_test_add_func ("/mcu/record/events", test_stream_events);
+  g_test_add_func ("/mcu/record/drops-counted-in-band", test_drops_counted_in_band);
+  g_test_add_func ("/mcu/record/keepalive-timeout", test_keepalive_timeout);
+  g_test_add_func ("/mcu/record/threads-and-trigger", test_threads_and_trigger);
+  g_test_add_func ("/mcu/record/usage", test_usage);
+  return g_test_run ();
+}
