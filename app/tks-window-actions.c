@@ -40,7 +40,8 @@ _tks_window_update_actions (TksWindow *self)
   set_action_enabled (self, "forward", have && tks_viewport_can_go_forward (self->viewport));
   set_action_enabled (self, "trigger", board);
   set_action_enabled (self, "run", board);
-  set_action_enabled (self, "fetch", board);
+  set_action_enabled (self, "fetch", board && self->recording == NULL);
+  set_action_enabled (self, "record", _tks_window_can_record (self));
 }
 
 /* Files */
@@ -247,6 +248,15 @@ threads_panel_revealed (GtkRevealer *revealer)
     gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
 }
 
+/* Record, and the same button stops. */
+static void
+record_change (GSimpleAction *action,
+               GVariant      *state,
+               gpointer       user_data)
+{
+  _tks_window_record (user_data, g_variant_get_boolean (state));
+}
+
 /* Ctrl+F: the panel's search, the panel opened if need be. */
 static void
 find_thread_action (GSimpleAction *action,
@@ -369,6 +379,7 @@ _tks_window_actions_init (TksWindow *self)
     { "load-graph", NULL, NULL, "false", load_graph_change, { 0 } },
     { "threads-panel", NULL, NULL, "false", threads_panel_change, { 0 } },
     { "find-thread", find_thread_action, NULL, NULL, NULL, { 0 } },
+    { "record", NULL, NULL, "false", record_change, { 0 } },
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);

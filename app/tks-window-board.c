@@ -124,7 +124,15 @@ connect_done_cb (GObject      *source,
   _tks_window_progress_stop (self);
   if (!tks_session_connect_finish (TKS_SESSION (source), result, &error))
     {
+      self->skip_fetch_on_connect = FALSE;
       show_failure (self, error, _("Could not connect: %s"), error->message);
+      _tks_window_update_actions (self);
+      return;
+    }
+  if (self->skip_fetch_on_connect)
+    {
+      /* connected again after a recording: the recording's message stays */
+      self->skip_fetch_on_connect = FALSE;
       _tks_window_update_actions (self);
       return;
     }

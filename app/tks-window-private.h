@@ -68,6 +68,18 @@ struct _TksWindow
   GCancellable     *session_cancellable;
   gboolean          fetching;
   char             *board_state;     /* what the board's log is doing, when known */
+  gboolean          skip_fetch_on_connect; /* connecting again after a recording */
+
+  /* tks-window-record.c */
+  struct _TksRecording *recording;   /* while recording */
+  guint             record_tick_id;
+  gboolean          record_reloading;
+  gboolean          record_live;     /* the capture shown is the recording's, read back */
+  gboolean          record_closing;  /* the window is going: the recording's end shows nothing */
+  GtkWidget        *record_button;
+  GtkRevealer      *record_revealer;
+  GtkLabel         *record_label;
+  GtkWidget        *live_load_grid;
 
   /* tks-window-messages.c */
   GtkMessageType    message_type;    /* of the message shown, when the bar is revealed */
@@ -118,6 +130,15 @@ void       _tks_window_board_fetch         (TksWindow      *self);
 void       _tks_window_board_disconnect    (TksWindow      *self);
 void       _tks_window_board_cancel        (TksWindow      *self);
 void       _tks_window_board_dispose       (TksWindow      *self);
+
+/* tks-window-record.c */
+typedef struct _TksRecording TksRecording;
+void       _tks_window_record_init         (TksWindow      *self);
+void       _tks_window_record_dispose      (TksWindow      *self);
+/* Whether the Record button can start (or stop) a recording now. */
+gboolean   _tks_window_can_record          (TksWindow      *self);
+void       _tks_window_record              (TksWindow      *self,
+                                            gboolean        start);
 
 /* tks-window-dnd.c */
 void       _tks_window_dnd_init            (TksWindow      *self);

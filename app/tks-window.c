@@ -450,6 +450,7 @@ tks_window_dispose (GObject *object)
   g_clear_object (&self->load_cancellable);
   g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
+  _tks_window_record_dispose (self);
   _tks_window_board_dispose (self);
   if (self->recent != NULL)
     g_signal_handlers_disconnect_by_data (self->recent, self);
@@ -494,6 +495,10 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_panel);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, record_button);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, record_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, record_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, live_load_grid);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, vscrollbar);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, status_label);
@@ -519,6 +524,7 @@ tks_window_init (TksWindow *self)
   g_object_bind_property (self, "title", self->title_label, "label", G_BINDING_SYNC_CREATE);
 
   _tks_window_actions_init (self);
+  _tks_window_record_init (self);
 
   self->viewport = tks_viewport_new ();
   tks_timeline_view_set_viewport (self->timeline, self->viewport);

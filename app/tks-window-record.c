@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Recording: the Record button streams the board's log (threads_record) into a file of the
+ * history folder as it arrives, in a worker thread of its own (tks-recorder.h), while the
+ * window's session with the board is closed. Every second the window reads the file back: the
+ * timeline rolls like an oscilloscope in roll mode (it follows the newest data unless the
+ * user scrolled back), and the "Live load" table tells each thread's CPU share, switches per
+ * second and longest run over the last second. The same button stops; the recording then
+ * opens as a normal capture (save, statistics, exports), its holes where the board dropped
+ * records, and the session connects again. A board that resets, a link that fails or falls
+ * silent ends the recording with a message; the file keeps everything received. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "tks-recorder.h"
+#include "tks-session.h"
+#include "tks-window-private.h"
+
+/* The span the timeline shows when a recording starts, in seconds. */
+#define ROLL_SECONDS 5.0
+
+struct _TksRecording
+{
+  /* set before the thread starts, then read only */
+  char               *address;
+  TksTransportOptions options;
+  char               *path;
+  /* cancelled: the user asked to stop */
+  GCancellable       *stop;
+
+  GMutex              lock;
+  TksRecorderStats    stats;   /* under the lock */
+};
+
+static void
+recording_free (TksRecording *r)
+{
+  g_free (r->address);
+  g_free (r->path);
+  g_clear_object (&r->stop);
+  g_mutex_clear (&r->lock);
+  g_free (r);
+}
+
+static void
+publish_stats (TksRecording *r,
+               TksRecorder  *recorder)
+{
+  g_mutex_lock (&r->lock);
+  tks_recorder_get_stats (recorder, &r->stats);
+  g_mutex_unlock (&r->lock);
+}
+
+/* The worker: connects, records until asked to stop or the board or the link ends it. */
+static void
+record_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  TksRecording *r = task_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksRecorder) recorder = NULL;
+  TksTransport *transport;
+  gboolean ok = TRUE;
+
+  recorder = tks_recorder_new (r->path, &error);
+  if (recorder == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  transport = tks_transport_open (r->address, &r->options, r->stop, &error);
+  if (transport == NULL || !tks_recorder_start (recorder, transport, r->stop, &error))
+    {
+      (void) tks_recorder_close (recorder, NULL);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  while (!g_cancellable_is_cancelled (r->stop))
+    {
+      ok = tks_recorder_step (recorder, 200, NULL, &error);
+      publish_stats (r, recorder);
+      if (!ok || r->stats.ended)
+        break;
+    }
+  if (ok && !r->stats.ended)
+    ok = tks_recorder_stop (recorder, NULL, &error);
+  if (!tks_recorder_close (recorder, ok ? &error : NULL))
+    ok = FALSE;
+  publish_stats (r, recorder);
+  if (!ok)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* Live load */
+
+typedef struct
+{
+  const char *name;
+  double      share;
+  guint       switches;
+  double      longest;
+} LoadRow;
+
+static int
+compare_load (gconstpointer a,
+              gconstpointer b)
+{
+  const LoadRow *ra = a, *rb = b;
+
+  return ra->share < rb->share ? 1 : ra->share > rb->share ? -1 : g_strcmp0 (ra->name, rb->name);
+}
+
+static GtkWidget *
+cell (const char *text,
+      gboolean    number)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), number ? 1.0f : 0.0f);
+  if (number)
+    gtk_widget_add_css_class (label, "numeric");
+  return label;
+}
+
+/* The table of the last second of @capture, busiest thread first. */
+static void
+update_live_load (TksWindow  *self,
+                  TksCapture *capture)
+{
+  GtkGrid *grid = GTK_GRID (self->live_load_grid);
+  double hz = tks_capture_get_tick_hz (capture);
+  double end = tks_capture_get_log_end (capture, NULL);
+  double from = MAX (tks_capture_get_start (capture), end - hz);
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (LoadRow));
+  const char *headings[] = {
+    _("Thread"),
+    /* Translators: a column of the live load table: the share of the last second */
+    _("CPU %"),
+    _("Switches/s"),
+    _("Longest run"),
+  };
+
+  /* the labels stay, their texts change: a screen reader keeps its place */
+  if (gtk_grid_get_child_at (grid, 0, 0) == NULL)
+    for (guint c = 0; c < G_N_ELEMENTS (headings); c++)
+      {
+        GtkWidget *h = cell (headings[c], c > 0);
+
+        gtk_widget_add_css_class (h, "heading");
+        gtk_grid_attach (grid, h, (int) c, 0, 1, 1);
+      }
+  if (!(end > from) || !tks_tick_hz_is_sane (hz))
+    end = from;
+
+  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+      LoadRow row = { th->name != NULL ? th->name : "?", 0, 0, 0 };
+      guint r = tks_runs_first_ending_after (th->runs, th->n_runs, from);
+
+      if (!(th->flags & TKS_THREAD_LOGGED))
+        continue;
+      row.share = 100.0 * tks_thread_busy (th, from, end) / (end - from);
+      for (; r < th->n_runs && th->runs[r].begin < end; r++)
+        {
+          double b = MAX (th->runs[r].begin, from), e = MIN (th->runs[r].end, end);
+
+          if (th->runs[r].begin >= from)
+            row.switches++;
+          row.longest = MAX (row.longest, e - b);
+        }
+      if (row.share > 0 || row.switches > 0)
+        g_array_append_val (rows, row);
+    }
+  g_array_sort (rows, compare_load);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const LoadRow *row = &g_array_index (rows, LoadRow, i);
+      g_autofree char *share = g_strdup_printf ("%.1f", row->share);
+      g_autofree char *switches = g_strdup_printf ("%.0f", row->switches * hz / (end - from));
+      g_autofree char *longest = tks_timeline_format_duration (row->longest, hz);
+      const char *texts[] = { row->name, share, switches, longest };
+
+      for (guint c = 0; c < G_N_ELEMENTS (texts); c++)
+        {
+          GtkWidget *label = gtk_grid_get_child_at (grid, (int) c, (int) i + 1);
+
+          if (label == NULL)
+            {
+              label = cell (texts[c], c > 0);
+              gtk_grid_attach (grid, label, (int) c, (int) i + 1, 1, 1);
+            }
+          else
+            gtk_label_set_text (GTK_LABEL (label), texts[c]);
+        }
+    }
+  while (gtk_grid_get_child_at (grid, 0, (int) rows->len + 1) != NULL)
+    gtk_grid_remove_row (grid, (int) rows->len + 1);
+}
+
+static void
+update_record_label (TksWindow *self)
+{
+  TksRecording *r = self->recording;
+  TksRecorderStats st;
+  g_autofree char *name = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *entries = NULL;
+  g_autofree char *dropped = NULL;
+  g_autofree char *bytes = NULL;
+
+  if (r == NULL)
+    return;
+  g_mutex_lock (&r->lock);
+  st = r->stats;
+  g_mutex_unlock (&r->lock);
+  name = g_path_get_basename (r->path);
+  entries = g_strdup_printf ("%" G_GUINT64_FORMAT, st.entries);
+  dropped = g_strdup_printf ("%" G_GUINT64_FORMAT, st.dropped);
+  bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, st.bytes);
+  /* Translators: while recording: the file, events, seconds, records dropped, bytes */
+  text = g_strdup_printf (_("Recording to %s: %s events in %.0f s, %s dropped, %s bytes"),
+                          name, entries, st.seconds, dropped, bytes);
+  gtk_label_set_text (self->record_label, text);
+}
+
+/* The timeline shows @capture, read back from the file: rolling with the newest data unless
+ * the user scrolled back, without the jumps a newly opened capture makes. */
+static void
+show_live_capture (TksWindow  *self,
+                   TksCapture *capture)
+{
+  double old_start = self->capture != NULL ? tks_capture_get_start (self->capture) : 0;
+  double old_end = self->capture != NULL ? tks_capture_get_end (self->capture) : 0;
+  double span = tks_viewport_get_span (self->viewport);
+  double visible_end = tks_viewport_get_visible_end (self->viewport);
+  gboolean first = self->capture == NULL || !self->record_live;
+  gboolean following = first || visible_end >= old_end - span * 0.02;
+  double end = tks_capture_get_end (capture);
+  double v_offset = tks_viewport_get_v_offset (self->viewport);
+
+  g_set_object (&self->capture, capture);
+  g_clear_object (&self->file);
+  self->record_live = TRUE;
+  tks_viewport_set_bounds (self->viewport, tks_capture_get_start (capture), end);
+  tks_timeline_view_set_capture (self->timeline, capture);
+  tks_overview_set_capture (self->overview, capture);
+  /* a capture shorter than the roll's span was shown whole: the span grows with it */
+  if (first || span >= (old_end - old_start) * 0.98)
+    span = MAX (span, ROLL_SECONDS * tks_capture_get_tick_hz (capture));
+  if (following)
+    tks_viewport_set_range (self->viewport, end - span, end);
+  tks_viewport_set_v_offset (self->viewport, v_offset);
+  _tks_window_update_empty (self);
+  _tks_window_update_status (self);
+  _tks_window_update_actions (self);
+  update_live_load (self, capture);
+}
+
+static void
+reload_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TksWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = tks_capture_load_file_finish (result, &error);
+
+  self->record_reloading = FALSE;
+  /* a file without its first lines yet, or a reload after the end: the next one will do */
+  if (capture != NULL && self->recording != NULL)
+    show_live_capture (self, capture);
+}
+
+static gboolean
+record_tick_cb (gpointer user_data)
+{
+  TksWindow *self = user_data;
+
+  update_record_label (self);
+  if (!self->record_reloading && self->recording != NULL)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (self->recording->path);
+
+      self->record_reloading = TRUE;
+      tks_capture_load_file_async (file, NULL, reload_done_cb, g_object_ref (self));
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+set_record_state (TksWindow *self,
+                  gboolean   recording)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "record");
+
+  if (action != NULL)
+    g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (recording));
+  gtk_widget_set_tooltip_text (self->record_button,
+                               recording ? _("Stop recording")
+                                         : _("Record continuously: the board streams its log into a file"));
+  gtk_revealer_set_reveal_child (self->record_revealer, recording);
+  if (recording)
+    {
+      g_autofree char *text = g_strdup_printf (_("Recording from %s"), self->recording->address);
+
+      gtk_label_set_text (self->subtitle_label, text);
+      gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
+    }
+  _tks_window_update_actions (self);
+}
+
+static void
+record_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TksWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  TksRecording *r = self->recording;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *address = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *name = NULL;
+  TksRecorderStats st;
+
+  g_task_propagate_boolean (G_TASK (result), &error);
+  g_clear_handle_id (&self->record_tick_id, g_source_remove);
+  self->recording = NULL;
+  if (self->record_closing)
+    {
+      recording_free (r);
+      return;
+    }
+  self->record_live = FALSE;
+  st = r->stats;
+  file = g_file_new_for_path (r->path);
+  name = g_file_get_parse_name (file);
+  address = g_steal_pointer (&r->address);
+  set_record_state (self, FALSE);
+
+  if (error != NULL && st.bytes == 0)
+    {
+      /* nothing was recorded: no file to show */
+      g_remove (r->path);
+      message = g_strdup_printf (_("Could not record: %s"), error->message);
+    }
+  else
+    {
+      /* the recording as a capture like any other */
+      tks_window_open_file (self, file);
+      if (error != NULL)
+        /* Translators: the reason, then the file */
+        message = g_strdup_printf (_("The recording ended: %s. Everything received up to then "
+                                     "is in “%s”."), error->message, name);
+    }
+  recording_free (r);
+  if (message != NULL)
+    tks_window_show_error (self, message);
+  else
+    {
+      g_autofree char *entries = g_strdup_printf ("%" G_GUINT64_FORMAT, st.entries);
+      g_autofree char *dropped = g_strdup_printf ("%" G_GUINT64_FORMAT, st.dropped);
+      g_autofree char *bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, st.bytes);
+
+      /* Translators: events, seconds, records dropped, bytes, then the file */
+      message = g_strdup_printf (_("Recorded %s events in %.1f s, %s dropped, %s bytes, into “%s”."),
+                                 entries, st.seconds, dropped, bytes, name);
+      _tks_window_show_message (self, message);
+    }
+  /* the board again, as before the recording, without a fetch over the recording shown */
+  if (address != NULL && self->session != NULL)
+    {
+      self->skip_fetch_on_connect = TRUE;
+      tks_window_connect (self, address);
+    }
+}
+
+gboolean
+_tks_window_can_record (TksWindow *self)
+{
+  const char * const *commands;
+
+  if (self->recording != NULL)
+    return TRUE;
+  if (self->session == NULL || self->fetching ||
+      tks_session_get_state (self->session) != TKS_SESSION_IDLE)
+    return FALSE;
+  commands = tks_session_get_board_commands (self->session);
+  return commands != NULL && g_strv_contains (commands, "threads_record");
+}
+
+static void
+start_recording (TksWindow *self)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *dir = tks_session_get_history_dir ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+  g_autofree char *file_name = g_strdup_printf ("record-%s.txt", stamp);
+  TksRecording *r;
+
+  if (!_tks_window_can_record (self) || self->recording != NULL)
+    return;
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not record: cannot create “%s”"), dir);
+
+      tks_window_show_error (self, message);
+      return;
+    }
+  r = g_new0 (TksRecording, 1);
+  g_mutex_init (&r->lock);
+  r->address = g_strdup (tks_session_get_address (self->session));
+  r->options.baud = tks_session_get_baud (self->session);
+  r->options.flow_control = tks_board_popover_get_flow_control (self->board_popover);
+  r->path = g_build_filename (dir, file_name, NULL);
+  r->stop = g_cancellable_new ();
+
+  /* the board's shell is the recording's alone until it ends */
+  tks_session_disconnect (self->session);
+  self->recording = r;
+  self->record_live = FALSE;
+  _tks_window_clear_error (self);
+  set_record_state (self, TRUE);
+  update_record_label (self);
+  task = g_task_new (self, NULL, record_done_cb, g_object_ref (self));
+  g_task_set_source_tag (task, start_recording);
+  g_task_set_task_data (task, r, NULL);
+  g_task_run_in_thread (task, record_thread);
+  self->record_tick_id = g_timeout_add_seconds (1, record_tick_cb, self);
+}
+
+void
+_tks_window_record (TksWindow *self,
+                    gboolean   start)
+{
+  if (start)
+    start_recording (self);
+  else if (self->recording != NULL)
+    {
+      g_cancellable_cancel (self->recording->stop);
+      gtk_label_set_text (self->record_label, _("Stopping the recording…"));
+    }
+}
+
+/* Closing the window stops the recording and waits for its file to be complete. */
+void
+_tks_window_record_dispose (TksWindow *self)
+{
+  g_clear_handle_id (&self->record_tick_id, g_source_remove);
+  self->record_closing = TRUE;
+  if (self->recording != NULL)
+    g_cancellable_cancel (self->recording->stop);
+}
+
+void
+_tks_window_record_init (TksWindow *self)
+{
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->live_load_grid),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Live load"), -1);
+  set_record_state (self, FALSE);
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Recording in the real window, through AT-SPI in Xvfb, on the built-in simulated board
+# (tickscope --demo): Record streams the board's log into a file of the history folder; while
+# it runs the "Live load" table lists the threads with their CPU share of the last second
+# (together about 100 %: one thread always runs), switches per second and longest run, and the
+# timeline rolls with the newest data; the same button stops; the recording then opens as a
+# capture whose record count is what `tickscope-cli info` reads in the file, the message says
+# nothing was dropped, and the board can be used again (Get new data).
+# Usage (through run-gui-tests.sh): test-record.py TICKSCOPE DATA_DIR
+import glob
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tksgui import (check, click, find, find_all, finish, get_app, label_text, labels,  # noqa: E402
+                    main_window, screenshot, sensitive, start, status, stop, wait_for)
+
+TICKSCOPE = sys.argv[1]
+CLI = os.path.join(os.path.dirname(TICKSCOPE), "cli", "tickscope-cli")
+HISTORY = os.path.join(os.environ["XDG_DATA_HOME"], "tickscope", "captures")
+
+
+def record_button(app):
+    return find(main_window(app), lambda n: n.name == "Record"
+                and n.getRoleName() in ("push button", "toggle button"))
+
+
+def live_load(app):
+    """The rows of the Live load table: [(thread, cpu, switches per second, longest run)]."""
+    table = find(main_window(app), lambda n: n.name == "Live load")
+    if table is None:
+        return []
+    cells = [t for t in labels(table)]
+    if cells[:4] != ["Thread", "CPU %", "Switches/s", "Longest run"]:
+        return []
+    rows = [cells[i:i + 4] for i in range(4, len(cells) - 3, 4)]
+    return [(r[0], float(r[1]), float(r[2]), r[3]) for r in rows]
+
+
+def view_end(app):
+    text = label_text(app, lambda s: s.startswith("View "))
+    m = re.match(r"View ([\d.]+) – ([\d.]+)", text or "")
+    return float(m.group(2)) if m else None
+
+
+def recording_line(app):
+    return label_text(app, lambda s: s.startswith("Recording to "))
+
+
+def main():
+    proc, log = start(TICKSCOPE, "--demo")
+    app = wait_for(get_app, 30)
+    if not check(app is not None and wait_for(lambda: status(app), 30), "the demo board's capture is shown"):
+        return finish(log)
+    button = wait_for(lambda: record_button(app) if sensitive(record_button(app)) else None, 20)
+    if not check(button is not None, "connected to a board that has threads_record, Record is enabled"):
+        return finish(log)
+
+    click(button)
+    line = wait_for(lambda: recording_line(app), 5)
+    check(line is not None, "Record starts a recording into a file", line)
+    rows = wait_for(lambda: live_load(app) if len(live_load(app)) >= 5 else None, 10) or []
+    names = [r[0] for r in rows]
+    total = sum(r[1] for r in rows)
+    check({"idle", "sensor", "filter"} <= set(names), "the Live load table lists the threads", names)
+    check(abs(total - 100) <= 2, "their CPU shares of the last second add up to 100 %% (%.1f)" % total, rows)
+    check(rows == sorted(rows, key=lambda r: -r[1]), "busiest first", rows)
+    check(all(r[2] >= 0 for r in rows) and any(r[2] > 100 for r in rows),
+          "with switches per second (the sensor thread runs every 2 ticks)", rows)
+    first_end = wait_for(lambda: view_end(app), 5)
+    time.sleep(2.5)
+    later_end = wait_for(lambda: view_end(app), 5)
+    check(first_end is not None and later_end is not None and later_end > first_end + 1000,
+          "the timeline rolls with the newest data (view ends at %s, then %s)" % (first_end, later_end))
+    events = [int(m.group(1)) for m in [re.search(r": (\d+) events", recording_line(app) or "")] if m]
+    check(events and events[0] > 1000, "the recording counts what arrived", recording_line(app))
+    screenshot("recording.png")
+
+    click(record_button(app))
+    title = wait_for(lambda: main_window(app).name if "record-" in (main_window(app).name or "") else None, 15)
+    check(title is not None and recording_line(app) is None or recording_line(app) == "",
+          "Record again stops, and the recording opens as a capture", title)
+    files = glob.glob(os.path.join(HISTORY, "record-*.txt"))
+    check(len(files) == 1, "the recording is a file of the history folder", files)
+    if files:
+        info = subprocess.run([CLI, "info", files[0]], capture_output=True, text=True).stdout
+        records = re.search(r"Records:\s+(\d+)", info)
+        shown = wait_for(lambda: status(app) if "records" in status(app) else None, 10) or ""
+        check(records is not None and (" %s records" % records.group(1)) in shown,
+              "the window shows every record the file has (%s)" % (records.group(1) if records else "?"), shown)
+    done = label_text(app, lambda s: s.startswith("Recorded "))
+    check(done is not None and " 0 dropped" in done, "the message sums the recording up, nothing dropped", done)
+    fetch = wait_for(lambda: find(main_window(app), lambda n: n.name == "Get new data" and sensitive(n)), 15)
+    check(fetch is not None, "the board is connected again: Get new data is enabled")
+    check(proc.poll() is None, "the viewer is still running")
+    stop(proc)
+    return finish(log)
+
+
+sys.exit(main())
