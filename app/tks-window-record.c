@@ -316,6 +316,46 @@ set_record_state (TksWindow *self,
   _tks_window_update_actions (self);
 }
 
+typedef struct
+{
+  TksWindow *self;
+  GFile     *file;
+  char      *message;
+  gboolean   failed;
+} FinalLoad;
+
+static void
+final_load_done_cb (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  FinalLoad *load = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = tks_capture_load_file_finish (result, &error);
+
+  if (capture != NULL)
+    {
+      load->self->file_is_capture = FALSE;
+      tks_window_set_capture (load->self, capture, load->file);
+    }
+  if (capture == NULL)
+    {
+      /* Translators: what became of the recording, then why its file does not open */
+      g_autofree char *message = g_strdup_printf (_("%s It does not open: %s"), load->message,
+                                                  error->message);
+
+      tks_window_show_error (load->self, message);
+    }
+  else if (load->failed)
+    tks_window_show_error (load->self, load->message);
+  else
+    _tks_window_show_message (load->self, load->message);
+  g_object_unref (load->self);
+  g_object_unref (load->file);
+  g_free (load->message);
+  g_free (load);
+}
+
 static void
 record_done_cb (GObject      *source,
                 GAsyncResult *result,
@@ -329,6 +369,7 @@ record_done_cb (GObject      *source,
   g_autofree char *message = NULL;
   g_autofree char *name = NULL;
   TksRecorderStats st;
+
 
   g_task_propagate_boolean (G_TASK (result), &error);
   g_clear_handle_id (&self->record_tick_id, g_source_remove);
@@ -350,32 +391,36 @@ record_done_cb (GObject      *source,
       /* nothing was recorded: no file to show */
       g_remove (r->path);
       message = g_strdup_printf (_("Could not record: %s"), error->message);
+      tks_window_show_error (self, message);
     }
   else
     {
-      /* the recording as a capture like any other */
-      tks_window_open_file (self, file);
+      FinalLoad *load = g_new0 (FinalLoad, 1);
+
       if (error != NULL)
         /* Translators: the reason, then the file */
-        message = g_strdup_printf (_("The recording ended: %s. Everything received up to then "
-                                     "is in “%s”."), error->message, name);
+        load->message = g_strdup_printf (_("The recording ended: %s. Everything received up to "
+                                           "then is in “%s”."), error->message, name);
+      else
+        {
+          g_autofree char *entries = g_strdup_printf ("%" G_GUINT64_FORMAT, st.entries);
+          g_autofree char *dropped = g_strdup_printf ("%" G_GUINT64_FORMAT, st.dropped);
+          g_autofree char *bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, st.bytes);
+
+          /* Translators: events, seconds, records dropped, bytes, then the file */
+          load->message = g_strdup_printf (_("Recorded %s events in %.1f s, %s dropped, %s bytes, "
+                                             "into “%s”."), entries, st.seconds, dropped, bytes, name);
+        }
+      load->failed = error != NULL;
+      load->self = g_object_ref (self);
+      load->file = g_object_ref (file);
+      /* the recording as a capture like any other, then what became of it */
+      tks_capture_load_file_async (file, NULL, final_load_done_cb, load);
     }
   recording_free (r);
-  if (message != NULL)
-    tks_window_show_error (self, message);
-  else
-    {
-      g_autofree char *entries = g_strdup_printf ("%" G_GUINT64_FORMAT, st.entries);
-      g_autofree char *dropped = g_strdup_printf ("%" G_GUINT64_FORMAT, st.dropped);
-      g_autofree char *bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, st.bytes);
-
-      /* Translators: events, seconds, records dropped, bytes, then the file */
-      message = g_strdup_printf (_("Recorded %s events in %.1f s, %s dropped, %s bytes, into “%s”."),
-                                 entries, st.seconds, dropped, bytes, name);
-      _tks_window_show_message (self, message);
-    }
-  /* the board again, as before the recording, without a fetch over the recording shown */
-  if (address != NULL && self->session != NULL)
+  /* the board again, as before the recording, without a fetch over the recording shown
+   * (after a link that failed, the user connects when the board is back) */
+  if (error == NULL && address != NULL && self->session != NULL)
     {
       self->skip_fetch_on_connect = TRUE;
       tks_window_connect (self, address);

@@ -6,7 +6,9 @@
 # (together about 100 %: one thread always runs), switches per second and longest run, and the
 # timeline rolls with the newest data; the same button stops; the recording then opens as a
 # capture whose record count is what `tickscope-cli info` reads in the file, the message says
-# nothing was dropped, and the board can be used again (Get new data).
+# nothing was dropped, and the board can be used again (Get new data). Then a board over TCP
+# (tickscope-simboard) killed in the middle of a recording: the recording ends with a message
+# and the file, complete up to then, opens as a capture.
 # Usage (through run-gui-tests.sh): test-record.py TICKSCOPE DATA_DIR
 import glob
 import os
@@ -16,12 +18,13 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import (check, click, find, find_all, finish, get_app, label_text, labels,  # noqa: E402
-                    main_window, screenshot, sensitive, start, status, stop, wait_for)
+from tksgui import (check, click, find, finish, free_port, get_app, label_text, labels,  # noqa: E402
+                    listening, main_window, screenshot, sensitive, start, status, stop, wait_for)
 
 TICKSCOPE = sys.argv[1]
 CLI = os.path.join(os.path.dirname(TICKSCOPE), "cli", "tickscope-cli")
 HISTORY = os.path.join(os.environ["XDG_DATA_HOME"], "tickscope", "captures")
+SIMBOARD = os.environ.get("TKS_SIMBOARD")
 
 
 def record_button(app):
@@ -98,7 +101,43 @@ def main():
     check(fetch is not None, "the board is connected again: Get new data is enabled")
     check(proc.poll() is None, "the viewer is still running")
     stop(proc)
+    if SIMBOARD:
+        pulled_cable(files)
     return finish(log)
+
+
+def pulled_cable(before):
+    port = free_port()
+    board = subprocess.Popen([SIMBOARD, "--tcp", str(port)], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        if not check(listening(port), "a board listens on TCP"):
+            return
+        proc, log = start(TICKSCOPE, "tcp:127.0.0.1:%d" % port, log_name="tickscope-tcp.log")
+        app = wait_for(get_app, 30)
+        button = wait_for(lambda: record_button(app) if app and sensitive(record_button(app)) else None, 30)
+        if not check(button is not None, "over TCP, Record is enabled"):
+            stop(proc)
+            return
+        click(button)
+        wait_for(lambda: len(live_load(app)) >= 5, 10)
+        board.kill()
+        board.wait()
+        ended = wait_for(lambda: label_text(app, lambda s: s.startswith("The recording ended: ")), 15)
+        check(ended is not None and "record-" in ended, "a board gone mid-recording ends it with a message "
+              "naming the file", ended)
+        title = wait_for(lambda: main_window(app).name if "record-" in (main_window(app).name or "") else None, 10)
+        check(title is not None, "the recording up to then opens as a capture", title)
+        files = sorted(set(glob.glob(os.path.join(HISTORY, "record-*.txt"))) - set(before))
+        info = subprocess.run([CLI, "info", files[-1]], capture_output=True, text=True) if files else None
+        records = re.search(r"Records:\s+(\d+)", info.stdout) if info else None
+        check(info is not None and info.returncode == 0 and records and int(records.group(1)) > 100,
+              "its file reads whole with tickscope-cli info", info.stdout[:200] if info else files)
+        check(proc.poll() is None, "the viewer is still running")
+        stop(proc)
+    finally:
+        board.kill()
+        board.wait()
 
 
 sys.exit(main())
