@@ -25,7 +25,7 @@ TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 CLI = os.path.join(os.path.dirname(TICKSCOPE), "cli", "tickscope-cli")
 CAPTURE = os.path.join(DATA, "board-trigger-exits.raw.txt")
 EXITED = "Exited dynamic thread"
-CTRL_KEYCODE, F_KEYCODE = 37, 41   # Control_L and f in the X server's default keymap
+CTRL_KEYCODE, F_KEYCODE, M_KEYCODE = 37, 41, 58   # Control_L, f and m in the X server's default keymap
 ESCAPE = 0xFF1B
 SETTLE = 0.6                       # the panel follows the visible range after 120 ms
 
@@ -261,6 +261,30 @@ def main():
     screenshot("threads-search.png")
     press(ESCAPE)
     check(wait_for(lambda: len(rows(app)) == len(shown), 5), "Escape clears the search", rows(app))
+
+    # with the cursors A and B set (Shift+click twice), the shares are of A–B
+    ext = timeline(app).queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    for fraction in (0.2, 0.45):
+        pyatspi.Registry.generateKeyboardEvent(1, None, pyatspi.KEY_LOCKMODIFIERS)
+        time.sleep(0.1)
+        pyatspi.Registry.generateMouseEvent(ext.x + 200 + int((ext.width - 200) * fraction), ext.y + 80, "b1c")
+        time.sleep(0.2)
+        pyatspi.Registry.generateKeyboardEvent(1, None, pyatspi.KEY_UNLOCKMODIFIERS)
+        time.sleep(0.2)
+    caption = wait_for(lambda: label_text(app, lambda s: s.startswith("CPU share between the cursors")), 5)
+    check(caption is not None, "with A and B set, the panel says its shares are of A–B")
+    # Ctrl+M zooms to A–B: the view's range is then A–B, to the thousandth of a tick
+    pyatspi.Registry.generateKeyboardEvent(CTRL_KEYCODE, None, pyatspi.KEY_PRESS)
+    pyatspi.Registry.generateKeyboardEvent(M_KEYCODE, None, pyatspi.KEY_PRESSRELEASE)
+    pyatspi.Registry.generateKeyboardEvent(CTRL_KEYCODE, None, pyatspi.KEY_RELEASE)
+    time.sleep(SETTLE)
+    ab = view_range(app)
+    if check(ab is not None, "Ctrl+M zooms to A–B", ab):
+        ranged = stats_shares("--from", ab[0], "--to", ab[1])
+        bad = compare_shares(app, ranged)
+        moved = sum(abs(sum(ranged[k]) - sum(shares[k])) > 0.1 for k in ranged)
+        check(not bad and moved > 0, "the shares are tickscope-cli stats --from A --to B's "
+              "(%d differ from the whole capture's)" % moved, bad)
 
     # the panel closes with its button
     click(button)
