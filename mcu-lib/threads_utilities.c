@@ -50,10 +50,13 @@
 #define TU_NL SHELL_NEWLINE_STR
 
 /* Out of the hooks' fast path: rare work (condition checks, making room). */
+/* The hooks' fast path, inline even at -Os. */
 #if defined(__GNUC__)
 #define TU_COLD __attribute__((cold, noinline))
+#define TU_HOT  __attribute__((always_inline))
 #else
 #define TU_COLD
+#define TU_HOT
 #endif
 
 /********************               KERNEL DIFFERENCES             ********************/
@@ -246,6 +249,11 @@ static uint32_t tu_head;
 static uint32_t tu_count;
 static uint32_t tu_written;
 
+/* The writer's fast path takes a slot while tu_head < tu_fast_end; tu_count grows by
+ * tu_count_step then (1 until the log is full). tu_window() sets both (see there). */
+static uint32_t tu_fast_end;
+static uint32_t tu_count_step;
+
 /* Recording: tu_active is the fast-path summary of (no pause and not frozen). */
 static uint8_t tu_active = 1U;
 static uint8_t tu_frozen;
@@ -256,7 +264,9 @@ static uint8_t tu_hold_count;
 static uint8_t tu_triggered;
 static uint32_t tu_trigger_time;
 static uint32_t tu_trigger_seq;      /* the sequence number of the first record after it */
-static uint32_t tu_fill_remaining;
+static uint32_t tu_freeze_at;        /* the log freezes when tu_written reaches it */
+/* tu_freeze_at this far ahead: not before 2^31 slots (a trigger set while recording waits). */
+#define TU_FREEZE_NEVER 0x7FFFFFFFU
 static const char *tu_trigger_name;
 #if TU_RECORD
 static uint8_t tu_recording;         /* threads_record under way: a trigger does not freeze */
@@ -296,6 +306,16 @@ TU_SECTION static const char *tu_names[THREADS_TIMESTAMPS_MAX_NAMES];
 TU_SECTION static uint8_t tu_name_kinds[THREADS_TIMESTAMPS_MAX_NAMES];
 static uint8_t tu_n_names;
 static uint32_t tu_names_refused;
+#endif
+
+#if TU_IRQ
+/* The handlers' fast check, indexed by a handler's id variable (which only ever holds 0 or
+ * an id returned by the table, so it is in bounds): entry i is the name of id i when i is a
+ * handler's id of at most TU_IRQ_SHORT_MAX (its entry takes one slot). Every other id given
+ * since start-up has TU_IRQ_OTHER, so that no name, not even NULL, matches a stale id after
+ * tuResetState(); entry 0 stays NULL (a handler without a name is recorded as id 0). */
+#define TU_IRQ_OTHER tu_dynamic_name
+static const char *tu_irq_fast[THREADS_TIMESTAMPS_MAX_NAMES + 1];
 #endif
 
 #if TU_IRQ && TU_CONDITIONS
@@ -340,17 +360,21 @@ static const char no_timestamps_error_message[] =
 
 static const char *tu_set_trigger (const char *trigger_name);
 
+static void tu_window (void);
+
 static void
 tu_update_active (void)
 {
   tu_active = (uint8_t) ((tu_pause_count == 0U) && (tu_frozen == 0U));
+  tu_window ();
 }
 
 /* Stops the log where it is: what it holds stays as long as the trigger is set. */
 static void
 tu_freeze (void)
 {
-  tu_fill_remaining = 0;
+  /* Any slot written from now on (continuation slots, replayed entries) freezes it again. */
+  tu_freeze_at = tu_written;
   tu_frozen = 1U;
   tu_frozen_slots = tu_n_slots;
   tu_update_active ();
@@ -363,53 +387,90 @@ tu_deleted_pop (void)
   tu_deleted_count--;
 }
 
-#if !TU_EVENTS
-/* Appends one record; the oldest one is overwritten when the log is full. */
-static inline void
-tu_write (uint32_t record)
+/* The writer. A slot is appended at tu_head, overwriting the oldest one when the log is full;
+ * the first slot of an entry is dropped (and counted) while the log is paused or frozen, the
+ * continuation slots of an entry begun are always written.
+ *
+ * The fast path (tu_put_fast(), inline in the hooks) only stores the slot and counts it. It
+ * is taken while tu_head < tu_fast_end, a window that tu_window() computes so that none of
+ * the rare cases falls in it: the log does not record (paused, frozen), the ring wraps, the
+ * oldest slot overwritten is the exit record of a thread in the history, a trigger's
+ * countdown ends, a condition on interrupt handlers is set (their hooks measure then). All
+ * of them are handled by the one slow path, tu_put_slow(), which recomputes the window after
+ * each slot. Whatever changes the state the window depends on calls tu_window() after. */
+static void
+tu_window (void)
 {
-  if (tu_count >= TU_LOG_SIZE)
-    {
-      /* The oldest record goes: forget the exited thread it was the exit of. */
-      if (tu_deleted_count != 0U
-          && tu_deleted[tu_deleted_first].seq == tu_written - tu_count)
-        tu_deleted_pop ();
-      tu_count = TU_LOG_SIZE;
-    }
-  else
-    {
-      tu_count++;
-    }
+  uint32_t room = 0;
 
-  tu_log[tu_head] = record;
-  tu_head++;
-  if (tu_head >= TU_LOG_SIZE)
-    tu_head = 0;
-  tu_written++;
-
-  if (tu_triggered != 0U)
+  tu_count_step = tu_count < TU_LOG_SIZE ? 1U : 0U;
+  if (tu_active != 0U
+#if TU_IRQ && TU_CONDITIONS
+      && tu_when != TU_WHEN_IRQ
+#endif
+      && tu_head + 1U < TU_LOG_SIZE)
     {
-      if (tu_fill_remaining <= 1U)
-        tu_freeze ();
-      else
+      /* The last slot of the array: the slow path wraps the ring. */
+      room = TU_LOG_SIZE - 1U - tu_head;
+      if (tu_count < TU_LOG_SIZE)
         {
-          tu_fill_remaining--;
+          /* Filling: nothing is overwritten until the log is full. */
+          if (room > TU_LOG_SIZE - tu_count)
+            room = TU_LOG_SIZE - tu_count;
+        }
+      else if (tu_deleted_count != 0U
+               && room > tu_deleted[tu_deleted_first].seq - (tu_written - tu_count))
+        {
+          /* Up to the oldest exit record in the history. */
+          room = tu_deleted[tu_deleted_first].seq - (tu_written - tu_count);
+        }
+      if (tu_triggered != 0U)
+        {
+          /* The slot that ends the countdown. */
+          uint32_t left = tu_freeze_at - tu_written;
+
+          if (room >= left)
+            room = left != 0U ? left - 1U : 0U;
         }
     }
+  tu_fast_end = tu_head + room;
 }
-#endif /* !TU_EVENTS */
 
-#if TU_EVENTS
-/* Appends one slot; the oldest one is overwritten when the log is full. As tu_write(). */
-static inline void
-tu_put_slot (uint32_t record, uint32_t second)
+TU_HOT static inline void
+tu_put_fast (uint32_t record, uint32_t second)
 {
   uint32_t h = tu_head;
 
+  tu_log[h * TU_SLOT_WORDS] = record;
+#if TU_CYCLES
+  tu_log[h * TU_SLOT_WORDS + 1U] = second;
+#else
+  (void) second;
+#endif
+  tu_head = h + 1U;
+  tu_written++;
+  tu_count += tu_count_step;
+}
+
+/* Every slot outside the fast window. @starts: the slot begins an entry (dropped while the
+ * log is paused or frozen). Returns whether the slot was written. */
+TU_COLD static int
+tu_put_slow (uint32_t record, uint32_t second, int starts)
+{
+  uint32_t h = tu_head;
+
+  if (starts != 0 && tu_active == 0U)
+    {
+      if (tu_frozen == 0U)
+        tu_dropped_paused++;
+      return 0;
+    }
   if (tu_count >= TU_LOG_SIZE)
     {
+      /* The oldest slot goes: forget the exited thread it was the exit record of. */
       if (tu_deleted_count != 0U && tu_deleted[tu_deleted_first].seq == tu_written - tu_count)
         tu_deleted_pop ();
+      tu_count = TU_LOG_SIZE;
     }
   else
     {
@@ -426,26 +487,35 @@ tu_put_slot (uint32_t record, uint32_t second)
   tu_head = h;
   tu_written++;
 
-  if (tu_triggered != 0U)
-    {
-      if (tu_fill_remaining <= 1U)
-        tu_freeze ();
-      else
-        tu_fill_remaining--;
-    }
+  if (tu_triggered != 0U && (int32_t) (tu_written - tu_freeze_at) >= 0)
+    tu_freeze ();
+  else
+    tu_window ();
+  return 1;
 }
 
+/* Appends one slot (see tu_window()); @starts as for tu_put_slow(). */
+static inline int
+tu_put (uint32_t record, uint32_t second, int starts)
+{
+  if (tu_head >= tu_fast_end)
+    return tu_put_slow (record, second, starts);
+  tu_put_fast (record, second);
+  return 1;
+}
+
+#if TU_EVENTS
 /* A continuation slot carrying @a (20 bits) and @b. Without the counter, @b takes two more
  * continuation slots (16 bits each, low half first). */
 static void
 tu_put_more (uint32_t a, uint32_t b, int with_b)
 {
-  tu_put_slot (((a & TU_MORE_A_MASK) << TU_TIME_POS) | TU_MORE_MARK, b);
+  (void) tu_put (((a & TU_MORE_A_MASK) << TU_TIME_POS) | TU_MORE_MARK, b, 0);
 #if !TU_CYCLES
   if (with_b != 0)
     {
-      tu_put_slot (((b & 0xFFFFU) << TU_TIME_POS) | TU_MORE_MARK, 0);
-      tu_put_slot (((b >> 16) << TU_TIME_POS) | TU_MORE_MARK, 0);
+      (void) tu_put (((b & 0xFFFFU) << TU_TIME_POS) | TU_MORE_MARK, 0, 0);
+      (void) tu_put (((b >> 16) << TU_TIME_POS) | TU_MORE_MARK, 0, 0);
     }
 #else
   (void) with_b;
@@ -465,13 +535,8 @@ tu_record_now (uint32_t out_number, uint32_t in_number)
 static inline void
 tu_event (uint32_t kind, uint32_t a, uint32_t b)
 {
-  if (tu_active == 0U)
-    {
-      if (tu_frozen == 0U)
-        tu_dropped_paused++;
-      return;
-    }
-  tu_put_slot (tu_record_now (TU_EVENT_MARK, kind), TU_NOW ());
+  if (tu_put (tu_record_now (TU_EVENT_MARK, kind), TU_NOW (), 1) == 0)
+    return;
   if (kind < TU_EV_KINDS && tu_payload_of[kind] != 0U)
     tu_put_more (a, b, tu_payload_of[kind] == 2U);
 }
@@ -497,6 +562,10 @@ tu_register_name (const char *name, uint8_t kind)
   tu_names[tu_n_names] = name;
   tu_name_kinds[tu_n_names] = kind;
   tu_n_names++;
+#if TU_IRQ
+  tu_irq_fast[tu_n_names] = kind == TU_NAME_IRQ && tu_n_names <= TU_IRQ_SHORT_MAX
+                            ? name : TU_IRQ_OTHER;
+#endif
 #if TU_CONDITIONS
   /* A condition on a handler or marker named before it was registered. */
   if (tu_when_id == 0U && tu_when_name[0] != '\0' && strcmp (tu_when_name, name) == 0
@@ -664,11 +733,7 @@ tu_exit_now (uint8_t index, uint8_t prio, uint8_t flags, const char *name)
   uint8_t number = (uint8_t) (index + 1U);
   tu_deleted_t *entry;
 
-#if TU_EVENTS
-  tu_put_slot (tu_make_record ((uint32_t) chVTGetSystemTimeX (), number, number), TU_NOW ());
-#else
-  tu_write (tu_make_record ((uint32_t) chVTGetSystemTimeX (), number, number));
-#endif
+  (void) tu_put (tu_make_record ((uint32_t) chVTGetSystemTimeX (), number, number), TU_NOW (), 0);
 
   if (tu_deleted_count >= THREADS_TIMESTAMPS_MAX_DELETED)
     {
@@ -689,6 +754,7 @@ tu_exit_now (uint8_t index, uint8_t prio, uint8_t flags, const char *name)
   entry->number = number;
   entry->flags = flags;
   tu_deleted_count++;
+  tu_window ();
 
   tu_remove_slot (index);
 }
@@ -1666,30 +1732,23 @@ tuContextSwitchHook (void *ntp, void *otp)
       return;
     }
 
-#if TU_EVENTS
-  tu_put_slot ((((uint32_t) chVTGetSystemTimeX () & TU_TIME_MASK) << TU_TIME_POS)
-               | ((uint32_t) out->tu_number << TU_OUT_POS)
-               | ((uint32_t) in->tu_number << TU_IN_POS), TU_NOW ());
-#else
-  tu_write ((((uint32_t) chVTGetSystemTimeX () & TU_TIME_MASK) << TU_TIME_POS)
-            | ((uint32_t) out->tu_number << TU_OUT_POS)
-            | ((uint32_t) in->tu_number << TU_IN_POS));
-#endif
+  (void) tu_put ((((uint32_t) chVTGetSystemTimeX () & TU_TIME_MASK) << TU_TIME_POS)
+                 | ((uint32_t) out->tu_number << TU_OUT_POS)
+                 | ((uint32_t) in->tu_number << TU_IN_POS), TU_NOW (), 1);
 #else
   (void) ntp;
   (void) otp;
 #endif
 }
 
-void
-tuIrqEnterHook (uint8_t *id, const char *name)
-{
 #if TU_IRQ
-  uint32_t i;
+/* The hooks' slow paths: the handler's first entry (or first since tuResetState()), a handler
+ * with a long id, a condition on handlers, and every slot outside the writer's window. */
+TU_COLD static void
+tu_irq_enter_slow (uint8_t *id, const char *name)
+{
+  uint32_t i = *id;
 
-  port_lock_from_isr ();
-  i = *id;
-  /* The handler's id, registered on its first entry (and again after tuResetState()). */
   if (i - 1U >= tu_n_names || tu_names[i - 1U] != name)
     i = tu_irq_register (id, name);
 #if TU_CONDITIONS
@@ -1701,6 +1760,33 @@ tuIrqEnterHook (uint8_t *id, const char *name)
     tu_event (TU_EV_IRQ_SHORT + i, 0, 0);
   else
     tu_irq_long (i);
+}
+
+TU_COLD static void
+tu_irq_leave_slow (void)
+{
+#if TU_CONDITIONS
+  if (tu_when == TU_WHEN_IRQ)
+    tu_check_irq ();
+#endif
+  tu_event (TU_EV_IRQ_LEAVE, 0, 0);
+}
+#endif
+
+void
+tuIrqEnterHook (uint8_t *id, const char *name)
+{
+#if TU_IRQ
+  size_t i;
+
+  port_lock_from_isr ();
+  /* The handler's id, registered on its first entry (and again after tuResetState()). */
+  i = *id;
+  if (tu_head < tu_fast_end && tu_irq_fast[i] == name)
+    tu_put_fast ((((uint32_t) chVTGetSystemTimeX () & TU_TIME_MASK) << TU_TIME_POS)
+                 | ((TU_EVENT_MARK << TU_OUT_POS) | TU_EV_IRQ_SHORT | (uint32_t) i), TU_NOW ());
+  else
+    tu_irq_enter_slow (id, name);
   port_unlock_from_isr ();
 #else
   (void) id;
@@ -1713,11 +1799,10 @@ tuIrqLeaveHook (void)
 {
 #if TU_IRQ
   port_lock_from_isr ();
-#if TU_CONDITIONS
-  if (tu_when == TU_WHEN_IRQ)
-    tu_check_irq ();
-#endif
-  tu_event (TU_EV_IRQ_LEAVE, 0, 0);
+  if (tu_head < tu_fast_end)
+    tu_put_fast (tu_record_now (TU_EVENT_MARK, TU_EV_IRQ_LEAVE), TU_NOW ());
+  else
+    tu_irq_leave_slow ();
   port_unlock_from_isr ();
 #endif
 }
@@ -2236,7 +2321,10 @@ tu_rec_end (BaseSequentialStream *out)
   tu_rec.on = 0;
   tu_recording = 0;
   if (tu_triggered != 0U && tu_frozen == 0U)
-    tu_fill_remaining = TU_LOG_SIZE / 2U;
+    {
+      tu_freeze_at = tu_written + TU_LOG_SIZE / 2U;
+      tu_window ();
+    }
   chSysUnlock ();
   tu_release (0);
 }
@@ -2287,7 +2375,11 @@ tuRecordBegin (BaseSequentialStream *out, int events)
   tu_rec.on = 1U;
   tu_recording = 1U;
   if (tu_triggered != 0U)
-    tu_fill_remaining = 0xFFFFFFFFU;   /* armed: the trigger waits for the recording's end */
+    {
+      /* armed: the trigger waits for the recording's end */
+      tu_freeze_at = tu_written + TU_FREEZE_NEVER;
+      tu_window ();
+    }
   tu_rec.seq = tu_written;
   tu_rec.heard = chVTGetSystemTimeX ();
 #if TU_NAMES
@@ -2373,19 +2465,21 @@ tu_set_trigger (const char *trigger_name)
       if (tu_count <= TU_LOG_SIZE / 2U)
         {
           /* Triggered before the log is half full: use the whole remaining room. */
-          tu_fill_remaining = TU_LOG_SIZE - tu_count;
+          tu_freeze_at = tu_written + (TU_LOG_SIZE - tu_count);
         }
       else
         {
-          tu_fill_remaining = TU_LOG_SIZE / 2U;
+          tu_freeze_at = tu_written + TU_LOG_SIZE / 2U;
         }
 #if TU_RECORD
       /* While recording, the log fills from the trigger on only once the recording ends. */
       if (tu_recording != 0U)
-        tu_fill_remaining = 0xFFFFFFFFU;
+        tu_freeze_at = tu_written + TU_FREEZE_NEVER;
 #endif
-      if (tu_fill_remaining == 0U)
+      if (tu_freeze_at == tu_written)
         tu_freeze ();
+      else
+        tu_window ();
     }
   return tu_trigger_name;
 }
@@ -2419,7 +2513,7 @@ tuResetTriggerI (void)
       tu_frozen = 0;
       tu_trigger_time = 0;
       tu_trigger_name = NULL;
-      tu_fill_remaining = 0;
+      tu_freeze_at = 0;
 #if TU_CONDITIONS
       tu_when_fired = 0;
 #endif
@@ -2462,13 +2556,21 @@ tuResetState (void)
   tu_trigger_seq = 0;
   tu_trigger_time = 0;
   tu_trigger_name = NULL;
-  tu_fill_remaining = 0;
+  tu_freeze_at = 0;
   tu_unnumbered_live = 0;
   tu_unnumbered_total = 0;
   tu_log_setting = THREADS_TIMESTAMPS_DEFAULT_LOG;
 #if TU_NAMES
   tu_n_names = 0;
   tu_names_refused = 0;
+#endif
+#if TU_IRQ
+  {
+    unsigned n;
+
+    for (n = 1; n <= THREADS_TIMESTAMPS_MAX_NAMES; n++)
+      tu_irq_fast[n] = TU_IRQ_OTHER;
+  }
 #endif
 #if TU_IRQ && TU_CONDITIONS
   tu_irq_depth = 0;
@@ -2493,15 +2595,14 @@ tuReplayEntry (uint32_t record, uint32_t counter, uint32_t a, uint32_t b)
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chSysLock ();
 #if TU_EVENTS
-  tu_put_slot (record, counter);
+  (void) tu_put (record, counter, 0);
   if (((record >> TU_OUT_POS) & TU_NUM_MASK) == TU_EVENT_MARK && (record & TU_NUM_MASK) < TU_EV_KINDS
       && tu_payload_of[record & TU_NUM_MASK] != 0U)
     tu_put_more (a, b, tu_payload_of[record & TU_NUM_MASK] == 2U);
 #else
-  (void) counter;
   (void) a;
   (void) b;
-  tu_write (record);
+  (void) tu_put (record, counter, 0);
 #endif
   chSysUnlock ();
 #else
@@ -2696,6 +2797,7 @@ tuTriggerWhen (tu_when_t what, uint32_t limit, const char *name)
   memcpy (tu_when_name, name != NULL ? name : "", len + 1U);
   memcpy (tu_when_text, text, sizeof text);
   tu_run_since = TU_NOW ();
+  tu_window ();
   chSysUnlock ();
 #if TU_READY && (CH_CFG_USE_REGISTRY == TRUE)
   {
