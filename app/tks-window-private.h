@@ -72,6 +72,7 @@ struct _TksWindow
 
   /* tks-window-record.c */
   struct _TksRecording *recording;   /* while recording */
+  struct _TksRecordingTail *record_tail; /* the recording's end, for the live view */
   guint             record_tick_id;
   gboolean          record_reloading;
   gboolean          record_live;     /* the capture shown is the recording's, read back */

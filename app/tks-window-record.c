@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Recording: the Record button streams the board's log (threads_record) into a file of the
  * history folder as it arrives, in a worker thread of its own (tks-recorder.h), while the
- * window's session with the board is closed. Every second the window reads the file back: the
- * timeline rolls like an oscilloscope in roll mode (it follows the newest data unless the
+ * window's session with the board is closed. Every second the window reads what the file
+ * gained and shows the recording's last minute (tks-recording-tail.h: the live view's cost
+ * does not grow with the recording): the timeline rolls like an oscilloscope in roll mode (it follows the newest data unless the
  * user scrolled back), and the "Live load" table tells each thread's CPU share, switches per
  * second and longest run over the last second. The same button stops; the recording then
  * opens as a normal capture (save, statistics, exports), its holes where the board dropped
@@ -14,11 +15,17 @@
 #include <glib/gstdio.h>
 
 #include "tks-recorder.h"
+#include "tks-recording-tail.h"
 #include "tks-session.h"
 #include "tks-window-private.h"
 
 /* The span the timeline shows when a recording starts, in seconds. */
 #define ROLL_SECONDS 5.0
+/* The live view holds about this many seconds of the recording's end, within these bounds
+ * (bytes): what it costs does not grow with the recording. */
+#define LIVE_SECONDS   60.0
+#define LIVE_MIN_BYTES (256 * 1024)
+#define LIVE_MAX_BYTES (8 * 1024 * 1024)
 
 struct _TksRecording
 {
@@ -263,18 +270,57 @@ show_live_capture (TksWindow  *self,
   update_live_load (self, capture);
 }
 
+/* In a worker: what the file gained, then the end of the recording as a capture. */
+static void
+reload_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  TksRecordingTail *tail = task_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) text = NULL;
+  TksCapture *capture;
+  gsize len;
+  const char *data;
+
+  if (!tks_recording_tail_update (tail, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  text = tks_recording_tail_compose (tail);
+  if (text == NULL)
+    {
+      /* the header is not complete yet */
+      g_task_return_pointer (task, NULL, NULL);
+      return;
+    }
+  data = g_bytes_get_data (text, &len);
+  capture = tks_capture_new_from_data (data, len, &error);
+  if (capture == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, capture, g_object_unref);
+}
+
 static void
 reload_done_cb (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
   g_autoptr(TksWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TksCapture) capture = tks_capture_load_file_finish (result, &error);
+  g_autoptr(TksCapture) capture = g_task_propagate_pointer (G_TASK (result), NULL);
 
   self->record_reloading = FALSE;
-  /* a file without its first lines yet, or a reload after the end: the next one will do */
-  if (capture != NULL && self->recording != NULL)
+  if (self->recording == NULL)
+    {
+      /* the recording ended meanwhile: its tail was left for this reload to let go */
+      g_clear_pointer (&self->record_tail, tks_recording_tail_free);
+      return;
+    }
+  /* a file without its first lines yet: the next second will do */
+  if (capture != NULL && !self->record_closing)
     show_live_capture (self, capture);
 }
 
@@ -282,15 +328,25 @@ static gboolean
 record_tick_cb (gpointer user_data)
 {
   TksWindow *self = user_data;
+  TksRecording *r = self->recording;
+  TksRecorderStats st;
+  g_autoptr(GTask) task = NULL;
+  double rate;
 
   update_record_label (self);
-  if (!self->record_reloading && self->recording != NULL)
-    {
-      g_autoptr(GFile) file = g_file_new_for_path (self->recording->path);
-
-      self->record_reloading = TRUE;
-      tks_capture_load_file_async (file, NULL, reload_done_cb, g_object_ref (self));
-    }
+  if (self->record_reloading || r == NULL)
+    return G_SOURCE_CONTINUE;
+  g_mutex_lock (&r->lock);
+  st = r->stats;
+  g_mutex_unlock (&r->lock);
+  rate = st.seconds > 0 ? st.bytes / st.seconds : 0;
+  tks_recording_tail_set_max_bytes (self->record_tail,
+                                    (gsize) CLAMP (rate * LIVE_SECONDS, LIVE_MIN_BYTES, LIVE_MAX_BYTES));
+  self->record_reloading = TRUE;
+  task = g_task_new (NULL, NULL, reload_done_cb, g_object_ref (self));
+  g_task_set_source_tag (task, record_tick_cb);
+  g_task_set_task_data (task, self->record_tail, NULL);
+  g_task_run_in_thread (task, reload_thread);
   return G_SOURCE_CONTINUE;
 }
 
@@ -374,6 +430,8 @@ record_done_cb (GObject      *source,
   g_task_propagate_boolean (G_TASK (result), &error);
   g_clear_handle_id (&self->record_tick_id, g_source_remove);
   self->recording = NULL;
+  if (!self->record_reloading)
+    g_clear_pointer (&self->record_tail, tks_recording_tail_free);
   if (self->record_closing)
     {
       recording_free (r);
@@ -467,6 +525,7 @@ start_recording (TksWindow *self)
   r->options.flow_control = tks_board_popover_get_flow_control (self->board_popover);
   r->path = g_build_filename (dir, file_name, NULL);
   r->stop = g_cancellable_new ();
+  self->record_tail = tks_recording_tail_new (r->path, LIVE_MIN_BYTES);
 
   /* the board's shell is the recording's alone until it ends */
   tks_session_disconnect (self->session);

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+
+#include "tks-recording-tail.h"
+
+/* A header longer than this without its "Compact:" line is not a recording's: it is kept as
+ * it is and the lines after it go to the tail. */
+#define MAX_HEADER (1024 * 1024)
+
+struct _TksRecordingTail
+{
+  char     *path;
+  gsize     max_bytes;
+  guint64   offset;       /* of the file, read up to here */
+  GString  *partial;      /* the start of a line not finished yet */
+  GString  *header;
+  gboolean  header_done;
+  GQueue   *lines;        /* char *: the kept lines, each with its line break */
+  gsize     kept;         /* their bytes */
+  GTree    *announced;    /* "Thread number 14" or "Name  3" -> its latest list line (owned),
+                           * of the lines no longer kept */
+};
+
+TksRecordingTail *
+tks_recording_tail_new (const char *path,
+                        gsize       max_bytes)
+{
+  TksRecordingTail *self;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self = g_new0 (TksRecordingTail, 1);
+  self->path = g_strdup (path);
+  self->max_bytes = max_bytes;
+  self->partial = g_string_new (NULL);
+  self->header = g_string_new (NULL);
+  self->lines = g_queue_new ();
+  self->announced = g_tree_new_full ((GCompareDataFunc) strcmp, NULL, g_free, g_free);
+  return self;
+}
+
+void
+tks_recording_tail_free (TksRecordingTail *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->path);
+  g_string_free (self->partial, TRUE);
+  g_string_free (self->header, TRUE);
+  g_queue_free_full (self->lines, g_free);
+  g_tree_destroy (self->announced);
+  g_free (self);
+}
+
+/* The name of what a list line announces ("Thread number 14", "Name  3"), or NULL. */
+static char *
+announcement_key (const char *line)
+{
+  const char *colon;
+
+  if (!g_str_has_prefix (line, "Thread number ") && !g_str_has_prefix (line, "Name "))
+    return NULL;
+  colon = strstr (line, " : ");
+  return colon != NULL ? g_strndup (line, (gsize) (colon - line)) : NULL;
+}
+
+/* Keeps at most max_bytes of lines (the last one always): the lines let go keep their
+ * announcements. */
+static void
+trim (TksRecordingTail *self)
+{
+  while (self->kept > self->max_bytes && self->lines->length > 1)
+    {
+      char *line = g_queue_pop_head (self->lines);
+      char *key = announcement_key (line);
+
+      self->kept -= strlen (line);
+      if (key != NULL)
+        g_tree_replace (self->announced, key, line);
+      else
+        g_free (line);
+    }
+}
+
+static void
+add_line (TksRecordingTail *self,
+          const char       *line,
+          gsize             len)
+{
+  if (!self->header_done)
+    {
+      g_string_append_len (self->header, line, (gssize) len);
+      /* "Compact:" ends the header, whatever ends its line */
+      if ((len >= 8 && strncmp (line, "Compact:", 8) == 0 && strspn (line + 8, "\r\n") == len - 8) ||
+          self->header->len > MAX_HEADER)
+        self->header_done = TRUE;
+      return;
+    }
+  g_queue_push_tail (self->lines, g_strndup (line, len));
+  self->kept += len;
+  trim (self);
+}
+
+void
+tks_recording_tail_set_max_bytes (TksRecordingTail *self,
+                                  gsize             max_bytes)
+{
+  g_return_if_fail (self != NULL);
+
+  self->max_bytes = max_bytes;
+  trim (self);
+}
+
+gboolean
+tks_recording_tail_update (TksRecordingTail  *self,
+                           GError           **error)
+{
+  g_autofree char *buffer = NULL;
+  FILE *file;
+  size_t n;
+  int saved;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  file = g_fopen (self->path, "rb");
+  if (file == NULL || fseeko (file, (off_t) self->offset, SEEK_SET) != 0)
+    {
+      saved = errno;
+      if (file != NULL)
+        fclose (file);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Cannot read “%s”: %s"), self->path, g_strerror (saved));
+      return FALSE;
+    }
+  buffer = g_malloc (64 * 1024);
+  while ((n = fread (buffer, 1, 64 * 1024, file)) > 0)
+    {
+      const char *p = buffer, *end = buffer + n;
+
+      self->offset += n;
+      while (p < end)
+        {
+          const char *nl = memchr (p, '\n', (size_t) (end - p));
+
+          if (nl == NULL)
+            {
+              g_string_append_len (self->partial, p, end - p);
+              break;
+            }
+          if (self->partial->len > 0)
+            {
+              g_string_append_len (self->partial, p, nl + 1 - p);
+              add_line (self, self->partial->str, self->partial->len);
+              g_string_truncate (self->partial, 0);
+            }
+          else
+            add_line (self, p, (gsize) (nl + 1 - p));
+          p = nl + 1;
+        }
+    }
+  saved = errno;
+  if (ferror (file))
+    {
+      fclose (file);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   _("Cannot read “%s”: %s"), self->path, g_strerror (saved));
+      return FALSE;
+    }
+  fclose (file);
+  return TRUE;
+}
+
+static gboolean
+append_announcement (gpointer key,
+                     gpointer value,
+                     gpointer data)
+{
+  g_string_append (data, value);
+  return FALSE;
+}
+
+GBytes *
+tks_recording_tail_compose (TksRecordingTail *self)
+{
+  GString *text;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (!self->header_done)
+    return NULL;
+  text = g_string_sized_new (self->header->len + self->kept + 4096);
+  g_string_append_len (text, self->header->str, (gssize) self->header->len);
+  g_tree_foreach (self->announced, append_announcement, text);
+  for (GList *l = self->lines->head; l != NULL; l = l->next)
+    g_string_append (text, l->data);
+  return g_string_free_to_bytes (text);
+}
+
+guint64
+tks_recording_tail_get_offset (TksRecordingTail *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->offset;
+}
+
+gsize
+tks_recording_tail_get_kept (TksRecordingTail *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->kept;
+}

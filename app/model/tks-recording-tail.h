@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/*
+ * The end of a recording that is still being written (threads_record's stream, see
+ * mcu-lib/WIRE-FORMAT.md), for a live view whose cost does not grow with the recording: what
+ * the file gained is read at each update, and a bounded text is kept — the stream's header
+ * (up to its "Compact:" line), the latest list line of every thread and name announced before
+ * the kept lines, and the last lines up to about @max_bytes. Each compact line decodes on its
+ * own, so that text reads as a recording whose first lines are missing (the parser says so).
+ *
+ * Memory: the header, the announcements (at most one line per thread or name number) and
+ * @max_bytes of lines. Time: each update reads what was added since the last one.
+ */
+
+typedef struct _TksRecordingTail TksRecordingTail;
+
+TksRecordingTail *tks_recording_tail_new           (const char        *path,
+                                                    gsize              max_bytes);
+void              tks_recording_tail_free          (TksRecordingTail  *self);
+void              tks_recording_tail_set_max_bytes (TksRecordingTail  *self,
+                                                    gsize              max_bytes);
+/* Reads what the file gained since the last call (a line not finished yet waits for the
+ * next). FALSE with @error when the file cannot be read. */
+gboolean          tks_recording_tail_update        (TksRecordingTail  *self,
+                                                    GError           **error);
+/* The bounded text; NULL while the header is not complete. */
+GBytes           *tks_recording_tail_compose       (TksRecordingTail  *self);
+/* Bytes of the file read so far; bytes of lines kept now. */
+guint64           tks_recording_tail_get_offset    (TksRecordingTail  *self);
+gsize             tks_recording_tail_get_kept      (TksRecordingTail  *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksRecordingTail, tks_recording_tail_free)
+
+G_END_DECLS

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The end of a recording being written (tks-recording-tail.h), against the whole recording
+ * read as a capture: a recording of the simulated board (threads_record), with threads
+ * announced in the middle of the stream. */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "tks-capture.h"
+#include "tks-recording-tail.h"
+#include "tks-test-data.h"
+
+#define RECORDING "simboard-record.raw.txt"
+
+static char *
+read_data (gsize *len)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", RECORDING, NULL);
+  char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, len, NULL));
+  return text;
+}
+
+static TksCapture *
+capture_of (GBytes *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+  TksCapture *capture = tks_capture_new_from_data (data, len, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (capture);
+  return capture;
+}
+
+static const TksThread *
+thread_named (TksCapture *capture,
+              const char *name,
+              int         number)
+{
+  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+
+      if (th->number == number && g_strcmp0 (th->name, name) == 0)
+        return th;
+    }
+  return NULL;
+}
+
+/* Fed in pieces cut anywhere (mid-line too), as a recorder writes: after each piece the tail
+ * holds what a tail made at once of the same bytes holds. */
+static void
+write_in_pieces (const char *path,
+                 const char *text,
+                 gsize       len,
+                 gsize       piece,
+                 gsize       max_bytes,
+                 TksRecordingTail **out)
+{
+  g_autoptr(TksRecordingTail) tail = tks_recording_tail_new (path, max_bytes);
+  FILE *f = g_fopen (path, "wb");
+
+  g_assert_nonnull (f);
+  fclose (f);
+  for (gsize at = 0; at < len; at += piece)
+    {
+      gsize n = MIN (piece, len - at);
+
+      f = g_fopen (path, "ab");
+      g_assert_cmpuint (fwrite (text + at, 1, n, f), ==, n);
+      fclose (f);
+      g_assert_true (tks_recording_tail_update (tail, NULL));
+      g_assert_cmpuint (tks_recording_tail_get_offset (tail), ==, at + n);
+      /* bounded: the lines kept stay within the limit but for one line */
+      g_assert_cmpuint (tks_recording_tail_get_kept (tail), <=, max_bytes + 128);
+    }
+  *out = g_steal_pointer (&tail);
+}
+
+static void
+test_whole (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tks-tail-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "recording.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(TksRecordingTail) tail = NULL;
+  g_autoptr(GBytes) composed = NULL;
+  g_autoptr(TksCapture) whole = tks_test_load_data (RECORDING);
+  g_autoptr(TksCapture) again = NULL;
+  const char *prompt;
+  gsize len;
+
+  text = read_data (&len);
+  /* a limit above the file's size: everything but the unfinished prompt line */
+  write_in_pieces (path, text, len, 1000, len * 2, &tail);
+  composed = tks_recording_tail_compose (tail);
+  prompt = g_strrstr (text, "\n") + 1;
+  g_assert_cmpuint (g_bytes_get_size (composed), ==, (gsize) (prompt - text));
+  g_assert_cmpmem (g_bytes_get_data (composed, NULL), g_bytes_get_size (composed), text, prompt - text);
+  again = capture_of (composed);
+  g_assert_cmpuint (tks_capture_get_n_records (again), ==, tks_capture_get_n_records (whole));
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+static void
+test_tail (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tks-tail-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "recording.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) whole = tks_test_load_data (RECORDING);
+  gsize len;
+  const gsize limit = 2500;
+  const gsize pieces[] = { 7, 333, 4096, 1 << 20 };
+  g_autoptr(GBytes) first = NULL;
+
+  text = read_data (&len);
+  for (guint p = 0; p < G_N_ELEMENTS (pieces); p++)
+    {
+      g_autoptr(TksRecordingTail) tail = NULL;
+      g_autoptr(GBytes) composed = NULL;
+      g_autoptr(TksCapture) end = NULL;
+      guint compared = 0;
+
+      write_in_pieces (path, text, len, pieces[p], limit, &tail);
+      composed = tks_recording_tail_compose (tail);
+      /* the same text however the file grew */
+      if (first == NULL)
+        first = g_bytes_ref (composed);
+      else
+        g_assert_true (g_bytes_equal (first, composed));
+      g_assert_cmpuint (g_bytes_get_size (composed), <, len / 2);
+
+      end = capture_of (composed);
+      g_assert_cmpuint (tks_capture_get_n_records (end), <, tks_capture_get_n_records (whole) / 2);
+      g_assert_cmpuint (tks_capture_get_n_records (end), >, 100);
+      /* it ends where the recording ends, with the same runs there */
+      g_assert_cmpfloat (tks_capture_get_end (end), ==, tks_capture_get_end (whole));
+      for (guint i = 0; i < tks_capture_get_n_threads (end); i++)
+        {
+          const TksThread *th = tks_capture_get_thread (end, i);
+          const TksThread *truth = thread_named (whole, th->name, th->number);
+
+          /* every thread keeps its name, those announced before the kept lines too */
+          g_assert_nonnull (truth);
+          if (th->n_runs < 2 || truth->n_runs < 2)
+            continue;
+          g_assert_cmpfloat (th->runs[th->n_runs - 2].begin, ==, truth->runs[truth->n_runs - 2].begin);
+          g_assert_cmpfloat (th->runs[th->n_runs - 2].end, ==, truth->runs[truth->n_runs - 2].end);
+          compared++;
+        }
+      g_assert_cmpuint (compared, >=, 5);
+      /* the threads announced in the middle of the stream, before the kept lines */
+      g_assert_nonnull (thread_named (end, "Exited dynamic thread", 14));
+    }
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+static void
+test_missing_file (void)
+{
+  g_autoptr(TksRecordingTail) tail = tks_recording_tail_new ("/nonexistent/recording.txt", 1000);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (tks_recording_tail_update (tail, &error));
+  g_assert_nonnull (error);
+  g_assert_null (tks_recording_tail_compose (tail));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/model/recording-tail/whole", test_whole);
+  g_test_add_func ("/model/recording-tail/tail", test_tail);
+  g_test_add_func ("/model/recording-tail/missing-file", test_missing_file);
+  return g_test_run ();
+}
