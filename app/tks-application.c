@@ -77,6 +77,17 @@ tks_application_open (GApplication  *app,
   gtk_window_present (GTK_WINDOW (window));
 }
 
+static void
+connect_board (TksWindow  *window,
+               const char *address,
+               gboolean    record)
+{
+  if (record)
+    tks_window_connect_and_record (window, address);
+  else
+    tks_window_connect (window, address);
+}
+
 static int
 tks_application_command_line (GApplication            *app,
                               GApplicationCommandLine *cmdline)
@@ -85,12 +96,13 @@ tks_application_command_line (GApplication            *app,
   GVariantDict *options = g_application_command_line_get_options_dict (cmdline);
   g_autofree const char **args = NULL;
   g_autofree char *flow = NULL;
-  gboolean demo = FALSE;
+  gboolean demo = FALSE, record = FALSE;
   gint32 baud = 0;
   TksWindow *window;
   guint i;
 
   g_variant_dict_lookup (options, "demo", "b", &demo);
+  g_variant_dict_lookup (options, "record", "b", &record);
   g_variant_dict_lookup (options, "baud", "i", &baud);
   g_variant_dict_lookup (options, "flow", "s", &flow);
   g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &args);
@@ -105,7 +117,7 @@ tks_application_command_line (GApplication            *app,
   gtk_window_present (GTK_WINDOW (window));
 
   if (demo)
-    tks_window_connect (window, "demo");
+    connect_board (window, "demo", record);
 
   for (i = 0; args != NULL && args[i] != NULL; i++)
     {
@@ -116,9 +128,9 @@ tks_application_command_line (GApplication            *app,
       if (path != NULL && g_file_test (path, G_FILE_TEST_IS_REGULAR))
         tks_window_open_file (window, file);
       else if (path != NULL && g_file_test (path, G_FILE_TEST_EXISTS))
-        tks_window_connect (window, path);
+        connect_board (window, path, record);
       else
-        tks_window_connect (window, args[i]);
+        connect_board (window, args[i], record);
     }
 
   return EXIT_SUCCESS;
@@ -270,6 +282,8 @@ tks_application_init (TksApplication *self)
   static const GOptionEntry options[] = {
     { "demo", 0, 0, G_OPTION_ARG_NONE, NULL,
       N_("Connect to the built-in simulated board"), NULL },
+    { "record", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("Once connected, record the board continuously (Record) rather than get its log once"), NULL },
     { "baud", 0, 0, G_OPTION_ARG_INT, NULL,
       N_("Baud rate of the serial port (default: the last one used, else 115200)"), N_("BAUD") },
     { "flow", 0, 0, G_OPTION_ARG_STRING, NULL,

@@ -125,6 +125,7 @@ connect_done_cb (GObject      *source,
   if (!tks_session_connect_finish (TKS_SESSION (source), result, &error))
     {
       self->skip_fetch_on_connect = FALSE;
+      self->record_on_connect = FALSE;
       show_failure (self, error, _("Could not connect: %s"), error->message);
       _tks_window_update_actions (self);
       return;
@@ -146,8 +147,9 @@ connect_done_cb (GObject      *source,
     _tks_window_show_message (self, message);
   }
   _tks_window_update_actions (self);
-  /* As soon as a board answers, show what it has logged. */
-  _tks_window_board_fetch (self);
+  /* As soon as a board answers, show what it has logged (or record it, when asked). */
+  if (!_tks_window_record_on_connect (self))
+    _tks_window_board_fetch (self);
 }
 
 void

@@ -69,6 +69,7 @@ struct _TksWindow
   gboolean          fetching;
   char             *board_state;     /* what the board's log is doing, when known */
   gboolean          skip_fetch_on_connect; /* connecting again after a recording */
+  gboolean          record_on_connect;     /* tickscope --record: record once connected */
 
   /* tks-window-record.c */
   struct _TksRecording *recording;   /* while recording */
@@ -140,6 +141,8 @@ void       _tks_window_record_dispose      (TksWindow      *self);
 gboolean   _tks_window_can_record          (TksWindow      *self);
 void       _tks_window_record              (TksWindow      *self,
                                             gboolean        start);
+/* Connected: the recording asked for with tks_window_connect_and_record(), if it was. */
+gboolean   _tks_window_record_on_connect   (TksWindow      *self);
 
 /* tks-window-dnd.c */
 void       _tks_window_dnd_init            (TksWindow      *self);

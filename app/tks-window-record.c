@@ -554,6 +554,33 @@ _tks_window_record (TksWindow *self,
     }
 }
 
+void
+tks_window_connect_and_record (TksWindow  *self,
+                               const char *address)
+{
+  g_return_if_fail (TKS_IS_WINDOW (self));
+  g_return_if_fail (address != NULL);
+
+  tks_window_connect (self, address);
+  self->record_on_connect = TRUE;
+}
+
+gboolean
+_tks_window_record_on_connect (TksWindow *self)
+{
+  if (!self->record_on_connect)
+    return FALSE;
+  self->record_on_connect = FALSE;
+  if (!_tks_window_can_record (self))
+    {
+      tks_window_show_error (self, _("Could not record: the board has no threads_record command "
+                                     "(its library needs THREADS_TIMESTAMPS_RECORD = true)"));
+      return FALSE;
+    }
+  start_recording (self);
+  return TRUE;
+}
+
 /* Closing the window stops the recording and waits for its file to be complete. */
 void
 _tks_window_record_dispose (TksWindow *self)

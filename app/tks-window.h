@@ -25,6 +25,10 @@ gboolean    tks_window_set_line     (TksWindow      *self,
 /* Connects to a board: a serial device, a pty, "tcp:HOST:PORT" or "demo". */
 void        tks_window_connect      (TksWindow      *self,
                                      const char     *address);
+/* Connects to a board as tks_window_connect() does, then records continuously (Record)
+ * rather than getting its log once. */
+void        tks_window_connect_and_record (TksWindow *self,
+                                           const char *address);
 TksCapture *tks_window_get_capture  (TksWindow      *self);
 void        tks_window_set_capture  (TksWindow      *self,
                                      TksCapture     *capture,

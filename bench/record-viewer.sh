@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The viewer recording the simulated board over TCP at 115200 baud (tickscope --record), in a
+# private X server: its resident memory every 10 seconds, then what the recording holds
+# (events per second, dropped, bytes per event) and how long the file takes to open again.
+# Usage: bench/record-viewer.sh BUILD_DIR [SECONDS (default 120)]
+# GSK_RENDERER=cairo measures the viewer without the GL renderer's own memory (under Xvfb,
+# Mesa's software GL holds about 80 MB more).
+set -eu
+build=${1:?usage: $0 BUILD_DIR [SECONDS]}
+seconds=${2:-120}
+tmp=$(mktemp -d)
+board="" viewer="" xvfb=""
+cleanup() {
+  for p in $viewer $board $xvfb; do kill "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+Xvfb -displayfd 3 -screen 0 1280x900x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
+xvfb=$!
+i=0
+while [ ! -s "$tmp/display" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+export DISPLAY=":$(head -n 1 "$tmp/display")" GDK_BACKEND=x11 NO_AT_BRIDGE=1
+export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data"
+export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/.local/share" XDG_CONFIG_HOME="$tmp/home/.config"
+mkdir -p "$HOME"
+
+port=$((20000 + $$ % 20000))
+"$build/app/simboard/tickscope-simboard" --tcp "$port" --baud 115200 --no-banner >/dev/null 2>&1 &
+board=$!
+sleep 0.5
+"$build/app/tickscope" --record "tcp:127.0.0.1:$port" >"$tmp/viewer.log" 2>&1 &
+viewer=$!
+
+echo "record-viewer: tickscope --record on the simulated board at 115200 baud, $seconds s" \
+     "(GSK_RENDERER=${GSK_RENDERER:-default})"
+t=0
+while [ "$t" -lt "$seconds" ]; do
+  sleep 10
+  t=$((t + 10))
+  rss=$(awk '/^VmRSS/ { print int($2 / 1024) }' "/proc/$viewer/status" 2>/dev/null || echo "gone")
+  echo "  after ${t} s: viewer resident memory ${rss} MB"
+done
+kill "$viewer"
+wait "$viewer" 2>/dev/null || true
+viewer=""
+
+file=$(ls "$XDG_DATA_HOME"/tickscope/captures/record-*.txt 2>/dev/null | head -n 1)
+if [ -z "$file" ]; then
+  echo "no recording was written" >&2
+  cat "$tmp/viewer.log" >&2
+  exit 1
+fi
+bytes=$(wc -c <"$file")
+start=$(date +%s.%N)
+info=$("$build/app/cli/tickscope-cli" info "$file")
+end=$(date +%s.%N)
+records=$(echo "$info" | awk '/^Records:/ { print $2 }')
+span=$(echo "$info" | awk '/^Span:/ { gsub(/\(/, "", $6); print $6 }')
+lost=$(grep -c '^Lost:' "$file" || true)
+echo "  recording: $records events over $span ticks, $bytes bytes, $lost Lost: lines (drops)"
+awk -v r="$records" -v s="$span" -v b="$bytes" 'BEGIN {
+  printf "  %.0f events/s (1000 Hz tick), %.2f bytes/event\n", r / (s / 1000), b / r }'
+awk -v a="$start" -v b="$end" 'BEGIN { printf "  tickscope-cli info of the file: %.2f s\n", b - a }'
