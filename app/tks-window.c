@@ -248,7 +248,10 @@ _tks_window_sync_vadjustment (TksWindow *self)
                             0, MAX (content, page), TKS_TIMELINE_LANE_HEIGHT,
                             MAX (1.0, page - TKS_TIMELINE_LANE_HEIGHT), page);
   self->syncing_vadjustment = FALSE;
-  gtk_widget_set_visible (GTK_WIDGET (self->vscrollbar), content > page + 0.5);
+  /* Always there, so the lanes do not change width when a panel below takes some height and
+   * the lanes no longer fit (the clicks and cursors a user aimed would move); usable when
+   * they do not fit. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->vscrollbar), content > page + 0.5);
 }
 
 static void
