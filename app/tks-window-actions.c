@@ -29,8 +29,10 @@ _tks_window_update_actions (TksWindow *self)
           tks_session_get_state (self->session) == TKS_SESSION_IDLE;
   set_action_enabled (self, "disconnect", self->session != NULL &&
                       tks_session_get_state (self->session) != TKS_SESSION_DISCONNECTED);
-  set_action_enabled (self, "save", have);
-  set_action_enabled (self, "save-as", have);
+  /* while recording, the capture shown is the recording's last minute: the whole is in its
+   * file, which opens when the recording stops */
+  set_action_enabled (self, "save", have && self->recording == NULL);
+  set_action_enabled (self, "save-as", have && self->recording == NULL);
   set_action_enabled (self, "export", have);
   set_action_enabled (self, "statistics", have);
   set_action_enabled (self, "zoom-fit", have);
