@@ -225,6 +225,10 @@ _tks_window_update_status (TksWindow *self)
       g_autofree char *name = g_file_get_basename (self->file);
       title = g_strdup_printf (_("%s — Tickscope"), name);
     }
+  else if (self->recording != NULL && self->session != NULL &&
+           tks_session_get_address (self->session) != NULL)
+    /* Translators: the window's title while it records a board; %s is the board's port */
+    title = g_strdup_printf (_("Recording %s — Tickscope"), tks_session_get_address (self->session));
   else if (self->session != NULL && tks_session_get_address (self->session) != NULL)
     /* Translators: a capture fetched from a board and not saved yet; %s is the board's port */
     title = g_strdup_printf (_("Unsaved capture from %s — Tickscope"),
