@@ -100,6 +100,10 @@ main (int argc, char *argv[])
       return 1;
     }
   recorder = tks_recorder_new (path, &error);
+  /* The board's keep-alive timeout runs on its clock: 3 s of it pass sooner at a higher
+   * speed. */
+  if (recorder != NULL)
+    tks_recorder_set_keepalive_interval (recorder, (guint) (1000 / MAX (g_ascii_strtod (speed, NULL), 1.0)));
   if (recorder == NULL || !tks_recorder_start (recorder, transport, NULL, &error))
     {
       fprintf (stderr, "%s\n", error->message);
@@ -135,6 +139,12 @@ main (int argc, char *argv[])
       if (!tks_recorder_step (recorder, 50, NULL, &error))
         {
           fprintf (stderr, "the recording ended: %s\n", error->message);
+          break;
+        }
+      tks_recorder_get_stats (recorder, &st);
+      if (st.ended)
+        {
+          fprintf (stderr, "the board ended the recording\n");
           break;
         }
     }

@@ -40,6 +40,7 @@ struct _TksRecorder
   gint64         last_sync_us;
   gint64         last_byte_us;
   guint          silence_ms;
+  gint64         keepalive_us;
   gboolean       events;
   gboolean       unsynced;       /* bytes written since the last flush to disk */
   GError        *write_error;    /* the file could not be written: reported by the next call */
@@ -82,6 +83,7 @@ tks_recorder_new (const char  *path,
   self->fd = fd;
   self->line = g_string_new (NULL);
   self->silence_ms = 5000;
+  self->keepalive_us = KEEPALIVE_US;
   self->tick_hz = 1000;
   return self;
 }
@@ -124,6 +126,13 @@ tks_recorder_set_silence_timeout (TksRecorder *self,
                                   guint        timeout_ms)
 {
   self->silence_ms = MAX (timeout_ms, 100u);
+}
+
+void
+tks_recorder_set_keepalive_interval (TksRecorder *self,
+                                     guint        interval_ms)
+{
+  self->keepalive_us = (gint64) MAX (interval_ms, 1u) * 1000;
 }
 
 void
@@ -497,7 +506,7 @@ tks_recorder_step (TksRecorder   *self,
                    self->silence_ms / 1000.0);
       return FALSE;
     }
-  if (now - self->last_keepalive_us >= KEEPALIVE_US)
+  if (now - self->last_keepalive_us >= self->keepalive_us)
     {
       static const guint8 keepalive = TKS_RECORD_KEEPALIVE_BYTE;
 
