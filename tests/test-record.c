@@ -137,6 +137,23 @@ record_for (TksRecorder *recorder,
   return TRUE;
 }
 
+/* Records for @seconds, stops the board's stream with the stop byte and closes the file. */
+static void
+record_and_stop (TksRecorder      *recorder,
+                 double            seconds,
+                 TksRecorderStats *st)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (record_for (recorder, seconds, &error));
+  g_assert_no_error (error);
+  tks_recorder_stop (recorder, NULL, &error);
+  g_assert_no_error (error);
+  tks_recorder_close (recorder, &error);
+  g_assert_no_error (error);
+  tks_recorder_get_stats (recorder, st);
+}
+
 static char *
 temp_path (const char *name)
 {
@@ -172,13 +189,7 @@ test_record (gconstpointer data)
 
   board_start (&board, how, "115200");
   recorder = recorder_for (&board, path, &seen);
-  g_assert_true (record_for (recorder, 3.0, &error));
-  g_assert_no_error (error);
-  tks_recorder_stop (recorder, NULL, &error);
-  g_assert_no_error (error);
-  tks_recorder_close (recorder, &error);
-  g_assert_no_error (error);
-  tks_recorder_get_stats (recorder, &st);
+  record_and_stop (recorder, 3.0, &st);
   g_test_message ("%" G_GUINT64_FORMAT " entries, %" G_GUINT64_FORMAT " bytes in %.1f s",
                   st.entries, st.bytes, st.seconds);
   g_assert_true (st.ended);
@@ -216,12 +227,7 @@ test_slow_link_drops (void)
 
   board_start (&board, "--tcp", "4800");
   recorder = recorder_for (&board, path, &seen);
-  g_assert_true (record_for (recorder, 6.0, &error));
-  tks_recorder_stop (recorder, NULL, &error);
-  g_assert_no_error (error);
-  tks_recorder_close (recorder, &error);
-  g_assert_no_error (error);
-  tks_recorder_get_stats (recorder, &st);
+  record_and_stop (recorder, 6.0, &st);
   g_test_message ("%" G_GUINT64_FORMAT " entries, %" G_GUINT64_FORMAT " dropped",
                   st.entries, st.dropped);
   g_assert_cmpuint (st.dropped, >, 1000);
@@ -377,12 +383,7 @@ test_damaged_line (void)
 
   board_start (&board, "--tcp", "115200");
   recorder = recorder_for (&board, path, &seen);
-  g_assert_true (record_for (recorder, 1.5, &error));
-  tks_recorder_stop (recorder, NULL, &error);
-  g_assert_no_error (error);
-  tks_recorder_close (recorder, &error);
-  g_assert_no_error (error);
-  tks_recorder_get_stats (recorder, &st);
+  record_and_stop (recorder, 1.5, &st);
   board_stop (&board);
 
   g_file_get_contents (path, &text, &len, &error);
