@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define _GNU_SOURCE
 #include "config.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +15,7 @@
 #include "tks-error.h"
 #include "tks-recorder.h"
 #include "tks-transport.h"
+#include "tks-test-board.h"
 #include "tks-test-port.h"
 
 /*
@@ -502,6 +506,56 @@ test_cli_sigint (void)
   g_unlink (path);
 }
 
+/* The board restarts mid-stream (its banner and prompt come instead of the rest): the
+ * recording ends with a message saying so, and the file reads back up to there. The board is
+ * a real board's bytes (a simulated board's recording) played back on a pty. */
+static void
+test_board_reset (void)
+{
+  Seen seen = { 0 };
+  g_autofree char *path = temp_path ("tks-test-record-reset.txt");
+  g_autoptr(TksRecorder) recorder = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  TksTestBoard *board;
+  TksTransport *transport;
+  TksRecorderStats st;
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  transport = tks_transport_open (ptsname (master), NULL, NULL, &error);
+  g_assert_no_error (error);
+  board = tks_test_board_start ("simboard-record.raw.txt", master, TKS_TEST_BOARD_RESET_AFTER,
+                                2500, 0);
+  recorder = tks_recorder_new (path, &error);
+  g_assert_no_error (error);
+  seen.notices = g_ptr_array_new_with_free_func (g_free);
+  tks_recorder_set_notice_func (recorder, on_notice, &seen);
+  tks_recorder_start (recorder, transport, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (record_for (recorder, 5.0, &error));
+  g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "reset"));
+  g_clear_error (&error);
+  tks_recorder_close (recorder, &error);
+  g_assert_no_error (error);
+  tks_recorder_get_stats (recorder, &st);
+  g_assert_false (st.ended);
+  g_assert_cmpuint (st.entries, >, 100);
+  /* the banner's line is named as not part of the stream */
+  g_assert_cmpuint (seen.notices->len, >=, 1);
+  capture = tks_capture_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, st.entries);
+  g_ptr_array_unref (seen.notices);
+  g_clear_pointer (&recorder, tks_recorder_free);
+  tks_test_board_stop (board);
+  g_unlink (path);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -513,6 +567,7 @@ main (int argc, char *argv[])
   g_test_add_data_func ("/record/pty/killed", "--pty", test_killed);
   g_test_add_func ("/record/board-stops-without-keepalive", test_board_stops_without_keepalive);
   g_test_add_func ("/record/damaged-line", test_damaged_line);
+  g_test_add_func ("/record/board-reset", test_board_reset);
   g_test_add_func ("/record/cli", test_cli);
   g_test_add_func ("/record/cli-sigint", test_cli_sigint);
   return g_test_run ();
