@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib-unix.h>
 #include <glib/gstdio.h>
+#include <unistd.h>
 
 #include "tks-capture.h"
 #include "tks-error.h"
@@ -474,6 +476,51 @@ test_cli (void)
   g_unlink (path);
 }
 
+/* On a terminal, tickscope-cli record shows its progress on standard error (here a pty). */
+static void
+test_cli_progress_on_terminal (void)
+{
+  Board board = { 0 };
+  g_autofree char *path = temp_path ("tks-test-record-tty.txt");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC), slave;
+  gint64 deadline;
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  slave = open (ptsname (master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (slave, >=, 0);
+  g_unix_set_fd_nonblocking (master, TRUE, NULL);
+  board_start (&board, "--tcp", "115200");
+  g_subprocess_launcher_take_stderr_fd (launcher, slave);
+  proc = g_subprocess_launcher_spawn (launcher, &error, TICKSCOPE_CLI, "record", board.address,
+                                      "-o", path, "--duration", "2", NULL);
+  g_assert_no_error (error);
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (strstr (seen->str, " events, 0 dropped, ") == NULL && g_get_monotonic_time () < deadline)
+    {
+      char buf[256];
+      ssize_t n = read (master, buf, sizeof buf);
+
+      if (n > 0)
+        g_string_append_len (seen, buf, n);
+      else
+        g_usleep (20000);
+    }
+  g_test_message ("%s", seen->str);
+  g_assert_nonnull (strstr (seen->str, "recording: "));
+  g_assert_nonnull (strstr (seen->str, " events, 0 dropped, "));
+  g_subprocess_wait_check (proc, NULL, &error);
+  g_assert_no_error (error);
+  close (master);
+  board_stop (&board);
+  g_unlink (path);
+}
+
 /* Ctrl+C ends the recording cleanly: the board is stopped, the file complete (end line and
  * prompt), exit status 0. */
 static void
@@ -570,5 +617,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/board-reset", test_board_reset);
   g_test_add_func ("/record/cli", test_cli);
   g_test_add_func ("/record/cli-sigint", test_cli_sigint);
+  g_test_add_func ("/record/cli-progress-on-terminal", test_cli_progress_on_terminal);
   return g_test_run ();
 }
