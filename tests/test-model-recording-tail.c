@@ -12,7 +12,7 @@
 #include "tks-recording-tail.h"
 #include "tks-test-data.h"
 
-#define RECORDING "simboard-record.raw.txt"
+#define RECORDING "simboard-record-5s.raw.txt"
 
 static char *
 read_data (gsize *len)

@@ -1066,17 +1066,32 @@ compact_line (TksParser  *parser,
 {
   g_autoptr(GError) error = NULL;
   GArray *entries = tks_compact_decoder_entries (parser->decoder);
-  guint before = entries->len;
+  guint before = 0;
 
   if (!tks_compact_decoder_line (parser->decoder, p, end - p, &error))
     add_warning (parser, _("line %u: warning: %s"), parser->line_no, error->message);
   for (guint i = before; i < entries->len; i++)
     {
-      g_autofree char *text = tks_entry_format (&g_array_index (entries, TksEntry, i),
-                                                tks_parsed_events_counter_hz (parser->current->events) > 0);
+      const TksEntry *e = &g_array_index (entries, TksEntry, i);
+      g_autofree char *text = NULL;
 
+      /* Switches only (dump version 1): the record as its line would read, without the line. */
+      if (!in_dump_v2 (parser) && parser->section == SECTION_LOG)
+        {
+          TksRecord record;
+
+          record.tick = e->record >> 12;
+          record.out = (guint8) ((e->record >> 6) & 0x3F);
+          record.in = (guint8) (e->record & 0x3F);
+          record.flags = 0;
+          g_array_append_val (parser->current->records, record);
+          continue;
+        }
+      text = tks_entry_format (e, tks_parsed_events_counter_hz (parser->current->events) > 0);
       content_line (parser, text, text + strlen (text));
     }
+  /* Read: the decoder keeps nothing (a recording's log may be long). */
+  g_array_set_size (entries, 0);
 }
 
 /* The lines a recording's log carries between its compact lines (see WIRE-FORMAT.md): a

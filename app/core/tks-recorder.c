@@ -19,6 +19,7 @@
 #define KEEPALIVE_US     G_USEC_PER_SEC
 #define SYNC_US          G_USEC_PER_SEC
 #define STOP_TIMEOUT_MS  5000
+#define STOP_MAX_MS      60000
 
 typedef enum
 {
@@ -39,6 +40,7 @@ struct _TksRecorder
   gint64         last_sync_us;
   gint64         last_byte_us;
   guint          silence_ms;
+  gint64         keepalive_us;
   gboolean       events;
   gboolean       unsynced;       /* bytes written since the last flush to disk */
   GError        *write_error;    /* the file could not be written: reported by the next call */
@@ -81,6 +83,7 @@ tks_recorder_new (const char  *path,
   self->fd = fd;
   self->line = g_string_new (NULL);
   self->silence_ms = 5000;
+  self->keepalive_us = KEEPALIVE_US;
   self->tick_hz = 1000;
   return self;
 }
@@ -123,6 +126,13 @@ tks_recorder_set_silence_timeout (TksRecorder *self,
                                   guint        timeout_ms)
 {
   self->silence_ms = MAX (timeout_ms, 100u);
+}
+
+void
+tks_recorder_set_keepalive_interval (TksRecorder *self,
+                                     guint        interval_ms)
+{
+  self->keepalive_us = (gint64) MAX (interval_ms, 1u) * 1000;
 }
 
 void
@@ -496,7 +506,7 @@ tks_recorder_step (TksRecorder   *self,
                    self->silence_ms / 1000.0);
       return FALSE;
     }
-  if (now - self->last_keepalive_us >= KEEPALIVE_US)
+  if (now - self->last_keepalive_us >= self->keepalive_us)
     {
       static const guint8 keepalive = TKS_RECORD_KEEPALIVE_BYTE;
 
@@ -524,14 +534,18 @@ tks_recorder_stop (TksRecorder   *self,
     return TRUE;
   if (!tks_transport_write_all (self->transport, &stop, 1, 1000, cancellable, error))
     return FALSE;
-  deadline = g_get_monotonic_time () + STOP_TIMEOUT_MS * 1000;
+  self->last_byte_us = g_get_monotonic_time ();
+  /* The board sends what it still holds first, at the link's pace: it may take long on a
+   * slow link, as long as bytes come. */
+  deadline = g_get_monotonic_time () + STOP_MAX_MS * 1000;
   while (!self->stats.ended)
     {
-      if (g_get_monotonic_time () > deadline)
+      gint64 now = g_get_monotonic_time ();
+
+      if (now > deadline || now - self->last_byte_us > STOP_TIMEOUT_MS * 1000)
         {
           g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                       _("The board did not end the recording within %d s of the stop byte"),
-                       STOP_TIMEOUT_MS / 1000);
+                       _("The board did not end the recording after the stop byte"));
           return FALSE;
         }
       if (!tks_recorder_step (self, 100, cancellable, error))

@@ -68,6 +68,11 @@ void         tks_recorder_set_notice_func  (TksRecorder          *self,
 void         tks_recorder_set_silence_timeout (TksRecorder       *self,
                                                guint              timeout_ms);
 
+/* How often the keep-alive byte is sent (default 1000 ms; a board whose clock runs faster
+ * than real time, as the simulated board's can, needs it more often). */
+void         tks_recorder_set_keepalive_interval (TksRecorder    *self,
+                                                  guint           interval_ms);
+
 /* What the board streams: its switches at tick resolution (FALSE, the default: about a byte
  * each) or every entry of its log with the counter value (TRUE: several times more bytes).
  * Before tks_recorder_start(). */

@@ -313,6 +313,9 @@ struct _TksSimboardState
   guint       line_len;
   gboolean    command_pending;
   gboolean    recording;      /* threads_record under way: the input goes to the library */
+  double      tx_backlog;     /* while recording: bytes the serial line has yet to send, on
+                                 the board's clock (the shell thread waits for them) */
+  guint64     tx_tick;        /* the tick tx_backlog was worked out at */
   gboolean    want_exit;
   gboolean    io_error;
   const gint *stop;
@@ -1222,6 +1225,8 @@ run_shell_command (TksSimboardState *b)
           if (b->mcu->record_begin (&stream.base, n == 2))
             {
               b->recording = TRUE;
+              b->tx_backlog = b->out->len;
+              b->tx_tick = b->tick;
               return;
             }
         }
@@ -1235,20 +1240,42 @@ run_shell_command (TksSimboardState *b)
 }
 
 /* A step of threads_record, as its loop on a board runs every few milliseconds: the bytes
- * the host sent go to the library, which streams what the log holds. Only while the line is
- * free: output waiting for the link holds the shell thread, and the log fills meanwhile. */
+ * the host sent go to the library, which streams what the log holds. The serial line drains
+ * on the board's clock: while it still has bytes to send, the shell thread waits (a board's
+ * chprintf() blocks on a full output queue) and the log fills meanwhile. */
 static void
 record_step (TksSimboardState *b)
 {
   BoardStream stream = { { &board_stream_vmt }, b };
+  struct pollfd pfd = { b->fd, POLLIN, 0 };
+  guint before;
 
-  if (!b->recording || (b->opts.baud > 0 && b->wire_free_us > g_get_monotonic_time ()))
+  if (!b->recording)
     return;
+  if (b->opts.baud > 0)
+    {
+      b->tx_backlog -= (double) (b->tick - b->tx_tick) * b->opts.baud / 10.0 / b->opts.tick_hz;
+      b->tx_tick = b->tick;
+      if (b->tx_backlog > 0)
+        return;
+      b->tx_backlog = 0;
+    }
+  /* What the host sent meanwhile (the board's serial interrupt takes it as it comes). */
+  if (poll (&pfd, 1, 0) > 0 && (pfd.revents & POLLIN) != 0)
+    {
+      guint8 buf[64];
+      ssize_t n = read (b->fd, buf, sizeof buf);
+
+      if (n > 0)
+        g_byte_array_append (b->in, buf, (guint) n);
+    }
+  before = b->out->len;
   if (!b->mcu->record_poll (&stream.base, b->in->data, b->in->len))
     {
       b->recording = FALSE;
       out_str (b, "ch> ");
     }
+  b->tx_backlog += b->out->len - before;
   g_byte_array_set_size (b->in, 0);
 }
 
@@ -1525,7 +1552,7 @@ flush_out (TksSimboardState *b)
     {
       gsize n = MIN (slice, b->out->len - done);
 
-      if (b->opts.baud > 0)
+      if (b->opts.baud > 0 && !b->recording)
         {
           gint64 now = g_get_monotonic_time ();
 

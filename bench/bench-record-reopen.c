@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The time to reopen a long recording: the board library (on the host stand-in, built with
+ * THREADS_TIMESTAMPS_RECORD) records MINUTES of a board switching SWITCHES times a second
+ * among a dozen threads, polled every 10 ms as threads_record does, into a file exactly as
+ * tickscope-cli record writes it; then the file is opened as a capture, as the viewer's Open
+ * and tickscope-cli info do.
+ *
+ * Usage: bench-record-reopen [MINUTES [SWITCHES]]   (default 60 minutes, 3500 switches/s)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "bench-common.h"
+#include "ch.h"
+#include "threads_utilities.h"
+#include "tks-capture.h"
+
+#define N_THREADS 12
+
+typedef struct
+{
+  BaseSequentialStream base;
+  FILE *file;
+  guint64 bytes;
+} FileStream;
+
+static size_t
+file_write (void *ip, const uint8_t *bp, size_t n)
+{
+  FileStream *s = ip;
+
+  s->bytes += n;
+  return fwrite (bp, 1, n, s->file);
+}
+
+static const struct BaseSequentialStreamVMT file_vmt = { file_write, NULL };
+
+int
+main (int argc, char *argv[])
+{
+  double minutes = argc > 1 ? g_ascii_strtod (argv[1], NULL) : 60;
+  guint per_s = argc > 2 ? (guint) atoi (argv[2]) : 3500;
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "tks-bench-record-hour.txt", NULL);
+  static thread_t threads[N_THREADS];
+  static const char *names[N_THREADS] = { "main", "idle", "sensor", "filter", "logger", "control",
+                                          "console", "blinker", "spawner", "stats", "net", "ui" };
+  FileStream out = { { &file_vmt }, NULL, 0 };
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 ticks = (guint64) (minutes * 60 * 1000), switches = 0, t0;
+  guint32 rng = 1;
+  double carry = 0;
+  static const uint8_t stop = THREADS_RECORD_STOP_BYTE, keepalive = 0x16;
+
+  if (minutes <= 0 || per_s == 0)
+    {
+      fprintf (stderr, "usage: %s [MINUTES [SWITCHES]]\n", argv[0]);
+      return 2;
+    }
+  out.file = fopen (path, "wb");
+  if (out.file == NULL)
+    return 1;
+  ch_host_reset ();
+  tuResetState ();
+  ch_host_time = 1;
+  for (int i = 0; i < N_THREADS; i++)
+    ch_host_thread_init (&threads[i], names[i], (tprio_t) (100 + 3 * i), CH_FLAG_MODE_STATIC);
+  ch_host_switch (&threads[0]);
+  fputs ("threads_record\r\n", out.file);
+  tuRecordBegin (&out.base, 0);
+
+  t0 = now_ns ();
+  for (guint64 tick = 2; tick < ticks; tick++)
+    {
+      guint n;
+
+      carry += per_s / 1000.0;
+      n = (guint) carry;
+      carry -= n;
+      ch_host_time = (systime_t) tick;
+      /* The tick wakes a few threads, which run and go back to idle. */
+      for (guint k = 0; k < n; k++)
+        {
+          guint next;
+
+          rng = rng * 1103515245u + 12345u;
+          next = k + 1 == n ? 1 : 2 + (rng >> 16) % (N_THREADS - 2);
+          if (&threads[next] == ch_host_current ())   /* never to itself: an exit record */
+            next = next + 1 < N_THREADS ? next + 1 : 2;
+          ch_host_switch (&threads[next]);
+          switches++;
+        }
+      if (tick % 10 == 0)
+        tuRecordPoll (&out.base, &keepalive, tick % 1000 == 0);
+    }
+  tuRecordPoll (&out.base, &stop, 1);
+  fputs ("ch> ", out.file);
+  fclose (out.file);
+  printf ("Recorded %.0f min of a board at %u switches/s: %" G_GUINT64_FORMAT " switches, %"
+          G_GUINT64_FORMAT " bytes (%.2f bytes/switch) in %.1f s\n", minutes, per_s, switches,
+          out.bytes, (double) out.bytes / MAX (switches, 1), (now_ns () - t0) / 1e9);
+
+  t0 = now_ns ();
+  capture = tks_capture_new_from_file (path, &error);
+  if (capture == NULL)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return 1;
+    }
+  printf ("Reopened as a capture in %.3f s: %u records, %u threads\n", (now_ns () - t0) / 1e9,
+          tks_capture_get_n_records (capture), tks_capture_get_n_threads (capture));
+  g_unlink (path);
+  return 0;
+}
