@@ -113,6 +113,9 @@ fill_slot (Slot             *slot,
 
   slot->row = row;
   gtk_label_set_text (GTK_LABEL (slot->name), row->label);
+  /* a group's count, at the end of its label, stays in view; a name keeps its start */
+  gtk_label_set_ellipsize (GTK_LABEL (slot->name), row->kind == TKS_LANE_ROW_GROUP
+                           ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
   gtk_widget_set_tooltip_text (slot->name, row->label);
   gtk_widget_set_margin_start (slot->name, member ? 18 : 0);
   priority = g_strdup_printf ("%d", row->priority);
@@ -199,7 +202,7 @@ slot_new (TksThreadsPanel *self)
   gtk_box_append (GTK_BOX (box), slot->check);
 
   slot->name = g_object_new (GTK_TYPE_LABEL, "xalign", 0.0f, "hexpand", TRUE,
-                             "ellipsize", PANGO_ELLIPSIZE_MIDDLE, "width-chars", 15, NULL);
+                             "ellipsize", PANGO_ELLIPSIZE_END, "width-chars", 10, NULL);
   gtk_box_append (GTK_BOX (box), slot->name);
 
   slot->priority = g_object_new (GTK_TYPE_LABEL, "xalign", 1.0f, "width-chars", 3, NULL);

@@ -44,6 +44,7 @@ _tks_window_update_actions (TksWindow *self)
   set_action_enabled (self, "run", board);
   set_action_enabled (self, "fetch", board && self->recording == NULL);
   set_action_enabled (self, "record", _tks_window_can_record (self));
+  _tks_window_record_explain (self);
 }
 
 /* Files */
@@ -250,6 +251,15 @@ threads_panel_revealed (GtkRevealer *revealer)
     gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
 }
 
+/* Ctrl+W: as the title bar's close button (a recording under way ends first). */
+static void
+close_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  gtk_window_close (GTK_WINDOW (user_data));
+}
+
 /* Record, and the same button stops. */
 static void
 record_change (GSimpleAction *action,
@@ -382,6 +392,7 @@ _tks_window_actions_init (TksWindow *self)
     { "threads-panel", NULL, NULL, "false", threads_panel_change, { 0 } },
     { "find-thread", find_thread_action, NULL, NULL, NULL, { 0 } },
     { "record", NULL, NULL, "false", record_change, { 0 } },
+    { "close", close_action, NULL, NULL, NULL, { 0 } },
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);

@@ -57,6 +57,13 @@ session_state_changed_cb (TksWindow *self)
     }
 }
 
+void
+_tks_window_board_show_state (TksWindow *self)
+{
+  if (self->session != NULL)
+    session_state_changed_cb (self);
+}
+
 /* What the board's log is doing, as its last answers told (NULL: not known yet). */
 static void
 set_board_state (TksWindow  *self,
@@ -147,9 +154,12 @@ connect_done_cb (GObject      *source,
     _tks_window_show_message (self, message);
   }
   _tks_window_update_actions (self);
-  /* As soon as a board answers, show what it has logged (or record it, when asked). */
-  if (!_tks_window_record_on_connect (self))
+  /* As soon as a board answers, show what it has logged (or record it, when asked: a board
+   * that cannot record says so and is left as it is) */
+  if (!self->record_on_connect)
     _tks_window_board_fetch (self);
+  else
+    _tks_window_record_on_connect (self);
 }
 
 void

@@ -78,6 +78,7 @@ struct _TksWindow
   gboolean          record_reloading;
   gboolean          record_live;     /* the capture shown is the recording's, read back */
   gboolean          record_closing;  /* the window is going: the recording's end shows nothing */
+  gboolean          close_after_record; /* closed while recording: closes once it has stopped */
   GtkWidget        *record_button;
   GtkRevealer      *record_revealer;
   GtkLabel         *record_label;
@@ -132,6 +133,8 @@ void       _tks_window_board_fetch         (TksWindow      *self);
 void       _tks_window_board_disconnect    (TksWindow      *self);
 void       _tks_window_board_cancel        (TksWindow      *self);
 void       _tks_window_board_dispose       (TksWindow      *self);
+/* The board's state under the title again (after a recording). */
+void       _tks_window_board_show_state    (TksWindow      *self);
 
 /* tks-window-record.c */
 typedef struct _TksRecording TksRecording;
@@ -141,6 +144,11 @@ void       _tks_window_record_dispose      (TksWindow      *self);
 gboolean   _tks_window_can_record          (TksWindow      *self);
 void       _tks_window_record              (TksWindow      *self,
                                             gboolean        start);
+/* The window is asked to close: TRUE to wait, while a recording under way stops (the window
+ * then closes by itself). */
+gboolean   _tks_window_record_close_request (TksWindow     *self);
+/* The Record button's tooltip: what it does, or why it cannot now. */
+void       _tks_window_record_explain      (TksWindow      *self);
 /* Connected: the recording asked for with tks_window_connect_and_record(), if it was. */
 gboolean   _tks_window_record_on_connect   (TksWindow      *self);
 

@@ -358,9 +358,6 @@ set_record_state (TksWindow *self,
 
   if (action != NULL)
     g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (recording));
-  gtk_widget_set_tooltip_text (self->record_button,
-                               recording ? _("Stop recording")
-                                         : _("Record continuously: the board streams its log into a file"));
   gtk_revealer_set_reveal_child (self->record_revealer, recording);
   if (recording)
     {
@@ -432,9 +429,12 @@ record_done_cb (GObject      *source,
   self->recording = NULL;
   if (!self->record_reloading)
     g_clear_pointer (&self->record_tail, tks_recording_tail_free);
-  if (self->record_closing)
+  if (self->record_closing || self->close_after_record)
     {
       recording_free (r);
+      /* the file is complete: the window asked to close can go */
+      if (self->close_after_record && !self->record_closing)
+        gtk_window_destroy (GTK_WINDOW (self));
       return;
     }
   self->record_live = FALSE;
@@ -483,6 +483,31 @@ record_done_cb (GObject      *source,
       self->skip_fetch_on_connect = TRUE;
       tks_window_connect (self, address);
     }
+  else
+    /* "Not connected.": the board menu connects again */
+    _tks_window_board_show_state (self);
+}
+
+void
+_tks_window_record_explain (TksWindow *self)
+{
+  const char *text;
+  const char * const *commands = self->session != NULL ? tks_session_get_board_commands (self->session)
+                                                      : NULL;
+
+  if (self->record_button == NULL)
+    return;
+  if (self->recording != NULL)
+    text = _("Stop recording");
+  else if (self->session == NULL || tks_session_get_state (self->session) == TKS_SESSION_DISCONNECTED)
+    text = _("Record continuously: connect to a board first");
+  else if (commands != NULL && !g_strv_contains (commands, "threads_record"))
+    text = _("This board cannot record: its library needs THREADS_TIMESTAMPS_RECORD = true");
+  else
+    text = _("Record continuously: the board streams its log into a file");
+  gtk_widget_set_tooltip_text (self->record_button, text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->record_button),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
 
 gboolean
@@ -578,6 +603,17 @@ _tks_window_record_on_connect (TksWindow *self)
       return FALSE;
     }
   start_recording (self);
+  return TRUE;
+}
+
+gboolean
+_tks_window_record_close_request (TksWindow *self)
+{
+  if (self->recording == NULL)
+    return FALSE;
+  self->close_after_record = TRUE;
+  g_cancellable_cancel (self->recording->stop);
+  gtk_label_set_text (self->record_label, _("Stopping the recording…"));
   return TRUE;
 }
 

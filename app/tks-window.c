@@ -442,7 +442,8 @@ close_request_cb (TksWindow *self)
           g_settings_set_int (settings, "window-height", height);
         }
     }
-  return FALSE;
+  /* a recording under way ends first, its file complete; the window closes then */
+  return _tks_window_record_close_request (self);
 }
 
 /* GObject */

@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 
+import pyatspi
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tksgui import (check, click, find, finish, free_port, get_app, label_text, labels,  # noqa: E402
                     listening, main_window, screenshot, sensitive, start, status, stop, wait_for)
@@ -51,7 +53,8 @@ def view_end(app):
 
 
 def recording_line(app):
-    return label_text(app, lambda s: s.startswith("Recording to "))
+    # the lane headers are made anew each second while recording: a read may meet one gone
+    return wait_for(lambda: label_text(app, lambda s: s.startswith("Recording to ")), 3)
 
 
 def main():
@@ -101,9 +104,34 @@ def main():
     check(fetch is not None, "the board is connected again: Get new data is enabled")
     check(proc.poll() is None, "the viewer is still running")
     stop(proc)
+    closed_while_recording()
     if SIMBOARD:
-        pulled_cable(files)
+        pulled_cable(glob.glob(os.path.join(HISTORY, "record-*.txt")))
     return finish(log)
+
+
+def closed_while_recording():
+    """Ctrl+W while recording: the window waits for the board to end its stream, then
+    closes; the file is complete (its end line), not cut."""
+    before = set(glob.glob(os.path.join(HISTORY, "record-*.txt")))
+    proc, log = start(TICKSCOPE, "--demo", "--record", log_name="tickscope-close.log")
+    app = wait_for(get_app, 30)
+    wait_for(lambda: app and len(live_load(app)) >= 5, 20)
+    pyatspi.Registry.generateKeyboardEvent(37, None, pyatspi.KEY_PRESS)        # Control_L
+    pyatspi.Registry.generateKeyboardEvent(25, None, pyatspi.KEY_PRESSRELEASE)  # w
+    pyatspi.Registry.generateKeyboardEvent(37, None, pyatspi.KEY_RELEASE)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        pass
+    check(proc.poll() is not None, "Ctrl+W while recording closes the window once the recording ended")
+    files = sorted(set(glob.glob(os.path.join(HISTORY, "record-*.txt"))) - before)
+    text = open(files[-1], errors="replace").read() if files else ""
+    info = subprocess.run([CLI, "info", files[-1]], capture_output=True, text=True) if files else None
+    check("End of dump:" in text and info is not None and "was cut" not in info.stdout,
+          "its file is complete: the board's end line is in it", (files, text[-200:]))
+    if proc.poll() is None:
+        stop(proc)
 
 
 def pulled_cable(before):
