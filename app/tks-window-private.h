@@ -80,6 +80,17 @@ struct _TksWindow
   gboolean          record_closing;  /* the window is going: the recording's end shows nothing */
   gboolean          close_after_record; /* closed while recording: closes once it has stopped */
   GtkWidget        *record_button;
+  /* the recording's position: the live end, or an earlier stretch read back from the file */
+  GtkWidget        *record_position_box;
+  GtkAdjustment    *record_position;
+  GtkWidget        *record_position_label;
+  GtkWidget        *record_live_button;
+  GArray           *record_marks;    /* RecordMark: the file's size at each second */
+  double            record_origin;   /* the recording's first tick, in the first stretch's times */
+  gboolean          record_back;     /* an earlier stretch is shown, not the live end */
+  gboolean          record_back_loading;
+  double            record_back_wanted; /* seconds into the recording, -1: none pending */
+  gboolean          record_position_setting;
   GtkRevealer      *record_revealer;
   GtkLabel         *record_label;
   GtkWidget        *live_load_grid;

@@ -4,12 +4,15 @@
  * window's session with the board is closed. Every second the window reads what the file
  * gained and shows the recording's last minute (tks-recording-tail.h: the live view's cost
  * does not grow with the recording): the timeline rolls like an oscilloscope in roll mode (it follows the newest data unless the
- * user scrolled back), and the "Live load" table tells each thread's CPU share, switches per
+ * user scrolled back; the "Recording position" scale brings back an earlier stretch, read from
+ * the file), and the "Live load" table tells each thread's CPU share, switches per
  * second and longest run over the last second. The same button stops; the recording then
  * opens as a normal capture (save, statistics, exports), its holes where the board dropped
  * records, and the session connects again. A board that resets, a link that fails or falls
  * silent ends the recording with a message; the file keeps everything received. */
 #include "config.h"
+
+#include <math.h>
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -26,6 +29,15 @@
 #define LIVE_SECONDS   60.0
 #define LIVE_MIN_BYTES (256 * 1024)
 #define LIVE_MAX_BYTES (8 * 1024 * 1024)
+/* A recording's ticks have 20 bits (mcu-lib/WIRE-FORMAT.md). */
+#define TKS_RECORDING_TICK_BITS 20
+
+/* The file's size when the recording had lasted @seconds: where an earlier stretch ends. */
+typedef struct
+{
+  double  seconds;
+  guint64 offset;
+} RecordMark;
 
 struct _TksRecording
 {
@@ -48,6 +60,17 @@ recording_free (TksRecording *r)
   g_clear_object (&r->stop);
   g_mutex_clear (&r->lock);
   g_free (r);
+}
+
+static TksRecorderStats
+recording_stats (TksRecording *r)
+{
+  TksRecorderStats st;
+
+  g_mutex_lock (&r->lock);
+  st = r->stats;
+  g_mutex_unlock (&r->lock);
+  return st;
 }
 
 static void
@@ -224,9 +247,7 @@ update_record_label (TksWindow *self)
 
   if (r == NULL)
     return;
-  g_mutex_lock (&r->lock);
-  st = r->stats;
-  g_mutex_unlock (&r->lock);
+  st = recording_stats (r);
   name = g_path_get_basename (r->path);
   entries = g_strdup_printf ("%" G_GUINT64_FORMAT, st.entries);
   dropped = g_strdup_printf ("%" G_GUINT64_FORMAT, st.dropped);
@@ -237,8 +258,45 @@ update_record_label (TksWindow *self)
   gtk_label_set_text (self->record_label, text);
 }
 
-/* The timeline shows @capture, read back from the file: rolling with the newest data unless
- * the user scrolled back, without the jumps a newly opened capture makes. */
+/* The timeline shows @capture, a stretch of the recording read back from the file, which
+ * ends @seconds into the recording. The time ruler counts from the recording's start. */
+static void
+put_recording_capture (TksWindow  *self,
+                       TksCapture *capture,
+                       double      seconds)
+{
+  double start = tks_capture_get_start (capture);
+  double end = tks_capture_get_end (capture);
+  double wrap = (double) (1u << TKS_RECORDING_TICK_BITS);
+  double wraps;
+
+  g_set_object (&self->capture, capture);
+  g_clear_object (&self->file);
+  self->record_live = TRUE;
+  tks_viewport_set_bounds (self->viewport, start, end);
+  tks_timeline_view_set_capture (self->timeline, capture);
+  tks_overview_set_capture (self->overview, capture);
+  /* The first stretch shown holds the recording's beginning. A stretch's times count from
+   * its own first tick, which wraps: how many times the tick went round since the beginning
+   * is what its end and the recording's length disagree on. */
+  if (isnan (self->record_origin))
+    self->record_origin = start;
+  wraps = round ((seconds * tks_capture_get_tick_hz (capture) - (end - self->record_origin)) / wrap);
+  tks_timeline_view_set_time_origin (self->timeline, self->record_origin - MAX (wraps, 0) * wrap);
+}
+
+static void
+recording_capture_shown (TksWindow *self,
+                         double     v_offset)
+{
+  tks_viewport_set_v_offset (self->viewport, v_offset);
+  _tks_window_update_empty (self);
+  _tks_window_update_status (self);
+  _tks_window_update_actions (self);
+}
+
+/* The recording's end: rolling with the newest data unless the user scrolled back, without
+ * the jumps a newly opened capture makes. */
 static void
 show_live_capture (TksWindow  *self,
                    TksCapture *capture)
@@ -252,22 +310,56 @@ show_live_capture (TksWindow  *self,
   double end = tks_capture_get_end (capture);
   double v_offset = tks_viewport_get_v_offset (self->viewport);
 
-  g_set_object (&self->capture, capture);
-  g_clear_object (&self->file);
-  self->record_live = TRUE;
-  tks_viewport_set_bounds (self->viewport, tks_capture_get_start (capture), end);
-  tks_timeline_view_set_capture (self->timeline, capture);
-  tks_overview_set_capture (self->overview, capture);
+  put_recording_capture (self, capture, recording_stats (self->recording).seconds);
   /* a capture shorter than the roll's span was shown whole: the span grows with it */
   if (first || span >= (old_end - old_start) * 0.98)
     span = MAX (span, ROLL_SECONDS * tks_capture_get_tick_hz (capture));
   if (following)
     tks_viewport_set_range (self->viewport, end - span, end);
-  tks_viewport_set_v_offset (self->viewport, v_offset);
-  _tks_window_update_empty (self);
-  _tks_window_update_status (self);
-  _tks_window_update_actions (self);
+  recording_capture_shown (self, v_offset);
   update_live_load (self, capture);
+}
+
+/* An earlier stretch, which ends @seconds into the recording, @before seconds after the
+ * position asked for:
+ * the view shows that position, with the span it had. */
+static void
+show_back_capture (TksWindow  *self,
+                   TksCapture *capture,
+                   double      seconds,
+                   double      before)
+{
+  double span = tks_viewport_get_span (self->viewport);
+  double v_offset = tks_viewport_get_v_offset (self->viewport);
+  double start = tks_capture_get_start (capture);
+  double end = tks_capture_get_end (capture);
+  double at = CLAMP (end - before * tks_capture_get_tick_hz (capture), start, end);
+
+  put_recording_capture (self, capture, seconds);
+  span = MIN (span, end - start);
+  at = CLAMP (at - span / 2, start, end - span);
+  tks_viewport_set_range (self->viewport, at, at + span);
+  recording_capture_shown (self, v_offset);
+}
+
+/* The end of the recording in @tail, read up to the file's byte @limit, as a capture; NULL
+ * without @error while the header is not complete. */
+static TksCapture *
+capture_of_tail (TksRecordingTail *tail,
+                 guint64           limit,
+                 GError          **error)
+{
+  g_autoptr(GBytes) text = NULL;
+  gsize len;
+  const char *data;
+
+  if (!tks_recording_tail_update_to (tail, limit, error))
+    return NULL;
+  text = tks_recording_tail_compose (tail);
+  if (text == NULL)
+    return NULL;
+  data = g_bytes_get_data (text, &len);
+  return tks_capture_new_from_data (data, len, error);
 }
 
 /* In a worker: what the file gained, then the end of the recording as a capture. */
@@ -277,31 +369,199 @@ reload_thread (GTask        *task,
                gpointer      task_data,
                GCancellable *cancellable)
 {
-  TksRecordingTail *tail = task_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) text = NULL;
-  TksCapture *capture;
-  gsize len;
-  const char *data;
+  TksCapture *capture = capture_of_tail (task_data, G_MAXUINT64, &error);
 
-  if (!tks_recording_tail_update (tail, &error))
+  if (error != NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    /* NULL: the header is not complete yet */
+    g_task_return_pointer (task, capture, g_object_unref);
+}
+
+/* Bytes of the file the live view keeps: about LIVE_SECONDS of the recording at @rate bytes a
+ * second. TICKSCOPE_LIVE_BYTES, when set, fixes it (a short live view, for tests). */
+static gsize
+live_bytes (double rate)
+{
+  const char *fixed = g_getenv ("TICKSCOPE_LIVE_BYTES");
+
+  if (fixed != NULL && g_ascii_strtoull (fixed, NULL, 10) > 0)
+    return (gsize) g_ascii_strtoull (fixed, NULL, 10);
+  return (gsize) CLAMP (rate * LIVE_SECONDS, LIVE_MIN_BYTES, LIVE_MAX_BYTES);
+}
+
+static char *
+format_position (double seconds)
+{
+  guint s = (guint) MAX (seconds, 0);
+
+  if (s >= 3600)
+    return g_strdup_printf ("%u:%02u:%02u", s / 3600, s / 60 % 60, s % 60);
+  return g_strdup_printf ("%u:%02u", s / 60, s % 60);
+}
+
+/* "Live", or where the stretch shown lies in the recording. */
+static void
+update_position_label (TksWindow *self)
+{
+  g_autofree char *at = NULL;
+  g_autofree char *length = NULL;
+  g_autofree char *text = NULL;
+
+  if (!self->record_back)
     {
-      g_task_return_error (task, g_steal_pointer (&error));
+      gtk_label_set_text (GTK_LABEL (self->record_position_label), _("Live"));
+      gtk_widget_set_sensitive (self->record_live_button, FALSE);
       return;
     }
-  text = tks_recording_tail_compose (tail);
-  if (text == NULL)
-    {
-      /* the header is not complete yet */
-      g_task_return_pointer (task, NULL, NULL);
-      return;
-    }
-  data = g_bytes_get_data (text, &len);
-  capture = tks_capture_new_from_data (data, len, &error);
-  if (capture == NULL)
+  at = format_position (gtk_adjustment_get_value (self->record_position));
+  length = format_position (gtk_adjustment_get_upper (self->record_position));
+  /* Translators: where the view is in a recording under way: "At 1:05 of 12:40" */
+  text = g_strdup_printf (_("At %s of %s"), at, length);
+  gtk_label_set_text (GTK_LABEL (self->record_position_label), text);
+  gtk_widget_set_sensitive (self->record_live_button, TRUE);
+}
+
+/* The scale's end follows the recording's length; while live, its value too. */
+static void
+update_position (TksWindow *self,
+                 double     seconds)
+{
+  self->record_position_setting = TRUE;
+  gtk_adjustment_set_upper (self->record_position, MAX (seconds, 1));
+  if (!self->record_back)
+    gtk_adjustment_set_value (self->record_position, MAX (seconds, 1));
+  self->record_position_setting = FALSE;
+  update_position_label (self);
+}
+
+typedef struct
+{
+  TksRecordingTail *tail;
+  guint64           limit;
+  double            seconds;  /* the stretch's end, into the recording */
+  double            before;   /* seconds from the position asked for to the stretch's end */
+} BackLoad;
+
+static void
+back_load_free (BackLoad *b)
+{
+  tks_recording_tail_free (b->tail);
+  g_free (b);
+}
+
+/* In a worker: the stretch of the recording that ends at the file's byte limit. */
+static void
+back_load_thread (GTask        *task,
+                  gpointer      source,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  BackLoad *b = task_data;
+  g_autoptr(GError) error = NULL;
+  TksCapture *capture = capture_of_tail (b->tail, b->limit, &error);
+
+  if (error != NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_pointer (task, capture, g_object_unref);
+}
+
+static void start_back_load (TksWindow *self);
+
+static void
+back_load_done_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(TksWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = g_task_propagate_pointer (G_TASK (result), &error);
+  BackLoad *b = g_task_get_task_data (G_TASK (result));
+
+  self->record_back_loading = FALSE;
+  if (self->recording == NULL || !self->record_back || self->record_closing)
+    return;
+  if (self->record_back_wanted >= 0)
+    /* the position moved on meanwhile */
+    start_back_load (self);
+  else if (capture != NULL)
+    show_back_capture (self, capture, b->seconds, b->before);
+  else if (error != NULL)
+    _tks_window_show_message (self, error->message);
+}
+
+/* Reads the stretch around the position asked for from the file, in a worker: the view keeps
+ * about as much as the live view does, ending half of it after the position. */
+static void
+start_back_load (TksWindow *self)
+{
+  g_autoptr(GTask) task = NULL;
+  TksRecorderStats st = recording_stats (self->recording);
+  double rate = st.seconds > 0 ? st.bytes / st.seconds : 0;
+  gsize bytes = live_bytes (rate);
+  double half = rate > 0 ? bytes / rate / 2 : LIVE_SECONDS / 2;
+  double wanted = self->record_back_wanted;
+  const RecordMark *marks = (const RecordMark *) (gpointer) self->record_marks->data;
+  guint i;
+  BackLoad *b;
+
+  self->record_back_wanted = -1;
+  for (i = 0; i < self->record_marks->len && marks[i].seconds < wanted + half; i++)
+    ;
+  if (i == self->record_marks->len)
+    i = self->record_marks->len - 1;
+  b = g_new0 (BackLoad, 1);
+  b->tail = tks_recording_tail_new (self->recording->path, bytes);
+  b->limit = marks[i].offset;
+  b->seconds = marks[i].seconds;
+  b->before = MAX (marks[i].seconds - wanted, 0);
+  self->record_back_loading = TRUE;
+  task = g_task_new (NULL, NULL, back_load_done_cb, g_object_ref (self));
+  g_task_set_source_tag (task, start_back_load);
+  g_task_set_task_data (task, b, (GDestroyNotify) back_load_free);
+  g_task_run_in_thread (task, back_load_thread);
+}
+
+/* Back to the recording's end: the next second's update shows it, rolling. */
+static void
+go_live (TksWindow *self)
+{
+  if (!self->record_back)
+    return;
+  self->record_back = FALSE;
+  self->record_back_wanted = -1;
+  self->record_live = FALSE;
+  update_position (self, gtk_adjustment_get_upper (self->record_position));
+}
+
+static void
+record_position_changed_cb (GtkAdjustment *adjustment,
+                            TksWindow     *self)
+{
+  double value = gtk_adjustment_get_value (adjustment);
+
+  if (self->record_position_setting || self->recording == NULL ||
+      self->record_marks->len == 0)
+    return;
+  if (value >= gtk_adjustment_get_upper (adjustment) - 1)
+    {
+      go_live (self);
+      return;
+    }
+  self->record_back = TRUE;
+  self->record_back_wanted = value;
+  update_position_label (self);
+  if (!self->record_back_loading)
+    start_back_load (self);
+}
+
+static void
+record_live_clicked_cb (GtkButton *button,
+                        TksWindow *self)
+{
+  go_live (self);
 }
 
 static void
@@ -311,6 +571,7 @@ reload_done_cb (GObject      *source,
 {
   g_autoptr(TksWindow) self = user_data;
   g_autoptr(TksCapture) capture = g_task_propagate_pointer (G_TASK (result), NULL);
+  RecordMark mark;
 
   self->record_reloading = FALSE;
   if (self->recording == NULL)
@@ -319,8 +580,19 @@ reload_done_cb (GObject      *source,
       g_clear_pointer (&self->record_tail, tks_recording_tail_free);
       return;
     }
+  if (self->record_closing)
+    return;
+  mark.seconds = recording_stats (self->recording).seconds;
+  mark.offset = tks_recording_tail_get_offset (self->record_tail);
+  g_array_append_val (self->record_marks, mark);
+  update_position (self, mark.seconds);
   /* a file without its first lines yet: the next second will do */
-  if (capture != NULL && !self->record_closing)
+  if (capture == NULL)
+    return;
+  if (self->record_back)
+    /* an earlier stretch is shown: the load is the board's present all the same */
+    update_live_load (self, capture);
+  else
     show_live_capture (self, capture);
 }
 
@@ -331,17 +603,13 @@ record_tick_cb (gpointer user_data)
   TksRecording *r = self->recording;
   TksRecorderStats st;
   g_autoptr(GTask) task = NULL;
-  double rate;
 
   update_record_label (self);
   if (self->record_reloading || r == NULL)
     return G_SOURCE_CONTINUE;
-  g_mutex_lock (&r->lock);
-  st = r->stats;
-  g_mutex_unlock (&r->lock);
-  rate = st.seconds > 0 ? st.bytes / st.seconds : 0;
+  st = recording_stats (r);
   tks_recording_tail_set_max_bytes (self->record_tail,
-                                    (gsize) CLAMP (rate * LIVE_SECONDS, LIVE_MIN_BYTES, LIVE_MAX_BYTES));
+                                    live_bytes (st.seconds > 0 ? st.bytes / st.seconds : 0));
   self->record_reloading = TRUE;
   task = g_task_new (NULL, NULL, reload_done_cb, g_object_ref (self));
   g_task_set_source_tag (task, record_tick_cb);
@@ -438,6 +706,8 @@ record_done_cb (GObject      *source,
       return;
     }
   self->record_live = FALSE;
+  self->record_back = FALSE;
+  update_position_label (self);
   st = r->stats;
   file = g_file_new_for_path (r->path);
   name = g_file_get_parse_name (file);
@@ -550,7 +820,12 @@ start_recording (TksWindow *self)
   r->options.flow_control = tks_board_popover_get_flow_control (self->board_popover);
   r->path = g_build_filename (dir, file_name, NULL);
   r->stop = g_cancellable_new ();
-  self->record_tail = tks_recording_tail_new (r->path, LIVE_MIN_BYTES);
+  self->record_tail = tks_recording_tail_new (r->path, live_bytes (0));
+  g_array_set_size (self->record_marks, 0);
+  self->record_origin = NAN;
+  self->record_back = FALSE;
+  self->record_back_wanted = -1;
+  update_position (self, 0);
 
   /* the board's shell is the recording's alone until it ends */
   tks_session_disconnect (self->session);
@@ -623,6 +898,10 @@ _tks_window_record_dispose (TksWindow *self)
 {
   g_clear_handle_id (&self->record_tick_id, g_source_remove);
   self->record_closing = TRUE;
+  g_clear_pointer (&self->record_marks, g_array_unref);
+  if (self->record_position != NULL)
+    g_signal_handlers_disconnect_by_data (self->record_position, self);
+  g_clear_object (&self->record_position);
   if (self->recording != NULL)
     g_cancellable_cancel (self->recording->stop);
 }
@@ -630,6 +909,34 @@ _tks_window_record_dispose (TksWindow *self)
 void
 _tks_window_record_init (TksWindow *self)
 {
+  GtkWidget *scale;
+
+  /* the recording's position: dragging it back shows an earlier stretch, read from the file */
+  self->record_marks = g_array_new (FALSE, FALSE, sizeof (RecordMark));
+  self->record_back_wanted = -1;
+  self->record_position = g_object_ref_sink (gtk_adjustment_new (1, 0, 1, 1, 10, 0));
+  g_signal_connect (self->record_position, "value-changed",
+                    G_CALLBACK (record_position_changed_cb), self);
+  self->record_position_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, self->record_position);
+  gtk_scale_set_draw_value (GTK_SCALE (scale), FALSE);
+  gtk_widget_set_hexpand (scale, TRUE);
+  gtk_widget_set_tooltip_text (scale, _("Drag back to see an earlier part of the recording"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (scale), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Recording position"), -1);
+  self->record_position_label = gtk_label_new (_("Live"));
+  gtk_label_set_width_chars (GTK_LABEL (self->record_position_label), 16);
+  gtk_label_set_xalign (GTK_LABEL (self->record_position_label), 0);
+  self->record_live_button = gtk_button_new_with_label (_("Back to Live"));
+  gtk_widget_set_tooltip_text (self->record_live_button, _("Follow the newest data again"));
+  gtk_widget_set_sensitive (self->record_live_button, FALSE);
+  g_signal_connect (self->record_live_button, "clicked", G_CALLBACK (record_live_clicked_cb), self);
+  gtk_box_append (GTK_BOX (self->record_position_box), scale);
+  gtk_box_append (GTK_BOX (self->record_position_box), self->record_position_label);
+  gtk_box_append (GTK_BOX (self->record_position_box), self->record_live_button);
+  gtk_widget_insert_after (self->record_position_box,
+                           gtk_widget_get_parent (GTK_WIDGET (self->record_label)),
+                           GTK_WIDGET (self->record_label));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->live_load_grid),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Live load"), -1);
   set_record_state (self, FALSE);

@@ -174,6 +174,47 @@ test_missing_file (void)
   g_assert_null (tks_recording_tail_compose (tail));
 }
 
+/* Read up to a byte of the file, the tail is what a tail of the file cut there gives: an
+ * earlier stretch of the recording, while the file goes on. */
+static void
+test_limit (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tks-tail-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "recording.txt", NULL);
+  g_autofree char *cut_path = g_build_filename (dir, "cut.txt", NULL);
+  g_autofree char *text = NULL;
+  gsize len, limit;
+
+  text = read_data (&len);
+  g_assert_true (g_file_set_contents (path, text, (gssize) len, NULL));
+  for (limit = len / 7; limit < len; limit += len / 3)
+    {
+      g_autoptr(TksRecordingTail) tail = tks_recording_tail_new (path, 20000);
+      g_autoptr(TksRecordingTail) cut = tks_recording_tail_new (cut_path, 20000);
+      g_autoptr(GBytes) a = NULL;
+      g_autoptr(GBytes) b = NULL;
+      g_autoptr(TksCapture) capture = NULL;
+
+      g_assert_true (g_file_set_contents (cut_path, text, (gssize) limit, NULL));
+      g_assert_true (tks_recording_tail_update_to (tail, limit, NULL));
+      g_assert_cmpuint (tks_recording_tail_get_offset (tail), ==, limit);
+      g_assert_true (tks_recording_tail_update (cut, NULL));
+      a = tks_recording_tail_compose (tail);
+      b = tks_recording_tail_compose (cut);
+      g_assert_nonnull (a);
+      g_assert_cmpmem (g_bytes_get_data (a, NULL), g_bytes_get_size (a),
+                       g_bytes_get_data (b, NULL), g_bytes_get_size (b));
+      capture = capture_of (a);
+      g_assert_cmpuint (tks_capture_get_n_records (capture), >, 0);
+      /* read on, it reaches the end */
+      g_assert_true (tks_recording_tail_update (tail, NULL));
+      g_assert_cmpuint (tks_recording_tail_get_offset (tail), ==, len);
+    }
+  g_remove (cut_path);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -181,5 +222,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/model/recording-tail/whole", test_whole);
   g_test_add_func ("/model/recording-tail/tail", test_tail);
   g_test_add_func ("/model/recording-tail/missing-file", test_missing_file);
+  g_test_add_func ("/model/recording-tail/limit", test_limit);
   return g_test_run ();
 }

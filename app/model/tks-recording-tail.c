@@ -123,6 +123,14 @@ gboolean
 tks_recording_tail_update (TksRecordingTail  *self,
                            GError           **error)
 {
+  return tks_recording_tail_update_to (self, G_MAXUINT64, error);
+}
+
+gboolean
+tks_recording_tail_update_to (TksRecordingTail  *self,
+                              guint64            limit,
+                              GError           **error)
+{
   g_autofree char *buffer = NULL;
   FILE *file;
   size_t n;
@@ -141,7 +149,8 @@ tks_recording_tail_update (TksRecordingTail  *self,
       return FALSE;
     }
   buffer = g_malloc (64 * 1024);
-  while ((n = fread (buffer, 1, 64 * 1024, file)) > 0)
+  while (self->offset < limit &&
+         (n = fread (buffer, 1, (size_t) MIN (64 * 1024, limit - self->offset), file)) > 0)
     {
       const char *p = buffer, *end = buffer + n;
 

@@ -28,6 +28,12 @@ void              tks_recording_tail_set_max_bytes (TksRecordingTail  *self,
  * next). FALSE with @error when the file cannot be read. */
 gboolean          tks_recording_tail_update        (TksRecordingTail  *self,
                                                     GError           **error);
+/* The same, reading no further than the file's byte @limit: the end of the recording as it
+ * was when the file had that many bytes (an earlier stretch of the recording, for a view
+ * scrolled back). */
+gboolean          tks_recording_tail_update_to     (TksRecordingTail  *self,
+                                                    guint64            limit,
+                                                    GError           **error);
 /* The bounded text; NULL while the header is not complete. */
 GBytes           *tks_recording_tail_compose       (TksRecordingTail  *self);
 /* Bytes of the file read so far; bytes of lines kept now. */

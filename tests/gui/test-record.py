@@ -8,7 +8,9 @@
 # capture whose record count is what `tickscope-cli info` reads in the file, the message says
 # nothing was dropped, and the board can be used again (Get new data). Then a board over TCP
 # (tickscope-simboard) killed in the middle of a recording: the recording ends with a message
-# and the file, complete up to then, opens as a capture.
+# and the file, complete up to then, opens as a capture. Then a recording whose live view keeps only
+# a few seconds (TICKSCOPE_LIVE_BYTES): the "Recording position" scale brings back its first
+# seconds, read from the file, and "Back to Live" follows the newest data again.
 # Usage (through run-gui-tests.sh): test-record.py TICKSCOPE DATA_DIR
 import glob
 import os
@@ -105,6 +107,7 @@ def main():
     check(proc.poll() is None, "the viewer is still running")
     stop(proc)
     closed_while_recording()
+    scrolled_back()
     if SIMBOARD:
         pulled_cable(glob.glob(os.path.join(HISTORY, "record-*.txt")))
     return finish(log)
@@ -132,6 +135,49 @@ def closed_while_recording():
           "its file is complete: the board's end line is in it", (files, text[-200:]))
     if proc.poll() is None:
         stop(proc)
+
+
+def position_label(app):
+    return label_text(app, lambda s: s == "Live" or re.match(r"At \d+:\d\d of \d+:\d\d$", s) is not None)
+
+
+def scrolled_back():
+    """While recording, the view goes back to a stretch older than the live view holds."""
+    os.environ["TICKSCOPE_LIVE_BYTES"] = "12000"   # a live view of about four seconds
+    proc, log = start(TICKSCOPE, "--demo", "--record", log_name="tickscope-back.log")
+    del os.environ["TICKSCOPE_LIVE_BYTES"]
+    app = wait_for(get_app, 30)
+    scale = wait_for(lambda: find(main_window(app), lambda n: n.name == "Recording position"
+                                  and n.getRoleName() == "slider") if app else None, 20)
+    if not check(scale is not None, "while recording, a Recording position scale"):
+        stop(proc)
+        return
+    check(wait_for(lambda: position_label(app) == "Live", 5), "it says the view is live", position_label(app))
+    time.sleep(14)
+    live_end = wait_for(lambda: view_end(app), 5)
+    value = scale.queryValue()
+    check(value.maximumValue >= 12, "its end is the recording's length in seconds", value.maximumValue)
+    value.currentValue = 1.0
+    back = wait_for(lambda: position_label(app) if (position_label(app) or "").startswith("At 0:01 of") else None, 5)
+    check(back is not None, "moved back, it says where the view is", position_label(app))
+    back_end = wait_for(lambda: view_end(app) if view_end(app) is not None and live_end is not None
+                        and view_end(app) < live_end - 8000 else None, 10)
+    check(back_end is not None, "the view shows the recording's first seconds, older than the live view "
+          "holds: read back from the file (view ends at %s, live at %s)" % (view_end(app), live_end))
+    shown = status(app) or ""
+    records = re.search(r"(\d+) records", shown)
+    check(records is not None and int(records.group(1)) > 100, "with their records", shown)
+    time.sleep(2)
+    check(view_end(app) == back_end, "it stays there while the recording goes on", (view_end(app), back_end))
+    screenshot("recording-back.png")
+    live = find(main_window(app), lambda n: n.name == "Back to Live" and n.getRoleName() == "push button")
+    check(sensitive(live), "Back to Live is enabled")
+    if live is not None:
+        click(live)
+    again = wait_for(lambda: view_end(app) if position_label(app) == "Live" and (view_end(app) or 0) > live_end
+                     else None, 10)
+    check(again is not None, "Back to Live follows the newest data again", (position_label(app), view_end(app)))
+    stop(proc)
 
 
 def pulled_cable(before):
