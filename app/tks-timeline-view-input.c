@@ -633,8 +633,8 @@ query_tooltip_cb (GtkWidget       *widget,
     }
   else if ((gap = gap_at (self->capture, t)) != NULL)
     text = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE,
-                                                 "<b>Not recorded</b>\nThe board did not record %lu switch here while it printed a reply",
-                                                 "<b>Not recorded</b>\nThe board did not record %lu switches here while it printed a reply",
+                                                 "<b>Not recorded</b>\nThe board dropped %lu switch here while it was sending (a reply, or a recording faster than its link)",
+                                                 "<b>Not recorded</b>\nThe board dropped %lu switches here while it was sending (a reply, or a recording faster than its link)",
                                                  (gulong) gap->dropped),
                                     (gulong) gap->dropped);
   else if (t >= log_end && log_end < tks_capture_get_end (self->capture) &&

@@ -372,8 +372,8 @@ tks_cli_info (int    argc,
 
         print_field (&fields, g == 0 ? FIELD_NOT_RECORDED : N_FIELDS,
                      /* Translators: two ticks, a time in seconds, then a count of switches */
-                     _("ticks %.3f to %.3f (%.3f s): %s switches the board did not record while "
-                       "it printed a reply"),
+                     _("ticks %.3f to %.3f (%.3f s): %s switches the board dropped while it was "
+                       "sending (a reply, or a recording faster than its link)"),
                      gaps[g].begin, gaps[g].end, (gaps[g].end - gaps[g].begin) / hz, dropped);
       }
   }
