@@ -4,6 +4,10 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "tks-capture-private.h"
 #include "tks-events-private.h"
@@ -1016,12 +1020,73 @@ rebuild_collect_gaps (Rebuild *rb)
   rb->self->saved_gaps = g_new0 (TksParsedGap, MAX (rb->n_gaps, 1));
 }
 
+/* The pages of the blocks the second pass fills (runs, marks and their sums: hundreds of MB
+ * for an hour's recording) are made by another thread while it runs, rather than one fault at
+ * a time as it writes: the kernel makes a page present without changing what it holds, so the
+ * two never disturb each other. Where the kernel cannot, the pages come as they are written. */
+#define PREFAULT_MIN   (16u << 20)
+#define PREFAULT_STEP  (4u << 20)
+
+typedef struct
+{
+  GThread *thread;
+  gint     stop;            /* atomic: the pass is over */
+  guint8  *starts[3];
+  gsize    lens[3];
+} Prefault;
+
+#if defined(MADV_POPULATE_WRITE)
+static gpointer
+prefault_run (gpointer data)
+{
+  Prefault *pf = data;
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+
+  for (guint b = 0; b < G_N_ELEMENTS (pf->starts); b++)
+    {
+      /* (whole pages inside the block only) */
+      guint8 *p = (guint8 *) (((guintptr) pf->starts[b] + page - 1) & ~(guintptr) (page - 1));
+      guint8 *end = (guint8 *) (((guintptr) pf->starts[b] + pf->lens[b]) & ~(guintptr) (page - 1));
+
+      for (; p < end && !g_atomic_int_get (&pf->stop); p += PREFAULT_STEP)
+        if (madvise (p, MIN ((gsize) (end - p), PREFAULT_STEP), MADV_POPULATE_WRITE) != 0)
+          return NULL;
+    }
+  return NULL;
+}
+#endif
+
+static void
+prefault_start (Prefault *pf)
+{
+  gsize total = pf->lens[0] + pf->lens[1] + pf->lens[2];
+
+  pf->thread = NULL;
+  g_atomic_int_set (&pf->stop, 0);
+#if defined(MADV_POPULATE_WRITE)
+  if (total >= PREFAULT_MIN && g_get_num_processors () > 1)
+    pf->thread = g_thread_try_new ("tks-prefault", prefault_run, pf, NULL);
+#else
+  (void) total;
+#endif
+}
+
+static void
+prefault_stop (Prefault *pf)
+{
+  g_atomic_int_set (&pf->stop, 1);
+  if (pf->thread != NULL)
+    g_thread_join (pf->thread);
+  pf->thread = NULL;
+}
+
 void
 tks_capture_rebuild (TksCapture *self)
 {
   TksParsed *parsed = self->parsed;
   Rebuild rb = { 0 };
   gsize total_runs = 0, total_marks = 0;
+  Prefault prefault;
 
   rb.self = self;
   rb.parsed = parsed;
@@ -1094,6 +1159,15 @@ tks_capture_rebuild (TksCapture *self)
     }
   self->runs = g_new (TksRun, MAX (total_runs, 1));
   self->marks = g_new (TksMark, MAX (total_marks, 1));
+  /* The runs' sums (tks-capture.c): one more than the runs, per thread. */
+  self->run_time = g_new (double, total_runs + self->n_threads + 1);
+  prefault.starts[0] = (guint8 *) self->runs;
+  prefault.lens[0] = total_runs * sizeof (TksRun);
+  prefault.starts[1] = (guint8 *) self->marks;
+  prefault.lens[1] = total_marks * sizeof (TksMark);
+  prefault.starts[2] = (guint8 *) self->run_time;
+  prefault.lens[2] = (total_runs + self->n_threads + 1) * sizeof (double);
+  prefault_start (&prefault);
 
   total_runs = total_marks = 0;
   for (guint t = 0; t < self->n_threads; t++)
@@ -1146,6 +1220,7 @@ tks_capture_rebuild (TksCapture *self)
         rb.entry_threads[i] = G_MAXUINT;
     }
   rebuild_fill (&rb);
+  prefault_stop (&prefault);
 
   for (guint t = 0; t < self->n_threads; t++)
     {
