@@ -240,6 +240,71 @@ typedef struct
   guint32 epoch;
 } KeptRecord;
 
+/* The records kept so far, last on top, as stretches of records that follow each other in the
+ * log with the same wrap count: a log that reads well is one stretch per wrap, whatever its
+ * length (a damaged one at most one per two records). */
+typedef struct
+{
+  guint32 first;
+  guint32 len;
+  guint32 epoch;
+} KeptStretch;
+
+typedef struct
+{
+  KeptStretch *stretches;
+  guint        n;
+  guint        room;
+} KeptStack;
+
+static inline void
+kept_push (KeptStack *kept,
+           guint32    index,
+           guint32    epoch)
+{
+  KeptStretch *top = kept->n > 0 ? &kept->stretches[kept->n - 1] : NULL;
+
+  if (top != NULL && top->first + top->len == index && top->epoch == epoch)
+    {
+      top->len++;
+      return;
+    }
+  if (kept->n == kept->room)
+    {
+      kept->room = MAX (2 * kept->room, 64);
+      kept->stretches = g_renew (KeptStretch, kept->stretches, kept->room);
+    }
+  kept->stretches[kept->n++] = (KeptStretch) { index, 1, epoch };
+}
+
+static inline void
+kept_pop (KeptStack *kept)
+{
+  if (--kept->stretches[kept->n - 1].len == 0)
+    kept->n--;
+}
+
+/* The record @depth below the top (0: the top), FALSE when there are not that many. */
+static inline gboolean
+kept_get (const KeptStack *kept,
+          guint            depth,
+          KeptRecord      *out)
+{
+  for (guint s = kept->n; s > 0; s--)
+    {
+      const KeptStretch *st = &kept->stretches[s - 1];
+
+      if (depth < st->len)
+        {
+          out->index = st->first + st->len - 1 - depth;
+          out->epoch = st->epoch;
+          return TRUE;
+        }
+      depth -= st->len;
+    }
+  return FALSE;
+}
+
 /* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, learn
  * the tick counter's width, and count the exits among the records kept.
  *
@@ -253,8 +318,9 @@ rebuild_check_records (Rebuild *rb)
   GArray *records = rb->parsed->records;
   TksRecord *r = (TksRecord *) (gpointer) records->data;
   guint n = records->len;
-  g_autofree KeptRecord *kept = NULL;
-  guint n_kept = 0;
+  KeptStack kept = { NULL, 0, 0 };
+  KeptRecord top[2] = { { 0, 0 }, { 0, 0 } };   /* the last two kept */
+  guint n_top = 0;
   guint32 epoch = 0;
   guint n_wide = 0;
   gint64 period;
@@ -276,14 +342,13 @@ rebuild_check_records (Rebuild *rb)
                           "bits skipped"), tks_parsed_record_line (rb->parsed, i));
           n_wide--;
         }
-  kept = g_new (KeptRecord, MAX (n, 1));
 
 #define KEPT_U(k) ((gint64) (k)->epoch * period + r[(k)->index].tick)
 
   for (guint i = 0; i < n; i++)
     {
-      const KeptRecord *prev = n_kept > 0 ? &kept[n_kept - 1] : NULL;
-      const KeptRecord *prev2 = n_kept > 1 ? &kept[n_kept - 2] : NULL;
+      const KeptRecord *prev = n_top > 0 ? &top[0] : NULL;
+      const KeptRecord *prev2 = n_top > 1 ? &top[1] : NULL;
       gint64 u = (gint64) epoch * period + r[i].tick;
 
       if (r[i].flags & TKS_RECORD_DROPPED)
@@ -306,8 +371,10 @@ rebuild_check_records (Rebuild *rb)
               n_exits -= record_is_exit (&r[prev->index]);
               rebuild_warn (rb, _("line %u: warning: log line with a tick out of order skipped"),
                             tks_parsed_record_line (rb->parsed, prev->index));
-              n_kept--;
               epoch = prev2->epoch;
+              kept_pop (&kept);
+              top[0] = top[1];
+              n_top = 1 + kept_get (&kept, 1, &top[1]);
               i--;
               continue;
             }
@@ -325,12 +392,14 @@ rebuild_check_records (Rebuild *rb)
             }
         }
 
-      kept[n_kept].index = i;
-      kept[n_kept].epoch = epoch;
-      n_kept++;
+      kept_push (&kept, i, epoch);
+      top[1] = top[0];
+      top[0] = (KeptRecord) { i, epoch };
+      n_top = MIN (n_top + 1, 2);
       n_exits += record_is_exit (&r[i]);
     }
 #undef KEPT_U
+  g_free (kept.stretches);
 
   rb->period = period;
   rb->n_exits = n_exits;
