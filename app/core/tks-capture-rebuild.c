@@ -319,7 +319,8 @@ rebuild_check_records (Rebuild *rb)
   TksRecord *r = (TksRecord *) (gpointer) records->data;
   guint n = records->len;
   KeptStack kept = { NULL, 0, 0 };
-  KeptRecord top[2] = { { 0, 0 }, { 0, 0 } };   /* the last two kept */
+  /* The last two kept (held apart, so that they stay in registers) */
+  guint32 prev_index = 0, prev_epoch = 0, prev2_index = 0, prev2_epoch = 0;
   guint n_top = 0;
   guint32 epoch = 0;
   guint n_wide = 0;
@@ -343,17 +344,15 @@ rebuild_check_records (Rebuild *rb)
           n_wide--;
         }
 
-#define KEPT_U(k) ((gint64) (k)->epoch * period + r[(k)->index].tick)
+#define KEPT_U(which) ((gint64) which##_epoch * period + r[which##_index].tick)
 
   for (guint i = 0; i < n; i++)
     {
-      const KeptRecord *prev = n_top > 0 ? &top[0] : NULL;
-      const KeptRecord *prev2 = n_top > 1 ? &top[1] : NULL;
       gint64 u = (gint64) epoch * period + r[i].tick;
 
       if (r[i].flags & TKS_RECORD_DROPPED)
         continue;
-      if (prev != NULL && records_repeat (&r[i], &r[prev->index]))
+      if (n_top > 0 && records_repeat (&r[i], &r[prev_index]))
         {
           r[i].flags |= TKS_RECORD_DROPPED;
           rebuild_warn (rb, _("line %u: warning: repeated log line skipped"),
@@ -361,20 +360,25 @@ rebuild_check_records (Rebuild *rb)
           continue;
         }
 
-      if (prev != NULL && u < KEPT_U (prev))
+      if (n_top > 0 && u < KEPT_U (prev))
         {
-          if (prev2 != NULL && u >= KEPT_U (prev2) && u - KEPT_U (prev2) < period / 4)
+          if (n_top > 1 && u >= KEPT_U (prev2) && u - KEPT_U (prev2) < period / 4)
             {
+              KeptRecord below = { 0, 0 };
+
               /* The previous record was the odd one out (a garbled tick): take it back, with
                * any wrap it made, and read this one after the record before it. */
-              r[prev->index].flags |= TKS_RECORD_DROPPED;
-              n_exits -= record_is_exit (&r[prev->index]);
+              r[prev_index].flags |= TKS_RECORD_DROPPED;
+              n_exits -= record_is_exit (&r[prev_index]);
               rebuild_warn (rb, _("line %u: warning: log line with a tick out of order skipped"),
-                            tks_parsed_record_line (rb->parsed, prev->index));
-              epoch = prev2->epoch;
+                            tks_parsed_record_line (rb->parsed, prev_index));
+              epoch = prev2_epoch;
               kept_pop (&kept);
-              top[0] = top[1];
-              n_top = 1 + kept_get (&kept, 1, &top[1]);
+              prev_index = prev2_index;
+              prev_epoch = prev2_epoch;
+              n_top = 1 + kept_get (&kept, 1, &below);
+              prev2_index = below.index;
+              prev2_epoch = below.epoch;
               i--;
               continue;
             }
@@ -393,8 +397,10 @@ rebuild_check_records (Rebuild *rb)
         }
 
       kept_push (&kept, i, epoch);
-      top[1] = top[0];
-      top[0] = (KeptRecord) { i, epoch };
+      prev2_index = prev_index;
+      prev2_epoch = prev_epoch;
+      prev_index = i;
+      prev_epoch = epoch;
       n_top = MIN (n_top + 1, 2);
       n_exits += record_is_exit (&r[i]);
     }
