@@ -412,6 +412,16 @@ log_hash_add (guint32          hash,
                                | (r->in & 0x3F));
 }
 
+static guint32
+log_hash_records (guint32          hash,
+                  const TksRecord *r,
+                  guint            n)
+{
+  for (guint i = 0; i < n; i++)
+    hash = log_hash_add (hash, &r[i]);
+  return hash;
+}
+
 /* The checksum of every record of the log so far. The reader of record lines hashes as it
  * goes; this adds the records it did not see. */
 static guint32
@@ -419,9 +429,11 @@ log_hash (TksParser *parser)
 {
   GArray *records = parser->current->records;
 
-  for (; parser->log_hashed < records->len; parser->log_hashed++)
-    parser->log_hash = log_hash_add (parser->log_hash,
-                                     &g_array_index (records, TksRecord, parser->log_hashed));
+  if (parser->log_hashed < records->len)
+    parser->log_hash = log_hash_records (parser->log_hash,
+                                         &g_array_index (records, TksRecord, parser->log_hashed),
+                                         records->len - parser->log_hashed);
+  parser->log_hashed = MAX (parser->log_hashed, records->len);
   return parser->log_hash;
 }
 
@@ -1596,6 +1608,12 @@ typedef struct _CompactBatch
   gint                     next_chunk;  /* the next chunk a thread takes (atomic) */
   const TksCompactDecoder *decoder;
   TksRecord               *records;     /* the batch's records, at the log's end */
+  /* The checksum of the records before the batch that it does not have yet, worked out by
+   * one of the threads meanwhile (the checksum goes record by record: one thread only). */
+  const TksRecord         *hash_records;
+  guint                    hash_n;
+  guint32                  hash;
+  gint                     hash_taken;  /* atomic */
   GMutex                   lock;
   GCond                    done;
   guint                    helpers;     /* other threads not done yet */
@@ -1619,6 +1637,8 @@ compact_batch_decode (CompactBatch *batch)
 {
   guint c;
 
+  if (batch->hash_n > 0 && g_atomic_int_compare_and_exchange (&batch->hash_taken, 0, 1))
+    batch->hash = log_hash_records (batch->hash, batch->hash_records, batch->hash_n);
   while ((c = (guint) g_atomic_int_add (&batch->next_chunk, 1)) < batch->n_chunks)
     {
       guint last = MIN ((c + 1) * batch->chunk_lines, batch->n_lines);
@@ -1780,7 +1800,16 @@ feed_compact (TksParser  *parser,
       batch->decoder = parser->decoder;
       batch->chunk_lines = MAX (parser->chunk_lines, 1);
       batch->n_chunks = (batch->n_lines + batch->chunk_lines - 1) / batch->chunk_lines;
+      batch->hash_n = parser->in_dump && base > parser->log_hashed ? base - parser->log_hashed : 0;
+      batch->hash_records = (TksRecord *) (gpointer) records->data + parser->log_hashed;
+      batch->hash = parser->log_hash;
+      g_atomic_int_set (&batch->hash_taken, 0);
       compact_batch_run (parser, batch);
+      if (batch->hash_n > 0)
+        {
+          parser->log_hash = batch->hash;
+          parser->log_hashed = base;
+        }
       p = compact_batch_take (parser, batch, base);
     }
   return p;
