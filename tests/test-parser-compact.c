@@ -327,24 +327,39 @@ test_whole (void)
   read_clear (&expected);
 }
 
+/* @rounds damaged copies of a recording of @n switches, each read every way; with @hostile,
+ * also lines that only start as compact lines, and the end cut. */
+static void
+check_damaged (guint32  seed,
+               guint    n,
+               guint    rounds,
+               gboolean hostile)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autofree char *text = make_recording (n, FALSE, seed);
+
+  for (guint round = 0; round < rounds; round++)
+    {
+      double rate = hostile ? 0.1 : round < rounds / 2 ? 0.05 : 0.4;
+      g_autofree char *damaged = damage (text, rand, rate, hostile);
+      Read expected = check_text (damaged, rand);
+
+      if (!hostile)
+        {
+          g_assert_null (expected.error);
+          g_assert_cmpuint (expected.parsed->n_warnings, >, 0);
+          g_assert_nonnull (expected.parsed->damage);
+        }
+      read_clear (&expected);
+    }
+}
+
 /* Lines lost, damaged, repeated, noise: the same warnings, at the same lines, and the same
  * records on either side of each loss. */
 static void
 test_damaged (void)
 {
-  g_autoptr(GRand) rand = g_rand_new_with_seed (12);
-  g_autofree char *text = make_recording (6000, FALSE, 2);
-
-  for (guint round = 0; round < 6; round++)
-    {
-      g_autofree char *damaged = damage (text, rand, round < 3 ? 0.05 : 0.4, FALSE);
-      Read expected = check_text (damaged, rand);
-
-      g_assert_null (expected.error);
-      g_assert_cmpuint (expected.parsed->n_warnings, >, 0);
-      g_assert_nonnull (expected.parsed->damage);
-      read_clear (&expected);
-    }
+  check_damaged (12, 6000, 6, FALSE);
 }
 
 /* Lines that start as compact lines but are not (a prompt in one, one longer than any line),
@@ -352,16 +367,7 @@ test_damaged (void)
 static void
 test_hostile (void)
 {
-  g_autoptr(GRand) rand = g_rand_new_with_seed (13);
-  g_autofree char *text = make_recording (3000, FALSE, 3);
-
-  for (guint round = 0; round < 8; round++)
-    {
-      g_autofree char *damaged = damage (text, rand, 0.1, TRUE);
-      Read expected = check_text (damaged, rand);
-
-      read_clear (&expected);
-    }
+  check_damaged (13, 3000, 8, TRUE);
 }
 
 /* A recording with events is read line by line (its entries go through dump version 2's
