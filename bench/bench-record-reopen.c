@@ -7,6 +7,8 @@
  * and tickscope-cli info do.
  *
  * Usage: bench-record-reopen [MINUTES [SWITCHES]]   (default 60 minutes, 3500 switches/s)
+ *        bench-record-reopen --keep FILE [MINUTES [SWITCHES]]   (records into FILE, kept)
+ *        bench-record-reopen --open FILE   (only reopens FILE, a recording kept before)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,26 +42,59 @@ file_write (void *ip, const uint8_t *bp, size_t n)
 
 static const struct BaseSequentialStreamVMT file_vmt = { file_write, NULL };
 
+/* Opens @path as the viewer's Open and tickscope-cli info do, and says how long it took. */
+static int
+reopen (const char *path)
+{
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 t0 = now_ns ();
+
+  capture = tks_capture_new_from_file (path, &error);
+  if (capture == NULL)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return 1;
+    }
+  printf ("Reopened as a capture in %.3f s: %u records, %u threads\n", (now_ns () - t0) / 1e9,
+          tks_capture_get_n_records (capture), tks_capture_get_n_threads (capture));
+  return 0;
+}
+
 int
 main (int argc, char *argv[])
 {
-  double minutes = argc > 1 ? g_ascii_strtod (argv[1], NULL) : 60;
-  guint per_s = argc > 2 ? (guint) atoi (argv[2]) : 3500;
-  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "tks-bench-record-hour.txt", NULL);
+  g_autofree char *path = NULL;
+  gboolean keep = FALSE;
+  double minutes;
+  guint per_s;
   static thread_t threads[N_THREADS];
   static const char *names[N_THREADS] = { "main", "idle", "sensor", "filter", "logger", "control",
                                           "console", "blinker", "spawner", "stats", "net", "ui" };
   FileStream out = { { &file_vmt }, NULL, 0 };
-  g_autoptr(TksCapture) capture = NULL;
-  g_autoptr(GError) error = NULL;
-  guint64 ticks = (guint64) (minutes * 60 * 1000), switches = 0, t0;
+  guint64 ticks, switches = 0, t0;
   guint32 rng = 1;
   double carry = 0;
+  int status;
   static const uint8_t stop = THREADS_RECORD_STOP_BYTE, keepalive = 0x16;
 
+  if (argc == 3 && strcmp (argv[1], "--open") == 0)
+    return reopen (argv[2]);
+  if (argc > 2 && strcmp (argv[1], "--keep") == 0)
+    {
+      path = g_strdup (argv[2]);
+      keep = TRUE;
+      argc -= 2;
+      argv += 2;
+    }
+  else
+    path = g_build_filename (g_get_tmp_dir (), "tks-bench-record-hour.txt", NULL);
+  minutes = argc > 1 ? g_ascii_strtod (argv[1], NULL) : 60;
+  per_s = argc > 2 ? (guint) atoi (argv[2]) : 3500;
+  ticks = (guint64) (minutes * 60 * 1000);
   if (minutes <= 0 || per_s == 0)
     {
-      fprintf (stderr, "usage: %s [MINUTES [SWITCHES]]\n", argv[0]);
+      fprintf (stderr, "usage: %s [--keep FILE] [MINUTES [SWITCHES]] | --open FILE\n", argv[0]);
       return 2;
     }
   out.file = fopen (path, "wb");
@@ -105,15 +140,8 @@ main (int argc, char *argv[])
           G_GUINT64_FORMAT " bytes (%.2f bytes/switch) in %.1f s\n", minutes, per_s, switches,
           out.bytes, (double) out.bytes / MAX (switches, 1), (now_ns () - t0) / 1e9);
 
-  t0 = now_ns ();
-  capture = tks_capture_new_from_file (path, &error);
-  if (capture == NULL)
-    {
-      fprintf (stderr, "%s\n", error->message);
-      return 1;
-    }
-  printf ("Reopened as a capture in %.3f s: %u records, %u threads\n", (now_ns () - t0) / 1e9,
-          tks_capture_get_n_records (capture), tks_capture_get_n_threads (capture));
-  g_unlink (path);
-  return 0;
+  status = reopen (path);
+  if (!keep)
+    g_unlink (path);
+  return status;
 }

@@ -763,6 +763,36 @@ test_garbled_lines (void)
   g_assert_cmpfloat (fast->runs[1].begin, ==, 103.0);
 }
 
+/* A garbled tick taken back, then a repeat of the record before it, then one more taken back:
+ * the record before the last kept is then found below the two last ones, across the stretches
+ * of records the dropped ones broke. Only the good records stay. */
+static void
+test_garbled_ticks_taken_back (void)
+{
+  g_autoptr(TksCapture) c = load_text (
+    LIST3 "ch> threads_timestamps\r\n"
+    "From  1 to  2 at      10\r\n"
+    "From  2 to  3 at      20\r\n"
+    "From  3 to  1 at    1000\r\n"
+    "From  3 to  1 at      30\r\n"
+    "From  1 to  2 at      40\r\n"
+    "From  2 to  3 at      50\r\n"
+    "From  1 to  2 at      40\r\n"
+    "From  2 to  3 at      35\r\n"
+    "From  3 to  1 at      60\r\n"
+    "ch> ");
+  const TksThread *fast = thread_named (c, "fast");
+
+  g_assert_true (has_warning (c, "line 9: warning: log line with a tick out of order skipped"));
+  g_assert_true (has_warning (c, "line 12: warning: log line with a tick out of order skipped"));
+  g_assert_true (has_warning (c, "line 13: warning: repeated log line skipped"));
+  g_assert_true (has_warning (c, "line 11: warning: log line with a tick out of order skipped"));
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 5);
+  g_assert_cmpuint (fast->n_runs, ==, 2);
+  g_assert_cmpfloat (fast->runs[1].begin, ==, 35.0);
+  g_assert_cmpfloat (fast->runs[1].end, ==, 60.0);
+}
+
 /* What a load keeps must load again the same: the checks reach a fixed point. */
 static void
 test_kept_records_are_stable (void)
@@ -1949,6 +1979,7 @@ main (int    argc,
   g_test_add_func ("/capture/hazards/unlisted-and-zero", test_unlisted_threads_and_zero);
   g_test_add_func ("/capture/hazards/stale-deleted-history", test_stale_deleted_history);
   g_test_add_func ("/capture/hazards/garbled-lines", test_garbled_lines);
+  g_test_add_func ("/capture/hazards/garbled-ticks-taken-back", test_garbled_ticks_taken_back);
   g_test_add_func ("/capture/hazards/trigger-epoch", test_trigger_epoch);
   g_test_add_func ("/capture/hazards/kept-records-stable", test_kept_records_are_stable);
   g_test_add_func ("/capture/input/bad", test_bad_inputs);

@@ -4,6 +4,10 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "tks-capture-private.h"
 #include "tks-events-private.h"
@@ -236,6 +240,71 @@ typedef struct
   guint32 epoch;
 } KeptRecord;
 
+/* The records kept so far, last on top, as stretches of records that follow each other in the
+ * log with the same wrap count: a log that reads well is one stretch per wrap, whatever its
+ * length (a damaged one at most one per two records). */
+typedef struct
+{
+  guint32 first;
+  guint32 len;
+  guint32 epoch;
+} KeptStretch;
+
+typedef struct
+{
+  KeptStretch *stretches;
+  guint        n;
+  guint        room;
+} KeptStack;
+
+static inline void
+kept_push (KeptStack *kept,
+           guint32    index,
+           guint32    epoch)
+{
+  KeptStretch *top = kept->n > 0 ? &kept->stretches[kept->n - 1] : NULL;
+
+  if (top != NULL && top->first + top->len == index && top->epoch == epoch)
+    {
+      top->len++;
+      return;
+    }
+  if (kept->n == kept->room)
+    {
+      kept->room = MAX (2 * kept->room, 64);
+      kept->stretches = g_renew (KeptStretch, kept->stretches, kept->room);
+    }
+  kept->stretches[kept->n++] = (KeptStretch) { index, 1, epoch };
+}
+
+static inline void
+kept_pop (KeptStack *kept)
+{
+  if (--kept->stretches[kept->n - 1].len == 0)
+    kept->n--;
+}
+
+/* The record @depth below the top (0: the top), FALSE when there are not that many. */
+static inline gboolean
+kept_get (const KeptStack *kept,
+          guint            depth,
+          KeptRecord      *out)
+{
+  for (guint s = kept->n; s > 0; s--)
+    {
+      const KeptStretch *st = &kept->stretches[s - 1];
+
+      if (depth < st->len)
+        {
+          out->index = st->first + st->len - 1 - depth;
+          out->epoch = st->epoch;
+          return TRUE;
+        }
+      depth -= st->len;
+    }
+  return FALSE;
+}
+
 /* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, learn
  * the tick counter's width, and count the exits among the records kept.
  *
@@ -249,8 +318,10 @@ rebuild_check_records (Rebuild *rb)
   GArray *records = rb->parsed->records;
   TksRecord *r = (TksRecord *) (gpointer) records->data;
   guint n = records->len;
-  g_autofree KeptRecord *kept = NULL;
-  guint n_kept = 0;
+  KeptStack kept = { NULL, 0, 0 };
+  /* The last two kept (held apart, so that they stay in registers) */
+  guint32 prev_index = 0, prev_epoch = 0, prev2_index = 0, prev2_epoch = 0;
+  guint n_top = 0;
   guint32 epoch = 0;
   guint n_wide = 0;
   gint64 period;
@@ -272,19 +343,16 @@ rebuild_check_records (Rebuild *rb)
                           "bits skipped"), tks_parsed_record_line (rb->parsed, i));
           n_wide--;
         }
-  kept = g_new (KeptRecord, MAX (n, 1));
 
-#define KEPT_U(k) ((gint64) (k)->epoch * period + r[(k)->index].tick)
+#define KEPT_U(which) ((gint64) which##_epoch * period + r[which##_index].tick)
 
   for (guint i = 0; i < n; i++)
     {
-      const KeptRecord *prev = n_kept > 0 ? &kept[n_kept - 1] : NULL;
-      const KeptRecord *prev2 = n_kept > 1 ? &kept[n_kept - 2] : NULL;
       gint64 u = (gint64) epoch * period + r[i].tick;
 
       if (r[i].flags & TKS_RECORD_DROPPED)
         continue;
-      if (prev != NULL && records_repeat (&r[i], &r[prev->index]))
+      if (n_top > 0 && records_repeat (&r[i], &r[prev_index]))
         {
           r[i].flags |= TKS_RECORD_DROPPED;
           rebuild_warn (rb, _("line %u: warning: repeated log line skipped"),
@@ -292,18 +360,25 @@ rebuild_check_records (Rebuild *rb)
           continue;
         }
 
-      if (prev != NULL && u < KEPT_U (prev))
+      if (n_top > 0 && u < KEPT_U (prev))
         {
-          if (prev2 != NULL && u >= KEPT_U (prev2) && u - KEPT_U (prev2) < period / 4)
+          if (n_top > 1 && u >= KEPT_U (prev2) && u - KEPT_U (prev2) < period / 4)
             {
+              KeptRecord below = { 0, 0 };
+
               /* The previous record was the odd one out (a garbled tick): take it back, with
                * any wrap it made, and read this one after the record before it. */
-              r[prev->index].flags |= TKS_RECORD_DROPPED;
-              n_exits -= record_is_exit (&r[prev->index]);
+              r[prev_index].flags |= TKS_RECORD_DROPPED;
+              n_exits -= record_is_exit (&r[prev_index]);
               rebuild_warn (rb, _("line %u: warning: log line with a tick out of order skipped"),
-                            tks_parsed_record_line (rb->parsed, prev->index));
-              n_kept--;
-              epoch = prev2->epoch;
+                            tks_parsed_record_line (rb->parsed, prev_index));
+              epoch = prev2_epoch;
+              kept_pop (&kept);
+              prev_index = prev2_index;
+              prev_epoch = prev2_epoch;
+              n_top = 1 + kept_get (&kept, 1, &below);
+              prev2_index = below.index;
+              prev2_epoch = below.epoch;
               i--;
               continue;
             }
@@ -321,12 +396,16 @@ rebuild_check_records (Rebuild *rb)
             }
         }
 
-      kept[n_kept].index = i;
-      kept[n_kept].epoch = epoch;
-      n_kept++;
+      kept_push (&kept, i, epoch);
+      prev2_index = prev_index;
+      prev2_epoch = prev_epoch;
+      prev_index = i;
+      prev_epoch = epoch;
+      n_top = MIN (n_top + 1, 2);
       n_exits += record_is_exit (&r[i]);
     }
 #undef KEPT_U
+  g_free (kept.stretches);
 
   rb->period = period;
   rb->n_exits = n_exits;
@@ -1016,12 +1095,73 @@ rebuild_collect_gaps (Rebuild *rb)
   rb->self->saved_gaps = g_new0 (TksParsedGap, MAX (rb->n_gaps, 1));
 }
 
+/* The pages of the blocks the second pass fills (runs, marks and their sums: hundreds of MB
+ * for an hour's recording) are made by another thread while it runs, rather than one fault at
+ * a time as it writes: the kernel makes a page present without changing what it holds, so the
+ * two never disturb each other. Where the kernel cannot, the pages come as they are written. */
+#define PREFAULT_MIN   (16u << 20)
+#define PREFAULT_STEP  (4u << 20)
+
+typedef struct
+{
+  GThread *thread;
+  gint     stop;            /* atomic: the pass is over */
+  guint8  *starts[3];
+  gsize    lens[3];
+} Prefault;
+
+#if defined(MADV_POPULATE_WRITE)
+static gpointer
+prefault_run (gpointer data)
+{
+  Prefault *pf = data;
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+
+  for (guint b = 0; b < G_N_ELEMENTS (pf->starts); b++)
+    {
+      /* (whole pages inside the block only) */
+      guint8 *p = (guint8 *) (((guintptr) pf->starts[b] + page - 1) & ~(guintptr) (page - 1));
+      guint8 *end = (guint8 *) (((guintptr) pf->starts[b] + pf->lens[b]) & ~(guintptr) (page - 1));
+
+      for (; p < end && !g_atomic_int_get (&pf->stop); p += PREFAULT_STEP)
+        if (madvise (p, MIN ((gsize) (end - p), PREFAULT_STEP), MADV_POPULATE_WRITE) != 0)
+          return NULL;
+    }
+  return NULL;
+}
+#endif
+
+static void
+prefault_start (Prefault *pf)
+{
+  gsize total = pf->lens[0] + pf->lens[1] + pf->lens[2];
+
+  pf->thread = NULL;
+  g_atomic_int_set (&pf->stop, 0);
+#if defined(MADV_POPULATE_WRITE)
+  if (total >= PREFAULT_MIN && g_get_num_processors () > 1)
+    pf->thread = g_thread_try_new ("tks-prefault", prefault_run, pf, NULL);
+#else
+  (void) total;
+#endif
+}
+
+static void
+prefault_stop (Prefault *pf)
+{
+  g_atomic_int_set (&pf->stop, 1);
+  if (pf->thread != NULL)
+    g_thread_join (pf->thread);
+  pf->thread = NULL;
+}
+
 void
 tks_capture_rebuild (TksCapture *self)
 {
   TksParsed *parsed = self->parsed;
   Rebuild rb = { 0 };
   gsize total_runs = 0, total_marks = 0;
+  Prefault prefault;
 
   rb.self = self;
   rb.parsed = parsed;
@@ -1094,6 +1234,15 @@ tks_capture_rebuild (TksCapture *self)
     }
   self->runs = g_new (TksRun, MAX (total_runs, 1));
   self->marks = g_new (TksMark, MAX (total_marks, 1));
+  /* The runs' sums (tks-capture.c): one more than the runs, per thread. */
+  self->run_time = g_new (double, total_runs + self->n_threads + 1);
+  prefault.starts[0] = (guint8 *) self->runs;
+  prefault.lens[0] = total_runs * sizeof (TksRun);
+  prefault.starts[1] = (guint8 *) self->marks;
+  prefault.lens[1] = total_marks * sizeof (TksMark);
+  prefault.starts[2] = (guint8 *) self->run_time;
+  prefault.lens[2] = (total_runs + self->n_threads + 1) * sizeof (double);
+  prefault_start (&prefault);
 
   total_runs = total_marks = 0;
   for (guint t = 0; t < self->n_threads; t++)
@@ -1146,6 +1295,7 @@ tks_capture_rebuild (TksCapture *self)
         rb.entry_threads[i] = G_MAXUINT;
     }
   rebuild_fill (&rb);
+  prefault_stop (&prefault);
 
   for (guint t = 0; t < self->n_threads; t++)
     {

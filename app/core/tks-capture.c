@@ -23,7 +23,10 @@ capture_sum_runs (TksCapture *self)
 
   for (guint t = 0; t < self->n_threads; t++)
     total += self->threads[t].n_runs + 1;
-  self->run_time = sums = g_new (double, MAX (total, 1));
+  /* (the rebuild may have made the block already, as large or larger) */
+  if (self->run_time == NULL)
+    self->run_time = g_new (double, MAX (total, 1));
+  sums = self->run_time;
   for (guint t = 0; t < self->n_threads; t++)
     {
       TksThread *th = &self->threads[t];

@@ -11,13 +11,9 @@
 #define SEQ_CHARS      3
 #define CHECK_CHARS    4
 #define MAX_PAYLOAD    70
-#define MAX_ENTRIES    127
 #define TIME_MASK      0xFFFFFu
 #define EVENT_MARK     63u
 #define IRQ_SHORT      32u
-
-static const char alphabet[] =
-  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 #define HEADS 64     /* 0: not a switch from the running thread; r: one, to rank r */
 #define STEPS 17     /* tick steps 0 to 15; 16: larger */
@@ -47,12 +43,14 @@ struct _TksCompactDecoder
   gboolean started;
 };
 
+/* A line's payload as a string of bits, most significant first, read through a 64-bit window:
+ * the bytes after the payload are zero, so a window never reads past them. */
 typedef struct
 {
-  const guint8 *values;   /* 6-bit values */
-  gsize         n_bits;
-  gsize         pos;
-  gboolean      short_read;
+  guint8   bytes[(MAX_PAYLOAD * 6 + 7) / 8 + 8];
+  guint    n_bits;
+  guint    pos;
+  gboolean short_read;
 } Bits;
 
 static const guint8 payload_words[] = { 0, 1, 0, 0, 0, 1, 2, 1, 1, 0 };
@@ -116,51 +114,77 @@ tks_entry_format (const TksEntry *e,
     }
 }
 
-static int
+/* 1 + the value of each character of the alphabet (A-Z a-z 0-9 - _: 0 to 63), 0 for any
+ * other byte. */
+static const guint8 char_values[128] = {
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0, 63,  0,  0,
+  53, 54, 55, 56, 57, 58, 59, 60, 61, 62,  0,  0,  0,  0,  0,  0,
+   0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, 11, 12, 13, 14, 15,
+  16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,  0,  0,  0,  0, 64,
+   0, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
+  42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52,  0,  0,  0,  0,  0,
+};
+
+static inline int
 char_value (char c)
 {
-  const char *p = c != '\0' ? strchr (alphabet, c) : NULL;
+  guchar u = (guchar) c;
 
-  return p != NULL ? (int) (p - alphabet) : -1;
+  return u < 128 ? (int) char_values[u] - 1 : -1;
 }
 
-static guint32
+/* The next 64 bits (at least 57 of them the payload's or the zeros after it). */
+static inline guint64
+bits_window (const Bits *b)
+{
+  guint64 w;
+
+  memcpy (&w, b->bytes + (b->pos >> 3), sizeof w);
+  return GUINT64_FROM_BE (w) << (b->pos & 7);
+}
+
+/* @n bits (1 to 32); past the payload's end, 0 and a short read. */
+static inline guint32
 get_bits (Bits *b, guint n)
 {
-  guint32 v = 0;
+  guint32 v;
 
-  for (guint i = 0; i < n; i++)
+  if (b->pos + n > b->n_bits)
     {
-      v <<= 1;
-      if (b->pos >= b->n_bits)
-        {
-          b->short_read = TRUE;
-          continue;
-        }
-      v |= (b->values[b->pos / 6] >> (5 - b->pos % 6)) & 1u;
-      b->pos++;
+      b->short_read = TRUE;
+      return 0;
     }
+  v = (guint32) (bits_window (b) >> (64 - n));
+  b->pos += n;
   return v;
 }
 
 /* Exp-Golomb of order @k; values past 32 bits read as damage. */
-static guint32
+static inline guint32
 get_eg (Bits *b, guint k)
 {
-  guint zeros = 0;
-  guint64 w;
+  guint64 w = bits_window (b);
+  guint zeros = w != 0 ? (guint) __builtin_clzll (w) : 64;
+  guint n;
 
-  while (get_bits (b, 1) == 0)
+  if (zeros > 33 || b->pos + zeros + 1 > b->n_bits)
     {
-      if (b->short_read || ++zeros > 33)
-        {
-          b->short_read = TRUE;
-          return 0;
-        }
+      b->short_read = TRUE;
+      return 0;
     }
-  w = 1;
-  for (guint i = 0; i < zeros + k; i++)
-    w = (w << 1) | get_bits (b, 1);
+  b->pos += zeros + 1;
+  n = zeros + k;
+  if (n == 0)
+    return 0;
+  if (n <= 32)
+    w = ((guint64) 1 << n) | get_bits (b, n);
+  else
+    {
+      w = ((guint64) 1 << (n - 32)) | get_bits (b, n - 32);
+      w = (w << 32) | get_bits (b, 32);
+    }
   w -= (guint64) 1 << k;
   if (w > G_MAXUINT32)
     {
@@ -244,7 +268,7 @@ mtf_take (State *z, guint r)
 }
 
 static gboolean
-decode_entry (TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
+decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
 {
   guint32 out = 0, in = 0, kind = 0, tick;
   gboolean is_switch = FALSE, is_exit = FALSE;
@@ -395,31 +419,78 @@ note_loss (TksCompactDecoder *self)
     g_array_append_val (self->losses, at);
 }
 
-gboolean
-tks_compact_decoder_line (TksCompactDecoder *self, const char *line, gsize len, GError **error)
+/* The line's payload (@n characters at @chars) as bits; FALSE when a character is not one of
+ * the alphabet. */
+static gboolean
+bits_fill (Bits *b, const char *chars, gsize n)
 {
-  guint8 values[MAX_PAYLOAD];
+  guint32 acc = 0;
+  guint n_acc = 0, n_bytes = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      int v = char_value (chars[i]);
+
+      if (v < 0)
+        return FALSE;
+      acc = (acc << 6) | (guint32) v;
+      n_acc += 6;
+      if (n_acc >= 8)
+        {
+          n_acc -= 8;
+          b->bytes[n_bytes++] = (guint8) (acc >> n_acc);
+        }
+    }
+  if (n_acc > 0)
+    b->bytes[n_bytes++] = (guint8) (acc << (8 - n_acc));
+  memset (b->bytes + n_bytes, 0, sizeof b->bytes - n_bytes);
+  b->n_bits = (guint) n * 6;
+  b->pos = 0;
+  b->short_read = FALSE;
+  return TRUE;
+}
+
+guint
+tks_compact_line_room (const char *line,
+                       gsize       len)
+{
+  int a, b;
+
+  if (len < 1 + SEQ_CHARS + 2)
+    return 0;
+  a = char_value (line[1 + SEQ_CHARS]);
+  b = char_value (line[2 + SEQ_CHARS]);
+  /* The key frame's first 7 bits. */
+  return a < 0 || b < 0 ? 0 : ((guint) a << 1) | ((guint) b >> 5);
+}
+
+void
+tks_compact_line_decode (const TksCompactDecoder *self,
+                         const char              *line,
+                         gsize                    len,
+                         TksCompactLine          *out,
+                         TksEntry                *entries)
+{
   gsize n_payload, star;
   guint32 seq = 0, check = 0, hash = TKS_HASH_START;
   State z;
   Bits b;
-  guint n_entries;
-  GArray *decoded;
+  guint n_entries, n = 0;
 
+  out->seq = 0;
+  out->n_entries = 0;
   /* Z, 3 characters of sequence number, the payload, '*', 4 characters of checksum. */
   if (len < 1 + SEQ_CHARS + 1 + CHECK_CHARS || line[0] != 'Z'
       || len > 1 + SEQ_CHARS + MAX_PAYLOAD + 1 + CHECK_CHARS)
     {
-      note_loss (self);
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("not a line of the compact log"));
-      return FALSE;
+      out->status = TKS_COMPACT_LINE_NOT_COMPACT;
+      return;
     }
   star = len - 1 - CHECK_CHARS;
   if (line[star] != '*')
     {
-      note_loss (self);
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("compact line without its checksum"));
-      return FALSE;
+      out->status = TKS_COMPACT_LINE_NO_CHECKSUM;
+      return;
     }
   for (gsize i = 0; i < star; i++)
     hash = tks_hash_byte (hash, (guint8) line[i]);
@@ -440,20 +511,62 @@ tks_compact_decoder_line (TksCompactDecoder *self, const char *line, gsize len, 
 
       seq = (seq << 6) | (guint32) (v < 0 ? 0 : v);
     }
+  out->seq = seq;
   n_payload = star - 1 - SEQ_CHARS;
-  for (gsize i = 0; i < n_payload; i++)
-    {
-      int v = char_value (line[1 + SEQ_CHARS + i]);
-
-      if (v < 0)
-        {
-          hash = ~check;
-          break;
-        }
-      values[i] = (guint8) v;
-    }
+  if (!bits_fill (&b, line + 1 + SEQ_CHARS, n_payload))
+    hash = ~check;
   if (hash != check)
     {
+      out->status = TKS_COMPACT_LINE_DAMAGED;
+      return;
+    }
+
+  /* The key frame, then the entries. */
+  memset (&z, 0, sizeof z);
+  n_entries = get_bits (&b, 7);
+  z.tick = get_bits (&b, 20);
+  if (self->counter_hz != 0)
+    {
+      guint k;
+
+      z.counter = get_bits (&b, 32);
+      k = get_bits (&b, 5);
+      z.mean = 8u << MIN (k, 28u);
+    }
+  z.cur = (guint8) get_bits (&b, 6);
+  state_reset (&z);
+
+  while (n < n_entries && decode_entry (self, &b, &z, &entries[n]))
+    n++;
+  if (b.short_read || n != n_entries || n_entries > TKS_COMPACT_MAX_ENTRIES)
+    {
+      /* The checksum matched but the bits do not make whole entries: a board that encodes
+       * otherwise, or a forged line. */
+      out->status = TKS_COMPACT_LINE_UNDECODABLE;
+      return;
+    }
+  out->status = TKS_COMPACT_LINE_OK;
+  out->n_entries = n;
+}
+
+gboolean
+tks_compact_decoder_take (TksCompactDecoder     *self,
+                          const TksCompactLine  *line,
+                          GError               **error)
+{
+  guint32 seq = line->seq;
+
+  switch (line->status)
+    {
+    case TKS_COMPACT_LINE_NOT_COMPACT:
+      note_loss (self);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("not a line of the compact log"));
+      return FALSE;
+    case TKS_COMPACT_LINE_NO_CHECKSUM:
+      note_loss (self);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("compact line without its checksum"));
+      return FALSE;
+    case TKS_COMPACT_LINE_DAMAGED:
       note_loss (self);
       g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
                    _("compact line %u is damaged (its checksum does not match): its records are lost"),
@@ -461,6 +574,10 @@ tks_compact_decoder_line (TksCompactDecoder *self, const char *line, gsize len, 
       if (seq == self->next_seq)
         self->next_seq = (seq + 1) & 0x3FFFF;
       return FALSE;
+    case TKS_COMPACT_LINE_OK:
+    case TKS_COMPACT_LINE_UNDECODABLE:
+    default:
+      break;
     }
   if (seq != self->next_seq)
     {
@@ -476,48 +593,37 @@ tks_compact_decoder_line (TksCompactDecoder *self, const char *line, gsize len, 
     }
   else
     self->next_seq = (seq + 1) & 0x3FFFF;
-
-  /* The key frame, then the entries. */
-  b.values = values;
-  b.n_bits = n_payload * 6;
-  b.pos = 0;
-  b.short_read = FALSE;
-  memset (&z, 0, sizeof z);
-  n_entries = get_bits (&b, 7);
-  z.tick = get_bits (&b, 20);
-  if (self->counter_hz != 0)
+  if (line->status != TKS_COMPACT_LINE_OK)
     {
-      guint k;
-
-      z.counter = get_bits (&b, 32);
-      k = get_bits (&b, 5);
-      z.mean = 8u << MIN (k, 28u);
-    }
-  z.cur = (guint8) get_bits (&b, 6);
-  state_reset (&z);
-
-  decoded = g_array_sized_new (FALSE, FALSE, sizeof (TksEntry), n_entries);
-  for (guint i = 0; i < n_entries; i++)
-    {
-      TksEntry e;
-
-      if (!decode_entry (self, &b, &z, &e))
-        break;
-      g_array_append_val (decoded, e);
-    }
-  if (b.short_read || decoded->len != n_entries || n_entries > MAX_ENTRIES)
-    {
-      /* The checksum matched but the bits do not make whole entries: a board that encodes
-       * otherwise, or a forged line. */
-      g_array_unref (decoded);
       note_loss (self);
       g_clear_error (error);
       g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
                    _("compact line %u cannot be decoded: its records are lost"), seq);
       return FALSE;
     }
-  g_array_append_vals (self->entries, decoded->data, decoded->len);
-  g_array_unref (decoded);
   self->n_lines++;
-  return error == NULL || *error == NULL;
+  return TRUE;
+}
+
+gboolean
+tks_compact_decoder_line (TksCompactDecoder *self, const char *line, gsize len, GError **error)
+{
+  TksEntry entries[TKS_COMPACT_MAX_ENTRIES];
+  TksCompactLine decoded;
+  GError *local_error = NULL;
+
+  tks_compact_line_decode (self, line, len, &decoded, entries);
+  if (!tks_compact_decoder_take (self, &decoded, &local_error))
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  g_array_append_vals (self->entries, entries, decoded.n_entries);
+  if (local_error != NULL)
+    {
+      /* Lines before it are missing: said, and its entries kept. */
+      g_propagate_error (error, local_error);
+      return error == NULL;
+    }
+  return TRUE;
 }

@@ -76,6 +76,26 @@ char    *tks_entry_format        (const TksEntry *entry,
 
 typedef struct _TksCompactDecoder TksCompactDecoder;
 
+/* The most entries a compact line holds. */
+#define TKS_COMPACT_MAX_ENTRIES 127
+
+/* What one compact line is, read on its own (see tks_compact_line_decode()). */
+typedef enum
+{
+  TKS_COMPACT_LINE_OK,            /* whole: its entries were decoded */
+  TKS_COMPACT_LINE_NOT_COMPACT,   /* not a line of the compact log */
+  TKS_COMPACT_LINE_NO_CHECKSUM,   /* no checksum where it ends */
+  TKS_COMPACT_LINE_DAMAGED,       /* its checksum does not match */
+  TKS_COMPACT_LINE_UNDECODABLE,   /* its checksum matches, but its bits are not whole entries */
+} TksCompactStatus;
+
+typedef struct
+{
+  TksCompactStatus status;
+  guint32          seq;           /* its sequence number (DAMAGED: as it reads) */
+  guint            n_entries;     /* OK: the entries decoded */
+} TksCompactLine;
+
 /* @tick_hz: the board's tick rate; @counter_hz: its counter's frequency, 0 without one. */
 TksCompactDecoder *tks_compact_decoder_new      (guint64             tick_hz,
                                                  guint64             counter_hz);
@@ -87,6 +107,26 @@ gboolean           tks_compact_decoder_line     (TksCompactDecoder  *decoder,
                                                  const char         *line,
                                                  gsize               len,
                                                  GError            **error);
+/* The two halves of tks_compact_decoder_line(), for a reader that decodes lines in parallel:
+ * tks_compact_line_decode() reads @line alone into @line_out and @entries (room for
+ * TKS_COMPACT_MAX_ENTRIES); it only reads @decoder, so several threads may call it at once.
+ * tks_compact_decoder_take() then takes the lines one by one in the order of the log (the
+ * sequence numbers, the losses and the number of lines decoded): TRUE when the line's entries
+ * belong to the log, which the caller then keeps (they do not go into the decoder's entries);
+ * @error is set when something is to be reported: the line is lost (FALSE), or lines before it
+ * are missing (TRUE). */
+void               tks_compact_line_decode      (const TksCompactDecoder *decoder,
+                                                 const char         *line,
+                                                 gsize               len,
+                                                 TksCompactLine     *line_out,
+                                                 TksEntry           *entries);
+gboolean           tks_compact_decoder_take     (TksCompactDecoder  *decoder,
+                                                 const TksCompactLine *line,
+                                                 GError            **error);
+/* The number of entries @line's key frame announces (0 when it cannot be read): a line that
+ * decodes holds exactly that many. */
+guint              tks_compact_line_room        (const char         *line,
+                                                 gsize               len);
 /* The entries decoded so far, in order (TksEntry). */
 GArray            *tks_compact_decoder_entries  (TksCompactDecoder  *decoder);
 /* The index in the entries before which each lost stretch of lines lies (guint). */

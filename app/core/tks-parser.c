@@ -28,6 +28,15 @@
 #define PROMPT "ch> "
 #define PROMPT_LEN 4
 
+/*
+ * A compact log of switches only (a recording may be hours long) is decoded by batches of
+ * lines, in parallel: each line decodes on its own (see tks_compact_line_decode()); the lines
+ * are then taken in order, as one by one, for their sequence numbers, warnings and records.
+ */
+#define BATCH_LINES 8192
+#define CHUNK_LINES 128
+#define MAX_DECODE_THREADS 8
+
 typedef enum
 {
   SECTION_NONE,
@@ -74,6 +83,13 @@ struct _TksParser
   guint64    rec_slots;
   TksParsedEvents *saved_events;   /* a saved capture's events, for its log */
   GArray    *saved_switches;        /* TksRecord: the switches among them */
+  /* Decoding a compact log by batches (FALSE: line by line; both read the same) */
+  gboolean   batch_compact;
+  guint      batch_lines;   /* lines a batch holds at most */
+  guint      chunk_lines;   /* lines a thread takes at a time */
+  guint      n_threads;     /* threads that decode a batch, the reader's own included */
+  struct _CompactBatch *batch;
+  GThreadPool *pool;        /* the other threads, made when a batch first needs them */
 };
 
 /* Reading the list or the log of a threads_dump of version 2 (tks-parser-events.c). */
@@ -194,8 +210,14 @@ tks_parser_new (void)
   parser->partial = g_string_new (NULL);
   parser->pending_gaps = g_array_new (FALSE, FALSE, sizeof (TksParsedGap));
   parser->saved_switches = g_array_new (FALSE, FALSE, sizeof (TksRecord));
+  parser->batch_compact = TRUE;
+  parser->batch_lines = BATCH_LINES;
+  parser->chunk_lines = CHUNK_LINES;
+  parser->n_threads = CLAMP (g_get_num_processors (), 1, MAX_DECODE_THREADS);
   return parser;
 }
+
+static void compact_batch_free (struct _CompactBatch *batch);
 
 void
 tks_parser_free (TksParser *parser)
@@ -211,6 +233,9 @@ tks_parser_free (TksParser *parser)
   tks_compact_decoder_free (parser->decoder);
   tks_parsed_events_free (parser->saved_events);
   g_array_unref (parser->saved_switches);
+  if (parser->pool != NULL)
+    g_thread_pool_free (parser->pool, FALSE, TRUE);
+  compact_batch_free (parser->batch);
   g_free (parser->refusal);
   g_free (parser->fatal);
   g_free (parser);
@@ -387,6 +412,16 @@ log_hash_add (guint32          hash,
                                | (r->in & 0x3F));
 }
 
+static guint32
+log_hash_records (guint32          hash,
+                  const TksRecord *r,
+                  guint            n)
+{
+  for (guint i = 0; i < n; i++)
+    hash = log_hash_add (hash, &r[i]);
+  return hash;
+}
+
 /* The checksum of every record of the log so far. The reader of record lines hashes as it
  * goes; this adds the records it did not see. */
 static guint32
@@ -394,9 +429,11 @@ log_hash (TksParser *parser)
 {
   GArray *records = parser->current->records;
 
-  for (; parser->log_hashed < records->len; parser->log_hashed++)
-    parser->log_hash = log_hash_add (parser->log_hash,
-                                     &g_array_index (records, TksRecord, parser->log_hashed));
+  if (parser->log_hashed < records->len)
+    parser->log_hash = log_hash_records (parser->log_hash,
+                                         &g_array_index (records, TksRecord, parser->log_hashed),
+                                         records->len - parser->log_hashed);
+  parser->log_hashed = MAX (parser->log_hashed, records->len);
   return parser->log_hash;
 }
 
@@ -1057,6 +1094,34 @@ begin_compact_log (TksParser *parser)
                                                counter_hz);
 }
 
+/* A switch of a compact log without events, as the record its line would read. */
+static inline TksRecord
+record_of_entry (const TksEntry *e)
+{
+  TksRecord record;
+
+  record.tick = e->record >> 12;
+  record.out = (guint8) ((e->record >> 6) & 0x3F);
+  record.in = (guint8) (e->record & 0x3F);
+  record.flags = 0;
+  return record;
+}
+
+/* Takes a decoded compact line (read at line @line_no) in the order of the log: warns of what
+ * is lost; TRUE when its entries belong to the log. */
+static gboolean
+compact_line_take (TksParser            *parser,
+                   const TksCompactLine *line,
+                   guint                 line_no)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean keep = tks_compact_decoder_take (parser->decoder, line, &error);
+
+  if (error != NULL)
+    add_warning (parser, _("line %u: warning: %s"), line_no, error->message);
+  return keep;
+}
+
 /* A line of a compact log: its entries are read as the lines of dump version 2 (or 1) that
  * the board would have printed, so that they go through the same checks and checksum. */
 static void
@@ -1064,34 +1129,28 @@ compact_line (TksParser  *parser,
               const char *p,
               const char *end)
 {
-  g_autoptr(GError) error = NULL;
-  GArray *entries = tks_compact_decoder_entries (parser->decoder);
-  guint before = 0;
+  TksEntry entries[TKS_COMPACT_MAX_ENTRIES];
+  TksCompactLine line;
 
-  if (!tks_compact_decoder_line (parser->decoder, p, end - p, &error))
-    add_warning (parser, _("line %u: warning: %s"), parser->line_no, error->message);
-  for (guint i = before; i < entries->len; i++)
+  tks_compact_line_decode (parser->decoder, p, end - p, &line, entries);
+  if (!compact_line_take (parser, &line, parser->line_no))
+    return;
+  for (guint i = 0; i < line.n_entries; i++)
     {
-      const TksEntry *e = &g_array_index (entries, TksEntry, i);
+      const TksEntry *e = &entries[i];
       g_autofree char *text = NULL;
 
       /* Switches only (dump version 1): the record as its line would read, without the line. */
       if (!in_dump_v2 (parser) && parser->section == SECTION_LOG)
         {
-          TksRecord record;
+          TksRecord record = record_of_entry (e);
 
-          record.tick = e->record >> 12;
-          record.out = (guint8) ((e->record >> 6) & 0x3F);
-          record.in = (guint8) (e->record & 0x3F);
-          record.flags = 0;
           g_array_append_val (parser->current->records, record);
           continue;
         }
       text = tks_entry_format (e, tks_parsed_events_counter_hz (parser->current->events) > 0);
       content_line (parser, text, text + strlen (text));
     }
-  /* Read: the decoder keeps nothing (a recording's log may be long). */
-  g_array_set_size (entries, 0);
 }
 
 /* The lines a recording's log carries between its compact lines (see WIRE-FORMAT.md): a
@@ -1527,6 +1586,235 @@ process_line (TksParser  *parser,
   check_size (parser);
 }
 
+/* A compact line of a batch: where it is in the input being fed, and what decoding it gave. */
+typedef struct
+{
+  const char    *text;      /* the line without its end */
+  const char    *nl;        /* its LF */
+  guint          len;
+  guint          line_no;
+  guint          first;     /* where its records go, from the batch's first */
+  guint          room;      /* how many its key frame announces */
+  gboolean       has_prompt; /* not a compact line, and a prompt in it (read line by line) */
+  TksCompactLine result;
+} BatchLine;
+
+typedef struct _CompactBatch
+{
+  BatchLine               *lines;
+  guint                    n_lines;
+  guint                    n_chunks;
+  guint                    chunk_lines;
+  gint                     next_chunk;  /* the next chunk a thread takes (atomic) */
+  const TksCompactDecoder *decoder;
+  TksRecord               *records;     /* the batch's records, at the log's end */
+  /* The checksum of the records before the batch that it does not have yet, worked out by
+   * one of the threads meanwhile (the checksum goes record by record: one thread only). */
+  const TksRecord         *hash_records;
+  guint                    hash_n;
+  guint32                  hash;
+  gint                     hash_taken;  /* atomic */
+  GMutex                   lock;
+  GCond                    done;
+  guint                    helpers;     /* other threads not done yet */
+} CompactBatch;
+
+static void
+compact_batch_free (CompactBatch *batch)
+{
+  if (batch == NULL)
+    return;
+  g_mutex_clear (&batch->lock);
+  g_cond_clear (&batch->done);
+  g_free (batch->lines);
+  g_free (batch);
+}
+
+/* Decodes the chunks of the batch no thread has taken yet. Each line's records go to its own
+ * place: nothing here is shared but the chunk counter. */
+static void
+compact_batch_decode (CompactBatch *batch)
+{
+  guint c;
+
+  if (batch->hash_n > 0 && g_atomic_int_compare_and_exchange (&batch->hash_taken, 0, 1))
+    batch->hash = log_hash_records (batch->hash, batch->hash_records, batch->hash_n);
+  while ((c = (guint) g_atomic_int_add (&batch->next_chunk, 1)) < batch->n_chunks)
+    {
+      guint last = MIN ((c + 1) * batch->chunk_lines, batch->n_lines);
+
+      for (guint l = c * batch->chunk_lines; l < last; l++)
+        {
+          BatchLine *bl = &batch->lines[l];
+          TksEntry entries[TKS_COMPACT_MAX_ENTRIES];
+          TksRecord *records = batch->records + bl->first;
+
+          tks_compact_line_decode (batch->decoder, bl->text, bl->len, &bl->result, entries);
+          if (bl->result.status != TKS_COMPACT_LINE_OK)
+            {
+              bl->has_prompt = find_prompt (bl->text, bl->text + bl->len) != NULL;
+              continue;
+            }
+          /* (A line that decodes holds what its key frame announces.) */
+          g_assert (bl->result.n_entries <= bl->room);
+          for (guint i = 0; i < bl->result.n_entries; i++)
+            records[i] = record_of_entry (&entries[i]);
+        }
+    }
+}
+
+static void
+compact_batch_help (gpointer data,
+                    gpointer user_data)
+{
+  CompactBatch *batch = data;
+
+  compact_batch_decode (batch);
+  g_mutex_lock (&batch->lock);
+  if (--batch->helpers == 0)
+    g_cond_signal (&batch->done);
+  g_mutex_unlock (&batch->lock);
+}
+
+/* Decodes the batch's lines, with the other threads when it is worth it. */
+static void
+compact_batch_run (TksParser    *parser,
+                   CompactBatch *batch)
+{
+  guint helpers = MIN (parser->n_threads, batch->n_chunks) - 1;
+
+  g_atomic_int_set (&batch->next_chunk, 0);
+  batch->helpers = 0;
+  if (helpers > 0 && parser->pool == NULL)
+    parser->pool = g_thread_pool_new (compact_batch_help, NULL, (gint) parser->n_threads - 1,
+                                      FALSE, NULL);
+  g_mutex_lock (&batch->lock);
+  for (guint h = 0; h < helpers && parser->pool != NULL; h++)
+    /* (A thread that cannot be made leaves its share to the others.) */
+    batch->helpers += g_thread_pool_push (parser->pool, batch, NULL);
+  g_mutex_unlock (&batch->lock);
+
+  compact_batch_decode (batch);
+
+  g_mutex_lock (&batch->lock);
+  while (batch->helpers > 0)
+    g_cond_wait (&batch->done, &batch->lock);
+  g_mutex_unlock (&batch->lock);
+}
+
+/* Takes the decoded lines in order, as compact_line() would one by one: their warnings, their
+ * records moved up over those of the lines lost before them. Returns where reading goes on:
+ * after the batch, or after a line with a prompt, which is read as any line. */
+static const char *
+compact_batch_take (TksParser    *parser,
+                    CompactBatch *batch,
+                    guint         base)
+{
+  GArray *records = parser->current->records;
+  TksRecord *data = (TksRecord *) (gpointer) records->data;
+  guint n = base;
+
+  for (guint l = 0; l < batch->n_lines; l++)
+    {
+      const BatchLine *bl = &batch->lines[l];
+
+      if (bl->has_prompt)
+        {
+          g_array_set_size (records, n);
+          parser->line_no = bl->line_no - 1;
+          process_line (parser, bl->text, bl->nl);
+          return bl->nl + 1;
+        }
+      parser->line_no = bl->line_no;
+      if (compact_line_take (parser, &bl->result, bl->line_no))
+        {
+          if (n != base + bl->first)
+            memmove (data + n, data + base + bl->first, bl->result.n_entries * sizeof *data);
+          n += bl->result.n_entries;
+        }
+      parser->junk = 0;
+      if (n > MAX_RECORDS)
+        {
+          g_array_set_size (records, n);
+          check_size (parser);
+          return bl->nl + 1;
+        }
+    }
+  g_array_set_size (records, n);
+  return batch->lines[batch->n_lines - 1].nl + 1;
+}
+
+/* Reads the compact lines from @p on by batches, and returns where the first other line (or
+ * an unfinished one) starts. */
+static const char *
+feed_compact (TksParser  *parser,
+              const char *p,
+              const char *end)
+{
+  CompactBatch *batch = parser->batch;
+
+  if (batch == NULL)
+    {
+      batch = parser->batch = g_new0 (CompactBatch, 1);
+      batch->lines = g_new (BatchLine, parser->batch_lines);
+      g_mutex_init (&batch->lock);
+      g_cond_init (&batch->done);
+    }
+
+  while (p < end && parser->fatal == NULL && parser->section == SECTION_LOG &&
+         parser->decoder != NULL && !in_dump_v2 (parser))
+    {
+      GArray *records = parser->current->records;
+      guint base = records->len;
+      guint n_room = 0;
+
+      /* The lines: a Z, then at most MAX_LINE bytes to its LF (CRs before it dropped). */
+      batch->n_lines = 0;
+      while (batch->n_lines < parser->batch_lines && p < end && *p == 'Z')
+        {
+          const char *nl = memchr (p, '\n', MIN ((gsize) (end - p), MAX_LINE + 1));
+          const char *lend = nl;
+          BatchLine *bl;
+
+          if (nl == NULL || nl - p > MAX_LINE)
+            break;
+          while (lend > p && lend[-1] == '\r')
+            lend--;
+          bl = &batch->lines[batch->n_lines];
+          bl->text = p;
+          bl->nl = nl;
+          bl->len = (guint) (lend - p);
+          bl->line_no = parser->line_no + ++batch->n_lines;
+          bl->first = n_room;
+          bl->room = tks_compact_line_room (p, lend - p);
+          bl->has_prompt = FALSE;
+          n_room += bl->room;
+          p = nl + 1;
+        }
+      if (batch->n_lines == 0)
+        break;
+
+      /* Room for every record the lines announce; those of lines lost are taken back. */
+      g_array_set_size (records, base + n_room);
+      batch->records = (TksRecord *) (gpointer) records->data + base;
+      batch->decoder = parser->decoder;
+      batch->chunk_lines = MAX (parser->chunk_lines, 1);
+      batch->n_chunks = (batch->n_lines + batch->chunk_lines - 1) / batch->chunk_lines;
+      batch->hash_n = parser->in_dump && base > parser->log_hashed ? base - parser->log_hashed : 0;
+      batch->hash_records = (TksRecord *) (gpointer) records->data + parser->log_hashed;
+      batch->hash = parser->log_hash;
+      g_atomic_int_set (&batch->hash_taken, 0);
+      compact_batch_run (parser, batch);
+      if (batch->hash_n > 0)
+        {
+          parser->log_hash = batch->hash;
+          parser->log_hashed = base;
+        }
+      p = compact_batch_take (parser, batch, base);
+    }
+  return p;
+}
+
 /* The rest of an unfinished line: kept while it may be a line of a capture; past MAX_LINE
  * only counted, its start kept for the warning. */
 static void
@@ -1649,6 +1937,14 @@ tks_parser_feed (TksParser  *parser,
         {
           const char *start = p;
 
+          if (parser->decoder != NULL && parser->batch_compact && *p == 'Z')
+            {
+              p = feed_compact (parser, p, end);
+              if (p == end || parser->fatal != NULL)
+                return;
+              if (p != start)
+                continue;
+            }
           p = feed_records (parser, p, end);
           if (p != start)
             {

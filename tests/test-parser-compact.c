@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+
+/*
+ * The reader decodes a compact log of switches only (threads_record, threads_dump_compact) by
+ * batches of lines, on several threads; it must read exactly what it reads line by line:
+ * the same records, holes, warnings (and their line numbers), threads announced, damage, and
+ * the same counts while the input arrives. The recordings are made by the board library on the
+ * host stand-in, then damaged as a link would (lines lost, damaged, cut, noise, a prompt), and
+ * read with batches and chunks of every small size, so that damage falls on every edge. The
+ * reader's source is compiled in here to set its batch sizes.
+ */
+#include "tks-parser.c"
+
+#include "ch.h"
+#include "host-stream.h"
+#include "threads_utilities.h"
+
+#define N_THREADS 10
+
+static const char alphabet[] =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/* A recording (the echo, the stream, the prompt) of @n switches among a dozen threads, with a
+ * thread created meanwhile (announced in the log) and a stretch the link could not keep up
+ * with (a "Lost:" line). */
+static char *
+make_recording (guint    n,
+                gboolean events,
+                guint32  seed)
+{
+  static thread_t threads[N_THREADS + 1];
+  static const uint8_t stop = THREADS_RECORD_STOP_BYTE, keepalive = 0x16;
+  HostStream out;
+  GString *text = g_string_new ("threads_record");
+  guint32 rng = seed;
+  guint n_threads = N_THREADS;
+  systime_t tick = 1000;
+
+  ch_host_reset ();
+  tuResetState ();
+  memset (threads, 0, sizeof threads);
+  ch_host_time = tick;
+  for (guint i = 0; i < N_THREADS; i++)
+    ch_host_thread_init (&threads[i], "worker", (tprio_t) (100 + i), CH_FLAG_MODE_STATIC);
+  ch_host_switch (&threads[0]);
+  host_stream_init (&out);
+  g_string_append (text, events ? " events\r\n" : "\r\n");
+  g_assert_cmpint (tuRecordBegin (&out.base, events), ==, 1);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint next;
+
+      rng = rng * 1103515245u + 12345u;
+      /* Busy in the middle (full lines), quiet elsewhere (a line every few switches). */
+      if (i > n / 3 && i < 2 * n / 3)
+        tick += i % 4 == 0 ? (rng >> 20) % 3 : 0;
+      else
+        tick += (rng >> 20) % 100;
+      ch_host_time = tick;
+      ch_host_counter = (rtcnt_t) tick * 168000u + i;
+      if (i == n / 3)
+        {
+          /* A thread created while recording: announced before its first switch. */
+          ch_host_thread_init (&threads[N_THREADS], "late", 140, CH_FLAG_MODE_STATIC);
+          n_threads++;
+        }
+      next = (rng >> 16) % n_threads;
+      if (&threads[next] == ch_host_current ())
+        next = (next + 1) % n_threads;
+      ch_host_switch (&threads[next]);
+      /* Polled every 3 switches, but for a while in the middle: the log goes round. */
+      if (i % 3 == 0 && (i < n / 2 || i > n / 2 + 600))
+        g_assert_cmpint (tuRecordPoll (&out.base, &keepalive, 1), ==, 1);
+    }
+  g_assert_cmpint (tuRecordPoll (&out.base, &stop, 1), ==, 0);
+  g_string_append (text, out.text->str);
+  g_string_append (text, "ch> ");
+  g_string_free (out.text, TRUE);
+  return g_string_free (text, FALSE);
+}
+
+/* The recording as a link may have damaged it: compact lines lost, damaged (a character, a
+ * cut, a byte no line has), repeated, noise between them, other line ends; with @hostile also
+ * lines that start as compact lines but are not (a prompt in one, one of 9,000 bytes), and the
+ * end cut off in the middle of a line. */
+static char *
+damage (const char *text,
+        GRand      *rand,
+        double      rate,
+        gboolean    hostile)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
+  guint n_lines = g_strv_length (lines);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < n_lines; i++)
+    {
+      g_autofree char *line = g_strdup (lines[i]);
+      gsize len = strlen (line);
+      const char *eol = i + 1 == n_lines ? "" : "\r\n";
+
+      if (line[0] == 'Z' && g_rand_double (rand) < rate)
+        switch (g_rand_int_range (rand, 0, hostile ? 11 : 8))
+          {
+          case 0:   /* lost */
+            continue;
+          case 1:   /* a character changed */
+            line[g_rand_int_range (rand, 1, (gint32) len)] = alphabet[g_rand_int_range (rand, 0, 64)];
+            break;
+          case 2:   /* cut */
+            line[g_rand_int_range (rand, 1, (gint32) len)] = '\0';
+            break;
+          case 3:   /* a byte no compact line has */
+            line[g_rand_int_range (rand, 1, (gint32) len)] = "\t!.~\x80\xff*"[g_rand_int_range (rand, 0, 7)];
+            break;
+          case 4:   /* sent twice */
+            g_string_append_printf (out, "%s%s", line, eol);
+            break;
+          case 5:   /* noise before it */
+            g_string_append (out, g_rand_boolean (rand) ? "\x1b[2J~~\r\n" : "\r\n");
+            break;
+          case 6:
+            eol = "\n";
+            break;
+          case 7:
+            eol = "\r\r\n";
+            break;
+          case 8:   /* a prompt in it: the board started again */
+            g_string_append_printf (out, "%.*sch> %s\r\n", (int) len / 2, line, line + len / 2);
+            break;
+          case 9:   /* longer than any line */
+            g_string_append_printf (out, "Z%09000d\r\n", 0);
+            break;
+          default:  /* the end cut off */
+            g_string_append_len (out, line, g_rand_int_range (rand, 1, (gint32) len));
+            return g_string_free (out, FALSE);
+          }
+      g_string_append_printf (out, "%s%s", line, eol);
+    }
+  return g_string_free (out, FALSE);
+}
+
+typedef struct
+{
+  gboolean batch;
+  guint    n_threads;
+  guint    chunk_lines;
+  guint    batch_lines;
+  gsize    piece;          /* fed by pieces of that many bytes, 0: whole */
+} Reading;
+
+typedef struct
+{
+  TksParsed *parsed;
+  char      *error;
+  GArray    *counts;       /* guint: the records read after each piece */
+  gboolean   threads_used;
+} Read;
+
+static void
+read_clear (Read *r)
+{
+  tks_parsed_free (r->parsed);
+  g_free (r->error);
+  g_array_unref (r->counts);
+}
+
+static Read
+read_text (const char    *text,
+           const Reading *how)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+  g_autoptr(GError) error = NULL;
+  gsize len = strlen (text);
+  gsize piece = how->piece > 0 ? how->piece : len;
+  Read r = { NULL, NULL, g_array_new (FALSE, FALSE, sizeof (guint)), FALSE };
+
+  parser->batch_compact = how->batch;
+  parser->n_threads = how->n_threads;
+  parser->chunk_lines = how->chunk_lines;
+  parser->batch_lines = how->batch_lines;
+  for (gsize at = 0; at < len; at += piece)
+    {
+      guint n;
+
+      tks_parser_feed (parser, text + at, MIN (piece, len - at));
+      n = tks_parser_get_n_records (parser);
+      g_array_append_val (r.counts, n);
+    }
+  r.threads_used = parser->pool != NULL;
+  r.parsed = tks_parser_finish (parser, &error);
+  if (error != NULL)
+    r.error = g_strdup (error->message);
+  return r;
+}
+
+static void
+assert_same_entries (GPtrArray *a,
+                     GPtrArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const TksListEntry *x = a->pdata[i], *y = b->pdata[i];
+
+      g_assert_cmpint (x->number, ==, y->number);
+      g_assert_cmpint (x->priority, ==, y->priority);
+      g_assert_cmpint (x->logged, ==, y->logged);
+      g_assert_cmpint (x->readable, ==, y->readable);
+      g_assert_cmpstr (x->name, ==, y->name);
+      g_assert_cmpuint (x->line, ==, y->line);
+    }
+}
+
+static void
+assert_same_array (const char *what,
+                   GArray     *a,
+                   GArray     *b)
+{
+  if (a->len != b->len)
+    g_error ("%s: %u elements against %u", what, a->len, b->len);
+  g_assert_cmpuint (g_array_get_element_size (a), ==, g_array_get_element_size (b));
+  if (a->len > 0 && memcmp (a->data, b->data, a->len * g_array_get_element_size (a)) != 0)
+    for (guint i = 0; i < a->len * g_array_get_element_size (a); i++)
+      if (a->data[i] != b->data[i])
+        g_error ("%s: element %u differs", what, i / g_array_get_element_size (a));
+}
+
+/* Everything the reader gives the rebuild, and what it said on the way. */
+static void
+assert_same_read (const Read *a,
+                  const Read *b)
+{
+  TksParsed *x = a->parsed, *y = b->parsed;
+
+  /* (after each piece, when both were fed by the same pieces) */
+  if (a->counts->len == b->counts->len)
+    assert_same_array ("records after each piece", a->counts, b->counts);
+  g_assert_cmpstr (a->error, ==, b->error);
+  g_assert_true ((x == NULL) == (y == NULL));
+  if (x == NULL)
+    return;
+  assert_same_array ("records", x->records, y->records);
+  g_assert_cmpuint (x->gaps->len, ==, y->gaps->len);
+  for (guint i = 0; i < x->gaps->len; i++)
+    {
+      /* (padding apart) */
+      TksParsedGap *g = &g_array_index (x->gaps, TksParsedGap, i);
+      TksParsedGap *h = &g_array_index (y->gaps, TksParsedGap, i);
+
+      g_assert_cmpuint (g->index, ==, h->index);
+      g_assert_cmpuint (g->begin, ==, h->begin);
+      g_assert_cmpuint (g->end, ==, h->end);
+      g_assert_cmpuint (g->dropped, ==, h->dropped);
+    }
+  assert_same_array ("other lines of the log", x->log_other_lines, y->log_other_lines);
+  g_assert_cmpuint (x->log_first_line, ==, y->log_first_line);
+  assert_same_entries (x->live, y->live);
+  assert_same_entries (x->deleted, y->deleted);
+  g_assert_cmpuint (x->n_warnings, ==, y->n_warnings);
+  g_assert_cmpuint (x->warnings->len, ==, y->warnings->len);
+  for (guint i = 0; i < x->warnings->len; i++)
+    g_assert_cmpstr (x->warnings->pdata[i], ==, y->warnings->pdata[i]);
+  assert_same_array ("warnings as saved", x->warnings_saved, y->warnings_saved);
+  g_assert_cmpstr (x->damage, ==, y->damage);
+  g_assert_cmpint (x->has_trigger, ==, y->has_trigger);
+  g_assert_cmpuint (x->trigger_tick, ==, y->trigger_tick);
+  g_assert_true ((x->events == NULL) == (y->events == NULL));
+}
+
+/* Reads @text line by line, then by batches of every small size, on 1 to 4 threads, whole and
+ * by pieces: always the same. Returns the line by line reading (to free). */
+static Read
+check_text (const char *text,
+            GRand      *rand)
+{
+  static const Reading sequential = { FALSE, 1, CHUNK_LINES, BATCH_LINES, 0 };
+  Read expected = read_text (text, &sequential);
+  gboolean threads_used = FALSE;
+
+  for (guint i = 0; i < 24; i++)
+    {
+      Reading how = { TRUE, 1 + i % 4, (guint) g_rand_int_range (rand, 1, 9),
+                      (guint) g_rand_int_range (rand, 1, 40), 0 };
+      Read got;
+
+      if (i == 0)
+        how.chunk_lines = CHUNK_LINES, how.batch_lines = BATCH_LINES;
+      if (i % 3 == 2)
+        how.piece = (gsize) g_rand_int_range (rand, 1, 4000);
+      got = read_text (text, &how);
+      threads_used |= got.threads_used;
+      assert_same_read (&expected, &got);
+      /* Fed by pieces: the same records as line by line after each piece. */
+      if (how.piece > 0)
+        {
+          Reading alone = sequential;
+          Read again;
+
+          alone.piece = how.piece;
+          again = read_text (text, &alone);
+          g_assert_cmpuint (again.counts->len, ==, got.counts->len);
+          assert_same_read (&again, &got);
+          read_clear (&again);
+        }
+      read_clear (&got);
+    }
+  g_assert_true (threads_used);
+  return expected;
+}
+
+/* A whole recording: every record, the announced thread, the hole. */
+static void
+test_whole (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  g_autofree char *text = make_recording (6000, FALSE, 1);
+  Read expected = check_text (text, rand);
+
+  g_assert_null (expected.error);
+  g_assert_cmpuint (expected.parsed->live->len, ==, N_THREADS + 1);
+  g_assert_cmpstr (((TksListEntry *) expected.parsed->live->pdata[N_THREADS])->name, ==, "late");
+  g_assert_cmpuint (expected.parsed->gaps->len, ==, 1);
+  g_assert_cmpuint (expected.parsed->n_warnings, ==, 0);
+  g_assert_null (expected.parsed->damage);
+  read_clear (&expected);
+}
+
+/* @rounds damaged copies of a recording of @n switches, each read every way; with @hostile,
+ * also lines that only start as compact lines, and the end cut. */
+static void
+check_damaged (guint32  seed,
+               guint    n,
+               guint    rounds,
+               gboolean hostile)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  g_autofree char *text = make_recording (n, FALSE, seed);
+
+  for (guint round = 0; round < rounds; round++)
+    {
+      double rate = hostile ? 0.1 : round < rounds / 2 ? 0.05 : 0.4;
+      g_autofree char *damaged = damage (text, rand, rate, hostile);
+      Read expected = check_text (damaged, rand);
+
+      if (!hostile)
+        {
+          g_assert_null (expected.error);
+          g_assert_cmpuint (expected.parsed->n_warnings, >, 0);
+          g_assert_nonnull (expected.parsed->damage);
+        }
+      read_clear (&expected);
+    }
+}
+
+/* Lines lost, damaged, repeated, noise: the same warnings, at the same lines, and the same
+ * records on either side of each loss. */
+static void
+test_damaged (void)
+{
+  check_damaged (12, 6000, 6, FALSE);
+}
+
+/* Lines that start as compact lines but are not (a prompt in one, one longer than any line),
+ * and an end cut in the middle of a line: read as one by one, whatever the batch. */
+static void
+test_hostile (void)
+{
+  check_damaged (13, 3000, 8, TRUE);
+}
+
+/* A recording with events is read line by line (its entries go through dump version 2's
+ * reader): the settings change nothing. */
+static void
+test_events (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (14);
+  g_autofree char *text = make_recording (1500, TRUE, 4);
+  g_autofree char *damaged = damage (text, rand, 0.05, FALSE);
+  static const Reading sequential = { FALSE, 1, CHUNK_LINES, BATCH_LINES, 0 };
+  static const Reading batches = { TRUE, 3, 2, 5, 0 };
+  Read a = read_text (damaged, &sequential);
+  Read b = read_text (damaged, &batches);
+
+  g_assert_null (a.error);
+  g_assert_nonnull (a.parsed->events);
+  assert_same_read (&a, &b);
+  read_clear (&a);
+  read_clear (&b);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/parser/compact-batches/whole", test_whole);
+  g_test_add_func ("/parser/compact-batches/damaged", test_damaged);
+  g_test_add_func ("/parser/compact-batches/hostile", test_hostile);
+  g_test_add_func ("/parser/compact-batches/events", test_events);
+  return g_test_run ();
+}
