@@ -26,26 +26,16 @@
 #include <pango/pangocairo.h>
 
 #include "bench-common.h"
+#include "bench-render.h"
 #include "tks-capture.h"
 #include "tks-coverage.h"
 #include "tks-lane-list.h"
 #include "tks-recording-tail.h"
-#include "tks-timeline-events.h"
-#include "tks-timeline-render.h"
 
 /* as the window asks of the tail (tks-window-record.c) */
 #define LIVE_SECONDS   60.0
 #define LIVE_MIN_BYTES (256 * 1024)
 #define LIVE_MAX_BYTES (8 * 1024 * 1024)
-
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
 
 /* "median X ms, worst Y ms" of @times (sorted here). */
 static void
@@ -54,7 +44,7 @@ print_times (const char *what,
 {
   if (times->len == 0)
     return;
-  g_array_sort (times, compare_double);
+  g_array_sort (times, bench_compare_double);
   printf ("  %-34s median %7.3f ms, worst %7.3f ms (%u)\n", what,
           g_array_index (times, double, times->len / 2),
           g_array_index (times, double, times->len - 1), times->len);
@@ -66,26 +56,15 @@ elapsed_ms (guint64 since)
   return (now_ns () - since) / 1e6;
 }
 
-/* One frame as the widget draws it: ruler, lanes, events, trigger and headers as nodes. */
+/* One frame as the widget draws it, timed. */
 static double
 frame_ms (TksCapture                *capture,
           const TksTimelineGeometry *g,
           PangoContext              *pango)
 {
   guint64 t = now_ns ();
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderNode *node;
-  TksPainter painter;
 
-  tks_painter_init_snapshot (&painter, snapshot, pango);
-  tks_timeline_render_ruler (capture, g, &painter);
-  tks_timeline_render_lanes (capture, g, &painter);
-  tks_timeline_render_events (capture, g, &painter);
-  tks_timeline_render_trigger (capture, g, &painter);
-  tks_timeline_render_headers (capture, g, &painter);
-  tks_painter_finish (&painter);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_clear_pointer (&node, gsk_render_node_unref);
+  bench_frame_nodes (capture, g, pango);
   return elapsed_ms (t);
 }
 

@@ -174,6 +174,19 @@ def closed_while_recording():
         stop(proc)
 
 
+def record_over_tcp(port, log_name, timeout, what):
+    """The viewer connected to the board on @port: Record enabled within @timeout s, then
+    clicked. (process, application), or (None, None) when Record stayed off."""
+    proc, log = start(TICKSCOPE, "tcp:127.0.0.1:%d" % port, log_name=log_name)
+    app = wait_for(get_app, 30)
+    button = wait_for(lambda: record_button(app) if app and sensitive(record_button(app)) else None, timeout)
+    if not check(button is not None, what, status(app) if app else None):
+        stop(proc)
+        return None, None
+    click(button)
+    return proc, app
+
+
 def pulled_cable(before):
     port = free_port()
     board = subprocess.Popen([SIMBOARD, "--tcp", str(port)], stdout=subprocess.DEVNULL,
@@ -181,13 +194,9 @@ def pulled_cable(before):
     try:
         if not check(listening(port), "a board listens on TCP"):
             return
-        proc, log = start(TICKSCOPE, "tcp:127.0.0.1:%d" % port, log_name="tickscope-tcp.log")
-        app = wait_for(get_app, 30)
-        button = wait_for(lambda: record_button(app) if app and sensitive(record_button(app)) else None, 30)
-        if not check(button is not None, "over TCP, Record is enabled"):
-            stop(proc)
+        proc, app = record_over_tcp(port, "tickscope-tcp.log", 30, "over TCP, Record is enabled")
+        if proc is None:
             return
-        click(button)
         wait_for(lambda: len(live_load(app)) >= 5, 10)
         board.kill()
         board.wait()
@@ -220,16 +229,12 @@ def slow_and_stalled():
     try:
         if not check(listening(port), "a board listens on TCP at 9600 baud"):
             return
-        proc, log = start(TICKSCOPE, "tcp:127.0.0.1:%d" % port, log_name="tickscope-slow.log")
-        app = wait_for(get_app, 30)
         # the first fetch takes longer than the baud rate the viewer assumes (115200): it
         # waits for the bytes as they come, and Record is enabled once it has ended
-        button = wait_for(lambda: record_button(app) if app and sensitive(record_button(app)) else None, 40)
-        if not check(button is not None, "a board at 9600 baud over TCP: the first fetch completes, "
-                     "Record is enabled", status(app) if app else None):
-            stop(proc)
+        proc, app = record_over_tcp(port, "tickscope-slow.log", 40, "a board at 9600 baud over TCP: the "
+                                    "first fetch completes, Record is enabled")
+        if proc is None:
             return
-        click(button)
         wait_for(lambda: app and len(live_load(app)) >= 3, 30)
         state = wait_for(lambda: live_state(app) if (live_state(app)[0] or "").startswith("Dropped") else None, 15)
         m = re.match(r"Dropped by the board: (\d+) records in the last second, (\d+) in all\.",
