@@ -13,6 +13,9 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "tks-recorder.h"
 #include "tks-recording-tail.h"
@@ -334,6 +337,11 @@ show_live_capture (TksWindow  *self,
   _tks_window_update_status (self);
   _tks_window_update_actions (self);
   update_live_load (self, capture);
+#ifdef __GLIBC__
+  /* the previous second's capture is gone: its pages go back to the system rather than stay
+   * in the worker threads' arenas, each second's capture landing in another */
+  malloc_trim (0);
+#endif
 }
 
 /* In a worker: what the file gained, then the end of the recording as a capture. */
