@@ -573,6 +573,17 @@ test_shown_names (void)
     }
   g_assert_true (escaped);
   g_assert_true (unnamed);
+
+  /* the same names in the timeline's tooltips */
+  {
+    g_autofree char *none = tks_lane_list_shown_name (NULL);
+    g_autofree char *bell = tks_lane_list_shown_name ("ring\a");
+    g_autofree char *plain = tks_lane_list_shown_name ("sensor");
+
+    g_assert_cmpstr (none, ==, "(no name)");
+    g_assert_cmpstr (bell, ==, "ring\\x07");
+    g_assert_cmpstr (plain, ==, "sensor");
+  }
 }
 
 int

@@ -144,10 +144,8 @@ compare_members (gconstpointer a,
   return ra->pub.threads[0] < rb->pub.threads[0] ? -1 : ra->pub.threads[0] > rb->pub.threads[0];
 }
 
-/* A thread's name as the panel shows it: its control characters escaped as the command line
- * shows them (\x1b), an empty name said to be one. */
-static char *
-shown_name (const char *name)
+char *
+tks_lane_list_shown_name (const char *name)
 {
   if (name == NULL || *name == '\0')
     /* Translators: a thread without a name */
@@ -159,7 +157,7 @@ static void
 label_row (TksLaneList *self,
            Row         *row)
 {
-  g_autofree char *name = shown_name (row->pub.name);
+  g_autofree char *name = tks_lane_list_shown_name (row->pub.name);
 
   g_free (row->label);
   switch (row->pub.kind)
