@@ -106,7 +106,12 @@ main (int   argc,
       else if (a + 1 < argc && g_str_equal (argv[a], "--height"))
         height = atoi (argv[++a]);
       else if (a + 1 < argc && g_str_equal (argv[a], "--frames"))
-        frames = (guint) MAX (1, atoi (argv[++a]));
+        {
+          /* not inside MAX (), which evaluates its arguments twice */
+          int n = atoi (argv[++a]);
+
+          frames = (guint) MAX (1, n);
+        }
       else if (a + 1 < argc && g_str_equal (argv[a], "--roll"))
         roll = g_ascii_strtod (argv[++a], NULL);
       else
