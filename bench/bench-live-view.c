@@ -10,7 +10,8 @@
  *   - on the main loop: the lanes of the new capture (the threads panel's list), then the
  *     frames of the rolling view, the last ROLL seconds at WIDTHxHEIGHT, as render nodes (what
  *     the timeline widget builds each time it redraws): the first frame after the capture
- *     changed, then FRAMES more of the same view; and the previous capture's pages given
+ *     changed, then FRAMES more of the same view; the overview under it (the whole live
+ *     capture, drawn again once for each new capture); and the previous capture's pages given
  *     back to the system (malloc_trim, with glibc).
  *
  * Prints the median and worst of each, and the capture's size. Goal: frames <= 8 ms.
@@ -49,7 +50,7 @@ print_times (const char *what,
   if (times->len == 0)
     return;
   g_array_sort (times, bench_compare_double);
-  printf ("  %-34s median %7.3f ms, worst %7.3f ms (%u)\n", what,
+  printf ("  %-36s median %7.3f ms, worst %7.3f ms (%u)\n", what,
           g_array_index (times, double, times->len / 2),
           g_array_index (times, double, times->len - 1), times->len);
 }
@@ -58,6 +59,38 @@ static double
 elapsed_ms (guint64 since)
 {
   return (now_ns () - since) / 1e6;
+}
+
+/* The overview under the timeline, drawn again each time the capture changes: the whole
+ * live capture's lanes (without the summaries), OVERVIEW px high, as tks-overview.c does. */
+#define OVERVIEW 56
+static double
+overview_ms (TksCapture *capture,
+             int         width)
+{
+  guint64 t = now_ns ();
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  TksTimelineGeometry g = { 0 };
+  GskRenderNode *node;
+  TksPainter painter;
+  guint n = 0;
+
+  tks_capture_get_shown_lanes (capture, FALSE, &n);
+  g.x0 = tks_capture_get_start (capture);
+  g.x1 = tks_capture_get_end (capture);
+  g.left = TKS_TIMELINE_HEADER_WIDTH;
+  g.width = width - TKS_TIMELINE_HEADER_WIDTH;
+  g.top = 2;
+  g.bottom = OVERVIEW - 2;
+  g.lane_height = n > 0 ? MAX (1.0, (OVERVIEW - 4.0) / n) : 1;
+  tks_painter_init_snapshot (&painter, snapshot, NULL);
+  tks_timeline_render_lanes (capture, &g, &painter);
+  tks_timeline_render_log_end (capture, &g, &painter);
+  tks_timeline_render_trigger (capture, &g, &painter);
+  tks_painter_finish (&painter);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_clear_pointer (&node, gsk_render_node_unref);
+  return elapsed_ms (t);
 }
 
 /* One frame as the widget draws it, timed. */
@@ -92,6 +125,7 @@ main (int   argc,
   g_autoptr(GArray) first_t = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) frame_t = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) trim_t = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) overview_t = g_array_new (FALSE, FALSE, sizeof (double));
   PangoContext *pango;
   FILE *out;
   double seconds, hz;
@@ -199,6 +233,7 @@ main (int   argc,
       g.lanes = tks_lane_list_get_lanes (lanes, &g.n_lanes);
       /* the first frame comes before the summaries are ready, the others after */
       g_array_append_val (first_t, (double) { frame_ms (capture, &g, pango) });
+      g_array_append_val (overview_t, (double) { overview_ms (capture, width) });
       g.coverage = coverage;
       for (guint f = 0; f < frames; f++)
         g_array_append_val (frame_t, (double) { frame_ms (capture, &g, pango) });
@@ -227,6 +262,7 @@ main (int   argc,
   print_times ("lanes of the new capture:", lanes_t);
   print_times ("first frame of each second:", first_t);
   print_times ("frames:", frame_t);
+  print_times ("overview of the whole live capture:", overview_t);
   print_times ("malloc_trim after the swap:", trim_t);
   printf ("  goal: <= 8 ms per frame\n");
   g_object_unref (pango);
