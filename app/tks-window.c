@@ -10,6 +10,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tks-frame-stats.h"
 #include "tks-overview.h"
 #include "tks-stats-window.h"
 #include "tks-timeline-render.h"
@@ -563,6 +564,7 @@ tks_window_init (TksWindow *self)
   _tks_window_update_status (self);
   _tks_window_update_actions (self);
   _tks_window_sync_vadjustment (self);
+  tks_frame_stats_attach_from_env (GTK_WIDGET (self));
 }
 
 TksWindow *
