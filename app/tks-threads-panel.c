@@ -19,6 +19,7 @@
 typedef struct
 {
   TksThreadsPanel  *panel;
+  struct _TksRowItem *item;    /* the item bound to the slot, or NULL */
   const TksLaneRow *row;       /* what the slot shows now */
   GtkWidget        *widget;    /* the row's box, which a screen reader names */
   GtkWidget        *expander;
@@ -44,10 +45,10 @@ struct _TksThreadsPanel
   GtkWidget       *listview;
   GtkWidget       *empty;
   GListStore      *items;      /* TksRowItem: the rows the list view shows */
-  GPtrArray       *rows;       /* const TksLaneRow *: the rows of the items, in order */
   GPtrArray       *bound;      /* Slot: the rows in view */
   gboolean         filling;    /* the widgets are being set: their signals are not the user's */
   gboolean         range_dirty; /* the visible range changed while the panel was closed */
+  gboolean         rows_dirty;  /* the rows changed while the panel was closed */
   guint            range_source;
 };
 
@@ -61,13 +62,23 @@ struct _TksRowItem
 {
   GObject           parent_instance;
   const TksLaneRow *row;
+  TksLaneRowKind    kind;  /* the row's, kept: a new capture's rows replace it */
+  char             *key;
 };
 
 G_DEFINE_FINAL_TYPE (TksRowItem, tks_row_item, G_TYPE_OBJECT)
 
 static void
+tks_row_item_finalize (GObject *object)
+{
+  g_free (TKS_ROW_ITEM (object)->key);
+  G_OBJECT_CLASS (tks_row_item_parent_class)->finalize (object);
+}
+
+static void
 tks_row_item_class_init (TksRowItemClass *klass)
 {
+  G_OBJECT_CLASS (klass)->finalize = tks_row_item_finalize;
 }
 
 static void
@@ -90,6 +101,15 @@ set_accessible_label (GtkWidget  *widget,
   gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+/* A tooltip set again only when it changes: setting one asks the pointer's widget again. */
+static void
+set_tooltip (GtkWidget  *widget,
+             const char *text)
+{
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
+}
+
 /* Shows or leaves out a control that only some rows have, its room kept so columns align. */
 static void
 set_present (GtkWidget *widget,
@@ -110,13 +130,14 @@ fill_slot (Slot             *slot,
   g_autofree char *priority = NULL;
   g_autofree char *summary = NULL;
   gboolean member = row->kind == TKS_LANE_ROW_MEMBER;
+  const char *icon;
 
   slot->row = row;
   gtk_label_set_text (GTK_LABEL (slot->name), row->label);
   /* a group's count, at the end of its label, stays in view; a name keeps its start */
   gtk_label_set_ellipsize (GTK_LABEL (slot->name), row->kind == TKS_LANE_ROW_GROUP
                            ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
-  gtk_widget_set_tooltip_text (slot->name, row->label);
+  set_tooltip (slot->name, row->label);
   gtk_widget_set_margin_start (slot->name, member ? 18 : 0);
   priority = g_strdup_printf ("%d", row->priority);
   gtk_label_set_text (GTK_LABEL (slot->priority), priority);
@@ -128,8 +149,8 @@ fill_slot (Slot             *slot,
   /* Translators: the accessible name of a thread row's check box; %s: the row's label */
   show = g_strdup_printf (_("Show %s"), row->label);
   set_accessible_label (slot->check, show);
-  gtk_widget_set_tooltip_text (slot->check, row->hidden ? _("Show this lane on the timeline")
-                                                        : _("Hide this lane from the timeline"));
+  set_tooltip (slot->check, row->hidden ? _("Show this lane on the timeline")
+                                        : _("Hide this lane from the timeline"));
 
   /* members follow their group: only threads and groups are pinned */
   set_present (slot->pin, !member);
@@ -142,8 +163,10 @@ fill_slot (Slot             *slot,
 
   set_present (slot->expander, row->kind == TKS_LANE_ROW_GROUP);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (slot->expander), row->expanded);
-  gtk_button_set_icon_name (GTK_BUTTON (slot->expander),
-                            row->expanded ? "pan-down-symbolic" : "pan-end-symbolic");
+  icon = row->expanded ? "pan-down-symbolic" : "pan-end-symbolic";
+  /* setting an icon makes its image anew */
+  if (g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (slot->expander)), icon) != 0)
+    gtk_button_set_icon_name (GTK_BUTTON (slot->expander), icon);
   /* Translators: the accessible name of a group row's expander: the row's label, then the
    * priority (groups of one name may differ by it) */
   expand = g_strdup_printf (_("Expand %s, priority %d"), row->label, row->priority);
@@ -250,44 +273,85 @@ update_range_label (TksThreadsPanel *self,
                             : _("CPU share of the visible range"));
 }
 
+/* Closed, the panel leaves its rows as they are until it opens (a recording changes them every
+ * second); the items and widgets let go of the rows, which the lane list may free. */
+static void
+forget_rows (TksThreadsPanel *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+
+  self->rows_dirty = TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      TksRowItem *item = g_list_model_get_item (G_LIST_MODEL (self->items), i);
+
+      item->row = NULL;
+      g_object_unref (item);
+    }
+  for (guint i = 0; i < self->bound->len; i++)
+    ((Slot *) g_ptr_array_index (self->bound, i))->row = NULL;
+}
+
 /* The list's rows in the list view: the items replaced when the rows differ, else the rows in
  * view filled again (their shares, hidden and pinned states). */
 static void
 fill (TksThreadsPanel *self)
 {
   const TksLaneRow *const *rows = NULL;
-  guint n = 0, old = self->rows->len;
+  guint n = 0, old = g_list_model_get_n_items (G_LIST_MODEL (self->items));
   gboolean same;
   const char *search;
 
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      forget_rows (self);
+      return;
+    }
+  self->rows_dirty = FALSE;
   if (self->list != NULL && tks_timeline_view_get_capture (self->timeline) != NULL)
     rows = tks_lane_list_get_rows (self->list, &n);
 
+  /* rows made anew for the same lanes (a recording's capture of each second) keep their
+   * items and widgets: the items take the new rows */
   same = n == old;
   for (guint i = 0; same && i < n; i++)
-    same = g_ptr_array_index (self->rows, i) == rows[i];
+    {
+      TksRowItem *item = g_list_model_get_item (G_LIST_MODEL (self->items), i);
+
+      /* the rows the items had may be gone: their keys were kept */
+      same = item->kind == rows[i]->kind && g_strcmp0 (item->key, rows[i]->key) == 0;
+      g_object_unref (item);
+    }
   self->filling = TRUE;
   if (same)
     {
+      for (guint i = 0; i < n; i++)
+        {
+          TksRowItem *item = g_list_model_get_item (G_LIST_MODEL (self->items), i);
+
+          item->row = rows[i];
+          g_object_unref (item);
+        }
       for (guint i = 0; i < self->bound->len; i++)
         {
           Slot *slot = g_ptr_array_index (self->bound, i);
 
-          fill_slot (slot, slot->row);
+          if (slot->item->row != NULL)
+            fill_slot (slot, slot->item->row);
         }
     }
   else
     {
       g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
 
-      g_ptr_array_set_size (self->rows, 0);
       for (guint i = 0; i < n; i++)
         {
           TksRowItem *item = g_object_new (TKS_TYPE_ROW_ITEM, NULL);
 
           item->row = rows[i];
+          item->kind = rows[i]->kind;
+          item->key = g_strdup (rows[i]->key);
           g_ptr_array_add (items, item);
-          g_ptr_array_add (self->rows, (gpointer) rows[i]);
         }
       g_list_store_splice (self->items, 0, old, items->pdata, items->len);
     }
@@ -322,7 +386,11 @@ bind_row (GtkSignalListItemFactory *factory,
   TksRowItem *row = gtk_list_item_get_item (item);
 
   self->filling = TRUE;
-  fill_slot (slot, row->row);
+  slot->item = row;
+  slot->row = NULL;
+  /* an item whose row was let go waits for the panel's next fill */
+  if (row->row != NULL)
+    fill_slot (slot, row->row);
   self->filling = FALSE;
   g_ptr_array_add (self->bound, slot);
 }
@@ -336,6 +404,7 @@ unbind_row (GtkSignalListItemFactory *factory,
 
   g_ptr_array_remove_fast (self->bound, slot);
   slot->row = NULL;
+  slot->item = NULL;
 }
 
 /* The range the shares are of: the cursors A and B when both are set, else the visible one. */
@@ -379,6 +448,8 @@ panel_mapped (TksThreadsPanel *self)
 {
   if (self->range_dirty && self->list != NULL)
     apply_range (self);
+  if (self->rows_dirty)
+    fill (self);
 }
 
 /* The window gives the timeline its own viewport after construction: follow it. */
@@ -519,7 +590,6 @@ tks_threads_panel_finalize (GObject *object)
 {
   TksThreadsPanel *self = TKS_THREADS_PANEL (object);
 
-  g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_pointer (&self->bound, g_ptr_array_unref);
   G_OBJECT_CLASS (tks_threads_panel_parent_class)->finalize (object);
 }
@@ -592,7 +662,6 @@ tks_threads_panel_init (TksThreadsPanel *self)
   GtkWidget *row, *scrolled, *caption;
   GtkListItemFactory *factory;
 
-  self->rows = g_ptr_array_new ();
   self->bound = g_ptr_array_new ();
   self->items = g_list_store_new (TKS_TYPE_ROW_ITEM);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),

@@ -192,57 +192,75 @@ labels_cover_view (TksTimelineView *self)
   return a >= self->labels_first && b <= self->labels_first + self->labels->len;
 }
 
+/* A lane header: the lane's name and priority. A header already there takes the new texts;
+ * one that says the same is left alone (a recording's capture of each second). */
+static GtkWidget *
+lane_header (TksTimelineView *self,
+             GtkWidget       *label,
+             const char      *name,
+             int              priority,
+             gboolean         group)
+{
+  g_autofree char *markup = g_markup_printf_escaped ("%s <span alpha=\"55%%\" size=\"small\">%d</span>",
+                                                     name, priority);
+  g_autofree char *description = NULL;
+
+  PangoEllipsizeMode ellipsize = group ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END;
+
+  if (label != NULL && g_strcmp0 (gtk_label_get_label (GTK_LABEL (label)), markup) == 0 &&
+      gtk_label_get_ellipsize (GTK_LABEL (label)) == ellipsize)
+    return label;
+  /* Translators: accessible description of a lane header */
+  description = g_strdup_printf (_("Thread %s, priority %d"), name, priority);
+  if (label == NULL)
+    {
+      label = g_object_new (GTK_TYPE_LABEL, "use-markup", TRUE, "xalign", 0.0f, NULL);
+      gtk_widget_add_css_class (label, "lane-header");
+      gtk_widget_set_parent (label, GTK_WIDGET (self));
+    }
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  /* a group's count, at the end of its label, stays in view */
+  gtk_label_set_ellipsize (GTK_LABEL (label), ellipsize);
+  gtk_widget_set_tooltip_text (label, description);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
+                                  -1);
+  return label;
+}
+
 static void
 rebuild_labels (TksTimelineView *self)
 {
   TksTimelineGeometry g;
-  guint i, first, end;
+  guint i, first = 0, end = 0;
 
-  for (i = 0; i < self->labels->len; i++)
+  if (self->capture != NULL)
+    {
+      _tks_timeline_view_current_geometry (self, &g);
+      label_range (self, &first, &end);
+    }
+  /* the headers there already are taken again, in order */
+  for (i = end - first; i < self->labels->len; i++)
     gtk_widget_unparent (g_ptr_array_index (self->labels, i));
-  g_ptr_array_set_size (self->labels, 0);
-  self->labels_first = 0;
-
-  if (self->capture == NULL)
-    return;
-
-  _tks_timeline_view_current_geometry (self, &g);
-  label_range (self, &first, &end);
+  if (self->labels->len > end - first)
+    g_ptr_array_set_size (self->labels, end - first);
   self->labels_first = first;
+
   for (i = first; i < end; i++)
     {
-      g_autofree char *markup = NULL;
-      g_autofree char *description = NULL;
       const char *name;
       int priority;
-      GtkWidget *label;
       const TksLaneRow *row = NULL;
-      guint n_threads;
+      guint n_threads, at = i - first;
+      GtkWidget *label = at < self->labels->len ? g_ptr_array_index (self->labels, at) : NULL;
 
       name = tks_timeline_lane_name (self->capture, &g, i, &priority);
       tks_timeline_lane_threads (self->capture, &g, i, &n_threads, &row);
-      if (name == NULL)
-        name = "?";
-      markup = g_markup_printf_escaped ("%s <span alpha=\"55%%\" size=\"small\">%d</span>",
-                                        name, priority);
-      /* Translators: accessible description of a lane header */
-      description = g_strdup_printf (_("Thread %s, priority %d"), name, priority);
-      label = g_object_new (GTK_TYPE_LABEL,
-                            "use-markup", TRUE,
-                            "label", markup,
-                            "xalign", 0.0f,
-                            /* a group's count, at the end of its label, stays in view */
-                            "ellipsize", row != NULL && row->kind == TKS_LANE_ROW_GROUP
-                                         ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END,
-                            "tooltip-text", description,
-                            NULL);
-      gtk_widget_add_css_class (label, "lane-header");
-      gtk_accessible_update_property (GTK_ACCESSIBLE (label),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, name,
-                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
-                                      -1);
-      gtk_widget_set_parent (label, GTK_WIDGET (self));
-      g_ptr_array_add (self->labels, label);
+      label = lane_header (self, label, name != NULL ? name : "?", priority,
+                           row != NULL && row->kind == TKS_LANE_ROW_GROUP);
+      if (at == self->labels->len)
+        g_ptr_array_add (self->labels, label);
     }
 }
 
@@ -1079,6 +1097,17 @@ lane_list_changed_cb (TksTimelineView *self,
   g_signal_emit (self, signals[LANES_CHANGED], 0);
 }
 
+/* Exits are told from the ruler's 0, as the tooltips do. */
+static void
+sync_lane_list_origin (TksTimelineView           *self,
+                       const TksTimelineGeometry *g)
+{
+  g_signal_handlers_block_by_func (self->lane_list, lane_list_changed_cb, self);
+  tks_lane_list_set_time_origin (self->lane_list, g->origin);
+  g_signal_handlers_unblock_by_func (self->lane_list, lane_list_changed_cb, self);
+  lanes_differ (self);
+}
+
 /* The lane list follows the capture, whether the lanes of threads that exited before the log
  * are shown, and the tick rate its labels are written in. */
 static void
@@ -1104,11 +1133,7 @@ update_lane_list (TksTimelineView *self)
         tks_lane_list_set_tick_hz (self->lane_list, hz);
       g_signal_handlers_unblock_by_func (self->lane_list, lane_list_changed_cb, self);
     }
-  /* exits are told from the ruler's 0, as the tooltips do */
-  g_signal_handlers_block_by_func (self->lane_list, lane_list_changed_cb, self);
-  tks_lane_list_set_time_origin (self->lane_list, g.origin);
-  g_signal_handlers_unblock_by_func (self->lane_list, lane_list_changed_cb, self);
-  lanes_differ (self);
+  sync_lane_list_origin (self, &g);
 }
 
 TksLaneList *
@@ -1259,7 +1284,14 @@ tks_timeline_view_set_time_origin (TksTimelineView *self,
   g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
 
   self->origin = t;
-  update_lane_list (self);
+  /* the lanes stay: only the exits' times are told from elsewhere */
+  if (self->capture != NULL && self->lane_list != NULL)
+    {
+      TksTimelineGeometry g;
+
+      _tks_timeline_view_current_geometry (self, &g);
+      sync_lane_list_origin (self, &g);
+    }
   rebuild_labels (self);
   _tks_timeline_view_update_info (self);
   invalidate (self);

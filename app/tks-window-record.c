@@ -995,6 +995,7 @@ _tks_window_record_init (TksWindow *self)
   GtkWidget *heading;
   GtkWidget *scale;
 
+  G_STATIC_ASSERT (G_N_ELEMENTS (headings) == G_N_ELEMENTS (self->live_load_columns));
   /* the recording's position: dragging it back shows an earlier stretch, read from the file */
   self->record_marks = g_array_new (FALSE, FALSE, sizeof (RecordMark));
   self->record_back_wanted = -1;
@@ -1021,7 +1022,6 @@ _tks_window_record_init (TksWindow *self)
   gtk_widget_insert_after (self->record_position_box,
                            gtk_widget_get_parent (GTK_WIDGET (self->record_label)),
                            GTK_WIDGET (self->record_label));
-  G_STATIC_ASSERT (G_N_ELEMENTS (headings) == G_N_ELEMENTS (self->live_load_columns));
   for (guint c = 0; c < G_N_ELEMENTS (self->live_load_columns); c++)
     self->live_load_columns[c] = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   heading = table_row (self, headings, GTK_ACCESSIBLE_ROLE_COLUMN_HEADER);

@@ -525,6 +525,8 @@ tks_lane_list_set_tick_hz (TksLaneList *self,
   g_return_if_fail (TKS_IS_LANE_LIST (self));
   g_return_if_fail (tks_tick_hz_is_sane (tick_hz));
 
+  if (tick_hz == self->tick_hz)
+    return;
   self->tick_hz = tick_hz;
   relabel_members (self);
 }
@@ -536,6 +538,8 @@ tks_lane_list_set_time_origin (TksLaneList *self,
   g_return_if_fail (TKS_IS_LANE_LIST (self));
   g_return_if_fail (isfinite (origin));
 
+  if (origin == self->origin)
+    return;
   self->origin = origin;
   relabel_members (self);
 }
