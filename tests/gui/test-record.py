@@ -10,7 +10,8 @@
 # (tickscope-simboard) killed in the middle of a recording: the recording ends with a message
 # and the file, complete up to then, opens as a capture. Then a recording whose live view keeps only
 # a few seconds (TICKSCOPE_LIVE_BYTES): the "Recording position" scale brings back its first
-# seconds, read from the file, and "Back to Live" follows the newest data again.
+# seconds, read from the file, and "Back to Live" follows the newest data again. Then the Threads
+# panel while recording: open, its rows follow; closed and opened again, they are brought up to date.
 # Usage (through run-gui-tests.sh): test-record.py TICKSCOPE DATA_DIR
 import glob
 import os
@@ -23,7 +24,7 @@ import time
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import (check, click, find, finish, free_port, get_app, label_text, labels,  # noqa: E402
+from tksgui import (check, click, find, find_all, finish, free_port, get_app, label_text, labels,  # noqa: E402
                     listening, main_window, screenshot, sensitive, start, status, stop, wait_for)
 
 TICKSCOPE = sys.argv[1]
@@ -147,6 +148,7 @@ def main():
     stop(proc)
     closed_while_recording()
     scrolled_back()
+    threads_panel()
     if SIMBOARD:
         pulled_cable(glob.glob(os.path.join(HISTORY, "record-*.txt")))
         slow_and_stalled()
@@ -215,8 +217,61 @@ def scrolled_back():
     if live is not None:
         click(live)
     again = wait_for(lambda: view_end(app) if position_label(app) == "Live" and (view_end(app) or 0) > live_end
-                     else None, 10)
+                     else None, 20)
     check(again is not None, "Back to Live follows the newest data again", (position_label(app), view_end(app)))
+    stop(proc)
+
+
+PANEL_ROW = re.compile(r"(.+), priority \d+, ([\d.]+) % CPU(, hidden)?")
+
+
+def panel_rows(app):
+    """The Threads panel's rows while it is open: {name: share of the visible range}."""
+    panel = find(main_window(app), lambda n: n.getRoleName() == "panel" and n.name == "Threads")
+    rows = {}
+    for n in find_all(panel, lambda n: PANEL_ROW.fullmatch(n.name or "") is not None) if panel else []:
+        try:
+            m = PANEL_ROW.fullmatch(n.name or "")
+        except Exception:
+            continue
+        if m:
+            rows[m.group(1)] = float(m.group(2))
+    return rows
+
+
+def busy_rows(app, other=None):
+    """The panel's rows once they hold the busy sensor thread, and differ from @other."""
+    rows = panel_rows(app)
+    return rows if rows.get("sensor", 0) > 5 and rows != other else None
+
+
+def threads_panel():
+    """The Threads panel during a recording: its rows follow each second's capture while it is
+    open, and are brought up to date when it opens again after the captures of its closed
+    seconds (it leaves them alone while closed)."""
+    proc, log = start(TICKSCOPE, "--demo", "--record", log_name="tickscope-panel.log")
+    app = wait_for(get_app, 30)
+    wait_for(lambda: app and len(live_load(app)) >= 5, 20)
+    button = find(main_window(app), lambda n: n.getRoleName() in ("push button", "toggle button")
+                  and n.name == "Threads")
+    if not check(button is not None, "while recording, the Threads button is there"):
+        stop(proc)
+        return
+    click(button)
+    # a row is read through a few calls of the bus each: about 60 rows take seconds to read
+    first = wait_for(lambda: busy_rows(app), 20) or {}
+    check(first and all(0 <= v <= 100 for v in first.values()),
+          "opened while recording, its rows give the shares of the visible range", first)
+    time.sleep(2)
+    later = wait_for(lambda: busy_rows(app, first), 20) or {}
+    screenshot("recording-threads.png")
+    check(later, "open, they follow the rolling view", (first, later))
+    click(button)
+    time.sleep(3.5)
+    click(button)
+    again = wait_for(lambda: busy_rows(app, later), 20) or {}
+    check(again, "closed for three seconds and opened again, they are of the view now", (later, again))
+    check(proc.poll() is None, "the viewer is still running")
     stop(proc)
 
 
