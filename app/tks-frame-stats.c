@@ -24,7 +24,7 @@ typedef struct
   gint64  started;     /* the first frame */
   gint64  period_end;
   gint64  begin;       /* the frame under way's before-paint, or 0 */
-  gint64  paint;       /* its paint phase's start */
+  gint64  paint;       /* its paint phase's start: the end of its layout */
   GArray *times;       /* the period's frame times, in µs (gint64) */
   gint64  worst;       /* the period's worst frame, whole and its paint phase */
   gint64  worst_paint;
@@ -82,8 +82,8 @@ before_paint_cb (GdkFrameClock *clock,
 }
 
 static void
-paint_cb (GdkFrameClock *clock,
-          FrameStats    *s)
+layout_done_cb (GdkFrameClock *clock,
+                FrameStats    *s)
 {
   s->paint = g_get_monotonic_time ();
 }
@@ -119,8 +119,9 @@ realize_cb (GtkWidget *widget,
   GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
 
   g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), s);
-  /* before the window's own paint work */
-  g_signal_connect (clock, "paint", G_CALLBACK (paint_cb), s);
+  /* after the window's layout, which GTK connected when the window was realized: the paint
+   * phase (snapshots and their rendering) starts next */
+  g_signal_connect (clock, "layout", G_CALLBACK (layout_done_cb), s);
   /* after the window's own after-paint work */
   g_signal_connect_after (clock, "after-paint", G_CALLBACK (after_paint_cb), s);
 }

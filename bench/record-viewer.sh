@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The viewer recording the simulated board over TCP at 115200 baud (tickscope --record), in a
-# private X server: its resident memory every 10 seconds, then what the recording holds
-# (events per second, dropped, bytes per event) and how long the file takes to open again.
+# private X server: its resident memory and its frames of the last 10 seconds (count, median,
+# 90th percentile, worst: TICKSCOPE_FRAME_STATS) every 10 seconds, then the frames over the
+# whole run, what the recording holds (events per second, dropped, bytes per event) and how
+# long the file takes to open again.
 # Usage: bench/record-viewer.sh BUILD_DIR [SECONDS (default 120) [WORKERS (default 0)]]
 # WORKERS: the simulated board's extra threads (--workers; 10 switch about 3,500 times a second).
 # GSK_RENDERER=cairo measures the viewer without the GL renderer's own memory (under Xvfb,
@@ -33,7 +35,8 @@ port=$((20000 + $$ % 20000))
   >/dev/null 2>&1 &
 board=$!
 sleep 0.5
-"$build/app/tickscope" --record "tcp:127.0.0.1:$port" >"$tmp/viewer.log" 2>&1 &
+TICKSCOPE_FRAME_STATS="$tmp/frames.txt" \
+  "$build/app/tickscope" --record "tcp:127.0.0.1:$port" >"$tmp/viewer.log" 2>&1 &
 viewer=$!
 
 echo "record-viewer: tickscope --record on the simulated board ($workers more threads) at 115200 baud, $seconds s" \
@@ -43,8 +46,12 @@ while [ "$t" -lt "$seconds" ]; do
   sleep 10
   t=$((t + 10))
   rss=$(awk '/^VmRSS/ { print int($2 / 1024) }' "/proc/$viewer/status" 2>/dev/null || echo "gone")
-  echo "  after ${t} s: viewer resident memory ${rss} MB"
+  echo "  after ${t} s: viewer resident memory ${rss} MB; $(tail -n 1 "$tmp/frames.txt" 2>/dev/null | sed 's/^frames: [0-9.]* s //')"
 done
+# the first ten seconds hold the window's start and the first capture
+awk 'NR > 1 { n += $4; w = $13 + 0 > w ? $13 + 0 : w; if ($13 + 0 > 8) over++; p++ }
+     END { if (p) printf "  frames after the first 10 s: %d, the worst of each 10 s over 8 ms in %d of %d, worst %.2f ms\n", n, over, p, w }' \
+  "$tmp/frames.txt" 2>/dev/null || true
 kill "$viewer"
 wait "$viewer" 2>/dev/null || true
 viewer=""
