@@ -20,9 +20,12 @@ struct _TksOverview
   TksCapture    *capture;
   TksViewport   *viewport;
   GskRenderNode *cache;
+  guint          serial;        /* counts the captures set */
+  guint          cache_serial;  /* the capture the cache shows */
   int            cache_width;
   int            cache_height;
   GdkRGBA        cache_fg;
+  gboolean       rendering;     /* a worker draws the cache anew */
 
   double         drag_offset;   /* ticks between the pointer and the view start */
 };
@@ -63,6 +66,149 @@ whole_geometry (TksOverview         *self,
   g->tick_hz = 0;
 }
 
+/* The whole capture drawn once, as an image: the window then copies it at each frame (the
+ * view's rectangle moving over it while recording) instead of drawing its thousands of runs
+ * again. A capture that replaces another one shown (a recording's, each second) is drawn by a
+ * worker thread while the previous image stays; the first one is drawn at once. */
+typedef struct
+{
+  TksCapture         *capture;
+  guint               serial;
+  TksTimelineGeometry g;         /* the overview's: no lane list, no summaries */
+  GdkRGBA             fg;
+  int                 width, height, scale;
+  cairo_surface_t    *surface;
+} Render;
+
+static void
+render_free (Render *r)
+{
+  g_clear_object (&r->capture);
+  g_clear_pointer (&r->surface, cairo_surface_destroy);
+  g_free (r);
+}
+
+/* Any thread: the capture and the geometry are read only. */
+static void
+render_draw (Render *r)
+{
+  cairo_t *cr;
+  TksPainter painter;
+
+  r->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, r->width * r->scale, r->height * r->scale);
+  cairo_surface_set_device_scale (r->surface, r->scale, r->scale);
+  cr = cairo_create (r->surface);
+  tks_painter_init_cairo (&painter, cr, NULL);
+  painter.fg = r->fg;
+  tks_timeline_render_lanes (r->capture, &r->g, &painter);
+  tks_timeline_render_log_end (r->capture, &r->g, &painter);
+  tks_timeline_render_trigger (r->capture, &r->g, &painter);
+  tks_painter_finish (&painter);
+  cairo_destroy (cr);
+  cairo_surface_flush (r->surface);
+}
+
+/* The drawn image as the overview's cache. */
+static void
+render_take (TksOverview *self,
+             Render      *r)
+{
+  int stride = cairo_image_surface_get_stride (r->surface);
+  g_autoptr(GBytes) pixels = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  /* cairo's ARGB32 is GDK's default memory format (premultiplied, native order) */
+  pixels = g_bytes_new_with_free_func (cairo_image_surface_get_data (r->surface),
+                                       (gsize) stride * r->height * r->scale,
+                                       (GDestroyNotify) cairo_surface_destroy,
+                                       cairo_surface_reference (r->surface));
+  texture = gdk_memory_texture_new (r->width * r->scale, r->height * r->scale, GDK_MEMORY_DEFAULT,
+                                    pixels, stride);
+  g_clear_pointer (&self->cache, gsk_render_node_unref);
+  self->cache = gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (0, 0, r->width, r->height));
+  self->cache_serial = r->serial;
+  self->cache_width = r->width;
+  self->cache_height = r->height;
+  self->cache_fg = r->fg;
+}
+
+static Render *
+render_new (TksOverview               *self,
+            const TksTimelineGeometry *g,
+            const GdkRGBA             *fg,
+            int                        width,
+            int                        height)
+{
+  Render *r = g_new0 (Render, 1);
+
+  r->capture = g_object_ref (self->capture);
+  r->serial = self->serial;
+  r->g = *g;
+  r->fg = *fg;
+  r->width = width;
+  r->height = height;
+  r->scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  return r;
+}
+
+static void
+render_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  render_draw (task_data);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+render_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  TksOverview *self = TKS_OVERVIEW (source);
+
+  self->rendering = FALSE;
+  if (g_task_propagate_boolean (G_TASK (result), NULL))
+    render_take (self, g_task_get_task_data (G_TASK (result)));
+  /* drawn again: another image is started there if this one is out of date already */
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Makes the cache show the capture at this size and colour: at once when there is no image
+ * yet or its size is another, else in a worker (the previous capture's image meanwhile). */
+static void
+update_cache (TksOverview               *self,
+              const TksTimelineGeometry *g,
+              const GdkRGBA             *fg,
+              int                        width,
+              int                        height)
+{
+  g_autoptr(GTask) task = NULL;
+  Render *r;
+
+  if (self->cache != NULL && self->cache_serial == self->serial && width == self->cache_width &&
+      height == self->cache_height && gdk_rgba_equal (fg, &self->cache_fg))
+    return;
+  if (width <= 0 || height <= 0)
+    return;
+  if (self->cache != NULL && width == self->cache_width && height == self->cache_height)
+    {
+      if (self->rendering)
+        return;
+      self->rendering = TRUE;
+      task = g_task_new (self, NULL, render_done_cb, NULL);
+      g_task_set_source_tag (task, update_cache);
+      g_task_set_task_data (task, render_new (self, g, fg, width, height), (GDestroyNotify) render_free);
+      g_task_run_in_thread (task, render_thread);
+      return;
+    }
+  r = render_new (self, g, fg, width, height);
+  render_draw (r);
+  render_take (self, r);
+  render_free (r);
+}
+
 static void
 tks_overview_snapshot (GtkWidget   *widget,
                        GtkSnapshot *snapshot)
@@ -79,24 +225,7 @@ tks_overview_snapshot (GtkWidget   *widget,
 
   get_fg (self, &fg);
   whole_geometry (self, &g);
-  if (self->cache == NULL || width != self->cache_width || height != self->cache_height ||
-      !gdk_rgba_equal (&fg, &self->cache_fg))
-    {
-      GtkSnapshot *s = gtk_snapshot_new ();
-      TksPainter painter;
-
-      g_clear_pointer (&self->cache, gsk_render_node_unref);
-      tks_painter_init_snapshot (&painter, s, NULL);
-      painter.fg = fg;
-      tks_timeline_render_lanes (self->capture, &g, &painter);
-      tks_timeline_render_log_end (self->capture, &g, &painter);
-      tks_timeline_render_trigger (self->capture, &g, &painter);
-      tks_painter_finish (&painter);
-      self->cache = gtk_snapshot_free_to_node (s);
-      self->cache_width = width;
-      self->cache_height = height;
-      self->cache_fg = fg;
-    }
+  update_cache (self, &g, &fg, width, height);
   if (self->cache != NULL)
     gtk_snapshot_append_node (snapshot, self->cache);
 
@@ -244,7 +373,10 @@ tks_overview_set_capture (TksOverview *self,
 
   if (g_set_object (&self->capture, capture))
     {
-      g_clear_pointer (&self->cache, gsk_render_node_unref);
+      self->serial++;
+      /* the image of the previous capture is kept until the new one is drawn */
+      if (capture == NULL)
+        g_clear_pointer (&self->cache, gsk_render_node_unref);
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }
 }
