@@ -24,6 +24,7 @@ struct _TksOverview
   guint          cache_serial;  /* the capture the cache shows */
   int            cache_width;
   int            cache_height;
+  int            cache_scale;
   GdkRGBA        cache_fg;
   gboolean       rendering;     /* a worker draws the cache anew */
 
@@ -129,6 +130,7 @@ render_take (TksOverview *self,
   self->cache_serial = r->serial;
   self->cache_width = r->width;
   self->cache_height = r->height;
+  self->cache_scale = r->scale;
   self->cache_fg = r->fg;
 }
 
@@ -169,7 +171,8 @@ render_done_cb (GObject      *source,
   TksOverview *self = TKS_OVERVIEW (source);
 
   self->rendering = FALSE;
-  if (g_task_propagate_boolean (G_TASK (result), NULL))
+  /* (no capture: disposed, or emptied meanwhile) */
+  if (g_task_propagate_boolean (G_TASK (result), NULL) && self->capture != NULL)
     render_take (self, g_task_get_task_data (G_TASK (result)));
   /* drawn again: another image is started there if this one is out of date already */
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -185,14 +188,17 @@ update_cache (TksOverview               *self,
               int                        height)
 {
   g_autoptr(GTask) task = NULL;
+  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  gboolean same_size;
   Render *r;
 
-  if (self->cache != NULL && self->cache_serial == self->serial && width == self->cache_width &&
-      height == self->cache_height && gdk_rgba_equal (fg, &self->cache_fg))
+  same_size = self->cache != NULL && width == self->cache_width && height == self->cache_height &&
+              scale == self->cache_scale;
+  if (same_size && self->cache_serial == self->serial && gdk_rgba_equal (fg, &self->cache_fg))
     return;
   if (width <= 0 || height <= 0)
     return;
-  if (self->cache != NULL && width == self->cache_width && height == self->cache_height)
+  if (same_size)
     {
       if (self->rendering)
         return;
