@@ -24,8 +24,9 @@ import time
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import (check, click, find, find_all, finish, free_port, get_app, label_text, labels,  # noqa: E402
-                    listening, main_window, screenshot, sensitive, start, status, stop, wait_for)
+from tksgui import (check, click, count_colours, find, find_all, finish, free_port, get_app,  # noqa: E402
+                    label_text, labels, listening, main_window, screenshot, sensitive, start, status,
+                    stop, wait_for)
 
 TICKSCOPE = sys.argv[1]
 CLI = os.path.join(os.path.dirname(TICKSCOPE), "cli", "tickscope-cli")
@@ -92,6 +93,36 @@ def view_end(app):
     return float(m.group(2)) if m else None
 
 
+def lane_colour(r, g, b):
+    """Saturated, and not the blue of the frame around the visible range (0.21, 0.52, 0.89)."""
+    return max(r, g, b) - min(r, g, b) > 60 and abs(r - 54) + abs(g - 133) + abs(b - 227) >= 90
+
+
+def overview_pixels(app, name):
+    """The overview's time area in a screenshot: its pixels' bytes and how many are of a
+    lane's colour (saturated), or (None, 0) without an overview."""
+    overview = find(main_window(app), lambda n: n.name == "Overview of the whole capture")
+    if overview is None:
+        return None, 0
+    ext = overview.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    box = (ext.x + 190, ext.y, ext.width - 190, ext.height)   # right of the lane headers' room
+    path = screenshot(name)
+    crop = subprocess.run(["convert", path, "-crop", "%dx%d+%d+%d" % (box[2], box[3], box[0], box[1]),
+                           "+repage", "-depth", "8", "ppm:-"], capture_output=True).stdout
+    coloured = count_colours(path, {"lane": lane_colour}, box)["lane"]
+    return crop, coloured
+
+
+def overview_follows(app):
+    """The overview under the timeline shows the whole live capture, drawn again as it grows."""
+    before, coloured = overview_pixels(app, "overview-1.png")
+    check(coloured > 100, "the overview draws the recording's runs in their lanes' colours (%d pixels)" % coloured)
+    time.sleep(2.5)
+    after, _ = overview_pixels(app, "overview-2.png")
+    check(before is not None and after is not None and before != after,
+          "and is drawn again as the recording goes on")
+
+
 def recording_line(app):
     # the lane headers are made anew each second while recording: a read may meet one gone
     return wait_for(lambda: label_text(app, lambda s: s.startswith("Recording to ")), 3)
@@ -127,6 +158,7 @@ def main():
     events = [int(m.group(1)) for m in [re.search(r": (\d+) events", recording_line(app) or "")] if m]
     check(events and events[0] > 1000, "the recording counts what arrived", recording_line(app))
     screenshot("recording.png")
+    overview_follows(app)
 
     click(record_button(app))
     title = wait_for(lambda: main_window(app).name if "record-" in (main_window(app).name or "") else None, 15)
