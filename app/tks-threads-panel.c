@@ -144,8 +144,9 @@ fill_slot (Slot             *slot,
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (slot->expander), row->expanded);
   gtk_button_set_icon_name (GTK_BUTTON (slot->expander),
                             row->expanded ? "pan-down-symbolic" : "pan-end-symbolic");
-  /* Translators: the accessible name of a group row's expander; %s: the row's label */
-  expand = g_strdup_printf (_("Expand %s"), row->label);
+  /* Translators: the accessible name of a group row's expander: the row's label, then the
+   * priority (groups of one name may differ by it) */
+  expand = g_strdup_printf (_("Expand %s, priority %d"), row->label, row->priority);
   set_accessible_label (slot->expander, expand);
 
   /* Translators: what a screen reader says of a thread row: label, priority, CPU share */
@@ -616,6 +617,9 @@ tks_threads_panel_init (TksThreadsPanel *self)
   self->sort = gtk_drop_down_new_from_strings (translated);
   gtk_widget_set_tooltip_text (self->sort, _("Order of the rows and of the lanes"));
   set_accessible_label (self->sort, _("Sort threads by"));
+  /* the button inside, which screen readers reach, has no label of its own */
+  if (gtk_widget_get_first_child (self->sort) != NULL)
+    set_accessible_label (gtk_widget_get_first_child (self->sort), _("Sort threads by"));
   gtk_box_append (GTK_BOX (row), self->sort);
   gtk_box_append (GTK_BOX (self->box), row);
 

@@ -71,6 +71,7 @@ describe_run (TksTimelineView *self,
 {
   const TksThread *thread = tks_capture_get_thread (self->capture, thread_index);
   const TksRun *r;
+  g_autofree char *name = NULL;
   g_autofree char *dur = NULL;
   g_autofree char *begin = NULL;
   g_autofree char *end = NULL;
@@ -78,6 +79,7 @@ describe_run (TksTimelineView *self,
 
   if (thread == NULL || run >= thread->n_runs)
     return NULL;
+  name = tks_lane_list_shown_name (thread->name);
   r = &thread->runs[run];
   dur = tks_timeline_format_duration (r->end - r->begin, _tks_timeline_view_get_effective_tick_hz (self));
   at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) && run + 1 == thread->n_runs;
@@ -85,7 +87,7 @@ describe_run (TksTimelineView *self,
   end = _tks_timeline_view_format_time (self, r->end);
   /* Translators: thread, begin, end, duration, activation number, number of activations */
   return g_strdup_printf (_("%s: %s → %s, %s, activation %u of %u%s"),
-                          thread->name ? thread->name : "?",
+                          name,
                           begin, end, dur, run + 1, thread->n_runs,
                           !at_end ? ""
                           : tks_capture_get_log_end (self->capture, NULL) < tks_capture_get_end (self->capture)
@@ -569,6 +571,7 @@ query_tooltip_cb (GtkWidget       *widget,
   gboolean exited_in_log;
   double tick_hz = _tks_timeline_view_get_effective_tick_hz (self);
   g_autofree char *text = NULL;
+  g_autofree char *name = NULL;
 
   if (keyboard || self->drag_mode != DRAG_NONE)
     return FALSE;
@@ -583,6 +586,7 @@ query_tooltip_cb (GtkWidget       *widget,
   thread = tks_capture_get_thread (self->capture, hit.thread);
   if (thread == NULL)
     return FALSE;
+  name = tks_lane_list_shown_name (thread->name);
   t = x_to_time (self, x);
   log_end = tks_capture_get_log_end (self->capture, NULL);
   exited_in_log = (thread->flags & TKS_THREAD_EXITED) &&
@@ -601,7 +605,7 @@ query_tooltip_cb (GtkWidget       *widget,
       g_autofree char *end = _tks_timeline_view_format_time (self, r->end);
 
       text = g_markup_printf_escaped (_("<b>%s</b> (priority %d)\nBegin: %s\nEnd: %s%s\nDuration: %s\nActivation %d of %u"),
-                                      thread->name ? thread->name : "?", thread->priority,
+                                      name, thread->priority,
                                       begin, end,
                                       !at_end ? ""
                                       : log_end < tks_capture_get_end (self->capture)
@@ -629,7 +633,7 @@ query_tooltip_cb (GtkWidget       *widget,
       text = g_markup_printf_escaped (m->kind == TKS_MARK_IN
                                       ? _("<b>%s</b> (not logged)\nSwitched in at %s")
                                       : _("<b>%s</b> (not logged)\nSwitched out at %s"),
-                                      thread->name ? thread->name : "?", at);
+                                      name, at);
     }
   else if ((gap = gap_at (self->capture, t)) != NULL)
     text = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE,
@@ -646,20 +650,20 @@ query_tooltip_cb (GtkWidget       *widget,
       if (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
         text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %s: after it only exits were recorded\n"
                                           "Exited at %s (what it did until then is unknown)"),
-                                        thread->name ? thread->name : "?", ended, exited);
+                                        name, ended, exited);
       else
         text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %s: after it only exits were recorded"),
-                                        thread->name ? thread->name : "?", ended);
+                                        name, ended);
     }
   else if (isnan (thread->first_event) || t < thread->first_event)
     text = g_markup_printf_escaped (_("<b>%s</b>\nNo data yet: the log holds no event of this thread before this point"),
-                                    thread->name ? thread->name : "?");
+                                    name);
   else if ((thread->flags & TKS_THREAD_EXITED) && t >= thread->exit_time)
     {
       g_autofree char *exited = _tks_timeline_view_format_time (self, thread->exit_time);
 
       text = g_markup_printf_escaped (_("<b>%s</b>\nExited at %s"),
-                                      thread->name ? thread->name : "?", exited);
+                                      name, exited);
     }
   else
     return FALSE;

@@ -93,7 +93,12 @@ struct _TksWindow
   gboolean          record_position_setting;
   GtkRevealer      *record_revealer;
   GtkLabel         *record_label;
-  GtkWidget        *live_load_grid;
+  GtkWidget        *live_load_table; /* rows (role row, named by their cells) of cells */
+  GtkSizeGroup     *live_load_columns[4]; /* held by the heading's cells */
+  GtkLabel         *live_state_label; /* drops and silences of the stream, when there are */
+  guint64           record_seen_bytes;   /* the stream's bytes at the last second's tick, */
+  guint64           record_seen_dropped; /* its drops, */
+  gint64            record_data_time;    /* and when bytes last arrived (monotonic, µs) */
 
   /* tks-window-messages.c */
   GtkMessageType    message_type;    /* of the message shown, when the bar is revealed */

@@ -16,6 +16,9 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "tks-recorder.h"
 #include "tks-recording-tail.h"
@@ -147,48 +150,53 @@ compare_load (gconstpointer a,
 }
 
 static GtkWidget *
-cell (const char *text,
-      gboolean    number)
+cell (TksWindow         *self,
+      guint              column,
+      const char        *text,
+      GtkAccessibleRole  role)
 {
-  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *label = g_object_new (GTK_TYPE_LABEL, "label", text, "accessible-role", role,
+                                   "xalign", column > 0 ? 1.0f : 0.0f, "hexpand", column == 0,
+                                   NULL);
 
-  gtk_label_set_xalign (GTK_LABEL (label), number ? 1.0f : 0.0f);
-  if (number)
+  if (column > 0)
     gtk_widget_add_css_class (label, "numeric");
+  gtk_size_group_add_widget (self->live_load_columns[column], label);
   return label;
 }
 
-/* The table of the last second of @capture, busiest thread first. */
+/* A row of the table: its cells in a box, whose columns line up with the heading's. */
+static GtkWidget *
+table_row (TksWindow          *self,
+           const char * const *texts,
+           GtkAccessibleRole   cell_role)
+{
+  GtkWidget *row = g_object_new (GTK_TYPE_BOX, "spacing", 24,
+                                 "accessible-role", GTK_ACCESSIBLE_ROLE_ROW, NULL);
+
+  for (guint c = 0; c < G_N_ELEMENTS (self->live_load_columns); c++)
+    gtk_box_append (GTK_BOX (row), cell (self, c, texts[c], cell_role));
+  return row;
+}
+
+/* The table of the last second of @capture, busiest thread first. Each row is named for
+ * screen readers by what it says: "thread, CPU %, switches/s, longest run". */
 static void
 update_live_load (TksWindow  *self,
                   TksCapture *capture)
 {
-  GtkGrid *grid = GTK_GRID (self->live_load_grid);
+  GtkWidget *table = self->live_load_table;
   double hz = tks_capture_get_tick_hz (capture);
   double end = tks_capture_get_log_end (capture, NULL);
   double from = MAX (tks_capture_get_start (capture), end - hz);
   g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (LoadRow));
-  const char *headings[] = {
-    _("Thread"),
-    /* Translators: a column of the live load table: the share of the last second */
-    _("CPU %"),
-    _("Switches/s"),
-    _("Longest run"),
-  };
+  GtkWidget *row_widget;
+  guint i;
 
-  /* the labels stay, their texts change: a screen reader keeps its place */
-  if (gtk_grid_get_child_at (grid, 0, 0) == NULL)
-    for (guint c = 0; c < G_N_ELEMENTS (headings); c++)
-      {
-        GtkWidget *h = cell (headings[c], c > 0);
-
-        gtk_widget_add_css_class (h, "heading");
-        gtk_grid_attach (grid, h, (int) c, 0, 1, 1);
-      }
   if (!(end > from) || !tks_tick_hz_is_sane (hz))
     end = from;
 
-  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+  for (i = 0; i < tks_capture_get_n_threads (capture); i++)
     {
       const TksThread *th = tks_capture_get_thread (capture, i);
       LoadRow row = { th->name != NULL ? th->name : "?", 0, 0, 0 };
@@ -209,29 +217,89 @@ update_live_load (TksWindow  *self,
         g_array_append_val (rows, row);
     }
   g_array_sort (rows, compare_load);
-  for (guint i = 0; i < rows->len; i++)
+  /* the rows stay, their texts change: a screen reader keeps its place */
+  row_widget = gtk_widget_get_next_sibling (gtk_widget_get_first_child (table));
+  for (i = 0; i < rows->len; i++)
     {
       const LoadRow *row = &g_array_index (rows, LoadRow, i);
       g_autofree char *share = g_strdup_printf ("%.1f", row->share);
       g_autofree char *switches = g_strdup_printf ("%.0f", row->switches * hz / (end - from));
       g_autofree char *longest = tks_timeline_format_duration (row->longest, hz);
       const char *texts[] = { row->name, share, switches, longest };
+      /* Translators: a row of the live load table read by a screen reader: the thread, its
+       * share of the last second, its switches per second and its longest run */
+      g_autofree char *name = g_strdup_printf (_("%s, %s %% CPU, %s switches/s, longest run %s"),
+                                               row->name, share, switches, longest);
+      GtkWidget *label;
 
-      for (guint c = 0; c < G_N_ELEMENTS (texts); c++)
+      if (row_widget == NULL)
         {
-          GtkWidget *label = gtk_grid_get_child_at (grid, (int) c, (int) i + 1);
-
-          if (label == NULL)
-            {
-              label = cell (texts[c], c > 0);
-              gtk_grid_attach (grid, label, (int) c, (int) i + 1, 1, 1);
-            }
-          else
+          row_widget = table_row (self, texts, GTK_ACCESSIBLE_ROLE_CELL);
+          gtk_box_append (GTK_BOX (table), row_widget);
+        }
+      else
+        {
+          label = gtk_widget_get_first_child (row_widget);
+          for (guint c = 0; c < G_N_ELEMENTS (texts); c++, label = gtk_widget_get_next_sibling (label))
             gtk_label_set_text (GTK_LABEL (label), texts[c]);
         }
+      gtk_accessible_update_property (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      name, -1);
+      row_widget = gtk_widget_get_next_sibling (row_widget);
     }
-  while (gtk_grid_get_child_at (grid, 0, (int) rows->len + 1) != NULL)
-    gtk_grid_remove_row (grid, (int) rows->len + 1);
+  while (row_widget != NULL)
+    {
+      GtkWidget *next = gtk_widget_get_next_sibling (row_widget);
+
+      gtk_box_remove (GTK_BOX (table), row_widget);
+      row_widget = next;
+    }
+}
+
+/* What the Live load's numbers are worth: the records the board dropped (in the last second
+ * and in all), lines damaged on the link, and a stream fallen silent (the table then keeps
+ * the last second received, greyed out). Shown above the table and given as its description
+ * to screen readers; hidden while everything arrives. */
+static void
+update_live_state (TksWindow              *self,
+                   const TksRecorderStats *st)
+{
+  gint64 now = g_get_monotonic_time ();
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *text = NULL;
+  double silent;
+
+  if (st->bytes != self->record_seen_bytes || self->record_data_time == 0)
+    self->record_data_time = now;
+  silent = (now - self->record_data_time) / (double) G_USEC_PER_SEC;
+  if (st->dropped > 0)
+    {
+      g_autofree char *last = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                               st->dropped - MIN (st->dropped, self->record_seen_dropped));
+      g_autofree char *all = g_strdup_printf ("%" G_GUINT64_FORMAT, st->dropped);
+
+      /* Translators: records the board could not send: in the last second, then in all */
+      g_ptr_array_add (parts, g_strdup_printf (_("Dropped by the board: %s records in the last "
+                                                 "second, %s in all."), last, all));
+    }
+  if (st->damaged > 0)
+    g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u line damaged on the link.",
+                                                          "%u lines damaged on the link.", st->damaged),
+                                             st->damaged));
+  /* the board sends a line at least every 250 ms while it streams */
+  if (silent >= 1.5)
+    g_ptr_array_add (parts, g_strdup_printf (_("No data from the board for %.0f s: the load "
+                                               "shown is of the last second received."), silent));
+  g_ptr_array_add (parts, NULL);
+  text = g_strjoinv (" ", (char **) parts->pdata);
+  self->record_seen_bytes = st->bytes;
+  self->record_seen_dropped = st->dropped;
+
+  gtk_label_set_text (self->live_state_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->live_state_label), *text != '\0');
+  gtk_widget_set_sensitive (self->live_load_table, silent < 1.5);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->live_load_table),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
 
 static void
@@ -256,6 +324,7 @@ update_record_label (TksWindow *self)
   text = g_strdup_printf (_("Recording to %s: %s events in %.0f s, %s dropped, %s bytes"),
                           name, entries, st.seconds, dropped, bytes);
   gtk_label_set_text (self->record_label, text);
+  update_live_state (self, &st);
 }
 
 /* The timeline shows @capture, a stretch of the recording read back from the file, which
@@ -318,6 +387,11 @@ show_live_capture (TksWindow  *self,
     tks_viewport_set_range (self->viewport, end - span, end);
   recording_capture_shown (self, v_offset);
   update_live_load (self, capture);
+#ifdef __GLIBC__
+  /* the previous second's capture is gone: its pages go back to the system rather than stay
+   * in the worker threads' arenas, each second's capture landing in another */
+  malloc_trim (0);
+#endif
 }
 
 /* An earlier stretch, which ends @seconds into the recording, @before seconds after the
@@ -831,6 +905,8 @@ start_recording (TksWindow *self)
   tks_session_disconnect (self->session);
   self->recording = r;
   self->record_live = FALSE;
+  self->record_seen_bytes = self->record_seen_dropped = 0;
+  self->record_data_time = 0;
   _tks_window_clear_error (self);
   set_record_state (self, TRUE);
   update_record_label (self);
@@ -909,6 +985,14 @@ _tks_window_record_dispose (TksWindow *self)
 void
 _tks_window_record_init (TksWindow *self)
 {
+  const char *headings[] = {
+    _("Thread"),
+    /* Translators: a column of the live load table: the share of the last second */
+    _("CPU %"),
+    _("Switches/s"),
+    _("Longest run"),
+  };
+  GtkWidget *heading;
   GtkWidget *scale;
 
   /* the recording's position: dragging it back shows an earlier stretch, read from the file */
@@ -937,7 +1021,20 @@ _tks_window_record_init (TksWindow *self)
   gtk_widget_insert_after (self->record_position_box,
                            gtk_widget_get_parent (GTK_WIDGET (self->record_label)),
                            GTK_WIDGET (self->record_label));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->live_load_grid),
+  G_STATIC_ASSERT (G_N_ELEMENTS (headings) == G_N_ELEMENTS (self->live_load_columns));
+  for (guint c = 0; c < G_N_ELEMENTS (self->live_load_columns); c++)
+    self->live_load_columns[c] = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+  heading = table_row (self, headings, GTK_ACCESSIBLE_ROLE_COLUMN_HEADER);
+  /* Translators: the heading row of the live load table, read by a screen reader */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (heading), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Thread, CPU %, switches/s, longest run"), -1);
+  for (GtkWidget *h = gtk_widget_get_first_child (heading); h != NULL; h = gtk_widget_get_next_sibling (h))
+    gtk_widget_add_css_class (h, "heading");
+  gtk_box_append (GTK_BOX (self->live_load_table), heading);
+  /* the heading's cells hold the columns' groups */
+  for (guint c = 0; c < G_N_ELEMENTS (self->live_load_columns); c++)
+    g_object_unref (self->live_load_columns[c]);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->live_load_table),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Live load"), -1);
   set_record_state (self, FALSE);
 }

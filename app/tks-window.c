@@ -506,7 +506,8 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_button);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, live_load_grid);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, live_load_table);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, live_state_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, vscrollbar);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, status_label);

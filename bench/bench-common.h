@@ -14,3 +14,13 @@ now_ns (void)
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (guint64) ts.tv_sec * G_GUINT64_CONSTANT (1000000000) + (guint64) ts.tv_nsec;
 }
+
+/* For g_array_sort() of doubles, smallest first. */
+static inline int
+bench_compare_double (gconstpointer a,
+                      gconstpointer b)
+{
+  double da = *(const double *) a, db = *(const double *) b;
+
+  return da < db ? -1 : da > db;
+}

@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include "bench-common.h"
 #include "tks-session.h"
 #include "tks-test-wait.h"
 
@@ -65,19 +66,10 @@ raw_command (GSocket    *socket,
     }
 }
 
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double da = *(const double *) a, db = *(const double *) b;
-
-  return da < db ? -1 : da > db;
-}
-
 static double
 median (GArray *values)
 {
-  g_array_sort (values, compare_double);
+  g_array_sort (values, bench_compare_double);
   return g_array_index (values, double, values->len / 2);
 }
 

@@ -3,12 +3,14 @@
 # The viewer recording the simulated board over TCP at 115200 baud (tickscope --record), in a
 # private X server: its resident memory every 10 seconds, then what the recording holds
 # (events per second, dropped, bytes per event) and how long the file takes to open again.
-# Usage: bench/record-viewer.sh BUILD_DIR [SECONDS (default 120)]
+# Usage: bench/record-viewer.sh BUILD_DIR [SECONDS (default 120) [WORKERS (default 0)]]
+# WORKERS: the simulated board's extra threads (--workers; 10 switch about 3,500 times a second).
 # GSK_RENDERER=cairo measures the viewer without the GL renderer's own memory (under Xvfb,
 # Mesa's software GL holds about 80 MB more).
 set -eu
 build=${1:?usage: $0 BUILD_DIR [SECONDS]}
 seconds=${2:-120}
+workers=${3:-0}
 tmp=$(mktemp -d)
 board="" viewer="" xvfb=""
 cleanup() {
@@ -27,13 +29,14 @@ export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/.local/share" XDG_CONFIG_HOME="
 mkdir -p "$HOME"
 
 port=$((20000 + $$ % 20000))
-"$build/app/simboard/tickscope-simboard" --tcp "$port" --baud 115200 --no-banner >/dev/null 2>&1 &
+"$build/app/simboard/tickscope-simboard" --tcp "$port" --baud 115200 --workers "$workers" --no-banner \
+  >/dev/null 2>&1 &
 board=$!
 sleep 0.5
 "$build/app/tickscope" --record "tcp:127.0.0.1:$port" >"$tmp/viewer.log" 2>&1 &
 viewer=$!
 
-echo "record-viewer: tickscope --record on the simulated board at 115200 baud, $seconds s" \
+echo "record-viewer: tickscope --record on the simulated board ($workers more threads) at 115200 baud, $seconds s" \
      "(GSK_RENDERER=${GSK_RENDERER:-default})"
 t=0
 while [ "$t" -lt "$seconds" ]; do

@@ -21,8 +21,7 @@
 
 #include "tks-capture.h"
 #include "tks-coverage.h"
-#include "tks-timeline-render.h"
-#include "tks-timeline-events.h"
+#include "bench-render.h"
 #include "test-view-synthetic.h"
 
 #define WIDTH  1920
@@ -56,27 +55,13 @@ geometry_for (TksCapture          *capture,
   g->lanes = tks_lane_list_get_lanes (lane_list, &g->n_lanes);
 }
 
-/* One frame as the widget draws it: ruler, lanes and trigger into render nodes. */
+/* One frame as the widget draws it */
 static guint
 frame_nodes (TksCapture                *capture,
              const TksTimelineGeometry *g,
              PangoContext              *pango)
 {
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderNode *node;
-  TksPainter painter;
-
-  tks_painter_init_snapshot (&painter, snapshot, pango);
-  tks_timeline_render_ruler (capture, g, &painter);
-  tks_timeline_render_lanes (capture, g, &painter);
-  tks_timeline_render_events (capture, g, &painter);
-  tks_timeline_render_trigger (capture, g, &painter);
-  tks_timeline_render_headers (capture, g, &painter);
-  tks_painter_finish (&painter);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node != NULL)
-    gsk_render_node_unref (node);
-  return painter.n_fills;
+  return bench_frame_nodes (capture, g, pango);
 }
 
 /* One frame rasterised by cairo, as an export does. */

@@ -540,6 +540,52 @@ test_changed (void)
   g_assert_cmpuint (n, ==, 6);
 }
 
+/* Names as a board may send them: a control character is shown escaped as the command line
+ * shows it (the panel draws no box for it), an empty name as "(no name)", in the rows' labels
+ * and in their groups'. */
+static void
+test_shown_names (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-trigger-exits.raw.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) odd = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(TksLaneList) list = NULL;
+  const TksLaneRow *const *rows;
+  gboolean escaped = FALSE, unnamed = FALSE;
+  guint n;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  odd = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (odd, "Name = console\r", "Name = con\x1b[2Jsole\r", 0), >, 0);
+  g_assert_cmpuint (g_string_replace (odd, "Name = idle\r", "Name = \r", 0), >, 0);
+  capture = tks_capture_new_from_data (odd->str, odd->len, &error);
+  g_assert_no_error (error);
+  list = tks_lane_list_new (capture, FALSE, 1000);
+  rows = tks_lane_list_get_rows (list, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_null (strchr (rows[i]->label, '\x1b'));
+      g_assert_cmpstr (rows[i]->label, !=, "");
+      escaped |= g_str_equal (rows[i]->label, "con\\x1b[2Jsole");
+      unnamed |= g_str_equal (rows[i]->label, "(no name)");
+    }
+  g_assert_true (escaped);
+  g_assert_true (unnamed);
+
+  /* the same names in the timeline's tooltips */
+  {
+    g_autofree char *none = tks_lane_list_shown_name (NULL);
+    g_autofree char *bell = tks_lane_list_shown_name ("ring\a");
+    g_autofree char *plain = tks_lane_list_shown_name ("sensor");
+
+    g_assert_cmpstr (none, ==, "(no name)");
+    g_assert_cmpstr (bell, ==, "ring\\x07");
+    g_assert_cmpstr (plain, ==, "sensor");
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -554,6 +600,7 @@ main (int   argc,
   g_test_add_func ("/model/lane-list/search", test_search);
   g_test_add_func ("/model/lane-list/rebuild-keeps-state", test_rebuild_keeps_state);
   g_test_add_func ("/model/lane-list/changed", test_changed);
+  g_test_add_func ("/model/lane-list/shown-names", test_shown_names);
 
   return g_test_run ();
 }

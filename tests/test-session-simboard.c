@@ -287,6 +287,43 @@ test_cancel_then_fetch (gconstpointer data)
   g_main_loop_unref (wait.loop);
 }
 
+/* A line slower than the baud rate the session was told (a TCP relay of a 4800-baud serial
+ * line, the session left at 115200): the first fetch takes longer than the baud rate said, but
+ * its bytes keep coming at a serial line's pace, so it waits for them and gets the whole log. */
+static void
+test_slower_than_said (gconstpointer data)
+{
+  static const char * const slow[] = { "--baud", "4800", "--uptime", "5000", NULL };
+  const char *how = data;
+  Board board = { 0 };
+  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  g_autoptr(TksSession) session = tks_session_new ();
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 start;
+
+  board_start_with (&board, how, slow);
+  tks_session_set_timeout (session, 1000);
+  tks_session_connect_async (session, board.address, NULL, tks_wait_done, &wait);
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait), &error));
+  g_assert_no_error (error);
+
+  start = g_get_monotonic_time ();
+  tks_session_fetch_async (session, NULL, tks_wait_done, &wait);
+  capture = tks_session_fetch_finish (session, tks_wait_for (&wait), &error);
+  g_test_message ("%s after %.1f s", error != NULL ? error->message : "a capture",
+                  (g_get_monotonic_time () - start) / 1e6);
+  g_assert_no_error (error);
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 3000);
+  check_capture (capture);
+
+  tks_session_disconnect (session);
+  board_stop (&board);
+  g_clear_object (&wait.result);
+  g_main_loop_unref (wait.loop);
+}
+
 static gboolean
 kill_board (gpointer data)
 {
@@ -347,6 +384,7 @@ main (int    argc,
   g_test_add_data_func ("/simboard/tcp/cancel-then-fetch", "--tcp", test_cancel_then_fetch);
   g_test_add_data_func ("/simboard/pty/cancel-then-fetch", "--pty", test_cancel_then_fetch);
   g_test_add_data_func ("/simboard/tcp/killed-mid-fetch", "--tcp", test_killed_mid_fetch);
+  g_test_add_data_func ("/simboard/tcp/slower-than-said", "--tcp", test_slower_than_said);
   g_test_add_data_func ("/simboard/pty/killed-mid-fetch", "--pty", test_killed_mid_fetch);
 
   return g_test_run ();

@@ -16,6 +16,7 @@
 #include "tks-capture.h"
 #include "tks-cli.h"
 #include "tks-error.h"
+#include "tks-i18n.h"
 
 /* The input is opened here, as the output is (tks_cli_open_output): its errors are said in
  * the same words, in the user's language. */
@@ -93,32 +94,7 @@ tks_cli_write_output (const char  *path,
 char *
 tks_cli_escape (const char *text)
 {
-  GString *out = g_string_new (NULL);
-  const char *p = text != NULL ? text : "";
-  const char *end = p + strlen (p);
-
-  while (p < end)
-    {
-      gunichar c = g_utf8_get_char_validated (p, end - p);
-
-      if (c == (gunichar) -1 || c == (gunichar) -2)
-        {
-          g_string_append_printf (out, "\\x%02x", (guchar) *p);
-          p++;
-          continue;
-        }
-      /* Control characters (C0, DEL, C1: escape sequences start with them), and the marks
-       * that reorder text on screen. */
-      if (c < 0x20 || (c >= 0x7f && c < 0xa0))
-        g_string_append_printf (out, "\\x%02x", c);
-      else if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ||
-               c == 0x200e || c == 0x200f || c == 0x061c || c == 0x2028 || c == 0x2029)
-        g_string_append_printf (out, "\\u{%04x}", c);
-      else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
-      p = g_utf8_next_char (p);
-    }
-  return g_string_free (out, FALSE);
+  return tks_i18n_escape (text);
 }
 
 int

@@ -14,4 +14,9 @@ char *tks_i18n_locale_dir (void);
  * their translations. Programs call it first thing in main(). */
 void  tks_i18n_init       (void);
 
+/* @text as it can be shown whatever it holds (a board's thread name): control characters (C0,
+ * DEL, C1, where escape sequences start) and bytes that are not UTF-8 as \xNN, the marks that
+ * reorder text on screen as \u{NNNN}. NULL reads as "". */
+char *tks_i18n_escape     (const char *text);
+
 G_END_DECLS

@@ -98,6 +98,37 @@ tks_shell_get_command_timeout (TksShell *self,
   return (guint) MIN (ms, (double) G_MAXINT);
 }
 
+/* The slowest line whose pace moves a reply's deadline (1200 baud, 8N1), in bytes per second. */
+#define SLOWEST_LINE_RATE 120.0
+
+/* A reply's deadline has come, short of the bytes the caller expected, while they come at a
+ * serial line's pace but slower than the baud rate said (a TCP relay of a slower line, a baud
+ * rate set wrong): the deadline moves to what the rest would take at the pace seen, twice,
+ * as tks_shell_get_command_timeout() gives at the baud rate. FALSE when it does not move: the
+ * bytes expected have come, or they come slower than the slowest line (a board trickling). */
+static gboolean
+extend_deadline (TksShell *self,
+                 gint64    sent,
+                 gsize     have,
+                 gsize     expected_bytes,
+                 guint    *total_ms,
+                 gint64   *deadline)
+{
+  gint64 now = g_get_monotonic_time ();
+  double rate = now > sent ? have / ((now - sent) / 1e6) : 0;
+  double ms;
+
+  if (have >= expected_bytes || rate < SLOWEST_LINE_RATE)
+    return FALSE;
+  ms = self->timeout_ms + 2000.0 * expected_bytes / rate;
+  if (ms <= *total_ms)
+    return FALSE;
+  *total_ms = (guint) MIN (ms, (double) G_MAXINT);
+  *deadline = sent + (gint64) *total_ms * 1000;
+  g_debug ("The reply comes at %.0f bytes/s: %.1f s for it", rate, *total_ms / 1000.0);
+  return *deadline > now;
+}
+
 /* The buffer ends with the prompt at the start of a line. */
 static gboolean
 ends_with_prompt (const guint8 *data,
@@ -470,7 +501,7 @@ tks_shell_command_limited (TksShell             *self,
   TksShellLimit default_limit = { 0 };
   g_autofree char *line = NULL;
   guint total_ms;
-  gint64 deadline;
+  gint64 sent, deadline;
   guint64 lines = 0;
   gssize echo_end = -1;
   gsize fed = 0;         /* bytes of the buffer handed to @body_func */
@@ -531,7 +562,8 @@ tks_shell_command_limited (TksShell             *self,
     return NULL;
 
   total_ms = tks_shell_get_command_timeout (self, expected_bytes);
-  deadline = g_get_monotonic_time () + (gint64) total_ms * 1000;
+  sent = g_get_monotonic_time ();
+  deadline = sent + (gint64) total_ms * 1000;
 
   for (;;)
     {
@@ -571,6 +603,9 @@ tks_shell_command_limited (TksShell             *self,
           g_propagate_error (error, read_error);
           return NULL;
         }
+      if (n == 0 && ms_left (deadline) == 0 &&
+          extend_deadline (self, sent, self->buf->len, expected_bytes, &total_ms, &deadline))
+        continue;
       if (n == 0)
         {
           g_autofree char *link = describe_link (self);
@@ -621,7 +656,8 @@ tks_shell_command_limited (TksShell             *self,
       at_prompt = ends_with_prompt (self->buf->data, self->buf->len);
       if (at_prompt && !limit->wait_after_prompt)
         break;
-      if (!at_prompt && ms_left (deadline) == 0)
+      if (!at_prompt && ms_left (deadline) == 0 &&
+          !extend_deadline (self, sent, self->buf->len, expected_bytes, &total_ms, &deadline))
         {
           /* Bytes still trickle in, but the reply's time is over. */
           g_autofree char *link = describe_link (self);

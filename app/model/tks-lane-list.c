@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tks-i18n.h"
 #include "tks-lane-list.h"
 
 /* What the user chose for a key, kept across rebuilds. */
@@ -143,10 +144,21 @@ compare_members (gconstpointer a,
   return ra->pub.threads[0] < rb->pub.threads[0] ? -1 : ra->pub.threads[0] > rb->pub.threads[0];
 }
 
+char *
+tks_lane_list_shown_name (const char *name)
+{
+  if (name == NULL || *name == '\0')
+    /* Translators: a thread without a name */
+    return g_strdup (_("(no name)"));
+  return tks_i18n_escape (name);
+}
+
 static void
 label_row (TksLaneList *self,
            Row         *row)
 {
+  g_autofree char *name = tks_lane_list_shown_name (row->pub.name);
+
   g_free (row->label);
   switch (row->pub.kind)
     {
@@ -155,7 +167,7 @@ label_row (TksLaneList *self,
        * name, then how many threads ("×" is the multiplication sign) */
       row->label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s ×%u", "%s ×%u",
                                                  row->members->len),
-                                    row->pub.name, row->members->len);
+                                    name, row->members->len);
       break;
     case TKS_LANE_ROW_MEMBER:
       if (!isnan (row->exit_time))
@@ -170,7 +182,7 @@ label_row (TksLaneList *self,
       break;
     case TKS_LANE_ROW_THREAD:
     default:
-      row->label = g_strdup (row->pub.name);
+      row->label = g_steal_pointer (&name);
       break;
     }
   row->pub.label = row->label;

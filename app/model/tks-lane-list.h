@@ -74,6 +74,11 @@ G_DECLARE_FINAL_TYPE (TksLaneList, tks_lane_list, TKS, LANE_LIST, GObject)
 
 /* @with_exited_before_log: as tks_capture_get_shown_lanes(); @tick_hz: the rate the labels
  * convert exit positions with. The range is the whole capture until set. */
+/* A thread's name as the viewer shows it (rows, lane headers, tooltips): its control
+ * characters escaped as the command line shows them (\x1b), an empty or missing name said to
+ * be one. */
+char             *tks_lane_list_shown_name       (const char   *name);
+
 TksLaneList      *tks_lane_list_new              (TksCapture   *capture,
                                                   gboolean      with_exited_before_log,
                                                   double        tick_hz);

@@ -15,6 +15,7 @@
 import glob
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -36,16 +37,52 @@ def record_button(app):
                 and n.getRoleName() in ("push button", "toggle button"))
 
 
+def live_load_table(app):
+    return find(main_window(app), lambda n: n.name == "Live load" and n.getRoleName() == "table")
+
+
 def live_load(app):
-    """The rows of the Live load table: [(thread, cpu, switches per second, longest run)]."""
-    table = find(main_window(app), lambda n: n.name == "Live load")
+    """The rows of the Live load table, a table for assistive technologies: its first row
+    the column headers, then a row per thread named by what its cells say.
+    [(thread, cpu, switches per second, longest run)]; [] while it is not such a table."""
+    table = live_load_table(app)
     if table is None:
         return []
-    cells = [t for t in labels(table)]
-    if cells[:4] != ["Thread", "CPU %", "Switches/s", "Longest run"]:
+    try:
+        rows = [r for r in table if r.getRoleName() == "table row"]
+        cells = [[c.name or "" for c in r] for r in rows]
+        roles = [[c.getRoleName() for c in r] for r in rows]
+        names = [r.name or "" for r in rows]
+    except Exception:
         return []
-    rows = [cells[i:i + 4] for i in range(4, len(cells) - 3, 4)]
-    return [(r[0], float(r[1]), float(r[2]), r[3]) for r in rows]
+    # GTK 4.8 exports column headers as fillers; later versions as column headers
+    if not rows or cells[0] != ["Thread", "CPU %", "Switches/s", "Longest run"] \
+            or not set(roles[0]) <= {"column header", "filler"}:
+        return []
+    out = []
+    for name, row, role in zip(names[1:], cells[1:], roles[1:]):
+        # each row reads as "thread, CPU %, switches/s, longest run"
+        if len(row) != 4 or set(role) != {"table cell"} or \
+                name != "%s, %s %% CPU, %s switches/s, longest run %s" % tuple(row):
+            return []
+        out.append((row[0], float(row[1]), float(row[2]), row[3]))
+    return out
+
+
+def live_state(app):
+    """What the window says of the stream's drops and silences: the label above the table,
+    and the table's description for screen readers (the same text), and whether the table is
+    sensitive."""
+    def read():
+        try:
+            table = live_load_table(app)
+            text = label_text(app, lambda s: s.startswith("Dropped by the board") or s.startswith("No data "))
+            return [text, table.description if table is not None else None,
+                    table.getState().contains(pyatspi.STATE_SENSITIVE) if table is not None else None]
+        except Exception:
+            # the lane headers are made anew each second while recording: a read may meet one gone
+            return None
+    return wait_for(read, 3) or [None, None, None]
 
 
 def view_end(app):
@@ -77,6 +114,8 @@ def main():
     check({"idle", "sensor", "filter"} <= set(names), "the Live load table lists the threads", names)
     check(abs(total - 100) <= 2, "their CPU shares of the last second add up to 100 %% (%.1f)" % total, rows)
     check(rows == sorted(rows, key=lambda r: -r[1]), "busiest first", rows)
+    check(live_state(app)[0] is None and not live_state(app)[1],
+          "nothing dropped, the stream flowing: no warning over the table", live_state(app))
     check(all(r[2] >= 0 for r in rows) and any(r[2] > 100 for r in rows),
           "with switches per second (the sensor thread runs every 2 ticks)", rows)
     first_end = wait_for(lambda: view_end(app), 5)
@@ -110,6 +149,7 @@ def main():
     scrolled_back()
     if SIMBOARD:
         pulled_cable(glob.glob(os.path.join(HISTORY, "record-*.txt")))
+        slow_and_stalled()
     return finish(log)
 
 
@@ -180,6 +220,19 @@ def scrolled_back():
     stop(proc)
 
 
+def record_over_tcp(port, log_name, timeout, what):
+    """The viewer connected to the board on @port: Record enabled within @timeout s, then
+    clicked. (process, application), or (None, None) when Record stayed off."""
+    proc, log = start(TICKSCOPE, "tcp:127.0.0.1:%d" % port, log_name=log_name)
+    app = wait_for(get_app, 30)
+    button = wait_for(lambda: record_button(app) if app and sensitive(record_button(app)) else None, timeout)
+    if not check(button is not None, what, status(app) if app else None):
+        stop(proc)
+        return None, None
+    click(button)
+    return proc, app
+
+
 def pulled_cable(before):
     port = free_port()
     board = subprocess.Popen([SIMBOARD, "--tcp", str(port)], stdout=subprocess.DEVNULL,
@@ -187,13 +240,9 @@ def pulled_cable(before):
     try:
         if not check(listening(port), "a board listens on TCP"):
             return
-        proc, log = start(TICKSCOPE, "tcp:127.0.0.1:%d" % port, log_name="tickscope-tcp.log")
-        app = wait_for(get_app, 30)
-        button = wait_for(lambda: record_button(app) if app and sensitive(record_button(app)) else None, 30)
-        if not check(button is not None, "over TCP, Record is enabled"):
-            stop(proc)
+        proc, app = record_over_tcp(port, "tickscope-tcp.log", 30, "over TCP, Record is enabled")
+        if proc is None:
             return
-        click(button)
         wait_for(lambda: len(live_load(app)) >= 5, 10)
         board.kill()
         board.wait()
@@ -210,6 +259,48 @@ def pulled_cable(before):
         check(proc.poll() is None, "the viewer is still running")
         stop(proc)
     finally:
+        board.kill()
+        board.wait()
+
+
+def slow_and_stalled():
+    """A board whose serial line (9600 baud) cannot carry its switches: connected, Record is
+    enabled once the first fetch, slower than the viewer's baud rate says, has ended; the records it drops
+    show over the Live load (in the last second and in all), to screen readers too; then the
+    board stopped (SIGSTOP: the link open, nothing arriving): "No data from the board for N s"
+    and the table greyed out, before the recording ends at the silence timeout."""
+    port = free_port()
+    board = subprocess.Popen([SIMBOARD, "--tcp", str(port), "--baud", "9600"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        if not check(listening(port), "a board listens on TCP at 9600 baud"):
+            return
+        # the first fetch takes longer than the baud rate the viewer assumes (115200): it
+        # waits for the bytes as they come, and Record is enabled once it has ended
+        proc, app = record_over_tcp(port, "tickscope-slow.log", 40, "a board at 9600 baud over TCP: the "
+                                    "first fetch completes, Record is enabled")
+        if proc is None:
+            return
+        wait_for(lambda: app and len(live_load(app)) >= 3, 30)
+        state = wait_for(lambda: live_state(app) if (live_state(app)[0] or "").startswith("Dropped") else None, 15)
+        m = re.match(r"Dropped by the board: (\d+) records in the last second, (\d+) in all\.",
+                     state[0] if state else "")
+        check(m is not None and int(m.group(2)) > 0 and int(m.group(1)) <= int(m.group(2)),
+              "a link too slow for the board: its drops show over the Live load", state)
+        check(state is not None and state[1] == state[0], "and are the table's description for "
+              "screen readers", state)
+        rec = recording_line(app) or ""
+        check(re.search(r", [1-9]\d* dropped", rec) is not None, "the recording's line counts them too", rec)
+        board.send_signal(signal.SIGSTOP)
+        silent = wait_for(lambda: live_state(app) if "No data from the board for" in (live_state(app)[0] or "")
+                          else None, 4)
+        check(silent is not None and not silent[2] and "No data from the board for" in (silent[1] or ""),
+              "a stalled stream says so (visibly and as the description) and greys the table out", silent)
+        screenshot("recording-stalled.png")
+        board.send_signal(signal.SIGCONT)
+        stop(proc)
+    finally:
+        board.send_signal(signal.SIGCONT)
         board.kill()
         board.wait()
 

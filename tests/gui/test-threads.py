@@ -144,6 +144,8 @@ def choose_sort(app, label, current):
     own, where the accessibility tree's positions do not hold)."""
     box = control(app, "combo box", "Sort threads by")
     toggle = find(box, lambda n: n.getRoleName() in ("push button", "toggle button"))
+    check(toggle is not None and toggle.name == "Sort threads by",
+          "the sort dropdown's button has the dropdown's name", toggle.name if toggle else None)
     click(toggle)
     time.sleep(0.5)
     steps = SORTS.index(label) - SORTS.index(current)
@@ -227,13 +229,18 @@ def main():
     prio = min(groups)
     label = "%s ×%d" % (EXITED, groups[prio])
     lowest = [r for r in rows(app) if r.startswith(label + ", priority %d" % prio)]
-    click(control(app, "toggle button", "Expand " + label))
+    expanders = [n.name for n in find_all(panel(app), lambda n: n.getRoleName() in ("push button", "toggle button")
+                                          and (n.name or "").startswith("Expand "))]
+    check(len(expanders) == len(groups) and len(set(expanders)) == len(expanders)
+          and ("Expand %s, priority %d" % (label, prio)) in expanders,
+          "each group's Expand is named with its priority: groups of one name differ", expanders)
+    click(control(app, "toggle button", "Expand %s, priority %d" % (label, prio)))
     members = wait_for(lambda: [s for s in lanes(app) if s.startswith("#")], 5) or []
     check(len(members) == groups[prio] and all(re.match(r"#\d+, exited (at -?[\d.]+ ms|before the log)", s)
                                               for s in members),
           "Expand shows the %d members, numbered, with their exits" % groups[prio], members)
     screenshot("threads-expanded.png")
-    click(control(app, "toggle button", "Expand " + label))
+    click(control(app, "toggle button", "Expand %s, priority %d" % (label, prio)))
     check(wait_for(lambda: lanes(app) == shown, 5) and lowest, "collapsed again, one lane", lanes(app))
 
     # sort by name, then by load; then back to priority

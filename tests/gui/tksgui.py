@@ -125,7 +125,15 @@ def click(node):
 
 
 def labels(node):
-    return [n.name or "" for n in find_all(node, lambda n: n.getRoleName() == "label")]
+    """The labels' texts under node; a label gone while the tree is read (the viewer makes
+    some anew each second while recording) is left out."""
+    out = []
+    for n in find_all(node, lambda n: n.getRoleName() == "label"):
+        try:
+            out.append(n.name or "")
+        except Exception:
+            pass
+    return out
 
 
 def label_text(app, pred):
