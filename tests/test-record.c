@@ -34,11 +34,13 @@ typedef struct
   char        *address;
 } Board;
 
-/* Starts the board serving on @how ("--tcp" or "--pty") with a serial line of @baud. */
+/* Starts the board serving on @how ("--tcp" or "--pty") with a serial line of @baud, and
+ * @extra (an option of the board, or NULL). */
 static void
-board_start (Board      *board,
-             const char *how,
-             const char *baud)
+board_start_with (Board      *board,
+                  const char *how,
+                  const char *baud,
+                  const char *extra)
 {
   const char *exe = g_getenv ("TKS_SIMBOARD");
   g_autoptr(GError) error = NULL;
@@ -55,6 +57,8 @@ board_start (Board      *board,
     argv[n++] = port = g_strdup_printf ("%u", free_port ());
   argv[n++] = "--baud";
   argv[n++] = baud;
+  if (extra != NULL)
+    argv[n++] = extra;
   argv[n] = NULL;
   board->proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                   G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
@@ -65,6 +69,14 @@ board_start (Board      *board,
   g_assert_nonnull (line);
   board->address = port != NULL ? g_strdup_printf ("tcp:127.0.0.1:%s", port)
                                  : g_strdup (g_strchomp (line));
+}
+
+static void
+board_start (Board      *board,
+             const char *how,
+             const char *baud)
+{
+  board_start_with (board, how, baud, NULL);
 }
 
 static void
@@ -476,6 +488,61 @@ test_cli (void)
   g_unlink (path);
 }
 
+/* A board with 46 more threads than its own keeps few numbers free: its spawner's jobs come
+ * and go through them. tickscope-cli record, then tickscope-cli info: every thread that ran has
+ * a number (the exits gave theirs back during the recording), no warning. */
+static void
+test_cli_numbers_given_back (void)
+{
+  Board board = { 0 };
+  g_autofree char *path = temp_path ("tks-test-record-numbers.txt");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  guint n_exited = 0, n_warnings = 0;
+
+  board_start_with (&board, "--tcp", "115200", "--workers=46");
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                           TICKSCOPE_CLI, "record", board.address, "-o", path, "--duration", "5",
+                           NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_clear_object (&proc);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                           TICKSCOPE_CLI, "info", path, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s%s", out, err);
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_assert_null (strstr (out, "without a number"));
+  g_assert_nonnull (strstr (out, "\nWarnings:          0\n"));
+
+  capture = tks_capture_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_null (tks_capture_get_damage (capture));
+  tks_capture_get_warnings (capture, &n_warnings);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+
+      g_assert_false (th->flags & TKS_THREAD_NOT_LISTED);
+      n_exited += (th->flags & TKS_THREAD_EXITED) != 0;
+    }
+  /* The 60 threads of the board and more jobs than the 3 numbers left (a job every 150 to
+   * 450 ms, each one living a few milliseconds). */
+  g_assert_cmpuint (n_exited, >=, 8);
+  g_assert_cmpuint (tks_capture_get_n_threads (capture), >, 63);
+  board_stop (&board);
+  g_unlink (path);
+}
+
 /* On a terminal, tickscope-cli record shows its progress on standard error (here a pty). */
 static void
 test_cli_progress_on_terminal (void)
@@ -617,6 +684,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/board-reset", test_board_reset);
   g_test_add_func ("/record/cli", test_cli);
   g_test_add_func ("/record/cli-sigint", test_cli_sigint);
+  g_test_add_func ("/record/cli-numbers-given-back", test_cli_numbers_given_back);
   g_test_add_func ("/record/cli-progress-on-terminal", test_cli_progress_on_terminal);
   return g_test_run ();
 }
