@@ -2240,14 +2240,31 @@ tu_rec_announce (BaseSequentialStream *out, uint8_t n_threads, uint8_t n_names)
 }
 
 /* Takes up to TU_REC_BATCH entries from the log (locked): their number; the slots overwritten
- * before they could be read are added to @lost. */
+ * before they could be read are added to @lost.
+ *
+ * With @give_back, first gives the numbers of the threads that exited back: when the reader
+ * has caught up, every thread is announced and only the recording holds the numbers, the exits
+ * held meanwhile are written at the reader and taken here, under the same lock (so no hole can
+ * take them), before any other announcement: the host renumbers at the same place in the
+ * stream as the board, and the numbers go to the threads created next (announced as usual).
+ * A batch at most. */
 static uint32_t
 tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_threads,
-             uint8_t *n_names)
+             uint8_t *n_names, int give_back)
 {
   uint32_t n = 0, left, pos, oldest;
 
   chSysLock ();
+  if (give_back != 0 && tu_n_held != 0U && tu_rec.seq == tu_written
+      && tu_rec.threads == tu_n_slots && tu_active != 0U && tu_hold_count == 1U)
+    {
+      uint8_t before = tu_n_slots;
+
+      tu_hold_count = 0;
+      tu_flush_held_some (TU_REC_BATCH);
+      tu_hold_count = 1U;
+      tu_rec.threads = (uint8_t) (tu_rec.threads - (before - tu_n_slots));
+    }
   /* Run mode (the log emptied meanwhile) goes on from its beginning. */
   if (tu_rec.seq - (tu_written - tu_count) > tu_count)
     {
@@ -2280,37 +2297,12 @@ tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_thre
   return n;
 }
 
-/* Gives the numbers of the threads that exited back (locked): when the reader has caught up,
- * every thread is announced and only the recording holds the numbers, the exits held meanwhile
- * are written at the reader, which takes them next, before any other announcement: the host
- * renumbers at the same place in the stream as the board, and the numbers go to the threads
- * created next (announced as usual). A batch at most, so that the next take has them all.
- * Returns whether exits were written. */
-static int
-tu_rec_give_back (void)
-{
-  uint8_t before, after;
-
-  chSysLock ();
-  before = tu_n_slots;
-  if (tu_n_held != 0U && tu_rec.seq == tu_written && tu_rec.threads == tu_n_slots
-      && tu_active != 0U && tu_hold_count == 1U)
-    {
-      tu_hold_count = 0;
-      tu_flush_held_some (TU_REC_BATCH);
-      tu_hold_count = 1U;
-      tu_rec.threads = (uint8_t) (tu_rec.threads - (before - tu_n_slots));
-    }
-  after = tu_n_slots;
-  chSysUnlock ();
-  return after != before;
-}
-
 /* Streams what the log holds beyond the reader, a bounded number of entries. */
 static void
 tu_rec_drain (BaseSequentialStream *out, systime_t now)
 {
   uint32_t taken = 0;
+  int give_back = 0;
 
   while (taken < TU_REC_POLL)
     {
@@ -2319,7 +2311,7 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
       uint32_t i, n, lost = 0;
       uint8_t n_threads, n_names;
 
-      n = tu_rec_take (batch, slots, &lost, &n_threads, &n_names);
+      n = tu_rec_take (batch, slots, &lost, &n_threads, &n_names, give_back);
       if (lost != 0U)
         {
           /* The hole lies between the lines: from the last entry streamed to the next one. */
@@ -2344,8 +2336,12 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
           tu_rec.last_tick = (batch[i].record >> TU_TIME_POS) & TU_TIME_MASK;
         }
       taken += n;
-      if (n < TU_REC_BATCH && tu_rec_give_back () == 0)
-        break;
+      if (n == TU_REC_BATCH)
+        give_back = 0;        /* more to read first */
+      else if (give_back != 0 && n == 0)
+        break;                /* caught up, nothing (more) to give back */
+      else
+        give_back = 1;        /* caught up: the next take gives the numbers back first */
     }
   if (tu_rec.log.entries != 0U
       && (systime_t) (now - tu_rec.line_began) >= tu_rec_ticks (TU_REC_LINE_MS))
