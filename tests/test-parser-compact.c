@@ -468,12 +468,13 @@ make_churn_recording (guint    n_spawned,
   /* Then the two first alone, for a while: long stretches of full lines. */
   for (guint i = 0; i < n_quiet; i++)
     {
+      thread_t *next = ch_host_current () == &base[0] ? &base[1] : &base[0];
       gpointer at, name;
 
       ch_host_time = ++tick;
-      ch_host_switch (&base[(i + 1) % 2]);
+      ch_host_switch (next);
       at = GUINT_TO_POINTER ((guint) tick);
-      name = (gpointer) base[(i + 1) % 2].name;
+      name = (gpointer) next->name;
       g_array_append_val (truth, at);
       g_array_append_val (truth, name);
       if (i % 3 == 0)
