@@ -398,6 +398,25 @@ test_events (void)
  * a tick, so that a run's tick names it). */
 #define MAX_SPAWNED 400
 
+/* Switches to @next at @tick, notes it in @truth, and polls the recording when @poll. */
+static void
+churn_switch (thread_t   *next,
+              systime_t   tick,
+              GArray     *truth,
+              HostStream *out,
+              gboolean    poll)
+{
+  static const uint8_t keepalive = 0x16;
+  gpointer at = GUINT_TO_POINTER ((guint) tick), name = (gpointer) next->name;
+
+  ch_host_time = tick;
+  ch_host_switch (next);
+  g_array_append_val (truth, at);
+  g_array_append_val (truth, name);
+  if (poll)
+    g_assert_cmpint (tuRecordPoll (&out->base, &keepalive, 1), ==, 1);
+}
+
 static char *
 make_churn_recording (guint    n_spawned,
                       guint    n_quiet,
@@ -406,7 +425,7 @@ make_churn_recording (guint    n_spawned,
 {
   static thread_t base[2], spawned[MAX_SPAWNED];
   static char names[MAX_SPAWNED][16];
-  static const uint8_t stop = THREADS_RECORD_STOP_BYTE, keepalive = 0x16;
+  static const uint8_t stop = THREADS_RECORD_STOP_BYTE;
   thread_t *alive[16];
   guint n_alive = 0, created = 0;
   HostStream out;
@@ -431,7 +450,6 @@ make_churn_recording (guint    n_spawned,
   for (guint i = 0; created < n_spawned || n_alive > 2; i++)
     {
       thread_t *current = ch_host_current (), *next;
-      gpointer at, name;
 
       rng = rng * 1103515245u + 12345u;
       tick++;
@@ -457,29 +475,12 @@ make_churn_recording (guint    n_spawned,
           next = alive[(rng >> 16) % n_alive];
         }
       while (next == current);
-      ch_host_switch (next);
-      at = GUINT_TO_POINTER ((guint) tick);
-      name = (gpointer) next->name;
-      g_array_append_val (truth, at);
-      g_array_append_val (truth, name);
-      if (i % 3 == 0)
-        g_assert_cmpint (tuRecordPoll (&out.base, &keepalive, 1), ==, 1);
+      churn_switch (next, tick, truth, &out, i % 3 == 0);
     }
   /* Then the two first alone, for a while: long stretches of full lines. */
   for (guint i = 0; i < n_quiet; i++)
-    {
-      thread_t *next = ch_host_current () == &base[0] ? &base[1] : &base[0];
-      gpointer at, name;
-
-      ch_host_time = ++tick;
-      ch_host_switch (next);
-      at = GUINT_TO_POINTER ((guint) tick);
-      name = (gpointer) next->name;
-      g_array_append_val (truth, at);
-      g_array_append_val (truth, name);
-      if (i % 3 == 0)
-        g_assert_cmpint (tuRecordPoll (&out.base, &keepalive, 1), ==, 1);
-    }
+    churn_switch (ch_host_current () == &base[0] ? &base[1] : &base[0], ++tick, truth, &out,
+                  i % 3 == 0);
   g_assert_cmpint (tuRecordPoll (&out.base, &stop, 1), ==, 0);
   g_string_append (text, out.text->str);
   g_string_append (text, "ch> ");

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -449,41 +450,54 @@ test_damaged_line (void)
   g_unlink (path2);
 }
 
+/* Runs tickscope-cli with the arguments after @first (NULL-terminated): its exit status, what
+ * it printed in @out and @err (to free). */
+static int G_GNUC_NULL_TERMINATED
+run_cli (char       **out,
+         char       **err,
+         const char  *first,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  va_list ap;
+
+  g_ptr_array_add (argv, (gpointer) TICKSCOPE_CLI);
+  va_start (ap, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  proc = g_subprocess_newv ((const char * const *) argv->pdata,
+                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, out, err, &error);
+  g_assert_no_error (error);
+  return g_subprocess_get_exit_status (proc);
+}
+
 /* tickscope-cli record: its summary line, and a file tickscope-cli info reads. */
 static void
 test_cli (void)
 {
   Board board = { 0 };
   g_autofree char *path = temp_path ("tks-test-record-cli.txt");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
   g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *info = NULL, *info_err = NULL;
   g_autoptr(GRegex) summary = g_regex_new ("^[0-9]+ events in [0-9]+\\.[0-9] s, 0 dropped, "
                                            "[0-9]+ bytes \\([0-9]+\\.[0-9][0-9] bytes/event\\)\n$",
                                            0, 0, NULL);
 
   board_start (&board, "--tcp", "115200");
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                           TICKSCOPE_CLI, "record", board.address, "-o", path, "--duration", "2",
-                           NULL);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
-  g_assert_no_error (error);
+  g_assert_cmpint (run_cli (&out, &err, "record", board.address, "-o", path, "--duration", "2",
+                            NULL), ==, 0);
   g_test_message ("%s%s", out, err);
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
   g_assert_true (g_regex_match (summary, out, 0, NULL));
   /* stderr is not a terminal: no progress */
   g_assert_cmpstr (err, ==, "");
-  g_clear_object (&proc);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                           TICKSCOPE_CLI, "info", path, NULL);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
-  g_assert_true (g_str_has_prefix (out, "Threads:"));
+  g_assert_cmpint (run_cli (&info, &info_err, "info", path, NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (info, "Threads:"));
   board_stop (&board);
   g_unlink (path);
 }
@@ -497,29 +511,15 @@ test_cli_numbers_given_back (void)
   Board board = { 0 };
   g_autofree char *path = temp_path ("tks-test-record-numbers.txt");
   g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *rec_out = NULL, *rec_err = NULL, *out = NULL, *err = NULL;
   g_autoptr(TksCapture) capture = NULL;
   guint n_exited = 0, n_warnings = 0;
 
   board_start_with (&board, "--tcp", "115200", "--workers=46");
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                           TICKSCOPE_CLI, "record", board.address, "-o", path, "--duration", "5",
-                           NULL);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
-  g_clear_object (&proc);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                           TICKSCOPE_CLI, "info", path, NULL);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
-  g_assert_no_error (error);
+  g_assert_cmpint (run_cli (&rec_out, &rec_err, "record", board.address, "-o", path,
+                            "--duration", "5", NULL), ==, 0);
+  g_assert_cmpint (run_cli (&out, &err, "info", path, NULL), ==, 0);
   g_test_message ("%s%s", out, err);
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
   g_assert_null (strstr (out, "without a number"));
   g_assert_nonnull (strstr (out, "\nWarnings:          0\n"));
 
