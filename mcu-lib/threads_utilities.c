@@ -718,6 +718,11 @@ tu_exit_squeezes_trigger (void)
 
   if (tu_triggered == 0U || tu_frozen != 0U || tu_deleted_count < THREADS_TIMESTAMPS_MAX_DELETED)
     return 0;
+#if TU_RECORD
+  /* A recording does not freeze the log: its half-log countdown starts when it ends. */
+  if (tu_recording != 0U)
+    return 0;
+#endif
   oldest = tu_written - tu_count;
   kept_from = tu_deleted[tu_deleted_first].seq + 1U;
   before = tu_trigger_seq - oldest > kept_from - oldest ? tu_trigger_seq - kept_from : 0U;
@@ -759,10 +764,10 @@ tu_exit_now (uint8_t index, uint8_t prio, uint8_t flags, const char *name)
   tu_remove_slot (index);
 }
 
-/* Writes the exits held while a list was printed, in the order they happened, as long as the
- * log records and nobody holds the numbers. */
+/* Writes at most @limit of the exits held while a list was printed, in the order they
+ * happened, as long as the log records and nobody holds the numbers. */
 static void
-tu_flush_held (void)
+tu_flush_held_some (uint8_t limit)
 {
   if (tu_frozen != 0U && tu_hold_count == 0U)
     {
@@ -780,7 +785,7 @@ tu_flush_held (void)
         }
     }
 
-  while (tu_n_held != 0U && tu_active != 0U && tu_hold_count == 0U)
+  while (tu_n_held != 0U && tu_active != 0U && tu_hold_count == 0U && limit != 0U)
     {
       uint8_t i, best = 0;
       uint16_t best_order = 0;
@@ -807,10 +812,18 @@ tu_flush_held (void)
           break;
         }
       tu_n_held--;
+      limit--;
       tu_exit_now (best, tu_slots[best].prio, tu_slots[best].flags, tu_slots[best].name);
     }
   if (tu_n_held == 0U)
     tu_exit_order = 0;
+}
+
+/* Writes every exit held (see tu_flush_held_some()). */
+static void
+tu_flush_held (void)
+{
+  tu_flush_held_some (UINT8_MAX);
 }
 
 /* Forgets the held exits without records (the log is being emptied) and renumbers. */
@@ -2208,6 +2221,10 @@ tu_rec_announce (BaseSequentialStream *out, uint8_t n_threads, uint8_t n_names)
 {
   tu_line_t line;
 
+  /* An announcement takes effect where it lies among the entries: after those of the lines
+   * before it (which may renumber), so the line being filled goes out first. */
+  if (tu_rec.threads < n_threads)
+    tu_zlog_flush (out, &tu_rec.log);
   while (tu_rec.threads < n_threads && tu_list_line (tu_rec.threads, &line) != 0)
     {
       tu_print_list_line (out, tu_rec.threads, &line);
@@ -2223,14 +2240,31 @@ tu_rec_announce (BaseSequentialStream *out, uint8_t n_threads, uint8_t n_names)
 }
 
 /* Takes up to TU_REC_BATCH entries from the log (locked): their number; the slots overwritten
- * before they could be read are added to @lost. */
+ * before they could be read are added to @lost.
+ *
+ * With @give_back, first gives the numbers of the threads that exited back: when the reader
+ * has caught up, every thread is announced and only the recording holds the numbers, the exits
+ * held meanwhile are written at the reader and taken here, under the same lock (so no hole can
+ * take them), before any other announcement: the host renumbers at the same place in the
+ * stream as the board, and the numbers go to the threads created next (announced as usual).
+ * A batch at most. */
 static uint32_t
 tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_threads,
-             uint8_t *n_names)
+             uint8_t *n_names, int give_back)
 {
   uint32_t n = 0, left, pos, oldest;
 
   chSysLock ();
+  if (give_back != 0 && tu_n_held != 0U && tu_rec.seq == tu_written
+      && tu_rec.threads == tu_n_slots && tu_active != 0U && tu_hold_count == 1U)
+    {
+      uint8_t before = tu_n_slots;
+
+      tu_hold_count = 0;
+      tu_flush_held_some (TU_REC_BATCH);
+      tu_hold_count = 1U;
+      tu_rec.threads = (uint8_t) (tu_rec.threads - (before - tu_n_slots));
+    }
   /* Run mode (the log emptied meanwhile) goes on from its beginning. */
   if (tu_rec.seq - (tu_written - tu_count) > tu_count)
     {
@@ -2268,6 +2302,7 @@ static void
 tu_rec_drain (BaseSequentialStream *out, systime_t now)
 {
   uint32_t taken = 0;
+  int give_back = 0;
 
   while (taken < TU_REC_POLL)
     {
@@ -2276,7 +2311,7 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
       uint32_t i, n, lost = 0;
       uint8_t n_threads, n_names;
 
-      n = tu_rec_take (batch, slots, &lost, &n_threads, &n_names);
+      n = tu_rec_take (batch, slots, &lost, &n_threads, &n_names, give_back);
       if (lost != 0U)
         {
           /* The hole lies between the lines: from the last entry streamed to the next one. */
@@ -2301,8 +2336,12 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
           tu_rec.last_tick = (batch[i].record >> TU_TIME_POS) & TU_TIME_MASK;
         }
       taken += n;
-      if (n < TU_REC_BATCH)
-        break;
+      if (n == TU_REC_BATCH)
+        give_back = 0;        /* more to read first */
+      else if (give_back != 0 && n == 0)
+        break;                /* caught up, nothing (more) to give back */
+      else
+        give_back = 1;        /* caught up: the next take gives the numbers back first */
     }
   if (tu_rec.log.entries != 0U
       && (systime_t) (now - tu_rec.line_began) >= tu_rec_ticks (TU_REC_LINE_MS))

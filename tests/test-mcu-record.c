@@ -6,6 +6,7 @@
  * capture where they happened), threads appearing meanwhile, a trigger set meanwhile. Built
  * with every event option and a 256-switch log (512 words with the counter).
  */
+#include <math.h>
 #include <string.h>
 
 #include <glib.h>
@@ -20,8 +21,9 @@
 #define LOG 256
 
 static thread_t threads[N_THREADS];
+static thread_t *rota[3];   /* the threads switches() switches in, in turn */
 static HostStream out;
-static guint turn;   /* the next of main, idle and worker to switch in */
+static guint turn;   /* the next of them to switch in */
 
 static void
 boot (void)
@@ -35,10 +37,12 @@ boot (void)
   ch_host_thread_init (&threads[1], "idle", 1, CH_FLAG_MODE_STATIC);
   ch_host_thread_init (&threads[2], "worker", 130, CH_FLAG_MODE_STATIC);
   ch_host_switch (&threads[0]);
+  for (guint i = 0; i < 3; i++)
+    rota[i] = &threads[i];
   host_stream_init (&out);
 }
 
-/* @n switches between main, idle and worker in turn (never from a thread to itself, which
+/* @n switches between main, idle and worker (or the threads of rota) in turn (never from a thread to itself, which
  * would be an exit record), one tick apart from @tick on; returns the tick after them. */
 static systime_t
 switches (systime_t tick, guint n)
@@ -47,7 +51,7 @@ switches (systime_t tick, guint n)
     {
       ch_host_time = tick++;
       ch_host_counter = (rtcnt_t) tick * 168000u + i;
-      ch_host_switch (&threads[turn++ % 3]);
+      ch_host_switch (rota[turn++ % 3]);
     }
   return tick;
 }
@@ -254,9 +258,9 @@ test_keepalive_timeout (void)
   stop ();
 }
 
-/* A thread created while recording is announced before its first switch; one that exits keeps
- * its number until the end (no renumbering under the stream); a trigger set meanwhile does
- * not freeze the log. */
+/* A thread created while recording is announced before its first switch; one that exits is
+ * written once the reader caught up (its number goes to the threads after it, one lower); a
+ * trigger set meanwhile does not freeze the log. */
 static void
 test_threads_and_trigger (void)
 {
@@ -274,6 +278,7 @@ test_threads_and_trigger (void)
   ch_host_time = t + 1;
   ch_host_switch (&threads[3]);
   ch_host_thread_exit (&threads[2]);
+  rota[2] = &threads[3];
   tuSetTrigger ("overrun");
   /* Far more than half a log after the trigger, a poll every 100 switches. */
   t += 2;
@@ -292,11 +297,21 @@ test_threads_and_trigger (void)
   first_z = strstr (text, "\r\nZ");
   g_assert_nonnull (first_z);
   g_assert_true (strstr (first_z + 2, "\r\nZ") > announce);
-  g_assert_nonnull (strstr (text, "End of dump: 831 records, checksum "));
+  /* 830 switches and the worker's exit. */
+  g_assert_nonnull (strstr (text, "End of dump: 832 records, checksum "));
   capture = read_back (text, "threads_record");
   g_assert_null (tks_capture_get_damage (capture));
-  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 831);
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 832);
   g_assert_cmpuint (tks_capture_get_n_threads (capture), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+
+      /* late ran in turn with main and idle after the worker left: a third of 800 runs */
+      if (g_str_equal (th->name, "late"))
+        g_assert_cmpuint (th->n_runs, >=, 267);
+      g_assert_true (!(th->flags & TKS_THREAD_EXITED) == !g_str_equal (th->name, "worker"));
+    }
 
   /* Once the recording is over, the trigger fills half a log and the log freezes. */
   t = switches (t, LOG);
@@ -306,6 +321,106 @@ test_threads_and_trigger (void)
     g_assert_nonnull (strstr (dump, "Mode: frozen\r\n"));
     g_assert_nonnull (strstr (dump, "Trigger name: overrun\r\n"));
   }
+}
+
+/* Threads that come and go, far more of them than numbers (63) over the recording: each
+ * exit is written once the reader has caught up, its number goes to the next thread, and the
+ * capture read back names every run after the thread that ran it (the test's own record of
+ * what ran when), with no thread outside the list. @every: polls after that many threads;
+ * @events: with every event and the counter. */
+#define N_SPAWNED 150
+
+static thread_t spawned[N_SPAWNED];
+
+static void
+check_spawned_runs (guint every,
+                    int   events)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  char names[N_SPAWNED][16];
+  systime_t begun[N_SPAWNED];
+  guint n_found = 0, n_warnings = 0;
+  const char * const *warnings;
+  systime_t t;
+
+  boot ();
+  memset (spawned, 0, sizeof spawned);
+  g_assert_cmpint (tuRecordBegin (&out.base, events), ==, 1);
+  t = switches (1000, 6);
+  for (guint i = 0; i < N_SPAWNED; i++)
+    {
+      g_snprintf (names[i], sizeof names[i], "spawned %u", i);
+      ch_host_time = t++;
+      ch_host_thread_init (&spawned[i], names[i], (tprio_t) (120 + i % 7), CH_FLAG_MODE_STATIC);
+      ch_host_switch (&spawned[i]);
+      begun[i] = ch_host_time;
+      /* It runs one tick, then exits, and the kernel switches back. */
+      ch_host_time = t++;
+      ch_host_thread_exit (&spawned[i]);
+      ch_host_switch (rota[(turn - 1) % 3]);
+      t = switches (t, 4);
+      if (i % every == every - 1)
+        {
+          ch_host_time = t;
+          g_assert_cmpint (poll_with ("\x16"), ==, 1);
+        }
+    }
+  ch_host_time = t;
+  g_assert_cmpint (poll_with (""), ==, 1);
+  stop ();
+  text = take_text ();
+  g_assert_cmpuint (count_lines (text, "Lost:"), ==, 0);
+  /* No thread went without a number. */
+  g_assert_null (strstr (text, " to  0") );
+  capture = read_back (text, events ? "threads_record events" : "threads_record");
+  g_assert_null (tks_capture_get_damage (capture));
+  warnings = tks_capture_get_warnings (capture, &n_warnings);
+  for (guint i = 0; i < n_warnings; i++)
+    g_test_message ("%s", warnings[i]);
+  g_assert_cmpuint (n_warnings, ==, 0);
+
+  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+      guint k;
+
+      g_assert_false (th->flags & TKS_THREAD_NOT_LISTED);
+      if (!g_str_has_prefix (th->name, "spawned "))
+        continue;
+      k = (guint) g_ascii_strtoull (th->name + strlen ("spawned "), NULL, 10);
+      g_assert_cmpuint (k, <, N_SPAWNED);
+      g_assert_cmpstr (th->name, ==, names[k]);
+      g_assert_cmpint (th->priority, ==, 120 + (int) (k % 7));
+      /* Its one run, from its switch in to the exit's switch away, a tick later (within
+       * their ticks: a tick with several records shares them out). */
+      g_assert_cmpuint (th->n_runs, ==, 1);
+      g_assert_cmpfloat (floor (th->runs[0].begin), ==, (double) begun[k]);
+      g_assert_cmpfloat (floor (th->runs[0].end), ==, (double) begun[k] + 1.0);
+      g_assert_true (th->flags & TKS_THREAD_EXITED);
+      n_found++;
+    }
+  g_assert_cmpuint (n_found, ==, N_SPAWNED);
+  g_assert_cmpuint (tks_capture_get_n_threads (capture), ==, 3 + N_SPAWNED);
+}
+
+static void
+test_numbers_given_back (void)
+{
+  check_spawned_runs (1, 0);
+}
+
+static void
+test_numbers_given_back_by_many (void)
+{
+  /* 20 exits wait for each poll: written a batch (16) at a time. */
+  check_spawned_runs (20, 0);
+}
+
+static void
+test_numbers_given_back_events (void)
+{
+  check_spawned_runs (5, 1);
 }
 
 /* Arguments other than "events" get the usage line. */
@@ -329,6 +444,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu/record/drops-counted-in-band", test_drops_counted_in_band);
   g_test_add_func ("/mcu/record/keepalive-timeout", test_keepalive_timeout);
   g_test_add_func ("/mcu/record/threads-and-trigger", test_threads_and_trigger);
+  g_test_add_func ("/mcu/record/numbers-given-back", test_numbers_given_back);
+  g_test_add_func ("/mcu/record/numbers-given-back-by-many", test_numbers_given_back_by_many);
+  g_test_add_func ("/mcu/record/numbers-given-back-events", test_numbers_given_back_events);
   g_test_add_func ("/mcu/record/usage", test_usage);
   return g_test_run ();
 }

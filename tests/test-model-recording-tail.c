@@ -4,6 +4,7 @@
  * announced in the middle of the stream. */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -13,15 +14,26 @@
 #include "tks-test-data.h"
 
 #define RECORDING "simboard-record-5s.raw.txt"
+/* The simulated board with 46 more threads (--workers=46), recorded from its start: its
+ * thread "init" exits (the threads after it are one lower), its jobs come and go through the
+ * numbers left. */
+#define RECORDING_REUSE "simboard-record-reuse.raw.txt"
 
 static char *
-read_data (gsize *len)
+read_data_named (const char *name,
+                 gsize      *len)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", RECORDING, NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
   char *text = NULL;
 
   g_assert_true (g_file_get_contents (path, &text, len, NULL));
   return text;
+}
+
+static char *
+read_data (gsize *len)
+{
+  return read_data_named (RECORDING, len);
 }
 
 static TksCapture *
@@ -163,6 +175,81 @@ test_tail (void)
   g_rmdir (dir);
 }
 
+/* A thread that ran in the tail's capture: the whole recording has it, by name and number,
+ * with the same run (from the same tick to the same tick: a tick's records share it out, and
+ * the tail's first tick may hold fewer of them). */
+static gboolean
+whole_has_run (TksCapture   *whole,
+               const char   *name,
+               int           number,
+               const TksRun *run)
+{
+  for (guint i = 0; i < tks_capture_get_n_threads (whole); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (whole, i);
+
+      if (th->number != number || g_strcmp0 (th->name, name) != 0)
+        continue;
+      for (guint r = 0; r < th->n_runs; r++)
+        if (floor (th->runs[r].begin) == floor (run->begin) && ceil (th->runs[r].end) == ceil (run->end))
+          return TRUE;
+    }
+  return FALSE;
+}
+
+/* Numbers given back during the recording: whatever the lines let go (before or after an exit
+ * renumbered the threads, before or after a job took a number back), the tail's text begins
+ * with the thread list of its first kept line, and its capture gives every run to the thread
+ * the whole recording gives it to. */
+static void
+test_tail_numbers_reused (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tks-tail-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "recording.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) whole = tks_test_load_data (RECORDING_REUSE);
+  guint n_exited = 0;
+  gsize len;
+
+  text = read_data_named (RECORDING_REUSE, &len);
+  for (guint i = 0; i < tks_capture_get_n_threads (whole); i++)
+    n_exited += (tks_capture_get_thread (whole, i)->flags & TKS_THREAD_EXITED) != 0;
+  g_assert_cmpuint (n_exited, >=, 5);
+  g_assert_true (g_file_set_contents (path, text, (gssize) len, NULL));
+
+  for (gsize limit = 500; limit < len; limit += len / 23)
+    {
+      g_autoptr(TksRecordingTail) tail = tks_recording_tail_new (path, limit);
+      g_autoptr(GBytes) composed = NULL;
+      g_autoptr(TksCapture) end = NULL;
+      guint n_runs = 0;
+
+      g_assert_true (tks_recording_tail_update (tail, NULL));
+      composed = tks_recording_tail_compose (tail);
+      end = capture_of (composed);
+      for (guint i = 0; i < tks_capture_get_n_threads (end); i++)
+        {
+          const TksThread *th = tks_capture_get_thread (end, i);
+
+          g_assert_false (th->flags & TKS_THREAD_NOT_LISTED);
+          for (guint r = 0; r < th->n_runs; r++)
+            {
+              /* (a run cut by the tail's first line is not the whole recording's) */
+              if (r == 0 && (th->flags & TKS_THREAD_RUNNING_AT_START))
+                continue;
+              if (!whole_has_run (whole, th->name, th->number, &th->runs[r]))
+                g_error ("tail of %" G_GSIZE_FORMAT " bytes: run %g to %g on %s (number %d) "
+                         "is not that thread's in the whole recording", limit,
+                         th->runs[r].begin, th->runs[r].end, th->name, th->number);
+              n_runs++;
+            }
+        }
+      g_assert_cmpuint (n_runs, >, 50);
+    }
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 static void
 test_missing_file (void)
 {
@@ -221,6 +308,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/recording-tail/whole", test_whole);
   g_test_add_func ("/model/recording-tail/tail", test_tail);
+  g_test_add_func ("/model/recording-tail/numbers-reused", test_tail_numbers_reused);
   g_test_add_func ("/model/recording-tail/missing-file", test_missing_file);
   g_test_add_func ("/model/recording-tail/limit", test_limit);
   return g_test_run ();

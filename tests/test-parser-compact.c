@@ -14,6 +14,7 @@
 #include "ch.h"
 #include "host-stream.h"
 #include "threads_utilities.h"
+#include "tks-capture.h"
 
 #define N_THREADS 10
 
@@ -390,6 +391,187 @@ test_events (void)
   read_clear (&b);
 }
 
+/* A recording of threads that come and go, many more than numbers (63) in all, a dozen at a
+ * time: each of the @n_spawned threads is switched in a few times, then exits while it runs;
+ * then @n_quiet switches between the two threads that stay.
+ * @truth gets, for each switch, its tick and the name of the thread switched in (one switch
+ * a tick, so that a run's tick names it). */
+#define MAX_SPAWNED 400
+
+/* Switches to @next at @tick, notes it in @truth, and polls the recording when @poll. */
+static void
+churn_switch (thread_t   *next,
+              systime_t   tick,
+              GArray     *truth,
+              HostStream *out,
+              gboolean    poll)
+{
+  static const uint8_t keepalive = 0x16;
+  gpointer at = GUINT_TO_POINTER ((guint) tick), name = (gpointer) next->name;
+
+  ch_host_time = tick;
+  ch_host_switch (next);
+  g_array_append_val (truth, at);
+  g_array_append_val (truth, name);
+  if (poll)
+    g_assert_cmpint (tuRecordPoll (&out->base, &keepalive, 1), ==, 1);
+}
+
+static char *
+make_churn_recording (guint    n_spawned,
+                      guint    n_quiet,
+                      guint32  seed,
+                      GArray  *truth)
+{
+  static thread_t base[2], spawned[MAX_SPAWNED];
+  static char names[MAX_SPAWNED][16];
+  static const uint8_t stop = THREADS_RECORD_STOP_BYTE;
+  thread_t *alive[16];
+  guint n_alive = 0, created = 0;
+  HostStream out;
+  GString *text = g_string_new ("threads_record\r\n");
+  guint32 rng = seed;
+  systime_t tick = 1000;
+
+  g_assert_cmpuint (n_spawned, <=, MAX_SPAWNED);
+  ch_host_reset ();
+  tuResetState ();
+  memset (base, 0, sizeof base);
+  memset (spawned, 0, sizeof spawned);
+  ch_host_time = tick;
+  ch_host_thread_init (&base[0], "base 0", 100, CH_FLAG_MODE_STATIC);
+  ch_host_thread_init (&base[1], "base 1", 101, CH_FLAG_MODE_STATIC);
+  ch_host_switch (&base[0]);
+  alive[n_alive++] = &base[0];
+  alive[n_alive++] = &base[1];
+  host_stream_init (&out);
+  g_assert_cmpint (tuRecordBegin (&out.base, 0), ==, 1);
+
+  for (guint i = 0; created < n_spawned || n_alive > 2; i++)
+    {
+      thread_t *current = ch_host_current (), *next;
+
+      rng = rng * 1103515245u + 12345u;
+      tick++;
+      ch_host_time = tick;
+      if (created < n_spawned && n_alive < G_N_ELEMENTS (alive) && (rng >> 28) < 4)
+        {
+          g_snprintf (names[created], sizeof names[created], "spawned %u", created);
+          ch_host_thread_init (&spawned[created], names[created], (tprio_t) (110 + created % 20),
+                               CH_FLAG_MODE_STATIC);
+          alive[n_alive++] = &spawned[created++];
+        }
+      if (current >= spawned && current < spawned + MAX_SPAWNED && (rng >> 24) % 4 == 0)
+        {
+          /* The running thread exits: the kernel switches to another. */
+          ch_host_thread_exit (current);
+          for (guint a = 0; a < n_alive; a++)
+            if (alive[a] == current)
+              alive[a] = alive[--n_alive];
+        }
+      do
+        {
+          rng = rng * 1103515245u + 12345u;
+          next = alive[(rng >> 16) % n_alive];
+        }
+      while (next == current);
+      churn_switch (next, tick, truth, &out, i % 3 == 0);
+    }
+  /* Then the two first alone, for a while: long stretches of full lines. */
+  for (guint i = 0; i < n_quiet; i++)
+    churn_switch (ch_host_current () == &base[0] ? &base[1] : &base[0], ++tick, truth, &out,
+                  i % 3 == 0);
+  g_assert_cmpint (tuRecordPoll (&out.base, &stop, 1), ==, 0);
+  g_string_append (text, out.text->str);
+  g_string_append (text, "ch> ");
+  g_string_free (out.text, TRUE);
+  return g_string_free (text, FALSE);
+}
+
+/* The thread list of a recording changes: a thread's exit gives its number back, and the
+ * next thread created takes it. Read every way, the lists at the end are those of a dump (the
+ * live threads numbered in order, the exited ones in exit order with the number each had),
+ * and the capture gives every run to the thread that ran it, before and after a number's
+ * reuse. */
+static void
+test_numbers_reused (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (15);
+  g_autoptr(GArray) truth = g_array_new (FALSE, FALSE, sizeof (gpointer));
+  g_autofree char *text = make_churn_recording (300, 3000, 5, truth);
+  g_autoptr(GHashTable) ran = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  Read expected = check_text (text, rand);
+  guint n_runs = 0, n_switches = 0, n_warnings = 0;
+
+  g_assert_null (expected.error);
+  g_assert_cmpuint (expected.parsed->n_warnings, ==, 0);
+  g_assert_null (expected.parsed->damage);
+  /* Every spawned thread exited: only the two first are live; the 300 others are deleted. */
+  g_assert_cmpuint (expected.parsed->live->len, ==, 2);
+  g_assert_cmpuint (expected.parsed->deleted->len, ==, 300);
+  for (guint i = 0; i < expected.parsed->live->len; i++)
+    g_assert_cmpint (((TksListEntry *) expected.parsed->live->pdata[i])->number, ==, (int) i + 1);
+  for (guint i = 0; i < expected.parsed->deleted->len; i++)
+    {
+      const TksListEntry *e = expected.parsed->deleted->pdata[i];
+
+      g_assert_true (g_str_has_prefix (e->name, "spawned "));
+      g_assert_cmpint (e->number, >=, 3);
+      g_assert_cmpint (e->number, <=, 2 + 16);
+    }
+  read_clear (&expected);
+
+  /* The truth: which thread each switch switched in, by tick. */
+  for (guint i = 0; i < truth->len; i += 2)
+    {
+      g_hash_table_insert (ran, g_array_index (truth, gpointer, i), g_array_index (truth, gpointer, i + 1));
+      n_switches++;
+    }
+  capture = tks_capture_new_from_data (text, strlen (text), &error);
+  g_assert_no_error (error);
+  tks_capture_get_warnings (capture, &n_warnings);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_threads (capture), ==, 302);
+  for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, t);
+
+      g_assert_false (th->flags & TKS_THREAD_NOT_LISTED);
+      for (guint r = 0; r < th->n_runs; r++)
+        {
+          const char *who = g_hash_table_lookup (ran, GUINT_TO_POINTER ((guint) th->runs[r].begin));
+
+          /* (the first run of the capture began before its first switch) */
+          if (who == NULL && r == 0 && (th->flags & TKS_THREAD_RUNNING_AT_START))
+            continue;
+          g_assert_nonnull (who);
+          g_assert_cmpstr (who, ==, th->name);
+          n_runs++;
+        }
+    }
+  g_assert_cmpuint (n_runs, ==, n_switches);
+}
+
+/* The same, damaged: read the same every way (lines lost with exits in them cost numbers: the
+ * reader says so, and stays within bounds). */
+static void
+test_numbers_reused_damaged (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (16);
+  g_autoptr(GArray) truth = g_array_new (FALSE, FALSE, sizeof (gpointer));
+  g_autofree char *text = make_churn_recording (150, 6000, 6, truth);
+
+  for (guint round = 0; round < 4; round++)
+    {
+      g_autofree char *damaged = damage (text, rand, round < 2 ? 0.1 : 0.4, round == 3);
+      Read expected = check_text (damaged, rand);
+
+      read_clear (&expected);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -399,5 +581,7 @@ main (int    argc,
   g_test_add_func ("/parser/compact-batches/damaged", test_damaged);
   g_test_add_func ("/parser/compact-batches/hostile", test_hostile);
   g_test_add_func ("/parser/compact-batches/events", test_events);
+  g_test_add_func ("/parser/compact-batches/numbers-reused", test_numbers_reused);
+  g_test_add_func ("/parser/compact-batches/numbers-reused-damaged", test_numbers_reused_damaged);
   return g_test_run ();
 }

@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,11 +35,13 @@ typedef struct
   char        *address;
 } Board;
 
-/* Starts the board serving on @how ("--tcp" or "--pty") with a serial line of @baud. */
+/* Starts the board serving on @how ("--tcp" or "--pty") with a serial line of @baud, and
+ * @extra (an option of the board, or NULL). */
 static void
-board_start (Board      *board,
-             const char *how,
-             const char *baud)
+board_start_with (Board      *board,
+                  const char *how,
+                  const char *baud,
+                  const char *extra)
 {
   const char *exe = g_getenv ("TKS_SIMBOARD");
   g_autoptr(GError) error = NULL;
@@ -55,6 +58,8 @@ board_start (Board      *board,
     argv[n++] = port = g_strdup_printf ("%u", free_port ());
   argv[n++] = "--baud";
   argv[n++] = baud;
+  if (extra != NULL)
+    argv[n++] = extra;
   argv[n] = NULL;
   board->proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                   G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
@@ -65,6 +70,14 @@ board_start (Board      *board,
   g_assert_nonnull (line);
   board->address = port != NULL ? g_strdup_printf ("tcp:127.0.0.1:%s", port)
                                  : g_strdup (g_strchomp (line));
+}
+
+static void
+board_start (Board      *board,
+             const char *how,
+             const char *baud)
+{
+  board_start_with (board, how, baud, NULL);
 }
 
 static void
@@ -437,41 +450,95 @@ test_damaged_line (void)
   g_unlink (path2);
 }
 
+/* Runs tickscope-cli with the arguments after @first (NULL-terminated): its exit status, what
+ * it printed in @out and @err (to free). */
+static int G_GNUC_NULL_TERMINATED
+run_cli (char       **out,
+         char       **err,
+         const char  *first,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  va_list ap;
+
+  g_ptr_array_add (argv, (gpointer) TICKSCOPE_CLI);
+  va_start (ap, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  proc = g_subprocess_newv ((const char * const *) argv->pdata,
+                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, out, err, &error);
+  g_assert_no_error (error);
+  return g_subprocess_get_exit_status (proc);
+}
+
 /* tickscope-cli record: its summary line, and a file tickscope-cli info reads. */
 static void
 test_cli (void)
 {
   Board board = { 0 };
   g_autofree char *path = temp_path ("tks-test-record-cli.txt");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
   g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *info = NULL, *info_err = NULL;
   g_autoptr(GRegex) summary = g_regex_new ("^[0-9]+ events in [0-9]+\\.[0-9] s, 0 dropped, "
                                            "[0-9]+ bytes \\([0-9]+\\.[0-9][0-9] bytes/event\\)\n$",
                                            0, 0, NULL);
 
   board_start (&board, "--tcp", "115200");
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                           TICKSCOPE_CLI, "record", board.address, "-o", path, "--duration", "2",
-                           NULL);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
-  g_assert_no_error (error);
+  g_assert_cmpint (run_cli (&out, &err, "record", board.address, "-o", path, "--duration", "2",
+                            NULL), ==, 0);
   g_test_message ("%s%s", out, err);
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
   g_assert_true (g_regex_match (summary, out, 0, NULL));
   /* stderr is not a terminal: no progress */
   g_assert_cmpstr (err, ==, "");
-  g_clear_object (&proc);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
-  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                           TICKSCOPE_CLI, "info", path, NULL);
+  g_assert_cmpint (run_cli (&info, &info_err, "info", path, NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (info, "Threads:"));
+  board_stop (&board);
+  g_unlink (path);
+}
+
+/* A board with 46 more threads than its own keeps few numbers free: its spawner's jobs come
+ * and go through them. tickscope-cli record, then tickscope-cli info: every thread that ran has
+ * a number (the exits gave theirs back during the recording), no warning. */
+static void
+test_cli_numbers_given_back (void)
+{
+  Board board = { 0 };
+  g_autofree char *path = temp_path ("tks-test-record-numbers.txt");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *rec_out = NULL, *rec_err = NULL, *out = NULL, *err = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  guint n_exited = 0, n_warnings = 0;
+
+  board_start_with (&board, "--tcp", "115200", "--workers=46");
+  g_assert_cmpint (run_cli (&rec_out, &rec_err, "record", board.address, "-o", path,
+                            "--duration", "5", NULL), ==, 0);
+  g_assert_cmpint (run_cli (&out, &err, "info", path, NULL), ==, 0);
+  g_test_message ("%s%s", out, err);
+  g_assert_null (strstr (out, "without a number"));
+  g_assert_nonnull (strstr (out, "\nWarnings:          0\n"));
+
+  capture = tks_capture_new_from_file (path, &error);
   g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
-  g_assert_true (g_str_has_prefix (out, "Threads:"));
+  g_assert_null (tks_capture_get_damage (capture));
+  tks_capture_get_warnings (capture, &n_warnings);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+
+      g_assert_false (th->flags & TKS_THREAD_NOT_LISTED);
+      n_exited += (th->flags & TKS_THREAD_EXITED) != 0;
+    }
+  /* The 60 threads of the board and more jobs than the 3 numbers left (a job every 150 to
+   * 450 ms, each one living a few milliseconds). */
+  g_assert_cmpuint (n_exited, >=, 8);
+  g_assert_cmpuint (tks_capture_get_n_threads (capture), >, 63);
   board_stop (&board);
   g_unlink (path);
 }
@@ -617,6 +684,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/board-reset", test_board_reset);
   g_test_add_func ("/record/cli", test_cli);
   g_test_add_func ("/record/cli-sigint", test_cli_sigint);
+  g_test_add_func ("/record/cli-numbers-given-back", test_cli_numbers_given_back);
   g_test_add_func ("/record/cli-progress-on-terminal", test_cli_progress_on_terminal);
   return g_test_run ();
 }

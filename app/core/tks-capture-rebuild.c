@@ -541,8 +541,10 @@ state_event_logged (Rebuild     *rb,
       st->n_runs++;
       st->flags |= TKS_THREAD_RUNNING_AT_START;
     }
-  else if (st->seen)
+  else if (st->seen && kind == 1)
     st->lost_out++;
+  /* (An exit after the thread's last switch out was written later: held while the numbers
+   * were, as during a recording.) */
 }
 
 static inline void

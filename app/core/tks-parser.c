@@ -81,6 +81,7 @@ struct _TksParser
                              * of threads and names that appear, and its holes */
   guint      rec_entries;   /* of a recording's entries, those whose slots rec_slots counts */
   guint64    rec_slots;
+  guint      rec_renumbered; /* of a recording's records, those whose exits renumbered */
   TksParsedEvents *saved_events;   /* a saved capture's events, for its log */
   GArray    *saved_switches;        /* TksRecord: the switches among them */
   /* Decoding a compact log by batches (FALSE: line by line; both read the same) */
@@ -654,6 +655,7 @@ static void
 begin_log (TksParser *parser)
 {
   clear_log (parser->current);
+  parser->rec_renumbered = 0;
   if (!parser->in_dump)
     g_clear_pointer (&parser->current->events, tks_parsed_events_free);
   else if (parser->current->events != NULL)
@@ -691,6 +693,7 @@ begin_command (TksParser  *parser,
       parser->recording = IS ("threads_record") || IS ("threads_record events");
       parser->rec_entries = 0;
       parser->rec_slots = 0;
+      parser->rec_renumbered = 0;
       parser->in_dump = TRUE;
       parser->dump_ended = FALSE;
       parser->dump_records = G_MAXUINT;
@@ -1153,10 +1156,39 @@ compact_line (TksParser  *parser,
     }
 }
 
+/* A recording gives the numbers of threads that exit back (see WIRE-FORMAT.md): each exit
+ * record read since the last call moves its thread from the live list to the deleted one, in
+ * exit order, and the threads after it are one lower, as the board renumbered them. At the end
+ * the lists are those a threads_dump would have printed then: the rebuild reads them alike. */
+static void
+recording_renumber (TksParser *parser)
+{
+  TksParsed *cur = parser->current;
+  const TksRecord *r = (const TksRecord *) (gconstpointer) cur->records->data;
+
+  if (parser->rec_renumbered > cur->records->len)
+    parser->rec_renumbered = 0;
+  for (; parser->rec_renumbered < cur->records->len; parser->rec_renumbered++)
+    {
+      const TksRecord *rec = &r[parser->rec_renumbered];
+      TksListEntry *entry;
+
+      /* (An exit of a number the list lacks is the rebuild's to warn of.) */
+      if (rec->out != rec->in || rec->out == 0 || rec->out > cur->live->len)
+        continue;
+      entry = g_ptr_array_steal_index (cur->live, rec->out - 1u);
+      entry->number = rec->out;
+      g_ptr_array_add (cur->deleted, entry);
+      for (guint i = rec->out - 1u; i < cur->live->len; i++)
+        ((TksListEntry *) g_ptr_array_index (cur->live, i))->number = (int) i + 1;
+    }
+}
+
 /* The lines a recording's log carries between its compact lines (see WIRE-FORMAT.md): a
- * thread created or a name registered meanwhile (numbers do not change while the board
- * records), and "Lost: before record S, ticks B to E, N switches dropped", a hole where the
- * board could not send what it recorded (S counts the slots streamed before it). */
+ * thread created or a name registered meanwhile (a thread takes the next number once the
+ * exits before it renumbered), and "Lost: before record S, ticks B to E, N switches dropped",
+ * a hole where the board could not send what it recorded (S counts the slots streamed before
+ * it). */
 static gboolean
 recording_line (TksParser  *parser,
                 const char *p,
@@ -1171,6 +1203,11 @@ recording_line (TksParser  *parser,
       if (entry == NULL)
         return FALSE;
       entry->line = parser->line_no;
+      recording_renumber (parser);
+      if (entry->number != (int) cur->live->len + 1)
+        add_warning (parser, _("line %u: warning: thread “%s” comes as number %d, but %u "
+                               "threads have a number at that point (lines were lost?)"),
+                     parser->line_no, entry->name, entry->number, cur->live->len);
       g_ptr_array_add (cur->live, entry);
       return TRUE;
     }
@@ -1463,6 +1500,8 @@ content_line (TksParser  *parser,
 static void
 end_section (TksParser *parser)
 {
+  if (parser->recording && parser->in_dump && parser->section == SECTION_LOG)
+    recording_renumber (parser);
   if (parser->in_dump && parser->section == SECTION_LOG && !parser->dump_ended)
     dump_damaged (parser, _("the threads_dump reply ends before its last line: the transfer was cut"));
   if (parser->section != SECTION_DUMP_HEADER)

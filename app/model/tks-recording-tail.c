@@ -9,11 +9,14 @@
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 
+#include "tks-compact.h"
 #include "tks-recording-tail.h"
 
 /* A header longer than this without its "Compact:" line is not a recording's: it is kept as
  * it is and the lines after it go to the tail. */
 #define MAX_HEADER (1024 * 1024)
+/* Threads a board numbers at most: a list announced longer is not a board's. */
+#define MAX_THREADS 63
 
 struct _TksRecordingTail
 {
@@ -25,8 +28,15 @@ struct _TksRecordingTail
   gboolean  header_done;
   GQueue   *lines;        /* char *: the kept lines, each with its line break */
   gsize     kept;         /* their bytes */
-  GTree    *announced;    /* "Thread number 14" or "Name  3" -> its latest list line (owned),
-                           * of the lines no longer kept */
+  GTree    *announced;    /* "Name  3" -> its latest list line (owned), of the lines no
+                           * longer kept */
+  /* The header's thread list, kept as of the first kept line: the header up to its line
+   * "Threads:", the list lines without their "Thread number NN" (owned), the rest. */
+  gboolean  has_list;
+  GString  *head;
+  GPtrArray *threads;
+  GString  *rest;
+  TksCompactDecoder *decoder;
 };
 
 TksRecordingTail *
@@ -44,6 +54,9 @@ tks_recording_tail_new (const char *path,
   self->header = g_string_new (NULL);
   self->lines = g_queue_new ();
   self->announced = g_tree_new_full ((GCompareDataFunc) strcmp, NULL, g_free, g_free);
+  self->head = g_string_new (NULL);
+  self->threads = g_ptr_array_new_with_free_func (g_free);
+  self->rest = g_string_new (NULL);
   return self;
 }
 
@@ -57,23 +70,61 @@ tks_recording_tail_free (TksRecordingTail *self)
   g_string_free (self->header, TRUE);
   g_queue_free_full (self->lines, g_free);
   g_tree_destroy (self->announced);
+  g_string_free (self->head, TRUE);
+  g_ptr_array_unref (self->threads);
+  g_string_free (self->rest, TRUE);
+  g_clear_pointer (&self->decoder, tks_compact_decoder_free);
   g_free (self);
 }
 
-/* The name of what a list line announces ("Thread number 14", "Name  3"), or NULL. */
+/* The name of what a list line announces ("Name  3"), or NULL. */
 static char *
 announcement_key (const char *line)
 {
   const char *colon;
 
-  if (!g_str_has_prefix (line, "Thread number ") && !g_str_has_prefix (line, "Name "))
+  if (!g_str_has_prefix (line, "Name "))
     return NULL;
   colon = strstr (line, " : ");
   return colon != NULL ? g_strndup (line, (gsize) (colon - line)) : NULL;
 }
 
+/* A thread's list line: it takes the next number (its own is rewritten when composing). */
+static void
+list_add (TksRecordingTail *self,
+          const char       *line)
+{
+  const char *colon = strstr (line, " : ");
+
+  if (colon != NULL && self->threads->len < MAX_THREADS)
+    g_ptr_array_add (self->threads, g_strdup (colon));
+}
+
+/* A compact line let go: its exit records take their threads out of the list, the threads
+ * after them one lower (see mcu-lib/WIRE-FORMAT.md); a line that does not decode changes
+ * nothing. */
+static void
+list_exits (TksRecordingTail *self,
+            const char       *line)
+{
+  TksEntry entries[TKS_COMPACT_MAX_ENTRIES];
+  TksCompactLine decoded;
+  gsize len = strcspn (line, "\r\n");
+
+  tks_compact_line_decode (self->decoder, line, len, &decoded, entries);
+  if (decoded.status != TKS_COMPACT_LINE_OK)
+    return;
+  for (guint i = 0; i < decoded.n_entries; i++)
+    {
+      guint out = (entries[i].record >> 6) & 0x3F, in = entries[i].record & 0x3F;
+
+      if (entries[i].kind == TKS_ENTRY_SWITCH && out == in && out != 0 && out <= self->threads->len)
+        g_ptr_array_remove_index (self->threads, out - 1);
+    }
+}
+
 /* Keeps at most max_bytes of lines (the last one always): the lines let go keep their
- * announcements. */
+ * announcements, and their exits and threads make the list the kept lines begin with. */
 static void
 trim (TksRecordingTail *self)
 {
@@ -83,11 +134,58 @@ trim (TksRecordingTail *self)
       char *key = announcement_key (line);
 
       self->kept -= strlen (line);
+      if (self->has_list && g_str_has_prefix (line, "Thread number "))
+        list_add (self, line);
+      else if (self->has_list && line[0] == 'Z')
+        list_exits (self, line);
       if (key != NULL)
         g_tree_replace (self->announced, key, line);
       else
         g_free (line);
     }
+}
+
+/* The header is complete: its thread list apart, and a decoder for the lines let go. */
+static void
+split_header (TksRecordingTail *self)
+{
+  g_auto(GStrv) lines = NULL;
+  guint64 tick_hz = 1000, counter_hz = 0;
+  int part = 0;
+
+  if (strstr (self->header->str, "\nThreads:") == NULL)
+    return;
+  lines = g_strsplit (self->header->str, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+      const char *eol = lines[i + 1] != NULL ? "\n" : "";
+
+      if (g_str_has_prefix (line, "Tick frequency: "))
+        tick_hz = g_ascii_strtoull (line + strlen ("Tick frequency: "), NULL, 10);
+      else if (g_str_has_prefix (line, "Counter frequency: "))
+        counter_hz = g_ascii_strtoull (line + strlen ("Counter frequency: "), NULL, 10);
+      if (part == 1 && g_str_has_prefix (line, "Thread number "))
+        {
+          g_autofree char *whole = g_strconcat (line, eol, NULL);
+
+          list_add (self, whole);
+          continue;
+        }
+      if (part == 1)
+        part = 2;
+      g_string_append_printf (part == 0 ? self->head : self->rest, "%s%s", line, eol);
+      if (part == 0 && strncmp (line, "Threads:", 8) == 0 && strspn (line + 8, "\r") == strlen (line + 8))
+        part = 1;
+    }
+  if (part == 0)
+    {
+      g_string_truncate (self->head, 0);
+      g_ptr_array_set_size (self->threads, 0);
+      return;
+    }
+  self->has_list = TRUE;
+  self->decoder = tks_compact_decoder_new (tick_hz > 0 ? tick_hz : 1000, counter_hz);
 }
 
 static void
@@ -99,8 +197,12 @@ add_line (TksRecordingTail *self,
     {
       g_string_append_len (self->header, line, (gssize) len);
       /* "Compact:" ends the header, whatever ends its line */
-      if ((len >= 8 && strncmp (line, "Compact:", 8) == 0 && strspn (line + 8, "\r\n") == len - 8) ||
-          self->header->len > MAX_HEADER)
+      if (len >= 8 && strncmp (line, "Compact:", 8) == 0 && strspn (line + 8, "\r\n") == len - 8)
+        {
+          self->header_done = TRUE;
+          split_header (self);
+        }
+      else if (self->header->len > MAX_HEADER)
         self->header_done = TRUE;
       return;
     }
@@ -206,7 +308,18 @@ tks_recording_tail_compose (TksRecordingTail *self)
   if (!self->header_done)
     return NULL;
   text = g_string_sized_new (self->header->len + self->kept + 4096);
-  g_string_append_len (text, self->header->str, (gssize) self->header->len);
+  if (self->has_list)
+    {
+      /* The list as of the first kept line: the threads that exited before it are gone, those
+       * announced before it are in, each with the number it has there. */
+      g_string_append_len (text, self->head->str, (gssize) self->head->len);
+      for (guint i = 0; i < self->threads->len; i++)
+        g_string_append_printf (text, "Thread number %2u%s", i + 1,
+                                (const char *) g_ptr_array_index (self->threads, i));
+      g_string_append_len (text, self->rest->str, (gssize) self->rest->len);
+    }
+  else
+    g_string_append_len (text, self->header->str, (gssize) self->header->len);
   g_tree_foreach (self->announced, append_announcement, text);
   for (GList *l = self->lines->head; l != NULL; l = l->next)
     g_string_append (text, l->data);

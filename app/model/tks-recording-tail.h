@@ -9,12 +9,16 @@ G_BEGIN_DECLS
  * The end of a recording that is still being written (threads_record's stream, see
  * mcu-lib/WIRE-FORMAT.md), for a live view whose cost does not grow with the recording: what
  * the file gained is read at each update, and a bounded text is kept — the stream's header
- * (up to its "Compact:" line), the latest list line of every thread and name announced before
- * the kept lines, and the last lines up to about @max_bytes. Each compact line decodes on its
- * own, so that text reads as a recording whose first lines are missing (the parser says so).
+ * (up to its "Compact:" line) with its thread list as of the first kept line (the threads
+ * announced before it added, those whose exit records were let go removed and the threads
+ * after them renumbered, as the board gives numbers back), the latest list line of every name
+ * announced before the kept lines, and the last lines up to about @max_bytes. Each compact
+ * line decodes on its own, so that text reads as a recording whose first lines are missing
+ * (the parser says so).
  *
- * Memory: the header, the announcements (at most one line per thread or name number) and
- * @max_bytes of lines. Time: each update reads what was added since the last one.
+ * Memory: the header, the thread list (at most 63 lines), the names (one line per name number)
+ * and @max_bytes of lines. Time: each update reads what was added since the last one, and
+ * decodes the compact lines it lets go.
  */
 
 typedef struct _TksRecordingTail TksRecordingTail;
