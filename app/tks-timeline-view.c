@@ -204,7 +204,6 @@ lane_header (TksTimelineView *self,
   g_autofree char *markup = g_markup_printf_escaped ("%s <span alpha=\"55%%\" size=\"small\">%d</span>",
                                                      name, priority);
   g_autofree char *description = NULL;
-
   PangoEllipsizeMode ellipsize = group ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END;
 
   if (label != NULL && g_strcmp0 (gtk_label_get_label (GTK_LABEL (label)), markup) == 0 &&
