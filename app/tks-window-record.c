@@ -316,6 +316,10 @@ update_record_label (TksWindow *self)
   if (r == NULL)
     return;
   st = recording_stats (r);
+  update_live_state (self, &st);
+  /* once stopped, the line says so until the board's stream has ended */
+  if (g_cancellable_is_cancelled (r->stop))
+    return;
   name = g_path_get_basename (r->path);
   entries = g_strdup_printf ("%" G_GUINT64_FORMAT, st.entries);
   dropped = g_strdup_printf ("%" G_GUINT64_FORMAT, st.dropped);
@@ -324,7 +328,6 @@ update_record_label (TksWindow *self)
   text = g_strdup_printf (_("Recording to %s: %s events in %.0f s, %s dropped, %s bytes"),
                           name, entries, st.seconds, dropped, bytes);
   gtk_label_set_text (self->record_label, text);
-  update_live_state (self, &st);
 }
 
 /* The timeline shows @capture, a stretch of the recording read back from the file, which
