@@ -96,7 +96,9 @@ decoded_records (const char *reply)
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      if (strcmp (lines[i], "Compact:") == 0)
+      if (strcmp (lines[i], "Counter coder: 2") == 0)
+        tks_compact_decoder_set_coder (dec, 2);
+      else if (strcmp (lines[i], "Compact:") == 0)
         in_log = TRUE;
       else if (g_str_has_prefix (lines[i], "End of dump"))
         in_log = FALSE;

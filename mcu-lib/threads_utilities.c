@@ -1242,6 +1242,13 @@ typedef struct
  * first among equals): a symbol is coded as its position. */
 #define TU_Z_HEADS 64U     /* 0: not a switch from the running thread; r: one, to rank r */
 #define TU_Z_STEPS 17U     /* tick steps 0 to 15; 16: larger */
+/* With the counter (coder 2): kinds of entries, whose pairs (the previous entry's kind, the
+ * entry's) each learn the order of their counter steps; and a line in TU_Z_CHAIN starts from
+ * a key frame, the others go on from the state the line before them ended with. */
+#define TU_Z_CLASSES 11U
+#define TU_Z_PAIRS   (TU_Z_CLASSES * TU_Z_CLASSES)
+#define TU_Z_UNSEEN  0xFFU
+#define TU_Z_CHAIN   8U
 
 /* What the coder remembers between entries; a line's key frame resets it. */
 typedef struct
@@ -1256,7 +1263,11 @@ typedef struct
   uint8_t  steps[TU_Z_STEPS];
   uint8_t  step_counts[TU_Z_STEPS];
   uint8_t  stamps;         /* the entries carry the counter (with it, unless recording
-                            * switches only) */
+                            * switches only): coder 2 */
+  uint8_t  prev;           /* with stamps: the kind of the last entry */
+  uint32_t anchor;         /* with stamps: where the counter stood at the start of the tick
+                            * the last entry's tick began (its lowest place seen) */
+  uint8_t  orders[TU_Z_PAIRS]; /* with stamps: the order learnt for each pair of kinds */
 } tu_zstate_t;
 
 static void
@@ -1338,6 +1349,9 @@ tu_zstate_reset (tu_zstate_t *z)
 #if TU_CYCLES
   /* The key frame carries the mean's order only. */
   z->mean = 8U << tu_z_order (z->mean);
+  z->prev = 0;
+  z->anchor = z->counter;
+  memset (z->orders, TU_Z_UNSEEN, sizeof z->orders);
 #endif
 }
 
@@ -1371,6 +1385,73 @@ tu_mtf_use (tu_zstate_t *z, uint32_t number)
   for (i = r; i > 0U; i--)
     z->mtf[i] = z->mtf[i - 1U];
   z->mtf[0] = (uint8_t) number;
+  return r;
+}
+
+#if TU_CYCLES
+/* Coder 2 of the counter: the first entry of a tick is coded as its place after the tick's
+ * start (where the counter stood then, as the ticks predict it from the anchor: the counter
+ * and the tick run from the same clock on most boards), an entry of the same tick as the
+ * counter's step from the entry before, in the order learnt for that pair of kinds (a kernel
+ * path between two hooks takes about the same time each time). Unseen pairs and tick starts
+ * use the running mean. */
+static void
+tu_z_stamp (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32_t dt, int is_switch)
+{
+  uint32_t kind = e->kind == 0U ? (is_switch != 0 ? 0U : 1U) : e->kind + 1U;
+  uint32_t pair = z->prev * TU_Z_CLASSES + kind;
+  uint32_t off, k, top;
+  int learnt = 0;
+
+  if (dt != 0U)
+    {
+      int32_t place;
+
+      z->anchor += dt * TU_Z_CYCLES_PER_TICK;
+      place = (int32_t) (e->stamp - z->anchor);
+      off = tu_zigzag (place);
+      if (place < 0)
+        z->anchor = e->stamp;
+    }
+  else
+    {
+      off = tu_zigzag ((int32_t) (e->stamp - z->counter));
+      learnt = z->orders[pair] != TU_Z_UNSEEN;
+    }
+  if (learnt != 0)
+    tu_bits_eg (b, off, z->orders[pair]);
+  else
+    {
+      tu_bits_eg (b, off, tu_z_order (z->mean));
+      z->mean = z->mean - (z->mean >> 3) + (off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off);
+    }
+  if (dt == 0U)
+    {
+      /* the order of this step: its significant bits less one */
+      for (top = 0, k = off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off; k > 1U; k >>= 1)
+        top++;
+      z->orders[pair] = (uint8_t) (learnt != 0 ? (z->orders[pair] + top + 1U) / 2U : top);
+    }
+  z->prev = (uint8_t) kind;
+  z->counter = e->stamp;
+}
+#endif
+
+/* The rank of @number, a thread made ready: it then comes second, behind the running thread
+ * that heads the list (it is likely the next switch's in-thread). */
+static uint32_t
+tu_mtf_ready (tu_zstate_t *z, uint32_t number)
+{
+  uint32_t r = 0, i;
+
+  while (r < 63U && z->mtf[r] != number)
+    r++;
+  if (r > 1U)
+    {
+      for (i = r; i > 1U; i--)
+        z->mtf[i] = z->mtf[i - 1U];
+      z->mtf[1] = (uint8_t) number;
+    }
   return r;
 }
 
@@ -1417,7 +1498,11 @@ tu_z_entry (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e)
       else if (e->kind == TU_EV_READY)
         {
           tu_bits_put (b, 5U, 3);
-          tu_bits_put (b, e->a, 6);
+          /* coder 2: the thread's rank */
+          if (z->stamps != 0U)
+            tu_bits_eg (b, tu_mtf_ready (z, e->a & 63U), 0);
+          else
+            tu_bits_put (b, e->a, 6);
         }
       else if (e->kind == TU_EV_MARKER)
         {
@@ -1446,22 +1531,37 @@ tu_z_entry (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e)
     tu_bits_eg (b, dt - (TU_Z_STEPS - 1U), 0);
 #if TU_CYCLES
   if (z->stamps != 0U)
-  {
-    uint32_t off = tu_zigzag ((int32_t) (e->stamp - z->counter - dt * TU_Z_CYCLES_PER_TICK));
-
-    tu_bits_eg (b, off, tu_z_order (z->mean));
-    z->mean = z->mean - (z->mean >> 3) + (off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off);
-    z->counter = e->stamp;
-  }
+    tu_z_stamp (b, z, e, dt, is_switch);
 #endif
   z->tick = tick;
 }
 
-/* The key frame that starts a line: the coder's state, and the line's entry count. */
+/* What a key frame carries of the coder's state. */
+typedef struct
+{
+  uint32_t tick;
+  uint32_t counter;
+  uint32_t mean;
+  uint8_t  cur;
+  uint8_t  stamps;
+} tu_zkey_t;
+
+/* The key frame that starts a line: the coder's state, and the line's entry count. With
+ * coder 2, a bit says whether the line has one (1) or goes on from the line before (0). */
 static void
-tu_z_key (tu_bits_t *b, const tu_zstate_t *z, uint32_t entries)
+tu_z_key (tu_bits_t *b, const tu_zkey_t *z, uint32_t entries, int chained)
 {
   tu_bits_put (b, entries, 7);
+#if TU_CYCLES
+  if (z->stamps != 0U)
+    {
+      tu_bits_put (b, chained != 0 ? 0U : 1U, 1);
+      if (chained != 0)
+        return;
+    }
+#else
+  (void) chained;
+#endif
   tu_bits_put (b, z->tick, 20);
 #if TU_CYCLES
   if (z->stamps != 0U)
@@ -1514,40 +1614,18 @@ tu_z_line (BaseSequentialStream *out, uint32_t seq, const tu_bits_t *b)
   chprintf (out, "%s" TU_NL, line);
 }
 
-/* Prints a line of @entries entries whose bits are in @b after room for the key frame, which
- * is written from @key. */
-static void
-tu_z_flush (BaseSequentialStream *out, uint32_t seq, tu_bits_t *b, const tu_zstate_t *key,
-            uint32_t entries)
-{
-  uint32_t n = b->n;
-
-  b->n = 0;
-  tu_z_key (b, key, entries);
-  b->n = n;
-  tu_z_line (out, seq, b);
-}
-
-static void
-tu_z_start (tu_bits_t *b, tu_zstate_t *z, tu_zstate_t *key)
-{
-  memset (b, 0, sizeof *b);
-  tu_zstate_reset (z);
-  *key = *z;
-  tu_z_key (b, z, 0);
-  memset (b->bits, 0, sizeof b->bits);
-}
-
 /* A compact log being printed: the line being filled, the coder's state after its entries
  * and at its key frame, and the checksum of the entries so far. */
 typedef struct
 {
   tu_zstate_t z;
-  tu_zstate_t key;
+  tu_zkey_t   key;
   tu_bits_t   b;
   uint32_t    seq;        /* the number of the line being filled */
   uint32_t    entries;    /* entries on it */
   uint32_t    hash;
+  uint8_t     chained;    /* the line being filled goes on from the one before */
+  uint8_t     chain;      /* lines that may still go on from the one before (coder 2) */
 } tu_zlog_t;
 
 static void
@@ -1563,11 +1641,37 @@ tu_zlog_init (tu_zlog_t *l)
 static void
 tu_zlog_flush (BaseSequentialStream *out, tu_zlog_t *l)
 {
-  if (l->entries != 0U)
+  uint32_t n = l->b.n;
+
+  if (l->entries == 0U)
+    return;
+  l->b.n = 0;
+  tu_z_key (&l->b, &l->key, l->entries, l->chained);
+  l->b.n = n;
+  tu_z_line (out, l->seq++, &l->b);
+  l->entries = 0;
+}
+
+/* Starts a line: from a key frame, or with coder 2 from where the line before ended. */
+static void
+tu_zlog_start (tu_zlog_t *l)
+{
+  memset (&l->b, 0, sizeof l->b);
+  l->chained = (uint8_t) (l->z.stamps != 0U && l->chain != 0U);
+  if (l->chained != 0U)
+    l->chain--;
+  else
     {
-      tu_z_flush (out, l->seq++, &l->b, &l->key, l->entries);
-      l->entries = 0;
+      tu_zstate_reset (&l->z);
+      l->key.tick = l->z.tick;
+      l->key.counter = l->z.counter;
+      l->key.mean = l->z.mean;
+      l->key.cur = l->z.cur;
+      l->key.stamps = l->z.stamps;
+      l->chain = TU_Z_CHAIN - 1U;
     }
+  tu_z_key (&l->b, &l->key, 0, l->chained);
+  memset (l->b.bits, 0, sizeof l->b.bits);
 }
 
 /* Adds @e to the line being filled, printing the line first when it does not fit. */
@@ -1578,7 +1682,7 @@ tu_zlog_add (BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e)
   uint32_t mark, payload;
 
   if (l->entries == 0U)
-    tu_z_start (&l->b, &l->z, &l->key);
+    tu_zlog_start (l);
   before = l->z;
   mark = l->b.n;
   tu_z_entry (&l->b, &l->z, e);
@@ -1593,7 +1697,7 @@ tu_zlog_add (BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e)
       l->b.full = 0;
       l->z = before;
       tu_zlog_flush (out, l);
-      tu_z_start (&l->b, &l->z, &l->key);
+      tu_zlog_start (l);
       tu_z_entry (&l->b, &l->z, e);
     }
   payload = tu_entry_payload (e);
@@ -2066,6 +2170,8 @@ tu_print_dump (BaseSequentialStream *out, int compact)
     {
       chprintf (out, "Counter frequency: %lu" TU_NL, (unsigned long) (THREADS_TIMESTAMPS_COUNTER_HZ));
       chprintf (out, "Counter bits: %d" TU_NL, 32);
+      if (compact != 0)
+        chprintf (out, "Counter coder: 2" TU_NL);
     }
 #endif
   chprintf (out, "Log size: %lu" TU_NL, (unsigned long) TU_LOG_SIZE);
@@ -2319,6 +2425,7 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
                                   : (uint32_t) now & TU_TIME_MASK;
 
           tu_zlog_flush (out, &tu_rec.log);
+          tu_rec.log.chain = 0;   /* the line after a hole starts from a key frame */
           chprintf (out, "Lost: before record %lu, ticks %lu to %lu, %lu switches dropped" TU_NL,
                     (unsigned long) tu_rec.slots, (unsigned long) tu_rec.last_tick,
                     (unsigned long) (tu_rec.last_tick + ((next - tu_rec.last_tick) & TU_TIME_MASK)),

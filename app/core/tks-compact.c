@@ -17,6 +17,10 @@
 
 #define HEADS 64     /* 0: not a switch from the running thread; r: one, to rank r */
 #define STEPS 17     /* tick steps 0 to 15; 16: larger */
+/* Coder 2 (with the counter): kinds of entries, and the lines a key frame starts at most */
+#define CLASSES 11
+#define UNSEEN  0xFF
+#define SEQ_MASK 0x3FFFFu
 
 typedef struct
 {
@@ -29,6 +33,10 @@ typedef struct
   guint8  head_counts[HEADS];
   guint8  steps[STEPS];
   guint8  step_counts[STEPS];
+  /* coder 2 */
+  guint8  prev;                       /* the kind of the last entry */
+  guint32 anchor;                     /* the counter at the start of the last entry's tick */
+  guint8  orders[CLASSES * CLASSES];  /* the order learnt for each pair of kinds */
 } State;
 
 struct _TksCompactDecoder
@@ -41,6 +49,11 @@ struct _TksCompactDecoder
   guint    n_lines;   /* lines decoded */
   guint32  next_seq;  /* the sequence number expected next */
   gboolean started;
+  guint    coder;     /* of the counter: 1 or 2 */
+  /* Coder 2: the state the last line decoded ended with, for the line after it. */
+  State    chain;
+  guint32  chain_seq;
+  gboolean chain_ok;
 };
 
 /* A line's payload as a string of bits, most significant first, read through a 64-bit window:
@@ -226,6 +239,9 @@ state_reset (State *z)
     z->steps[i] = (guint8) i;
   memset (z->head_counts, 0, sizeof z->head_counts);
   memset (z->step_counts, 0, sizeof z->step_counts);
+  z->prev = 0;
+  z->anchor = z->counter;
+  memset (z->orders, UNSEEN, sizeof z->orders);
 }
 
 /* The symbol at the position read, which is then counted and moves up its list. */
@@ -264,6 +280,63 @@ mtf_take (State *z, guint r)
   for (; r > 0; r--)
     z->mtf[r] = z->mtf[r - 1];
   z->mtf[0] = (guint8) number;
+  return number;
+}
+
+static inline guint32
+unzigzag (guint32 off)
+{
+  return (off & 1) ? (guint32) (-(gint32) (off >> 1) - 1) : off >> 1;
+}
+
+/* Coder 2 of the counter, as the board's (tu_z_stamp() in mcu-lib): a tick's first entry by
+ * its place after the tick's start, the others by their step in the order learnt for the
+ * pair of kinds; @kind: 0 switch, 1 exit, else the entry's kind + 1. */
+static guint32
+get_stamp (const TksCompactDecoder *self, Bits *b, State *z, guint32 dt, guint kind)
+{
+  guint pair = z->prev * CLASSES + kind;
+  gboolean learnt = dt == 0 && z->orders[pair] != UNSEEN;
+  guint32 off = get_eg (b, learnt ? z->orders[pair] : order_of (z->mean));
+
+  if (!learnt)
+    z->mean = z->mean - (z->mean >> 3) + MIN (off, 0x0FFFFFFFu);
+  if (dt != 0)
+    {
+      z->anchor += dt * self->cycles_per_tick;
+      z->counter = z->anchor + unzigzag (off);
+      if (off & 1)
+        z->anchor = z->counter;
+    }
+  else
+    {
+      guint32 top = 0;
+
+      z->counter += unzigzag (off);
+      for (guint32 v = MIN (off, 0x0FFFFFFFu); v > 1; v >>= 1)
+        top++;
+      z->orders[pair] = (guint8) (learnt ? (z->orders[pair] + top + 1) / 2 : top);
+    }
+  z->prev = (guint8) kind;
+  return z->counter;
+}
+
+/* Coder 2: the thread made ready at rank @r, which then comes second, behind the running
+ * thread. */
+static guint
+mtf_ready (State *z, guint r)
+{
+  guint number;
+
+  if (r > 63)
+    r = 63;
+  number = z->mtf[r];
+  if (r > 1)
+    {
+      for (; r > 1; r--)
+        z->mtf[r] = z->mtf[r - 1];
+      z->mtf[1] = (guint8) number;
+    }
   return number;
 }
 
@@ -313,7 +386,7 @@ decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
           break;
         case 5:
           kind = TKS_ENTRY_READY;
-          e->a = get_bits (b, 6);
+          e->a = self->coder == 2 ? mtf_ready (z, get_eg (b, 0)) : get_bits (b, 6);
           break;
         case 6:
           kind = TKS_ENTRY_MARKER;
@@ -347,7 +420,9 @@ decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
     if (dt == STEPS - 1)
       dt += get_eg (b, 0);
     tick = (z->tick + dt) & TIME_MASK;
-    if (self->counter_hz != 0)
+    if (self->counter_hz != 0 && self->coder == 2)
+      e->counter = get_stamp (self, b, z, dt, is_switch ? 0 : is_exit ? 1 : kind + 1);
+    else if (self->counter_hz != 0)
       {
         guint32 off = get_eg (b, order_of (z->mean));
         gint32 diff = (off & 1) ? -(gint32) (off >> 1) - 1 : (gint32) (off >> 1);
@@ -376,6 +451,7 @@ tks_compact_decoder_new (guint64 tick_hz, guint64 counter_hz)
 
   self->tick_hz = tick_hz != 0 ? tick_hz : 1000;
   self->counter_hz = counter_hz;
+  self->coder = 1;
   self->cycles_per_tick = (guint32) (counter_hz / self->tick_hz);
   self->entries = g_array_new (FALSE, FALSE, sizeof (TksEntry));
   self->losses = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -450,6 +526,38 @@ bits_fill (Bits *b, const char *chars, gsize n)
   return TRUE;
 }
 
+/* Coder 2 chains lines: each goes on from the state of the line before unless it has a key
+ * frame. */
+static inline gboolean
+chained (const TksCompactDecoder *self)
+{
+  return self->coder == 2 && self->counter_hz != 0;
+}
+
+void
+tks_compact_decoder_set_coder (TksCompactDecoder *self,
+                               guint              coder)
+{
+  self->coder = coder;
+  self->chain_ok = FALSE;
+}
+
+gboolean
+tks_compact_line_may_start (const TksCompactDecoder *self,
+                            const char              *line,
+                            gsize                    len)
+{
+  int v;
+
+  if (!chained (self))
+    return TRUE;
+  if (len < 1 + SEQ_CHARS + 2 || line[0] != 'Z')
+    return FALSE;
+  /* the bit after the entry count: the payload's eighth */
+  v = char_value (line[2 + SEQ_CHARS]);
+  return v >= 0 && (v & 0x10) != 0;
+}
+
 guint
 tks_compact_line_room (const char *line,
                        gsize       len)
@@ -465,11 +573,11 @@ tks_compact_line_room (const char *line,
 }
 
 void
-tks_compact_line_decode (const TksCompactDecoder *self,
-                         const char              *line,
-                         gsize                    len,
-                         TksCompactLine          *out,
-                         TksEntry                *entries)
+tks_compact_line_decode (TksCompactDecoder *self,
+                         const char        *line,
+                         gsize              len,
+                         TksCompactLine    *out,
+                         TksEntry          *entries)
 {
   gsize n_payload, star;
   guint32 seq = 0, check = 0, hash = TKS_HASH_START;
@@ -524,6 +632,18 @@ tks_compact_line_decode (const TksCompactDecoder *self,
   /* The key frame, then the entries. */
   memset (&z, 0, sizeof z);
   n_entries = get_bits (&b, 7);
+  if (chained (self) && get_bits (&b, 1) == 0)
+    {
+      /* no key frame: the line goes on from the state the line before it ended with */
+      if (!self->chain_ok || seq != ((self->chain_seq + 1) & SEQ_MASK))
+        {
+          out->status = TKS_COMPACT_LINE_UNCHAINED;
+          self->chain_ok = FALSE;
+          return;
+        }
+      z = self->chain;
+      goto entries;
+    }
   z.tick = get_bits (&b, 20);
   if (self->counter_hz != 0)
     {
@@ -536,8 +656,15 @@ tks_compact_line_decode (const TksCompactDecoder *self,
   z.cur = (guint8) get_bits (&b, 6);
   state_reset (&z);
 
+entries:
   while (n < n_entries && decode_entry (self, &b, &z, &entries[n]))
     n++;
+  if (chained (self))
+    {
+      self->chain = z;
+      self->chain_seq = seq;
+      self->chain_ok = !b.short_read && n == n_entries;
+    }
   if (b.short_read || n != n_entries || n_entries > TKS_COMPACT_MAX_ENTRIES)
     {
       /* The checksum matched but the bits do not make whole entries: a board that encodes
@@ -576,6 +703,7 @@ tks_compact_decoder_take (TksCompactDecoder     *self,
       return FALSE;
     case TKS_COMPACT_LINE_OK:
     case TKS_COMPACT_LINE_UNDECODABLE:
+    case TKS_COMPACT_LINE_UNCHAINED:
     default:
       break;
     }
@@ -593,6 +721,19 @@ tks_compact_decoder_take (TksCompactDecoder     *self,
     }
   else
     self->next_seq = (seq + 1) & 0x3FFFF;
+  if (line->status == TKS_COMPACT_LINE_UNCHAINED)
+    {
+      g_autofree char *missing = error != NULL && *error != NULL ? g_strdup ((*error)->message) : NULL;
+      g_autofree char *text = g_strdup_printf (_("compact line %u goes on from a line that was "
+                                                 "lost: its records are lost"), seq);
+
+      note_loss (self);
+      g_clear_error (error);
+      /* the lines missing before it are named too */
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, "%s%s%s", missing != NULL ? missing : "",
+                   missing != NULL ? "; " : "", text);
+      return FALSE;
+    }
   if (line->status != TKS_COMPACT_LINE_OK)
     {
       note_loss (self);

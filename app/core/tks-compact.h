@@ -87,6 +87,7 @@ typedef enum
   TKS_COMPACT_LINE_NO_CHECKSUM,   /* no checksum where it ends */
   TKS_COMPACT_LINE_DAMAGED,       /* its checksum does not match */
   TKS_COMPACT_LINE_UNDECODABLE,   /* its checksum matches, but its bits are not whole entries */
+  TKS_COMPACT_LINE_UNCHAINED,     /* (coder 2) it goes on from a line that was not decoded */
 } TksCompactStatus;
 
 typedef struct
@@ -109,13 +110,16 @@ gboolean           tks_compact_decoder_line     (TksCompactDecoder  *decoder,
                                                  GError            **error);
 /* The two halves of tks_compact_decoder_line(), for a reader that decodes lines in parallel:
  * tks_compact_line_decode() reads @line alone into @line_out and @entries (room for
- * TKS_COMPACT_MAX_ENTRIES); it only reads @decoder, so several threads may call it at once.
+ * TKS_COMPACT_MAX_ENTRIES); with coder 1 (every switch-only log) it only reads @decoder, so
+ * several threads may call it at once; with coder 2 (set by tks_compact_decoder_set_coder()
+ * from the header's "Counter coder: 2") lines go on from each other: they are decoded one
+ * thread at a time, in order, and a line whose predecessor was not decoded is UNCHAINED.
  * tks_compact_decoder_take() then takes the lines one by one in the order of the log (the
  * sequence numbers, the losses and the number of lines decoded): TRUE when the line's entries
  * belong to the log, which the caller then keeps (they do not go into the decoder's entries);
  * @error is set when something is to be reported: the line is lost (FALSE), or lines before it
  * are missing (TRUE). */
-void               tks_compact_line_decode      (const TksCompactDecoder *decoder,
+void               tks_compact_line_decode      (TksCompactDecoder  *decoder,
                                                  const char         *line,
                                                  gsize               len,
                                                  TksCompactLine     *line_out,
@@ -125,9 +129,16 @@ gboolean           tks_compact_decoder_take     (TksCompactDecoder  *decoder,
                                                  GError            **error);
 /* The number of entries @line's key frame announces (0 when it cannot be read): a line that
  * decodes holds exactly that many. */
+/* Whether a reader that skips the lines before @line may start at it: with coder 2, only a
+ * compact line with a key frame; with coder 1, any line. */
+gboolean           tks_compact_line_may_start   (const TksCompactDecoder *decoder,
+                                                 const char         *line,
+                                                 gsize               len);
 guint              tks_compact_line_room        (const char         *line,
                                                  gsize               len);
 /* The entries decoded so far, in order (TksEntry). */
+void               tks_compact_decoder_set_coder (TksCompactDecoder *decoder,
+                                                  guint              coder);
 GArray            *tks_compact_decoder_entries  (TksCompactDecoder  *decoder);
 /* The index in the entries before which each lost stretch of lines lies (guint). */
 GArray            *tks_compact_decoder_losses   (TksCompactDecoder  *decoder);

@@ -35,6 +35,8 @@ struct _TksParsedEvents
   char          *options;
   char          *condition;
   gboolean       has_counter;    /* the header gave a counter frequency: every line has " @ " */
+  guint          counter_coder;  /* a compact log's coder of the counter (1, or 2 when the
+                                  * header says "Counter coder: 2") */
   TksParsedName  names[TKS_EVENTS_MAX_NAMES];
   guint          n_names;
   GArray        *entries;        /* TksParsedEntry */
@@ -46,6 +48,8 @@ TksParsedEvents *tks_parsed_events_new        (guint             dump_version);
 gboolean         tks_parsed_events_has_options (const TksParsedEvents *events);
 /* The counter's frequency from the header, 0 without a counter. */
 guint64          tks_parsed_events_counter_hz  (const TksParsedEvents *events);
+/* The compact log's coder of the counter: 1, or 2 from the header's "Counter coder: 2". */
+guint            tks_parsed_events_counter_coder (const TksParsedEvents *events);
 void             tks_parsed_events_free       (TksParsedEvents *events);
 /* A header key of version 2: TRUE when @p..@end is one (taken), with *@problem set when its
  * value is unreadable or absurd (a warning to give). */

@@ -41,6 +41,12 @@ tks_parsed_events_counter_hz (const TksParsedEvents *events)
   return events != NULL && events->has_counter ? events->info.counter_hz : 0;
 }
 
+guint
+tks_parsed_events_counter_coder (const TksParsedEvents *events)
+{
+  return events != NULL && events->counter_coder == 2 ? 2 : 1;
+}
+
 void
 tks_parsed_events_free (TksParsedEvents *events)
 {
@@ -327,6 +333,11 @@ tks_parsed_events_header (TksParsedEvents *events,
       /* The board's counter is read in 32 bits: the unwrap knows no other width. */
       bad = bad || v != 32;
       info->counter_bits = 32;
+    }
+  else if (key_number (p, end, "Counter coder:", 2, &v, &bad))
+    {
+      bad = bad || v == 0;
+      events->counter_coder = (guint) v;
     }
   else if (key_number (p, end, "Slot words:", 2, &v, &bad))
     info->slot_words = (guint) v;

@@ -1093,8 +1093,12 @@ begin_compact_log (TksParser *parser)
   begin_log (parser);
   g_clear_pointer (&parser->decoder, tks_compact_decoder_free);
   if (parser->compact)
-    parser->decoder = tks_compact_decoder_new (cur->tick_hz > 0 ? (guint64) cur->tick_hz : 1000,
-                                               counter_hz);
+    {
+      parser->decoder = tks_compact_decoder_new (cur->tick_hz > 0 ? (guint64) cur->tick_hz : 1000,
+                                                 counter_hz);
+      tks_compact_decoder_set_coder (parser->decoder,
+                                     tks_parsed_events_counter_coder (cur->events));
+    }
 }
 
 /* A switch of a compact log without events, as the record its line would read. */
@@ -1645,7 +1649,7 @@ typedef struct _CompactBatch
   guint                    n_chunks;
   guint                    chunk_lines;
   gint                     next_chunk;  /* the next chunk a thread takes (atomic) */
-  const TksCompactDecoder *decoder;
+  TksCompactDecoder       *decoder;     /* coder 1 (switches only): only read */
   TksRecord               *records;     /* the batch's records, at the log's end */
   /* The checksum of the records before the batch that it does not have yet, worked out by
    * one of the threads meanwhile (the checksum goes record by record: one thread only). */

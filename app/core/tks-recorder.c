@@ -52,6 +52,7 @@ struct _TksRecorder
   guint          line_no;
   guint64        tick_hz;
   guint64        counter_hz;
+  guint          counter_coder;  /* of a compact stream with the counter: 1 or 2 */
   TksCompactDecoder *decoder;
   guint64        lost_pending;   /* slots lost before the next line's entries */
   gboolean       prompt_seen;    /* the board's prompt came back */
@@ -339,11 +340,14 @@ header_line (TksRecorder *self,
     self->tick_hz = v;
   else if (header_number (line, "Counter frequency:", &v))
     self->counter_hz = v;
+  else if (header_number (line, "Counter coder:", &v))
+    self->counter_coder = (guint) v;
   else if (starts (line, "Thread number"))
     self->stats.threads++;
   else if (strcmp (line, "Compact:") == 0)
     {
       self->decoder = tks_compact_decoder_new (self->tick_hz, self->counter_hz);
+      tks_compact_decoder_set_coder (self->decoder, self->counter_coder);
       self->phase = PHASE_LOG;
     }
 }

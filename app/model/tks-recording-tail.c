@@ -128,7 +128,13 @@ list_exits (TksRecordingTail *self,
 static void
 trim (TksRecordingTail *self)
 {
-  while (self->kept > self->max_bytes && self->lines->length > 1)
+  /* ... and begin at a compact line with a key frame: with the counter's coder 2, the lines
+   * between key frames go on from the line before them. */
+  while (self->lines->length > 1 &&
+         (self->kept > self->max_bytes ||
+          (self->decoder != NULL &&
+           !tks_compact_line_may_start (self->decoder, g_queue_peek_head (self->lines),
+                                        strlen (g_queue_peek_head (self->lines))))))
     {
       char *line = g_queue_pop_head (self->lines);
       char *key = announcement_key (line);
@@ -150,7 +156,7 @@ static void
 split_header (TksRecordingTail *self)
 {
   g_auto(GStrv) lines = NULL;
-  guint64 tick_hz = 1000, counter_hz = 0;
+  guint64 tick_hz = 1000, counter_hz = 0, coder = 1;
   int part = 0;
 
   if (strstr (self->header->str, "\nThreads:") == NULL)
@@ -165,6 +171,8 @@ split_header (TksRecordingTail *self)
         tick_hz = g_ascii_strtoull (line + strlen ("Tick frequency: "), NULL, 10);
       else if (g_str_has_prefix (line, "Counter frequency: "))
         counter_hz = g_ascii_strtoull (line + strlen ("Counter frequency: "), NULL, 10);
+      else if (g_str_has_prefix (line, "Counter coder: "))
+        coder = g_ascii_strtoull (line + strlen ("Counter coder: "), NULL, 10);
       if (part == 1 && g_str_has_prefix (line, "Thread number "))
         {
           g_autofree char *whole = g_strconcat (line, eol, NULL);
@@ -186,6 +194,7 @@ split_header (TksRecordingTail *self)
     }
   self->has_list = TRUE;
   self->decoder = tks_compact_decoder_new (tick_hz > 0 ? tick_hz : 1000, counter_hz);
+  tks_compact_decoder_set_coder (self->decoder, (guint) MIN (coder, 2));
 }
 
 static void
