@@ -123,9 +123,10 @@ on_notice (const char *message,
 }
 
 static TksRecorder *
-recorder_for (Board      *board,
-              const char *path,
-              Seen       *seen)
+recorder_for_with (Board      *board,
+                   const char *path,
+                   gboolean    events,
+                   Seen       *seen)
 {
   g_autoptr(GError) error = NULL;
   TksTransport *transport = tks_transport_open (board->address, NULL, NULL, &error);
@@ -137,9 +138,18 @@ recorder_for (Board      *board,
   seen->notices = g_ptr_array_new_with_free_func (g_free);
   tks_recorder_set_entries_func (recorder, on_entries, seen);
   tks_recorder_set_notice_func (recorder, on_notice, seen);
+  tks_recorder_set_events (recorder, events);
   tks_recorder_start (recorder, transport, NULL, &error);
   g_assert_no_error (error);
   return recorder;
+}
+
+static TksRecorder *
+recorder_for (Board      *board,
+              const char *path,
+              Seen       *seen)
+{
+  return recorder_for_with (board, path, FALSE, seen);
 }
 
 /* Records for @seconds; FALSE with @error when the recording ended by itself. */
@@ -189,6 +199,49 @@ gaps_dropped (TksCapture *capture)
   for (guint g = 0; g < n_gaps; g++)
     dropped += gaps[g].dropped;
   return dropped;
+}
+
+/* Every event with its counter, at 115200 baud: the board prints its stream no faster than the
+ * line takes it (ten bits a byte), and what the line cannot take is dropped and counted; the
+ * file opens whole, its events decoded (the counter's coder 2: lines go on from each other). */
+static void
+test_events_paced (void)
+{
+  Board board = { 0 };
+  Seen seen = { 0 };
+  g_autofree char *path = temp_path ("tks-test-record-events.txt");
+  g_autoptr(TksRecorder) recorder = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  TksRecorderStats st;
+
+  board_start (&board, "--tcp", "115200");
+  recorder = recorder_for_with (&board, path, TRUE, &seen);
+  record_and_stop (recorder, 4.0, &st);
+  g_test_message ("%" G_GUINT64_FORMAT " entries, %" G_GUINT64_FORMAT " bytes in %.1f s, %"
+                  G_GUINT64_FORMAT " dropped", st.entries, st.bytes, st.seconds, st.dropped);
+  g_assert_true (st.ended);
+  g_assert_cmpuint (st.damaged, ==, 0);
+  g_assert_cmpuint (st.entries, >, 5000);
+  /* the line's pace: 11,520 bytes a second (and the header and the last line's wait) */
+  g_assert_cmpfloat ((double) st.bytes, <, 11520.0 * st.seconds * 1.1 + 4000);
+  g_assert_cmpuint (st.dropped, >, 0);
+  g_assert_cmpuint (seen.lost, ==, st.dropped);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\r\nCounter coder: 2\r\n"));
+  capture = tks_capture_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_null (tks_capture_get_damage (capture));
+  {
+    guint n_warnings;
+
+    (void) tks_capture_get_warnings (capture, &n_warnings);
+    g_assert_cmpuint (n_warnings, ==, 0);
+  }
+  g_ptr_array_unref (seen.notices);
+  board_stop (&board);
+  g_unlink (path);
 }
 
 /* At 115200 baud the board's switches all get through: nothing dropped, the stream stopped by
@@ -677,6 +730,7 @@ main (int argc, char *argv[])
   g_test_add_data_func ("/record/tcp", "--tcp", test_record);
   g_test_add_data_func ("/record/pty", "--pty", test_record);
   g_test_add_func ("/record/slow-link-drops", test_slow_link_drops);
+  g_test_add_func ("/record/events-paced", test_events_paced);
   g_test_add_data_func ("/record/tcp/killed", "--tcp", test_killed);
   g_test_add_data_func ("/record/pty/killed", "--pty", test_killed);
   g_test_add_func ("/record/board-stops-without-keepalive", test_board_stops_without_keepalive);

@@ -316,6 +316,7 @@ struct _TksSimboardState
   double      tx_backlog;     /* while recording: bytes the serial line has yet to send, on
                                  the board's clock (the shell thread waits for them) */
   guint64     tx_tick;        /* the tick tx_backlog was worked out at */
+  guint64     printed;        /* bytes the shell printed, in all (sent or not yet) */
   gboolean    want_exit;
   gboolean    io_error;
   const gint *stop;
@@ -1000,6 +1001,7 @@ board_stream_write (void *ip, const uint8_t *bp, size_t n)
   TksSimboardState *b = s->board;
 
   g_byte_array_append (b->out, bp, (guint) n);
+  b->printed += n;
   serial_send (b, n);
   if (b->opts.packet_bytes > 0 && b->fd >= 0 && b->out->len >= b->opts.packet_bytes)
     flush_out (b);
@@ -1248,7 +1250,7 @@ record_step (TksSimboardState *b)
 {
   BoardStream stream = { { &board_stream_vmt }, b };
   struct pollfd pfd = { b->fd, POLLIN, 0 };
-  guint before;
+  guint64 before;
 
   if (!b->recording)
     return;
@@ -1269,13 +1271,14 @@ record_step (TksSimboardState *b)
       if (n > 0)
         g_byte_array_append (b->in, buf, (guint) n);
     }
-  before = b->out->len;
+  /* (what the poll prints goes out a packet at a time meanwhile: counted as printed) */
+  before = b->printed;
   if (!b->mcu->record_poll (&stream.base, b->in->data, b->in->len))
     {
       b->recording = FALSE;
       out_str (b, "ch> ");
     }
-  b->tx_backlog += b->out->len - before;
+  b->tx_backlog += (double) (b->printed - before);
   g_byte_array_set_size (b->in, 0);
 }
 
