@@ -573,6 +573,31 @@ test_capture_from_compact (void)
   }
 }
 
+#if TU_CYCLES
+/* A compact dump with the counter from a board of the first coder (no "Counter coder" line in
+ * its header) reads as it did: every line, its end line's count and checksum agree. */
+static void
+test_coder_1 (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "compact-events-coder1.raw.txt",
+                                                 NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  guint n_warnings;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_null (strstr (text, "Counter coder"));
+  g_assert_nonnull (strstr (text, "Counter frequency: 168000000"));
+  capture = tks_capture_new_from_file (path, &error);
+  g_assert_no_error (error);
+  (void) tks_capture_get_warnings (capture, &n_warnings);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), >, 10);
+}
+#endif
+
 int
 main (int argc, char *argv[])
 {
@@ -581,5 +606,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/compact/round-trip-escapes", test_round_trip_escapes);
   g_test_add_func ("/compact/damage", test_damage);
   g_test_add_func ("/compact/capture", test_capture_from_compact);
+#if TU_CYCLES
+  g_test_add_func ("/compact/coder-1", test_coder_1);
+#endif
   return g_test_run ();
 }

@@ -18,6 +18,9 @@
  * thread "init" exits (the threads after it are one lower), its jobs come and go through the
  * numbers left. */
 #define RECORDING_REUSE "simboard-record-reuse.raw.txt"
+/* The simulated board recorded with every event and its 168 MHz counter (threads_record
+ * events), 1.5 s, with jobs announced and exiting in the middle of the stream. */
+#define RECORDING_EVENTS "simboard-record-events.raw.txt"
 
 static char *
 read_data_named (const char *name,
@@ -175,6 +178,74 @@ test_tail (void)
   g_rmdir (dir);
 }
 
+/* A recording of every event with the counter (coder 2: the lines between key frames go on
+ * from the line before): whatever the limit and however the file grew, the tail begins at a
+ * line with a key frame, and its capture reads every line it has (no warning but for the lines
+ * before it) and ends as the whole one, with the same runs there. */
+static void
+test_tail_events (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tks-tail-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "recording.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) whole = tks_test_load_data (RECORDING_EVENTS);
+  const gsize limits[] = { 1500, 4000, 9999, 20000 };
+  const gsize pieces[] = { 13, 999, 1 << 20 };
+  guint n_warnings;
+  gsize len;
+
+  (void) tks_capture_get_warnings (whole, &n_warnings);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  text = read_data_named (RECORDING_EVENTS, &len);
+  for (guint l = 0; l < G_N_ELEMENTS (limits); l++)
+    for (guint p = 0; p < G_N_ELEMENTS (pieces); p++)
+      {
+        g_autoptr(TksRecordingTail) tail = NULL;
+        g_autoptr(GBytes) composed = NULL;
+        g_autoptr(TksCapture) end = NULL;
+        guint compared = 0;
+
+        write_in_pieces (path, text, len, pieces[p], limits[l], &tail);
+        composed = tks_recording_tail_compose (tail);
+        end = capture_of (composed);
+        {
+          /* (a tail's text lacks the lines before it, which its reader is told of) */
+          const char * const *w = tks_capture_get_warnings (end, &n_warnings);
+
+          for (guint x = 0; x < n_warnings; x++)
+            g_assert_true (strstr (w[x], "compact lines 0 to ") != NULL ||
+                           strstr (w[x], "the transfer lost lines") != NULL);
+        }
+        g_assert_cmpuint (tks_capture_get_n_records (end), >, 10);
+        g_assert_cmpuint (tks_capture_get_n_records (end), <, tks_capture_get_n_records (whole));
+        g_assert_cmpfloat (tks_capture_get_end (end), ==, tks_capture_get_end (whole));
+        for (guint i = 0; i < tks_capture_get_n_threads (end); i++)
+          {
+            const TksThread *th = tks_capture_get_thread (end, i);
+            const TksThread *truth = thread_named (whole, th->name, th->number);
+
+            guint same = 0;
+
+            g_assert_nonnull (truth);
+            /* (jobs come and go under one number and a few names: those of one thread only) */
+            for (guint j = 0; j < tks_capture_get_n_threads (whole); j++)
+              same += tks_capture_get_thread (whole, j)->number == th->number &&
+                      g_strcmp0 (tks_capture_get_thread (whole, j)->name, th->name) == 0;
+            if (same != 1 || th->n_runs < 2 || truth->n_runs < 2)
+              continue;
+            /* (times within a cycle: each capture counts the counter from its own start) */
+            g_assert_cmpfloat_with_epsilon (th->runs[th->n_runs - 2].begin,
+                                            truth->runs[truth->n_runs - 2].begin, 1e-7);
+            g_assert_cmpfloat_with_epsilon (th->runs[th->n_runs - 2].end,
+                                            truth->runs[truth->n_runs - 2].end, 1e-7);
+            compared++;
+          }
+        g_assert_cmpuint (compared, >=, 2);
+      }
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 /* A thread that ran in the tail's capture: the whole recording has it, by name and number,
  * with the same run (from the same tick to the same tick: a tick's records share it out, and
  * the tail's first tick may hold fewer of them). */
@@ -309,6 +380,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/model/recording-tail/whole", test_whole);
   g_test_add_func ("/model/recording-tail/tail", test_tail);
   g_test_add_func ("/model/recording-tail/numbers-reused", test_tail_numbers_reused);
+  g_test_add_func ("/model/recording-tail/events", test_tail_events);
   g_test_add_func ("/model/recording-tail/missing-file", test_missing_file);
   g_test_add_func ("/model/recording-tail/limit", test_limit);
   return g_test_run ();
