@@ -63,13 +63,16 @@ show_progress (Record      *rec,
                TksRecorder *recorder)
 {
   TksRecorderStats st;
+  g_autofree char *entries = NULL, *dropped = NULL, *bytes = NULL;
 
   tks_recorder_get_stats (recorder, &st);
+  entries = g_strdup_printf ("%" G_GUINT64_FORMAT, st.entries);
+  dropped = g_strdup_printf ("%" G_GUINT64_FORMAT, st.dropped);
+  bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, st.bytes);
   fprintf (stderr, "\r\033[K");
   /* Translators: the progress of a recording: seconds, events, dropped, bytes */
-  fprintf (stderr, _("recording: %.0f s, %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
-                     " dropped, %" G_GUINT64_FORMAT " bytes"),
-           st.seconds, st.entries, st.dropped, st.bytes);
+  fprintf (stderr, _("recording: %.0f s, %s events, %s dropped, %s bytes"),
+           st.seconds, entries, dropped, bytes);
   fflush (stderr);
   rec->progress_shown = TRUE;
 }
@@ -103,6 +106,7 @@ tks_cli_record (int    argc,
   g_autoptr(TksRecorder) recorder = NULL;
   TksTransportOptions topts = { 0 };
   TksRecorderStats st;
+  g_autofree char *n_events = NULL, *dropped = NULL, *bytes = NULL;
   Record rec = { 0 };
   struct sigaction sa, old_sa;
   gboolean tty, stopped = TRUE;
@@ -239,10 +243,12 @@ tks_cli_record (int    argc,
                                   "tickscope-cli record: warning: %u lines arrived damaged or "
                                   "not at all (their records are lost)\n", st.damaged),
              st.damaged);
+  n_events = g_strdup_printf ("%" G_GUINT64_FORMAT, st.entries);
+  dropped = g_strdup_printf ("%" G_GUINT64_FORMAT, st.dropped);
+  bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, st.bytes);
   /* Translators: the summary of a recording: events, seconds, dropped, bytes, bytes/event */
-  printf (_("%" G_GUINT64_FORMAT " events in %.1f s, %" G_GUINT64_FORMAT " dropped, %"
-            G_GUINT64_FORMAT " bytes (%.2f bytes/event)\n"),
-          st.entries, st.seconds, st.dropped, st.bytes,
+  printf (_("%s events in %.1f s, %s dropped, %s bytes (%.2f bytes/event)\n"),
+          n_events, st.seconds, dropped, bytes,
           st.entries > 0 ? (double) st.bytes / (double) st.entries : 0.0);
   return status;
 }

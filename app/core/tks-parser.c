@@ -1245,9 +1245,14 @@ recording_line (TksParser  *parser,
       else
         here = cur->records->len;
       if (seq != here)
-        add_warning (parser, _("line %u: warning: the board lost records before record %"
-                               G_GUINT64_FORMAT ", which arrived as record %" G_GUINT64_FORMAT
-                               ": lines were lost too"), parser->line_no, seq, here);
+        {
+          g_autofree char *sent = g_strdup_printf ("%" G_GUINT64_FORMAT, seq);
+          g_autofree char *arrived = g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) here);
+
+          add_warning (parser, _("line %u: warning: the board lost records before record %s, "
+                                 "which arrived as record %s: lines were lost too"),
+                       parser->line_no, sent, arrived);
+        }
       gap.index = (guint) here;
       if (here > 0 && cur->gaps->len < TKS_MAX_GAPS)
         g_array_append_val (cur->gaps, gap);

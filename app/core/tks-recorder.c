@@ -309,14 +309,16 @@ log_line (TksRecorder *self,
     ;
   else if (lost_count (line, &n))
     {
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+
       self->stats.dropped += n;
       self->lost_pending += n;
       notice (self, g_dngettext (GETTEXT_PACKAGE,
-                                 "line %u: the board could not send %" G_GUINT64_FORMAT " record "
+                                 "line %u: the board could not send %s record "
                                  "(the link was too slow): %s",
-                                 "line %u: the board could not send %" G_GUINT64_FORMAT " records "
-                                 "(the link was too slow): %s", (gulong) n),
-              self->line_no, n, line);
+                                 "line %u: the board could not send %s records "
+                                 "(the link was too slow): %s", (gulong) MIN (n, G_MAXULONG)),
+              self->line_no, count, line);
     }
   else if (starts (line, "End of dump:"))
     self->phase = PHASE_END;
