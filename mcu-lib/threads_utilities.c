@@ -1374,18 +1374,29 @@ tu_z_symbol (tu_bits_t *b, uint8_t *list, uint8_t *counts, uint32_t size, uint32
   list[pos] = (uint8_t) symbol;
 }
 
-/* The rank of @number in the move-to-front list, which it then heads. */
+/* The rank of @number in the move-to-front list; it then moves up to place @to (0: it heads
+ * the list) if it was further down. */
 static uint32_t
-tu_mtf_use (tu_zstate_t *z, uint32_t number)
+tu_mtf_move (tu_zstate_t *z, uint32_t number, uint32_t to)
 {
   uint32_t r = 0, i;
 
   while (r < 63U && z->mtf[r] != number)
     r++;
-  for (i = r; i > 0U; i--)
-    z->mtf[i] = z->mtf[i - 1U];
-  z->mtf[0] = (uint8_t) number;
+  if (r > to)
+    {
+      for (i = r; i > to; i--)
+        z->mtf[i] = z->mtf[i - 1U];
+      z->mtf[to] = (uint8_t) number;
+    }
   return r;
+}
+
+/* The rank of @number, which then heads the list. */
+static uint32_t
+tu_mtf_use (tu_zstate_t *z, uint32_t number)
+{
+  return tu_mtf_move (z, number, 0);
 }
 
 #if TU_CYCLES
@@ -1437,24 +1448,6 @@ tu_z_stamp (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32_t dt, int 
 }
 #endif
 
-/* The rank of @number, a thread made ready: it then comes second, behind the running thread
- * that heads the list (it is likely the next switch's in-thread). */
-static uint32_t
-tu_mtf_ready (tu_zstate_t *z, uint32_t number)
-{
-  uint32_t r = 0, i;
-
-  while (r < 63U && z->mtf[r] != number)
-    r++;
-  if (r > 1U)
-    {
-      for (i = r; i > 1U; i--)
-        z->mtf[i] = z->mtf[i - 1U];
-      z->mtf[1] = (uint8_t) number;
-    }
-  return r;
-}
-
 /* Codes one entry, updating @z. */
 static void
 tu_z_entry (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e)
@@ -1498,9 +1491,10 @@ tu_z_entry (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e)
       else if (e->kind == TU_EV_READY)
         {
           tu_bits_put (b, 5U, 3);
-          /* coder 2: the thread's rank */
+          /* coder 2: the thread's rank; it then comes second, behind the running thread that
+           * heads the list (it is likely the next switch's in-thread) */
           if (z->stamps != 0U)
-            tu_bits_eg (b, tu_mtf_ready (z, e->a & 63U), 0);
+            tu_bits_eg (b, tu_mtf_move (z, e->a & 63U, 1U), 0);
           else
             tu_bits_put (b, e->a, 6);
         }

@@ -67,6 +67,38 @@ thread_named (TksCapture *capture,
   return NULL;
 }
 
+/* The threads of @end (a tail's capture) the whole recording has, by name and number, and
+ * their runs before the last the same (within a cycle: each capture counts the counter from
+ * its own start) for those @whole has one of (jobs come and go under one number and a few
+ * names); returns how many were compared. */
+static guint
+same_last_runs (TksCapture *end,
+                TksCapture *whole)
+{
+  guint compared = 0;
+
+  for (guint i = 0; i < tks_capture_get_n_threads (end); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (end, i);
+      const TksThread *truth = thread_named (whole, th->name, th->number);
+      guint same = 0;
+
+      /* every thread keeps its name, those announced before the kept lines too */
+      g_assert_nonnull (truth);
+      for (guint j = 0; j < tks_capture_get_n_threads (whole); j++)
+        same += tks_capture_get_thread (whole, j)->number == th->number &&
+                g_strcmp0 (tks_capture_get_thread (whole, j)->name, th->name) == 0;
+      if (same != 1 || th->n_runs < 2 || truth->n_runs < 2)
+        continue;
+      g_assert_cmpfloat_with_epsilon (th->runs[th->n_runs - 2].begin,
+                                      truth->runs[truth->n_runs - 2].begin, 1e-7);
+      g_assert_cmpfloat_with_epsilon (th->runs[th->n_runs - 2].end,
+                                      truth->runs[truth->n_runs - 2].end, 1e-7);
+      compared++;
+    }
+  return compared;
+}
+
 /* Fed in pieces cut anywhere (mid-line too), as a recorder writes: after each piece the tail
  * holds what a tail made at once of the same bytes holds. */
 static void
@@ -141,7 +173,6 @@ test_tail (void)
       g_autoptr(TksRecordingTail) tail = NULL;
       g_autoptr(GBytes) composed = NULL;
       g_autoptr(TksCapture) end = NULL;
-      guint compared = 0;
 
       write_in_pieces (path, text, len, pieces[p], limit, &tail);
       composed = tks_recording_tail_compose (tail);
@@ -157,20 +188,7 @@ test_tail (void)
       g_assert_cmpuint (tks_capture_get_n_records (end), >, 100);
       /* it ends where the recording ends, with the same runs there */
       g_assert_cmpfloat (tks_capture_get_end (end), ==, tks_capture_get_end (whole));
-      for (guint i = 0; i < tks_capture_get_n_threads (end); i++)
-        {
-          const TksThread *th = tks_capture_get_thread (end, i);
-          const TksThread *truth = thread_named (whole, th->name, th->number);
-
-          /* every thread keeps its name, those announced before the kept lines too */
-          g_assert_nonnull (truth);
-          if (th->n_runs < 2 || truth->n_runs < 2)
-            continue;
-          g_assert_cmpfloat (th->runs[th->n_runs - 2].begin, ==, truth->runs[truth->n_runs - 2].begin);
-          g_assert_cmpfloat (th->runs[th->n_runs - 2].end, ==, truth->runs[truth->n_runs - 2].end);
-          compared++;
-        }
-      g_assert_cmpuint (compared, >=, 5);
+      g_assert_cmpuint (same_last_runs (end, whole), >=, 5);
       /* the threads announced in the middle of the stream, before the kept lines */
       g_assert_nonnull (thread_named (end, "Exited dynamic thread", 14));
     }
@@ -203,8 +221,7 @@ test_tail_events (void)
         g_autoptr(TksRecordingTail) tail = NULL;
         g_autoptr(GBytes) composed = NULL;
         g_autoptr(TksCapture) end = NULL;
-        guint compared = 0;
-
+  
         write_in_pieces (path, text, len, pieces[p], limits[l], &tail);
         composed = tks_recording_tail_compose (tail);
         end = capture_of (composed);
@@ -219,28 +236,7 @@ test_tail_events (void)
         g_assert_cmpuint (tks_capture_get_n_records (end), >, 10);
         g_assert_cmpuint (tks_capture_get_n_records (end), <, tks_capture_get_n_records (whole));
         g_assert_cmpfloat (tks_capture_get_end (end), ==, tks_capture_get_end (whole));
-        for (guint i = 0; i < tks_capture_get_n_threads (end); i++)
-          {
-            const TksThread *th = tks_capture_get_thread (end, i);
-            const TksThread *truth = thread_named (whole, th->name, th->number);
-
-            guint same = 0;
-
-            g_assert_nonnull (truth);
-            /* (jobs come and go under one number and a few names: those of one thread only) */
-            for (guint j = 0; j < tks_capture_get_n_threads (whole); j++)
-              same += tks_capture_get_thread (whole, j)->number == th->number &&
-                      g_strcmp0 (tks_capture_get_thread (whole, j)->name, th->name) == 0;
-            if (same != 1 || th->n_runs < 2 || truth->n_runs < 2)
-              continue;
-            /* (times within a cycle: each capture counts the counter from its own start) */
-            g_assert_cmpfloat_with_epsilon (th->runs[th->n_runs - 2].begin,
-                                            truth->runs[truth->n_runs - 2].begin, 1e-7);
-            g_assert_cmpfloat_with_epsilon (th->runs[th->n_runs - 2].end,
-                                            truth->runs[truth->n_runs - 2].end, 1e-7);
-            compared++;
-          }
-        g_assert_cmpuint (compared, >=, 2);
+        g_assert_cmpuint (same_last_runs (end, whole), >=, 2);
       }
   g_remove (path);
   g_rmdir (dir);

@@ -268,19 +268,30 @@ get_symbol (Bits *b, guint8 *list, guint8 *counts, guint size)
   return symbol;
 }
 
-/* The thread at rank @r, which then heads the list. */
+/* The thread at rank @r, which then moves up to place @to (0: it heads the list) if it was
+ * further down. */
 static guint
-mtf_take (State *z, guint r)
+mtf_move (State *z, guint r, guint to)
 {
   guint number;
 
   if (r > 63)
     r = 63;
   number = z->mtf[r];
-  for (; r > 0; r--)
-    z->mtf[r] = z->mtf[r - 1];
-  z->mtf[0] = (guint8) number;
+  if (r > to)
+    {
+      for (; r > to; r--)
+        z->mtf[r] = z->mtf[r - 1];
+      z->mtf[to] = (guint8) number;
+    }
   return number;
+}
+
+/* The thread at rank @r, which then heads the list. */
+static guint
+mtf_take (State *z, guint r)
+{
+  return mtf_move (z, r, 0);
 }
 
 static inline guint32
@@ -319,25 +330,6 @@ get_stamp (const TksCompactDecoder *self, Bits *b, State *z, guint32 dt, guint k
     }
   z->prev = (guint8) kind;
   return z->counter;
-}
-
-/* Coder 2: the thread made ready at rank @r, which then comes second, behind the running
- * thread. */
-static guint
-mtf_ready (State *z, guint r)
-{
-  guint number;
-
-  if (r > 63)
-    r = 63;
-  number = z->mtf[r];
-  if (r > 1)
-    {
-      for (; r > 1; r--)
-        z->mtf[r] = z->mtf[r - 1];
-      z->mtf[1] = (guint8) number;
-    }
-  return number;
 }
 
 static gboolean
@@ -386,7 +378,7 @@ decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
           break;
         case 5:
           kind = TKS_ENTRY_READY;
-          e->a = self->coder == 2 ? mtf_ready (z, get_eg (b, 0)) : get_bits (b, 6);
+          e->a = self->coder == 2 ? mtf_move (z, get_eg (b, 0), 1) : get_bits (b, 6);
           break;
         case 6:
           kind = TKS_ENTRY_MARKER;
