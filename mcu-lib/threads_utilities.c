@@ -1250,7 +1250,8 @@ typedef struct
 #define TU_Z_UNSEEN  0xFFU
 #define TU_Z_CHAIN   8U
 
-/* What the coder remembers between entries; a line's key frame resets it. */
+/* What the coder remembers between entries; a line's key frame resets it (with the counter,
+ * one line in TU_Z_CHAIN has one). */
 typedef struct
 {
   uint32_t tick;           /* 20-bit tick of the last entry */
@@ -1263,7 +1264,7 @@ typedef struct
   uint8_t  steps[TU_Z_STEPS];
   uint8_t  step_counts[TU_Z_STEPS];
   uint8_t  stamps;         /* the entries carry the counter (with it, unless recording
-                            * switches only): coder 2 */
+                            * switches only), coded by the counter's coder 2 */
   uint8_t  prev;           /* with stamps: the kind of the last entry */
   uint32_t anchor;         /* with stamps: where the counter stood at the start of the tick
                             * the last entry's tick began (its lowest place seen) */
