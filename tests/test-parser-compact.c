@@ -149,6 +149,7 @@ typedef struct
   guint    chunk_lines;
   guint    batch_lines;
   gsize    piece;          /* fed by pieces of that many bytes, 0: whole */
+  guint    rec_max;        /* a recording's records read at most (0: as a reader has it) */
 } Reading;
 
 typedef struct
@@ -181,6 +182,8 @@ read_text (const char    *text,
   parser->n_threads = how->n_threads;
   parser->chunk_lines = how->chunk_lines;
   parser->batch_lines = how->batch_lines;
+  if (how->rec_max > 0)
+    parser->rec_max = how->rec_max;
   for (gsize at = 0; at < len; at += piece)
     {
       guint n;
@@ -391,6 +394,45 @@ test_events (void)
   read_clear (&b);
 }
 
+/* A recording longer than a capture holds: its first records are read, line by line and by
+ * batches alike, the same as the whole recording's first ones; the rest is passed over, said
+ * in one warning, and the capture is not damaged. (The limit is lowered here: the reader's is
+ * MAX_RECORDS, hours of a busy board.) */
+static void
+test_too_long (void)
+{
+  for (guint events = 0; events < 2; events++)
+    {
+      g_autofree char *text = make_recording (events ? 1500 : 6000, events, events ? 4 : 1);
+      static const Reading sequential = { FALSE, 1, CHUNK_LINES, BATCH_LINES, 0, 0 };
+      Read whole = read_text (text, &sequential);
+      const guint max = events ? 1000 : 2000;
+
+      for (guint b = 0; b < 3; b++)
+        {
+          Reading how = { b > 0, 3, 2, 5, b == 2 ? 777 : 0, max };
+          Read cut = read_text (text, &how);
+          GArray *all = whole.parsed->records, *first = cut.parsed->records;
+          guint n = events ? cut.parsed->events->entries->len : first->len;
+          guint said = 0;
+
+          g_assert_null (cut.error);
+          g_assert_null (cut.parsed->damage);
+          g_assert_cmpuint (n, <=, max);
+          g_assert_cmpuint (n, >, max - TKS_COMPACT_MAX_ENTRIES);
+          g_assert_cmpuint (first->len, <, all->len);
+          g_assert_cmpmem (first->data, first->len * sizeof (TksRecord),
+                           all->data, first->len * sizeof (TksRecord));
+          for (guint w = 0; w < cut.parsed->warnings->len; w++)
+            said += strstr (cut.parsed->warnings->pdata[w], "only its first") != NULL;
+          g_assert_cmpuint (said, ==, 1);
+          g_assert_cmpuint (cut.parsed->n_warnings, ==, whole.parsed->n_warnings + 1);
+          read_clear (&cut);
+        }
+      read_clear (&whole);
+    }
+}
+
 /* A recording of threads that come and go, many more than numbers (63) in all, a dozen at a
  * time: each of the @n_spawned threads is switched in a few times, then exits while it runs;
  * then @n_quiet switches between the two threads that stay.
@@ -581,6 +623,7 @@ main (int    argc,
   g_test_add_func ("/parser/compact-batches/damaged", test_damaged);
   g_test_add_func ("/parser/compact-batches/hostile", test_hostile);
   g_test_add_func ("/parser/compact-batches/events", test_events);
+  g_test_add_func ("/parser/compact-batches/too-long", test_too_long);
   g_test_add_func ("/parser/compact-batches/numbers-reused", test_numbers_reused);
   g_test_add_func ("/parser/compact-batches/numbers-reused-damaged", test_numbers_reused_damaged);
   return g_test_run ();

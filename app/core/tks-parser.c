@@ -82,6 +82,8 @@ struct _TksParser
   guint      rec_entries;   /* of a recording's entries, those whose slots rec_slots counts */
   guint64    rec_slots;
   guint      rec_renumbered; /* of a recording's records, those whose exits renumbered */
+  guint      rec_max;       /* a recording's records (or entries) read at most: MAX_RECORDS */
+  gboolean   rec_full;      /* the recording holds more: the rest of its log is passed over */
   TksParsedEvents *saved_events;   /* a saved capture's events, for its log */
   GArray    *saved_switches;        /* TksRecord: the switches among them */
   /* Decoding a compact log by batches (FALSE: line by line; both read the same) */
@@ -214,6 +216,7 @@ tks_parser_new (void)
   parser->batch_compact = TRUE;
   parser->batch_lines = BATCH_LINES;
   parser->chunk_lines = CHUNK_LINES;
+  parser->rec_max = MAX_RECORDS;
   parser->n_threads = CLAMP (g_get_num_processors (), 1, MAX_DECODE_THREADS);
   return parser;
 }
@@ -694,6 +697,7 @@ begin_command (TksParser  *parser,
       parser->rec_entries = 0;
       parser->rec_slots = 0;
       parser->rec_renumbered = 0;
+      parser->rec_full = FALSE;
       parser->in_dump = TRUE;
       parser->dump_ended = FALSE;
       parser->dump_records = G_MAXUINT;
@@ -1129,6 +1133,38 @@ compact_line_take (TksParser            *parser,
   return keep;
 }
 
+/* A recording longer than a capture holds (hours of a busy board): its first records are read,
+ * the rest of its log is passed over (the file keeps it), said once. TRUE when a line that
+ * brings the records read (entries with events) from @n to @n_after is one too many. */
+static gboolean
+recording_full (TksParser *parser,
+                guint64    n,
+                guint64    n_after)
+{
+  if (!parser->recording || parser->section != SECTION_LOG)
+    return FALSE;
+  if (!parser->rec_full && n_after <= parser->rec_max)
+    return FALSE;
+  if (!parser->rec_full)
+    {
+      g_autofree char *kept = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+
+      add_warning (parser, _("line %u: warning: the recording holds more than %u records, more "
+                             "than a capture can: only its first %s are shown (the file keeps "
+                             "them all)"), parser->line_no, parser->rec_max, kept);
+    }
+  parser->rec_full = TRUE;
+  return TRUE;
+}
+
+/* The records (entries with events) of the log read so far. */
+static guint
+log_count (TksParser *parser)
+{
+  return in_dump_v2 (parser) ? parser->current->events->entries->len
+                             : parser->current->records->len;
+}
+
 /* A line of a compact log: its entries are read as the lines of dump version 2 (or 1) that
  * the board would have printed, so that they go through the same checks and checksum. */
 static void
@@ -1140,7 +1176,8 @@ compact_line (TksParser  *parser,
   TksCompactLine line;
 
   tks_compact_line_decode (parser->decoder, p, end - p, &line, entries);
-  if (!compact_line_take (parser, &line, parser->line_no))
+  if (!compact_line_take (parser, &line, parser->line_no) ||
+      recording_full (parser, log_count (parser), (guint64) log_count (parser) + line.n_entries))
     return;
   for (guint i = 0; i < line.n_entries; i++)
     {
@@ -1274,6 +1311,13 @@ content_line (TksParser  *parser,
       {
         TksRecord record;
 
+        if (parser->rec_full)
+          {
+            /* the rest of a recording too long: its end line says nothing of what was read */
+            if (has_prefix (p, end, "End of dump:"))
+              parser->dump_ended = TRUE;
+            return;
+          }
         if (parser->decoder != NULL && end > p && *p == 'Z')
           {
             compact_line (parser, p, end);
@@ -1774,6 +1818,12 @@ compact_batch_take (TksParser    *parser,
           return bl->nl + 1;
         }
       parser->line_no = bl->line_no;
+      if (bl->result.status == TKS_COMPACT_LINE_OK &&
+          recording_full (parser, n, (guint64) n + bl->result.n_entries))
+        {
+          g_array_set_size (records, n);
+          return bl->nl + 1;
+        }
       if (compact_line_take (parser, &bl->result, bl->line_no))
         {
           if (n != base + bl->first)
@@ -1810,7 +1860,7 @@ feed_compact (TksParser  *parser,
     }
 
   while (p < end && parser->fatal == NULL && parser->section == SECTION_LOG &&
-         parser->decoder != NULL && !in_dump_v2 (parser))
+         parser->decoder != NULL && !in_dump_v2 (parser) && !parser->rec_full)
     {
       GArray *records = parser->current->records;
       guint base = records->len;
