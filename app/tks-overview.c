@@ -116,7 +116,7 @@ render_take (TksOverview *self,
              Render      *r)
 {
   g_clear_pointer (&self->cache, gsk_render_node_unref);
-  self->cache = tks_timeline_surface_node (r->surface, r->width, r->height);
+  self->cache = tks_timeline_surface_node (GTK_WIDGET (self), r->surface, r->width, r->height);
   self->cache_serial = r->serial;
   self->cache_width = r->width;
   self->cache_height = r->height;

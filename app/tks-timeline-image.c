@@ -180,15 +180,34 @@ tks_timeline_image_draw (TksTimelineImage *image)
 static const cairo_user_data_key_t image_key;
 
 GskRenderNode *
-tks_timeline_surface_node (cairo_surface_t *surface,
+tks_timeline_surface_node (GtkWidget       *widget,
+                           cairo_surface_t *surface,
                            int              width,
                            int              height)
 {
+  GtkNative *native = gtk_widget_get_native (widget);
+  GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
   GskRenderNode *node;
   cairo_t *cr;
 
-  /* A cairo node rather than a texture: GSK's cairo renderer converts each pixel of a texture
-   * at every frame, while it paints a cairo node's image only where the frame changed. */
+  if (renderer != NULL && !GSK_IS_CAIRO_RENDERER (renderer))
+    {
+      /* GL or Vulkan: a texture, uploaded once */
+      int stride = cairo_image_surface_get_stride (surface);
+      int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
+      g_autoptr(GBytes) pixels = NULL;
+      g_autoptr(GdkTexture) texture = NULL;
+
+      /* cairo's ARGB32 is GDK's default memory format (premultiplied, native order) */
+      pixels = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface), (gsize) stride * h,
+                                           (GDestroyNotify) cairo_surface_destroy,
+                                           cairo_surface_reference (surface));
+      texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, pixels, stride);
+      return gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+    }
+
+  /* The cairo renderer converts a texture's every pixel at each frame: a cairo node rather,
+   * whose image it paints only where the frame changed. */
   node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
   cr = gsk_cairo_node_get_draw_context (node);
   cairo_set_source_surface (cr, surface, 0, 0);
@@ -202,11 +221,12 @@ tks_timeline_surface_node (cairo_surface_t *surface,
 }
 
 GskRenderNode *
-tks_timeline_image_to_node (TksTimelineImage *image)
+tks_timeline_image_to_node (TksTimelineImage *image,
+                            GtkWidget        *widget)
 {
   g_return_val_if_fail (image->surface != NULL, NULL);
 
-  return tks_timeline_surface_node (image->surface, image->width, image->height);
+  return tks_timeline_surface_node (widget, image->surface, image->width, image->height);
 }
 
 cairo_surface_t *

@@ -31,12 +31,15 @@ void              tks_timeline_image_free     (TksTimelineImage          *image)
 /* Any thread, once. */
 void              tks_timeline_image_draw     (TksTimelineImage          *image);
 
-/* The image drawn, at the widget's size (main thread). */
-GskRenderNode    *tks_timeline_image_to_node  (TksTimelineImage          *image);
+/* The image drawn, at the widget's size, as @widget's window shows it best (main thread). */
+GskRenderNode    *tks_timeline_image_to_node  (TksTimelineImage          *image,
+                                               GtkWidget                 *widget);
 
-/* A render node of @surface (its device scale set) at @width x @height, for images drawn
- * once and shown at many frames. */
-GskRenderNode    *tks_timeline_surface_node   (cairo_surface_t           *surface,
+/* A render node of the image @surface (ARGB32, its device scale set) at @width x @height in
+ * @widget, for images drawn once and shown at many frames: a texture for a GL or Vulkan
+ * renderer, a cairo node for the cairo renderer. */
+GskRenderNode    *tks_timeline_surface_node   (GtkWidget                 *widget,
+                                               cairo_surface_t           *surface,
                                                int                        width,
                                                int                        height);
 

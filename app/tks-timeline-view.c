@@ -444,7 +444,7 @@ take_drawing (TksTimelineView *self,
               Drawing         *d)
 {
   g_clear_pointer (&self->cache, gsk_render_node_unref);
-  self->cache = tks_timeline_image_to_node (d->image);
+  self->cache = tks_timeline_image_to_node (d->image, GTK_WIDGET (self));
   self->cache_geometry = d->g;
   self->cache_fg = d->fg;
   self->cache_width = d->width;
