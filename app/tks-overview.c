@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "tks-overview.h"
+#include "tks-timeline-image.h"
 #include "tks-timeline-render.h"
 
 #define OVERVIEW_HEIGHT 56
@@ -114,19 +115,8 @@ static void
 render_take (TksOverview *self,
              Render      *r)
 {
-  int stride = cairo_image_surface_get_stride (r->surface);
-  g_autoptr(GBytes) pixels = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-
-  /* cairo's ARGB32 is GDK's default memory format (premultiplied, native order) */
-  pixels = g_bytes_new_with_free_func (cairo_image_surface_get_data (r->surface),
-                                       (gsize) stride * r->height * r->scale,
-                                       (GDestroyNotify) cairo_surface_destroy,
-                                       cairo_surface_reference (r->surface));
-  texture = gdk_memory_texture_new (r->width * r->scale, r->height * r->scale, GDK_MEMORY_DEFAULT,
-                                    pixels, stride);
   g_clear_pointer (&self->cache, gsk_render_node_unref);
-  self->cache = gsk_texture_node_new (texture, &GRAPHENE_RECT_INIT (0, 0, r->width, r->height));
+  self->cache = tks_timeline_surface_node (GTK_WIDGET (self), r->surface, r->width, r->height);
   self->cache_serial = r->serial;
   self->cache_width = r->width;
   self->cache_height = r->height;

@@ -5,6 +5,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tks-timeline-image.h"
 #include "tks-timeline-render.h"
 #include "tks-timeline-view.h"
 
@@ -42,13 +43,23 @@ struct _TksTimelineView
   guint           labels_first;
   guint           labels_idle;   /* a rebuild of the labels for the lanes now in view */
 
-  /* cached render node of ruler + lanes + trigger, keyed by what it depends on */
+  /* The image of the ruler, lanes, events and trigger as a render node, keyed by what it
+   * depends on: the geometry, colour, size and two serials, of the content (the capture and
+   * its coverage) and of the other changes (invalidate()). A new content at the same size is
+   * drawn by a worker, the image of the previous one shown meanwhile; anything else at once. */
   GskRenderNode  *cache;
   TksTimelineGeometry cache_geometry;
   GdkRGBA         cache_fg;
+  int             cache_width, cache_height, cache_scale;
+  guint           cache_content;
+  guint           cache_change;
+  guint           cache_builds;   /* images taken: a worker's is dropped if one came since */
+  guint           content_serial;
+  guint           change_serial;
+  gboolean        drawing;        /* a worker draws an image */
 
   /* the capture's coverage summaries, built in a worker thread */
-  TksCoverage    *coverage;
+  TksCoverageRef *coverage;
   GCancellable   *coverage_cancellable;
 
   /* pointer and interaction state */

@@ -120,7 +120,7 @@ tks_timeline_view_get_geometry (TksTimelineView     *self,
       else
         g->origin = tks_capture_get_start (self->capture);
     }
-  g->coverage = self->coverage;
+  g->coverage = tks_coverage_ref_get (self->coverage);
   if (self->capture != NULL && self->lane_list != NULL)
     g->lanes = tks_lane_list_get_lanes (self->lane_list, &g->n_lanes);
 }
@@ -145,10 +145,12 @@ n_lanes (TksTimelineView *self)
   return n;
 }
 
+/* What the image shows changed: it is drawn again at the next frame (the previous one is kept
+ * for a worker's drawing of a new capture, see update_cache()). */
 static void
 invalidate (TksTimelineView *self)
 {
-  g_clear_pointer (&self->cache, gsk_render_node_unref);
+  self->change_serial++;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -376,34 +378,149 @@ same_geometry (const TksTimelineGeometry *a,
   return memcmp (a, b, sizeof *a) == 0;
 }
 
-static GskRenderNode *
-build_static_node (TksTimelineView           *self,
-                   const TksTimelineGeometry *g,
-                   const GdkRGBA             *fg)
+/* The image's size: the widget's, in its pixels. */
+static void
+image_size (TksTimelineView *self,
+            int             *width,
+            int             *height,
+            int             *scale)
 {
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  TksPainter painter;
-  GdkRGBA header_bg = *fg;
+  *width = gtk_widget_get_width (GTK_WIDGET (self));
+  *height = gtk_widget_get_height (GTK_WIDGET (self));
+  *scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+}
 
-  tks_painter_init_snapshot (&painter, snapshot, gtk_widget_get_pango_context (GTK_WIDGET (self)));
-  painter.fg = *fg;
-  painter.dark = (fg->red + fg->green + fg->blue) / 3 > 0.5;
+static TksTimelineImage *
+image_new (TksTimelineView           *self,
+           const TksTimelineGeometry *g,
+           const GdkRGBA             *fg)
+{
+  int width, height, scale;
 
-  header_bg.alpha = 0.05;
-  painter.fill (&painter, &header_bg, 0, 0, g->left, g->bottom);
+  image_size (self, &width, &height, &scale);
+  return tks_timeline_image_new (self->capture, g, self->coverage, fg,
+                                 gtk_widget_get_pango_context (GTK_WIDGET (self)),
+                                 width, height, scale);
+}
 
-  tks_timeline_render_ruler (self->capture, g, &painter);
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, g->top, g->left + g->width,
-                                                         g->bottom - g->top));
-  tks_timeline_render_lanes (self->capture, g, &painter);
-  tks_timeline_render_events (self->capture, g, &painter);
-  tks_timeline_render_log_end (self->capture, g, &painter);
-  tks_timeline_render_gaps (self->capture, g, &painter);
-  tks_timeline_render_trigger (self->capture, g, &painter);
-  gtk_snapshot_pop (snapshot);
-  tks_painter_finish (&painter);
+/* What a drawing was made for, to tell whether it is still what the widget shows. */
+typedef struct
+{
+  TksTimelineImage   *image;
+  TksTimelineGeometry g;
+  GdkRGBA             fg;
+  int                 width, height, scale;
+  guint               content;
+  guint               change;
+  guint               builds;
+} Drawing;
 
-  return gtk_snapshot_free_to_node (snapshot);
+static void
+drawing_free (Drawing *d)
+{
+  tks_timeline_image_free (d->image);
+  g_free (d);
+}
+
+static Drawing *
+drawing_new (TksTimelineView           *self,
+             const TksTimelineGeometry *g,
+             const GdkRGBA             *fg)
+{
+  Drawing *d = g_new0 (Drawing, 1);
+
+  d->image = image_new (self, g, fg);
+  d->g = *g;
+  d->fg = *fg;
+  image_size (self, &d->width, &d->height, &d->scale);
+  d->content = self->content_serial;
+  d->change = self->change_serial;
+  d->builds = self->cache_builds;
+  return d;
+}
+
+static void
+take_drawing (TksTimelineView *self,
+              Drawing         *d)
+{
+  g_clear_pointer (&self->cache, gsk_render_node_unref);
+  self->cache = tks_timeline_image_to_node (d->image, GTK_WIDGET (self));
+  self->cache_geometry = d->g;
+  self->cache_fg = d->fg;
+  self->cache_width = d->width;
+  self->cache_height = d->height;
+  self->cache_scale = d->scale;
+  self->cache_content = d->content;
+  self->cache_change = d->change;
+  self->cache_builds++;
+}
+
+static void
+drawing_thread (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  Drawing *d = task_data;
+
+  tks_timeline_image_draw (d->image);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+drawing_done_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  TksTimelineView *self = TKS_TIMELINE_VIEW (source);
+  Drawing *d = g_task_get_task_data (G_TASK (result));
+
+  self->drawing = FALSE;
+  /* dropped when the widget drew another image meanwhile (a change of the view by the user),
+   * or has no capture any more */
+  if (g_task_propagate_boolean (G_TASK (result), NULL) && self->capture != NULL &&
+      d->builds == self->cache_builds)
+    take_drawing (self, d);
+  /* another drawing is started there if this one is out of date already */
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Makes the cache show the widget as it is: at once, or for a new capture (or its coverage)
+ * at the size of the image shown, in a worker while that image stays. */
+static void
+update_cache (TksTimelineView           *self,
+              const TksTimelineGeometry *g,
+              const GdkRGBA             *fg)
+{
+  int width, height, scale;
+  gboolean same_size;
+  Drawing *d;
+
+  image_size (self, &width, &height, &scale);
+  same_size = self->cache != NULL && width == self->cache_width && height == self->cache_height &&
+              scale == self->cache_scale && gdk_rgba_equal (fg, &self->cache_fg);
+  if (same_size && same_geometry (g, &self->cache_geometry) &&
+      self->cache_content == self->content_serial && self->cache_change == self->change_serial)
+    return;
+  if (width <= 0 || height <= 0)
+    return;
+  if (same_size && self->cache_content != self->content_serial)
+    {
+      g_autoptr(GTask) task = NULL;
+
+      if (self->drawing)
+        return;
+      self->drawing = TRUE;
+      task = g_task_new (self, NULL, drawing_done_cb, NULL);
+      g_task_set_source_tag (task, update_cache);
+      g_task_set_task_data (task, drawing_new (self, g, fg), (GDestroyNotify) drawing_free);
+      g_task_run_in_thread (task, drawing_thread);
+      return;
+    }
+  d = drawing_new (self, g, fg);
+  tks_timeline_image_draw (d->image);
+  take_drawing (self, d);
+  drawing_free (d);
 }
 
 static void
@@ -582,14 +699,8 @@ tks_timeline_view_snapshot (GtkWidget   *widget,
   _tks_timeline_view_current_geometry (self, &g);
   get_fg (self, &fg);
 
-  if (self->cache == NULL || !same_geometry (&g, &self->cache_geometry) ||
-      !gdk_rgba_equal (&fg, &self->cache_fg))
-    {
-      g_clear_pointer (&self->cache, gsk_render_node_unref);
-      self->cache = build_static_node (self, &g, &fg);
-      self->cache_geometry = g;
-      self->cache_fg = fg;
-    }
+  if (self->capture != NULL)
+    update_cache (self, &g, &fg);
   if (self->cache != NULL && self->capture != NULL)
     gtk_snapshot_append_node (snapshot, self->cache);
 
@@ -781,7 +892,7 @@ tks_timeline_view_dispose (GObject *object)
   if (self->coverage_cancellable != NULL)
     g_cancellable_cancel (self->coverage_cancellable);
   g_clear_object (&self->coverage_cancellable);
-  g_clear_pointer (&self->coverage, tks_coverage_free);
+  g_clear_pointer (&self->coverage, tks_coverage_ref_unref);
   g_clear_object (&self->lane_list);
 
   G_OBJECT_CLASS (tks_timeline_view_parent_class)->dispose (object);
@@ -998,7 +1109,9 @@ coverage_done_cb (GObject      *source,
 
   if (coverage == NULL || capture != self->capture || self->coverage != NULL)
     return;
-  self->coverage = g_steal_pointer (&coverage);
+  self->coverage = tks_coverage_ref_new (g_steal_pointer (&coverage));
+  /* the same drawing, faster: drawn again off the main thread like a new capture */
+  self->content_serial++;
   invalidate (self);
 }
 
@@ -1012,7 +1125,7 @@ start_coverage (TksTimelineView *self)
   if (self->coverage_cancellable != NULL)
     g_cancellable_cancel (self->coverage_cancellable);
   g_clear_object (&self->coverage_cancellable);
-  g_clear_pointer (&self->coverage, tks_coverage_free);
+  g_clear_pointer (&self->coverage, tks_coverage_ref_unref);
   if (self->capture == NULL)
     return;
   self->coverage_cancellable = g_cancellable_new ();
@@ -1158,6 +1271,9 @@ tks_timeline_view_set_capture (TksTimelineView *self,
   self->mark_b = NAN;
   self->origin = NAN;
   self->n_event_lanes = tks_timeline_n_event_lanes (capture);
+  self->content_serial++;
+  if (capture == NULL)
+    g_clear_pointer (&self->cache, gsk_render_node_unref);
   update_lane_list (self);
   rebuild_event_labels (self);
   rebuild_labels (self);

@@ -8,6 +8,9 @@
 
 #include "tks-capture.h"
 #include "tks-coverage.h"
+#include "tks-lane-list.h"
+#include "tks-timeline-events.h"
+#include "tks-timeline-image.h"
 #include "tks-timeline-render.h"
 #include "test-view-synthetic.h"
 #include "tks-test-data.h"
@@ -554,6 +557,141 @@ test_coverage_draws_the_same (void)
     }
 }
 
+/* The timeline as the widget drew it before its image: a render node of each rectangle and
+ * text, drawn by GSK's cairo renderer, over white. */
+static cairo_surface_t *
+render_nodes (TksCapture                *capture,
+              const TksTimelineGeometry *g,
+              const GdkRGBA             *fg,
+              PangoContext              *pango)
+{
+  GtkSnapshot *snapshot;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
+  TksPainter painter;
+  GdkRGBA header_bg = *fg;
+  static const GdkRGBA white = { 1, 1, 1, 1 };
+
+  g_type_class_unref (g_type_class_ref (GSK_TYPE_COLOR_NODE));   /* GSK's node types */
+  snapshot = gtk_snapshot_new ();
+  gtk_snapshot_append_color (snapshot, &white, &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT));
+  tks_painter_init_snapshot (&painter, snapshot, pango);
+  painter.fg = *fg;
+  header_bg.alpha = 0.05;
+  painter.fill (&painter, &header_bg, 0, 0, g->left, g->bottom);
+  tks_timeline_render_ruler (capture, g, &painter);
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, g->top, g->left + g->width,
+                                                         g->bottom - g->top));
+  tks_timeline_render_lanes (capture, g, &painter);
+  tks_timeline_render_events (capture, g, &painter);
+  tks_timeline_render_log_end (capture, g, &painter);
+  tks_timeline_render_gaps (capture, g, &painter);
+  tks_timeline_render_trigger (capture, g, &painter);
+  gtk_snapshot_pop (snapshot);
+  tks_painter_finish (&painter);
+  node = gtk_snapshot_free_to_node (snapshot);
+
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  g_assert_no_error (error);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT));
+  gdk_texture_download (texture, cairo_image_surface_get_data (surface),
+                        cairo_image_surface_get_stride (surface));
+  cairo_surface_mark_dirty (surface);
+  gsk_renderer_unrealize (renderer);
+  return surface;
+}
+
+static gpointer
+draw_image_thread (gpointer data)
+{
+  tks_timeline_image_draw (data);
+  return NULL;
+}
+
+/* The widget's image of a capture, drawn in a worker thread after the capture, its lane list
+ * and coverage were let go by the caller, is the one drawn on the main thread, and its time
+ * area is what the exports draw (over their white). */
+static void
+test_image (void)
+{
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksLaneList) list = tks_lane_list_new (capture, FALSE, 1000);
+  g_autoptr(TksCoverageRef) coverage = tks_coverage_ref_new (tks_coverage_new (capture));
+  PangoFontMap *font_map = pango_cairo_font_map_new ();
+  PangoContext *like = pango_font_map_create_context (font_map);
+  g_autoptr(TksTimelineImage) worker = NULL;
+  g_autoptr(TksTimelineImage) here = NULL;
+  static const GdkRGBA fg = { 0.1, 0.1, 0.1, 1 };
+  TksTimelineGeometry g = { 0 };
+  cairo_surface_t *a, *b, *nodes, *over;
+  cairo_t *cr;
+  GThread *thread;
+  guint n_lanes, x, y, differ = 0, drawn = 0;
+
+  full_geometry (capture, &g);
+  g.x1 = g.x0 + (g.x1 - g.x0) * 0.6;   /* the log's end, the trigger and exits in view */
+  g.time_ruler = TRUE;
+  g.resolution = 1;
+  g.lanes = tks_lane_list_get_lanes (list, &n_lanes);
+  g.n_lanes = n_lanes;
+  g.coverage = tks_coverage_ref_get (coverage);
+  g_assert_cmpuint (n_lanes, >, 10);
+
+  here = tks_timeline_image_new (capture, &g, coverage, &fg, like, WIDTH, HEIGHT, 1);
+  worker = tks_timeline_image_new (capture, &g, coverage, &fg, like, WIDTH, HEIGHT, 1);
+  tks_timeline_image_draw (here);
+  nodes = render_nodes (capture, &g, &fg, like);
+  /* what the image was made of goes away before it is drawn */
+  g.lanes = NULL;
+  g.coverage = NULL;
+  g_clear_object (&list);
+  g_clear_pointer (&coverage, tks_coverage_ref_unref);
+  g_clear_object (&capture);
+  thread = g_thread_new ("draw", draw_image_thread, worker);
+  g_thread_join (thread);
+
+  a = tks_timeline_image_get_surface (here);
+  b = tks_timeline_image_get_surface (worker);
+  g_assert_cmpint (cairo_image_surface_get_width (b), ==, WIDTH);
+  g_assert_cmpint (cairo_image_surface_get_height (b), ==, HEIGHT);
+  g_assert_cmpmem (cairo_image_surface_get_data (a),
+                   cairo_image_surface_get_stride (a) * HEIGHT,
+                   cairo_image_surface_get_data (b),
+                   cairo_image_surface_get_stride (b) * HEIGHT);
+
+  /* the image over white is what the render nodes drew */
+  over = cairo_image_surface_create (CAIRO_FORMAT_RGB24, WIDTH, HEIGHT);
+  cr = cairo_create (over);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_set_source_surface (cr, b, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (over);
+  for (y = 0; y < HEIGHT; y++)
+    for (x = 0; x < WIDTH; x++)
+      {
+        Pixel p = pixel_at (over, x, y), q = pixel_at (nodes, x, y);
+
+        if (ABS (p.r - q.r) > 2 || ABS (p.g - q.g) > 2 || ABS (p.b - q.b) > 2)
+          {
+            differ++;
+          }
+        if (p.r != 255 || p.g != 255 || p.b != 255)
+          drawn++;
+      }
+  g_test_message ("%u pixels drawn, %u differ from the nodes'", drawn, differ);
+  g_assert_cmpuint (drawn, >, (WIDTH - TKS_TIMELINE_HEADER_WIDTH) * (HEIGHT - TKS_TIMELINE_RULER_HEIGHT) / 4);
+  g_assert_cmpuint (differ, ==, 0);
+  cairo_surface_destroy (over);
+  cairo_surface_destroy (nodes);
+  g_object_unref (like);
+  g_object_unref (font_map);
+}
+
 /* Zoomed out so that runs are far shorter than a pixel, a thread busy half of the time and one
  * busy 2.5 % of it do not look the same: each column is shaded by its load. */
 static void
@@ -850,6 +988,7 @@ main (int   argc,
   g_test_add_func ("/view/render/cost-follows-pixels", test_cost_follows_pixels);
   g_test_add_func ("/view/render/formats", test_formats);
   g_test_add_func ("/view/render/coverage-draws-the-same", test_coverage_draws_the_same);
+  g_test_add_func ("/view/render/image", test_image);
   g_test_add_func ("/view/render/ruler-units", test_ruler_units);
   g_test_add_func ("/view/render/header-width", test_header_width);
 

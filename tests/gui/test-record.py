@@ -98,13 +98,14 @@ def lane_colour(r, g, b):
     return max(r, g, b) - min(r, g, b) > 60 and abs(r - 54) + abs(g - 133) + abs(b - 227) >= 90
 
 
-def overview_pixels(app, name):
-    """The overview's time area in a screenshot: its pixels' bytes and how many are of a
-    lane's colour (saturated), or (None, 0) without an overview."""
-    overview = find(main_window(app), lambda n: n.name == "Overview of the whole capture")
-    if overview is None:
+def time_area_pixels(app, widget, name):
+    """The time area of the widget of accessible name @widget (the timeline, the overview) in a
+    screenshot: its pixels' bytes and how many are of a lane's colour (saturated), or (None, 0)
+    without that widget."""
+    node = find(main_window(app), lambda n: n.name == widget)
+    if node is None:
         return None, 0
-    ext = overview.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    ext = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
     box = (ext.x + 190, ext.y, ext.width - 190, ext.height)   # right of the lane headers' room
     path = screenshot(name)
     crop = subprocess.run(["convert", path, "-crop", "%dx%d+%d+%d" % (box[2], box[3], box[0], box[1]),
@@ -113,12 +114,12 @@ def overview_pixels(app, name):
     return crop, coloured
 
 
-def overview_follows(app):
-    """The overview under the timeline shows the whole live capture, drawn again as it grows."""
-    before, coloured = overview_pixels(app, "overview-1.png")
-    check(coloured > 100, "the overview draws the recording's runs in their lanes' colours (%d pixels)" % coloured)
+def area_follows(app, widget, shot, what):
+    """@widget's time area shows the live capture in its lanes' colours, drawn again as it grows."""
+    before, coloured = time_area_pixels(app, widget, shot + "-1.png")
+    check(coloured > 100, "%s draws the recording's runs in their lanes' colours (%d pixels)" % (what, coloured))
     time.sleep(2.5)
-    after, _ = overview_pixels(app, "overview-2.png")
+    after, _ = time_area_pixels(app, widget, shot + "-2.png")
     check(before is not None and after is not None and before != after,
           "and is drawn again as the recording goes on")
 
@@ -158,7 +159,9 @@ def main():
     events = [int(m.group(1)) for m in [re.search(r": (\d+) events", recording_line(app) or "")] if m]
     check(events and events[0] > 1000, "the recording counts what arrived", recording_line(app))
     screenshot("recording.png")
-    overview_follows(app)
+    # the timeline's image of each second is drawn by a worker, the previous one shown meanwhile
+    area_follows(app, "Timeline", "timeline", "the timeline")
+    area_follows(app, "Overview of the whole capture", "overview", "the overview under the timeline")
 
     click(record_button(app))
     title = wait_for(lambda: main_window(app).name if "record-" in (main_window(app).name or "") else None, 15)

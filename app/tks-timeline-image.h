@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "tks-timeline-render.h"
+
+G_BEGIN_DECLS
+
+/*
+ * What the timeline widget draws under its hover, selection and cursors (the lane headers'
+ * shade, the ruler, the lanes, the events, the bands and the trigger) drawn once into an image
+ * rather than as thousands of render nodes: the window then copies the image at each frame.
+ * The drawing is done from any thread (a worker's, for a capture replacing the one shown), the
+ * image is turned into a render node on the main thread.
+ */
+
+typedef struct _TksTimelineImage TksTimelineImage;
+typedef struct _TksCoverageRef TksCoverageRef;
+
+/* Holds what @geometry points at (its lanes copied, @coverage and @capture referenced) and the
+ * font of @like (the widget's context), so the drawing can be done in another thread. */
+TksTimelineImage *tks_timeline_image_new      (TksCapture                *capture,
+                                               const TksTimelineGeometry *geometry,
+                                               TksCoverageRef            *coverage,
+                                               const GdkRGBA             *fg,
+                                               PangoContext              *like,
+                                               int                        width,
+                                               int                        height,
+                                               int                        scale);
+void              tks_timeline_image_free     (TksTimelineImage          *image);
+
+/* Any thread, once. */
+void              tks_timeline_image_draw     (TksTimelineImage          *image);
+
+/* The image drawn, at the widget's size, as @widget's window shows it best (main thread). */
+GskRenderNode    *tks_timeline_image_to_node  (TksTimelineImage          *image,
+                                               GtkWidget                 *widget);
+
+/* A render node of the image @surface (ARGB32, its device scale set) at @width x @height in
+ * @widget, for images drawn once and shown at many frames: a texture for a GL or Vulkan
+ * renderer, a cairo node for the cairo renderer. */
+GskRenderNode    *tks_timeline_surface_node   (GtkWidget                 *widget,
+                                               cairo_surface_t           *surface,
+                                               int                        width,
+                                               int                        height);
+
+/* The image's pixels (premultiplied ARGB32, tests). */
+cairo_surface_t  *tks_timeline_image_get_surface (TksTimelineImage       *image);
+
+/* A capture's coverage summaries shared between the widget and a drawing in a worker, which
+ * keeps them while the widget moves on to another capture. Takes @coverage. */
+TksCoverageRef   *tks_coverage_ref_new        (TksCoverage               *coverage);
+TksCoverageRef   *tks_coverage_ref_ref        (TksCoverageRef            *ref);
+void              tks_coverage_ref_unref      (TksCoverageRef            *ref);
+const TksCoverage *tks_coverage_ref_get       (TksCoverageRef            *ref);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksTimelineImage, tks_timeline_image_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksCoverageRef, tks_coverage_ref_unref)
+
+G_END_DECLS
