@@ -1411,10 +1411,12 @@ static void
 tu_z_stamp (tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32_t dt, int is_switch)
 {
   uint32_t kind = e->kind == 0U ? (is_switch != 0 ? 0U : 1U) : e->kind + 1U;
-  uint32_t pair = z->prev * TU_Z_CLASSES + kind;
-  uint32_t off, k, top;
+  uint32_t pair, off, k, top;
   int learnt = 0;
 
+  if (kind >= TU_Z_CLASSES)
+    kind = TU_Z_CLASSES - 1U;   /* (no other kind is logged) */
+  pair = z->prev * TU_Z_CLASSES + kind;
   if (dt != 0U)
     {
       int32_t place;

@@ -431,6 +431,28 @@ test_too_long (void)
         }
       read_clear (&whole);
     }
+
+  /* a log after a recording that was too long is read whole: its trigger line too */
+  {
+    g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                   "board-trigger-exits.saved.txt", NULL);
+    g_autofree char *saved = NULL;
+    g_autofree char *recording = make_recording (6000, FALSE, 1);
+    g_autofree char *both = NULL;
+    const char *list;
+    static const Reading cut = { FALSE, 1, CHUNK_LINES, BATCH_LINES, 0, 2000 };
+    Read r;
+
+    g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+    list = strstr (saved, "threads_list");
+    g_assert_nonnull (list);
+    both = g_strconcat (recording, "ch> ", list, NULL);
+    r = read_text (both, &cut);
+    g_assert_null (r.error);
+    g_assert_true (r.parsed->has_trigger);
+    g_assert_cmpuint (r.parsed->trigger_tick, ==, 17154);
+    read_clear (&r);
+  }
 }
 
 /* A recording of threads that come and go, many more than numbers (63) in all, a dozen at a

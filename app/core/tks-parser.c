@@ -659,6 +659,7 @@ begin_log (TksParser *parser)
 {
   clear_log (parser->current);
   parser->rec_renumbered = 0;
+  parser->rec_full = FALSE;
   if (!parser->in_dump)
     g_clear_pointer (&parser->current->events, tks_parsed_events_free);
   else if (parser->current->events != NULL)
@@ -1176,8 +1177,10 @@ compact_line (TksParser  *parser,
   TksCompactLine line;
 
   tks_compact_line_decode (parser->decoder, p, end - p, &line, entries);
-  if (!compact_line_take (parser, &line, parser->line_no) ||
-      recording_full (parser, log_count (parser), (guint64) log_count (parser) + line.n_entries))
+  /* (in the order of the batches' reading: the line that is one too many says nothing more) */
+  if ((line.status == TKS_COMPACT_LINE_OK &&
+       recording_full (parser, log_count (parser), (guint64) log_count (parser) + line.n_entries)) ||
+      !compact_line_take (parser, &line, parser->line_no))
     return;
   for (guint i = 0; i < line.n_entries; i++)
     {
