@@ -17,7 +17,7 @@
 
 #define HEADS 64     /* 0: not a switch from the running thread; r: one, to rank r */
 #define STEPS 17     /* tick steps 0 to 15; 16: larger */
-/* Coder 2 (with the counter): kinds of entries, and the lines a key frame starts at most */
+/* Coder 2 (with the counter): kinds of entries, a pair's order not learnt yet */
 #define CLASSES 11
 #define UNSEEN  0xFF
 #define SEQ_MASK 0x3FFFFu
@@ -417,10 +417,9 @@ decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
     else if (self->counter_hz != 0)
       {
         guint32 off = get_eg (b, order_of (z->mean));
-        gint32 diff = (off & 1) ? -(gint32) (off >> 1) - 1 : (gint32) (off >> 1);
 
         z->mean = z->mean - (z->mean >> 3) + MIN (off, 0x0FFFFFFFu);
-        z->counter += dt * self->cycles_per_tick + (guint32) diff;
+        z->counter += dt * self->cycles_per_tick + unzigzag (off);
         e->counter = z->counter;
       }
   }
