@@ -596,6 +596,59 @@ test_coder_1 (void)
   g_assert_null (tks_capture_get_damage (capture));
   g_assert_cmpuint (tks_capture_get_n_records (capture), >, 10);
 }
+
+static gboolean
+has_warning (TksCapture *capture,
+             const char *part)
+{
+  guint n;
+  const char * const *warnings = tks_capture_get_warnings (capture, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (strstr (warnings[i], part) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* After a "Lost:" line the board starts its next line with a key frame: a line that goes on
+ * from the line before (a board out of step, lines lost with the "Lost:" one) is named and
+ * its records left out, not decoded from a state the board no longer had. */
+static void
+test_chained_after_lost (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
+                                                 "simboard-record-events.raw.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) whole = NULL;
+  g_autoptr(TksCapture) lost = NULL;
+  g_autoptr(TksCompactDecoder) decoder = tks_compact_decoder_new (1000, 168000000);
+  g_autoptr(GString) damaged = NULL;
+  const char *line;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  whole = tks_capture_new_from_data (text, strlen (text), &error);
+  g_assert_no_error (error);
+  g_assert_false (has_warning (whole, "goes on from a line that was lost"));
+
+  /* the first line of the log that goes on from the line before it */
+  tks_compact_decoder_set_coder (decoder, 2);
+  line = strstr (text, "\nCompact:");
+  g_assert_nonnull (line);
+  do
+    {
+      line = strstr (line + 1, "\nZ");
+      g_assert_nonnull (line);
+    }
+  while (tks_compact_line_may_start (decoder, line + 1, strcspn (line + 1, "\r\n")));
+  damaged = g_string_new (text);
+  g_string_insert (damaged, line + 1 - text,
+                   "Lost: before record 100, ticks 20 to 21, 3 switches dropped\r\n");
+  lost = tks_capture_new_from_data (damaged->str, damaged->len, &error);
+  g_assert_no_error (error);
+  g_assert_true (has_warning (lost, "goes on from a line that was lost"));
+  g_assert_cmpuint (tks_capture_get_n_records (lost), <, tks_capture_get_n_records (whole));
+}
 #endif
 
 int
@@ -608,6 +661,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/compact/capture", test_capture_from_compact);
 #if TU_CYCLES
   g_test_add_func ("/compact/coder-1", test_coder_1);
+  g_test_add_func ("/compact/chained-after-lost", test_chained_after_lost);
 #endif
   return g_test_run ();
 }

@@ -533,6 +533,12 @@ tks_compact_decoder_set_coder (TksCompactDecoder *self,
   self->chain_ok = FALSE;
 }
 
+void
+tks_compact_decoder_lost (TksCompactDecoder *self)
+{
+  self->chain_ok = FALSE;
+}
+
 gboolean
 tks_compact_line_may_start (const TksCompactDecoder *self,
                             const char              *line,

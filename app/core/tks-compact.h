@@ -136,9 +136,12 @@ gboolean           tks_compact_line_may_start   (const TksCompactDecoder *decode
                                                  gsize               len);
 guint              tks_compact_line_room        (const char         *line,
                                                  gsize               len);
-/* The entries decoded so far, in order (TksEntry). */
 void               tks_compact_decoder_set_coder (TksCompactDecoder *decoder,
                                                   guint              coder);
+/* The board dropped records (its "Lost:" line): its next line has a key frame, so a chained
+ * line after it is UNCHAINED rather than decoded from the state before the loss. */
+void               tks_compact_decoder_lost     (TksCompactDecoder  *decoder);
+/* The entries decoded so far, in order (TksEntry). */
 GArray            *tks_compact_decoder_entries  (TksCompactDecoder  *decoder);
 /* The index in the entries before which each lost stretch of lines lies (guint). */
 GArray            *tks_compact_decoder_losses   (TksCompactDecoder  *decoder);

@@ -1272,6 +1272,8 @@ recording_line (TksParser  *parser,
 
       if (!parse_gap (p + strlen ("Lost:"), end, &seq, &gap))
         return FALSE;
+      if (parser->decoder != NULL)
+        tks_compact_decoder_lost (parser->decoder);
       /* Placed where it arrived: after the entries read so far (by slots with events, which
        * the end of the reading turns into records). */
       if (cur->events != NULL)

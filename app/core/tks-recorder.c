@@ -313,6 +313,7 @@ log_line (TksRecorder *self,
 
       self->stats.dropped += n;
       self->lost_pending += n;
+      tks_compact_decoder_lost (self->decoder);
       notice (self, g_dngettext (GETTEXT_PACKAGE,
                                  "line %u: the board could not send %s record "
                                  "(the link was too slow): %s",
