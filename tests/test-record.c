@@ -723,6 +723,50 @@ test_board_reset (void)
   g_unlink (path);
 }
 
+/* A stream whose counter is coded in a way the host does not know: refused with a message
+ * naming it, nothing decoded; the same stream with a known coder decodes. */
+static void
+test_unknown_counter_coder (void)
+{
+  g_autofree char *raw = g_test_build_filename (G_TEST_DIST, "data",
+                                                "simboard-record-events.raw.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize len;
+
+  g_file_get_contents (raw, &text, &len, &error);
+  g_assert_no_error (error);
+  for (int coder = 2; coder <= 3; coder++)
+    {
+      g_autofree char *path = temp_path ("tks-test-record-coder.txt");
+      g_autoptr(GString) stream = g_string_new_len (text, len);
+      g_autoptr(TksRecorder) recorder = tks_recorder_new (path, &error);
+      char *line = strstr (stream->str, "Counter coder: 2\r\n");
+      TksRecorderStats st;
+
+      g_assert_no_error (error);
+      g_assert_nonnull (line);
+      line[strlen ("Counter coder: ")] = (char) ('0' + coder);
+      tks_recorder_feed (recorder, (const guint8 *) stream->str, stream->len);
+      tks_recorder_get_stats (recorder, &st);
+      if (coder == 2)
+        {
+          g_assert_true (tks_recorder_close (recorder, &error));
+          g_assert_no_error (error);
+          g_assert_cmpuint (st.entries, >, 1000);
+        }
+      else
+        {
+          g_assert_false (tks_recorder_close (recorder, &error));
+          g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
+          g_assert_nonnull (strstr (error->message, "Counter coder: 3"));
+          g_assert_cmpuint (st.entries, ==, 0);
+          g_clear_error (&error);
+        }
+      g_unlink (path);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -736,6 +780,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/board-stops-without-keepalive", test_board_stops_without_keepalive);
   g_test_add_func ("/record/damaged-line", test_damaged_line);
   g_test_add_func ("/record/board-reset", test_board_reset);
+  g_test_add_func ("/record/unknown-counter-coder", test_unknown_counter_coder);
   g_test_add_func ("/record/cli", test_cli);
   g_test_add_func ("/record/cli-sigint", test_cli_sigint);
   g_test_add_func ("/record/cli-numbers-given-back", test_cli_numbers_given_back);

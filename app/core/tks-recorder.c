@@ -43,7 +43,8 @@ struct _TksRecorder
   gint64         keepalive_us;
   gboolean       events;
   gboolean       unsynced;       /* bytes written since the last flush to disk */
-  GError        *write_error;    /* the file could not be written: reported by the next call */
+  GError        *fault;          /* the file cannot be written or the stream cannot be read:
+                                    * reported by the next call */
 
   /* Decoding */
   Phase          phase;
@@ -99,7 +100,7 @@ tks_recorder_free (TksRecorder *self)
   g_clear_pointer (&self->decoder, tks_compact_decoder_free);
   g_clear_pointer (&self->shell, tks_shell_free);
   g_string_free (self->line, TRUE);
-  g_clear_error (&self->write_error);
+  g_clear_error (&self->fault);
   g_free (self->path);
   g_free (self);
 }
@@ -184,7 +185,7 @@ write_file (TksRecorder  *self,
             const guint8 *data,
             gsize         len)
 {
-  while (len > 0 && self->write_error == NULL)
+  while (len > 0 && self->fault == NULL)
     {
       ssize_t n = write (self->fd, data, len);
 
@@ -194,7 +195,7 @@ write_file (TksRecorder  *self,
         {
           int saved = errno;
 
-          g_set_error (&self->write_error, TKS_ERROR, TKS_ERROR_IO, _("Cannot write %s: %s"),
+          g_set_error (&self->fault, TKS_ERROR, TKS_ERROR_IO, _("Cannot write %s: %s"),
                        self->path, g_strerror (saved));
           return;
         }
@@ -344,11 +345,20 @@ header_line (TksRecorder *self,
   else if (header_number (line, "Counter frequency:", &v))
     self->counter_hz = v;
   else if (header_number (line, "Counter coder:", &v))
-    self->counter_coder = (guint) v;
+    self->counter_coder = (guint) MIN (v, G_MAXUINT);
   else if (starts (line, "Thread number"))
     self->stats.threads++;
   else if (strcmp (line, "Compact:") == 0)
     {
+      if (self->counter_coder > 2 && self->fault == NULL)
+        {
+          /* Its lines would decode to wrong times: better none. */
+          g_set_error (&self->fault, TKS_ERROR, TKS_ERROR_PARSE,
+                       _("The board codes its cycle counter in a way this version of Tickscope "
+                         "does not know (Counter coder: %u): update Tickscope"),
+                       self->counter_coder);
+          return;
+        }
       self->decoder = tks_compact_decoder_new (self->tick_hz, self->counter_hz);
       tks_compact_decoder_set_coder (self->decoder, self->counter_coder);
       self->phase = PHASE_LOG;
@@ -451,13 +461,23 @@ tks_recorder_start (TksRecorder   *self,
   return TRUE;
 }
 
+/* A fault ends the recording: the board is asked to stop streaming (if the link still takes
+ * a byte), and the fault is reported. */
 static gboolean
-take_write_error (TksRecorder  *self,
-                  GError      **error)
+take_fault (TksRecorder  *self,
+            GError      **error)
 {
-  if (self->write_error == NULL)
+  static const guint8 stop = TKS_RECORD_STOP_BYTE;
+
+  if (self->fault == NULL)
     return TRUE;
-  g_propagate_error (error, g_steal_pointer (&self->write_error));
+  if (self->transport != NULL && !self->stats.ended)
+    (void) tks_transport_write_all (self->transport, &stop, 1, 200, NULL, NULL);
+  if (self->ended_us == 0)
+    self->ended_us = g_get_monotonic_time ();
+  if (self->fd >= 0)
+    sync_file (self, TRUE);
+  g_propagate_error (error, g_steal_pointer (&self->fault));
   return FALSE;
 }
 
@@ -488,7 +508,7 @@ tks_recorder_step (TksRecorder   *self,
       tks_recorder_feed (self, buf, (gsize) n);
     }
   sync_file (self, FALSE);
-  if (!take_write_error (self, error))
+  if (!take_fault (self, error))
     return FALSE;
   if (self->stats.ended)
     return TRUE;
@@ -572,7 +592,7 @@ tks_recorder_close (TksRecorder  *self,
   self->fd = -1;
   if (self->ended_us == 0)
     self->ended_us = g_get_monotonic_time ();
-  if (!take_write_error (self, error))
+  if (!take_fault (self, error))
     {
       close (fd);
       return FALSE;
