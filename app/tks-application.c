@@ -80,10 +80,11 @@ tks_application_open (GApplication  *app,
 static void
 connect_board (TksWindow  *window,
                const char *address,
-               gboolean    record)
+               gboolean    record,
+               gboolean    events)
 {
-  if (record)
-    tks_window_connect_and_record (window, address);
+  if (record || events)
+    tks_window_connect_and_record (window, address, events);
   else
     tks_window_connect (window, address);
 }
@@ -96,13 +97,14 @@ tks_application_command_line (GApplication            *app,
   GVariantDict *options = g_application_command_line_get_options_dict (cmdline);
   g_autofree const char **args = NULL;
   g_autofree char *flow = NULL;
-  gboolean demo = FALSE, record = FALSE;
+  gboolean demo = FALSE, record = FALSE, events = FALSE;
   gint32 baud = 0;
   TksWindow *window;
   guint i;
 
   g_variant_dict_lookup (options, "demo", "b", &demo);
   g_variant_dict_lookup (options, "record", "b", &record);
+  g_variant_dict_lookup (options, "record-events", "b", &events);
   g_variant_dict_lookup (options, "baud", "i", &baud);
   g_variant_dict_lookup (options, "flow", "s", &flow);
   g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &args);
@@ -117,7 +119,7 @@ tks_application_command_line (GApplication            *app,
   gtk_window_present (GTK_WINDOW (window));
 
   if (demo)
-    connect_board (window, "demo", record);
+    connect_board (window, "demo", record, events);
 
   for (i = 0; args != NULL && args[i] != NULL; i++)
     {
@@ -128,9 +130,9 @@ tks_application_command_line (GApplication            *app,
       if (path != NULL && g_file_test (path, G_FILE_TEST_IS_REGULAR))
         tks_window_open_file (window, file);
       else if (path != NULL && g_file_test (path, G_FILE_TEST_EXISTS))
-        connect_board (window, path, record);
+        connect_board (window, path, record, events);
       else
-        connect_board (window, args[i], record);
+        connect_board (window, args[i], record, events);
     }
 
   return EXIT_SUCCESS;
@@ -284,6 +286,8 @@ tks_application_init (TksApplication *self)
       N_("Connect to the built-in simulated board"), NULL },
     { "record", 0, 0, G_OPTION_ARG_NONE, NULL,
       N_("Once connected, record the board continuously (Record) rather than get its log once"), NULL },
+    { "record-events", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("Record, with the board's interrupts, wake-ups and markers as well as its switches"), NULL },
     { "baud", 0, 0, G_OPTION_ARG_INT, NULL,
       N_("Baud rate of the serial port (default: the last one used, else 115200)"), N_("BAUD") },
     { "flow", 0, 0, G_OPTION_ARG_STRING, NULL,

@@ -228,6 +228,16 @@ load_graph_change (GSimpleAction *action,
   toggle_setting (action, state, self, "load-graph");
 }
 
+/* Whether Record asks for the board's events as well as its switches: read when a recording
+ * starts. */
+static void
+record_events_change (GSimpleAction *action,
+                      GVariant      *state,
+                      gpointer       user_data)
+{
+  toggle_setting (action, state, user_data, "record-events");
+}
+
 /* The threads panel beside the timeline. */
 static void
 threads_panel_change (GSimpleAction *action,
@@ -392,6 +402,7 @@ _tks_window_actions_init (TksWindow *self)
     { "threads-panel", NULL, NULL, "false", threads_panel_change, { 0 } },
     { "find-thread", find_thread_action, NULL, NULL, NULL, { 0 } },
     { "record", NULL, NULL, "false", record_change, { 0 } },
+    { "record-events", NULL, NULL, "false", record_events_change, { 0 } },
     { "close", close_action, NULL, NULL, NULL, { 0 } },
   };
 

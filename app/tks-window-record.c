@@ -50,6 +50,7 @@ struct _TksRecording
   char               *address;
   TksTransportOptions options;
   char               *path;
+  gboolean            events;  /* the board's events as well as its switches */
   /* cancelled: the user asked to stop */
   GCancellable       *stop;
 
@@ -106,6 +107,7 @@ record_thread (GTask        *task,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
+  tks_recorder_set_events (recorder, r->events);
   transport = tks_transport_open (r->address, &r->options, r->stop, &error);
   if (transport == NULL || !tks_recorder_start (recorder, transport, r->stop, &error))
     {
@@ -903,6 +905,7 @@ start_recording (TksWindow *self)
   g_autofree char *dir = tks_session_get_history_dir ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
   g_autofree char *file_name = g_strdup_printf ("record-%s.txt", stamp);
+  g_autoptr(GVariant) state = NULL;
   TksRecording *r;
 
   if (!_tks_window_can_record (self) || self->recording != NULL)
@@ -920,6 +923,8 @@ start_recording (TksWindow *self)
   r->options.baud = tks_session_get_baud (self->session);
   r->options.flow_control = tks_board_popover_get_flow_control (self->board_popover);
   r->path = g_build_filename (dir, file_name, NULL);
+  state = g_action_group_get_action_state (G_ACTION_GROUP (self), "record-events");
+  r->events = state != NULL && g_variant_get_boolean (state);
   r->stop = g_cancellable_new ();
   self->record_tail = tks_recording_tail_new (r->path, live_bytes (0));
   g_array_set_size (self->record_marks, 0);
@@ -959,13 +964,17 @@ _tks_window_record (TksWindow *self,
 
 void
 tks_window_connect_and_record (TksWindow  *self,
-                               const char *address)
+                               const char *address,
+                               gboolean    events)
 {
   g_return_if_fail (TKS_IS_WINDOW (self));
   g_return_if_fail (address != NULL);
 
   tks_window_connect (self, address);
   self->record_on_connect = TRUE;
+  if (events)
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "record-events",
+                                        g_variant_new_boolean (TRUE));
 }
 
 gboolean

@@ -26,9 +26,11 @@ gboolean    tks_window_set_line     (TksWindow      *self,
 void        tks_window_connect      (TksWindow      *self,
                                      const char     *address);
 /* Connects to a board as tks_window_connect() does, then records continuously (Record)
- * rather than getting its log once. */
-void        tks_window_connect_and_record (TksWindow *self,
-                                           const char *address);
+ * rather than getting its log once; with @events, the board's interrupts, wake-ups and
+ * markers too (the menu's Record Interrupts, Wake-ups and Markers is turned on). */
+void        tks_window_connect_and_record (TksWindow  *self,
+                                           const char *address,
+                                           gboolean    events);
 TksCapture *tks_window_get_capture  (TksWindow      *self);
 void        tks_window_set_capture  (TksWindow      *self,
                                      TksCapture     *capture,

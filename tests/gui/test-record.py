@@ -25,8 +25,8 @@ import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tksgui import (check, click, count_colours, find, find_all, finish, free_port, get_app,  # noqa: E402
-                    label_text, labels, listening, main_window, screenshot, sensitive, start, status,
-                    stop, wait_for)
+                    label_text, labels, lane_names, listening, main_window, open_main_menu, screenshot,
+                    sensitive, start, status, stop, wait_for)
 
 TICKSCOPE = sys.argv[1]
 CLI = os.path.join(os.path.dirname(TICKSCOPE), "cli", "tickscope-cli")
@@ -184,6 +184,7 @@ def main():
     closed_while_recording()
     scrolled_back()
     threads_panel()
+    recorded_events()
     if SIMBOARD:
         pulled_cable(glob.glob(os.path.join(HISTORY, "record-*.txt")))
         slow_and_stalled()
@@ -307,6 +308,40 @@ def threads_panel():
     again = wait_for(lambda: busy_rows(app, later), 20) or {}
     check(again, "closed for three seconds and opened again, they are of the view now", (later, again))
     check(proc.poll() is None, "the viewer is still running")
+    stop(proc)
+
+
+def recorded_events():
+    """The main menu's Record Interrupts, Wake-ups and Markers: Record then streams the board's
+    events too; the live view has their lanes, and the file reads with them."""
+    before = set(glob.glob(os.path.join(HISTORY, "record-*.txt")))
+    proc, log = start(TICKSCOPE, "--demo", log_name="tickscope-events.log")
+    app = wait_for(get_app, 30)
+    button = wait_for(lambda: record_button(app) if app and sensitive(record_button(app)) else None, 20)
+    open_main_menu(app)
+    item = wait_for(lambda: find(app, lambda n: n.getRoleName() in ("check menu item", "menu item",
+                                                                     "check box", "push button")
+                                 and n.name == "Record Interrupts, Wake-ups and Markers"), 5)
+    if not check(button is not None and item is not None,
+                 "the main menu has Record Interrupts, Wake-ups and Markers"):
+        stop(proc)
+        return
+    click(item)
+    time.sleep(0.5)
+    click(record_button(app))
+    lanes = wait_for(lambda: lane_names(app) if any(n.startswith("IRQ ") for n in lane_names(app)) else None,
+                     15) or []
+    check(lanes and "CPU sleep" in lanes, "while recording, the live view has the interrupts' and "
+          "the CPU's sleep lanes", lanes)
+    screenshot("recording-events.png")
+    click(record_button(app))
+    wait_for(lambda: "record-" in (main_window(app).name or ""), 15)
+    files = sorted(set(glob.glob(os.path.join(HISTORY, "record-*.txt"))) - before)
+    info = subprocess.run([CLI, "info", files[-1]], capture_output=True, text=True).stdout if files else ""
+    irq = re.search(r"(\d+) irq enter", info)
+    check(files and open(files[-1], errors="replace").readline().startswith("threads_record events")
+          and irq is not None and int(irq.group(1)) > 100,
+          "the board was asked for its events, and the file holds them", info[:600])
     stop(proc)
 
 
