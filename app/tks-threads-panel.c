@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tks-threads-panel.h"
+#include "tks-tooltip.h"
 
 /* The shares follow the visible range at most this often while the user scrolls. */
 #define RANGE_DELAY_MS 120
@@ -101,15 +102,6 @@ set_accessible_label (GtkWidget  *widget,
   gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
-/* A tooltip set again only when it changes: setting one asks the pointer's widget again. */
-static void
-set_tooltip (GtkWidget  *widget,
-             const char *text)
-{
-  if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), text) != 0)
-    gtk_widget_set_tooltip_text (widget, text);
-}
-
 /* Shows or leaves out a control that only some rows have, its room kept so columns align. */
 static void
 set_present (GtkWidget *widget,
@@ -137,7 +129,7 @@ fill_slot (Slot             *slot,
   /* a group's count, at the end of its label, stays in view; a name keeps its start */
   gtk_label_set_ellipsize (GTK_LABEL (slot->name), row->kind == TKS_LANE_ROW_GROUP
                            ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
-  set_tooltip (slot->name, row->label);
+  tks_widget_set_tooltip (slot->name, row->label);
   gtk_widget_set_margin_start (slot->name, member ? 18 : 0);
   priority = g_strdup_printf ("%d", row->priority);
   gtk_label_set_text (GTK_LABEL (slot->priority), priority);
@@ -149,7 +141,7 @@ fill_slot (Slot             *slot,
   /* Translators: the accessible name of a thread row's check box; %s: the row's label */
   show = g_strdup_printf (_("Show %s"), row->label);
   set_accessible_label (slot->check, show);
-  set_tooltip (slot->check, row->hidden ? _("Show this lane on the timeline")
+  tks_widget_set_tooltip (slot->check, row->hidden ? _("Show this lane on the timeline")
                                         : _("Hide this lane from the timeline"));
 
   /* members follow their group: only threads and groups are pinned */

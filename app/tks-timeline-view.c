@@ -12,6 +12,7 @@
 #include "tks-coverage.h"
 #include "tks-timeline-events.h"
 #include "tks-timeline-view-private.h"
+#include "tks-tooltip.h"
 
 G_DEFINE_FINAL_TYPE (TksTimelineView, tks_timeline_view, GTK_TYPE_WIDGET)
 
@@ -222,7 +223,7 @@ lane_header (TksTimelineView *self,
   gtk_label_set_markup (GTK_LABEL (label), markup);
   /* a group's count, at the end of its label, stays in view */
   gtk_label_set_ellipsize (GTK_LABEL (label), ellipsize);
-  gtk_widget_set_tooltip_text (label, description);
+  tks_widget_set_tooltip (label, description);
   gtk_accessible_update_property (GTK_ACCESSIBLE (label),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, name,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description,
@@ -265,25 +266,50 @@ rebuild_labels (TksTimelineView *self)
     }
 }
 
-/* The headers of the event lanes: a handler, the CPU's sleep, a channel of states, a marker. */
+/* The header of an event lane, or of the load graph's (@markup NULL: @title as it is): one
+ * already there that says the same is left alone (a recording's capture of each second). */
+static GtkWidget *
+event_header (TksTimelineView *self,
+              GtkWidget       *label,
+              const char      *title,
+              const char      *markup,
+              const char      *tooltip)
+{
+  const char *text = markup != NULL ? markup : title;
+
+  if (label != NULL && g_strcmp0 (gtk_label_get_label (GTK_LABEL (label)), text) == 0)
+    return label;
+  if (label == NULL)
+    {
+      label = g_object_new (GTK_TYPE_LABEL, "xalign", 0.0f, "ellipsize", PANGO_ELLIPSIZE_END,
+                            NULL);
+      gtk_widget_add_css_class (label, "lane-header");
+      gtk_widget_set_parent (label, GTK_WIDGET (self));
+    }
+  gtk_label_set_use_markup (GTK_LABEL (label), markup != NULL);
+  gtk_label_set_label (GTK_LABEL (label), text);
+  tks_widget_set_tooltip (label, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  return label;
+}
+
+/* The headers of the event lanes: a handler, the CPU's sleep, a channel of states, a marker;
+ * the load graph's first when it is shown. The headers there already are taken again. */
 static void
 rebuild_event_labels (TksTimelineView *self)
 {
   g_autofree TksEventLane *lanes = NULL;
-  guint n, i;
+  guint n, i, at = 0;
 
-  for (i = 0; i < self->event_labels->len; i++)
-    gtk_widget_unparent (g_ptr_array_index (self->event_labels, i));
-  g_ptr_array_set_size (self->event_labels, 0);
   if (self->capture != NULL && self->load_graph)
     {
-      GtkWidget *label = g_object_new (GTK_TYPE_LABEL, "label", _("CPU load"), "xalign", 0.0f,
-                                       "tooltip-text", _("The share of time threads other than idle ran"),
-                                       NULL);
+      GtkWidget *label = at < self->event_labels->len ? g_ptr_array_index (self->event_labels, at) : NULL;
 
-      gtk_widget_add_css_class (label, "lane-header");
-      gtk_widget_set_parent (label, GTK_WIDGET (self));
-      g_ptr_array_add (self->event_labels, label);
+      label = event_header (self, label, _("CPU load"), NULL,
+                            _("The share of time threads other than idle ran"));
+      if (at++ == self->event_labels->len)
+        g_ptr_array_add (self->event_labels, label);
     }
   lanes = tks_timeline_event_lanes (self->capture, &n);
   for (i = 0; i < n; i++)
@@ -291,7 +317,7 @@ rebuild_event_labels (TksTimelineView *self)
       const TksTrack *track = lanes[i].track;
       g_autofree char *title = NULL;
       g_autofree char *markup = NULL;
-      GtkWidget *label;
+      GtkWidget *label = at < self->event_labels->len ? g_ptr_array_index (self->event_labels, at) : NULL;
 
       switch (track->kind)
         {
@@ -310,19 +336,13 @@ rebuild_event_labels (TksTimelineView *self)
           break;
         }
       markup = g_markup_printf_escaped ("<i>%s</i>", title);
-      label = g_object_new (GTK_TYPE_LABEL,
-                            "use-markup", TRUE,
-                            "label", markup,
-                            "xalign", 0.0f,
-                            "ellipsize", PANGO_ELLIPSIZE_END,
-                            "tooltip-text", title,
-                            NULL);
-      gtk_widget_add_css_class (label, "lane-header");
-      gtk_accessible_update_property (GTK_ACCESSIBLE (label),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-      gtk_widget_set_parent (label, GTK_WIDGET (self));
-      g_ptr_array_add (self->event_labels, label);
+      label = event_header (self, label, title, markup, title);
+      if (at++ == self->event_labels->len)
+        g_ptr_array_add (self->event_labels, label);
     }
+  for (i = at; i < self->event_labels->len; i++)
+    gtk_widget_unparent (g_ptr_array_index (self->event_labels, i));
+  g_ptr_array_set_size (self->event_labels, at);
 }
 
 static gboolean

@@ -25,6 +25,7 @@
 #include "tks-recorder.h"
 #include "tks-recording-tail.h"
 #include "tks-session.h"
+#include "tks-tooltip.h"
 #include "tks-window-private.h"
 
 /* The span the timeline shows when a recording starts, in seconds. */
@@ -878,7 +879,7 @@ _tks_window_record_explain (TksWindow *self)
     text = _("This board cannot record: its library needs THREADS_TIMESTAMPS_RECORD = true");
   else
     text = _("Record continuously: the board streams its log into a file");
-  gtk_widget_set_tooltip_text (self->record_button, text);
+  tks_widget_set_tooltip (self->record_button, text);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->record_button),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }

@@ -15,6 +15,7 @@
 #include "tks-stats-window.h"
 #include "tks-timeline-render.h"
 #include "tks-timeline-view.h"
+#include "tks-tooltip.h"
 #include "tks-viewport.h"
 #include "tks-window-private.h"
 
@@ -186,7 +187,7 @@ _tks_window_update_status (TksWindow *self)
   if (self->capture == NULL)
     {
       gtk_label_set_text (self->status_label, _("No capture"));
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), NULL);
+      tks_widget_set_tooltip (GTK_WIDGET (self->status_label), NULL);
       gtk_window_set_title (GTK_WINDOW (self), _("Tickscope"));
       return;
     }
@@ -217,7 +218,7 @@ _tks_window_update_status (TksWindow *self)
     }
   gtk_label_set_text (self->status_label, text);
   details = capture_details (self->capture);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), details);
+  tks_widget_set_tooltip (GTK_WIDGET (self->status_label), details);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->status_label),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, details, -1);
 
