@@ -154,20 +154,47 @@ compare_load (gconstpointer a,
   return ra->share < rb->share ? 1 : ra->share > rb->share ? -1 : g_strcmp0 (ra->name, rb->name);
 }
 
+/* A row's cell says @text, to screen readers too. */
+static void
+set_cell_text (GtkWidget  *cell,
+               const char *text)
+{
+  if (g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (cell)), text) == 0)
+    return;
+  gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+}
+
+/* The widest text each column's cells make room for, in characters */
+static const guint column_chars[] = { 20, 6, 8, 22 };
+
+/* A cell of the table. The heading's are labels; the rows' are inscriptions, whose size does
+ * not follow their text: the numbers changed every second redraw their cells only, rather
+ * than lay the window out again. */
 static GtkWidget *
 cell (TksWindow         *self,
       guint              column,
       const char        *text,
       GtkAccessibleRole  role)
 {
-  GtkWidget *label = g_object_new (GTK_TYPE_LABEL, "label", text, "accessible-role", role,
-                                   "xalign", column > 0 ? 1.0f : 0.0f, "hexpand", column == 0,
-                                   NULL);
+  float xalign = column > 0 ? 1.0f : 0.0f;
+  GtkWidget *widget;
 
+  if (role == GTK_ACCESSIBLE_ROLE_CELL)
+    {
+      widget = g_object_new (GTK_TYPE_INSCRIPTION, "accessible-role", role, "xalign", xalign,
+                             "min-chars", column_chars[column], "nat-chars", column_chars[column],
+                             "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END, NULL);
+      set_cell_text (widget, text);
+    }
+  else
+    widget = g_object_new (GTK_TYPE_LABEL, "label", text, "accessible-role", role,
+                           "xalign", xalign, NULL);
+  gtk_widget_set_hexpand (widget, column == 0);
   if (column > 0)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_size_group_add_widget (self->live_load_columns[column], label);
-  return label;
+    gtk_widget_add_css_class (widget, "numeric");
+  gtk_size_group_add_widget (self->live_load_columns[column], widget);
+  return widget;
 }
 
 /* A row of the table: its cells in a box, whose columns line up with the heading's. */
@@ -179,6 +206,7 @@ table_row (TksWindow          *self,
   GtkWidget *row = g_object_new (GTK_TYPE_BOX, "spacing", 24,
                                  "accessible-role", GTK_ACCESSIBLE_ROLE_ROW, NULL);
 
+  G_STATIC_ASSERT (G_N_ELEMENTS (column_chars) == G_N_ELEMENTS (self->live_load_columns));
   for (guint c = 0; c < G_N_ELEMENTS (self->live_load_columns); c++)
     gtk_box_append (GTK_BOX (row), cell (self, c, texts[c], cell_role));
   return row;
@@ -246,7 +274,7 @@ update_live_load (TksWindow  *self,
         {
           label = gtk_widget_get_first_child (row_widget);
           for (guint c = 0; c < G_N_ELEMENTS (texts); c++, label = gtk_widget_get_next_sibling (label))
-            gtk_label_set_text (GTK_LABEL (label), texts[c]);
+            set_cell_text (label, texts[c]);
         }
       gtk_accessible_update_property (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       name, -1);
