@@ -16,11 +16,6 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#include <string.h>
-#include <unistd.h>
-#endif
 
 #include "tks-recorder.h"
 #include "tks-recording-tail.h"
@@ -402,26 +397,6 @@ recording_capture_shown (TksWindow *self,
 
 /* The recording's end: rolling with the newest data unless the user scrolled back, without
  * the jumps a newly opened capture makes. */
-#ifdef __GLIBC__
-/* Resident memory above which the live view gives freed pages back to the system. */
-#define TRIM_ABOVE_BYTES ((guint64) 128 << 20)
-
-/* The viewer's resident memory, from /proc (G_MAXUINT64 where it cannot be read). */
-static guint64
-resident_bytes (void)
-{
-  g_autofree char *text = NULL;
-  guint64 pages = 0;
-  char *space;
-
-  if (!g_file_get_contents ("/proc/self/statm", &text, NULL, NULL) ||
-      (space = strchr (text, ' ')) == NULL)
-    return G_MAXUINT64;   /* unknown: give pages back as before */
-  pages = g_ascii_strtoull (space + 1, NULL, 10);
-  return pages * (guint64) sysconf (_SC_PAGESIZE);
-}
-#endif
-
 static void
 show_live_capture (TksWindow  *self,
                    TksCapture *capture)
@@ -443,13 +418,6 @@ show_live_capture (TksWindow  *self,
     tks_viewport_set_range (self->viewport, end - span, end);
   recording_capture_shown (self, v_offset);
   update_live_load (self, capture);
-#ifdef __GLIBC__
-  /* The previous second's capture is gone: its pages go back to the system rather than stay
-   * in the worker threads' arenas, each second's capture landing in another; only past a
-   * resident size, as the pages given back fault in again at the next frames' drawing. */
-  if (resident_bytes () > TRIM_ABOVE_BYTES)
-    malloc_trim (0);
-#endif
 }
 
 /* An earlier stretch, which ends @seconds into the recording, @before seconds after the

@@ -12,8 +12,7 @@
  *     timeline widget draws, in a worker, for each new capture, and then only shows until
  *     the next): the first one before the capture's summaries are ready, then FRAMES more
  *     with them; the overview under it (the whole live capture, drawn again once for each new
- *     capture); and the previous capture's pages given back to the system (malloc_trim, with
- *     glibc).
+ *     capture).
  *
  * Prints the median and worst of each, and the capture's size. Goal: frames <= 8 ms.
  *
@@ -27,9 +26,6 @@
 
 #include <glib/gstdio.h>
 #include <pango/pangocairo.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "bench-common.h"
 #include "bench-render.h"
@@ -132,7 +128,6 @@ main (int   argc,
   g_autoptr(GArray) lanes_t = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) first_t = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) frame_t = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) trim_t = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) overview_t = g_array_new (FALSE, FALSE, sizeof (double));
   PangoContext *pango;
   FILE *out;
@@ -250,14 +245,6 @@ main (int   argc,
       threads = tks_capture_get_n_threads (capture);
       g_clear_pointer (&coverage, tks_coverage_ref_unref);
       steps++;
-#ifdef __GLIBC__
-      /* the window gives the previous capture's pages back once the new one is shown */
-      g_clear_object (&lanes);
-      g_clear_object (&capture);
-      t = now_ns ();
-      malloc_trim (0);
-      g_array_append_val (trim_t, (double) { elapsed_ms (t) });
-#endif
     }
   fclose (out);
   g_remove (path);
@@ -273,8 +260,6 @@ main (int   argc,
   print_times ("timeline image, before the summaries:", first_t);
   print_times ("timeline image, with the summaries:", frame_t);
   print_times ("overview of the whole live capture:", overview_t);
-  printf (" on the main loop:\n");
-  print_times ("malloc_trim after the swap:", trim_t);
   printf ("  goal: <= 8 ms per frame (the frames themselves show the images: see "
           "record-viewer.sh)\n");
   g_object_unref (pango);
