@@ -7,7 +7,8 @@
  *
  *   frames: 12.0 s 14 frames, median 1.92 ms, 90th 3.10 ms, worst 4.42 ms (layout 1.20, paint 3.01)
  *
- * the worst frame's time split between its update and layout phases and its paint phase.
+ * the worst frame's time split between its update and layout phases and its paint phase (a
+ * frame without a layout phase counts whole as paint).
  *
  * Without the variable nothing is connected and nothing costs. */
 #include "config.h"
@@ -24,7 +25,7 @@ typedef struct
   gint64  started;     /* the first frame */
   gint64  period_end;
   gint64  begin;       /* the frame under way's before-paint, or 0 */
-  gint64  paint;       /* its paint phase's start: the end of its layout */
+  gint64  paint;       /* its paint phase's start: the end of its layout, or 0 */
   GArray *times;       /* the period's frame times, in µs (gint64) */
   gint64  worst;       /* the period's worst frame, whole and its paint phase */
   gint64  worst_paint;
@@ -74,6 +75,7 @@ before_paint_cb (GdkFrameClock *clock,
                  FrameStats    *s)
 {
   s->begin = g_get_monotonic_time ();
+  s->paint = 0;
   if (s->started == 0)
     {
       s->started = s->begin;
@@ -101,7 +103,7 @@ after_paint_cb (GdkFrameClock *clock,
   if (took > s->worst)
     {
       s->worst = took;
-      s->worst_paint = s->paint >= s->begin ? now - s->paint : 0;
+      s->worst_paint = s->paint >= s->begin ? now - s->paint : took;
     }
   s->begin = 0;
   g_array_append_val (s->times, took);
