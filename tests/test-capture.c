@@ -59,19 +59,6 @@ thread_named (TksCapture *capture,
   return NULL;
 }
 
-static gboolean
-has_warning (TksCapture *capture,
-             const char *needle)
-{
-  guint n;
-  const char * const *warnings = tks_capture_get_warnings (capture, &n);
-
-  for (guint i = 0; i < n; i++)
-    if (strstr (warnings[i], needle) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* The original viewer's reading of a transcript (tks-legacy-viewer.h). */
 
@@ -568,7 +555,7 @@ test_unlisted_thread (void)
 
   g_assert_true (ghost->flags & TKS_THREAD_NOT_LISTED);
   g_assert_cmpuint (ghost->n_runs, ==, 1);
-  g_assert_true (has_warning (c, "line 7: warning: the log names thread 4"));
+  g_assert_true (tks_test_has_warning (c, "line 7: warning: the log names thread 4"));
   lanes = tks_capture_get_lanes (c, &n);
   g_assert_cmpuint (n, ==, 4);
   g_assert_cmpuint (lanes[n - 1], ==, ghost->index);
@@ -588,9 +575,9 @@ test_unlisted_threads_and_zero (void)
 
   tks_capture_get_warnings (c, &n);
   g_assert_cmpuint (n, ==, 2);
-  g_assert_true (has_warning (c, "line 7: warning: the log names thread 5, but the thread list "
+  g_assert_true (tks_test_has_warning (c, "line 7: warning: the log names thread 5, but the thread list "
                                  "has only 3 at that point: threads 4 to 5"));
-  g_assert_true (has_warning (c, "line 8: warning: switch to a thread without a number"));
+  g_assert_true (tks_test_has_warning (c, "line 8: warning: switch to a thread without a number"));
   g_assert_cmpuint (tks_capture_get_n_threads (c), ==, 5);
   g_assert_cmpuint (thread_named (c, "Thread 5 (not in list)")->n_runs, ==, 1);
   g_assert_cmpuint (thread_named (c, "Thread 4 (not in list)")->n_runs, ==, 0);
@@ -611,8 +598,8 @@ test_exit_unknown_to_list (void)
 
   g_assert_true (fast->flags & TKS_THREAD_EXITED);
   g_assert_cmpfloat (fast->exit_time, ==, 11.0);
-  g_assert_true (has_warning (c, "the thread list shows it alive"));
-  g_assert_true (has_warning (c, "line 10: warning: exit of thread 9"));
+  g_assert_true (tks_test_has_warning (c, "the thread list shows it alive"));
+  g_assert_true (tks_test_has_warning (c, "line 10: warning: exit of thread 9"));
 }
 
 static void
@@ -638,7 +625,7 @@ test_stale_deleted_history (void)
   g_assert_true (thread_named (c, "A")->flags & TKS_THREAD_EXITED_BEFORE_LOG);
   g_assert_false (thread_named (c, "B")->flags & TKS_THREAD_EXITED_BEFORE_LOG);
   g_assert_cmpuint (tks_capture_get_n_exited_before_log (c), ==, 1);
-  g_assert_false (has_warning (c, "deleted"));
+  g_assert_false (tks_test_has_warning (c, "deleted"));
   {
     guint n_all, n_shown;
     const guint *all = tks_capture_get_shown_lanes (c, TRUE, &n_all);
@@ -754,10 +741,10 @@ test_garbled_lines (void)
   /* The unreadable list line keeps its place, so "fast" is still number 3. */
   g_assert_cmpuint (tks_capture_get_n_threads (c), ==, 3);
   g_assert_cmpuint (fast->index, ==, 2);
-  g_assert_true (has_warning (c, "line 3: warning: unreadable thread line kept"));
-  g_assert_true (has_warning (c, "line 9: warning: repeated log line skipped"));
-  g_assert_true (has_warning (c, "line 10: warning: unreadable log line skipped: “Fr\\x80m  1 ~~ 3”"));
-  g_assert_true (has_warning (c, "line 11: warning: log line with a tick out of order"));
+  g_assert_true (tks_test_has_warning (c, "line 3: warning: unreadable thread line kept"));
+  g_assert_true (tks_test_has_warning (c, "line 9: warning: repeated log line skipped"));
+  g_assert_true (tks_test_has_warning (c, "line 10: warning: unreadable log line skipped: “Fr\\x80m  1 ~~ 3”"));
+  g_assert_true (tks_test_has_warning (c, "line 11: warning: log line with a tick out of order"));
   g_assert_cmpuint (tks_capture_get_n_records (c), ==, 4);
   g_assert_cmpuint (fast->n_runs, ==, 2);
   g_assert_cmpfloat (fast->runs[1].begin, ==, 103.0);
@@ -783,10 +770,10 @@ test_garbled_ticks_taken_back (void)
     "ch> ");
   const TksThread *fast = thread_named (c, "fast");
 
-  g_assert_true (has_warning (c, "line 9: warning: log line with a tick out of order skipped"));
-  g_assert_true (has_warning (c, "line 12: warning: log line with a tick out of order skipped"));
-  g_assert_true (has_warning (c, "line 13: warning: repeated log line skipped"));
-  g_assert_true (has_warning (c, "line 11: warning: log line with a tick out of order skipped"));
+  g_assert_true (tks_test_has_warning (c, "line 9: warning: log line with a tick out of order skipped"));
+  g_assert_true (tks_test_has_warning (c, "line 12: warning: log line with a tick out of order skipped"));
+  g_assert_true (tks_test_has_warning (c, "line 13: warning: repeated log line skipped"));
+  g_assert_true (tks_test_has_warning (c, "line 11: warning: log line with a tick out of order skipped"));
   g_assert_cmpuint (tks_capture_get_n_records (c), ==, 5);
   g_assert_cmpuint (fast->n_runs, ==, 2);
   g_assert_cmpfloat (fast->runs[1].begin, ==, 35.0);
@@ -822,8 +809,8 @@ test_kept_records_are_stable (void)
       tks_capture_write (b, sb, NULL, 0);
       g_assert_cmpstr (sa->str, ==, sb->str);
       /* Nothing more is skipped the second time. */
-      g_assert_false (has_warning (b, "skipped"));
-      g_assert_true (has_warning (a, "skipped"));
+      g_assert_false (tks_test_has_warning (b, "skipped"));
+      g_assert_true (tks_test_has_warning (a, "skipped"));
       g_assert_cmpuint (tks_capture_get_n_records (a), ==, tks_capture_get_n_records (b));
     }
 }
@@ -867,7 +854,7 @@ test_empty_log (void)
 
   g_assert_cmpuint (tks_capture_get_n_records (c), ==, 0);
   g_assert_cmpuint (tks_capture_get_n_threads (c), ==, 3);
-  g_assert_true (has_warning (c, "the log is empty"));
+  g_assert_true (tks_test_has_warning (c, "the log is empty"));
 }
 
 static void
@@ -941,12 +928,12 @@ test_dump (void)
 
   d = tks_capture_new_from_dump (damaged, strlen (damaged), &error);
   g_assert_no_error (error);
-  g_assert_true (has_warning (d, "do not match the board's checksum"));
+  g_assert_true (tks_test_has_warning (d, "do not match the board's checksum"));
   g_assert_nonnull (strstr (tks_capture_get_damage (d), "checksum"));
 
   e = tks_capture_new_from_dump (cut, strlen (cut), &error);
   g_assert_no_error (error);
-  g_assert_true (has_warning (e, "the transfer was cut"));
+  g_assert_true (tks_test_has_warning (e, "the transfer was cut"));
   g_assert_nonnull (strstr (tks_capture_get_damage (e), "cut"));
 
   /* A checksum with anything after it is damage too. */
@@ -1027,7 +1014,7 @@ test_board_counters (void)
   g_string_append (inside, records);
   d = tks_capture_new_from_dump (inside->str, inside->len, &error);
   g_assert_no_error (error);
-  g_assert_true (has_warning (d, "did not record 2 switches while this log was paused"));
+  g_assert_true (tks_test_has_warning (d, "did not record 2 switches while this log was paused"));
 
   /* A legacy transcript has no counters. */
   {
@@ -1158,7 +1145,7 @@ test_wide_tick_garbled (void)
   g_string_free (text, TRUE);
 
   g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 39);
-  g_assert_true (has_warning (capture, "line 10: warning: log line with a tick wider than the "
+  g_assert_true (tks_test_has_warning (capture, "line 10: warning: log line with a tick wider than the "
                               "board's 20 bits skipped"));
   g_assert_cmpfloat (tks_capture_get_start (capture), ==, 1040000);
   g_assert_cmpfloat (tks_capture_get_end (capture), ==, 1040000 + 500 * 39 + 1);
@@ -1211,9 +1198,9 @@ test_hole_in_log (void)
   d = tks_capture_new_from_dump (outside, strlen (outside), &error);
   g_assert_no_error (error);
   assert_hole_rebuilt (d);
-  g_assert_true (has_warning (d, "a hole in the log that cannot be placed is ignored: "
+  g_assert_true (tks_test_has_warning (d, "a hole in the log that cannot be placed is ignored: "
                                  "“Paused: before record 4, ticks 90 to 99"));
-  g_assert_true (has_warning (d, "cannot be placed is ignored: “Paused: before record 7, "
+  g_assert_true (tks_test_has_warning (d, "cannot be placed is ignored: “Paused: before record 7, "
                                  "ticks 103 to 150”"));
 
   /* Without the line (the board's older library), the log does not add up: idle is switched
@@ -1224,7 +1211,7 @@ test_hole_in_log (void)
   g_assert_cmpuint (n_gaps, ==, 0);
   idle_runs = runs_text (old, 1);
   g_assert_cmpstr (idle_runs, ==, "153-160");
-  g_assert_true (has_warning (old, "thread “idle”: 1 switches in and 0 switches out could not"));
+  g_assert_true (tks_test_has_warning (old, "thread “idle”: 1 switches in and 0 switches out could not"));
 }
 
 /* Hostile hole lines in a file: two between the same records that overlap follow each other,
@@ -1253,7 +1240,7 @@ test_hole_lines_hostile (void)
   g_assert_cmpfloat (gaps[0].end, ==, 150.0);
   g_assert_cmpfloat (gaps[1].begin, ==, 150.0);
   g_assert_cmpfloat (gaps[1].end, ==, 152.0);
-  g_assert_true (has_warning (c, "a hole before record 6 of a log of 6 records is ignored"));
+  g_assert_true (tks_test_has_warning (c, "a hole before record 6 of a log of 6 records is ignored"));
 
   tks_capture_write (c, out, NULL, 0);
   again = tks_capture_new_from_data (out->str, out->len, &error);
@@ -1671,10 +1658,10 @@ test_long_lines (void)
       g_assert_cmpuint (tks_capture_get_n_threads (capture), ==, 3);
       g_assert_cmpstr (tks_capture_get_thread (capture, 1)->name, ==, "Unreadable thread 2");
       g_assert_cmpstr (tks_capture_get_thread (capture, 2)->name, ==, "idle");
-      g_assert_true (has_warning (capture, "line 3: warning: unreadable thread line kept as "
+      g_assert_true (tks_test_has_warning (capture, "line 3: warning: unreadable thread line kept as "
                                   "“Unreadable thread 2”: a line of 3145777 bytes, longer than "
                                   "any line of a capture, starting “Thread number  2"));
-      g_assert_true (has_warning (capture, "line 9: warning: unreadable log line skipped: a line "
+      g_assert_true (tks_test_has_warning (capture, "line 9: warning: unreadable log line skipped: a line "
                                   "of 20005 bytes"));
       g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 2);
       g_assert_cmpuint (thread_named (capture, "idle")->n_runs, ==, 1);
@@ -1793,7 +1780,7 @@ test_insane_tick_rate (void)
 
       g_test_message ("tick-hz %s", rate);
       g_assert_cmpfloat (tks_capture_get_tick_hz (c), ==, sane ? g_ascii_strtod (rate, NULL) : 1000);
-      g_assert_true (has_warning (c, "line 7: warning: the tick rate is not a number of hertz "
+      g_assert_true (tks_test_has_warning (c, "line 7: warning: the tick rate is not a number of hertz "
                                   "from 1 to 1e+09") == !sane);
     }
 
@@ -1807,7 +1794,7 @@ test_insane_tick_rate (void)
 
     g_assert_no_error (error);
     g_assert_cmpfloat (tks_capture_get_tick_hz (c), ==, 1000);
-    g_assert_true (has_warning (c, "line 1: warning: the tick rate is not a number of hertz"));
+    g_assert_true (tks_test_has_warning (c, "line 1: warning: the tick rate is not a number of hertz"));
     g_assert_null (tks_capture_get_damage (c));
   }
 }

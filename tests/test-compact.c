@@ -19,6 +19,7 @@
 #include "tks-compact.h"
 #include "tks-error.h"
 #include "tks-events.h"
+#include "tks-test-data.h"
 
 #define N_THREADS 62
 
@@ -597,28 +598,13 @@ test_coder_1 (void)
   g_assert_cmpuint (tks_capture_get_n_records (capture), >, 10);
 }
 
-static gboolean
-has_warning (TksCapture *capture,
-             const char *part)
-{
-  guint n;
-  const char * const *warnings = tks_capture_get_warnings (capture, &n);
-
-  for (guint i = 0; i < n; i++)
-    if (strstr (warnings[i], part) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 /* After a "Lost:" line the board starts its next line with a key frame: a line that goes on
  * from the line before (a board out of step, lines lost with the "Lost:" one) is named and
  * its records left out, not decoded from a state the board no longer had. */
 static void
 test_chained_after_lost (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
-                                                 "simboard-record-events.raw.txt", NULL);
-  g_autofree char *text = NULL;
+  g_autofree char *text = tks_test_data_contents ("simboard-record-events.raw.txt", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) whole = NULL;
   g_autoptr(TksCapture) lost = NULL;
@@ -626,10 +612,9 @@ test_chained_after_lost (void)
   g_autoptr(GString) damaged = NULL;
   const char *line;
 
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
   whole = tks_capture_new_from_data (text, strlen (text), &error);
   g_assert_no_error (error);
-  g_assert_false (has_warning (whole, "goes on from a line that was lost"));
+  g_assert_false (tks_test_has_warning (whole, "goes on from a line that was lost"));
 
   /* the first line of the log that goes on from the line before it */
   tks_compact_decoder_set_coder (decoder, 2);
@@ -646,7 +631,7 @@ test_chained_after_lost (void)
                    "Lost: before record 100, ticks 20 to 21, 3 switches dropped\r\n");
   lost = tks_capture_new_from_data (damaged->str, damaged->len, &error);
   g_assert_no_error (error);
-  g_assert_true (has_warning (lost, "goes on from a line that was lost"));
+  g_assert_true (tks_test_has_warning (lost, "goes on from a line that was lost"));
   g_assert_cmpuint (tks_capture_get_n_records (lost), <, tks_capture_get_n_records (whole));
 }
 #endif

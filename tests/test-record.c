@@ -19,6 +19,7 @@
 #include "tks-recorder.h"
 #include "tks-transport.h"
 #include "tks-test-board.h"
+#include "tks-test-data.h"
 #include "tks-test-port.h"
 
 /*
@@ -728,14 +729,10 @@ test_board_reset (void)
 static void
 test_unknown_counter_coder (void)
 {
-  g_autofree char *raw = g_test_build_filename (G_TEST_DIST, "data",
-                                                "simboard-record-events.raw.txt", NULL);
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
   gsize len;
+  g_autofree char *text = tks_test_data_contents ("simboard-record-events.raw.txt", &len);
+  g_autoptr(GError) error = NULL;
 
-  g_file_get_contents (raw, &text, &len, &error);
-  g_assert_no_error (error);
   for (int coder = 2; coder <= 3; coder++)
     {
       g_autofree char *path = temp_path ("tks-test-record-coder.txt");

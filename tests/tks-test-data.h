@@ -3,6 +3,8 @@
 
 /* The captures in tests/data, for tests linked with the core. */
 
+#include <string.h>
+
 #include <glib.h>
 
 #include "tks-capture.h"
@@ -18,4 +20,33 @@ tks_test_load_data (const char *name)
   g_assert_no_error (error);
   g_assert_nonnull (capture);
   return capture;
+}
+
+/* The bytes of the file tests/data/@name, NUL-terminated, their count in @len (may be NULL);
+ * the test fails if it cannot be read. */
+static inline char *
+tks_test_data_contents (const char *name,
+                        gsize      *len)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, len, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+/* Whether one of @capture's warnings says @part. */
+static inline gboolean
+tks_test_has_warning (TksCapture *capture,
+                      const char *part)
+{
+  guint n;
+  const char * const *warnings = tks_capture_get_warnings (capture, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (strstr (warnings[i], part) != NULL)
+      return TRUE;
+  return FALSE;
 }
