@@ -59,35 +59,16 @@ elapsed_ms (guint64 since)
   return (now_ns () - since) / 1e6;
 }
 
-/* The overview under the timeline, drawn again each time the capture changes: the whole
- * live capture's lanes (without the summaries), OVERVIEW px high, as tks-overview.c does. */
+/* The overview under the timeline, drawn again for each new capture: the whole live
+ * capture's lanes (without the summaries), OVERVIEW px high. */
 #define OVERVIEW 56
 static double
 overview_ms (TksCapture *capture,
              int         width)
 {
   guint64 t = now_ns ();
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  TksTimelineGeometry g = { 0 };
-  GskRenderNode *node;
-  TksPainter painter;
-  guint n = 0;
 
-  tks_capture_get_shown_lanes (capture, FALSE, &n);
-  g.x0 = tks_capture_get_start (capture);
-  g.x1 = tks_capture_get_end (capture);
-  g.left = TKS_TIMELINE_HEADER_WIDTH;
-  g.width = width - TKS_TIMELINE_HEADER_WIDTH;
-  g.top = 2;
-  g.bottom = OVERVIEW - 2;
-  g.lane_height = n > 0 ? MAX (1.0, (OVERVIEW - 4.0) / n) : 1;
-  tks_painter_init_snapshot (&painter, snapshot, NULL);
-  tks_timeline_render_lanes (capture, &g, &painter);
-  tks_timeline_render_log_end (capture, &g, &painter);
-  tks_timeline_render_trigger (capture, &g, &painter);
-  tks_painter_finish (&painter);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_clear_pointer (&node, gsk_render_node_unref);
+  bench_overview_image (capture, width, OVERVIEW);
   return elapsed_ms (t);
 }
 
@@ -100,12 +81,9 @@ frame_ms (TksCapture                *capture,
           int                        width,
           int                        height)
 {
-  static const GdkRGBA fg = { 0.2, 0.2, 0.2, 1 };
   guint64 t = now_ns ();
-  g_autoptr(TksTimelineImage) image = tks_timeline_image_new (capture, g, coverage, &fg, pango,
-                                                              width, height, 1);
 
-  tks_timeline_image_draw (image);
+  bench_timeline_image (capture, g, coverage, pango, width, height);
   return elapsed_ms (t);
 }
 
