@@ -79,6 +79,10 @@ typedef struct _TksCompactDecoder TksCompactDecoder;
 /* The most entries a compact line holds. */
 #define TKS_COMPACT_MAX_ENTRIES 127
 
+/* The newest counter coder this version decodes ("Counter coder: N" in a header; 1 when the
+ * header has none). */
+#define TKS_COMPACT_LAST_CODER 2
+
 /* What one compact line is, read on its own (see tks_compact_line_decode()). */
 typedef enum
 {

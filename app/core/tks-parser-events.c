@@ -334,7 +334,7 @@ tks_parsed_events_header (TksParsedEvents *events,
       bad = bad || v != 32;
       info->counter_bits = 32;
     }
-  else if (key_number (p, end, "Counter coder:", 2, &v, &bad))
+  else if (key_number (p, end, "Counter coder:", TKS_COMPACT_LAST_CODER, &v, &bad))
     {
       bad = bad || v == 0;
       events->counter_coder = (guint) v;

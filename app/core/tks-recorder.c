@@ -350,7 +350,7 @@ header_line (TksRecorder *self,
     self->stats.threads++;
   else if (strcmp (line, "Compact:") == 0)
     {
-      if (self->counter_coder > 2 && self->fault == NULL)
+      if (self->counter_coder > TKS_COMPACT_LAST_CODER && self->fault == NULL)
         {
           /* Its lines would decode to wrong times: better none. */
           g_set_error (&self->fault, TKS_ERROR, TKS_ERROR_PARSE,

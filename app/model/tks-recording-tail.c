@@ -194,7 +194,7 @@ split_header (TksRecordingTail *self)
     }
   self->has_list = TRUE;
   self->decoder = tks_compact_decoder_new (tick_hz > 0 ? tick_hz : 1000, counter_hz);
-  tks_compact_decoder_set_coder (self->decoder, (guint) MIN (coder, 2));
+  tks_compact_decoder_set_coder (self->decoder, (guint) MIN (coder, TKS_COMPACT_LAST_CODER));
 }
 
 static void
