@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include <string.h>
-
 #include <math.h>
 
 #include <glib/gi18n.h>
@@ -47,25 +45,10 @@ static void
 whole_geometry (TksOverview         *self,
                 TksTimelineGeometry *g)
 {
-  guint n = 0;
-  int height = gtk_widget_get_height (GTK_WIDGET (self));
-
-  memset (g, 0, sizeof *g);   /* the overview has no event lanes, and a ruler in ticks */
-  if (self->capture != NULL)
-    tks_capture_get_shown_lanes (self->capture, FALSE, &n);
-  g->all_lanes = FALSE;
-  g->coverage = NULL;
-  g->x0 = tks_viewport_get_start (self->viewport);
-  g->x1 = tks_viewport_get_end (self->viewport);
-  if (!(g->x1 > g->x0))
-    g->x1 = g->x0 + 1;
-  g->left = MARGIN_LEFT;
-  g->width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)) - MARGIN_LEFT);
-  g->top = 2;
-  g->bottom = height - 2;
-  g->lane_height = n > 0 ? MAX (1.0, (height - 4.0) / n) : 1;
-  g->v_offset = 0;
-  g->tick_hz = 0;
+  tks_overview_geometry (self->capture, tks_viewport_get_start (self->viewport),
+                         tks_viewport_get_end (self->viewport),
+                         gtk_widget_get_width (GTK_WIDGET (self)),
+                         gtk_widget_get_height (GTK_WIDGET (self)), g);
 }
 
 /* The whole capture drawn once, as an image: the window then copies it at each frame (the
@@ -94,20 +77,7 @@ render_free (Render *r)
 static void
 render_draw (Render *r)
 {
-  cairo_t *cr;
-  TksPainter painter;
-
-  r->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, r->width * r->scale, r->height * r->scale);
-  cairo_surface_set_device_scale (r->surface, r->scale, r->scale);
-  cr = cairo_create (r->surface);
-  tks_painter_init_cairo (&painter, cr, NULL);
-  painter.fg = r->fg;
-  tks_timeline_render_lanes (r->capture, &r->g, &painter);
-  tks_timeline_render_log_end (r->capture, &r->g, &painter);
-  tks_timeline_render_trigger (r->capture, &r->g, &painter);
-  tks_painter_finish (&painter);
-  cairo_destroy (cr);
-  cairo_surface_flush (r->surface);
+  r->surface = tks_overview_image_draw (r->capture, &r->g, &r->fg, r->width, r->height, r->scale);
 }
 
 /* The drawn image as the overview's cache. */

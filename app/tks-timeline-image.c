@@ -177,6 +177,54 @@ tks_timeline_image_draw (TksTimelineImage *image)
   cairo_surface_flush (image->surface);
 }
 
+void
+tks_overview_geometry (TksCapture          *capture,
+                       double               x0,
+                       double               x1,
+                       int                  width,
+                       int                  height,
+                       TksTimelineGeometry *g)
+{
+  guint n = 0;
+
+  memset (g, 0, sizeof *g);   /* the overview has no event lanes, and a ruler in ticks */
+  if (capture != NULL)
+    tks_capture_get_shown_lanes (capture, FALSE, &n);
+  g->x0 = x0;
+  g->x1 = x1 > x0 ? x1 : x0 + 1;
+  g->left = TKS_TIMELINE_HEADER_WIDTH;
+  g->width = MAX (1, width - TKS_TIMELINE_HEADER_WIDTH);
+  g->top = 2;
+  g->bottom = height - 2;
+  g->lane_height = n > 0 ? MAX (1.0, (height - 4.0) / n) : 1;
+}
+
+cairo_surface_t *
+tks_overview_image_draw (TksCapture                *capture,
+                         const TksTimelineGeometry *g,
+                         const GdkRGBA             *fg,
+                         int                        width,
+                         int                        height,
+                         int                        scale)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale,
+                                                         height * scale);
+  cairo_t *cr;
+  TksPainter painter;
+
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
+  tks_painter_init_cairo (&painter, cr, NULL);
+  painter.fg = *fg;
+  tks_timeline_render_lanes (capture, g, &painter);
+  tks_timeline_render_log_end (capture, g, &painter);
+  tks_timeline_render_trigger (capture, g, &painter);
+  tks_painter_finish (&painter);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
 static const cairo_user_data_key_t image_key;
 
 GskRenderNode *

@@ -43,6 +43,26 @@ GskRenderNode    *tks_timeline_surface_node   (GtkWidget                 *widget
                                                int                        width,
                                                int                        height);
 
+/* The overview's geometry: @capture's lanes (as in the timeline without hidden lanes or groups)
+ * from @x0 to @x1 (ticks) squeezed into @width x @height, right of the lane headers' width;
+ * @capture may be NULL. */
+void              tks_overview_geometry       (TksCapture                *capture,
+                                               double                     x0,
+                                               double                     x1,
+                                               int                        width,
+                                               int                        height,
+                                               TksTimelineGeometry       *geometry);
+
+/* The overview's image of @capture at @geometry (see tks_overview_geometry()): its lanes, its
+ * log's end and its trigger in @fg, into a new ARGB32 image of @width x @height at @scale.
+ * Any thread. */
+cairo_surface_t  *tks_overview_image_draw     (TksCapture                *capture,
+                                               const TksTimelineGeometry *geometry,
+                                               const GdkRGBA             *fg,
+                                               int                        width,
+                                               int                        height,
+                                               int                        scale);
+
 /* The image's pixels (premultiplied ARGB32, tests). */
 cairo_surface_t  *tks_timeline_image_get_surface (TksTimelineImage       *image);
 
