@@ -142,7 +142,7 @@ fill_slot (Slot             *slot,
   show = g_strdup_printf (_("Show %s"), row->label);
   set_accessible_label (slot->check, show);
   tks_widget_set_tooltip (slot->check, row->hidden ? _("Show this lane on the timeline")
-                                        : _("Hide this lane from the timeline"));
+                                                   : _("Hide this lane from the timeline"));
 
   /* members follow their group: only threads and groups are pinned */
   set_present (slot->pin, !member);

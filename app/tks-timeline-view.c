@@ -266,32 +266,38 @@ rebuild_labels (TksTimelineView *self)
     }
 }
 
-/* The header of an event lane, or of the load graph's (@markup NULL: @title as it is): one
- * already there that says the same is left alone (a recording's capture of each second). */
-static GtkWidget *
+/* The @at-th header of the event lanes, or of the load graph's (@markup NULL: @title as it
+ * is): the one there already is taken again, left alone when it says the same (a recording's
+ * capture of each second); a new one is made past the last. */
+static void
 event_header (TksTimelineView *self,
-              GtkWidget       *label,
+              guint            at,
               const char      *title,
               const char      *markup,
               const char      *tooltip)
 {
   const char *text = markup != NULL ? markup : title;
+  GtkWidget *label;
 
-  if (label != NULL && g_strcmp0 (gtk_label_get_label (GTK_LABEL (label)), text) == 0)
-    return label;
-  if (label == NULL)
+  if (at < self->event_labels->len)
+    {
+      label = g_ptr_array_index (self->event_labels, at);
+      if (g_strcmp0 (gtk_label_get_label (GTK_LABEL (label)), text) == 0)
+        return;
+    }
+  else
     {
       label = g_object_new (GTK_TYPE_LABEL, "xalign", 0.0f, "ellipsize", PANGO_ELLIPSIZE_END,
                             NULL);
       gtk_widget_add_css_class (label, "lane-header");
       gtk_widget_set_parent (label, GTK_WIDGET (self));
+      g_ptr_array_add (self->event_labels, label);
     }
   gtk_label_set_use_markup (GTK_LABEL (label), markup != NULL);
   gtk_label_set_label (GTK_LABEL (label), text);
   tks_widget_set_tooltip (label, tooltip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (label),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  return label;
 }
 
 /* The headers of the event lanes: a handler, the CPU's sleep, a channel of states, a marker;
@@ -303,21 +309,13 @@ rebuild_event_labels (TksTimelineView *self)
   guint n, i, at = 0;
 
   if (self->capture != NULL && self->load_graph)
-    {
-      GtkWidget *label = at < self->event_labels->len ? g_ptr_array_index (self->event_labels, at) : NULL;
-
-      label = event_header (self, label, _("CPU load"), NULL,
-                            _("The share of time threads other than idle ran"));
-      if (at++ == self->event_labels->len)
-        g_ptr_array_add (self->event_labels, label);
-    }
+    event_header (self, at++, _("CPU load"), NULL, _("The share of time threads other than idle ran"));
   lanes = tks_timeline_event_lanes (self->capture, &n);
   for (i = 0; i < n; i++)
     {
       const TksTrack *track = lanes[i].track;
       g_autofree char *title = NULL;
       g_autofree char *markup = NULL;
-      GtkWidget *label = at < self->event_labels->len ? g_ptr_array_index (self->event_labels, at) : NULL;
 
       switch (track->kind)
         {
@@ -336,9 +334,7 @@ rebuild_event_labels (TksTimelineView *self)
           break;
         }
       markup = g_markup_printf_escaped ("<i>%s</i>", title);
-      label = event_header (self, label, title, markup, title);
-      if (at++ == self->event_labels->len)
-        g_ptr_array_add (self->event_labels, label);
+      event_header (self, at++, title, markup, title);
     }
   for (i = at; i < self->event_labels->len; i++)
     gtk_widget_unparent (g_ptr_array_index (self->event_labels, i));

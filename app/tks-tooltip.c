@@ -28,8 +28,7 @@ tks_widget_set_tooltip (GtkWidget  *widget,
 
   if (g_strcmp0 (g_object_get_data (G_OBJECT (widget), TEXT_KEY), text) == 0)
     return;
-  if (g_object_get_data (G_OBJECT (widget), TEXT_KEY) == NULL &&
-      !g_signal_handler_find (widget, G_SIGNAL_MATCH_FUNC, 0, 0, NULL, query_tooltip_cb, NULL))
+  if (!g_signal_handler_find (widget, G_SIGNAL_MATCH_FUNC, 0, 0, NULL, query_tooltip_cb, NULL))
     g_signal_connect (widget, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
   g_object_set_data_full (G_OBJECT (widget), TEXT_KEY, g_strdup (text), g_free);
   gtk_widget_set_has_tooltip (widget, text != NULL);
