@@ -7,6 +7,9 @@
 # long the file takes to open again.
 # Usage: bench/record-viewer.sh BUILD_DIR [SECONDS (default 120) [WORKERS (default 0)]]
 # WORKERS: the simulated board's extra threads (--workers; 10 switch about 3,500 times a second).
+# A window manager runs in that X server when openbox is installed (tools/install-deps.sh
+# installs it), as on a desktop: without one, GDK asks the X server at every frame whether a
+# window manager supports frame timing, a round trip that waits for the server's drawing.
 # GSK_RENDERER=cairo measures the viewer without the GL renderer's own memory (under Xvfb,
 # Mesa's software GL holds about 80 MB more).
 set -eu
@@ -14,9 +17,9 @@ build=${1:?usage: $0 BUILD_DIR [SECONDS]}
 seconds=${2:-120}
 workers=${3:-0}
 tmp=$(mktemp -d)
-board="" viewer="" xvfb=""
+board="" viewer="" xvfb="" wm="" wm_name="no window manager"
 cleanup() {
-  for p in $viewer $board $xvfb; do kill "$p" 2>/dev/null || true; done
+  for p in $viewer $board $wm $xvfb; do kill "$p" 2>/dev/null || true; done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -29,6 +32,11 @@ export DISPLAY=":$(head -n 1 "$tmp/display")" GDK_BACKEND=x11 NO_AT_BRIDGE=1
 export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data"
 export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/.local/share" XDG_CONFIG_HOME="$tmp/home/.config"
 mkdir -p "$HOME"
+if command -v openbox >/dev/null 2>&1; then
+  openbox >/dev/null 2>&1 &
+  wm=$! wm_name=openbox
+  sleep 1
+fi
 
 port=$((20000 + $$ % 20000))
 "$build/app/simboard/tickscope-simboard" --tcp "$port" --baud 115200 --workers "$workers" --no-banner \
@@ -40,7 +48,7 @@ TICKSCOPE_FRAME_STATS="$tmp/frames.txt" \
 viewer=$!
 
 echo "record-viewer: tickscope --record on the simulated board ($workers more threads) at 115200 baud, $seconds s" \
-     "(GSK_RENDERER=${GSK_RENDERER:-default})"
+     "(GSK_RENDERER=${GSK_RENDERER:-default}, $wm_name)"
 t=0
 while [ "$t" -lt "$seconds" ]; do
   sleep 10

@@ -6,7 +6,7 @@ packages="
   build-essential clang meson ninja-build pkg-config gettext
   libglib2.0-dev libgtk-4-dev libadwaita-1-dev libserialport-dev
   desktop-file-utils appstream libglib2.0-bin
-  xvfb xauth dbus dbus-x11 at-spi2-core python3 python3-pyatspi python3-gi gir1.2-gtk-4.0
+  xvfb xauth openbox dbus dbus-x11 at-spi2-core python3 python3-pyatspi python3-gi gir1.2-gtk-4.0
   imagemagick pango1.0-tools fontconfig valgrind libclang-rt-14-dev libjson-glib-dev
   gcc-arm-none-eabi libnewlib-arm-none-eabi
   g++ debhelper dpkg-dev lintian flatpak-builder
