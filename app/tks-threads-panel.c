@@ -12,7 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tks-threads-panel.h"
-#include "tks-tooltip.h"
+#include "tks-widget-text.h"
 
 /* The shares follow the visible range at most this often while the user scrolls. */
 #define RANGE_DELAY_MS 120

@@ -12,7 +12,7 @@
 #include "tks-coverage.h"
 #include "tks-timeline-events.h"
 #include "tks-timeline-view-private.h"
-#include "tks-tooltip.h"
+#include "tks-widget-text.h"
 
 G_DEFINE_FINAL_TYPE (TksTimelineView, tks_timeline_view, GTK_TYPE_WIDGET)
 
@@ -195,6 +195,38 @@ labels_cover_view (TksTimelineView *self)
   return a >= self->labels_first && b <= self->labels_first + self->labels->len;
 }
 
+/* A header of the lanes: an inscription rather than a label, whose size the widget sets
+ * anyway, so that a text changed while recording (a group's count of threads) redraws it
+ * without laying out the window again. */
+static GtkWidget *
+header_new (TksTimelineView *self)
+{
+  GtkWidget *header = g_object_new (GTK_TYPE_INSCRIPTION, "accessible-role", GTK_ACCESSIBLE_ROLE_LABEL,
+                                    "xalign", 0.0f, NULL);
+
+  gtk_widget_add_css_class (header, "lane-header");
+  gtk_widget_set_parent (header, GTK_WIDGET (self));
+  return header;
+}
+
+#define HEADER_MARKUP_KEY "tks-header-markup"
+
+/* @header says @markup (Pango markup), cut by @overflow when too long; FALSE when it said so
+ * already. */
+static gboolean
+header_set_markup (GtkWidget              *header,
+                   const char             *markup,
+                   GtkInscriptionOverflow  overflow)
+{
+  if (g_strcmp0 (g_object_get_data (G_OBJECT (header), HEADER_MARKUP_KEY), markup) == 0 &&
+      gtk_inscription_get_text_overflow (GTK_INSCRIPTION (header)) == overflow)
+    return FALSE;
+  g_object_set_data_full (G_OBJECT (header), HEADER_MARKUP_KEY, g_strdup (markup), g_free);
+  gtk_inscription_set_markup (GTK_INSCRIPTION (header), markup);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (header), overflow);
+  return TRUE;
+}
+
 /* A lane header: the lane's name and priority. A header already there takes the new texts;
  * one that says the same is left alone (a recording's capture of each second). */
 static GtkWidget *
@@ -207,22 +239,16 @@ lane_header (TksTimelineView *self,
   g_autofree char *markup = g_markup_printf_escaped ("%s <span alpha=\"55%%\" size=\"small\">%d</span>",
                                                      name, priority);
   g_autofree char *description = NULL;
-  PangoEllipsizeMode ellipsize = group ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END;
+  /* a group's count, at the end of its name, stays in view */
+  GtkInscriptionOverflow overflow = group ? GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE
+                                          : GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END;
 
-  if (label != NULL && g_strcmp0 (gtk_label_get_label (GTK_LABEL (label)), markup) == 0 &&
-      gtk_label_get_ellipsize (GTK_LABEL (label)) == ellipsize)
+  if (label == NULL)
+    label = header_new (self);
+  if (!header_set_markup (label, markup, overflow))
     return label;
   /* Translators: accessible description of a lane header */
   description = g_strdup_printf (_("Thread %s, priority %d"), name, priority);
-  if (label == NULL)
-    {
-      label = g_object_new (GTK_TYPE_LABEL, "use-markup", TRUE, "xalign", 0.0f, NULL);
-      gtk_widget_add_css_class (label, "lane-header");
-      gtk_widget_set_parent (label, GTK_WIDGET (self));
-    }
-  gtk_label_set_markup (GTK_LABEL (label), markup);
-  /* a group's count, at the end of its label, stays in view */
-  gtk_label_set_ellipsize (GTK_LABEL (label), ellipsize);
   tks_widget_set_tooltip (label, description);
   gtk_accessible_update_property (GTK_ACCESSIBLE (label),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, name,
@@ -276,25 +302,19 @@ event_header (TksTimelineView *self,
               const char      *markup,
               const char      *tooltip)
 {
-  const char *text = markup != NULL ? markup : title;
+  g_autofree char *escaped = markup != NULL ? NULL : g_markup_escape_text (title, -1);
   GtkWidget *label;
 
   if (at < self->event_labels->len)
-    {
-      label = g_ptr_array_index (self->event_labels, at);
-      if (g_strcmp0 (gtk_label_get_label (GTK_LABEL (label)), text) == 0)
-        return;
-    }
+    label = g_ptr_array_index (self->event_labels, at);
   else
     {
-      label = g_object_new (GTK_TYPE_LABEL, "xalign", 0.0f, "ellipsize", PANGO_ELLIPSIZE_END,
-                            NULL);
-      gtk_widget_add_css_class (label, "lane-header");
-      gtk_widget_set_parent (label, GTK_WIDGET (self));
+      label = header_new (self);
       g_ptr_array_add (self->event_labels, label);
     }
-  gtk_label_set_use_markup (GTK_LABEL (label), markup != NULL);
-  gtk_label_set_label (GTK_LABEL (label), text);
+  if (!header_set_markup (label, markup != NULL ? markup : escaped,
+                          GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END))
+    return;
   tks_widget_set_tooltip (label, tooltip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (label),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
@@ -1275,9 +1295,12 @@ void
 tks_timeline_view_set_capture (TksTimelineView *self,
                                TksCapture      *capture)
 {
+  guint lanes_before;
+
   g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
   g_return_if_fail (capture == NULL || TKS_IS_CAPTURE (capture));
 
+  lanes_before = n_lanes (self);
   if (!g_set_object (&self->capture, capture))
     return;
 
@@ -1297,7 +1320,12 @@ tks_timeline_view_set_capture (TksTimelineView *self,
   _tks_timeline_view_update_info (self);
   invalidate (self);
   start_coverage (self);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  /* the widget's size follows its number of lanes only: a recording's next stretch, with the
+   * same threads, places the headers again without laying the window out */
+  if (n_lanes (self) != lanes_before)
+    gtk_widget_queue_resize (GTK_WIDGET (self));
+  else
+    gtk_widget_queue_allocate (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE]);
   g_signal_emit (self, signals[LANES_CHANGED], 0);
 }

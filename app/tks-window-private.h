@@ -35,9 +35,9 @@ struct _TksWindow
   TksThreadsPanel  *threads_panel;
   GtkScrollbar     *vscrollbar;
   TksOverview      *overview;
-  GtkLabel         *status_label;
+  GtkWidget        *status_label;
   GtkLabel         *info_label;
-  GtkLabel         *range_label;
+  GtkWidget        *range_label;
   GMenu            *recent_section;
   GMenu            *history_section;
   GtkMenuButton    *menu_button;
@@ -92,7 +92,7 @@ struct _TksWindow
   double            record_back_wanted; /* seconds into the recording, -1: none pending */
   gboolean          record_position_setting;
   GtkRevealer      *record_revealer;
-  GtkLabel         *record_label;
+  GtkWidget        *record_label;
   GtkWidget        *live_load_table; /* rows (role row, named by their cells) of cells */
   GtkSizeGroup     *live_load_columns[4]; /* held by the heading's cells */
   GtkLabel         *live_state_label; /* drops and silences of the stream, when there are */

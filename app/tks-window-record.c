@@ -20,7 +20,7 @@
 #include "tks-recorder.h"
 #include "tks-recording-tail.h"
 #include "tks-session.h"
-#include "tks-tooltip.h"
+#include "tks-widget-text.h"
 #include "tks-window-private.h"
 
 /* The span the timeline shows when a recording starts, in seconds. */
@@ -149,17 +149,6 @@ compare_load (gconstpointer a,
   return ra->share < rb->share ? 1 : ra->share > rb->share ? -1 : g_strcmp0 (ra->name, rb->name);
 }
 
-/* A row's cell says @text, to screen readers too. */
-static void
-set_cell_text (GtkWidget  *cell,
-               const char *text)
-{
-  if (g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (cell)), text) == 0)
-    return;
-  gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
-}
-
 /* The widest text each column's cells make room for, in characters */
 static const guint column_chars[] = { 20, 6, 8, 22 };
 
@@ -180,7 +169,7 @@ cell (TksWindow         *self,
       widget = g_object_new (GTK_TYPE_INSCRIPTION, "accessible-role", role, "xalign", xalign,
                              "min-chars", column_chars[column], "nat-chars", column_chars[column],
                              "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END, NULL);
-      set_cell_text (widget, text);
+      tks_inscription_set_text (widget, text);
     }
   else
     widget = g_object_new (GTK_TYPE_LABEL, "label", text, "accessible-role", role,
@@ -269,7 +258,7 @@ update_live_load (TksWindow  *self,
         {
           label = gtk_widget_get_first_child (row_widget);
           for (guint c = 0; c < G_N_ELEMENTS (texts); c++, label = gtk_widget_get_next_sibling (label))
-            set_cell_text (label, texts[c]);
+            tks_inscription_set_text (label, texts[c]);
         }
       gtk_accessible_update_property (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       name, -1);
@@ -355,7 +344,7 @@ update_record_label (TksWindow *self)
   /* Translators: while recording: the file, events, seconds, records dropped, bytes */
   text = g_strdup_printf (_("Recording to %s: %s events in %.0f s, %s dropped, %s bytes"),
                           name, entries, st.seconds, dropped, bytes);
-  gtk_label_set_text (self->record_label, text);
+  tks_inscription_set_text (self->record_label, text);
 }
 
 /* The timeline shows @capture, a stretch of the recording read back from the file, which
@@ -955,7 +944,7 @@ _tks_window_record (TksWindow *self,
   else if (self->recording != NULL)
     {
       g_cancellable_cancel (self->recording->stop);
-      gtk_label_set_text (self->record_label, _("Stopping the recording…"));
+      tks_inscription_set_text (self->record_label, _("Stopping the recording…"));
     }
 }
 
@@ -997,7 +986,7 @@ _tks_window_record_close_request (TksWindow *self)
     return FALSE;
   self->close_after_record = TRUE;
   g_cancellable_cancel (self->recording->stop);
-  gtk_label_set_text (self->record_label, _("Stopping the recording…"));
+  tks_inscription_set_text (self->record_label, _("Stopping the recording…"));
   return TRUE;
 }
 
@@ -1053,8 +1042,8 @@ _tks_window_record_init (TksWindow *self)
   gtk_box_append (GTK_BOX (self->record_position_box), self->record_position_label);
   gtk_box_append (GTK_BOX (self->record_position_box), self->record_live_button);
   gtk_widget_insert_after (self->record_position_box,
-                           gtk_widget_get_parent (GTK_WIDGET (self->record_label)),
-                           GTK_WIDGET (self->record_label));
+                           gtk_widget_get_parent (self->record_label),
+                           self->record_label);
   for (guint c = 0; c < G_N_ELEMENTS (self->live_load_columns); c++)
     self->live_load_columns[c] = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   heading = table_row (self, headings, GTK_ACCESSIBLE_ROLE_COLUMN_HEADER);

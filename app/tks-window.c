@@ -15,7 +15,7 @@
 #include "tks-stats-window.h"
 #include "tks-timeline-render.h"
 #include "tks-timeline-view.h"
-#include "tks-tooltip.h"
+#include "tks-widget-text.h"
 #include "tks-viewport.h"
 #include "tks-window-private.h"
 
@@ -120,7 +120,7 @@ update_range_label (TksWindow *self)
 
   if (self->capture == NULL)
     {
-      gtk_label_set_text (self->range_label, "");
+      tks_inscription_set_text (self->range_label, "");
       return;
     }
   span = tks_timeline_format_duration (tks_viewport_get_span (self->viewport), _tks_window_get_tick_hz (self));
@@ -129,7 +129,7 @@ update_range_label (TksWindow *self)
                           tks_viewport_get_visible_start (self->viewport),
                           tks_viewport_get_visible_end (self->viewport),
                           span);
-  gtk_label_set_text (self->range_label, text);
+  tks_inscription_set_text (self->range_label, text);
 }
 
 /* What the capture says about itself that is not a warning: where its log ends, the board's
@@ -186,8 +186,8 @@ _tks_window_update_status (TksWindow *self)
 
   if (self->capture == NULL)
     {
-      gtk_label_set_text (self->status_label, _("No capture"));
-      tks_widget_set_tooltip (GTK_WIDGET (self->status_label), NULL);
+      tks_inscription_set_text (self->status_label, _("No capture"));
+      tks_widget_set_tooltip (self->status_label, NULL);
       gtk_window_set_title (GTK_WINDOW (self), _("Tickscope"));
       return;
     }
@@ -216,9 +216,9 @@ _tks_window_update_status (TksWindow *self)
                                              "%s (%u threads that exited before the log began are hidden)", n_before),
                               with, n_before);
     }
-  gtk_label_set_text (self->status_label, text);
+  tks_inscription_set_text (self->status_label, text);
   details = capture_details (self->capture);
-  tks_widget_set_tooltip (GTK_WIDGET (self->status_label), details);
+  tks_widget_set_tooltip (self->status_label, details);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->status_label),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, details, -1);
 

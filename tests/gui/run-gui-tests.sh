@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs a GUI test script against the real viewer in a private X server (Xvfb) and a private
 # D-Bus session with the accessibility bus, as a user's desktop would.
-# Usage: run-gui-tests.sh TICKSCOPE SCRIPT DATA_DIR SCHEMA_DIR
+# Usage: run-gui-tests.sh TICKSCOPE SCRIPT DATA_DIR SCHEMA_DIR (SCRIPT: a Python script or a
+# test program)
 # Exits 77 (skipped) only when Xvfb is not installed.
 set -u
 tickscope=$1
@@ -61,10 +62,15 @@ export TKS_GUI_WORK="$work"
 export TKS_GUI_SHOTS="${TKS_GUI_SHOTS:-$work/shots}"
 mkdir -p "$TKS_GUI_SHOTS"
 
-# The system python has pyatspi (python3-pyatspi); another python3 on PATH may not.
+# The system python has pyatspi (python3-pyatspi); another python3 on PATH may not. A
+# SCRIPT that is not Python is a test program, run as it is.
 # Only the script writes to standard output (TAP); the bus and the accessibility registry
 # it starts write their chatter to standard error.
-dbus-run-session -- sh -c 'exec /usr/bin/python3 "$0" "$@" 1>&3 3>&-' \
-  "$script" "$tickscope" "$data_dir" 3>&1 1>&2
+case $script in
+  *.py) runner=/usr/bin/python3 ;;
+  *) runner="" ;;
+esac
+dbus-run-session -- sh -c 'exec "$0" "$@" 1>&3 3>&-' \
+  "${runner:-$script}" ${runner:+"$script"} "$tickscope" "$data_dir" 3>&1 1>&2
 status=$?
 exit $status

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include "tks-tooltip.h"
+#include "tks-widget-text.h"
 
 #define TEXT_KEY "tks-tooltip-text"
 
@@ -32,4 +32,18 @@ tks_widget_set_tooltip (GtkWidget  *widget,
     g_signal_connect (widget, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
   g_object_set_data_full (G_OBJECT (widget), TEXT_KEY, g_strdup (text), g_free);
   gtk_widget_set_has_tooltip (widget, text != NULL);
+}
+
+void
+tks_inscription_set_text (GtkWidget  *inscription,
+                          const char *text)
+{
+  g_return_if_fail (GTK_IS_INSCRIPTION (inscription));
+
+  if (g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (inscription)), text) == 0)
+    return;
+  gtk_inscription_set_text (GTK_INSCRIPTION (inscription), text);
+  /* (GTK 4.8's inscriptions do not tell it themselves) */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (inscription), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  text != NULL ? text : "", -1);
 }
