@@ -671,6 +671,7 @@ reload_done_cb (GObject      *source,
     }
   if (self->record_closing)
     return;
+  update_record_label (self);
   mark.seconds = recording_stats (self->recording).seconds;
   mark.offset = tks_recording_tail_get_offset (self->record_tail);
   g_array_append_val (self->record_marks, mark);
@@ -693,9 +694,12 @@ record_tick_cb (gpointer user_data)
   TksRecorderStats st;
   g_autoptr(GTask) task = NULL;
 
-  update_record_label (self);
   if (self->record_reloading || r == NULL)
-    return G_SOURCE_CONTINUE;
+    {
+      update_record_label (self);
+      return G_SOURCE_CONTINUE;
+    }
+  /* the counts are written when the stretch read back is shown, in the same frame */
   st = recording_stats (r);
   tks_recording_tail_set_max_bytes (self->record_tail,
                                     live_bytes (st.seconds > 0 ? st.bytes / st.seconds : 0));
