@@ -166,7 +166,7 @@ update_cache (TksOverview               *self,
       task = g_task_new (self, NULL, render_done_cb, NULL);
       g_task_set_source_tag (task, update_cache);
       g_task_set_task_data (task, render_new (self, g, fg, width, height), (GDestroyNotify) render_free);
-      g_task_run_in_thread (task, render_thread);
+      tks_task_run_after_frame (task, render_thread);
       return;
     }
   r = render_new (self, g, fg, width, height);

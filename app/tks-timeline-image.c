@@ -225,6 +225,36 @@ tks_overview_image_draw (TksCapture                *capture,
   return surface;
 }
 
+typedef struct
+{
+  GTask          *task;
+  GTaskThreadFunc func;
+} Deferred;
+
+static gboolean
+deferred_run (gpointer data)
+{
+  Deferred *d = data;
+
+  g_task_run_in_thread (d->task, d->func);
+  g_object_unref (d->task);
+  g_free (d);
+  return G_SOURCE_REMOVE;
+}
+
+void
+tks_task_run_after_frame (GTask          *task,
+                          GTaskThreadFunc func)
+{
+  Deferred *d = g_new (Deferred, 1);
+
+  d->task = g_object_ref (task);
+  d->func = func;
+  /* the frame clock paints at GDK_PRIORITY_REDRAW, in one dispatch: a source of a lower
+   * priority added during the frame runs after it */
+  g_idle_add_full (GDK_PRIORITY_REDRAW + 10, deferred_run, d, NULL);
+}
+
 static const cairo_user_data_key_t image_key;
 
 GskRenderNode *

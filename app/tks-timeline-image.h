@@ -43,6 +43,11 @@ GskRenderNode    *tks_timeline_surface_node   (GtkWidget                 *widget
                                                int                        width,
                                                int                        height);
 
+/* Runs @task's @func in a worker once the frame under way is painted (main thread): a drawing
+ * asked for by a widget's snapshot then leaves that frame the processor to itself. */
+void              tks_task_run_after_frame    (GTask                     *task,
+                                               GTaskThreadFunc            func);
+
 /* The overview's geometry: @capture's lanes (as in the timeline without hidden lanes or groups)
  * from @x0 to @x1 (ticks) squeezed into @width x @height, right of the lane headers' width;
  * @capture may be NULL. */

@@ -550,7 +550,7 @@ update_cache (TksTimelineView           *self,
       task = g_task_new (self, NULL, drawing_done_cb, NULL);
       g_task_set_source_tag (task, update_cache);
       g_task_set_task_data (task, drawing_new (self, g, fg), (GDestroyNotify) drawing_free);
-      g_task_run_in_thread (task, drawing_thread);
+      tks_task_run_after_frame (task, drawing_thread);
       return;
     }
   d = drawing_new (self, g, fg);
