@@ -32,7 +32,7 @@ struct _TksTimelineView
                                     the first capture */
   GArray         *lanes_shown;   /* LaneKey: the lanes last drawn, to tell a real change */
 
-  GPtrArray      *labels;        /* one GtkLabel per lane from labels_first on, in lane order */
+  GPtrArray      *labels;        /* one GtkInscription per lane from labels_first on, in lane order */
   GPtrArray      *event_labels;  /* one GtkInscription per event lane (tks-timeline-events.h) */
   guint           n_event_lanes;
   gboolean        ruler_ticks;   /* the ruler in board ticks rather than real time */

@@ -808,6 +808,28 @@ tks_timeline_view_snapshot (GtkWidget   *widget,
   gtk_snapshot_pop (snapshot);
 }
 
+/* A lane's header, the lane at @y: shown while its lane is, one line high in the middle of
+ * the lane (an inscription given more height wraps its text rather than cutting it). */
+static void
+place_header (GtkWidget                 *header,
+              const TksTimelineGeometry *g,
+              double                     y,
+              int                        height)
+{
+  gboolean visible = y > g->top - g->lane_height / 2 && y < height;
+  int line;
+
+  gtk_widget_set_child_visible (header, visible);
+  if (!visible)
+    return;
+  gtk_widget_measure (header, GTK_ORIENTATION_VERTICAL, -1, &line, NULL, NULL, NULL);
+  line = MIN (line, (int) g->lane_height);
+  gtk_widget_size_allocate (header,
+                            &(GtkAllocation) { 10, (int) (y + (g->lane_height - line) / 2),
+                                               (int) g->left - 16, line },
+                            -1);
+}
+
 static void
 tks_timeline_view_size_allocate (GtkWidget *widget,
                                  int        width,
@@ -826,41 +848,11 @@ tks_timeline_view_size_allocate (GtkWidget *widget,
     self->labels_idle = g_idle_add (rebuild_labels_idle, self);
 
   for (i = 0; i < self->event_labels->len; i++)
-    {
-      GtkWidget *label = g_ptr_array_index (self->event_labels, i);
-      double y = tks_timeline_event_lane_y (&g, i);
-      gboolean visible = y > g.top - g.lane_height / 2 && y < height;
-
-      gtk_widget_set_child_visible (label, visible);
-      if (visible)
-        {
-          int min_h;
-
-          gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, -1, &min_h, NULL, NULL, NULL);
-          gtk_widget_size_allocate (label,
-                                    &(GtkAllocation) { 10, (int)y, (int)g.left - 16,
-                                                       (int)g.lane_height },
-                                    -1);
-        }
-    }
+    place_header (g_ptr_array_index (self->event_labels, i), &g, tks_timeline_event_lane_y (&g, i),
+                  height);
   for (i = 0; i < self->labels->len; i++)
-    {
-      GtkWidget *label = g_ptr_array_index (self->labels, i);
-      double y = tks_timeline_lane_y (&g, self->labels_first + i);
-      gboolean visible = y > g.top - g.lane_height / 2 && y < height;
-
-      gtk_widget_set_child_visible (label, visible);
-      if (visible)
-        {
-          int min_h;
-
-          gtk_widget_measure (label, GTK_ORIENTATION_VERTICAL, -1, &min_h, NULL, NULL, NULL);
-          gtk_widget_size_allocate (label,
-                                    &(GtkAllocation) { 10, (int)y, (int)g.left - 16,
-                                                       (int)g.lane_height },
-                                    -1);
-        }
-    }
+    place_header (g_ptr_array_index (self->labels, i), &g,
+                  tks_timeline_lane_y (&g, self->labels_first + i), height);
 }
 
 static void

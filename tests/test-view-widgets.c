@@ -116,6 +116,25 @@ header_texts (GtkWidget *timeline)
   return g_string_free (s, FALSE);
 }
 
+/* Each lane header shown is one line high: an inscription given a lane's height would wrap a
+ * long name over two lines rather than cut it. */
+static void
+assert_headers_one_line (GtkWidget *timeline)
+{
+  guint shown = 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (timeline); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (gtk_widget_has_css_class (c, "lane-header") && gtk_widget_get_child_visible (c))
+      {
+        int line;
+
+        gtk_widget_measure (c, GTK_ORIENTATION_VERTICAL, -1, &line, NULL, NULL, NULL);
+        g_assert_cmpint (gtk_widget_get_height (c), ==, line);
+        shown++;
+      }
+  g_assert_cmpuint (shown, >, 0);
+}
+
 static void
 test_next_capture_without_layout (void)
 {
@@ -137,6 +156,7 @@ test_next_capture_without_layout (void)
   wait_frames (window, 3);
   before = header_texts (timeline);
   g_assert_nonnull (strstr (before, "worker5 105"));
+  assert_headers_one_line (timeline);
 
   /* the same threads, a header's text changed: drawn again, not laid out */
   parent_measures = 0;
