@@ -500,7 +500,7 @@ update_position_label (TksWindow *self)
 
   if (!self->record_back)
     {
-      gtk_label_set_text (GTK_LABEL (self->record_position_label), _("Live"));
+      tks_inscription_set_text (self->record_position_label, _("Live"));
       gtk_widget_set_sensitive (self->record_live_button, FALSE);
       return;
     }
@@ -508,7 +508,7 @@ update_position_label (TksWindow *self)
   length = format_position (gtk_adjustment_get_upper (self->record_position));
   /* Translators: where the view is in a recording under way: "At 1:05 of 12:40" */
   text = g_strdup_printf (_("At %s of %s"), at, length);
-  gtk_label_set_text (GTK_LABEL (self->record_position_label), text);
+  tks_inscription_set_text (self->record_position_label, text);
   gtk_widget_set_sensitive (self->record_live_button, TRUE);
 }
 
@@ -1035,9 +1035,12 @@ _tks_window_record_init (TksWindow *self)
   gtk_widget_set_tooltip_text (scale, _("Drag back to see an earlier part of the recording"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (scale), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Recording position"), -1);
-  self->record_position_label = gtk_label_new (_("Live"));
-  gtk_label_set_width_chars (GTK_LABEL (self->record_position_label), 16);
-  gtk_label_set_xalign (GTK_LABEL (self->record_position_label), 0);
+  /* an inscription: the recording's length in it grows every second while the view is back */
+  self->record_position_label = g_object_new (GTK_TYPE_INSCRIPTION, "accessible-role",
+                                              GTK_ACCESSIBLE_ROLE_LABEL, "xalign", 0.0f,
+                                              "min-chars", 16, "nat-chars", 24, "text-overflow",
+                                              GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END, NULL);
+  tks_inscription_set_text (self->record_position_label, _("Live"));
   self->record_live_button = gtk_button_new_with_label (_("Back to Live"));
   gtk_widget_set_tooltip_text (self->record_live_button, _("Follow the newest data again"));
   gtk_widget_set_sensitive (self->record_live_button, FALSE);
