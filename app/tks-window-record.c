@@ -196,6 +196,22 @@ table_row (TksWindow          *self,
   return row;
 }
 
+/* Shows a row of the table, or blanks it while keeping its place: its cells emptied, not
+ * drawn, and hidden from screen readers. Neither changes the table's size. */
+static void
+show_row (GtkWidget *row,
+          gboolean   shown)
+{
+  if (!shown && gtk_widget_get_child_visible (row))
+    for (GtkWidget *c = gtk_widget_get_first_child (row); c != NULL; c = gtk_widget_get_next_sibling (c))
+      tks_inscription_set_text (c, "");
+  if (gtk_widget_get_child_visible (row) != shown)
+    {
+      gtk_widget_set_child_visible (row, shown);
+      gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_HIDDEN, !shown, -1);
+    }
+}
+
 /* The table of the last second of @capture, busiest thread first. Each row is named for
  * screen readers by what it says: "thread, CPU %, switches/s, longest run". */
 static void
@@ -234,7 +250,10 @@ update_live_load (TksWindow  *self,
         g_array_append_val (rows, row);
     }
   g_array_sort (rows, compare_load);
-  /* the rows stay, their texts change: a screen reader keeps its place */
+  /* The rows stay, their texts change: a screen reader keeps its place, and a second whose
+   * threads are fewer than the last one's blanks the surplus rows rather than removes them.
+   * The table keeps its height, so a recording's seconds, with threads coming and going, do
+   * not lay the window out again; it grows only to the most threads seen at once. */
   row_widget = gtk_widget_get_next_sibling (gtk_widget_get_first_child (table));
   for (i = 0; i < rows->len; i++)
     {
@@ -262,15 +281,21 @@ update_live_load (TksWindow  *self,
         }
       gtk_accessible_update_property (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       name, -1);
+      show_row (row_widget, TRUE);
       row_widget = gtk_widget_get_next_sibling (row_widget);
     }
-  while (row_widget != NULL)
-    {
-      GtkWidget *next = gtk_widget_get_next_sibling (row_widget);
+  for (; row_widget != NULL; row_widget = gtk_widget_get_next_sibling (row_widget))
+    show_row (row_widget, FALSE);
+}
 
-      gtk_box_remove (GTK_BOX (table), row_widget);
-      row_widget = next;
-    }
+/* A new recording's table: the heading only */
+static void
+clear_live_load (TksWindow *self)
+{
+  GtkWidget *heading = gtk_widget_get_first_child (self->live_load_table);
+
+  while (gtk_widget_get_next_sibling (heading) != NULL)
+    gtk_box_remove (GTK_BOX (self->live_load_table), gtk_widget_get_next_sibling (heading));
 }
 
 /* What the Live load's numbers are worth: the records the board dropped (in the last second
@@ -723,6 +748,8 @@ set_record_state (TksWindow *self,
   if (recording)
     {
       g_autofree char *text = g_strdup_printf (_("Recording from %s"), self->recording->address);
+
+      clear_live_load (self);
 
       gtk_label_set_text (self->subtitle_label, text);
       gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);

@@ -124,6 +124,25 @@ def area_follows(app, widget, shot, what):
           "and is drawn again as the recording goes on")
 
 
+def table_keeps_height(app):
+    """Threads come and go on the demo board (its jobs start and exit), so the seconds list
+    more and fewer of them; the table blanks its surplus rows rather than removes them. Its
+    height never shrinks while recording (each change would lay the whole window out again),
+    and a blanked row is hidden from screen readers: every sample reads as a whole table."""
+    counts, heights, whole = [], [], True
+    for _ in range(24):
+        rows = live_load(app)
+        whole = whole and bool(rows)
+        table = live_load_table(app)
+        if rows and table is not None:
+            counts.append(len(rows))
+            heights.append(table.queryComponent().getExtents(pyatspi.DESKTOP_COORDS).height)
+        time.sleep(0.25)
+    check(whole and len(set(counts)) > 1, "the seconds list more and fewer threads (%s), "
+          "each read whole by a screen reader" % sorted(set(counts)), counts)
+    check(heights == sorted(heights), "the table's height never shrinks", heights)
+
+
 def recording_line(app):
     # the lane headers are made anew each second while recording: a read may meet one gone
     return wait_for(lambda: label_text(app, lambda s: s.startswith("Recording to ")), 3)
@@ -151,6 +170,7 @@ def main():
           "nothing dropped, the stream flowing: no warning over the table", live_state(app))
     check(all(r[2] >= 0 for r in rows) and any(r[2] > 100 for r in rows),
           "with switches per second (the sensor thread runs every 2 ticks)", rows)
+    table_keeps_height(app)
     first_end = wait_for(lambda: view_end(app), 5)
     time.sleep(2.5)
     later_end = wait_for(lambda: view_end(app), 5)
