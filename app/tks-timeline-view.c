@@ -1283,29 +1283,70 @@ tks_timeline_view_get_lane_list (TksTimelineView *self)
   return self->lane_list;
 }
 
-void
-tks_timeline_view_set_capture (TksTimelineView *self,
-                               TksCapture      *capture)
+/* Selects the run of the thread named @name that holds @at again, if the capture has it.
+ * (@at, the middle of the run as it was: a stretch places a tick's switches anew, so that
+ * their times may differ in the last bits.) */
+static void
+reselect_run (TksTimelineView *self,
+              const char      *name,
+              double           at)
 {
-  guint lanes_before;
+  TksTimelineGeometry g;
 
-  g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
-  g_return_if_fail (capture == NULL || TKS_IS_CAPTURE (capture));
+  _tks_timeline_view_current_geometry (self, &g);
+  for (guint i = 0; i < tks_capture_get_n_threads (self->capture); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (self->capture, i);
+      guint r;
+      int lane;
 
-  lanes_before = n_lanes (self);
+      if (g_strcmp0 (th->name, name) != 0)
+        continue;
+      r = tks_runs_first_ending_after (th->runs, th->n_runs, at);
+      if (r < th->n_runs && th->runs[r].begin <= at &&
+          (lane = tks_timeline_lane_of_thread (self->capture, &g, i)) >= 0)
+        {
+          self->selected = (TksTimelineHit) { .lane = (guint) lane, .thread = i, .run = (int) r,
+                                              .mark = -1 };
+          self->has_selected = TRUE;
+          return;
+        }
+    }
+}
+
+/* Shows @capture; @next: another stretch of the same recording, its times those of the
+ * capture shown plus @shift (tks_timeline_view_set_next_capture()). */
+static void
+replace_capture (TksTimelineView *self,
+                 TksCapture      *capture,
+                 gboolean         next,
+                 double           shift)
+{
+  g_autofree char *selected_name = NULL;
+  double selected_at = NAN, begin, end;
+  guint lanes_before = n_lanes (self);
+
+  if (next && tks_timeline_view_get_selected_run (self, &begin, &end))
+    {
+      selected_name = g_strdup (tks_capture_get_thread (self->capture, self->selected.thread)->name);
+      selected_at = (begin + end) / 2 + shift;
+    }
   if (!g_set_object (&self->capture, capture))
     return;
 
   self->has_hover = FALSE;
   self->has_selected = FALSE;
-  self->mark_a = NAN;
-  self->mark_b = NAN;
-  self->origin = NAN;
+  self->mark_a = next ? self->mark_a + shift : NAN;
+  self->mark_b = next ? self->mark_b + shift : NAN;
+  /* (the ruler's 0 too, so that the texts told from it stay the same) */
+  self->origin = next ? self->origin + shift : NAN;
   self->n_event_lanes = tks_timeline_n_event_lanes (capture);
   self->content_serial++;
   if (capture == NULL)
     g_clear_pointer (&self->cache, gsk_render_node_unref);
   update_lane_list (self);
+  if (!isnan (selected_at))
+    reselect_run (self, selected_name, selected_at);
   rebuild_event_labels (self);
   rebuild_labels (self);
   update_content_height (self);
@@ -1320,6 +1361,28 @@ tks_timeline_view_set_capture (TksTimelineView *self,
     gtk_widget_queue_allocate (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE]);
   g_signal_emit (self, signals[LANES_CHANGED], 0);
+}
+
+void
+tks_timeline_view_set_capture (TksTimelineView *self,
+                               TksCapture      *capture)
+{
+  g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (capture == NULL || TKS_IS_CAPTURE (capture));
+
+  replace_capture (self, capture, FALSE, 0);
+}
+
+void
+tks_timeline_view_set_next_capture (TksTimelineView *self,
+                                    TksCapture      *capture,
+                                    double           shift)
+{
+  g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (TKS_IS_CAPTURE (capture));
+  g_return_if_fail (isfinite (shift));
+
+  replace_capture (self, capture, self->capture != NULL, shift);
 }
 
 TksViewport *

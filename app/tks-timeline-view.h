@@ -16,6 +16,14 @@ GtkWidget   *tks_timeline_view_new           (void);
 TksCapture  *tks_timeline_view_get_capture   (TksTimelineView     *self);
 void         tks_timeline_view_set_capture   (TksTimelineView     *self,
                                               TksCapture          *capture);
+/* Another stretch of the same recording, whose times are those of the capture shown plus
+ * @shift ticks (the board's tick wrapped in between, or not: 0). Unlike set_capture(), the
+ * marks A and B, the ruler's 0 and the selected run stay where they were in the recording:
+ * the run is found again by its thread's name and its time, and stays selected while the
+ * stretch has it. */
+void         tks_timeline_view_set_next_capture (TksTimelineView *self,
+                                                 TksCapture      *capture,
+                                                 double           shift);
 TksViewport *tks_timeline_view_get_viewport  (TksTimelineView     *self);
 void         tks_timeline_view_set_viewport  (TksTimelineView     *self,
                                               TksViewport         *viewport);

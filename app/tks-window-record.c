@@ -373,8 +373,10 @@ update_record_label (TksWindow *self)
 }
 
 /* The timeline shows @capture, a stretch of the recording read back from the file, which
- * ends @seconds into the recording. The time ruler counts from the recording's start. */
-static void
+ * ends @seconds into the recording. The time ruler counts from the recording's start.
+ * Returns what to add to a time of the stretch shown before to have it in @capture's times
+ * (0 for the first stretch). */
+static double
 put_recording_capture (TksWindow  *self,
                        TksCapture *capture,
                        double      seconds)
@@ -382,21 +384,30 @@ put_recording_capture (TksWindow  *self,
   double start = tks_capture_get_start (capture);
   double end = tks_capture_get_end (capture);
   double wrap = (double) (1u << TKS_RECORDING_TICK_BITS);
-  double wraps;
+  double wraps, shift;
 
-  g_set_object (&self->capture, capture);
-  g_clear_object (&self->file);
-  self->record_live = TRUE;
-  tks_viewport_set_bounds (self->viewport, start, end);
-  tks_timeline_view_set_capture (self->timeline, capture);
-  tks_overview_set_capture (self->overview, capture);
   /* The first stretch shown holds the recording's beginning. A stretch's times count from
    * its own first tick, which wraps: how many times the tick went round since the beginning
    * is what its end and the recording's length disagree on. */
   if (isnan (self->record_origin))
     self->record_origin = start;
   wraps = round ((seconds * tks_capture_get_tick_hz (capture) - (end - self->record_origin)) / wrap);
-  tks_timeline_view_set_time_origin (self->timeline, self->record_origin - MAX (wraps, 0) * wrap);
+  wraps = MAX (wraps, 0);
+  shift = isnan (self->record_wraps) ? 0 : (self->record_wraps - wraps) * wrap;
+
+  g_set_object (&self->capture, capture);
+  g_clear_object (&self->file);
+  self->record_live = TRUE;
+  tks_viewport_set_bounds (self->viewport, start, end);
+  /* the marks and the selected run stay where they are in the recording */
+  if (isnan (self->record_wraps))
+    tks_timeline_view_set_capture (self->timeline, capture);
+  else
+    tks_timeline_view_set_next_capture (self->timeline, capture, shift);
+  self->record_wraps = wraps;
+  tks_overview_set_capture (self->overview, capture);
+  tks_timeline_view_set_time_origin (self->timeline, self->record_origin - wraps * wrap);
+  return shift;
 }
 
 static void
@@ -418,18 +429,23 @@ show_live_capture (TksWindow  *self,
   double old_start = self->capture != NULL ? tks_capture_get_start (self->capture) : 0;
   double old_end = self->capture != NULL ? tks_capture_get_end (self->capture) : 0;
   double span = tks_viewport_get_span (self->viewport);
+  double visible_start = tks_viewport_get_visible_start (self->viewport);
   double visible_end = tks_viewport_get_visible_end (self->viewport);
   gboolean first = self->capture == NULL || !self->record_live;
   gboolean following = first || visible_end >= old_end - span * 0.02;
   double end = tks_capture_get_end (capture);
   double v_offset = tks_viewport_get_v_offset (self->viewport);
+  double shift;
 
-  put_recording_capture (self, capture, recording_stats (self->recording).seconds);
+  shift = put_recording_capture (self, capture, recording_stats (self->recording).seconds);
   /* a capture shorter than the roll's span was shown whole: the span grows with it */
   if (first || span >= (old_end - old_start) * 0.98)
     span = MAX (span, ROLL_SECONDS * tks_capture_get_tick_hz (capture));
   if (following)
     tks_viewport_set_range (self->viewport, end - span, end);
+  else
+    /* scrolled back in the live view: it stays on the same stretch of time while it holds it */
+    tks_viewport_set_range (self->viewport, visible_start + shift, visible_end + shift);
   recording_capture_shown (self, v_offset);
   update_live_load (self, capture);
 }
@@ -750,7 +766,6 @@ set_record_state (TksWindow *self,
       g_autofree char *text = g_strdup_printf (_("Recording from %s"), self->recording->address);
 
       clear_live_load (self);
-
       gtk_label_set_text (self->subtitle_label, text);
       gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
     }
@@ -946,6 +961,7 @@ start_recording (TksWindow *self)
   self->record_tail = tks_recording_tail_new (r->path, live_bytes (0));
   g_array_set_size (self->record_marks, 0);
   self->record_origin = NAN;
+  self->record_wraps = NAN;
   self->record_back = FALSE;
   self->record_back_wanted = -1;
   update_position (self, 0);

@@ -17,7 +17,7 @@ import time
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import (WORK, check, click, find, finish, get_app, labels, lane_names,  # noqa: E402
+from tksgui import (WORK, check, click, finish, get_app, labels, lane_names,  # noqa: E402
                     main_window, press, screenshot, sensitive_button, start, stop, wait_for)
 
 TICKSCOPE = sys.argv[1]

@@ -11,7 +11,7 @@ import sys
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import (check, click, count_colours, find, finish, get_app, labels,  # noqa: E402
+from tksgui import (check, click, count_colours, find, finish, get_app,  # noqa: E402
                     lane_names, main_window, open_main_menu, role_name, screenshot, start, status,
                     stop, wait_for)
 

@@ -18,15 +18,15 @@ import time
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import (SHOTS, WORK, check, click, count_colours, file_dialog_save, find, find_all,  # noqa: E402
-                    finish, get_app, label_text, labels, main_window, open_main_menu, role_name,
-                    lane_names, screenshot, start, status, stop, wait_for)
+from tksgui import (SHOTS, WORK, check, click, count_colours, file_dialog_save, find,  # noqa: E402
+                    finish, get_app, main_window, mouse, open_main_menu,
+                    panel_fields, role_name, lane_names, screenshot, shown_now, start, status, stop,
+                    view_range, wait_for)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 CLI = os.path.join(os.path.dirname(TICKSCOPE), "cli", "tickscope-cli")
 LONG = "housekeeping_watchdog_and_flash_wear_levelling"
 HEADER = 190           # the lane headers' width on screen (TKS_TIMELINE_HEADER_WIDTH)
-SHIFT_KEYCODE = 50     # Shift_L in the X server's default keymap
 MARKER = lambda r, g, b: abs(r - 242) < 12 and abs(g - 140) < 14 and b < 40  # noqa: E731
 
 # A real board's capture with one thread renamed to a long name.
@@ -58,27 +58,6 @@ def header(app, name):
     return find(tl, lambda n: n.getRoleName() == "label" and n.name == name) if tl else None
 
 
-def panel_fields(app):
-    """The Selection panel's captions and their values, as AT-SPI reads them."""
-    panel = find(main_window(app), role_name("panel", "Selection"))
-    if panel is None:
-        return None
-    shown = find_all(panel, lambda n: n.getRoleName() == "label" and shown_now(n))
-    texts = [n.name or "" for n in shown]
-    return {texts[i]: texts[i + 1] for i in range(0, len(texts) - 1, 2)}
-
-
-def shown_now(node):
-    e = extents(node)
-    return e.width > 0 and e.height > 0
-
-
-def view_range(app):
-    text = label_text(app, lambda s: s.startswith("View "))
-    m = re.match(r"View ([0-9.]+) – ([0-9.]+)", text or "")
-    return (float(m.group(1)), float(m.group(2))) if m else None
-
-
 def number(text):
     m = re.match(r"\s*(-?[0-9.]+)", text or "")
     return float(m.group(1)) if m else None
@@ -87,17 +66,6 @@ def number(text):
 def wheel_zoom_in(x, y):
     pyatspi.Registry.generateMouseEvent(int(round(x)), int(round(y)), "b4c")
     time.sleep(0.15)
-
-
-def mouse(x, y, shift=False):
-    if shift:
-        pyatspi.Registry.generateKeyboardEvent(SHIFT_KEYCODE, None, pyatspi.KEY_PRESS)
-        time.sleep(0.1)
-    pyatspi.Registry.generateMouseEvent(int(round(x)), int(round(y)), "b1c")
-    time.sleep(0.2)
-    if shift:
-        pyatspi.Registry.generateKeyboardEvent(SHIFT_KEYCODE, None, pyatspi.KEY_RELEASE)
-        time.sleep(0.1)
 
 
 def menu_check_item(app, label):

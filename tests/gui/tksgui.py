@@ -2,6 +2,7 @@
 # What the GUI tests share: TAP output, waiting, walking the accessibility tree (AT-SPI) of
 # the viewer, clicks and keys as a user gives them, screenshots and their pixels.
 import os
+import re
 import socket
 import subprocess
 import time
@@ -114,6 +115,21 @@ def press(keysym):
     time.sleep(0.15)
 
 
+SHIFT_KEYCODE = 50     # Shift_L in the X server's default keymap
+
+
+def mouse(x, y, shift=False):
+    """A click of the first button at (@x, @y) on the screen, Shift held if @shift."""
+    if shift:
+        pyatspi.Registry.generateKeyboardEvent(SHIFT_KEYCODE, None, pyatspi.KEY_PRESS)
+        time.sleep(0.1)
+    pyatspi.Registry.generateMouseEvent(int(round(x)), int(round(y)), "b1c")
+    time.sleep(0.2)
+    if shift:
+        pyatspi.Registry.generateKeyboardEvent(SHIFT_KEYCODE, None, pyatspi.KEY_RELEASE)
+        time.sleep(0.1)
+
+
 def type_text(text):
     pyatspi.Registry.generateKeyboardEvent(0, text, pyatspi.KEY_STRING)
     time.sleep(0.3)
@@ -141,6 +157,28 @@ def label_text(app, pred):
         if pred(text):
             return text
     return None
+
+
+def shown_now(node):
+    e = node.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+    return e.width > 0 and e.height > 0
+
+
+def panel_fields(app):
+    """The Selection panel's captions and their values, as AT-SPI reads them."""
+    panel = find(main_window(app), role_name("panel", "Selection"))
+    if panel is None:
+        return None
+    shown = find_all(panel, lambda n: n.getRoleName() == "label" and shown_now(n))
+    texts = [n.name or "" for n in shown]
+    return {texts[i]: texts[i + 1] for i in range(0, len(texts) - 1, 2)}
+
+
+def view_range(app):
+    """The timeline's visible range as its "View a – b" line tells it, or None."""
+    text = label_text(app, lambda s: s.startswith("View "))
+    m = re.match(r"View ([0-9.]+) – ([0-9.]+)", text or "")
+    return (float(m.group(1)), float(m.group(2))) if m else None
 
 
 def status(app, words=(" threads,", " thread,")):
