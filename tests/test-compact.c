@@ -205,7 +205,8 @@ decode (const char *reply, void (*mangle) (GPtrArray *lines), Decoded *d)
           d->n_bytes += (guint) strlen (l) + 2;
           if (!tks_compact_decoder_line (dec, l, strlen (l), &error))
             {
-              g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
+              g_assert_true (g_error_matches (error, TKS_ERROR, TKS_ERROR_PARSE) ||
+                             g_error_matches (error, TKS_ERROR, TKS_ERROR_REPEATED));
               g_ptr_array_add (d->errors, g_strdup (error->message));
             }
           else
@@ -419,6 +420,109 @@ damage_line (GPtrArray *lines)
     first++;
   l = lines->pdata[first + drop_index];
   l[10] = l[10] == 'A' ? 'B' : 'A';
+}
+
+/* The line at drop_index, twice in a row (a link that repeats itself) */
+static void
+repeat_line (GPtrArray *lines)
+{
+  guint first = 0;
+
+  while (first < lines->len && strcmp (lines->pdata[first], "Compact:") != 0)
+    first++;
+  g_ptr_array_insert (lines, (int) (first + drop_index), g_strdup (lines->pdata[first + drop_index]));
+}
+
+/* The line at drop_index twice, the first (damaged_copy 1) or the second (2) damaged */
+static guint damaged_copy;
+
+static void
+repeat_damaged_line (GPtrArray *lines)
+{
+  guint first = 0;
+  char *l;
+
+  repeat_line (lines);
+  while (first < lines->len && strcmp (lines->pdata[first], "Compact:") != 0)
+    first++;
+  l = lines->pdata[first + drop_index + damaged_copy - 1];
+  l[10] = l[10] == 'A' ? 'B' : 'A';
+}
+
+/* A line that comes twice costs nothing: its copy is named and left out, every line decodes
+ * as before, and the line after it too (with the counter's coder 2, a line without a key
+ * frame goes on from the line before it: the copy must not break that chain). A damaged copy
+ * is left out the same way; a damaged line whose copy comes whole keeps its records. */
+static void
+test_repeated (void)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *compact = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) whole_capture = NULL;
+  Decoded whole, d;
+
+  rng = 7;
+  run_random_board (3000);
+  text = run (tuCmdThreadsDump);
+  compact = run (tuCmdThreadsDumpCompact);
+  decode (compact, NULL, &whole);
+  g_assert_cmpuint (whole.errors->len, ==, 0);
+  g_assert_cmpuint (whole.n_lines, >, 10);
+  whole_capture = tks_capture_new_from_dump (compact, strlen (compact), &error);
+  g_assert_no_error (error);
+  /* the first ten lines of the log: key frames and (coder 2) lines without one */
+  for (drop_index = 1; drop_index <= 10; drop_index++)
+    {
+      g_autofree char *named = g_strdup_printf ("compact line %u came twice", drop_index - 1);
+      g_autofree char *damaged = g_strdup_printf ("compact line %u is damaged", drop_index - 1);
+      g_autofree char *again = g_strdup_printf ("compact line %u came again, whole", drop_index - 1);
+
+      decode (compact, repeat_line, &d);
+      g_assert_cmpuint (d.errors->len, ==, 1);
+      g_assert_nonnull (strstr (d.errors->pdata[0], named));
+      g_assert_cmpuint (d.n_lines, ==, whole.n_lines);
+      assert_same_entries (whole.entries, d.entries);
+      decoded_clear (&d);
+
+      damaged_copy = 2;
+      decode (compact, repeat_damaged_line, &d);
+      g_assert_cmpuint (d.errors->len, ==, 1);
+      g_assert_nonnull (strstr (d.errors->pdata[0], "the copy damaged: it is left out"));
+      assert_same_entries (whole.entries, d.entries);
+      decoded_clear (&d);
+
+      damaged_copy = 1;
+      decode (compact, repeat_damaged_line, &d);
+      g_assert_cmpuint (d.errors->len, ==, 2);
+      g_assert_nonnull (strstr (d.errors->pdata[0], damaged));
+      g_assert_nonnull (strstr (d.errors->pdata[1], again));
+      assert_same_entries (whole.entries, d.entries);
+      decoded_clear (&d);
+    }
+  decoded_clear (&whole);
+
+  /* read into a capture (switches alone: lines decoded in parallel, then taken in order) */
+  {
+    g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+    g_auto(GStrv) split = g_strsplit (compact, "\r\n", -1);
+    g_autoptr(TksCapture) twice = NULL;
+    g_autofree char *joined = NULL;
+
+    for (guint i = 0; split[i] != NULL; i++)
+      g_ptr_array_add (lines, g_strdup (split[i]));
+    drop_index = 5;
+    repeat_line (lines);
+    g_ptr_array_add (lines, NULL);
+    joined = g_strjoinv ("\r\n", (char **) lines->pdata);
+    twice = tks_capture_new_from_dump (joined, strlen (joined), &error);
+    g_assert_no_error (error);
+    g_assert_null (tks_capture_get_damage (twice));
+    g_assert_true (tks_test_has_warning (twice, "compact line 4 came twice"));
+    g_assert_false (tks_test_has_warning (twice, "missing"));
+    g_assert_false (tks_test_has_warning (twice, "goes on from a line that was lost"));
+    g_assert_cmpuint (tks_capture_get_n_records (twice), ==, tks_capture_get_n_records (whole_capture));
+  }
 }
 
 static void
@@ -639,6 +743,46 @@ test_chained_after_lost (void)
   g_assert_true (tks_test_has_warning (lost, "goes on from a line that was lost"));
   g_assert_cmpuint (tks_capture_get_n_records (lost), <, tks_capture_get_n_records (whole));
 }
+
+/* A recording read back whose line without a key frame came twice: the capture is the whole
+ * one, the copy named. */
+static void
+test_repeated_in_capture (void)
+{
+  g_autofree char *text = tks_test_data_contents ("simboard-record-events.raw.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) whole = NULL;
+  g_autoptr(TksCapture) twice = NULL;
+  g_autoptr(TksCompactDecoder) decoder = tks_compact_decoder_new (1000, 168000000);
+  g_autoptr(GString) repeated = NULL;
+  const char *line, *eol;
+  guint n_whole, n_twice;
+
+  whole = tks_capture_new_from_data (text, strlen (text), &error);
+  g_assert_no_error (error);
+  tks_compact_decoder_set_coder (decoder, 2);
+  line = strstr (text, "\nCompact:");
+  g_assert_nonnull (line);
+  do
+    {
+      line = strstr (line + 1, "\nZ");
+      g_assert_nonnull (line);
+      eol = strchr (line + 1, '\n');
+      g_assert_nonnull (eol);
+    }
+  while (tks_compact_line_may_start (decoder, line + 1, (gsize) (eol - 1 - (line + 1))));
+  repeated = g_string_new (text);
+  g_string_insert_len (repeated, eol + 1 - text, line + 1, eol - line);
+  twice = tks_capture_new_from_data (repeated->str, repeated->len, &error);
+  g_assert_no_error (error);
+  g_assert_true (tks_test_has_warning (twice, "came twice: its copy is left out"));
+  g_assert_false (tks_test_has_warning (twice, "goes on from a line that was lost"));
+  tks_capture_get_warnings (whole, &n_whole);
+  tks_capture_get_warnings (twice, &n_twice);
+  g_assert_cmpuint (n_twice, ==, n_whole + 1);
+  g_assert_cmpuint (tks_capture_get_n_records (twice), ==, tks_capture_get_n_records (whole));
+  g_assert_cmpuint (tks_capture_get_n_threads (twice), ==, tks_capture_get_n_threads (whole));
+}
 #endif
 
 int
@@ -648,10 +792,12 @@ main (int argc, char *argv[])
   g_test_add_func ("/compact/round-trip-random", test_round_trip_random);
   g_test_add_func ("/compact/round-trip-escapes", test_round_trip_escapes);
   g_test_add_func ("/compact/damage", test_damage);
+  g_test_add_func ("/compact/repeated", test_repeated);
   g_test_add_func ("/compact/capture", test_capture_from_compact);
 #if TU_CYCLES
   g_test_add_func ("/compact/coder-1", test_coder_1);
   g_test_add_func ("/compact/chained-after-lost", test_chained_after_lost);
+  g_test_add_func ("/compact/repeated-in-capture", test_repeated_in_capture);
 #endif
   return g_test_run ();
 }

@@ -435,7 +435,8 @@ test_board_stops_without_keepalive (void)
 }
 
 /* A stream with a damaged line and noise between the lines: each is named and counted, their
- * entries are lost, every other line decodes; the file reads back with a warning. */
+ * entries are lost, every other line decodes; the file reads back with a warning. A line that
+ * came twice loses nothing. */
 static void
 test_damaged_line (void)
 {
@@ -498,6 +499,44 @@ test_damaged_line (void)
   g_assert_cmpuint (n_warnings, >, 0);
   g_assert_nonnull (tks_capture_get_damage (capture));
   g_assert_cmpuint (tks_capture_get_n_records (capture), ==, st2.entries);
+
+  /* A line that came twice (a link that repeats itself) is said, not counted as damage, and
+   * costs no entry. */
+  {
+    g_autoptr(GString) twice = g_string_new_len (text, len);
+    g_autoptr(TksRecorder) replay3 = NULL;
+    g_autoptr(TksCapture) capture3 = NULL;
+    g_autofree char *path3 = temp_path ("tks-test-record-twice.txt");
+    Seen seen3 = { 0 };
+    TksRecorderStats st3;
+    const char *eol;
+
+    z = twice->str;
+    for (int i = 0; i < 15; i++)
+      z = strstr (z + 1, "\r\nZ");
+    g_assert_nonnull (z);
+    eol = strstr (z + 2, "\r\n");
+    g_assert_nonnull (eol);
+    g_string_insert_len (twice, eol + 2 - twice->str, z + 2, eol - z);
+    replay3 = tks_recorder_new (path3, &error);
+    g_assert_no_error (error);
+    seen3.notices = g_ptr_array_new_with_free_func (g_free);
+    tks_recorder_set_notice_func (replay3, on_notice, &seen3);
+    tks_recorder_feed (replay3, (const guint8 *) twice->str, twice->len);
+    tks_recorder_close (replay3, &error);
+    g_assert_no_error (error);
+    tks_recorder_get_stats (replay3, &st3);
+    g_assert_cmpuint (st3.damaged, ==, 0);
+    g_assert_cmpuint (st3.entries, ==, st.entries);
+    g_assert_cmpuint (seen3.notices->len, ==, 1);
+    g_assert_nonnull (strstr (g_ptr_array_index (seen3.notices, 0), "came twice"));
+    capture3 = tks_capture_new_from_file (path3, &error);
+    g_assert_no_error (error);
+    g_assert_null (tks_capture_get_damage (capture3));
+    g_assert_cmpuint (tks_capture_get_n_records (capture3), ==, st.entries);
+    g_ptr_array_unref (seen3.notices);
+    g_unlink (path3);
+  }
   g_ptr_array_unref (seen.notices);
   g_ptr_array_unref (seen2.notices);
   g_unlink (path);

@@ -53,7 +53,16 @@ struct _TksCompactDecoder
   /* Coder 2: the state the last line decoded ended with, for the line after it. */
   State    chain;
   guint32  chain_seq;
+  guint32  chain_check;
   gboolean chain_ok;
+  /* The last line taken whose checksum matched: a line that comes again (a link that repeats
+   * itself) is told from a new one by its number and checksum. */
+  guint32  last_seq;
+  guint32  last_check;
+  gboolean has_last;
+  /* The line just before said to be damaged, which may come again whole. */
+  guint32  damaged_seq;
+  gboolean has_damaged;
 };
 
 /* A line's payload as a string of bits, most significant first, read through a 64-bit window:
@@ -583,6 +592,7 @@ tks_compact_line_decode (TksCompactDecoder *self,
   guint n_entries, n = 0;
 
   out->seq = 0;
+  out->check = 0;
   out->n_entries = 0;
   /* Z, 3 characters of sequence number, the payload, '*', 4 characters of checksum. */
   if (len < 1 + SEQ_CHARS + 1 + CHECK_CHARS || line[0] != 'Z'
@@ -625,13 +635,20 @@ tks_compact_line_decode (TksCompactDecoder *self,
       out->status = TKS_COMPACT_LINE_DAMAGED;
       return;
     }
+  out->check = check;
 
   /* The key frame, then the entries. */
   memset (&z, 0, sizeof z);
   n_entries = get_bits (&b, 7);
   if (chained (self) && get_bits (&b, 1) == 0)
     {
-      /* no key frame: the line goes on from the state the line before it ended with */
+      /* no key frame: the line goes on from the state the line before it ended with; the
+       * line before it come again leaves that state as it is */
+      if (self->chain_ok && seq == self->chain_seq && check == self->chain_check)
+        {
+          out->status = TKS_COMPACT_LINE_REPEATED;
+          return;
+        }
       if (!self->chain_ok || seq != ((self->chain_seq + 1) & SEQ_MASK))
         {
           out->status = TKS_COMPACT_LINE_UNCHAINED;
@@ -660,6 +677,7 @@ entries:
     {
       self->chain = z;
       self->chain_seq = seq;
+      self->chain_check = check;
       self->chain_ok = !b.short_read && n == n_entries;
     }
   if (b.short_read || n != n_entries || n_entries > TKS_COMPACT_MAX_ENTRIES)
@@ -671,6 +689,17 @@ entries:
     }
   out->status = TKS_COMPACT_LINE_OK;
   out->n_entries = n;
+}
+
+/* The line taken before, again (a link that repeats itself): nothing is lost, and its copy is
+ * not taken twice. */
+static gboolean
+line_repeated (guint32   seq,
+               GError  **error)
+{
+  g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
+               _("compact line %u came twice: its copy is left out"), seq);
+  return FALSE;
 }
 
 gboolean
@@ -691,20 +720,45 @@ tks_compact_decoder_take (TksCompactDecoder     *self,
       g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("compact line without its checksum"));
       return FALSE;
     case TKS_COMPACT_LINE_DAMAGED:
+      if (self->has_last && seq == self->last_seq)
+        {
+          /* most likely a copy of the line before, damaged: that line was taken whole */
+          g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
+                       _("compact line %u came twice, the copy damaged: it is left out"), seq);
+          return FALSE;
+        }
       note_loss (self);
       g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
                    _("compact line %u is damaged (its checksum does not match): its records are lost"),
                    seq);
       if (seq == self->next_seq)
-        self->next_seq = (seq + 1) & 0x3FFFF;
+        {
+          self->next_seq = (seq + 1) & 0x3FFFF;
+          self->damaged_seq = seq;
+          self->has_damaged = TRUE;
+        }
       return FALSE;
+    case TKS_COMPACT_LINE_REPEATED:
+      return line_repeated (seq, error);
     case TKS_COMPACT_LINE_OK:
     case TKS_COMPACT_LINE_UNDECODABLE:
     case TKS_COMPACT_LINE_UNCHAINED:
     default:
       break;
     }
-  if (seq != self->next_seq)
+  if (self->has_last && seq == self->last_seq && line->check == self->last_check)
+    return line_repeated (seq, error);
+  self->has_last = TRUE;
+  self->last_seq = seq;
+  self->last_check = line->check;
+  if (self->has_damaged && seq == self->damaged_seq && seq == ((self->next_seq - 1) & 0x3FFFF))
+    {
+      /* the line just said to be damaged came again, whole: its records are kept after all */
+      self->has_damaged = FALSE;
+      g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
+                   _("compact line %u came again, whole: its records are kept"), seq);
+    }
+  else if (seq != self->next_seq)
     {
       guint32 missing = (seq - self->next_seq) & 0x3FFFF;
 
@@ -718,6 +772,7 @@ tks_compact_decoder_take (TksCompactDecoder     *self,
     }
   else
     self->next_seq = (seq + 1) & 0x3FFFF;
+  self->has_damaged = FALSE;
   if (line->status == TKS_COMPACT_LINE_UNCHAINED)
     {
       g_autofree char *missing = error != NULL && *error != NULL ? g_strdup ((*error)->message) : NULL;

@@ -92,12 +92,14 @@ typedef enum
   TKS_COMPACT_LINE_DAMAGED,       /* its checksum does not match */
   TKS_COMPACT_LINE_UNDECODABLE,   /* its checksum matches, but its bits are not whole entries */
   TKS_COMPACT_LINE_UNCHAINED,     /* (coder 2) it goes on from a line that was not decoded */
+  TKS_COMPACT_LINE_REPEATED,      /* (coder 2, a line without key frame) the line before, again */
 } TksCompactStatus;
 
 typedef struct
 {
   TksCompactStatus status;
   guint32          seq;           /* its sequence number (DAMAGED: as it reads) */
+  guint32          check;         /* its checksum, when it matches */
   guint            n_entries;     /* OK: the entries decoded */
 } TksCompactLine;
 
@@ -107,7 +109,10 @@ TksCompactDecoder *tks_compact_decoder_new      (guint64             tick_hz,
 void               tks_compact_decoder_free     (TksCompactDecoder  *decoder);
 /* Decodes one line (its end of line removed). FALSE with @error (TKS_ERROR_PARSE) for a line
  * that is damaged, out of sequence or not a compact line: its entries are lost, the next good
- * line decodes as usual. Lines missing before this one are reported the same way, once. */
+ * line decodes as usual. Lines missing before this one are reported the same way, once. A
+ * line that came twice is FALSE with TKS_ERROR_REPEATED: the line before come again (same
+ * number, same checksum; or damaged, with the same number) is left out, a line said to be
+ * damaged that comes again whole is kept; nothing is lost. */
 gboolean           tks_compact_decoder_line     (TksCompactDecoder  *decoder,
                                                  const char         *line,
                                                  gsize               len,
@@ -121,8 +126,9 @@ gboolean           tks_compact_decoder_line     (TksCompactDecoder  *decoder,
  * tks_compact_decoder_take() then takes the lines one by one in the order of the log (the
  * sequence numbers, the losses and the number of lines decoded): TRUE when the line's entries
  * belong to the log, which the caller then keeps (they do not go into the decoder's entries);
- * @error is set when something is to be reported: the line is lost (FALSE), or lines before it
- * are missing (TRUE). */
+ * @error is set when something is to be reported: the line is lost (FALSE), a copy of the line
+ * before left out (FALSE, TKS_ERROR_REPEATED), lines before it are missing (TRUE), or it is a
+ * line said to be damaged come again whole (TRUE, TKS_ERROR_REPEATED). */
 void               tks_compact_line_decode      (TksCompactDecoder  *decoder,
                                                  const char         *line,
                                                  gsize               len,

@@ -19,6 +19,7 @@ G_BEGIN_DECLS
  * @TKS_ERROR_USAGE: a caller gave arguments that make no sense
  * @TKS_ERROR_TOO_LONG: a reply passed what its command can legitimately return
  * @TKS_ERROR_RESTARTED: the board restarted during a command; the link is still up
+ * @TKS_ERROR_REPEATED: a line came twice in a row: its copy was left out, nothing is lost
  */
 typedef enum
 {
@@ -32,6 +33,7 @@ typedef enum
   TKS_ERROR_USAGE,
   TKS_ERROR_TOO_LONG,
   TKS_ERROR_RESTARTED,
+  TKS_ERROR_REPEATED,
 } TksError;
 
 GQuark tks_error_quark (void);

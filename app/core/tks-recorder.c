@@ -297,7 +297,9 @@ log_line (TksRecorder *self,
 
       if (!tks_compact_decoder_line (self->decoder, line, strlen (line), &error))
         {
-          self->stats.damaged++;
+          /* a line that came twice loses nothing: said, not counted as damage */
+          if (!g_error_matches (error, TKS_ERROR, TKS_ERROR_REPEATED))
+            self->stats.damaged++;
           notice (self, _("line %u: %s"), self->line_no, error->message);
         }
       else

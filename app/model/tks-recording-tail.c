@@ -37,6 +37,7 @@ struct _TksRecordingTail
   GPtrArray *threads;
   GString  *rest;
   TksCompactDecoder *decoder;
+  char     *last_gone;    /* the last compact line let go */
 };
 
 TksRecordingTail *
@@ -74,6 +75,7 @@ tks_recording_tail_free (TksRecordingTail *self)
   g_ptr_array_unref (self->threads);
   g_string_free (self->rest, TRUE);
   g_clear_pointer (&self->decoder, tks_compact_decoder_free);
+  g_free (self->last_gone);
   g_free (self);
 }
 
@@ -112,7 +114,9 @@ list_exits (TksRecordingTail *self,
   gsize len = strcspn (line, "\r\n");
 
   tks_compact_line_decode (self->decoder, line, len, &decoded, entries);
-  if (decoded.status != TKS_COMPACT_LINE_OK)
+  /* (taken, so that a line that came twice takes its exits out once) */
+  if (decoded.status != TKS_COMPACT_LINE_OK ||
+      !tks_compact_decoder_take (self->decoder, &decoded, NULL))
     return;
   for (guint i = 0; i < decoded.n_entries; i++)
     {
@@ -123,18 +127,26 @@ list_exits (TksRecordingTail *self,
     }
 }
 
+/* Whether the kept lines may begin at @line: not at a compact line without a key frame (with
+ * the counter's coder 2, the lines between key frames go on from the line before them), nor
+ * at a copy of the compact line let go last (its exits are in the list already). */
+static gboolean
+may_begin_at (TksRecordingTail *self,
+              const char       *line)
+{
+  if (self->decoder == NULL)
+    return TRUE;
+  return tks_compact_line_may_start (self->decoder, line, strlen (line)) &&
+         g_strcmp0 (line, self->last_gone) != 0;
+}
+
 /* Keeps at most max_bytes of lines (the last one always): the lines let go keep their
  * announcements, and their exits and threads make the list the kept lines begin with. */
 static void
 trim (TksRecordingTail *self)
 {
-  /* ... and begin at a compact line with a key frame: with the counter's coder 2, the lines
-   * between key frames go on from the line before them. */
   while (self->lines->length > 1 &&
-         (self->kept > self->max_bytes ||
-          (self->decoder != NULL &&
-           !tks_compact_line_may_start (self->decoder, g_queue_peek_head (self->lines),
-                                        strlen (g_queue_peek_head (self->lines))))))
+         (self->kept > self->max_bytes || !may_begin_at (self, g_queue_peek_head (self->lines))))
     {
       char *line = g_queue_pop_head (self->lines);
       char *key = announcement_key (line);
@@ -143,7 +155,11 @@ trim (TksRecordingTail *self)
       if (self->has_list && g_str_has_prefix (line, "Thread number "))
         list_add (self, line);
       else if (self->has_list && line[0] == 'Z')
-        list_exits (self, line);
+        {
+          list_exits (self, line);
+          g_free (self->last_gone);
+          self->last_gone = g_strdup (line);
+        }
       if (key != NULL)
         g_tree_replace (self->announced, key, line);
       else
