@@ -702,6 +702,28 @@ test_coder_1 (void)
   g_assert_cmpuint (tks_capture_get_n_records (capture), >, 10);
 }
 
+/* The first line of @text's compact log without a key frame (with the counter's coder 2, it
+ * goes on from the line before it); @eol: where its line break begins. */
+static const char *
+first_chained_line (const char  *text,
+                    const char **eol)
+{
+  g_autoptr(TksCompactDecoder) decoder = tks_compact_decoder_new (1000, 168000000);
+  const char *line = strstr (text, "\nCompact:");
+
+  tks_compact_decoder_set_coder (decoder, 2);
+  g_assert_nonnull (line);
+  do
+    {
+      line = strstr (line + 1, "\nZ");
+      g_assert_nonnull (line);
+      *eol = strchr (line + 1, '\r');
+      g_assert_nonnull (*eol);
+    }
+  while (tks_compact_line_may_start (decoder, line + 1, (gsize) (*eol - (line + 1))));
+  return line + 1;
+}
+
 /* After a "Lost:" line the board starts its next line with a key frame: a line that goes on
  * from the line before (a board out of step, lines lost with the "Lost:" one) is named and
  * its records left out, not decoded from a state the board no longer had. */
@@ -712,31 +734,16 @@ test_chained_after_lost (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) whole = NULL;
   g_autoptr(TksCapture) lost = NULL;
-  g_autoptr(TksCompactDecoder) decoder = tks_compact_decoder_new (1000, 168000000);
   g_autoptr(GString) damaged = NULL;
-  const char *line;
+  const char *line, *eol;
 
   whole = tks_capture_new_from_data (text, strlen (text), &error);
   g_assert_no_error (error);
   g_assert_false (tks_test_has_warning (whole, "goes on from a line that was lost"));
 
-  /* the first line of the log that goes on from the line before it */
-  tks_compact_decoder_set_coder (decoder, 2);
-  line = strstr (text, "\nCompact:");
-  g_assert_nonnull (line);
-  for (;;)
-    {
-      const char *eol;
-
-      line = strstr (line + 1, "\nZ");
-      g_assert_nonnull (line);
-      eol = strchr (line + 1, '\r');
-      g_assert_nonnull (eol);
-      if (!tks_compact_line_may_start (decoder, line + 1, (gsize) (eol - (line + 1))))
-        break;
-    }
+  line = first_chained_line (text, &eol);
   damaged = g_string_new (text);
-  g_string_insert (damaged, line + 1 - text,
+  g_string_insert (damaged, line - text,
                    "Lost: before record 100, ticks 20 to 21, 3 switches dropped\r\n");
   lost = tks_capture_new_from_data (damaged->str, damaged->len, &error);
   g_assert_no_error (error);
@@ -753,26 +760,17 @@ test_repeated_in_capture (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) whole = NULL;
   g_autoptr(TksCapture) twice = NULL;
-  g_autoptr(TksCompactDecoder) decoder = tks_compact_decoder_new (1000, 168000000);
   g_autoptr(GString) repeated = NULL;
   const char *line, *eol;
   guint n_whole, n_twice;
 
   whole = tks_capture_new_from_data (text, strlen (text), &error);
   g_assert_no_error (error);
-  tks_compact_decoder_set_coder (decoder, 2);
-  line = strstr (text, "\nCompact:");
-  g_assert_nonnull (line);
-  do
-    {
-      line = strstr (line + 1, "\nZ");
-      g_assert_nonnull (line);
-      eol = strchr (line + 1, '\n');
-      g_assert_nonnull (eol);
-    }
-  while (tks_compact_line_may_start (decoder, line + 1, (gsize) (eol - 1 - (line + 1))));
+  /* the line and its "\r\n", again after it */
+  line = first_chained_line (text, &eol);
+  g_assert_true (eol[1] == '\n');
   repeated = g_string_new (text);
-  g_string_insert_len (repeated, eol + 1 - text, line + 1, eol - line);
+  g_string_insert_len (repeated, eol + 2 - text, line, eol + 2 - line);
   twice = tks_capture_new_from_data (repeated->str, repeated->len, &error);
   g_assert_no_error (error);
   g_assert_true (tks_test_has_warning (twice, "came twice: its copy is left out"));
