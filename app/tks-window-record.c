@@ -774,10 +774,12 @@ set_record_state (TksWindow *self,
 
 typedef struct
 {
-  TksWindow *self;
-  GFile     *file;
-  char      *message;
-  gboolean   failed;
+  TksWindow  *self;
+  GFile      *file;
+  char       *message;
+  gboolean    failed;
+  TksCapture *stretch;   /* the recording's stretch shown when it ended, or NULL */
+  double      shift;     /* what its times gain in the whole recording's */
 } FinalLoad;
 
 static void
@@ -791,8 +793,24 @@ final_load_done_cb (GObject      *source,
 
   if (capture != NULL)
     {
-      load->self->file_is_capture = FALSE;
-      tks_window_set_capture (load->self, capture, load->file);
+      TksWindow *self = load->self;
+      gboolean keep = load->stretch != NULL && self->capture == load->stretch;
+      double x0 = tks_viewport_get_visible_start (self->viewport) + load->shift;
+      double x1 = tks_viewport_get_visible_end (self->viewport) + load->shift;
+      double v_offset = tks_viewport_get_v_offset (self->viewport);
+
+      self->file_is_capture = FALSE;
+      /* As an oscilloscope stopped: the view stays where it was, its marks and selected run
+       * too, while the whole recording is there to scroll through. (The timeline has the
+       * capture already when the window gives it.) */
+      if (keep)
+        tks_timeline_view_set_next_capture (self->timeline, capture, load->shift);
+      tks_window_set_capture (self, capture, load->file);
+      if (keep)
+        {
+          tks_viewport_set_range (self->viewport, x0, x1);
+          tks_viewport_set_v_offset (self->viewport, v_offset);
+        }
     }
   if (capture == NULL)
     {
@@ -808,6 +826,7 @@ final_load_done_cb (GObject      *source,
     _tks_window_show_message (load->self, load->message);
   g_object_unref (load->self);
   g_object_unref (load->file);
+  g_clear_object (&load->stretch);
   g_free (load->message);
   g_free (load);
 }
@@ -824,8 +843,8 @@ record_done_cb (GObject      *source,
   g_autofree char *address = NULL;
   g_autofree char *message = NULL;
   g_autofree char *name = NULL;
+  TksCapture *shown_stretch;
   TksRecorderStats st;
-
 
   g_task_propagate_boolean (G_TASK (result), &error);
   g_clear_handle_id (&self->record_tick_id, g_source_remove);
@@ -840,6 +859,7 @@ record_done_cb (GObject      *source,
         gtk_window_destroy (GTK_WINDOW (self));
       return;
     }
+  shown_stretch = self->record_live && !isnan (self->record_wraps) ? self->capture : NULL;
   self->record_live = FALSE;
   self->record_back = FALSE;
   update_position_label (self);
@@ -877,6 +897,12 @@ record_done_cb (GObject      *source,
       load->failed = error != NULL;
       load->self = g_object_ref (self);
       load->file = g_object_ref (file);
+      /* the whole recording's times are those of its first stretch, unwrapped */
+      if (shown_stretch != NULL)
+        {
+          load->stretch = g_object_ref (shown_stretch);
+          load->shift = self->record_wraps * (double) (1u << TKS_RECORDING_TICK_BITS);
+        }
       /* the recording as a capture like any other, then what became of it */
       tks_capture_load_file_async (file, NULL, final_load_done_cb, load);
     }

@@ -285,7 +285,8 @@ def kept_while_rolling():
     """Each second of a recording shows a new stretch of its file. What the user placed on
     the timeline stays where it was in the recording: the selected run (the Selection panel
     still tells it), the cursors A and B, and a view scrolled back a little in the live
-    stretch, which stays on its time rather than jumping away."""
+    stretch, which stays on its time rather than jumping away; and so they stay when the
+    recording stops and opens whole."""
     proc, log = start(TICKSCOPE, "--demo", "--record", log_name="tickscope-kept.log")
     app = wait_for(get_app, 30)
     tl = wait_for(lambda: find(main_window(app), role_name("panel", "Timeline")) if app else None, 20)
@@ -330,6 +331,16 @@ def kept_while_rolling():
     time.sleep(2.5)
     check(back is not None and view_range(app) == back, "a view scrolled back in the live stretch stays "
           "on its time while the recording goes on", (back, view_range(app)))
+    # stopped, the whole recording opens as a capture: the view, the run and the cursors stay
+    click(record_button(app))
+    title = wait_for(lambda: main_window(app).name if "record-" in (main_window(app).name or "") else None, 15)
+    time.sleep(1)
+    after = panel_fields(app) or {}
+    check(title is not None and view_range(app) == back, "stopped, the recording is a capture shown "
+          "where the view was", (title, back, view_range(app)))
+    check(selected and all(after.get(k) == selected.get(k) for k in ("Thread", "Begin")) and marks
+          and all(after.get(k) == marks.get(k) for k in ("Cursor A", "Cursor B")),
+          "with the same run selected and the same cursors", (selected, marks, after))
     stop(proc)
 
 
