@@ -794,10 +794,12 @@ final_load_done_cb (GObject      *source,
   if (capture != NULL)
     {
       TksWindow *self = load->self;
-      gboolean keep = load->stretch != NULL && self->capture == load->stretch;
       double x0 = tks_viewport_get_visible_start (self->viewport) + load->shift;
       double x1 = tks_viewport_get_visible_end (self->viewport) + load->shift;
       double v_offset = tks_viewport_get_v_offset (self->viewport);
+      /* (a recording longer than a capture holds opens without its end: no view to keep) */
+      gboolean keep = load->stretch != NULL && self->capture == load->stretch &&
+                      x0 < tks_capture_get_end (capture) && x1 > tks_capture_get_start (capture);
 
       self->file_is_capture = FALSE;
       /* As an oscilloscope stopped: the view stays where it was, its marks and selected run
@@ -808,6 +810,9 @@ final_load_done_cb (GObject      *source,
       tks_window_set_capture (self, capture, load->file);
       if (keep)
         {
+          /* the ruler counts from the capture's start again, as for any capture: the same
+           * times, the recording's first tick */
+          tks_timeline_view_set_time_origin (self->timeline, NAN);
           tks_viewport_set_range (self->viewport, x0, x1);
           tks_viewport_set_v_offset (self->viewport, v_offset);
         }

@@ -54,6 +54,7 @@ struct _TksCompactDecoder
   State    chain;
   guint32  chain_seq;
   guint32  chain_check;
+  gboolean chain_seen;
   gboolean chain_ok;
   /* The last line taken whose checksum matched: a line that comes again (a link that repeats
    * itself) is told from a new one by its number and checksum. */
@@ -637,18 +638,20 @@ tks_compact_line_decode (TksCompactDecoder *self,
     }
   out->check = check;
 
+  /* With coder 2, the line before come again (with its key frame or not) leaves the state
+   * the lines go on from as it is, even after a loss (tks_compact_decoder_lost()). */
+  if (chained (self) && self->chain_seen && seq == self->chain_seq && check == self->chain_check)
+    {
+      out->status = TKS_COMPACT_LINE_REPEATED;
+      return;
+    }
+
   /* The key frame, then the entries. */
   memset (&z, 0, sizeof z);
   n_entries = get_bits (&b, 7);
   if (chained (self) && get_bits (&b, 1) == 0)
     {
-      /* no key frame: the line goes on from the state the line before it ended with; the
-       * line before it come again leaves that state as it is */
-      if (self->chain_ok && seq == self->chain_seq && check == self->chain_check)
-        {
-          out->status = TKS_COMPACT_LINE_REPEATED;
-          return;
-        }
+      /* no key frame: the line goes on from the state the line before it ended with */
       if (!self->chain_ok || seq != ((self->chain_seq + 1) & SEQ_MASK))
         {
           out->status = TKS_COMPACT_LINE_UNCHAINED;
@@ -678,6 +681,7 @@ entries:
       self->chain = z;
       self->chain_seq = seq;
       self->chain_check = check;
+      self->chain_seen = TRUE;
       self->chain_ok = !b.short_read && n == n_entries;
     }
   if (b.short_read || n != n_entries || n_entries > TKS_COMPACT_MAX_ENTRIES)
@@ -720,9 +724,11 @@ tks_compact_decoder_take (TksCompactDecoder     *self,
       g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("compact line without its checksum"));
       return FALSE;
     case TKS_COMPACT_LINE_DAMAGED:
-      if (self->has_last && seq == self->last_seq)
+      if ((self->has_last && seq == self->last_seq) ||
+          (self->has_damaged && seq == self->damaged_seq))
         {
-          /* most likely a copy of the line before, damaged: that line was taken whole */
+          /* most likely a copy of the line before, damaged: that line was taken whole, or
+           * said to be damaged already */
           g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
                        _("compact line %u came twice, the copy damaged: it is left out"), seq);
           return FALSE;
@@ -753,10 +759,12 @@ tks_compact_decoder_take (TksCompactDecoder     *self,
   self->last_check = line->check;
   if (self->has_damaged && seq == self->damaged_seq && seq == ((self->next_seq - 1) & 0x3FFFF))
     {
-      /* the line just said to be damaged came again, whole: its records are kept after all */
+      /* the line just said to be damaged came again, whole: its records are kept after all
+       * (unless it cannot be decoded either, said below) */
       self->has_damaged = FALSE;
-      g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
-                   _("compact line %u came again, whole: its records are kept"), seq);
+      if (line->status == TKS_COMPACT_LINE_OK)
+        g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
+                     _("compact line %u came again, whole: its records are kept"), seq);
     }
   else if (seq != self->next_seq)
     {

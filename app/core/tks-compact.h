@@ -92,7 +92,7 @@ typedef enum
   TKS_COMPACT_LINE_DAMAGED,       /* its checksum does not match */
   TKS_COMPACT_LINE_UNDECODABLE,   /* its checksum matches, but its bits are not whole entries */
   TKS_COMPACT_LINE_UNCHAINED,     /* (coder 2) it goes on from a line that was not decoded */
-  TKS_COMPACT_LINE_REPEATED,      /* (coder 2, a line without key frame) the line before, again */
+  TKS_COMPACT_LINE_REPEATED,      /* (coder 2) the line before, again */
 } TksCompactStatus;
 
 typedef struct

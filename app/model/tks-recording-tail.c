@@ -129,7 +129,8 @@ list_exits (TksRecordingTail *self,
 
 /* Whether the kept lines may begin at @line: not at a compact line without a key frame (with
  * the counter's coder 2, the lines between key frames go on from the line before them), nor
- * at a copy of the compact line let go last (its exits are in the list already). */
+ * at a copy of the compact line let go last, whole or damaged ("Z" and the same number: its
+ * exits are in the list already). */
 static gboolean
 may_begin_at (TksRecordingTail *self,
               const char       *line)
@@ -137,7 +138,7 @@ may_begin_at (TksRecordingTail *self,
   if (self->decoder == NULL)
     return TRUE;
   return tks_compact_line_may_start (self->decoder, line, strlen (line)) &&
-         g_strcmp0 (line, self->last_gone) != 0;
+         !(self->last_gone != NULL && strncmp (line, self->last_gone, 4) == 0);
 }
 
 /* Keeps at most max_bytes of lines (the last one always): the lines let go keep their

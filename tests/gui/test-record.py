@@ -133,7 +133,7 @@ def table_keeps_height(app):
     counts, heights, whole = [], [], True
     for _ in range(24):
         # (a read that spans the second's update may pair old cells with new names: read again)
-        rows = wait_for(lambda: live_load(app) or None, 1)
+        rows = wait_for(lambda: live_load(app) or None, 3)
         whole = whole and bool(rows)
         table = live_load_table(app)
         if rows and table is not None:
@@ -298,9 +298,14 @@ def kept_while_rolling():
     box = tl.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
     left, width = box.x + 190, box.width - 190
     # the lanes in view, by their headers; a click in the middle of one of them selects a run
-    headers = [e for e in (n.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
-                           for n in find_all(tl, lambda n: n.getRoleName() == "label"))
-               if e.height > 0 and box.y + 30 < e.y and e.y + e.height < box.y + box.height]
+    headers = []
+    for n in find_all(tl, lambda n: n.getRoleName() == "label"):
+        try:
+            e = n.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        except Exception:      # a header gone meanwhile (its thread exited)
+            continue
+        if e.height > 0 and box.y + 30 < e.y and e.y + e.height < box.y + box.height:
+            headers.append(e)
     selected = None
     for lane in sorted(headers, key=lambda e: e.y):
         for k in range(4):
@@ -326,7 +331,7 @@ def kept_while_rolling():
     check(marks and all(later.get(k) == marks.get(k) for k in ("Cursor A", "Cursor B", "Δt (B − A)")),
           "and the cursors are where they were", (marks, later))
     press(0xff51)    # Left, to the timeline the clicks focused: pans back
-    time.sleep(0.5)
+    time.sleep(1.2)  # (and the next second's stretch is shown)
     back = view_range(app)
     time.sleep(2.5)
     check(back is not None and view_range(app) == back, "a view scrolled back in the live stretch stays "
