@@ -400,37 +400,43 @@ test_round_trip_escapes (void)
  * those of the lines that go on from them, up to the next key frame), and are named. */
 static guint drop_index;
 
-static void
-drop_line (GPtrArray *lines)
+/* The line at drop_index: the log's lines follow "Compact:" */
+static char **
+line_at (GPtrArray *lines)
 {
   guint first = 0;
 
   while (first < lines->len && strcmp (lines->pdata[first], "Compact:") != 0)
     first++;
-  g_ptr_array_remove_index (lines, first + drop_index);
+  return (char **) &lines->pdata[first + drop_index];
+}
+
+/* A character of @line's payload changed: its checksum no longer matches */
+static void
+damage (char *line)
+{
+  line[10] = line[10] == 'A' ? 'B' : 'A';
+}
+
+static void
+drop_line (GPtrArray *lines)
+{
+  g_ptr_array_remove_index (lines, (guint) (line_at (lines) - (char **) lines->pdata));
 }
 
 static void
 damage_line (GPtrArray *lines)
 {
-  guint first = 0;
-  char *l;
-
-  while (first < lines->len && strcmp (lines->pdata[first], "Compact:") != 0)
-    first++;
-  l = lines->pdata[first + drop_index];
-  l[10] = l[10] == 'A' ? 'B' : 'A';
+  damage (*line_at (lines));
 }
 
 /* The line at drop_index, twice in a row (a link that repeats itself) */
 static void
 repeat_line (GPtrArray *lines)
 {
-  guint first = 0;
+  char **at = line_at (lines);
 
-  while (first < lines->len && strcmp (lines->pdata[first], "Compact:") != 0)
-    first++;
-  g_ptr_array_insert (lines, (int) (first + drop_index), g_strdup (lines->pdata[first + drop_index]));
+  g_ptr_array_insert (lines, (int) (at - (char **) lines->pdata), g_strdup (*at));
 }
 
 /* The line at drop_index twice, the first (damaged_copy 1) or the second (2) damaged */
@@ -439,14 +445,8 @@ static guint damaged_copy;
 static void
 repeat_damaged_line (GPtrArray *lines)
 {
-  guint first = 0;
-  char *l;
-
   repeat_line (lines);
-  while (first < lines->len && strcmp (lines->pdata[first], "Compact:") != 0)
-    first++;
-  l = lines->pdata[first + drop_index + damaged_copy - 1];
-  l[10] = l[10] == 'A' ? 'B' : 'A';
+  damage (line_at (lines)[damaged_copy - 1]);
 }
 
 /* A line that comes twice costs nothing: its copy is named and left out, every line decodes
