@@ -30,8 +30,9 @@
 #define LIVE_SECONDS   60.0
 #define LIVE_MIN_BYTES (256 * 1024)
 #define LIVE_MAX_BYTES (8 * 1024 * 1024)
-/* A recording's ticks have 20 bits (mcu-lib/WIRE-FORMAT.md). */
+/* A recording's ticks have 20 bits (mcu-lib/WIRE-FORMAT.md): they wrap every 2^20 ticks. */
 #define TKS_RECORDING_TICK_BITS 20
+#define TKS_RECORDING_TICK_WRAP ((double) (1u << TKS_RECORDING_TICK_BITS))
 
 /* The file's size when the recording had lasted @seconds: where an earlier stretch ends. */
 typedef struct
@@ -383,7 +384,7 @@ put_recording_capture (TksWindow  *self,
 {
   double start = tks_capture_get_start (capture);
   double end = tks_capture_get_end (capture);
-  double wrap = (double) (1u << TKS_RECORDING_TICK_BITS);
+  double wrap = TKS_RECORDING_TICK_WRAP;
   double wraps, shift;
 
   /* The first stretch shown holds the recording's beginning. A stretch's times count from
@@ -906,7 +907,7 @@ record_done_cb (GObject      *source,
       if (shown_stretch != NULL)
         {
           load->stretch = g_object_ref (shown_stretch);
-          load->shift = self->record_wraps * (double) (1u << TKS_RECORDING_TICK_BITS);
+          load->shift = self->record_wraps * TKS_RECORDING_TICK_WRAP;
         }
       /* the recording as a capture like any other, then what became of it */
       tks_capture_load_file_async (file, NULL, final_load_done_cb, load);

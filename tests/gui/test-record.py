@@ -89,9 +89,8 @@ def live_state(app):
 
 
 def view_end(app):
-    text = label_text(app, lambda s: s.startswith("View "))
-    m = re.match(r"View ([\d.]+) – ([\d.]+)", text or "")
-    return float(m.group(2)) if m else None
+    r = view_range(app)
+    return r[1] if r else None
 
 
 def lane_colour(r, g, b):
