@@ -3,7 +3,9 @@
  * The timeline widget in a real window (an X server: run by tests/gui/run-gui-tests.sh).
  * A recording gives the timeline a new capture every second: when its threads are the same,
  * the window must not be laid out again (a layout of the whole window, with an X server's
- * round trips for the window's size, is what made a recording's frames slow).
+ * round trips for the window's size, is what made a recording's frames slow). When the
+ * board's 20-bit tick wrapped between two stretches, what the user placed on the timeline
+ * moves by the wrap with them.
  */
 #include "config.h"
 
@@ -13,6 +15,7 @@
 
 #include "tks-capture.h"
 #include "tks-timeline-view.h"
+#include "tks-timeline-view-private.h"
 #include "test-view-synthetic.h"
 
 /* The timeline's parent counts how often it is measured: each layout of the window measures
@@ -175,6 +178,136 @@ test_next_capture_without_layout (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+#define TICK_WRAP 1048576u
+
+/* Records @first to @end (exclusive) of one fixed pseudo-random run of switches between
+ * @n_threads threads, four a tick, record 0 at tick @start_tick: the board's ticks, which
+ * wrap at 2^20. Two ranges of the same run are two stretches of one recording. */
+static TksCapture *
+stretch_of (guint n_threads,
+            guint first,
+            guint end,
+            guint start_tick)
+{
+  g_autoptr(GString) s = g_string_new ("Saved position\n0.0\n1.0\n0.0\n1.0\nthreads_list\n");
+  g_autoptr(GError) error = NULL;
+  guint32 state = 777;
+  guint current = 1;
+  TksCapture *capture;
+
+  for (guint i = 1; i <= n_threads; i++)
+    g_string_append_printf (s, "Thread number %2u : Prio = %3u, Log = Yes, Name = %s%u\n",
+                            i, i == 2 ? 1 : 100 + i, i == 2 ? "idle" : "worker", i);
+  g_string_append (s, "ch> \nthreads_timestamps\n");
+  for (guint i = 0; i < end; i++)
+    {
+      guint next;
+
+      state = state * 1103515245u + 12345u;
+      next = 1 + (state >> 16) % n_threads;
+      if (next == current)
+        next = next % n_threads + 1;
+      if (i >= first)
+        g_string_append_printf (s, "From %2u to %2u at %7u\n", current, next,
+                                (start_tick + i / 4) % TICK_WRAP);
+      current = next;
+    }
+  g_string_append (s, "ch> \n");
+  capture = tks_capture_new_from_data (s->str, s->len, &error);
+  g_assert_no_error (error);
+  return capture;
+}
+
+/* Selects the first run of the thread named @name that begins at @t or after and lasts, as a
+ * click on it does. */
+static void
+select_run_after (TksTimelineView *view,
+                  const char      *name,
+                  double           t)
+{
+  TksCapture *capture = tks_timeline_view_get_capture (view);
+  TksTimelineGeometry g;
+
+  _tks_timeline_view_current_geometry (view, &g);
+  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+      guint r;
+
+      if (g_strcmp0 (th->name, name) != 0)
+        continue;
+      for (r = tks_runs_first_ending_after (th->runs, th->n_runs, t);
+           r < th->n_runs && (th->runs[r].begin < t || th->runs[r].end <= th->runs[r].begin); r++)
+        ;
+      g_assert_cmpuint (r, <, th->n_runs);
+      view->selected = (TksTimelineHit) { .lane = (guint) tks_timeline_lane_of_thread (capture, &g, i),
+                                          .thread = i, .run = (int) r, .mark = -1 };
+      view->has_selected = TRUE;
+      return;
+    }
+  g_assert_not_reached ();
+}
+
+/* The next stretch of a recording, after the tick wrapped: the marks A and B, the ruler's 0
+ * and the selected run keep their place in the recording, in the new stretch's times. */
+static void
+test_next_capture_after_wrap (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *widget = tks_timeline_view_new ();
+  TksTimelineView *view = TKS_TIMELINE_VIEW (widget);
+  /* the first stretch: ticks from 2^20 - 500, wrapped at its record 2000; the next: from its
+   * record 2400 on, whose tick is 100 */
+  g_autoptr(TksCapture) before = stretch_of (6, 0, 4000, TICK_WRAP - 500);
+  g_autoptr(TksCapture) after = stretch_of (6, 2400, 6400, TICK_WRAP - 500);
+  double shift = -(double) TICK_WRAP;
+  double a, b, begin, end, new_begin, new_end;
+  const TksThread *th;
+
+  g_assert_cmpfloat (tks_capture_get_start (before), ==, TICK_WRAP - 500);
+  g_assert_cmpfloat (tks_capture_get_end (before), >, TICK_WRAP);
+  g_assert_cmpfloat (tks_capture_get_start (after), ==, 100);
+
+  gtk_window_set_child (GTK_WINDOW (window), widget);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
+  tks_timeline_view_set_capture (view, before);
+  tks_viewport_set_bounds (tks_timeline_view_get_viewport (view),
+                           tks_capture_get_start (before), tks_capture_get_end (before));
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (window, 2);
+
+  /* placed after the wrap, where both stretches have the recording */
+  view->mark_a = TICK_WRAP + 200.5;
+  view->mark_b = TICK_WRAP + 400.25;
+  tks_timeline_view_set_time_origin (view, TICK_WRAP + 150);
+  select_run_after (view, "worker3", TICK_WRAP + 300);
+  g_assert_true (tks_timeline_view_get_selected_run (view, &begin, &end));
+  g_assert_cmpfloat (end, <, TICK_WRAP + 1000);
+
+  tks_timeline_view_set_next_capture (view, after, shift);
+  wait_frames (window, 2);
+  g_assert_true (tks_timeline_view_get_marks (view, &a, &b));
+  g_assert_cmpfloat (a, ==, 200.5);
+  g_assert_cmpfloat (b, ==, 400.25);
+  g_assert_cmpfloat (tks_timeline_view_get_time_origin (view), ==, 150);
+  g_assert_true (tks_timeline_view_get_selected_run (view, &new_begin, &new_end));
+  g_assert_cmpfloat (new_begin, ==, begin + shift);
+  g_assert_cmpfloat (new_end, ==, end + shift);
+  th = tks_capture_get_thread (after, view->selected.thread);
+  g_assert_cmpstr (th->name, ==, "worker3");
+
+  /* back again (a view scrolled back reads an earlier stretch): the same places */
+  tks_timeline_view_set_next_capture (view, before, -shift);
+  g_assert_true (tks_timeline_view_get_marks (view, &a, &b));
+  g_assert_cmpfloat (a, ==, TICK_WRAP + 200.5);
+  g_assert_cmpfloat (b, ==, TICK_WRAP + 400.25);
+  g_assert_true (tks_timeline_view_get_selected_run (view, &new_begin, &new_end));
+  g_assert_cmpfloat (new_begin, ==, begin);
+  g_assert_cmpfloat (new_end, ==, end);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -183,5 +316,6 @@ main (int   argc,
   gtk_init ();
 
   g_test_add_func ("/view/widgets/next-capture-without-layout", test_next_capture_without_layout);
+  g_test_add_func ("/view/widgets/next-capture-after-wrap", test_next_capture_after_wrap);
   return g_test_run ();
 }
