@@ -86,7 +86,7 @@ struct _TksWindow
   GtkWidget        *record_position_label;
   GtkWidget        *record_live_button;
   GArray           *record_marks;    /* RecordMark: the file's size at each second */
-  double            record_origin;   /* the recording's first tick, in the first stretch's times */
+  double            record_origin;   /* the recording's first tick, in the whole recording's times */
   double            record_wraps;    /* the tick's wraps before the stretch shown; NAN: none shown */
   gboolean          record_back;     /* an earlier stretch is shown, not the live end */
   gboolean          record_back_loading;

@@ -30,10 +30,6 @@
 #define LIVE_SECONDS   60.0
 #define LIVE_MIN_BYTES (256 * 1024)
 #define LIVE_MAX_BYTES (8 * 1024 * 1024)
-/* A recording's ticks have 20 bits (mcu-lib/WIRE-FORMAT.md): they wrap every 2^20 ticks. */
-#define TKS_RECORDING_TICK_BITS 20
-#define TKS_RECORDING_TICK_WRAP ((double) (1u << TKS_RECORDING_TICK_BITS))
-
 /* The file's size when the recording had lasted @seconds: where an earlier stretch ends. */
 typedef struct
 {
@@ -373,27 +369,23 @@ update_record_label (TksWindow *self)
   tks_inscription_set_text (self->record_label, text);
 }
 
-/* The timeline shows @capture, a stretch of the recording read back from the file, which
- * ends @seconds into the recording. The time ruler counts from the recording's start.
- * Returns what to add to a time of the stretch shown before to have it in @capture's times
- * (0 for the first stretch). */
+/* The timeline shows @capture, a stretch of the recording read back from the file by a tail
+ * that gives its @wraps (tks_recording_tail_wraps_before()). The time ruler counts from the
+ * recording's start. Returns what to add to a time of the stretch shown before to have it in
+ * @capture's times (0 for the first stretch). */
 static double
 put_recording_capture (TksWindow  *self,
                        TksCapture *capture,
-                       double      seconds)
+                       double      wraps)
 {
   double start = tks_capture_get_start (capture);
   double end = tks_capture_get_end (capture);
   double wrap = TKS_RECORDING_TICK_WRAP;
-  double wraps, shift;
+  double shift;
 
-  /* The first stretch shown holds the recording's beginning. A stretch's times count from
-   * its own first tick, which wraps: how many times the tick went round since the beginning
-   * is what its end and the recording's length disagree on. */
+  /* the first stretch shown holds the recording's beginning */
   if (isnan (self->record_origin))
-    self->record_origin = start;
-  wraps = round ((seconds * tks_capture_get_tick_hz (capture) - (end - self->record_origin)) / wrap);
-  wraps = MAX (wraps, 0);
+    self->record_origin = start + wraps * wrap;
   shift = isnan (self->record_wraps) ? 0 : (self->record_wraps - wraps) * wrap;
 
   g_set_object (&self->capture, capture);
@@ -438,7 +430,9 @@ show_live_capture (TksWindow  *self,
   double v_offset = tks_viewport_get_v_offset (self->viewport);
   double shift;
 
-  shift = put_recording_capture (self, capture, recording_stats (self->recording).seconds);
+  shift = put_recording_capture (self, capture,
+                                 tks_recording_tail_wraps_before (self->record_tail,
+                                                                  tks_capture_get_start (capture)));
   /* a capture shorter than the roll's span was shown whole: the span grows with it */
   if (first || span >= (old_end - old_start) * 0.98)
     span = MAX (span, ROLL_SECONDS * tks_capture_get_tick_hz (capture));
@@ -451,13 +445,12 @@ show_live_capture (TksWindow  *self,
   update_live_load (self, capture);
 }
 
-/* An earlier stretch, which ends @seconds into the recording, @before seconds after the
- * position asked for:
- * the view shows that position, with the span it had. */
+/* An earlier stretch (@wraps: tks_recording_tail_wraps_before()), which ends @before seconds
+ * after the position asked for: the view shows that position, with the span it had. */
 static void
 show_back_capture (TksWindow  *self,
                    TksCapture *capture,
-                   double      seconds,
+                   double      wraps,
                    double      before)
 {
   double span = tks_viewport_get_span (self->viewport);
@@ -466,7 +459,7 @@ show_back_capture (TksWindow  *self,
   double end = tks_capture_get_end (capture);
   double at = CLAMP (end - before * tks_capture_get_tick_hz (capture), start, end);
 
-  put_recording_capture (self, capture, seconds);
+  put_recording_capture (self, capture, wraps);
   span = MIN (span, end - start);
   at = CLAMP (at - span / 2, start, end - span);
   tks_viewport_set_range (self->viewport, at, at + span);
@@ -571,7 +564,6 @@ typedef struct
 {
   TksRecordingTail *tail;
   guint64           limit;
-  double            seconds;  /* the stretch's end, into the recording */
   double            before;   /* seconds from the position asked for to the stretch's end */
 } BackLoad;
 
@@ -618,7 +610,9 @@ back_load_done_cb (GObject      *source,
     /* the position moved on meanwhile */
     start_back_load (self);
   else if (capture != NULL)
-    show_back_capture (self, capture, b->seconds, b->before);
+    show_back_capture (self, capture,
+                       tks_recording_tail_wraps_before (b->tail, tks_capture_get_start (capture)),
+                       b->before);
   else if (error != NULL)
     _tks_window_show_message (self, error->message);
 }
@@ -646,7 +640,6 @@ start_back_load (TksWindow *self)
   b = g_new0 (BackLoad, 1);
   b->tail = tks_recording_tail_new (self->recording->path, bytes);
   b->limit = marks[i].offset;
-  b->seconds = marks[i].seconds;
   b->before = MAX (marks[i].seconds - wanted, 0);
   self->record_back_loading = TRUE;
   task = g_task_new (NULL, NULL, back_load_done_cb, g_object_ref (self));

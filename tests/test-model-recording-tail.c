@@ -21,6 +21,9 @@
 /* The simulated board recorded with every event and its 168 MHz counter (threads_record
  * events), 1.5 s, with jobs announced and exiting in the middle of the stream. */
 #define RECORDING_EVENTS "simboard-record-events.raw.txt"
+/* The simulated board at a 2 kHz tick, recorded for 4 s from 2 s before its 20-bit tick
+ * wraps (--tick-hz 2000 --uptime 522288): ticks 1,045,501 to 1,053,562 unwrapped. */
+#define RECORDING_WRAP "simboard-record-wrap.raw.txt"
 
 static char *
 read_data_named (const char *name,
@@ -369,6 +372,140 @@ test_limit (void)
   g_rmdir (dir);
 }
 
+/* The thread of @capture named @name with @number, when it is the only one. */
+static const TksThread *
+only_thread (TksCapture *capture,
+             const char *name,
+             int         number)
+{
+  const TksThread *found = NULL;
+
+  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+
+      if (th->number == number && g_strcmp0 (th->name, name) == 0)
+        {
+          if (found != NULL)
+            return NULL;
+          found = th;
+        }
+    }
+  return found;
+}
+
+/* The stretch @tail composes lies where the file read whole puts it: its times plus its
+ * wraps' (tks_recording_tail_wraps_before()) are those of @text read up to the same line.
+ * @seen counts the cases: before the tick wraps, across the wrap, after it once the lines
+ * before it were let go. */
+static void
+check_stretch (TksRecordingTail *tail,
+               const char       *text,
+               guint             seen[3])
+{
+  g_autoptr(GBytes) composed = tks_recording_tail_compose (tail);
+  g_autoptr(TksCapture) stretch = NULL;
+  g_autoptr(TksCapture) whole = NULL;
+  g_autoptr(GError) error = NULL;
+  double wraps, shift, start, end;
+  guint compared = 0;
+  gsize cut;
+
+  if (composed == NULL)
+    return;
+  stretch = capture_of (composed);
+  /* the file as far as the tail read whole lines of it */
+  cut = tks_recording_tail_get_offset (tail);
+  while (cut > 0 && text[cut - 1] != '\n')
+    cut--;
+  whole = tks_capture_new_from_data (text, cut, &error);
+  g_assert_no_error (error);
+  start = tks_capture_get_start (stretch);
+  end = tks_capture_get_end (stretch);
+  wraps = tks_recording_tail_wraps_before (tail, start);
+  shift = wraps * TKS_RECORDING_TICK_WRAP;
+  g_assert_cmpfloat (end + shift, ==, tks_capture_get_end (whole));
+  g_assert_cmpfloat (start + shift, >=, tks_capture_get_start (whole));
+  /* the runs too, thread by thread */
+  for (guint i = 0; i < tks_capture_get_n_threads (stretch); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (stretch, i);
+      const TksThread *truth = only_thread (whole, th->name, th->number);
+
+      /* (the k records of a tick share it evenly: the stretch's first tick may have fewer of
+       * them than the file's) */
+      if (truth == NULL || only_thread (stretch, th->name, th->number) == NULL ||
+          th->n_runs < 2 || truth->n_runs < 2 || th->runs[th->n_runs - 2].begin < start + 1)
+        continue;
+      g_assert_cmpfloat (th->runs[th->n_runs - 2].begin + shift, ==,
+                         truth->runs[truth->n_runs - 2].begin);
+      compared++;
+    }
+  g_assert_cmpuint (compared, >=, 2);
+  if (end < TKS_RECORDING_TICK_WRAP && wraps == 0)
+    seen[0]++;
+  else if (wraps == 0)
+    {
+      /* had the stretch begun after the wrap (its first line the first after it, the last
+       * entry let go before it), it would lie a wrap further */
+      g_assert_cmpfloat (tks_recording_tail_wraps_before (tail, 0), ==, 1);
+      seen[1]++;
+    }
+  else if (wraps == 1)
+    seen[2]++;
+}
+
+static void
+test_tail_wraps (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tks-tail-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "recording.txt", NULL);
+  g_autofree char *text = NULL;
+  guint seen[3] = { 0, 0, 0 };
+  gsize len;
+
+  text = read_data_named (RECORDING_WRAP, &len);
+  /* as the file grows, read every @piece bytes, about @max_bytes kept */
+  for (gsize max_bytes = 1500; max_bytes < 4500; max_bytes += 1000)
+    for (gsize piece = 601; piece < 1700; piece += 500)
+      {
+        g_autoptr(TksRecordingTail) tail = tks_recording_tail_new (path, max_bytes);
+
+        g_assert_true (g_file_set_contents (path, "", 0, NULL));
+        for (gsize at = 0; at < len; at += piece)
+          {
+            FILE *f = g_fopen (path, "ab");
+            gsize n = MIN (piece, len - at);
+
+            g_assert_cmpuint (fwrite (text + at, 1, n, f), ==, n);
+            fclose (f);
+            g_assert_true (tks_recording_tail_update (tail, NULL));
+            check_stretch (tail, text, seen);
+          }
+      }
+  /* the kept lines beginning at each compact line in turn (three of them kept) */
+  g_assert_true (g_file_set_contents (path, text, (gssize) len, NULL));
+  for (const char *line = strstr (text, "\nZ"); line != NULL; line = strstr (line + 1, "\nZ"))
+    {
+      const char *last = line + 1;
+      g_autoptr(TksRecordingTail) tail = NULL;
+
+      for (guint i = 0; i < 3 && last != NULL; i++)
+        last = strchr (last, '\n') != NULL ? strchr (last, '\n') + 1 : NULL;
+      if (last == NULL || last[0] != 'Z')
+        break;
+      tail = tks_recording_tail_new (path, (gsize) (last - (line + 1)));
+      g_assert_true (tks_recording_tail_update_to (tail, (guint64) (last - text), NULL));
+      check_stretch (tail, text, seen);
+    }
+  g_test_message ("stretches before the wrap %u, across it %u, after it %u",
+                  seen[0], seen[1], seen[2]);
+  for (guint i = 0; i < G_N_ELEMENTS (seen); i++)
+    g_assert_cmpuint (seen[i], >, 0);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -379,5 +516,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/model/recording-tail/events", test_tail_events);
   g_test_add_func ("/model/recording-tail/missing-file", test_missing_file);
   g_test_add_func ("/model/recording-tail/limit", test_limit);
+  g_test_add_func ("/model/recording-tail/wraps", test_tail_wraps);
   return g_test_run ();
 }

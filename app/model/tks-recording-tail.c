@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,6 +39,10 @@ struct _TksRecordingTail
   GString  *rest;
   TksCompactDecoder *decoder;
   char     *last_gone;    /* the last compact line let go */
+  /* The last entry let go: its 20-bit tick, and how often the tick went round before it */
+  gboolean  gone_any;
+  guint32   gone_tick;
+  guint64   gone_wraps;
 };
 
 TksRecordingTail *
@@ -121,9 +126,14 @@ list_exits (TksRecordingTail *self,
   for (guint i = 0; i < decoded.n_entries; i++)
     {
       guint out = (entries[i].record >> 6) & 0x3F, in = entries[i].record & 0x3F;
+      guint32 tick = entries[i].record >> 12;
 
       if (entries[i].kind == TKS_ENTRY_SWITCH && out == in && out != 0 && out <= self->threads->len)
         g_ptr_array_remove_index (self->threads, out - 1);
+      /* time goes on: a smaller tick is one after a wrap */
+      self->gone_wraps += self->gone_any && tick < self->gone_tick;
+      self->gone_tick = tick;
+      self->gone_any = TRUE;
     }
 }
 
@@ -364,4 +374,18 @@ tks_recording_tail_get_kept (TksRecordingTail *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->kept;
+}
+
+double
+tks_recording_tail_wraps_before (TksRecordingTail *self,
+                                 double            start)
+{
+  guint32 tick;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  if (!self->gone_any || !isfinite (start) || start < 0)
+    return 0;
+  tick = (guint32) fmod (floor (start), TKS_RECORDING_TICK_WRAP);
+  return (double) self->gone_wraps + (tick < self->gone_tick);
 }

@@ -21,6 +21,10 @@ G_BEGIN_DECLS
  * decodes the compact lines it lets go.
  */
 
+/* A recording's ticks have 20 bits (mcu-lib/WIRE-FORMAT.md): they wrap every 2^20 ticks. */
+#define TKS_RECORDING_TICK_BITS 20
+#define TKS_RECORDING_TICK_WRAP ((double) (1u << TKS_RECORDING_TICK_BITS))
+
 typedef struct _TksRecordingTail TksRecordingTail;
 
 TksRecordingTail *tks_recording_tail_new           (const char        *path,
@@ -43,6 +47,14 @@ GBytes           *tks_recording_tail_compose       (TksRecordingTail  *self);
 /* Bytes of the file read so far; bytes of lines kept now. */
 guint64           tks_recording_tail_get_offset    (TksRecordingTail  *self);
 gsize             tks_recording_tail_get_kept      (TksRecordingTail  *self);
+/* Where the composed text lies in the recording. Its times count from its own first tick,
+ * which has 20 bits: its time t is t + wraps × TKS_RECORDING_TICK_WRAP in the whole
+ * recording's (the file read as a capture), where wraps is what this returns for the text's
+ * @start (its capture's first time). The tail counts the wraps in the entries it lets go, as
+ * the whole file's reading does: a tick smaller than the one before is one after a wrap. 0
+ * while no line was let go. */
+double            tks_recording_tail_wraps_before  (TksRecordingTail  *self,
+                                                    double             start);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksRecordingTail, tks_recording_tail_free)
 
