@@ -805,6 +805,34 @@ test_repeated_in_capture (void)
 }
 #endif
 
+/* The header's facts that the compact lines need, as the recorder and the live view read
+ * them: each line with its break or without, spaces after the key; anything else is no fact. */
+static void
+test_header_facts (void)
+{
+  TksCompactHeader h = TKS_COMPACT_HEADER_INIT;
+  const char *not_facts[] = {
+    "Tick frequency:", "Tick frequency: x", "Tick frequency: 10 Hz", "Tick frequency: -5",
+    "Counter coder: 2 3", "tick frequency: 10", "Ticks: 10", "Counter frequency: 1\r\nx",
+  };
+
+  g_assert_cmpuint (h.tick_hz, ==, 1000);
+  g_assert_cmpuint (h.counter_hz, ==, 0);
+  g_assert_cmpuint (h.coder, ==, 1);
+  g_assert_true (tks_compact_header_line (&h, "Tick frequency: 10000\r\n"));
+  g_assert_true (tks_compact_header_line (&h, "Counter frequency:   168000000\r"));
+  g_assert_true (tks_compact_header_line (&h, "Counter coder: 2"));
+  g_assert_cmpuint (h.tick_hz, ==, 10000);
+  g_assert_cmpuint (h.counter_hz, ==, 168000000);
+  g_assert_cmpuint (h.coder, ==, 2);
+  for (guint i = 0; i < G_N_ELEMENTS (not_facts); i++)
+    g_assert_false (tks_compact_header_line (&h, not_facts[i]));
+  g_assert_cmpuint (h.tick_hz, ==, 10000);
+  g_assert_cmpuint (h.counter_hz, ==, 168000000);
+  g_assert_cmpuint (h.coder, ==, 2);
+  g_assert_false (tks_compact_header_line (&h, "Compact:"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -812,6 +840,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/compact/round-trip-random", test_round_trip_random);
   g_test_add_func ("/compact/round-trip-escapes", test_round_trip_escapes);
   g_test_add_func ("/compact/damage", test_damage);
+  g_test_add_func ("/compact/header-facts", test_header_facts);
   g_test_add_func ("/compact/repeated", test_repeated);
   g_test_add_func ("/compact/capture", test_capture_from_compact);
 #if TU_CYCLES

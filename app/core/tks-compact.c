@@ -459,6 +459,53 @@ tks_compact_decoder_new (guint64 tick_hz, guint64 counter_hz)
   return self;
 }
 
+/* "@key N", spaces after the key, the line's break after N or not. */
+static gboolean
+header_number (const char *line,
+               const char *key,
+               guint64    *value)
+{
+  const char *p;
+  char *end = NULL;
+  guint64 v;
+
+  if (!g_str_has_prefix (line, key))
+    return FALSE;
+  p = line + strlen (key);
+  while (*p == ' ')
+    p++;
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+  v = g_ascii_strtoull (p, &end, 10);
+  if (strspn (end, "\r\n") != strlen (end))
+    return FALSE;
+  *value = v;
+  return TRUE;
+}
+
+gboolean
+tks_compact_header_line (TksCompactHeader *header,
+                         const char       *line)
+{
+  g_return_val_if_fail (header != NULL && line != NULL, FALSE);
+
+  return header_number (line, "Tick frequency:", &header->tick_hz) ||
+         header_number (line, "Counter frequency:", &header->counter_hz) ||
+         header_number (line, "Counter coder:", &header->coder);
+}
+
+TksCompactDecoder *
+tks_compact_header_decoder (const TksCompactHeader *header)
+{
+  TksCompactDecoder *decoder;
+
+  g_return_val_if_fail (header != NULL, NULL);
+
+  decoder = tks_compact_decoder_new (header->tick_hz, header->counter_hz);
+  tks_compact_decoder_set_coder (decoder, (guint) MIN (header->coder, TKS_COMPACT_LAST_CODER));
+  return decoder;
+}
+
 void
 tks_compact_decoder_free (TksCompactDecoder *self)
 {

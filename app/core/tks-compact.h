@@ -157,6 +157,26 @@ GArray            *tks_compact_decoder_entries  (TksCompactDecoder  *decoder);
 GArray            *tks_compact_decoder_losses   (TksCompactDecoder  *decoder);
 guint              tks_compact_decoder_n_lines  (TksCompactDecoder  *decoder);
 
+/* What a compact stream's header says that its lines need to decode (mcu-lib/WIRE-FORMAT.md):
+ * "Tick frequency: N", "Counter frequency: N" (none, or 0: no counter) and "Counter coder: N".
+ * Readers of the header take every line of it through tks_compact_header_line(). */
+typedef struct
+{
+  guint64 tick_hz;      /* 1000 until the header says; 0 when it says 0 */
+  guint64 counter_hz;
+  guint64 coder;        /* 1 until the header says */
+} TksCompactHeader;
+
+#define TKS_COMPACT_HEADER_INIT { 1000, 0, 1 }
+
+/* Takes what @line says when it is one of those lines ("Key: N", its line break kept or not):
+ * TRUE. */
+gboolean           tks_compact_header_line      (TksCompactHeader   *header,
+                                                 const char         *line);
+/* A decoder for the compact lines after the header (a coder above TKS_COMPACT_LAST_CODER
+ * decodes as the last one: a reader that must not show wrong times checks it first). */
+TksCompactDecoder *tks_compact_header_decoder   (const TksCompactHeader *header);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksCompactDecoder, tks_compact_decoder_free)
 
 G_END_DECLS

@@ -51,9 +51,7 @@ struct _TksRecorder
   GString       *line;
   gboolean       overlong;
   guint          line_no;
-  guint64        tick_hz;
-  guint64        counter_hz;
-  guint          counter_coder;  /* of a compact stream with the counter: 1 or 2 */
+  TksCompactHeader header;       /* what the compact lines need */
   TksCompactDecoder *decoder;
   guint64        lost_pending;   /* slots lost before the next line's entries */
   gboolean       prompt_seen;    /* the board's prompt came back */
@@ -86,7 +84,7 @@ tks_recorder_new (const char  *path,
   self->line = g_string_new (NULL);
   self->silence_ms = 5000;
   self->keepalive_us = KEEPALIVE_US;
-  self->tick_hz = 1000;
+  self->header = (TksCompactHeader) TKS_COMPACT_HEADER_INIT;
   return self;
 }
 
@@ -230,28 +228,6 @@ starts (const char *line,
   return g_str_has_prefix (line, prefix);
 }
 
-/* "Key: N" */
-static gboolean
-header_number (const char *line,
-               const char *key,
-               guint64    *value)
-{
-  const char *p;
-  char *end = NULL;
-  guint64 v;
-
-  if (!starts (line, key))
-    return FALSE;
-  p = line + strlen (key);
-  while (*p == ' ')
-    p++;
-  v = g_ascii_strtoull (p, &end, 10);
-  if (end == p || *end != '\0')
-    return FALSE;
-  *value = v;
-  return TRUE;
-}
-
 static void
 entries_out (TksRecorder *self)
 {
@@ -340,29 +316,22 @@ static void
 header_line (TksRecorder *self,
              const char  *line)
 {
-  guint64 v;
-
-  if (header_number (line, "Tick frequency:", &v) && v > 0)
-    self->tick_hz = v;
-  else if (header_number (line, "Counter frequency:", &v))
-    self->counter_hz = v;
-  else if (header_number (line, "Counter coder:", &v))
-    self->counter_coder = (guint) MIN (v, G_MAXUINT);
-  else if (starts (line, "Thread number"))
+  if (tks_compact_header_line (&self->header, line))
+    return;
+  if (starts (line, "Thread number"))
     self->stats.threads++;
   else if (strcmp (line, "Compact:") == 0)
     {
-      if (self->counter_coder > TKS_COMPACT_LAST_CODER && self->fault == NULL)
+      if (self->header.coder > TKS_COMPACT_LAST_CODER && self->fault == NULL)
         {
           /* Its lines would decode to wrong times: better none. */
           g_set_error (&self->fault, TKS_ERROR, TKS_ERROR_PARSE,
                        _("The board codes its cycle counter in a way this version of Tickscope "
                          "does not know (Counter coder: %u): update Tickscope"),
-                       self->counter_coder);
+                       (guint) MIN (self->header.coder, G_MAXUINT));
           return;
         }
-      self->decoder = tks_compact_decoder_new (self->tick_hz, self->counter_hz);
-      tks_compact_decoder_set_coder (self->decoder, self->counter_coder);
+      self->decoder = tks_compact_header_decoder (&self->header);
       self->phase = PHASE_LOG;
     }
 }

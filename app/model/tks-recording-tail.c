@@ -183,7 +183,7 @@ static void
 split_header (TksRecordingTail *self)
 {
   g_auto(GStrv) lines = NULL;
-  guint64 tick_hz = 1000, counter_hz = 0, coder = 1;
+  TksCompactHeader facts = TKS_COMPACT_HEADER_INIT;
   int part = 0;
 
   if (strstr (self->header->str, "\nThreads:") == NULL)
@@ -194,12 +194,7 @@ split_header (TksRecordingTail *self)
       const char *line = lines[i];
       const char *eol = lines[i + 1] != NULL ? "\n" : "";
 
-      if (g_str_has_prefix (line, "Tick frequency: "))
-        tick_hz = g_ascii_strtoull (line + strlen ("Tick frequency: "), NULL, 10);
-      else if (g_str_has_prefix (line, "Counter frequency: "))
-        counter_hz = g_ascii_strtoull (line + strlen ("Counter frequency: "), NULL, 10);
-      else if (g_str_has_prefix (line, "Counter coder: "))
-        coder = g_ascii_strtoull (line + strlen ("Counter coder: "), NULL, 10);
+      tks_compact_header_line (&facts, line);
       if (part == 1 && g_str_has_prefix (line, "Thread number "))
         {
           g_autofree char *whole = g_strconcat (line, eol, NULL);
@@ -220,8 +215,7 @@ split_header (TksRecordingTail *self)
       return;
     }
   self->has_list = TRUE;
-  self->decoder = tks_compact_decoder_new (tick_hz > 0 ? tick_hz : 1000, counter_hz);
-  tks_compact_decoder_set_coder (self->decoder, (guint) MIN (coder, TKS_COMPACT_LAST_CODER));
+  self->decoder = tks_compact_header_decoder (&facts);
 }
 
 static void
