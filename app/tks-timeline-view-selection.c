@@ -48,15 +48,21 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-/* Shows @field with @value (taken), or hides it when @value is NULL. */
+/* Shows @field with @value (taken), or hides it when @value is NULL. Setting a label's text,
+ * even the same, measures it again and clears a selection in it: an unchanged text is left
+ * alone (a recording's next stretch refreshes the panel every second, and most of its values
+ * stay; one the user selected to copy stays selected). */
 static void
 set_field (TksSelectionPanel *self,
            Field              field,
            char              *value)
 {
+  GtkLabel *label = GTK_LABEL (self->values[field]);
+
   /* the flow box's child, so a hidden field leaves no gap */
   gtk_widget_set_visible (gtk_widget_get_parent (self->boxes[field]), value != NULL);
-  gtk_label_set_text (GTK_LABEL (self->values[field]), value != NULL ? value : "");
+  if (g_strcmp0 (gtk_label_get_text (label), value != NULL ? value : "") != 0)
+    gtk_label_set_text (label, value != NULL ? value : "");
   g_free (value);
 }
 
