@@ -39,7 +39,7 @@ struct _TksRecordingTail
   GString  *rest;
   TksCompactDecoder *decoder;
   char     *last_gone;    /* the last compact line let go */
-  /* The last entry let go: its 20-bit tick, and how often the tick went round before it */
+  /* The last switch let go: its 20-bit tick, and how often the tick went round before it */
   gboolean  gone_any;
   guint32   gone_tick;
   guint64   gone_wraps;
@@ -128,10 +128,19 @@ list_exits (TksRecordingTail *self,
       guint out = (entries[i].record >> 6) & 0x3F, in = entries[i].record & 0x3F;
       guint32 tick = entries[i].record >> 12;
 
-      if (entries[i].kind == TKS_ENTRY_SWITCH && out == in && out != 0 && out <= self->threads->len)
+      if (entries[i].kind != TKS_ENTRY_SWITCH)
+        continue;
+      if (out == in && out != 0 && out <= self->threads->len)
         g_ptr_array_remove_index (self->threads, out - 1);
-      /* time goes on: a smaller tick is one after a wrap */
-      self->gone_wraps += self->gone_any && tick < self->gone_tick;
+      /* the wraps as the file's reading counts them, on the switches (docs/rebuild.md): a
+       * tick smaller by more than half a wrap is one after a wrap, by less one out of order,
+       * which it leaves out */
+      if (self->gone_any && tick < self->gone_tick)
+        {
+          if (self->gone_tick - tick <= TKS_RECORDING_TICK_WRAP / 2)
+            continue;
+          self->gone_wraps++;
+        }
       self->gone_tick = tick;
       self->gone_any = TRUE;
     }
@@ -171,6 +180,9 @@ trim (TksRecordingTail *self)
           g_free (self->last_gone);
           self->last_gone = g_strdup (line);
         }
+      else if (self->has_list && g_str_has_prefix (line, "Lost:"))
+        /* (as the file's reading does: with coder 2, the line after it must have a key frame) */
+        tks_compact_decoder_lost (self->decoder);
       if (key != NULL)
         g_tree_replace (self->announced, key, line);
       else
@@ -374,12 +386,18 @@ double
 tks_recording_tail_wraps_before (TksRecordingTail *self,
                                  double            start)
 {
-  guint32 tick;
+  double epochs, tick;
 
   g_return_val_if_fail (self != NULL, 0);
 
-  if (!self->gone_any || !isfinite (start) || start < 0)
+  if (!isfinite (start))
     return 0;
-  tick = (guint32) fmod (floor (start), TKS_RECORDING_TICK_WRAP);
-  return (double) self->gone_wraps + (tick < self->gone_tick);
+  /* @start counts from the stretch's first switch, in its tick's epoch: an event before it
+   * and before a wrap is below 0 */
+  epochs = floor (start / TKS_RECORDING_TICK_WRAP);
+  tick = floor (start - epochs * TKS_RECORDING_TICK_WRAP);
+  if (!self->gone_any)
+    /* the stretch begins where the file does */
+    return 0;
+  return (double) self->gone_wraps + (self->gone_tick - tick > TKS_RECORDING_TICK_WRAP / 2) - epochs;
 }

@@ -47,12 +47,14 @@ GBytes           *tks_recording_tail_compose       (TksRecordingTail  *self);
 /* Bytes of the file read so far; bytes of lines kept now. */
 guint64           tks_recording_tail_get_offset    (TksRecordingTail  *self);
 gsize             tks_recording_tail_get_kept      (TksRecordingTail  *self);
-/* Where the composed text lies in the recording. Its times count from its own first tick,
- * which has 20 bits: its time t is t + wraps × TKS_RECORDING_TICK_WRAP in the whole
+/* Where the composed text lies in the recording. Its times count from its own first switch's
+ * tick, which has 20 bits: its time t is t + wraps × TKS_RECORDING_TICK_WRAP in the whole
  * recording's (the file read as a capture), where wraps is what this returns for the text's
- * @start (its capture's first time). The tail counts the wraps in the entries it lets go, as
- * the whole file's reading does: a tick smaller than the one before is one after a wrap. 0
- * while no line was let go. */
+ * @start (its capture's first time; an event before the first switch and before a wrap is
+ * below 0). The tail counts the wraps in the switches it lets go as the whole file's reading
+ * does (docs/rebuild.md): a tick smaller than the one before by more than half a wrap is one
+ * after a wrap. 0 while no line was let go. It tells of the tail as the last update left it:
+ * ask between that update and the next. */
 double            tks_recording_tail_wraps_before  (TksRecordingTail  *self,
                                                     double             start);
 
