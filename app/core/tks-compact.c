@@ -459,14 +459,14 @@ tks_compact_decoder_new (guint64 tick_hz, guint64 counter_hz)
   return self;
 }
 
-/* "@key N", spaces after the key, the line's break after N or not. */
+/* "@key N", spaces after the key, whatever follows N (as a dump's reader takes it: "Tick
+ * frequency: 1000 Hz" is 1000), N at most 2^32 - 1. */
 static gboolean
 header_number (const char *line,
                const char *key,
                guint64    *value)
 {
   const char *p;
-  char *end = NULL;
   guint64 v;
 
   if (!g_str_has_prefix (line, key))
@@ -476,8 +476,8 @@ header_number (const char *line,
     p++;
   if (!g_ascii_isdigit (*p))
     return FALSE;
-  v = g_ascii_strtoull (p, &end, 10);
-  if (strspn (end, "\r\n") != strlen (end))
+  v = g_ascii_strtoull (p, NULL, 10);
+  if (v > G_MAXUINT32)
     return FALSE;
   *value = v;
   return TRUE;
@@ -502,7 +502,8 @@ tks_compact_header_decoder (const TksCompactHeader *header)
   g_return_val_if_fail (header != NULL, NULL);
 
   decoder = tks_compact_decoder_new (header->tick_hz, header->counter_hz);
-  tks_compact_decoder_set_coder (decoder, (guint) MIN (header->coder, TKS_COMPACT_LAST_CODER));
+  tks_compact_decoder_set_coder (decoder, header->coder >= 1 && header->coder <= TKS_COMPACT_LAST_CODER
+                                          ? (guint) header->coder : 1);
   return decoder;
 }
 

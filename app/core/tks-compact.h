@@ -169,12 +169,13 @@ typedef struct
 
 #define TKS_COMPACT_HEADER_INIT { 1000, 0, 1 }
 
-/* Takes what @line says when it is one of those lines ("Key: N", its line break kept or not):
- * TRUE. */
+/* Takes what @line says when it is one of those lines ("Key: N", whatever follows N, as a
+ * dump's reader takes it; N below 2^32): TRUE. */
 gboolean           tks_compact_header_line      (TksCompactHeader   *header,
                                                  const char         *line);
-/* A decoder for the compact lines after the header (a coder above TKS_COMPACT_LAST_CODER
- * decodes as the last one: a reader that must not show wrong times checks it first). */
+/* A decoder for the compact lines after the header (a coder this version does not know
+ * decodes as coder 1, as a dump's reader does: a reader that must not show wrong times
+ * refuses it first). */
 TksCompactDecoder *tks_compact_header_decoder   (const TksCompactHeader *header);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksCompactDecoder, tks_compact_decoder_free)
