@@ -5,10 +5,11 @@
  * to the end of its "after-paint" phase (updates, layout, the widgets' snapshots and GSK's
  * rendering of them), and every ten seconds a line is appended to FILE:
  *
- *   frames: 12.0 s 14 frames, median 1.92 ms, 90th 3.10 ms, worst 4.42 ms (layout 1.20, paint 3.01)
+ *   frames: 12.0 s 14 frames, median 1.92 ms, 90th 3.10 ms, worst 4.42 ms (layout 1.20, paint 3.01), 1 preempted
  *
  * the worst frame's time split between its update and layout phases and its paint phase (a
- * frame without a layout phase counts whole as paint). A frame slower than 8 ms gets a line of
+ * frame without a layout phase counts whole as paint), and how many of the frames lost the
+ * processor to another thread or process at least once. A frame slower than 8 ms gets a line of
  * its own at once, with what the main thread did meanwhile, to tell work from waiting:
  *
  *   slow frame: 1950.3 s 17.54 ms (layout 0.29, paint 17.25); main thread 16.80 ms on a
@@ -45,6 +46,7 @@ typedef struct
   GArray *times;       /* the period's frame times, in µs (gint64) */
   gint64  worst;       /* the period's worst frame, whole and its paint phase */
   gint64  worst_paint;
+  guint   preempted;   /* the period's frames that lost the processor */
   struct rusage usage; /* the main thread's, at the frame's start */
 } FrameStats;
 
@@ -79,12 +81,13 @@ report (FrameStats *s,
     return;
   g_array_sort (s->times, compare_times);
   fprintf (s->out, "frames: %.1f s %u frames, median %.2f ms, 90th %.2f ms, worst %.2f ms "
-           "(layout %.2f, paint %.2f)\n",
+           "(layout %.2f, paint %.2f), %u preempted\n",
            (now - s->started) / 1e6, n, t[n / 2] / 1e3, t[n * 9 / 10] / 1e3, t[n - 1] / 1e3,
-           (s->worst - s->worst_paint) / 1e3, s->worst_paint / 1e3);
+           (s->worst - s->worst_paint) / 1e3, s->worst_paint / 1e3, s->preempted);
   fflush (s->out);
   g_array_set_size (s->times, 0);
   s->worst = 0;
+  s->preempted = 0;
 }
 
 static void
@@ -115,21 +118,21 @@ cpu_us (const struct rusage *u)
          u->ru_utime.tv_usec + u->ru_stime.tv_usec;
 }
 
-/* A frame slower than SLOW_US, of @took µs ending at @now: its line */
+/* A frame slower than SLOW_US, of @took µs ending at @now, the main thread's usage @u then:
+ * its line */
 static void
-report_slow (FrameStats *s,
-             gint64      now,
-             gint64      took)
+report_slow (FrameStats          *s,
+             gint64               now,
+             gint64               took,
+             const struct rusage *u)
 {
-  struct rusage u;
   gint64 paint = s->paint >= s->begin ? now - s->paint : took;
 
-  getrusage (TKS_RUSAGE_WHO, &u);
   fprintf (s->out, "slow frame: %.1f s %.2f ms (layout %.2f, paint %.2f); main thread %.2f ms on "
            "a processor, %ld waits, %ld preemptions, %ld page faults\n",
            (now - s->started) / 1e6, took / 1e3, (took - paint) / 1e3, paint / 1e3,
-           (cpu_us (&u) - cpu_us (&s->usage)) / 1e3, u.ru_nvcsw - s->usage.ru_nvcsw,
-           u.ru_nivcsw - s->usage.ru_nivcsw, u.ru_minflt - s->usage.ru_minflt);
+           (cpu_us (u) - cpu_us (&s->usage)) / 1e3, u->ru_nvcsw - s->usage.ru_nvcsw,
+           u->ru_nivcsw - s->usage.ru_nivcsw, u->ru_minflt - s->usage.ru_minflt);
   fflush (s->out);
 }
 
@@ -138,13 +141,16 @@ after_paint_cb (GdkFrameClock *clock,
                 FrameStats    *s)
 {
   gint64 now = g_get_monotonic_time ();
+  struct rusage u;
   gint64 took;
 
   if (s->begin == 0)
     return;
   took = now - s->begin;
+  getrusage (TKS_RUSAGE_WHO, &u);
+  s->preempted += u.ru_nivcsw != s->usage.ru_nivcsw;
   if (took > SLOW_US)
-    report_slow (s, now, took);
+    report_slow (s, now, took, &u);
   if (took > s->worst)
     {
       s->worst = took;
