@@ -466,6 +466,31 @@ check_stretch (TksRecordingTail *tail,
     }
 }
 
+/* The file at @path grows to @text, @piece bytes at a time, read by a tail that keeps about
+ * @max_bytes: each stretch checked. */
+static void
+check_growing (const char *path,
+               const char *text,
+               gsize       len,
+               gsize       piece,
+               gsize       max_bytes,
+               guint       seen[3])
+{
+  g_autoptr(TksRecordingTail) tail = tks_recording_tail_new (path, max_bytes);
+
+  g_assert_true (g_file_set_contents (path, "", 0, NULL));
+  for (gsize at = 0; at < len; at += piece)
+    {
+      FILE *f = g_fopen (path, "ab");
+      gsize n = MIN (piece, len - at);
+
+      g_assert_cmpuint (fwrite (text + at, 1, n, f), ==, n);
+      fclose (f);
+      g_assert_true (tks_recording_tail_update (tail, NULL));
+      check_stretch (tail, text, seen);
+    }
+}
+
 static void
 test_tail_wraps (void)
 {
@@ -476,24 +501,9 @@ test_tail_wraps (void)
   gsize len;
 
   text = read_data_named (RECORDING_WRAP, &len);
-  /* as the file grows, read every @piece bytes, about @max_bytes kept */
   for (gsize max_bytes = 1500; max_bytes < 4500; max_bytes += 1000)
     for (gsize piece = 601; piece < 1700; piece += 500)
-      {
-        g_autoptr(TksRecordingTail) tail = tks_recording_tail_new (path, max_bytes);
-
-        g_assert_true (g_file_set_contents (path, "", 0, NULL));
-        for (gsize at = 0; at < len; at += piece)
-          {
-            FILE *f = g_fopen (path, "ab");
-            gsize n = MIN (piece, len - at);
-
-            g_assert_cmpuint (fwrite (text + at, 1, n, f), ==, n);
-            fclose (f);
-            g_assert_true (tks_recording_tail_update (tail, NULL));
-            check_stretch (tail, text, seen);
-          }
-      }
+      check_growing (path, text, len, piece, max_bytes, seen);
   /* the kept lines beginning at each compact line in turn (three of them kept) */
   g_assert_true (g_file_set_contents (path, text, (gssize) len, NULL));
   for (const char *line = strstr (text, "\nZ"); line != NULL; line = strstr (line + 1, "\nZ"))
@@ -520,21 +530,7 @@ test_tail_wraps (void)
   g_assert_nonnull (strstr (text, "\nLost: "));
   memset (seen, 0, sizeof seen);
   for (gsize max_bytes = 3000; max_bytes < 12000; max_bytes += 4000)
-    {
-      g_autoptr(TksRecordingTail) tail = tks_recording_tail_new (path, max_bytes);
-
-      g_assert_true (g_file_set_contents (path, "", 0, NULL));
-      for (gsize at = 0; at < len; at += 1499)
-        {
-          FILE *f = g_fopen (path, "ab");
-          gsize n = MIN (1499, len - at);
-
-          g_assert_cmpuint (fwrite (text + at, 1, n, f), ==, n);
-          fclose (f);
-          g_assert_true (tks_recording_tail_update (tail, NULL));
-          check_stretch (tail, text, seen);
-        }
-    }
+    check_growing (path, text, len, 1499, max_bytes, seen);
   g_test_message ("with events: stretches before the wrap %u, across it %u, after it %u",
                   seen[0], seen[1], seen[2]);
   for (guint i = 0; i < G_N_ELEMENTS (seen); i++)
