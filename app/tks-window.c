@@ -237,7 +237,10 @@ _tks_window_update_status (TksWindow *self)
                              tks_session_get_address (self->session));
   else
     title = g_strdup (_("New capture — Tickscope"));
-  gtk_window_set_title (GTK_WINDOW (self), title);
+  /* (the status is told every second while recording: a title set again, even the same, is
+   * sent to the X server and the window manager draws the title bar again) */
+  if (g_strcmp0 (gtk_window_get_title (GTK_WINDOW (self)), title) != 0)
+    gtk_window_set_title (GTK_WINDOW (self), title);
 }
 
 /* Viewport <-> scrollbar */
