@@ -369,18 +369,19 @@ update_record_label (TksWindow *self)
   tks_inscription_set_text (self->record_label, text);
 }
 
-/* The timeline shows @capture, a stretch of the recording read back from the file by a tail
- * that gives its @wraps (tks_recording_tail_wraps_before()). The time ruler counts from the
- * recording's start. Returns what to add to a time of the stretch shown before to have it in
- * @capture's times (0 for the first stretch). */
+/* The timeline shows @capture, a stretch of the recording read back from the file by @tail,
+ * which places it in the recording. The time ruler counts from the recording's start.
+ * Returns what to add to a time of the stretch shown before to have it in @capture's times
+ * (0 for the first stretch). */
 static double
-put_recording_capture (TksWindow  *self,
-                       TksCapture *capture,
-                       double      wraps)
+put_recording_capture (TksWindow        *self,
+                       TksCapture       *capture,
+                       TksRecordingTail *tail)
 {
   double start = tks_capture_get_start (capture);
   double end = tks_capture_get_end (capture);
   double wrap = TKS_RECORDING_TICK_WRAP;
+  double wraps = tks_recording_tail_wraps_before (tail, start);
   double shift;
 
   /* the first stretch shown holds the recording's beginning */
@@ -430,9 +431,7 @@ show_live_capture (TksWindow  *self,
   double v_offset = tks_viewport_get_v_offset (self->viewport);
   double shift;
 
-  shift = put_recording_capture (self, capture,
-                                 tks_recording_tail_wraps_before (self->record_tail,
-                                                                  tks_capture_get_start (capture)));
+  shift = put_recording_capture (self, capture, self->record_tail);
   /* a capture shorter than the roll's span was shown whole: the span grows with it */
   if (first || span >= (old_end - old_start) * 0.98)
     span = MAX (span, ROLL_SECONDS * tks_capture_get_tick_hz (capture));
@@ -445,13 +444,13 @@ show_live_capture (TksWindow  *self,
   update_live_load (self, capture);
 }
 
-/* An earlier stretch (@wraps: tks_recording_tail_wraps_before()), which ends @before seconds
- * after the position asked for: the view shows that position, with the span it had. */
+/* An earlier stretch, read by @tail, which ends @before seconds after the position asked
+ * for: the view shows that position, with the span it had. */
 static void
-show_back_capture (TksWindow  *self,
-                   TksCapture *capture,
-                   double      wraps,
-                   double      before)
+show_back_capture (TksWindow        *self,
+                   TksCapture       *capture,
+                   TksRecordingTail *tail,
+                   double            before)
 {
   double span = tks_viewport_get_span (self->viewport);
   double v_offset = tks_viewport_get_v_offset (self->viewport);
@@ -459,7 +458,7 @@ show_back_capture (TksWindow  *self,
   double end = tks_capture_get_end (capture);
   double at = CLAMP (end - before * tks_capture_get_tick_hz (capture), start, end);
 
-  put_recording_capture (self, capture, wraps);
+  put_recording_capture (self, capture, tail);
   span = MIN (span, end - start);
   at = CLAMP (at - span / 2, start, end - span);
   tks_viewport_set_range (self->viewport, at, at + span);
@@ -610,9 +609,7 @@ back_load_done_cb (GObject      *source,
     /* the position moved on meanwhile */
     start_back_load (self);
   else if (capture != NULL)
-    show_back_capture (self, capture,
-                       tks_recording_tail_wraps_before (b->tail, tks_capture_get_start (capture)),
-                       b->before);
+    show_back_capture (self, capture, b->tail, b->before);
   else if (error != NULL)
     _tks_window_show_message (self, error->message);
 }
