@@ -107,6 +107,16 @@ list_add (TksRecordingTail *self,
     g_ptr_array_add (self->threads, g_strdup (colon));
 }
 
+/* Whether the switch of 20-bit @tick, after the switch of @before, came after a wrap, as the
+ * whole file's reading tells (docs/rebuild.md): its tick is smaller by more than half a wrap.
+ * (Smaller by less, it is out of order, and that reading leaves it out.) */
+static gboolean
+after_wrap (guint32 before,
+            guint32 tick)
+{
+  return tick < before && before - tick > TKS_RECORDING_TICK_WRAP / 2;
+}
+
 /* A compact line let go: its exit records take their threads out of the list, the threads
  * after them one lower (see mcu-lib/WIRE-FORMAT.md); a line that does not decode changes
  * nothing. */
@@ -132,15 +142,11 @@ list_exits (TksRecordingTail *self,
         continue;
       if (out == in && out != 0 && out <= self->threads->len)
         g_ptr_array_remove_index (self->threads, out - 1);
-      /* the wraps as the file's reading counts them, on the switches (docs/rebuild.md): a
-       * tick smaller by more than half a wrap is one after a wrap, by less one out of order,
-       * which it leaves out */
-      if (self->gone_any && tick < self->gone_tick)
-        {
-          if (self->gone_tick - tick <= TKS_RECORDING_TICK_WRAP / 2)
-            continue;
-          self->gone_wraps++;
-        }
+      /* the wraps as the file's reading counts them, on the switches */
+      if (self->gone_any && after_wrap (self->gone_tick, tick))
+        self->gone_wraps++;
+      else if (self->gone_any && tick < self->gone_tick)
+        continue;
       self->gone_tick = tick;
       self->gone_any = TRUE;
     }
@@ -390,14 +396,12 @@ tks_recording_tail_wraps_before (TksRecordingTail *self,
 
   g_return_val_if_fail (self != NULL, 0);
 
-  if (!isfinite (start))
+  /* nothing let go: the stretch begins where the file does */
+  if (!self->gone_any || !isfinite (start))
     return 0;
   /* @start counts from the stretch's first switch, in its tick's epoch: an event before it
    * and before a wrap is below 0 */
   epochs = floor (start / TKS_RECORDING_TICK_WRAP);
   tick = floor (start - epochs * TKS_RECORDING_TICK_WRAP);
-  if (!self->gone_any)
-    /* the stretch begins where the file does */
-    return 0;
-  return (double) self->gone_wraps + (self->gone_tick - tick > TKS_RECORDING_TICK_WRAP / 2) - epochs;
+  return (double) self->gone_wraps + after_wrap (self->gone_tick, (guint32) tick) - epochs;
 }
