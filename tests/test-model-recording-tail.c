@@ -29,20 +29,9 @@
 #define RECORDING_WRAP_EVENTS "simboard-record-wrap-events.raw.txt"
 
 static char *
-read_data_named (const char *name,
-                 gsize      *len)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
-  char *text = NULL;
-
-  g_assert_true (g_file_get_contents (path, &text, len, NULL));
-  return text;
-}
-
-static char *
 read_data (gsize *len)
 {
-  return read_data_named (RECORDING, len);
+  return tks_test_data_contents (RECORDING, len);
 }
 
 static TksCapture *
@@ -220,7 +209,7 @@ test_tail_events (void)
 
   (void) tks_capture_get_warnings (whole, &n_warnings);
   g_assert_cmpuint (n_warnings, ==, 0);
-  text = read_data_named (RECORDING_EVENTS, &len);
+  text = tks_test_data_contents (RECORDING_EVENTS, &len);
   for (guint l = 0; l < G_N_ELEMENTS (limits); l++)
     for (guint p = 0; p < G_N_ELEMENTS (pieces); p++)
       {
@@ -284,7 +273,7 @@ test_tail_numbers_reused (void)
   guint n_exited = 0;
   gsize len;
 
-  text = read_data_named (RECORDING_REUSE, &len);
+  text = tks_test_data_contents (RECORDING_REUSE, &len);
   for (guint i = 0; i < tks_capture_get_n_threads (whole); i++)
     n_exited += (tks_capture_get_thread (whole, i)->flags & TKS_THREAD_EXITED) != 0;
   g_assert_cmpuint (n_exited, >=, 5);
@@ -500,7 +489,7 @@ test_tail_wraps (void)
   guint seen[3] = { 0, 0, 0 };
   gsize len;
 
-  text = read_data_named (RECORDING_WRAP, &len);
+  text = tks_test_data_contents (RECORDING_WRAP, &len);
   for (gsize max_bytes = 1500; max_bytes < 4500; max_bytes += 1000)
     for (gsize piece = 601; piece < 1700; piece += 500)
       check_growing (path, text, len, piece, max_bytes, seen);
@@ -526,7 +515,7 @@ test_tail_wraps (void)
 
   /* every event, its counter, lines chained between key frames, holes the board left */
   g_free (text);
-  text = read_data_named (RECORDING_WRAP_EVENTS, &len);
+  text = tks_test_data_contents (RECORDING_WRAP_EVENTS, &len);
   g_assert_nonnull (strstr (text, "\nLost: "));
   memset (seen, 0, sizeof seen);
   for (gsize max_bytes = 3000; max_bytes < 12000; max_bytes += 4000)
