@@ -11,6 +11,20 @@
 
 G_BEGIN_DECLS
 
+/* What places the lane headers (a header's y follows its lane, the vertical scroll and the
+ * lanes above; its width the time area's left): the time range shown moves none. */
+typedef struct
+{
+  double top;
+  double lane_height;
+  double v_offset;
+  double left;
+  guint  n_event_lanes;
+  guint  labels_first;
+  guint  n_labels;
+  guint  n_event_labels;
+} TksHeaderPlacement;
+
 typedef enum
 {
   DRAG_NONE,
@@ -42,6 +56,7 @@ struct _TksTimelineView
   GtkWidget      *context_menu;
   guint           labels_first;
   guint           labels_idle;   /* a rebuild of the labels for the lanes now in view */
+  TksHeaderPlacement placed;     /* the headers' placement at the last allocation */
 
   /* The image of the ruler, lanes, events and trigger as a render node, keyed by what it
    * depends on: the geometry, colour, size and two serials, of the content (the capture and

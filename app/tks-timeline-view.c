@@ -361,6 +361,38 @@ rebuild_event_labels (TksTimelineView *self)
   g_ptr_array_set_size (self->event_labels, at);
 }
 
+static void
+header_placement (TksTimelineView    *self,
+                  TksHeaderPlacement *p)
+{
+  TksTimelineGeometry g;
+
+  _tks_timeline_view_current_geometry (self, &g);
+  memset (p, 0, sizeof *p);
+  p->top = g.top;
+  p->lane_height = g.lane_height;
+  p->v_offset = g.v_offset;
+  p->left = g.left;
+  p->n_event_lanes = g.n_event_lanes;
+  p->labels_first = self->labels_first;
+  p->n_labels = self->labels->len;
+  p->n_event_labels = self->event_labels->len;
+}
+
+/* The headers are placed again when what places them changed. The time range rolling while
+ * recording, or a recording's next stretch with the same lanes, moves none: the window is not
+ * laid out again for them (on X11 each layout of a window makes round trips to the X server
+ * that the next frame waits for). */
+static void
+queue_place_headers (TksTimelineView *self)
+{
+  TksHeaderPlacement p;
+
+  header_placement (self, &p);
+  if (memcmp (&p, &self->placed, sizeof p) != 0)
+    gtk_widget_queue_allocate (GTK_WIDGET (self));
+}
+
 static gboolean
 rebuild_labels_idle (gpointer user_data)
 {
@@ -382,7 +414,7 @@ viewport_changed_cb (TksTimelineView *self,
   invalidate (self);
   if (!labels_cover_view (self))
     rebuild_labels (self);
-  gtk_widget_queue_allocate (GTK_WIDGET (self));
+  queue_place_headers (self);
 }
 
 static void
@@ -853,6 +885,7 @@ tks_timeline_view_size_allocate (GtkWidget *widget,
   for (i = 0; i < self->labels->len; i++)
     place_header (g_ptr_array_index (self->labels, i), &g,
                   tks_timeline_lane_y (&g, self->labels_first + i), height);
+  header_placement (self, &self->placed);
 }
 
 static void
@@ -1358,7 +1391,7 @@ replace_capture (TksTimelineView *self,
   if (n_lanes (self) != lanes_before)
     gtk_widget_queue_resize (GTK_WIDGET (self));
   else
-    gtk_widget_queue_allocate (GTK_WIDGET (self));
+    queue_place_headers (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE]);
   g_signal_emit (self, signals[LANES_CHANGED], 0);
 }

@@ -22,6 +22,20 @@
  * it again, an allocation or a redraw of the timeline alone does not. */
 static guint parent_measures;
 
+/* The window's surface counts its layouts: an allocation of any widget in it lays the
+ * surface out, and on X11 each surface layout asks the X server for the work area and the
+ * window's place (round trips). A redraw does not. */
+static guint surface_layouts;
+
+static void
+surface_layout_cb (GdkSurface *surface,
+                   int         width,
+                   int         height,
+                   guint      *layouts)
+{
+  (*layouts)++;
+}
+
 static void
 count_measure (GtkWidget      *widget,
                GtkOrientation  orientation,
@@ -146,9 +160,11 @@ test_next_capture_without_layout (void)
   GtkWidget *timeline = tks_timeline_view_new ();
   g_autoptr(TksCapture) first = capture_with (6, 0);
   g_autoptr(TksCapture) next = capture_with (6, 5);
-  g_autoptr(TksCapture) more = capture_with (9, 0);
+  g_autoptr(TksCapture) more = capture_with (40, 0);
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
+  TksViewport *viewport;
+  double end;
 
   gtk_widget_set_layout_manager (parent, gtk_custom_layout_new (NULL, count_measure, allocate_child));
   gtk_box_append (GTK_BOX (parent), timeline);
@@ -161,19 +177,47 @@ test_next_capture_without_layout (void)
   g_assert_nonnull (strstr (before, "worker5 105"));
   assert_headers_one_line (timeline);
 
+  g_signal_connect (gtk_native_get_surface (GTK_NATIVE (window)), "layout",
+                    G_CALLBACK (surface_layout_cb), &surface_layouts);
+
   /* the same threads, a header's text changed: drawn again, not laid out */
   parent_measures = 0;
+  surface_layouts = 0;
   tks_timeline_view_set_capture (TKS_TIMELINE_VIEW (timeline), next);
   wait_frames (window, 2);
   after = header_texts (timeline);
   g_assert_nonnull (strstr (after, "worker5 205"));
   g_assert_null (strstr (after, "worker5 105"));
   g_assert_cmpuint (parent_measures, ==, 0);
+  g_assert_cmpuint (surface_layouts, ==, 0);
+
+  /* the time range rolls, as while recording: the headers stay where they are */
+  viewport = tks_timeline_view_get_viewport (TKS_TIMELINE_VIEW (timeline));
+  end = tks_capture_get_end (next);
+  tks_viewport_set_bounds (viewport, 0, end);
+  wait_frames (window, 1);
+  surface_layouts = 0;
+  for (guint i = 0; i < 5; i++)
+    {
+      tks_viewport_set_range (viewport, end / 2 + i * end / 20, end * 0.75 + i * end / 20);
+      g_assert_cmpfloat (tks_viewport_get_visible_start (viewport), ==, end / 2 + i * end / 20);
+      wait_frames (window, 1);
+    }
+  g_assert_cmpuint (surface_layouts, ==, 0);
 
   /* more threads: the timeline's size changes, the window is laid out */
   tks_timeline_view_set_capture (TKS_TIMELINE_VIEW (timeline), more);
   wait_frames (window, 2);
   g_assert_cmpuint (parent_measures, >, 0);
+
+  /* scrolled down a lane: the headers move with their lanes */
+  parent_measures = 0;
+  surface_layouts = 0;
+  tks_viewport_set_v_offset (viewport, TKS_TIMELINE_LANE_HEIGHT);
+  g_assert_cmpfloat (tks_viewport_get_v_offset (viewport), ==, TKS_TIMELINE_LANE_HEIGHT);
+  wait_frames (window, 2);
+  g_assert_cmpuint (surface_layouts, >, 0);
+  g_assert_cmpuint (parent_measures, ==, 0);
 
   gtk_window_destroy (GTK_WINDOW (window));
 }
