@@ -83,6 +83,9 @@ struct _TksWindow
   /* the recording's position: the live end, or an earlier stretch read back from the file */
   GtkWidget        *record_position_box;
   GtkAdjustment    *record_position;
+  GtkWidget        *record_position_scale;
+  GtkEventController *record_position_motion;
+  double            record_length;   /* seconds the recording holds, as of the last second */
   GtkWidget        *record_position_label;
   GtkWidget        *record_live_button;
   GArray           *record_marks;    /* RecordMark: the file's size at each second */

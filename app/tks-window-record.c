@@ -539,7 +539,7 @@ update_position_label (TksWindow *self)
       return;
     }
   at = format_position (gtk_adjustment_get_value (self->record_position));
-  length = format_position (gtk_adjustment_get_upper (self->record_position));
+  length = format_position (self->record_length);
   /* Translators: where the view is in a recording under way: "At 1:05 of 12:40" */
   text = g_strdup_printf (_("At %s of %s"), at, length);
   tks_inscription_set_text (self->record_position_label, text);
@@ -548,15 +548,46 @@ update_position_label (TksWindow *self)
 
 /* The scale's end follows the recording's length; while live, its value too. */
 static void
+sync_position (TksWindow *self)
+{
+  double length = MAX (self->record_length, 1);
+
+  self->record_position_setting = TRUE;
+  gtk_adjustment_set_upper (self->record_position, length);
+  if (!self->record_back)
+    gtk_adjustment_set_value (self->record_position, length);
+  self->record_position_setting = FALSE;
+}
+
+/* Whether the user may move the scale: the view is back, or the pointer or the focus is on
+ * the scale. */
+static gboolean
+position_in_use (TksWindow *self)
+{
+  return self->record_back || gtk_widget_has_focus (self->record_position_scale) ||
+         gtk_event_controller_motion_contains_pointer (GTK_EVENT_CONTROLLER_MOTION (self->record_position_motion));
+}
+
+/* The recording is @seconds long. While the view is live and the scale is left alone, its
+ * knob stays at the end whatever the length: the scale is brought up to date when the
+ * pointer or the focus comes to it. A scale's new range lays the window out again, and on
+ * X11 each layout of a window asks the X server for the work area and the window's place,
+ * round trips that a frame of the rolling timeline would wait for every second. */
+static void
 update_position (TksWindow *self,
                  double     seconds)
 {
-  self->record_position_setting = TRUE;
-  gtk_adjustment_set_upper (self->record_position, MAX (seconds, 1));
-  if (!self->record_back)
-    gtk_adjustment_set_value (self->record_position, MAX (seconds, 1));
-  self->record_position_setting = FALSE;
+  self->record_length = seconds;
+  if (position_in_use (self))
+    sync_position (self);
   update_position_label (self);
+}
+
+static void
+position_approached_cb (TksWindow *self)
+{
+  if (self->recording != NULL)
+    sync_position (self);
 }
 
 typedef struct
@@ -654,7 +685,8 @@ go_live (TksWindow *self)
   self->record_back = FALSE;
   self->record_back_wanted = -1;
   self->record_live = FALSE;
-  update_position (self, gtk_adjustment_get_upper (self->record_position));
+  sync_position (self);
+  update_position_label (self);
 }
 
 static void
@@ -986,7 +1018,9 @@ start_recording (TksWindow *self)
   self->record_wraps = NAN;
   self->record_back = FALSE;
   self->record_back_wanted = -1;
-  update_position (self, 0);
+  self->record_length = 0;
+  sync_position (self);
+  update_position_label (self);
 
   /* the board's shell is the recording's alone until it ends */
   tks_session_disconnect (self->session);
@@ -1085,6 +1119,7 @@ _tks_window_record_init (TksWindow *self)
   };
   GtkWidget *heading;
   GtkWidget *scale;
+  GtkEventController *focus;
 
   G_STATIC_ASSERT (G_N_ELEMENTS (headings) == G_N_ELEMENTS (self->live_load_columns));
   /* the recording's position: dragging it back shows an earlier stretch, read from the file */
@@ -1095,6 +1130,14 @@ _tks_window_record_init (TksWindow *self)
                     G_CALLBACK (record_position_changed_cb), self);
   self->record_position_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   scale = gtk_scale_new (GTK_ORIENTATION_HORIZONTAL, self->record_position);
+  self->record_position_scale = scale;
+  self->record_position_motion = gtk_event_controller_motion_new ();
+  g_signal_connect_swapped (self->record_position_motion, "enter",
+                            G_CALLBACK (position_approached_cb), self);
+  gtk_widget_add_controller (scale, self->record_position_motion);
+  focus = gtk_event_controller_focus_new ();
+  g_signal_connect_swapped (focus, "enter", G_CALLBACK (position_approached_cb), self);
+  gtk_widget_add_controller (scale, focus);
   gtk_scale_set_draw_value (GTK_SCALE (scale), FALSE);
   gtk_widget_set_hexpand (scale, TRUE);
   gtk_widget_set_tooltip_text (scale, _("Drag back to see an earlier part of the recording"));

@@ -255,8 +255,14 @@ def scrolled_back():
     check(wait_for(lambda: position_label(app) == "Live", 5), "it says the view is live", position_label(app))
     time.sleep(14)
     live_end = wait_for(lambda: view_end(app), 5)
+    # left alone while live, the scale is brought up to date when the pointer comes to it
+    x, y, w, h = scale.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    pyatspi.Registry.generateMouseEvent(x + w // 2, y + h // 2, "abs")
     value = scale.queryValue()
-    check(value.maximumValue >= 12, "its end is the recording's length in seconds", value.maximumValue)
+    check(wait_for(lambda: value.maximumValue >= 12, 3), "its end is the recording's length in seconds",
+          value.maximumValue)
+    check(value.currentValue == value.maximumValue, "its knob at the end while live",
+          (value.currentValue, value.maximumValue))
     value.currentValue = 1.0
     back = wait_for(lambda: position_label(app) if (position_label(app) or "").startswith("At 0:01 of") else None, 5)
     check(back is not None, "moved back, it says where the view is", position_label(app))
