@@ -36,12 +36,7 @@ data_path (const char *name)
 static TksCapture *
 load_text (const char *text)
 {
-  g_autoptr(GError) error = NULL;
-  TksCapture *capture = tks_capture_new_from_data (text, strlen (text), &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (capture);
-  return capture;
+  return tks_test_capture_of_text (text, -1);
 }
 
 static const TksThread *
@@ -970,8 +965,7 @@ test_dump (void)
   }
 
   /* The same reply inside a transcript. */
-  f = tks_capture_new_from_data (transcript, strlen (transcript), &error);
-  g_assert_no_error (error);
+  f = tks_test_capture_of_text (transcript, -1);
   tks_capture_get_warnings (f, &n);
   g_assert_cmpuint (n, ==, 0);
   g_assert_cmpuint (tks_capture_get_n_records (f), ==, 3);
@@ -1130,7 +1124,6 @@ test_wide_tick_garbled (void)
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(TksCapture) again = NULL;
   g_autoptr(GString) saved = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
 
   for (guint i = 0; i < 40; i++)
     {
@@ -1150,8 +1143,7 @@ test_wide_tick_garbled (void)
   g_assert_cmpfloat (tks_capture_get_start (capture), ==, 1040000);
   g_assert_cmpfloat (tks_capture_get_end (capture), ==, 1040000 + 500 * 39 + 1);
   tks_capture_write (capture, saved, NULL, 0);
-  again = tks_capture_new_from_data (saved->str, saved->len, &error);
-  g_assert_no_error (error);
+  again = tks_test_capture_of_text (saved->str, saved->len);
   g_assert_cmpuint (tks_capture_get_n_records (again), ==, 39);
   g_assert_cmpfloat (tks_capture_get_end (again), ==, tks_capture_get_end (capture));
 }
@@ -1188,8 +1180,7 @@ test_hole_in_log (void)
   tks_capture_write (c, out, NULL, 0);
   g_assert_nonnull (strstr (out->str, "\nTickscope gap before record 3, ticks 103 to 150, "
                                       "40 switches dropped\n"));
-  again = tks_capture_new_from_data (out->str, out->len, &error);
-  g_assert_no_error (error);
+  again = tks_test_capture_of_text (out->str, out->len);
   assert_hole_rebuilt (again);
   tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
@@ -1224,7 +1215,6 @@ test_hole_lines_hostile (void)
   g_autoptr(TksCapture) again = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GString) out2 = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
   const TksGap *gaps;
   guint n_gaps;
 
@@ -1232,8 +1222,7 @@ test_hole_lines_hostile (void)
                     "Tickscope gap before record 3, ticks 120 to 160, 2 switches dropped\n"
                     "Tickscope gap before record 6, ticks 170 to 180, 1 switches dropped\n"
                     "threads_list\n", 1);
-  c = tks_capture_new_from_data (text->str, text->len, &error);
-  g_assert_no_error (error);
+  c = tks_test_capture_of_text (text->str, text->len);
   gaps = tks_capture_get_gaps (c, &n_gaps);
   g_assert_cmpuint (n_gaps, ==, 2);
   g_assert_cmpfloat (gaps[0].begin, ==, 103.0);
@@ -1243,8 +1232,7 @@ test_hole_lines_hostile (void)
   g_assert_true (tks_test_has_warning (c, "a hole before record 6 of a log of 6 records is ignored"));
 
   tks_capture_write (c, out, NULL, 0);
-  again = tks_capture_new_from_data (out->str, out->len, &error);
-  g_assert_no_error (error);
+  again = tks_test_capture_of_text (out->str, out->len);
   tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
   gaps = tks_capture_get_gaps (again, &n_gaps);
@@ -1335,7 +1323,6 @@ test_original_file_round_trip (void)
   g_autoptr(TksCapture) again = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GString) out2 = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
   TksSavedView view;
   const char *meta = "Tickscope capture 1\n";
   char *at;
@@ -1355,8 +1342,7 @@ test_original_file_round_trip (void)
 
   /* And it reads back the same. */
   g_string_insert (out, at - out->str, meta);
-  again = tks_capture_new_from_data (out->str, out->len, &error);
-  g_assert_no_error (error);
+  again = tks_test_capture_of_text (out->str, out->len);
   tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
 }
@@ -1386,7 +1372,6 @@ test_transcript_to_file (void)
                                                      "tcp:localhost:29001");
   g_autoptr(TksCapture) back = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
   g_auto(GStrv) lines = NULL;
   guint n;
 
@@ -1395,8 +1380,7 @@ test_transcript_to_file (void)
   g_assert_cmpfloat (tks_capture_get_tick_hz (raw), ==, 1000);
   tks_capture_write (raw, out, NULL, 10000);
   g_assert_cmpfloat (tks_capture_get_tick_hz (raw), ==, 1000);
-  back = tks_capture_new_from_data (out->str, out->len, &error);
-  g_assert_no_error (error);
+  back = tks_test_capture_of_text (out->str, out->len);
 
   g_assert_cmpuint (tks_capture_get_n_threads (back), ==, tks_capture_get_n_threads (raw));
   g_assert_cmpuint (tks_capture_get_n_records (back), ==, tks_capture_get_n_records (raw));
@@ -1645,8 +1629,7 @@ test_long_lines (void)
   close (fd);
   g_assert_true (g_file_set_contents (path, text->str, text->len, &error));
 
-  whole = tks_capture_new_from_data (text->str, text->len, &error);
-  g_assert_no_error (error);
+  whole = tks_test_capture_of_text (text->str, text->len);
   read = tks_capture_new_from_file (path, &error);
   g_assert_no_error (error);
   g_unlink (path);

@@ -733,22 +733,19 @@ static void
 test_chained_after_lost (void)
 {
   g_autofree char *text = tks_test_data_contents ("simboard-record-events.raw.txt", NULL);
-  g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) whole = NULL;
   g_autoptr(TksCapture) lost = NULL;
   g_autoptr(GString) damaged = NULL;
   const char *line, *eol;
 
-  whole = tks_capture_new_from_data (text, strlen (text), &error);
-  g_assert_no_error (error);
+  whole = tks_test_capture_of_text (text, -1);
   g_assert_false (tks_test_has_warning (whole, "goes on from a line that was lost"));
 
   line = first_chained_line (text, &eol);
   damaged = g_string_new (text);
   g_string_insert (damaged, line - text,
                    "Lost: before record 100, ticks 20 to 21, 3 switches dropped\r\n");
-  lost = tks_capture_new_from_data (damaged->str, damaged->len, &error);
-  g_assert_no_error (error);
+  lost = tks_test_capture_of_text (damaged->str, damaged->len);
   g_assert_true (tks_test_has_warning (lost, "goes on from a line that was lost"));
   g_assert_cmpuint (tks_capture_get_n_records (lost), <, tks_capture_get_n_records (whole));
 
@@ -765,8 +762,7 @@ test_chained_after_lost (void)
     copy = g_strndup (before, line - before);
     g_string_insert (damaged, line - text + strlen ("Lost: before record 100, ticks 20 to 21, "
                                                     "3 switches dropped\r\n"), copy);
-    copied = tks_capture_new_from_data (damaged->str, damaged->len, &error);
-    g_assert_no_error (error);
+    copied = tks_test_capture_of_text (damaged->str, damaged->len);
     g_assert_true (tks_test_has_warning (copied, "came twice"));
     g_assert_true (tks_test_has_warning (copied, "goes on from a line that was lost"));
     g_assert_cmpuint (tks_capture_get_n_records (copied), ==, tks_capture_get_n_records (lost));
@@ -779,22 +775,19 @@ static void
 test_repeated_in_capture (void)
 {
   g_autofree char *text = tks_test_data_contents ("simboard-record-events.raw.txt", NULL);
-  g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) whole = NULL;
   g_autoptr(TksCapture) twice = NULL;
   g_autoptr(GString) repeated = NULL;
   const char *line, *eol;
   guint n_whole, n_twice;
 
-  whole = tks_capture_new_from_data (text, strlen (text), &error);
-  g_assert_no_error (error);
+  whole = tks_test_capture_of_text (text, -1);
   /* the line and its "\r\n", again after it */
   line = first_chained_line (text, &eol);
   g_assert_true (eol[1] == '\n');
   repeated = g_string_new (text);
   g_string_insert_len (repeated, eol + 2 - text, line, eol + 2 - line);
-  twice = tks_capture_new_from_data (repeated->str, repeated->len, &error);
-  g_assert_no_error (error);
+  twice = tks_test_capture_of_text (repeated->str, repeated->len);
   g_assert_true (tks_test_has_warning (twice, "came twice: its copy is left out"));
   g_assert_false (tks_test_has_warning (twice, "goes on from a line that was lost"));
   tks_capture_get_warnings (whole, &n_whole);

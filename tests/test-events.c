@@ -26,6 +26,7 @@
 #include "tks-events.h"
 #include "tks-test-board.h"
 #include "tks-test-cli.h"
+#include "tks-test-data.h"
 
 #define HZ 168000000.0
 #define N_THREADS 4
@@ -1006,12 +1007,10 @@ save_and_reload (TksCapture *capture,
                  char      **saved)
 {
   g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(GError) error = NULL;
   TksCapture *reloaded;
 
   g_assert_true (tks_capture_write (capture, out, NULL, 0));
-  reloaded = tks_capture_new_from_data (out->str, out->len, &error);
-  g_assert_no_error (error);
+  reloaded = tks_test_capture_of_text (out->str, out->len);
   if (saved != NULL)
     *saved = g_strdup (out->str);
   return reloaded;

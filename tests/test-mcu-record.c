@@ -16,6 +16,7 @@
 #include "threads_utilities.h"
 #include "tks-capture.h"
 #include "tks-compact.h"
+#include "tks-test-data.h"
 
 #define N_THREADS 8
 #define LOG 256
@@ -85,12 +86,7 @@ read_back (const char *reply,
            const char *command)
 {
   g_autofree char *text = g_strconcat (command, "\r\n", reply, "ch> ", NULL);
-  g_autoptr(GError) error = NULL;
-  TksCapture *capture = tks_capture_new_from_data (text, strlen (text), &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (capture);
-  return capture;
+  return tks_test_capture_of_text (text, -1);
 }
 
 static guint

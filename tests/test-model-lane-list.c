@@ -560,8 +560,7 @@ test_shown_names (void)
   odd = g_string_new (text);
   g_assert_cmpuint (g_string_replace (odd, "Name = console\r", "Name = con\x1b[2Jsole\r", 0), >, 0);
   g_assert_cmpuint (g_string_replace (odd, "Name = idle\r", "Name = \r", 0), >, 0);
-  capture = tks_capture_new_from_data (odd->str, odd->len, &error);
-  g_assert_no_error (error);
+  capture = tks_test_capture_of_text (odd->str, odd->len);
   list = tks_lane_list_new (capture, FALSE, 1000);
   rows = tks_lane_list_get_rows (list, &n);
   for (guint i = 0; i < n; i++)

@@ -37,14 +37,10 @@ read_data (gsize *len)
 static TksCapture *
 capture_of (GBytes *bytes)
 {
-  g_autoptr(GError) error = NULL;
   gsize len;
   const char *data = g_bytes_get_data (bytes, &len);
-  TksCapture *capture = tks_capture_new_from_data (data, len, &error);
 
-  g_assert_no_error (error);
-  g_assert_nonnull (capture);
-  return capture;
+  return tks_test_capture_of_text (data, len);
 }
 
 static const TksThread *
@@ -398,7 +394,6 @@ check_stretch (TksRecordingTail *tail,
   g_autoptr(GBytes) composed = tks_recording_tail_compose (tail);
   g_autoptr(TksCapture) stretch = NULL;
   g_autoptr(TksCapture) whole = NULL;
-  g_autoptr(GError) error = NULL;
   double wraps, shift, start, end;
   guint compared = 0;
   gsize cut;
@@ -410,8 +405,7 @@ check_stretch (TksRecordingTail *tail,
   cut = tks_recording_tail_get_offset (tail);
   while (cut > 0 && text[cut - 1] != '\n')
     cut--;
-  whole = tks_capture_new_from_data (text, cut, &error);
-  g_assert_no_error (error);
+  whole = tks_test_capture_of_text (text, cut);
   start = tks_capture_get_start (stretch);
   end = tks_capture_get_end (stretch);
   wraps = tks_recording_tail_wraps_before (tail, start);

@@ -15,6 +15,7 @@
 #include "host-stream.h"
 #include "threads_utilities.h"
 #include "tks-capture.h"
+#include "tks-test-data.h"
 
 #define N_THREADS 10
 
@@ -593,8 +594,7 @@ test_numbers_reused (void)
       g_hash_table_insert (ran, g_array_index (truth, gpointer, i), g_array_index (truth, gpointer, i + 1));
       n_switches++;
     }
-  capture = tks_capture_new_from_data (text, strlen (text), &error);
-  g_assert_no_error (error);
+  capture = tks_test_capture_of_text (text, -1);
   tks_capture_get_warnings (capture, &n_warnings);
   g_assert_cmpuint (n_warnings, ==, 0);
   g_assert_cmpuint (tks_capture_get_n_threads (capture), ==, 302);

@@ -42,12 +42,7 @@ static const char exit_transcript[] =
 static TksCapture *
 load (const char *text)
 {
-  g_autoptr(GError) error = NULL;
-  TksCapture *capture = tks_capture_new_from_data (text, strlen (text), &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (capture);
-  return capture;
+  return tks_test_capture_of_text (text, -1);
 }
 
 static int

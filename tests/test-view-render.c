@@ -703,7 +703,6 @@ test_load_shading (void)
                                           "Thread number  3 : Prio =  20, Log = Yes, Name = busy\n"
                                           "Deleted threads: \n"
                                           "threads_timestamps\n");
-  g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) capture = NULL;
   TksTimelineGeometry g = { 0 };
   cairo_surface_t *surface;
@@ -717,8 +716,7 @@ test_load_shading (void)
         g_string_append_printf (text, "From  1 to  2 at %7u\nFrom  2 to  1 at %7u\n", t, t);
       g_string_append_printf (text, "From  1 to  3 at %7u\nFrom  3 to  1 at %7u\n", t, t);
     }
-  capture = tks_capture_new_from_data (text->str, text->len, &error);
-  g_assert_no_error (error);
+  capture = tks_test_capture_of_text (text->str, text->len);
   full_geometry (capture, &g);
   surface = render (capture, &g);
   for (guint k = 0; k < 2; k++)
@@ -912,18 +910,11 @@ __lsan_default_suppressions (void)
 static TksCapture *
 renamed_fixture (const char *name)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-trigger-exits.saved.txt", NULL);
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GString) renamed = NULL;
-  TksCapture *capture;
+  g_autofree char *text = tks_test_data_contents ("board-trigger-exits.saved.txt", NULL);
+  g_autoptr(GString) renamed = g_string_new (text);
 
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  renamed = g_string_new (text);
   g_assert_cmpuint (g_string_replace (renamed, "Name = sensor\n", name, 1), ==, 1);
-  capture = tks_capture_new_from_data (renamed->str, renamed->len, &error);
-  g_assert_no_error (error);
-  return capture;
+  return tks_test_capture_of_text (renamed->str, renamed->len);
 }
 
 static void

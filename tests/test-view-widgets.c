@@ -17,6 +17,7 @@
 #include "tks-timeline-view.h"
 #include "tks-timeline-view-private.h"
 #include "test-view-synthetic.h"
+#include "tks-test-data.h"
 
 /* The timeline's parent counts how often it is measured: each layout of the window measures
  * it again, an allocation or a redraw of the timeline alone does not. */
@@ -105,8 +106,6 @@ capture_with (guint n_threads,
               guint changed)
 {
   g_autoptr(GString) text = tks_test_synthetic_capture (n_threads, 2000, 4);
-  g_autoptr(GError) error = NULL;
-  TksCapture *capture;
 
   if (changed != 0)
     {
@@ -115,9 +114,7 @@ capture_with (guint n_threads,
 
       g_assert_cmpuint (g_string_replace (text, from, to, 1), ==, 1);
     }
-  capture = tks_capture_new_from_data (text->str, text->len, &error);
-  g_assert_no_error (error);
-  return capture;
+  return tks_test_capture_of_text (text->str, text->len);
 }
 
 /* The texts of @timeline's lane headers, one per line. */
@@ -234,10 +231,8 @@ stretch_of (guint n_threads,
             guint start_tick)
 {
   g_autoptr(GString) s = g_string_new ("Saved position\n0.0\n1.0\n0.0\n1.0\nthreads_list\n");
-  g_autoptr(GError) error = NULL;
   guint32 state = 777;
   guint current = 1;
-  TksCapture *capture;
 
   for (guint i = 1; i <= n_threads; i++)
     g_string_append_printf (s, "Thread number %2u : Prio = %3u, Log = Yes, Name = %s%u\n",
@@ -257,9 +252,7 @@ stretch_of (guint n_threads,
       current = next;
     }
   g_string_append (s, "ch> \n");
-  capture = tks_capture_new_from_data (s->str, s->len, &error);
-  g_assert_no_error (error);
-  return capture;
+  return tks_test_capture_of_text (s->str, s->len);
 }
 
 /* Selects the first run of the thread named @name that begins at @t or after and lasts, as a

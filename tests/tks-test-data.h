@@ -22,6 +22,20 @@ tks_test_load_data (const char *name)
   return capture;
 }
 
+/* The capture @text reads as, from its first @len bytes (-1: up to its NUL); the test fails
+ * if it does not load. */
+static inline TksCapture *
+tks_test_capture_of_text (const char *text,
+                          gssize      len)
+{
+  g_autoptr(GError) error = NULL;
+  TksCapture *capture = tks_capture_new_from_data (text, len < 0 ? strlen (text) : (gsize) len, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (capture);
+  return capture;
+}
+
 /* The bytes of the file tests/data/@name, NUL-terminated, their count in @len (may be NULL);
  * the test fails if it cannot be read. */
 static inline char *
