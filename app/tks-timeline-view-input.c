@@ -604,14 +604,24 @@ query_tooltip_cb (GtkWidget       *widget,
       g_autofree char *begin = _tks_timeline_view_format_time (self, r->begin);
       g_autofree char *end = _tks_timeline_view_format_time (self, r->end);
 
-      text = g_markup_printf_escaped (_("<b>%s</b> (priority %d)\nBegin: %s\nEnd: %s%s\nDuration: %s\nActivation %d of %u"),
+      text = g_markup_printf_escaped (_("<b>%s</b> (priority %d)\nBegin: %s\nEnd: %s%s\nDuration: %s"),
                                       name, thread->priority,
                                       begin, end,
                                       !at_end ? ""
                                       : log_end < tks_capture_get_end (self->capture)
                                       ? _(" (running when the log ended)")
                                       : _(" (still running at the end of the capture)"),
-                                      dur, hit.run + 1, thread->n_runs);
+                                      dur);
+      /* a stretch of a recording under way does not hold all of the thread's runs */
+      if (!self->stretch)
+        {
+          /* Translators: added to a run's tooltip: its number among the thread's runs */
+          char *numbered = g_strdup_printf (_("%s\nActivation %d of %u"), text, hit.run + 1,
+                                            thread->n_runs);
+
+          g_free (text);
+          text = numbered;
+        }
       if (w != NULL)
         {
           g_autofree char *latency = tks_timeline_format_us (

@@ -95,11 +95,16 @@ show_run (TksSelectionPanel *self,
   set_field (self, FIELD_BEGIN, _tks_timeline_view_format_time (view, r->begin));
   set_field (self, FIELD_END, _tks_timeline_view_format_time (view, r->end));
   set_field (self, FIELD_DURATION, _tks_timeline_view_format_span (view, r->end - r->begin));
-  /* Translators: the run's activation number among the thread's activations */
-  set_field (self, FIELD_ACTIVATION, g_strdup_printf (_("%u of %u"), run + 1, thread->n_runs));
-  /* the wait since the thread's previous run ended; the first run in the log has none known */
+  /* a stretch of a recording under way does not hold all of the thread's runs */
+  set_field (self, FIELD_ACTIVATION,
+             view->stretch ? NULL
+             /* Translators: the run's activation number among the thread's activations */
+             : g_strdup_printf (_("%u of %u"), run + 1, thread->n_runs));
+  /* the wait since the thread's previous run ended; the first run in the log has none known,
+   * the first of a stretch has one that the stretch does not hold */
   set_field (self, FIELD_WAIT, run > 0
                                ? _tks_timeline_view_format_span (view, r->begin - thread->runs[run - 1].end)
+                               : view->stretch ? g_strdup (_("— (before the stretch shown)"))
                                : g_strdup (_("— (first run in the log)")));
   if (tks_capture_get_events (view->capture) == NULL)
     set_field (self, FIELD_LATENCY, NULL);

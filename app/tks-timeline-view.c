@@ -1403,7 +1403,21 @@ tks_timeline_view_set_capture (TksTimelineView *self,
   g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
   g_return_if_fail (capture == NULL || TKS_IS_CAPTURE (capture));
 
+  self->stretch = FALSE;
   replace_capture (self, capture, FALSE, 0);
+}
+
+void
+tks_timeline_view_set_stretch (TksTimelineView *self,
+                               gboolean         stretch)
+{
+  g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
+
+  if (self->stretch == !!stretch)
+    return;
+  self->stretch = !!stretch;
+  /* the Selection panel tells the selected run otherwise */
+  _tks_timeline_view_selection_changed (self);
 }
 
 void

@@ -24,6 +24,11 @@ void         tks_timeline_view_set_capture   (TksTimelineView     *self,
 void         tks_timeline_view_set_next_capture (TksTimelineView *self,
                                                  TksCapture      *capture,
                                                  double           shift);
+/* The capture shown is a stretch of a recording under way (TRUE) rather than a whole log: a
+ * run's number among its thread's runs, and the wait before a thread's first run in the
+ * stretch, are then not known and not shown. set_capture() makes it FALSE. */
+void         tks_timeline_view_set_stretch   (TksTimelineView     *self,
+                                              gboolean             stretch);
 TksViewport *tks_timeline_view_get_viewport  (TksTimelineView     *self);
 void         tks_timeline_view_set_viewport  (TksTimelineView     *self,
                                               TksViewport         *viewport);

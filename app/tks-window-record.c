@@ -399,6 +399,7 @@ put_recording_capture (TksWindow        *self,
   else
     tks_timeline_view_set_next_capture (self->timeline, capture, shift);
   self->record_wraps = wraps;
+  tks_timeline_view_set_stretch (self->timeline, TRUE);
   tks_overview_set_capture (self->overview, capture);
   tks_timeline_view_set_time_origin (self->timeline, self->record_origin - wraps * wrap);
   return shift;
@@ -829,7 +830,11 @@ final_load_done_cb (GObject      *source,
        * too, while the whole recording is there to scroll through. (The timeline has the
        * capture already when the window gives it.) */
       if (keep)
-        tks_timeline_view_set_next_capture (self->timeline, capture, load->shift);
+        {
+          tks_timeline_view_set_next_capture (self->timeline, capture, load->shift);
+          /* the whole recording: the selected run has its number among the thread's now */
+          tks_timeline_view_set_stretch (self->timeline, FALSE);
+        }
       tks_window_set_capture (self, capture, load->file);
       if (keep)
         {

@@ -322,6 +322,8 @@ def kept_while_rolling():
         if selected:
             break
     check(selected and selected.get("Thread"), "a click on a lane selects a run", (selected, len(headers)))
+    check(selected and "Activation" not in selected,
+          "while recording, no activation number: the stretch shown does not hold all the runs", selected)
     mouse(left + width * 0.2, box.y + 20, shift=True)
     mouse(left + width * 0.4, box.y + 20, shift=True)
     marks = wait_for(lambda: panel_fields(app) if "Δt (B − A)" in (panel_fields(app) or {}) else None, 5) or {}
@@ -351,6 +353,8 @@ def kept_while_rolling():
     check(selected and all(after.get(k) == selected.get(k) for k in ("Thread", "Begin")) and marks
           and all(after.get(k) == marks.get(k) for k in ("Cursor A", "Cursor B")),
           "with the same run selected and the same cursors", (selected, marks, after))
+    check(re.match(r"\d+ of \d+$", after.get("Activation") or "") is not None,
+          "and now its activation number among the thread's runs", after)
     stop(proc)
 
 
