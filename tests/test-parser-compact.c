@@ -566,7 +566,6 @@ test_numbers_reused (void)
   g_autofree char *text = make_churn_recording (300, 3000, 5, truth);
   g_autoptr(GHashTable) ran = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr(TksCapture) capture = NULL;
-  g_autoptr(GError) error = NULL;
   Read expected = check_text (text, rand);
   guint n_runs = 0, n_switches = 0, n_warnings = 0;
 
