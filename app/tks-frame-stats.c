@@ -13,17 +13,21 @@
  * its own at once, with what the main thread did meanwhile, to tell work from waiting:
  *
  *   slow frame: 1950.3 s 17.54 ms (layout 0.29, paint 17.25); main thread 16.80 ms on a
- *   processor, 2 waits, 1 preemption, 310 page faults
+ *   processor, 0.41 ms waiting for one, 2 waits, 1 preemption, 310 page faults
  *
- * (on one line: its processor time, the times it blocked, e.g. on the X server, the times the
- * system took the processor from it, and its minor page faults, in the frame).
+ * (on one line: its time on a processor and its time ready to run but waiting for one, both
+ * from the scheduler's own count in nanoseconds (/proc/self/task/TID/schedstat); the times it
+ * blocked, e.g. on the X server, the times the system took the processor from it, and its
+ * minor page faults, in the frame).
  *
  * Without the variable nothing is connected and nothing costs. */
 #define _GNU_SOURCE
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "tks-frame-stats.h"
 
@@ -48,7 +52,32 @@ typedef struct
   gint64  worst_paint;
   guint   preempted;   /* the period's frames that lost the processor */
   struct rusage usage; /* the main thread's, at the frame's start */
+  int     schedstat;   /* the main thread's schedstat, -1: not readable */
+  gint64  run_ns;      /* from it at the frame's start: time on a processor, */
+  gint64  wait_ns;     /* and time waiting for one */
 } FrameStats;
+
+/* The main thread's time on a processor and time waiting for one, in ns, from the scheduler
+ * (both -1 without /proc or the scheduler's statistics). */
+static void
+read_schedstat (FrameStats *s,
+                gint64     *run_ns,
+                gint64     *wait_ns)
+{
+  char buf[96];
+  ssize_t n = s->schedstat >= 0 ? pread (s->schedstat, buf, sizeof buf - 1, 0) : -1;
+  long long run, wait;
+
+  *run_ns = *wait_ns = -1;
+  if (n <= 0)
+    return;
+  buf[n] = '\0';
+  if (sscanf (buf, "%lld %lld", &run, &wait) == 2)
+    {
+      *run_ns = run;
+      *wait_ns = wait;
+    }
+}
 
 static void
 frame_stats_free (gpointer data)
@@ -56,6 +85,8 @@ frame_stats_free (gpointer data)
   FrameStats *s = data;
 
   fclose (s->out);
+  if (s->schedstat >= 0)
+    close (s->schedstat);
   g_array_unref (s->times);
   g_free (s);
 }
@@ -97,6 +128,7 @@ before_paint_cb (GdkFrameClock *clock,
   s->begin = g_get_monotonic_time ();
   s->paint = 0;
   getrusage (TKS_RUSAGE_WHO, &s->usage);
+  read_schedstat (s, &s->run_ns, &s->wait_ns);
   if (s->started == 0)
     {
       s->started = s->begin;
@@ -127,12 +159,22 @@ report_slow (FrameStats          *s,
              const struct rusage *u)
 {
   gint64 paint = s->paint >= s->begin ? now - s->paint : took;
+  gint64 run_ns, wait_ns;
+  g_autofree char *on = NULL;
 
-  fprintf (s->out, "slow frame: %.1f s %.2f ms (layout %.2f, paint %.2f); main thread %.2f ms on "
-           "a processor, %ld waits, %ld preemptions, %ld page faults\n",
-           (now - s->started) / 1e6, took / 1e3, (took - paint) / 1e3, paint / 1e3,
-           (cpu_us (u) - cpu_us (&s->usage)) / 1e3, u->ru_nvcsw - s->usage.ru_nvcsw,
-           u->ru_nivcsw - s->usage.ru_nivcsw, u->ru_minflt - s->usage.ru_minflt);
+  read_schedstat (s, &run_ns, &wait_ns);
+  if (run_ns >= 0 && s->run_ns >= 0)
+    on = g_strdup_printf ("%.2f ms on a processor, %.2f ms waiting for one",
+                          (run_ns - s->run_ns) / 1e6, (wait_ns - s->wait_ns) / 1e6);
+  else
+    /* without the scheduler's count: user and system time, which Linux splits by the ticks
+     * it sampled (a frame's difference may be a few ms off) */
+    on = g_strdup_printf ("%.2f ms on a processor", (cpu_us (u) - cpu_us (&s->usage)) / 1e3);
+  fprintf (s->out, "slow frame: %.1f s %.2f ms (layout %.2f, paint %.2f); main thread %s, "
+           "%ld waits, %ld preemptions, %ld page faults\n",
+           (now - s->started) / 1e6, took / 1e3, (took - paint) / 1e3, paint / 1e3, on,
+           u->ru_nvcsw - s->usage.ru_nvcsw, u->ru_nivcsw - s->usage.ru_nivcsw,
+           u->ru_minflt - s->usage.ru_minflt);
   fflush (s->out);
 }
 
@@ -184,6 +226,7 @@ void
 tks_frame_stats_attach_from_env (GtkWidget *widget)
 {
   const char *path = g_getenv ("TICKSCOPE_FRAME_STATS");
+  g_autofree char *schedstat = NULL;
   FrameStats *s;
   FILE *out;
 
@@ -197,6 +240,9 @@ tks_frame_stats_attach_from_env (GtkWidget *widget)
     }
   s = g_new0 (FrameStats, 1);
   s->out = out;
+  /* the main thread's (this one's) */
+  schedstat = g_strdup_printf ("/proc/self/task/%d/schedstat", (int) gettid ());
+  s->schedstat = open (schedstat, O_RDONLY | O_CLOEXEC);
   s->times = g_array_new (FALSE, FALSE, sizeof (gint64));
   g_object_set_data_full (G_OBJECT (widget), "tks-frame-stats", s, frame_stats_free);
   g_signal_connect (widget, "realize", G_CALLBACK (realize_cb), s);
