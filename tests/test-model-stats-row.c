@@ -7,6 +7,7 @@
 #include "tks-stats-row.h"
 #include "tks-stats.h"
 #include "tks-test-fixtures.h"
+#include "tks-test-data.h"
 
 /* The row of "worker" (runs [102, 103] and [103.5, 106]) over [from, to), and its figures. */
 static TksStatsRow *
@@ -15,13 +16,10 @@ worker_row (double          from,
             guint           lane,
             TksThreadStats *stats)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TksCapture) capture = tks_capture_new_from_data (tks_test_simple_transcript,
-                                                             sizeof tks_test_simple_transcript - 1,
-                                                             &error);
+  g_autoptr(TksCapture) capture = tks_test_capture_of_text (tks_test_simple_transcript,
+                                                            sizeof tks_test_simple_transcript - 1);
   const TksThread *worker;
 
-  g_assert_no_error (error);
   worker = tks_capture_get_thread (capture, 2);
   g_assert_cmpstr (worker->name, ==, "worker");
   tks_thread_stats_compute (worker, from, to, stats);

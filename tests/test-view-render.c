@@ -240,13 +240,11 @@ static void
 test_gap_band (void)
 {
   static const char text[] = TKS_TEST_GAP_CAPTURE "From  3 to  1 at     171\nch> \n";
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TksCapture) capture = tks_capture_new_from_data (text, strlen (text), &error);
+  g_autoptr(TksCapture) capture = tks_test_capture_of_text (text, -1);
   TksTimelineGeometry g = { 0 };
   cairo_surface_t *surface;
   guint n_gaps;
 
-  g_assert_no_error (error);
   tks_capture_get_gaps (capture, &n_gaps);
   g_assert_cmpuint (n_gaps, ==, 1);
   full_geometry (capture, &g);
@@ -419,8 +417,7 @@ test_hidden_lanes (void)
   TksTimelineHit hit;
   guint n_all, n_shown, seen_hidden = 0;
 
-  capture = tks_capture_new_from_data (stale, strlen (stale), NULL);
-  g_assert_nonnull (capture);
+  capture = tks_test_capture_of_text (stale, -1);
   tks_capture_get_shown_lanes (capture, TRUE, &n_all);
   tks_capture_get_shown_lanes (capture, FALSE, &n_shown);
   g_assert_cmpuint (n_all, ==, n_shown + 30);
@@ -449,12 +446,10 @@ static void
 test_cost_follows_pixels (void)
 {
   g_autoptr(GString) text = tks_test_synthetic_capture (10, 400000, 2);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TksCapture) capture = tks_capture_new_from_data (text->str, text->len, &error);
+  g_autoptr(TksCapture) capture = tks_test_capture_of_text (text->str, text->len);
   TksTimelineGeometry g = { 0 };
   guint n_lanes, fills, bound;
 
-  g_assert_no_error (error);
   tks_capture_get_lanes (capture, &n_lanes);
   full_geometry (capture, &g);
 
@@ -519,13 +514,11 @@ static void
 test_coverage_draws_the_same (void)
 {
   g_autoptr(GString) text = tks_test_synthetic_capture (10, 400000, 2);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TksCapture) capture = tks_capture_new_from_data (text->str, text->len, &error);
+  g_autoptr(TksCapture) capture = tks_test_capture_of_text (text->str, text->len);
   g_autoptr(TksCoverage) coverage = NULL;
   static const double spans[] = { 1.0, 0.12, 0.03 };
   guint i;
 
-  g_assert_no_error (error);
   coverage = tks_coverage_new (capture);
   for (i = 0; i < tks_capture_get_n_threads (capture); i++)
     if (tks_coverage_bucket_width (coverage, i) > 0)
