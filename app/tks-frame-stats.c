@@ -5,11 +5,14 @@
  * to the end of its "after-paint" phase (updates, layout, the widgets' snapshots and GSK's
  * rendering of them), and every ten seconds a line is appended to FILE:
  *
- *   frames: 12.0 s 14 frames, median 1.92 ms, 90th 3.10 ms, worst 4.42 ms (layout 1.20, paint 3.01), 1 preempted
+ *   frames: 12.0 s 14 frames, median 1.92 ms, 90th 3.10 ms, worst 4.42 ms (layout 1.20, paint 3.01), 1 preempted, 0 over 5 ms, 48 page faults
  *
- * the worst frame's time split between its update and layout phases and its paint phase (a
- * frame without a layout phase counts whole as paint), and how many of the frames lost the
- * processor to another thread or process at least once. A frame slower than 8 ms gets a line of
+ * (on one line): the worst frame's time split between its update and layout phases and its
+ * paint phase (a frame without a layout phase counts whole as paint), how many of the frames
+ * lost the processor to another thread or process at least once, how many took more than 5 ms
+ * (the tail a slow frame comes from), and the main thread's minor page faults in the frames
+ * (each costs it a few µs: a frame that touches fresh memory, e.g. a new paint buffer from the
+ * system, is slower for it). A frame slower than 8 ms gets a line of
  * its own at once, with what the main thread did meanwhile, to tell work from waiting:
  *
  *   slow frame: 1950.3 s 17.54 ms (layout 0.29, paint 17.25); main thread 16.80 ms on a
@@ -33,6 +36,7 @@
 
 #define PERIOD_US (10 * G_USEC_PER_SEC)
 #define SLOW_US   (8 * 1000)
+#define LONG_US   (5 * 1000)
 
 #ifdef RUSAGE_THREAD
 #define TKS_RUSAGE_WHO RUSAGE_THREAD
@@ -51,6 +55,8 @@ typedef struct
   gint64  worst;       /* the period's worst frame, whole and its paint phase */
   gint64  worst_paint;
   guint   preempted;   /* the period's frames that lost the processor */
+  guint   long_frames; /* the period's frames over LONG_US */
+  glong   faults;      /* the period's minor page faults in frames */
   struct rusage usage; /* the main thread's, at the frame's start */
   int     schedstat;   /* the main thread's schedstat, -1: not readable */
   gint64  run_ns;      /* from it at the frame's start: time on a processor, */
@@ -112,13 +118,16 @@ report (FrameStats *s,
     return;
   g_array_sort (s->times, compare_times);
   fprintf (s->out, "frames: %.1f s %u frames, median %.2f ms, 90th %.2f ms, worst %.2f ms "
-           "(layout %.2f, paint %.2f), %u preempted\n",
+           "(layout %.2f, paint %.2f), %u preempted, %u over 5 ms, %ld page faults\n",
            (now - s->started) / 1e6, n, t[n / 2] / 1e3, t[n * 9 / 10] / 1e3, t[n - 1] / 1e3,
-           (s->worst - s->worst_paint) / 1e3, s->worst_paint / 1e3, s->preempted);
+           (s->worst - s->worst_paint) / 1e3, s->worst_paint / 1e3, s->preempted,
+           s->long_frames, s->faults);
   fflush (s->out);
   g_array_set_size (s->times, 0);
   s->worst = 0;
   s->preempted = 0;
+  s->long_frames = 0;
+  s->faults = 0;
 }
 
 static void
@@ -191,6 +200,8 @@ after_paint_cb (GdkFrameClock *clock,
   took = now - s->begin;
   getrusage (TKS_RUSAGE_WHO, &u);
   s->preempted += u.ru_nivcsw != s->usage.ru_nivcsw;
+  s->long_frames += took > LONG_US;
+  s->faults += u.ru_minflt - s->usage.ru_minflt;
   if (took > SLOW_US)
     report_slow (s, now, took, &u);
   if (took > s->worst)

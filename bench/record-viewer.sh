@@ -57,8 +57,10 @@ while [ "$t" -lt "$seconds" ]; do
   echo "  after ${t} s: viewer resident memory ${rss} MB; $(grep '^frames:' "$tmp/frames.txt" 2>/dev/null | tail -n 1 | sed 's/^frames: [0-9.]* s //')"
 done
 # the first ten seconds hold the window's start and the first capture
-awk '/^frames:/ && ++k > 1 { n += $4; w = $13 + 0 > w ? $13 + 0 : w; if ($13 + 0 > 8) over++; p++; pre += $19 }
-     END { if (p) printf "  frames after the first 10 s: %d (%d preempted), the worst of each 10 s over 8 ms in %d of %d, worst %.2f ms\n", n, pre, over, p, w }' \
+awk '/^frames:/ && ++k > 1 { n += $4; w = $13 + 0 > w ? $13 + 0 : w; if ($13 + 0 > 8) over++; p++; pre += $19
+                              long += $21; faults += $25 }
+     END { if (p) printf "  frames after the first 10 s: %d (%d preempted, %d over 5 ms, %.0f page faults a frame), " \
+                         "the worst of each 10 s over 8 ms in %d of %d, worst %.2f ms\n", n, pre, long, faults / n, over, p, w }' \
   "$tmp/frames.txt" 2>/dev/null || true
 # each frame over 8 ms, with what the main thread did meanwhile (see app/tks-frame-stats.c)
 grep '^slow frame:' "$tmp/frames.txt" 2>/dev/null | sed 's/^/  /' || true
