@@ -415,6 +415,7 @@ viewport_changed_cb (TksTimelineView *self,
   if (!labels_cover_view (self))
     rebuild_labels (self);
   queue_place_headers (self);
+  _tks_timeline_view_content_moved (self);
 }
 
 static void
@@ -1258,6 +1259,7 @@ apply_lanes (TksTimelineView *self)
   _tks_timeline_view_update_info (self);
   invalidate (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
+  _tks_timeline_view_content_moved (self);
 }
 
 static void
@@ -1392,6 +1394,8 @@ replace_capture (TksTimelineView *self,
     gtk_widget_queue_resize (GTK_WIDGET (self));
   else
     queue_place_headers (self);
+  /* (the hover above told a run of the capture before) */
+  _tks_timeline_view_content_moved (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE]);
   g_signal_emit (self, signals[LANES_CHANGED], 0);
 }
@@ -1584,6 +1588,7 @@ tks_timeline_view_set_all_lanes (TksTimelineView *self,
   _tks_timeline_view_update_info (self);
   invalidate (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
+  _tks_timeline_view_content_moved (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ALL_LANES]);
 }
 

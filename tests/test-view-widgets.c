@@ -345,6 +345,91 @@ test_next_capture_after_wrap (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Moves the pointer to @x, @y of @widget, as GTK tells its motion controllers. */
+static void
+move_pointer (GtkWidget *widget,
+              double     x,
+              double     y)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_MOTION (c))
+        g_signal_emit_by_name (c, "motion", x, y);
+    }
+}
+
+/* @view's hover is the run under @x, @y of what it shows now. Returns that run's begin. */
+static double
+assert_hover_at (TksTimelineView *view,
+                 double           x,
+                 double           y)
+{
+  TksCapture *capture = tks_timeline_view_get_capture (view);
+  TksTimelineGeometry g;
+  TksTimelineHit hit;
+
+  _tks_timeline_view_current_geometry (view, &g);
+  g_assert_true (tks_timeline_hit_test (capture, &g, x, y, &hit));
+  g_assert_true (view->has_hover);
+  g_assert_cmpuint (view->hover.lane, ==, hit.lane);
+  g_assert_cmpint (view->hover.run, ==, hit.run);
+  return tks_capture_get_thread (capture, hit.thread)->runs[hit.run].begin;
+}
+
+/* The content moves under a pointer that stays (the next stretch of a recording, the range
+ * rolling): the run shown as under the pointer is the one under it now, not the one that was. */
+static void
+test_hover_follows_content (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *widget = tks_timeline_view_new ();
+  TksTimelineView *view = TKS_TIMELINE_VIEW (widget);
+  g_autoptr(TksCapture) first = stretch_of (2, 0, 4000, 0);
+  g_autoptr(TksCapture) next = stretch_of (2, 400, 4400, 0);
+  TksViewport *viewport = tks_timeline_view_get_viewport (view);
+  TksTimelineGeometry g;
+  double x, y, begin, moved;
+
+  gtk_window_set_child (GTK_WINDOW (window), widget);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
+  tks_timeline_view_set_capture (view, first);
+  tks_viewport_set_bounds (viewport, tks_capture_get_start (first), tks_capture_get_end (first));
+  tks_viewport_set_range (viewport, 500, 520);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (window, 2);
+
+  /* over the lane of the first thread that is not the idle one, in a run */
+  _tks_timeline_view_current_geometry (view, &g);
+  y = g.top + g.lane_height / 2;
+  for (x = g.left + 10; x < g.left + g.width; x += 2)
+    {
+      TksTimelineHit hit;
+
+      if (tks_timeline_hit_test (first, &g, x, y, &hit))
+        break;
+    }
+  g_assert_cmpfloat (x, <, g.left + g.width);
+  move_pointer (widget, x, y);
+  begin = assert_hover_at (view, x, y);
+
+  /* the range rolls on by 5 ticks: another run is under the pointer */
+  tks_viewport_set_range (viewport, 505, 525);
+  wait_frames (window, 1);
+  moved = assert_hover_at (view, x, y);
+  g_assert_cmpfloat (moved, !=, begin);
+
+  /* the next stretch, the same range: the runs are the next capture's */
+  tks_timeline_view_set_next_capture (view, next, 0);
+  wait_frames (window, 1);
+  g_assert_cmpfloat (assert_hover_at (view, x, y), ==, moved);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -354,5 +439,6 @@ main (int   argc,
 
   g_test_add_func ("/view/widgets/next-capture-without-layout", test_next_capture_without_layout);
   g_test_add_func ("/view/widgets/next-capture-after-wrap", test_next_capture_after_wrap);
+  g_test_add_func ("/view/widgets/hover-follows-content", test_hover_follows_content);
   return g_test_run ();
 }
