@@ -1247,6 +1247,34 @@ hit_thread (const TksThread *thread,
   return hit->run >= 0 || hit->mark >= 0;
 }
 
+/* The member of a group's lane (@threads, at least one) that a place without a run tells of
+ * at @t: the one alive there (seen by then, not exited), else the last to exit before it, else
+ * the first (nothing of the group is seen before @t). */
+static const TksThread *
+group_member_at (TksCapture  *capture,
+                 const guint *threads,
+                 guint        n_threads,
+                 double       t)
+{
+  const TksThread *first = tks_capture_get_thread (capture, threads[0]);
+  const TksThread *exited = NULL;
+
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TksThread *m = tks_capture_get_thread (capture, threads[i]);
+      gboolean gone;
+
+      if (m == NULL)
+        continue;
+      gone = (m->flags & TKS_THREAD_EXITED) && t >= m->exit_time;
+      if (!gone && !isnan (m->first_event) && m->first_event <= t)
+        return m;
+      if (gone && (exited == NULL || m->exit_time > exited->exit_time))
+        exited = m;
+    }
+  return exited != NULL ? exited : first;
+}
+
 gboolean
 tks_timeline_hit_test (TksCapture                *capture,
                        const TksTimelineGeometry *g,
@@ -1275,7 +1303,7 @@ tks_timeline_hit_test (TksCapture                *capture,
   t = g->x0 + (x - g->left) / scale;
   tol = 3.0 / scale;
   hit->lane = (guint)lane;
-  /* a group's lane: the member that ran or was marked there, else its first */
+  /* a group's lane: the member that ran or was marked there */
   for (guint i = 0; i < n_threads; i++)
     {
       const TksThread *member = tks_capture_get_thread (capture, threads[i]);
@@ -1283,6 +1311,6 @@ tks_timeline_hit_test (TksCapture                *capture,
       if (member != NULL && hit_thread (member, t, tol, hit))
         return TRUE;
     }
-  hit_thread (thread, t, tol, hit);
+  hit_thread (n_threads > 1 ? group_member_at (capture, threads, n_threads, t) : thread, t, tol, hit);
   return TRUE;
 }

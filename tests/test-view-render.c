@@ -348,7 +348,7 @@ test_group_lanes (void)
   const TksLane *lanes;
   const TksLaneRow *group = NULL;
   cairo_surface_t *surface;
-  guint n_lanes, n_shown, group_lane = 0, members_seen = 0;
+  guint n_lanes, n_shown, group_lane = 0, members_seen = 0, exits_told = 0;
   GdkRGBA color;
 
   tks_capture_get_shown_lanes (capture, FALSE, &n_shown);
@@ -394,6 +394,40 @@ test_group_lanes (void)
       members_seen++;
     }
   g_assert_cmpuint (members_seen, >=, 2);
+
+  /* where no member runs, the lane tells of the member that was there: after each member's
+   * exit, the last to have exited by then (unless another is alive) */
+  full_geometry (capture, &g);
+  for (guint m = 0; m < lanes[group_lane].n_threads; m++)
+    {
+      const TksThread *member = tks_capture_get_thread (capture, lanes[group_lane].threads[m]);
+      double y = tks_timeline_lane_y (&g, group_lane) + g.lane_height / 2;
+      double t = member->exit_time + 3 / (g.width / (g.x1 - g.x0)) + 1;
+      const TksThread *told;
+      TksTimelineHit hit;
+      gboolean other = FALSE;
+
+      if (!(member->flags & TKS_THREAD_EXITED) || t >= g.x1)
+        continue;
+      g_assert_true (tks_timeline_hit_test (capture, &g, x_of (&g, t), y, &hit));
+      if (hit.run >= 0 || hit.mark >= 0)
+        continue;
+      told = tks_capture_get_thread (capture, hit.thread);
+      for (guint o = 0; o < lanes[group_lane].n_threads; o++)
+        {
+          const TksThread *x = tks_capture_get_thread (capture, lanes[group_lane].threads[o]);
+
+          /* another alive at t, or one that exited later but by t */
+          other |= x != member && x->first_event <= t &&
+                   (!(x->flags & TKS_THREAD_EXITED) || x->exit_time > member->exit_time);
+        }
+      if (!other)
+        g_assert_cmpstr (told == member ? "the member that exited" : told->name, ==, "the member that exited");
+      else
+        g_assert_true (told != member);
+      exits_told++;
+    }
+  g_assert_cmpuint (exits_told, >=, 2);
 
   /* hidden: no lane; pinned: the first lane */
   g_assert_true (tks_lane_list_set_hidden (list, group->key, TRUE));
