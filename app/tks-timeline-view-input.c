@@ -253,12 +253,8 @@ update_hover (TksTimelineView *self)
 void
 _tks_timeline_view_content_moved (TksTimelineView *self)
 {
-  if (!self->pointer_inside)
-    return;
-  update_hover (self);
-  /* (a drag moves the content with the pointer, and has no tooltip) */
-  if (self->drag_mode == DRAG_NONE)
-    gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+  if (self->pointer_inside)
+    update_hover (self);
 }
 
 static void

@@ -121,7 +121,7 @@ void   _tks_timeline_view_selection_changed     (TksTimelineView     *self);
 void   _tks_timeline_view_update_info           (TksTimelineView     *self);
 void   _tks_timeline_view_input_init            (TksTimelineView     *self);
 /* The content moved under a pointer that stayed (a next stretch of a recording, a new range):
- * the run the pointer is over and its tooltip become those of the content now under it. */
+ * the run the pointer is over becomes the one of the content now under it. */
 void   _tks_timeline_view_content_moved         (TksTimelineView     *self);
 
 char    *_tks_timeline_view_format_time (TksTimelineView *self,
