@@ -255,6 +255,13 @@ _tks_timeline_view_content_moved (TksTimelineView *self)
 {
   if (self->pointer_inside)
     update_hover (self);
+  /* (also when the pointer is no longer over the timeline: a new layout, e.g. the recording's
+   * panels coming, moves the timeline from under a still pointer without telling it so) */
+  if (self->tooltip_told && self->drag_mode == DRAG_NONE)
+    {
+      self->tooltip_told = FALSE;
+      gtk_widget_trigger_tooltip_query (GTK_WIDGET (self));
+    }
 }
 
 static void
@@ -274,6 +281,8 @@ leave_cb (GtkEventControllerMotion *controller,
           TksTimelineView          *self)
 {
   self->pointer_inside = FALSE;
+  /* (GTK takes the tooltip away itself) */
+  self->tooltip_told = FALSE;
   update_hover (self);
 }
 
@@ -563,12 +572,12 @@ gap_at (TksCapture *capture,
 }
 
 static gboolean
-query_tooltip_cb (GtkWidget       *widget,
-                  int              x,
-                  int              y,
-                  gboolean         keyboard,
-                  GtkTooltip      *tooltip,
-                  TksTimelineView *self)
+query_tooltip (GtkWidget       *widget,
+               int              x,
+               int              y,
+               gboolean         keyboard,
+               GtkTooltip      *tooltip,
+               TksTimelineView *self)
 {
   TksTimelineGeometry g;
   TksTimelineHit hit;
@@ -687,6 +696,18 @@ query_tooltip_cb (GtkWidget       *widget,
 
   gtk_tooltip_set_markup (tooltip, text);
   return TRUE;
+}
+
+static gboolean
+query_tooltip_cb (GtkWidget       *widget,
+                  int              x,
+                  int              y,
+                  gboolean         keyboard,
+                  GtkTooltip      *tooltip,
+                  TksTimelineView *self)
+{
+  self->tooltip_told = query_tooltip (widget, x, y, keyboard, tooltip, self);
+  return self->tooltip_told;
 }
 
 /* A right click on the time area: the time ruler's origin. */

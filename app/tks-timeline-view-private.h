@@ -82,6 +82,9 @@ struct _TksTimelineView
   double          pointer_x;
   double          pointer_y;
   gboolean        pointer_inside;
+  /* a tooltip of the content shown was given to GTK: when the content moves, it is asked
+   * for again (GTK keeps a tooltip until the pointer moves) */
+  gboolean        tooltip_told;
   TksTimelineHit  hover;
   gboolean        has_hover;
   TksTimelineHit  selected;
@@ -121,7 +124,8 @@ void   _tks_timeline_view_selection_changed     (TksTimelineView     *self);
 void   _tks_timeline_view_update_info           (TksTimelineView     *self);
 void   _tks_timeline_view_input_init            (TksTimelineView     *self);
 /* The content moved under a pointer that stayed (a next stretch of a recording, a new range):
- * the run the pointer is over becomes the one of the content now under it. */
+ * the run the pointer is over becomes the one of the content now under it, and a tooltip
+ * shown is asked for again (GTK then changes its text, or takes it away). */
 void   _tks_timeline_view_content_moved         (TksTimelineView     *self);
 
 char    *_tks_timeline_view_format_time (TksTimelineView *self,

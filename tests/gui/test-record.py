@@ -114,6 +114,33 @@ def time_area_pixels(app, widget, name):
     return crop, coloured
 
 
+def dark_pixels(app, name):
+    """The near-black pixels of the main window in a screenshot: the window's text alone makes
+    about 5,000, a tooltip's black box of two lines adds 10,000 to 40,000."""
+    ext = main_window(app).queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    path = screenshot(name)
+    return count_colours(path, {"dark": lambda r, g, b: max(r, g, b) < 60},
+                         (ext.x, ext.y, ext.width, ext.height))["dark"]
+
+
+def point_at_timeline_bottom(app):
+    """The pointer rests over the timeline's lower part, which the recording's panels take:
+    the timeline gives a run's tooltip there."""
+    node = find(main_window(app), lambda n: n.name == "Timeline")
+    ext = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    shown = False
+    # (a lane between two runs has none: the next lane down, until one has)
+    for part in (0.65, 0.7, 0.75, 0.8, 0.85):
+        x, y = int(ext.x + ext.width * 0.6), int(ext.y + ext.height * part)
+        pyatspi.Registry.generateMouseEvent(x, y, "abs")
+        time.sleep(0.2)
+        pyatspi.Registry.generateMouseEvent(x + 3, y, "abs")
+        shown = wait_for(lambda: dark_pixels(app, "tooltip.png") > 12000, 2)
+        if shown:
+            break
+    check(shown, "a still pointer over the timeline gets a tooltip")
+
+
 def area_follows(app, widget, shot, what):
     """@widget's time area shows the live capture in its lanes' colours, drawn again as it grows."""
     before, coloured = time_area_pixels(app, widget, shot + "-1.png")
@@ -158,6 +185,7 @@ def main():
     if not check(button is not None, "connected to a board that has threads_record, Record is enabled"):
         return finish(log)
 
+    point_at_timeline_bottom(app)
     click(button)
     line = wait_for(lambda: recording_line(app), 5)
     check(line is not None, "Record starts a recording into a file", line)
@@ -179,7 +207,10 @@ def main():
           "the timeline rolls with the newest data (view ends at %s, then %s)" % (first_end, later_end))
     events = [int(m.group(1)) for m in [re.search(r": (\d+) events", recording_line(app) or "")] if m]
     check(events and events[0] > 1000, "the recording counts what arrived", recording_line(app))
-    screenshot("recording.png")
+    # the recording's panels took the place under the pointer, which did not move
+    dark = dark_pixels(app, "recording.png")
+    check(dark < 12000, "the tooltip of the capture before the recording does not stay over the live view "
+          "(%d dark pixels)" % dark)
     # the timeline's image of each second is drawn by a worker, the previous one shown meanwhile
     area_follows(app, "Timeline", "timeline", "the timeline")
     area_follows(app, "Overview of the whole capture", "overview", "the overview under the timeline")
