@@ -88,6 +88,9 @@ _tks_window_progress_stop (TksWindow *self)
 {
   g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
+  /* a fraction ends the bar's pulsing: pulsed, it animates at every frame (a tick callback),
+   * hidden or not, and the window would draw 60 empty frames a second from then on */
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
   gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
 }
 
