@@ -12,8 +12,8 @@
  * lost the processor to another thread or process at least once, how many took more than 5 ms
  * (the tail a slow frame comes from), and the main thread's minor page faults in the frames
  * (each costs it a few µs: a frame that touches fresh memory, e.g. a new paint buffer from the
- * system, is slower for it). A frame slower than 8 ms gets a line of
- * its own at once, with what the main thread did meanwhile, to tell work from waiting:
+ * system, is slower for it). A frame slower than 8 ms gets a line of its own at once, with
+ * what the main thread did meanwhile, to tell work from waiting:
  *
  *   slow frame: 1950.3 s 17.54 ms (layout 0.29, paint 17.25); main thread 16.80 ms on a
  *   processor, 0.41 ms waiting for one, 2 waits, 1 preemption, 310 page faults
