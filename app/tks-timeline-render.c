@@ -1247,9 +1247,9 @@ hit_thread (const TksThread *thread,
   return hit->run >= 0 || hit->mark >= 0;
 }
 
-/* The member of a group's lane (@threads, at least one) that a place without a run tells of
- * at @t: the one alive there (seen by then, not exited), else the last to exit before it, else
- * the first (nothing of the group is seen before @t). */
+/* The thread of a lane (@threads, at least one: a group's members, or a thread alone) that a
+ * place without a run tells of at @t: the one alive there (seen by then, not exited), else the
+ * last to exit before it, else the first (nothing of the lane is seen before @t). */
 static const TksThread *
 group_member_at (TksCapture  *capture,
                  const guint *threads,
@@ -1311,6 +1311,6 @@ tks_timeline_hit_test (TksCapture                *capture,
       if (member != NULL && hit_thread (member, t, tol, hit))
         return TRUE;
     }
-  hit_thread (n_threads > 1 ? group_member_at (capture, threads, n_threads, t) : thread, t, tol, hit);
+  hit_thread (group_member_at (capture, threads, n_threads, t), t, tol, hit);
   return TRUE;
 }
