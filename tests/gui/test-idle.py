@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 # An idle window draws nothing. A file that is slow to read (here a FIFO opened through the
-# Open dialog, written in two halves 1.5 s apart) shows the progress bar, pulsed; once the capture is shown and the bar
-# hidden, the window's frame clock must stop: a pulsed GtkProgressBar animates at every frame,
-# hidden or not, until it is given a fraction. The frames are counted by the viewer itself
-# (TICKSCOPE_FRAME_STATS: a line for each 10 s that had frames).
+# Open dialog, written in two halves 1.5 s apart) shows the progress bar, pulsed; once the
+# capture is shown and the bar hidden, the window's frame clock must stop: a pulsed
+# GtkProgressBar animates at every frame, hidden or not, until it is given a fraction. The
+# frames are counted by the viewer itself (TICKSCOPE_FRAME_STATS: a line for each 10 s that had
+# frames).
 # Usage (through run-gui-tests.sh): test-idle.py TICKSCOPE DATA_DIR
 import math
 import os
@@ -20,14 +21,13 @@ TICKSCOPE = sys.argv[1]
 DATA = sys.argv[2]
 
 
-def frames_after(stats, seconds):
-    """The frames counted in the 10-s spans that began @seconds or more after the first frame."""
+def spans_after(stats, seconds):
+    """The lines of the 10-s spans that began @seconds or more after the first frame."""
     try:
         lines = open(stats).read().splitlines()
     except OSError:
-        return 0
-    spans = [line.split() for line in lines if line.startswith("frames:")]
-    return sum(int(f[3]) for f in spans if float(f[1]) - 10 >= seconds)
+        return []
+    return [line for line in lines if line.startswith("frames:") and float(line.split()[1]) - 10 >= seconds]
 
 
 def write_slowly(fifo, data):
@@ -63,8 +63,8 @@ def main():
         # count from the first frame, which comes a second or two after the start)
         first_span = math.ceil((shown + 1.5) / 10)
         time.sleep(max(0.0, (first_span + 1) * 10 + 3 - (time.monotonic() - started)))
-        spans = [line for line in open(stats).read().splitlines() if line.startswith("frames:")]
-        idle = frames_after(stats, shown + 1.5)
+        spans = spans_after(stats, shown + 1.5)
+        idle = sum(int(line.split()[3]) for line in spans)
         check(idle < 30, "then idle, the window draws no frames (%d in the 10-s spans that began "
               "1.5 s after the capture showed, at %.1f s)" % (idle, shown), spans)
     finally:
