@@ -1196,6 +1196,22 @@ test_cli_fetch_export (void)
   fetch = tks_run_cli (NULL, "fetch", ptsname (master), "-o", out, "--no-history", NULL);
   tks_test_board_stop (board);
   g_assert_cmpint (fetch.status, ==, 0);
+  /* What the fetch cost, per switch and per entry of the log: 12 switches among 30 entries. */
+  {
+    const char *line = strstr (fetch.err, "12 switches in 30 log entries, ");
+    guint64 bytes;
+    double seconds, per_switch, per_entry;
+    g_autofree char *wanted = NULL;
+
+    g_assert_nonnull (line);
+    g_assert_cmpint (sscanf (line, "12 switches in 30 log entries, %" G_GUINT64_FORMAT " bytes in "
+                             "%lf s (%lf bytes per switch, %lf bytes per log entry)", &bytes,
+                             &seconds, &per_switch, &per_entry), ==, 4);
+    g_assert_cmpuint (bytes, >, 30 * 20);
+    wanted = g_strdup_printf ("(%.2f bytes per switch, %.2f bytes per log entry)\n",
+                              bytes / 12.0, bytes / 30.0);
+    g_assert_nonnull (strstr (line, wanted));
+  }
 
   csv = tks_run_cli (NULL, "export", out, "--format", "csv", NULL);
   g_assert_cmpint (csv.status, ==, 0);
