@@ -356,15 +356,22 @@ test_session_endless_line (gconstpointer data)
   session_end (session, &server, &wait);
 }
 
-/* A prompt at the start of a line in the middle of the log, the rest in a write of its own: the
- * fetch does not pass half a log off as the whole one. */
+typedef struct
+{
+  TksHostileMode  mode;
+  const char     *target;
+} MidPromptCase;
+
+/* A prompt at the start of a line in the middle of the log, the rest in a write of its own,
+ * at once or after a pause: the fetch does not pass half a log off as the whole one. */
 static void
 test_session_mid_prompt (gconstpointer data)
 {
-  const char *target = data;
+  const MidPromptCase *c = data;
+  const char *target = c->target;
   Server server = { 0 };
   TksWait wait = { 0 };
-  g_autofree char *address = server_start (&server, FALSE, TKS_HOSTILE_MID_PROMPT, target, 0);
+  g_autofree char *address = server_start (&server, FALSE, c->mode, target, 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(TksSession) session = session_connect (address, &wait, &error);
   g_autoptr(TksCapture) capture = NULL;
@@ -711,7 +718,7 @@ test_cli_damage (gconstpointer data)
   g_auto(CliRun) r = run_cli ("fetch", address, "-o", out, NULL);
 
   server_stop (&server);
-  if (mode == TKS_HOSTILE_MID_PROMPT)
+  if (mode == TKS_HOSTILE_MID_PROMPT || mode == TKS_HOSTILE_MID_PROMPT_PAUSE)
     {
       g_assert_cmpint (r.status, ==, 1);
       g_assert_nonnull (strstr (r.err, "arrived damaged"));
@@ -739,6 +746,13 @@ test_cli_damage (gconstpointer data)
   g_rmdir (dir);
 }
 
+static const MidPromptCase mid_prompt_cases[] = {
+  { TKS_HOSTILE_MID_PROMPT, "threads_timestamps" },
+  { TKS_HOSTILE_MID_PROMPT, "threads_list" },
+  { TKS_HOSTILE_MID_PROMPT_PAUSE, "threads_timestamps" },
+  { TKS_HOSTILE_MID_PROMPT_PAUSE, "threads_list" },
+};
+
 static const CliCase cli_cases[] = {
   { "fetch", TKS_HOSTILE_ENDLESS, "threads_timestamps", FALSE },
   { "fetch", TKS_HOSTILE_ENDLESS_LINE, "threads_timestamps", TRUE },
@@ -762,8 +776,17 @@ main (int    argc,
   g_test_add_data_func ("/hostile/session/endless-run", "threads_timestamps_run", test_session_endless_short);
   g_test_add_data_func ("/hostile/session/pty/endless-line", GINT_TO_POINTER (TKS_HOSTILE_ENDLESS_LINE), test_session_endless_line);
   g_test_add_data_func ("/hostile/session/pty/trickle", GINT_TO_POINTER (TKS_HOSTILE_TRICKLE), test_session_endless_line);
-  g_test_add_data_func ("/hostile/session/mid-prompt-log", "threads_timestamps", test_session_mid_prompt);
-  g_test_add_data_func ("/hostile/session/mid-prompt-list", "threads_list", test_session_mid_prompt);
+  for (guint i = 0; i < G_N_ELEMENTS (mid_prompt_cases); i++)
+    {
+      const MidPromptCase *c = &mid_prompt_cases[i];
+      g_autofree char *path = g_strdup_printf ("/hostile/session/%s-%s",
+                                               c->mode == TKS_HOSTILE_MID_PROMPT_PAUSE
+                                               ? "mid-prompt-pause" : "mid-prompt",
+                                               g_str_equal (c->target, "threads_list")
+                                               ? "list" : "log");
+
+      g_test_add_data_func (path, c, test_session_mid_prompt);
+    }
   g_test_add_func ("/hostile/session/nul-damage", test_session_nul_damage);
   g_test_add_func ("/hostile/session/no-prompt", test_session_no_prompt);
   g_test_add_func ("/hostile/session/history-limit", test_history_limit);
@@ -778,6 +801,8 @@ main (int    argc,
       g_test_add_data_func (path, &cli_cases[i], test_cli_endless);
     }
   g_test_add_data_func ("/hostile/cli/fetch/pty/mid-prompt", GINT_TO_POINTER (TKS_HOSTILE_MID_PROMPT), test_cli_damage);
+  g_test_add_data_func ("/hostile/cli/fetch/pty/mid-prompt-pause",
+                        GINT_TO_POINTER (TKS_HOSTILE_MID_PROMPT_PAUSE), test_cli_damage);
   g_test_add_data_func ("/hostile/cli/fetch/pty/nul-damage", GINT_TO_POINTER (TKS_HOSTILE_NUL_DAMAGE), test_cli_damage);
 
   return g_test_run ();
