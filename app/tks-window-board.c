@@ -300,14 +300,16 @@ fetch_done_cb (GObject      *source,
     {
       double trigger;
       g_autofree char *state = NULL;
+      g_autofree char *tick = NULL;
 
       if (!tks_capture_get_trigger (capture, &trigger))
         state = g_strdup (_("logging"));
-      else if (tks_capture_get_trigger_name (capture) != NULL)
-        state = g_strdup_printf (_("triggered by %s at tick %.0f"),
-                                 tks_capture_get_trigger_name (capture), trigger);
+      else if ((tick = tks_tick_format (trigger)) != NULL
+               && tks_capture_get_trigger_name (capture) != NULL)
+        state = g_strdup_printf (_("triggered by %s at tick %s"),
+                                 tks_capture_get_trigger_name (capture), tick);
       else
-        state = g_strdup_printf (_("triggered at tick %.0f"), trigger);
+        state = g_strdup_printf (_("triggered at tick %s"), tick);
       set_board_state (self, state);
     }
   self->file_is_capture = FALSE;

@@ -631,6 +631,59 @@ test_trigger_entry (void)
   }
 }
 
+/* A trigger set by an event lies inside its tick: info, and every export, give its fraction,
+ * not the tick rounded. */
+static void
+test_cli_trigger_fraction (void)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *input = NULL;
+  g_autofree char *tick = NULL;
+  g_autofree char *field = NULL;
+  g_autofree char *row = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  double pos;
+
+  boot ();
+  {
+    char latency[] = "latency", limit[] = "500", name[] = "sensor";
+    char *args[] = { latency, limit, name, NULL };
+
+    g_free (host_run (tuCmdThreadsTriggerWhen, 3, args));
+  }
+  ready (2, 5, 1000000);
+  sw (2, 5, 1000000 + 100800);
+  text = dump ();
+  capture = read_dump (text);
+  g_assert_true (tks_capture_get_trigger (capture, &pos));
+  g_assert_cmpfloat (pos, !=, floor (pos));
+  input = g_strconcat ("threads_dump\r\n", text, NULL);
+
+  {
+    g_auto (TksCliResult) info = tks_run_cli (input, "info", "-", NULL);
+
+    g_assert_cmpint (info.status, ==, 0);
+    tick = g_strdup_printf ("%.3f", pos);
+    field = g_strdup_printf ("Trigger:           tick %s\n", tick);
+    g_assert_cmpstr (tick, ==, "5.600");
+    g_assert_nonnull (strstr (info.out, field));
+  }
+  {
+    g_auto (TksCliResult) csv = tks_run_cli (input, "export", "-", "--format", "csv", NULL);
+    g_auto (TksCliResult) json = tks_run_cli (input, "export", "-", "--format", "perfetto", NULL);
+    /* 5.6 ticks at 1 kHz: 5600 µs */
+    g_autofree char *ts = g_strdup_printf ("\"ts\":%.0f}", pos * 1000);
+
+    g_assert_cmpint (csv.status, ==, 0);
+    row = g_strdup_printf ("\r\ntrigger,,,,%.1f,%.1f,\r\n", pos, pos);
+    g_assert_nonnull (strstr (csv.out, row));
+    /* the trace's trigger mark, in µs */
+    g_assert_cmpint (json.status, ==, 0);
+    g_assert_nonnull (strstr (json.out, "\"name\":\"trigger\""));
+    g_assert_nonnull (strstr (strstr (json.out, "\"name\":\"trigger\""), ts));
+  }
+}
+
 /* A thread made ready and never switched in: its wake-up stays open. Thread numbers move
  * when a thread exits: a Ready names the thread by the number it had then. */
 static void
@@ -1196,6 +1249,22 @@ test_cli_fetch_export (void)
   fetch = tks_run_cli (NULL, "fetch", ptsname (master), "-o", out, "--no-history", NULL);
   tks_test_board_stop (board);
   g_assert_cmpint (fetch.status, ==, 0);
+  /* What the fetch cost, per switch and per entry of the log: 12 switches among 30 entries. */
+  {
+    const char *line = strstr (fetch.err, "12 switches in 30 log entries, ");
+    guint64 bytes;
+    double seconds, per_switch, per_entry;
+    g_autofree char *wanted = NULL;
+
+    g_assert_nonnull (line);
+    g_assert_cmpint (sscanf (line, "12 switches in 30 log entries, %" G_GUINT64_FORMAT " bytes in "
+                             "%lf s (%lf bytes per switch, %lf bytes per log entry)", &bytes,
+                             &seconds, &per_switch, &per_entry), ==, 4);
+    g_assert_cmpuint (bytes, >, 30 * 20);
+    wanted = g_strdup_printf ("(%.2f bytes per switch, %.2f bytes per log entry)\n",
+                              bytes / 12.0, bytes / 30.0);
+    g_assert_nonnull (strstr (line, wanted));
+  }
 
   csv = tks_run_cli (NULL, "export", out, "--format", "csv", NULL);
   g_assert_cmpint (csv.status, ==, 0);
@@ -1265,6 +1334,7 @@ main (int    argc,
   g_test_add_func ("/events/saved-mismatch", test_saved_mismatch);
   g_test_add_func ("/events/cli/stats", test_cli_stats);
   g_test_add_func ("/events/cli/info", test_cli_info);
+  g_test_add_func ("/events/cli/trigger-fraction", test_cli_trigger_fraction);
   g_test_add_func ("/events/cli/export-csv", test_cli_export_csv);
   g_test_add_func ("/events/cli/export-perfetto-ftrace", test_cli_export_perfetto_ftrace);
   g_test_add_func ("/events/cli/fetch-export", test_cli_fetch_export);

@@ -30,6 +30,12 @@
 #include "tks-transport-private.h"
 
 #define OFFERED_BYTES  ((guint64) 256 << 20) /* what an endless board offers at most */
+/* The silence a session here takes as a board that stopped answering. Generous: under the
+ * sanitizers on a busy machine a healthy board's thread can be kept waiting for a good part of
+ * a second, and that is no silence of the board. A board that really stops costs a test this
+ * much time. What ended a reply (its bound, a silence, its deadline) the errors say; the tests
+ * check that, not how long the machine took. */
+#define SILENCE_MS     3000
 /* The CLI's peak memory may not pass this. Built with AddressSanitizer, its shadow memory,
  * redzones and allocation records make the peak say nothing of the program's own: unchecked
  * there (the bytes read still are). */
@@ -147,7 +153,7 @@ session_connect_at (const char *address,
   g_autoptr(TksSession) session = tks_session_new ();
 
   wait->loop = g_main_loop_new (NULL, FALSE);
-  tks_session_set_timeout (session, 500);
+  tks_session_set_timeout (session, SILENCE_MS);
   tks_session_set_baud (session, baud);
   tks_session_connect_async (session, address, NULL, tks_wait_done, wait);
   if (!tks_session_connect_finish (session, tks_wait_for (wait), error))
@@ -238,8 +244,8 @@ test_session_endless (gconstpointer data)
   g_assert_nonnull (strstr (error->message, "stopped reading"));
   /* read no further than the bound: the most records any log is taken to hold */
   g_assert_cmpuint (bytes_read_in (error->message), <, 8 * 1000 * 1000);
-  /* before its deadline, 14 s (0.13 s here, seconds under the sanitizers) */
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 14 * G_USEC_PER_SEC);
+  /* (the bound ended it, not its deadline, 16.5 s: the error says so; how long reading up to
+   * the bound takes is the machine's affair, 0.13 s here, seconds under the sanitizers) */
   g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);
 
   /* its first and last 64 KiB are kept, with the list before it, not the whole reply */
@@ -315,7 +321,8 @@ test_session_endless_short (gconstpointer data)
   g_assert_error (error, TKS_ERROR, TKS_ERROR_TOO_LONG);
   g_assert_nonnull (strstr (error->message, wanted));
   g_assert_cmpuint (bytes_read_in (error->message), <, 100 * 1024);
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+  /* (at the bound, not at the reply's deadline: the error says so) */
+  g_test_message ("after %.2f s", (g_get_monotonic_time () - start) / 1e6);
 
   session_end (session, &server, &wait);
 }
@@ -349,22 +356,29 @@ test_session_endless_line (gconstpointer data)
       g_assert_error (error, TKS_ERROR, TKS_ERROR_TOO_LONG);
       g_assert_nonnull (strstr (error->message, "The reply to “threads_timestamps” passed"));
     }
-  /* the reply's time: 0.5 s and its transfer time at 4 Mbaud, 0.4 s */
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+  /* (each ends by its own rule, the bound or the reply's time, a silence and its transfer time
+   * at 4 Mbaud: the errors say which) */
   assert_usable (session, &wait);
 
   session_end (session, &server, &wait);
 }
 
-/* A prompt at the start of a line in the middle of the log, the rest in a write of its own: the
- * fetch does not pass half a log off as the whole one. */
+typedef struct
+{
+  TksHostileMode  mode;
+  const char     *target;
+} MidPromptCase;
+
+/* A prompt at the start of a line in the middle of the log, the rest in a write of its own,
+ * at once or after a pause: the fetch does not pass half a log off as the whole one. */
 static void
 test_session_mid_prompt (gconstpointer data)
 {
-  const char *target = data;
+  const MidPromptCase *c = data;
+  const char *target = c->target;
   Server server = { 0 };
   TksWait wait = { 0 };
-  g_autofree char *address = server_start (&server, FALSE, TKS_HOSTILE_MID_PROMPT, target, 0);
+  g_autofree char *address = server_start (&server, FALSE, c->mode, target, 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(TksSession) session = session_connect (address, &wait, &error);
   g_autoptr(TksCapture) capture = NULL;
@@ -465,7 +479,7 @@ test_session_no_prompt (void)
   g_test_message ("%s", error->message);
   g_assert_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT);
   g_assert_nonnull (strstr (error->message, "“threads_timestamps” stopped after"));
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+  g_test_message ("after %.2f s", (g_get_monotonic_time () - start) / 1e6);
   assert_usable (session, &wait);
 
   session_end (session, &server, &wait);
@@ -483,7 +497,7 @@ test_history_limit (void)
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
 
   wait.loop = g_main_loop_new (NULL, FALSE);
-  tks_session_set_timeout (session, 500);
+  tks_session_set_timeout (session, SILENCE_MS);
   tks_session_set_baud (session, 4000000);
   /* a capture of this board takes about 80 KB: room for two */
   tks_session_set_history_limit (session, 200 * 1000);
@@ -538,8 +552,8 @@ test_history_limit (void)
   session_end (session, &server, &wait);
 }
 
-/* A reply that keeps coming, fast, under a generous bound: it still ends at its deadline,
- * checked on every read and not only when a read brings nothing. */
+/* A reply that keeps coming, never pausing, under a generous bound: it still ends at its
+ * deadline, checked on every read and not only when a read brings nothing. */
 static void
 test_shell_deadline (void)
 {
@@ -552,11 +566,11 @@ test_shell_deadline (void)
   int fds[2];
 
   g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds), ==, 0);
-  board = tks_hostile_board_start (fds[1], TKS_HOSTILE_ENDLESS, "threads_timestamps", 0,
-                                   OFFERED_BYTES);
+  /* (offering without end: the reply must end at its deadline, not when the board stops) */
+  board = tks_hostile_board_start (fds[1], TKS_HOSTILE_STEADY, "threads_timestamps", 0, 0);
   shell = tks_shell_new (tks_transport_open_fd (fds[0], TKS_TRANSPORT_DEMO, "test board", 115200,
                                                 NULL));
-  tks_shell_set_timeout (shell, 300);
+  tks_shell_set_timeout (shell, SILENCE_MS);
   start = g_get_monotonic_time ();
   reply = tks_shell_command_limited (shell, "threads_timestamps", 0, &limit, NULL, NULL, NULL,
                                      NULL, NULL, &error);
@@ -565,8 +579,8 @@ test_shell_deadline (void)
                   tks_hostile_board_get_sent (board));
   g_assert_null (reply);
   g_assert_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT);
-  g_assert_nonnull (strstr (error->message, "“threads_timestamps” was not complete within 0.3 s"));
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
+  /* (at its deadline while bytes kept coming: no silence ended it) */
+  g_assert_nonnull (strstr (error->message, "“threads_timestamps” was not complete within 3.0 s"));
   g_clear_pointer (&shell, tks_shell_free);
   tks_hostile_board_stop (board);
 }
@@ -691,8 +705,8 @@ test_cli_endless (gconstpointer data)
   g_assert_nonnull (strstr (r.err, wanted));
   g_assert_nonnull (strstr (r.err, "stopped reading"));
   g_assert_cmpstr (r.out, ==, "");
-  /* before the reply's deadline: 2 s, and 13.5 s for a 3000-record log at 115200 baud */
-  g_assert_cmpfloat (r.seconds, <, 14);
+  /* (at the bound, not at the reply's deadline, 15.5 s for a 3000-record log at 115200 baud:
+   * "stopped reading" says so) */
   g_assert_cmpuint (bytes_read_in (r.err), <, 8 * 1000 * 1000);
   g_assert_cmpint (r.maxrss_kb, <, CLI_RSS_MAX_KB);
 }
@@ -711,7 +725,7 @@ test_cli_damage (gconstpointer data)
   g_auto(CliRun) r = run_cli ("fetch", address, "-o", out, NULL);
 
   server_stop (&server);
-  if (mode == TKS_HOSTILE_MID_PROMPT)
+  if (mode == TKS_HOSTILE_MID_PROMPT || mode == TKS_HOSTILE_MID_PROMPT_PAUSE)
     {
       g_assert_cmpint (r.status, ==, 1);
       g_assert_nonnull (strstr (r.err, "arrived damaged"));
@@ -739,6 +753,13 @@ test_cli_damage (gconstpointer data)
   g_rmdir (dir);
 }
 
+static const MidPromptCase mid_prompt_cases[] = {
+  { TKS_HOSTILE_MID_PROMPT, "threads_timestamps" },
+  { TKS_HOSTILE_MID_PROMPT, "threads_list" },
+  { TKS_HOSTILE_MID_PROMPT_PAUSE, "threads_timestamps" },
+  { TKS_HOSTILE_MID_PROMPT_PAUSE, "threads_list" },
+};
+
 static const CliCase cli_cases[] = {
   { "fetch", TKS_HOSTILE_ENDLESS, "threads_timestamps", FALSE },
   { "fetch", TKS_HOSTILE_ENDLESS_LINE, "threads_timestamps", TRUE },
@@ -762,8 +783,17 @@ main (int    argc,
   g_test_add_data_func ("/hostile/session/endless-run", "threads_timestamps_run", test_session_endless_short);
   g_test_add_data_func ("/hostile/session/pty/endless-line", GINT_TO_POINTER (TKS_HOSTILE_ENDLESS_LINE), test_session_endless_line);
   g_test_add_data_func ("/hostile/session/pty/trickle", GINT_TO_POINTER (TKS_HOSTILE_TRICKLE), test_session_endless_line);
-  g_test_add_data_func ("/hostile/session/mid-prompt-log", "threads_timestamps", test_session_mid_prompt);
-  g_test_add_data_func ("/hostile/session/mid-prompt-list", "threads_list", test_session_mid_prompt);
+  for (guint i = 0; i < G_N_ELEMENTS (mid_prompt_cases); i++)
+    {
+      const MidPromptCase *c = &mid_prompt_cases[i];
+      g_autofree char *path = g_strdup_printf ("/hostile/session/%s-%s",
+                                               c->mode == TKS_HOSTILE_MID_PROMPT_PAUSE
+                                               ? "mid-prompt-pause" : "mid-prompt",
+                                               g_str_equal (c->target, "threads_list")
+                                               ? "list" : "log");
+
+      g_test_add_data_func (path, c, test_session_mid_prompt);
+    }
   g_test_add_func ("/hostile/session/nul-damage", test_session_nul_damage);
   g_test_add_func ("/hostile/session/no-prompt", test_session_no_prompt);
   g_test_add_func ("/hostile/session/history-limit", test_history_limit);
@@ -778,6 +808,8 @@ main (int    argc,
       g_test_add_data_func (path, &cli_cases[i], test_cli_endless);
     }
   g_test_add_data_func ("/hostile/cli/fetch/pty/mid-prompt", GINT_TO_POINTER (TKS_HOSTILE_MID_PROMPT), test_cli_damage);
+  g_test_add_data_func ("/hostile/cli/fetch/pty/mid-prompt-pause",
+                        GINT_TO_POINTER (TKS_HOSTILE_MID_PROMPT_PAUSE), test_cli_damage);
   g_test_add_data_func ("/hostile/cli/fetch/pty/nul-damage", GINT_TO_POINTER (TKS_HOSTILE_NUL_DAMAGE), test_cli_damage);
 
   return g_test_run ();

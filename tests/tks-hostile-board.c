@@ -123,7 +123,7 @@ static SendResult
 send_endless (TksHostileBoard *self,
               const char      *command,
               const char      *reply,
-              gboolean         trickle)
+              TksHostileMode   mode)
 {
   g_autoptr(GString) piece = g_string_new (NULL);
   guint64 record = 0;
@@ -148,7 +148,12 @@ send_endless (TksHostileBoard *self,
         while (piece->len < PIECE)
           g_string_append (piece, reply);
 
-      if (!trickle)
+      if (mode == TKS_HOSTILE_STEADY)
+        {
+          r = send_bytes (self, piece->str, piece->len, TRUE);
+          g_usleep (1000);
+        }
+      else if (mode != TKS_HOSTILE_TRICKLE)
         r = send_bytes (self, piece->str, piece->len, TRUE);
       else
         {
@@ -190,12 +195,12 @@ send_hostile (TksHostileBoard *self,
       }
 
     case TKS_HOSTILE_ENDLESS:
-      return send_endless (self, command, reply, FALSE);
-
     case TKS_HOSTILE_TRICKLE:
-      return send_endless (self, command, reply, TRUE);
+    case TKS_HOSTILE_STEADY:
+      return send_endless (self, command, reply, self->mode);
 
     case TKS_HOSTILE_MID_PROMPT:
+    case TKS_HOSTILE_MID_PROMPT_PAUSE:
       {
         /* cut at the start of the line nearest the middle */
         const char *mid = memchr (reply + len / 2, '\n', len - len / 2);
@@ -205,6 +210,8 @@ send_hostile (TksHostileBoard *self,
         if ((r = send_bytes (self, reply, cut, FALSE)) != SENT
             || (r = send_str (self, "ch> ")) != SENT)
           return r;
+        if (self->mode == TKS_HOSTILE_MID_PROMPT_PAUSE)
+          g_usleep (G_USEC_PER_SEC / 2);
         if ((r = send_bytes (self, reply + cut, len - cut, FALSE)) != SENT)
           return r;
         return send_str (self, "ch> ");
@@ -354,6 +361,7 @@ tks_hostile_mode_from_string (const char *name)
 {
   static const char * const names[] = {
     "none", "no-prompt", "endless-line", "endless", "mid-prompt", "nul-damage", "trickle",
+    "mid-prompt-pause", "steady",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)

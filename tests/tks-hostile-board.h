@@ -27,6 +27,10 @@ typedef enum
                                  * the rest in a write of its own */
   TKS_HOSTILE_NUL_DAMAGE,       /* 20 lines of the reply with a NUL byte in them */
   TKS_HOSTILE_TRICKLE,          /* the reply's lines over and over, one byte every 100 ms */
+  TKS_HOSTILE_MID_PROMPT_PAUSE, /* as TKS_HOSTILE_MID_PROMPT, the rest 0.5 s after the prompt:
+                                 * the prompt looks like the reply's end */
+  TKS_HOSTILE_STEADY,           /* as TKS_HOSTILE_ENDLESS, 4 KiB a millisecond: never silent,
+                                 * never faster than memory can follow for seconds */
 } TksHostileMode;
 
 typedef struct _TksHostileBoard TksHostileBoard;

@@ -9,6 +9,7 @@
 
 #include "tks-cli.h"
 #include "tks-error.h"
+#include "tks-events.h"
 #include "tks-session.h"
 #include "tks-transport.h"
 
@@ -289,6 +290,7 @@ tks_cli_fetch (int    argc,
       const char *saved = tks_session_get_last_saved_path (session);
       guint n_threads = tks_capture_get_n_threads (capture);
       guint n_records = tks_capture_get_n_records (capture);
+      TksEvents *events = tks_capture_get_events (capture);
       /* Translators: the summary of a fetch, as in “12 threads, 3000 records from ChibiOS
        * shell on /dev/ttyACM0 at 115200 baud” */
       g_autofree char *threads = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads),
@@ -308,9 +310,24 @@ tks_cli_fetch (int    argc,
         fprintf (stderr, _("%s, %s from %s\n"), threads, records, board);
       tks_session_get_last_fetch_size (session, &bytes, &seconds);
       size = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
-      /* Translators: what a fetch cost: records, bytes received, seconds, bytes a record */
-      fprintf (stderr, _("%u records, %s bytes in %.2f s (%.2f bytes/record)\n"), n_records, size,
-               seconds, n_records > 0 ? (double) bytes / n_records : 0.0);
+      if (events == NULL)
+        /* Translators: what a fetch cost: records, bytes received, seconds, bytes a record */
+        fprintf (stderr, _("%u records, %s bytes in %.2f s (%.2f bytes/record)\n"), n_records,
+                 size, seconds, n_records > 0 ? (double) bytes / n_records : 0.0);
+      else
+        {
+          /* The log holds events besides the switches: what each of them cost differs. */
+          guint n_entries;
+
+          tks_events_get_entries (events, &n_entries);
+          /* Translators: what a fetch of a log with events cost: switches, entries of the
+           * log (switches and events), bytes received, seconds, bytes a switch, bytes an
+           * entry */
+          fprintf (stderr, _("%u switches in %u log entries, %s bytes in %.2f s (%.2f bytes per "
+                             "switch, %.2f bytes per log entry)\n"), n_records, n_entries, size,
+                   seconds, n_records > 0 ? (double) bytes / n_records : 0.0,
+                   n_entries > 0 ? (double) bytes / n_entries : 0.0);
+        }
     }
   ret = TKS_CLI_OK;
 

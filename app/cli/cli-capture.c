@@ -314,15 +314,21 @@ tks_cli_info (int    argc,
   print_field (&fields, FIELD_SWITCHES, _("max %u, mean %.2f"),
                tks_capture_get_max_switches_per_tick (capture),
                tks_capture_get_mean_switches_per_tick (capture));
-  if (tks_capture_get_trigger (capture, &trigger) && tks_capture_get_trigger_name (capture) != NULL)
+  if (tks_capture_get_trigger (capture, &trigger))
     {
-      g_autofree char *by = tks_cli_escape (tks_capture_get_trigger_name (capture));
+      /* set by an event, the trigger lies inside its tick: its fraction is shown */
+      g_autofree char *tick = tks_tick_format (trigger);
 
-      /* Translators: the tick, then the thread that set the trigger */
-      print_field (&fields, FIELD_TRIGGER, _("tick %.0f, set by %s"), trigger, by);
+      if (tks_capture_get_trigger_name (capture) != NULL)
+        {
+          g_autofree char *by = tks_cli_escape (tks_capture_get_trigger_name (capture));
+
+          /* Translators: the tick, then the thread that set the trigger */
+          print_field (&fields, FIELD_TRIGGER, _("tick %s, set by %s"), tick, by);
+        }
+      else
+        print_field (&fields, FIELD_TRIGGER, _("tick %s"), tick);
     }
-  else if (tks_capture_get_trigger (capture, &trigger))
-    print_field (&fields, FIELD_TRIGGER, _("tick %.0f"), trigger);
   else
     /* Translators: no trigger */
     print_field (&fields, FIELD_TRIGGER, "%s", C_("trigger", "none"));

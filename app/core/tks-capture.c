@@ -208,6 +208,14 @@ tks_capture_get_trigger_name (TksCapture *self)
   return self->parsed->trigger_name;
 }
 
+char *
+tks_tick_format (double pos)
+{
+  if (pos == floor (pos))
+    return g_strdup_printf ("%.0f", pos);
+  return g_strdup_printf ("%.3f", pos);
+}
+
 guint
 tks_capture_get_max_switches_per_tick (TksCapture *self)
 {

@@ -192,6 +192,9 @@ const TksGap    *tks_capture_get_gaps             (TksCapture    *self,
 gboolean         tks_capture_get_trigger          (TksCapture    *self,
                                                    double        *pos);
 const char      *tks_capture_get_trigger_name     (TksCapture    *self);
+/* A place in ticks as a person reads it: "17154" for a whole tick, "353010.945" (to the
+ * thousandth) inside one, as a trigger set by an event is. */
+char            *tks_tick_format                  (double         pos);
 guint            tks_capture_get_max_switches_per_tick (TksCapture *self);
 double           tks_capture_get_mean_switches_per_tick (TksCapture *self);
 /* The tick rate the input gives, else TKS_TICK_HZ_DEFAULT. A view that shows the capture at

@@ -785,9 +785,10 @@ checked_command (Link             *link,
 
   if (section != TKS_PARSER_SECTION_NONE)
     tks_parser_begin_reply (job->parser, section);
-  /* A list or a log has no end of its own: a prompt ends it only when the board then stays
-   * quiet. A dump's last line says it is whole. */
-  job->limit.wait_after_prompt = section == TKS_PARSER_SECTION_LIST || section == TKS_PARSER_SECTION_LOG;
+  /* A list or a log has no end of its own: a prompt ends it only once the board answers an
+   * empty line after it with a bare prompt (text of the reply that came late is kept, and
+   * shows as a prompt inside it). A dump's last line says it is whole. */
+  job->limit.confirm_end = section == TKS_PARSER_SECTION_LIST || section == TKS_PARSER_SECTION_LOG;
   reply = tks_shell_command_limited (link->shell, command, expected_bytes, &job->limit,
                                      fetch_progress,
                                      section != TKS_PARSER_SECTION_NONE ? feed_parser : NULL,

@@ -14,7 +14,9 @@
 #define READ_CHUNK 65536
 #define DEFAULT_MIN_REPLY ((gsize) 1 << 20)
 #define MAX_REPLY ((gsize) 1 << 30)   /* no bound is above this: buffer sizes stay 32-bit */
-#define TRAILING_QUIET_MS 5           /* a board still printing sends within this */
+/* What the shell answers to an empty line: its echo, the line end, then a prompt. */
+#define EMPTY_LINE_ANSWER "\r\n" TKS_SHELL_PROMPT
+#define EMPTY_LINE_ANSWER_LEN 6
 
 struct _TksShell
 {
@@ -137,6 +139,21 @@ ends_with_prompt (const guint8 *data,
   if (len < PROMPT_LEN || memcmp (data + len - PROMPT_LEN, TKS_SHELL_PROMPT, PROMPT_LEN) != 0)
     return FALSE;
   return len == PROMPT_LEN || data[len - PROMPT_LEN - 1] == '\n';
+}
+
+/* An empty line was sent when the buffer held @probe_at bytes, ending with a prompt: whether
+ * the buffer now ends with the answer to it, a bare prompt right after a prompt. Any bytes
+ * between @probe_at and that answer are the rest of the reply, which came late (with its own
+ * prompt). */
+static gboolean
+ends_with_empty_line_answer (const guint8 *data,
+                             gsize         len,
+                             gsize         probe_at)
+{
+  if (len < probe_at + EMPTY_LINE_ANSWER_LEN
+      || memcmp (data + len - EMPTY_LINE_ANSWER_LEN, EMPTY_LINE_ANSWER, EMPTY_LINE_ANSWER_LEN) != 0)
+    return FALSE;
+  return ends_with_prompt (data, len - EMPTY_LINE_ANSWER_LEN);
 }
 
 static int
@@ -506,7 +523,7 @@ tks_shell_command_limited (TksShell             *self,
   gssize echo_end = -1;
   gsize fed = 0;         /* bytes of the buffer handed to @body_func */
   gsize body_len;
-  gboolean at_prompt = FALSE; /* the buffer ends with a prompt, which may yet be followed */
+  gsize probe_at = 0;    /* confirm_end: the bytes read when the empty line was sent; 0: not yet */
   const guint8 *body;
   char *reply;
 
@@ -575,20 +592,12 @@ tks_shell_command_limited (TksShell             *self,
 
       gsize bound = reply_bound (limit, expected_bytes);
       gsize room = MIN (READ_CHUNK, bound + 1 - MIN (have, bound)); /* to one byte past it */
+      gboolean at_prompt;
 
-      if (at_prompt)
-        wait_ms = MIN (wait_ms, TRAILING_QUIET_MS);
       g_byte_array_set_size (self->buf, (guint) (have + room));
       n = tks_transport_read (self->transport, self->buf->data + have, room, wait_ms,
                               cancellable, &read_error);
       g_byte_array_set_size (self->buf, (guint) (have + (gsize) MAX (n, 0)));
-      if (at_prompt && n <= 0)
-        {
-          /* Nothing followed the prompt: the reply is complete. A link that went away right
-           * after it says so at the next command. */
-          g_clear_error (&read_error);
-          break;
-        }
       if (n < 0)
         {
           self->failed = TRUE;
@@ -612,7 +621,14 @@ tks_shell_command_limited (TksShell             *self,
           gboolean idle = ms_left (deadline) > 0;
 
           self->failed = TRUE;
-          if (self->buf->len == 0)
+          if (probe_at > 0 && idle)
+            g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
+                         /* Translators: the link, the shell command, the bytes received, then
+                          * a time in seconds */
+                         _("The reply of %s to “%s” ended with a prompt after %u bytes, but the "
+                           "board did not answer the empty line sent after it within %.1f s"),
+                         link, command, (guint) probe_at, wait_ms / 1000.0);
+          else if (self->buf->len == 0)
             g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
                          /* Translators: the link, the shell command, a time in seconds, then
                           * what to check */
@@ -653,9 +669,37 @@ tks_shell_command_limited (TksShell             *self,
           set_too_long (self, command, bound, limit, error);
           return NULL;
         }
-      at_prompt = ends_with_prompt (self->buf->data, self->buf->len);
-      if (at_prompt && !limit->wait_after_prompt)
-        break;
+      if (probe_at > 0)
+        {
+          /* The reply is over once the empty line is answered. */
+          if (ends_with_empty_line_answer (self->buf->data, self->buf->len, probe_at))
+            break;
+          at_prompt = FALSE;
+        }
+      else
+        {
+          at_prompt = ends_with_prompt (self->buf->data, self->buf->len);
+          if (at_prompt && !limit->confirm_end)
+            break;
+          if (at_prompt)
+            {
+              /* A prompt may stand inside a reply, the rest following after a pause: an
+               * empty line now is answered once the whole reply is out, so what comes
+               * before that answer belongs to the reply. It costs one short exchange, not
+               * a wait for silence. */
+              gint64 answer_by;
+
+              if (!send_line (self, "\r\n", cancellable, error))
+                {
+                  self->failed = TRUE;
+                  return NULL;
+                }
+              probe_at = self->buf->len;
+              answer_by = g_get_monotonic_time () + (gint64) self->timeout_ms * 1000;
+              deadline = MAX (deadline, answer_by);
+              at_prompt = FALSE;
+            }
+        }
       if (!at_prompt && ms_left (deadline) == 0 &&
           !extend_deadline (self, sent, self->buf->len, expected_bytes, &total_ms, &deadline))
         {
@@ -669,7 +713,7 @@ tks_shell_command_limited (TksShell             *self,
 
       /* Hand on what has come after the echo, short of the last bytes, which may be the
        * start of the closing prompt; then say how far the reply has come. */
-      if (body_func != NULL)
+      if (body_func != NULL && probe_at == 0)
         {
           if (echo_end < 0)
             {
@@ -689,6 +733,14 @@ tks_shell_command_limited (TksShell             *self,
   if (progress != NULL)
     progress (self->buf->len, (guint) MIN (lines, G_MAXUINT), user_data);
   self->unsettled = FALSE;
+  if (probe_at > 0)
+    {
+      /* The answer to the empty line is not the reply's; what came before it is. */
+      if (self->buf->len > probe_at + EMPTY_LINE_ANSWER_LEN)
+        g_debug ("%u bytes of the reply to “%s” came after a prompt",
+                 (guint) (self->buf->len - probe_at - EMPTY_LINE_ANSWER_LEN), command);
+      g_byte_array_set_size (self->buf, self->buf->len - EMPTY_LINE_ANSWER_LEN);
+    }
 
   if (echo_end < 0)
     echo_end = find_echo_end (self->buf->data, self->buf->len, command);

@@ -87,8 +87,11 @@ typedef struct
                                   * 0: four times the expected bytes, at least 1 MiB */
   const char *bound;             /* what bounds it, for the message ("the log holds at most
                                   * 3000 records"); NULL: none given */
-  gboolean    wait_after_prompt; /* a prompt ends the reply only when nothing follows it
-                                  * within a moment: one inside the reply is kept in it */
+  gboolean    confirm_end;       /* a prompt ends the reply only once an empty line sent
+                                  * after it is answered by a bare prompt: what comes before
+                                  * that answer is the reply's rest, kept in it after the
+                                  * prompt that looked like its end (for replies with no end
+                                  * of their own: a prompt may stand inside them) */
 } TksShellLimit;
 
 /* The same, bounded by @limit (NULL: the default bound). A reply that passes its bound fails
