@@ -139,24 +139,52 @@
 
 #define TU_FLAG_LOG     0x01U
 #define TU_FLAG_DYNAMIC 0x02U
+#define TU_FLAG_COPIED  0x04U   /* the name is the entry's copy (a dynamic thread's) */
+
+/* An exited dynamic thread's memory, where its name may be, can be reused: its name is kept
+ * as a pointer when it lies in constant storage (TU_NAME_IS_CONSTANT), else as a copy of up to
+ * THREADS_TIMESTAMPS_NAME_COPY - 1 characters taken at its exit; with 0, not kept. */
+#ifndef THREADS_TIMESTAMPS_NAME_COPY
+#define THREADS_TIMESTAMPS_NAME_COPY 12
+#endif
+#if (THREADS_TIMESTAMPS_NAME_COPY < 0) || (THREADS_TIMESTAMPS_NAME_COPY > 64)
+#error "THREADS_TIMESTAMPS_NAME_COPY must be between 0 and 64"
+#endif
+#define TU_NAME_ROOM (THREADS_TIMESTAMPS_NAME_COPY > 0 ? THREADS_TIMESTAMPS_NAME_COPY : 1)
+
+/* Whether @p lies in constant storage. THREADS_TIMESTAMPS_NAME_IS_CONSTANT(p) may say it; on
+ * Cortex-M with GCC, the .rodata section of ChibiOS's linker scripts (its bounds are weak:
+ * a script without them makes every name a copy). */
+#if defined(THREADS_TIMESTAMPS_NAME_IS_CONSTANT)
+#define TU_NAME_IS_CONSTANT(p) THREADS_TIMESTAMPS_NAME_IS_CONSTANT (p)
+#elif defined(__GNUC__) && defined(__arm__) && defined(__ARM_ARCH_PROFILE) && (__ARM_ARCH_PROFILE == 'M')
+extern const char __rodata_base__[] __attribute__((weak));
+extern const char __rodata_end__[] __attribute__((weak));
+#define TU_NAME_IS_CONSTANT(p) ((const char *) (p) >= __rodata_base__                     \
+                                && (const char *) (p) < __rodata_end__)
+#else
+#define TU_NAME_IS_CONSTANT(p) 0
+#endif
 
 /* Priorities are 0..255 in every ChibiOS/RT version. */
 typedef struct
 {
   thread_t   *tp;          /* NULL: exited while held */
-  const char *name;        /* held exits only */
+  const char *name;        /* held exits only (see tu_keep_name()) */
   uint16_t    exit_order;  /* held exits only */
   uint8_t     prio;        /* held exits only */
   uint8_t     flags;       /* held exits only */
+  char        copy[TU_NAME_ROOM];   /* held exits only */
 } tu_slot_t;
 
 typedef struct
 {
-  const char *name;
+  const char *name;        /* see tu_keep_name() */
   uint32_t    seq;         /* sequence number of the exit record */
   uint8_t     prio;
   uint8_t     number;
   uint8_t     flags;
+  char        copy[TU_NAME_ROOM];
 } tu_deleted_t;
 
 /* A pause of the log during which switches were dropped: a hole in the log. */
@@ -693,6 +721,43 @@ tu_flags_of (const thread_t *tp)
   return flags;
 }
 
+/* Keeps the name @name of a thread that exits with @flags, for as long as the entry whose
+ * @copy buffer is given: returns the pointer to keep, or NULL with TU_FLAG_COPIED added to
+ * @flags when the name is copied into @copy. A static thread's name stays where it is. */
+static const char *
+tu_keep_name (const char *name, uint8_t *flags, char *copy)
+{
+  size_t n = 0;
+
+  if ((*flags & TU_FLAG_DYNAMIC) == 0U || name == NULL || TU_NAME_IS_CONSTANT (name))
+    return name;
+  if (THREADS_TIMESTAMPS_NAME_COPY == 0)
+    return tu_dynamic_name;
+  while (n + 1U < (size_t) TU_NAME_ROOM && name[n] != '\0')
+    {
+      copy[n] = name[n];
+      n++;
+    }
+  copy[n] = '\0';
+  *flags |= TU_FLAG_COPIED;
+  return NULL;
+}
+
+/* The name kept by tu_keep_name() in an entry of @name, @flags and @copy. */
+static const char *
+tu_kept_name (const char *name, uint8_t flags, const char *copy)
+{
+  return (flags & TU_FLAG_COPIED) != 0U ? copy : TU_NONAME (name);
+}
+
+/* The name the legacy replies (threads_list) give an exited thread: as the original library,
+ * "Exited dynamic thread" for a dynamic one. */
+static const char *
+tu_legacy_name (const char *name, uint8_t flags, const char *copy)
+{
+  return (flags & TU_FLAG_DYNAMIC) != 0U ? tu_dynamic_name : tu_kept_name (name, flags, copy);
+}
+
 /* Removes slot @index (number index + 1) and renumbers the threads created after it. */
 static void
 tu_remove_slot (uint8_t index)
@@ -753,7 +818,8 @@ tu_exit_now (uint8_t index, uint8_t prio, uint8_t flags, const char *name)
     }
 
   entry = &tu_deleted[(tu_deleted_first + tu_deleted_count) % THREADS_TIMESTAMPS_MAX_DELETED];
-  entry->name = (flags & TU_FLAG_DYNAMIC) != 0U ? tu_dynamic_name : name;
+  flags = (uint8_t) (flags & ~TU_FLAG_COPIED);
+  entry->name = tu_keep_name (name, &flags, entry->copy);
   entry->seq = tu_written - 1U;
   entry->prio = prio;
   entry->number = number;
@@ -813,7 +879,8 @@ tu_flush_held_some (uint8_t limit)
         }
       tu_n_held--;
       limit--;
-      tu_exit_now (best, tu_slots[best].prio, tu_slots[best].flags, tu_slots[best].name);
+      tu_exit_now (best, tu_slots[best].prio, tu_slots[best].flags,
+                   tu_kept_name (tu_slots[best].name, tu_slots[best].flags, tu_slots[best].copy));
     }
   if (tu_n_held == 0U)
     tu_exit_order = 0;
@@ -928,11 +995,13 @@ typedef struct
   int         number;
   int         prio;
   int         log;
+  char        copy[TU_NAME_ROOM];   /* a held exit's copied name, taken under the lock */
 } tu_line_t;
 
-/* The list line of the thread numbered @i + 1; 0 when there is none. */
+/* The list line of the thread numbered @i + 1; 0 when there is none. A held exit is named as
+ * the legacy replies do with @legacy, else by the name kept. */
 static int
-tu_list_line (uint8_t i, tu_line_t *line)
+tu_list_line (uint8_t i, tu_line_t *line, int legacy)
 {
   int found = 0;
 
@@ -950,8 +1019,11 @@ tu_list_line (uint8_t i, tu_line_t *line)
         }
       else
         {
-          line->name = (tu_slots[i].flags & TU_FLAG_DYNAMIC) != 0U
-                       ? tu_dynamic_name : TU_NONAME (tu_slots[i].name);
+          const tu_slot_t *slot = &tu_slots[i];
+
+          memcpy (line->copy, slot->copy, sizeof line->copy);
+          line->name = legacy != 0 ? tu_legacy_name (slot->name, slot->flags, line->copy)
+                                   : tu_kept_name (slot->name, slot->flags, line->copy);
           line->prio = (int) tu_slots[i].prio;
           line->log = (tu_slots[i].flags & TU_FLAG_LOG) != 0U;
         }
@@ -967,14 +1039,15 @@ tu_print_list_line (BaseSequentialStream *out, uint8_t i, const tu_line_t *line)
 }
 
 /* Prints the numbered threads then, with @history, the history; the caller holds the
- * numbers. Returns the number of threads printed. */
+ * numbers. @legacy: exited dynamic threads named as the legacy replies do. Returns the number
+ * of threads printed. */
 static uint8_t
-tu_print_list (BaseSequentialStream *out, int history)
+tu_print_list (BaseSequentialStream *out, int history, int legacy)
 {
   uint8_t i, n, first, count;
   tu_line_t line;
 
-  for (n = 0; tu_list_line (n, &line) != 0; n++)
+  for (n = 0; tu_list_line (n, &line, legacy) != 0; n++)
     tu_print_list_line (out, n, &line);
 
   chprintf (out, "Deleted threads: " TU_NL);
@@ -992,7 +1065,9 @@ tu_print_list (BaseSequentialStream *out, int history)
       const tu_deleted_t *entry = &tu_deleted[(first + i) % THREADS_TIMESTAMPS_MAX_DELETED];
 
       chprintf (out, TU_LIST_FORMAT, (int) entry->number, (int) entry->prio,
-                (entry->flags & TU_FLAG_LOG) != 0U ? "Yes" : "No", TU_NONAME (entry->name));
+                (entry->flags & TU_FLAG_LOG) != 0U ? "Yes" : "No",
+                legacy != 0 ? tu_legacy_name (entry->name, entry->flags, entry->copy)
+                            : tu_kept_name (entry->name, entry->flags, entry->copy));
     }
   return n;
 }
@@ -1807,9 +1882,9 @@ tuThreadExitHook (void *otp)
        * Its fields are copied now, since a dynamic thread's memory is released after exit. */
       tu_slot_t *slot = &tu_slots[index];
 
-      slot->name = TU_NAME (tp);
-      slot->prio = (uint8_t) TU_PRIO (tp);
       slot->flags = tu_flags_of (tp);
+      slot->name = tu_keep_name (TU_NAME (tp), &slot->flags, slot->copy);
+      slot->prio = (uint8_t) TU_PRIO (tp);
       slot->exit_order = tu_exit_order++;
       slot->tp = NULL;
       tu_n_held++;
@@ -2055,7 +2130,7 @@ tuPrintListThreads (BaseSequentialStream *out)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_hold (0);
-  (void) tu_print_list (out, 1);
+  (void) tu_print_list (out, 1, 1);
   tu_release (0);
 #elif CH_CFG_USE_REGISTRY == TRUE
   thread_t *tp;
@@ -2236,7 +2311,7 @@ tu_print_dump (BaseSequentialStream *out, int compact)
     }
   chprintf (out, "Threads:" TU_NL);
   /* A recording streams no exit (the numbers are held): no history either. */
-  listed = tu_print_list (out, compact != TU_DUMP_RECORD);
+  listed = tu_print_list (out, compact != TU_DUMP_RECORD, 0);
 #if TU_NAMES
   /* Names are only ever added: the first n_names stay as they are. */
   if (events != 0)
@@ -2328,7 +2403,7 @@ tu_rec_announce (BaseSequentialStream *out, uint8_t n_threads, uint8_t n_names)
    * before it (which may renumber), so the line being filled goes out first. */
   if (tu_rec.threads < n_threads)
     tu_zlog_flush (out, &tu_rec.log);
-  while (tu_rec.threads < n_threads && tu_list_line (tu_rec.threads, &line) != 0)
+  while (tu_rec.threads < n_threads && tu_list_line (tu_rec.threads, &line, 0) != 0)
     {
       tu_print_list_line (out, tu_rec.threads, &line);
       tu_rec.threads++;

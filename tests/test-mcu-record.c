@@ -328,13 +328,18 @@ test_threads_and_trigger (void)
 
 static thread_t spawned[N_SPAWNED];
 
+/* Threads spawned and exiting between polls, each announced after its exit. @dynamic: heap
+ * threads whose names lie in memory reused after they exit (their working area, a buffer):
+ * the stream names them all the same. */
 static void
-check_spawned_runs (guint every,
-                    int   events)
+check_spawned_runs (guint    every,
+                    int      events,
+                    gboolean dynamic)
 {
   g_autofree char *text = NULL;
   g_autoptr(TksCapture) capture = NULL;
   char names[N_SPAWNED][16];
+  char expected[N_SPAWNED][16];
   systime_t begun[N_SPAWNED];
   guint n_found = 0, n_warnings = 0;
   const char * const *warnings;
@@ -347,13 +352,17 @@ check_spawned_runs (guint every,
   for (guint i = 0; i < N_SPAWNED; i++)
     {
       g_snprintf (names[i], sizeof names[i], "spawned %u", i);
+      memcpy (expected[i], names[i], sizeof expected[i]);
       ch_host_time = t++;
-      ch_host_thread_init (&spawned[i], names[i], (tprio_t) (120 + i % 7), CH_FLAG_MODE_STATIC);
+      ch_host_thread_init (&spawned[i], names[i], (tprio_t) (120 + i % 7),
+                           dynamic ? CH_FLAG_MODE_HEAP : CH_FLAG_MODE_STATIC);
       ch_host_switch (&spawned[i]);
       begun[i] = ch_host_time;
       /* It runs one tick, then exits, and the kernel switches back. */
       ch_host_time = t++;
       ch_host_thread_exit (&spawned[i]);
+      if (dynamic)
+        g_strlcpy (names[i], "reused", sizeof names[i]);
       ch_host_switch (rota[(turn - 1) % 3]);
       t = switches (t, 4);
       if (i % every == every - 1)
@@ -386,7 +395,7 @@ check_spawned_runs (guint every,
         continue;
       k = (guint) g_ascii_strtoull (th->name + strlen ("spawned "), NULL, 10);
       g_assert_cmpuint (k, <, N_SPAWNED);
-      g_assert_cmpstr (th->name, ==, names[k]);
+      g_assert_cmpstr (th->name, ==, expected[k]);
       g_assert_cmpint (th->priority, ==, 120 + (int) (k % 7));
       /* Its one run, from its switch in to the exit's switch away, a tick later (within
        * their ticks: a tick with several records shares them out). */
@@ -403,20 +412,26 @@ check_spawned_runs (guint every,
 static void
 test_numbers_given_back (void)
 {
-  check_spawned_runs (1, 0);
+  check_spawned_runs (1, 0, FALSE);
 }
 
 static void
 test_numbers_given_back_by_many (void)
 {
   /* 20 exits wait for each poll: written a batch (16) at a time. */
-  check_spawned_runs (20, 0);
+  check_spawned_runs (20, 0, FALSE);
 }
 
 static void
 test_numbers_given_back_events (void)
 {
-  check_spawned_runs (5, 1);
+  check_spawned_runs (5, 1, FALSE);
+}
+
+static void
+test_exited_heap_threads_named (void)
+{
+  check_spawned_runs (5, 1, TRUE);
 }
 
 /* Arguments other than "events" get the usage line. */
@@ -443,6 +458,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu/record/numbers-given-back", test_numbers_given_back);
   g_test_add_func ("/mcu/record/numbers-given-back-by-many", test_numbers_given_back_by_many);
   g_test_add_func ("/mcu/record/numbers-given-back-events", test_numbers_given_back_events);
+  g_test_add_func ("/mcu/record/exited-heap-threads-named", test_exited_heap_threads_named);
   g_test_add_func ("/mcu/record/usage", test_usage);
   return g_test_run ();
 }
