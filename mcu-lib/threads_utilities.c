@@ -344,6 +344,22 @@ static uint32_t tu_names_refused;
  * tuResetState(); entry 0 stays NULL (a handler without a name is recorded as id 0). */
 #define TU_IRQ_OTHER tu_dynamic_name
 static const char *tu_irq_fast[THREADS_TIMESTAMPS_MAX_NAMES + 1];
+
+/* Handlers only counted, not logged (tuIrqIgnore(), THREADS_TIMESTAMPS_IRQ_IGNORE): typically
+ * the one of the link that carries the shell, which runs for every byte the board sends, so a
+ * recording would log its own output. Indexed by id - 1: whether it is counted only, and its
+ * calls since it was named. Such a handler takes the slow path (its tu_irq_fast entry is
+ * TU_IRQ_OTHER); while one is under way, tu_irq_skip has a bit per nesting level (1: counted
+ * only), innermost lowest, and the writer's window is shut, so that its leave takes the slow
+ * path too. The fast paths of the other handlers do not change. */
+#if !defined(THREADS_TIMESTAMPS_IRQ_IGNORE) && defined(PORT_ARCHITECTURE_SIMIA32)
+/* The RT-Posix simulator's serial driver: polled at every turn of the idle loop. */
+#define THREADS_TIMESTAMPS_IRQ_IGNORE "sd_lld_interrupt_pending"
+#endif
+static uint8_t tu_irq_ignored[THREADS_TIMESTAMPS_MAX_NAMES];
+static uint32_t tu_irq_calls[THREADS_TIMESTAMPS_MAX_NAMES];
+static uint32_t tu_irq_skip;
+static uint8_t tu_n_ignored;
 #endif
 
 #if TU_IRQ && TU_CONDITIONS
@@ -435,6 +451,9 @@ tu_window (void)
   if (tu_active != 0U
 #if TU_IRQ && TU_CONDITIONS
       && tu_when != TU_WHEN_IRQ
+#endif
+#if TU_IRQ
+      && tu_irq_skip == 0U
 #endif
       && tu_head + 1U < TU_LOG_SIZE)
     {
@@ -591,8 +610,17 @@ tu_register_name (const char *name, uint8_t kind)
   tu_name_kinds[tu_n_names] = kind;
   tu_n_names++;
 #if TU_IRQ
+  tu_irq_ignored[tu_n_names - 1U] = 0U;
+  tu_irq_calls[tu_n_names - 1U] = 0U;
+#ifdef THREADS_TIMESTAMPS_IRQ_IGNORE
+  if (kind == TU_NAME_IRQ && strcmp (name, THREADS_TIMESTAMPS_IRQ_IGNORE) == 0)
+    {
+      tu_irq_ignored[tu_n_names - 1U] = 1U;
+      tu_n_ignored++;
+    }
+#endif
   tu_irq_fast[tu_n_names] = kind == TU_NAME_IRQ && tu_n_names <= TU_IRQ_SHORT_MAX
-                            ? name : TU_IRQ_OTHER;
+                            && tu_irq_ignored[tu_n_names - 1U] == 0U ? name : TU_IRQ_OTHER;
 #endif
 #if TU_CONDITIONS
   /* A condition on a handler or marker named before it was registered. */
@@ -1939,7 +1967,21 @@ tu_irq_enter_slow (uint8_t *id, const char *name)
   uint32_t i = *id;
 
   if (i - 1U >= tu_n_names || tu_names[i - 1U] != name)
-    i = tu_irq_register (id, name);
+    {
+      i = tu_irq_register (id, name);
+      /* Named by tuIrqIgnore(): the handler's own string from now on (equal). */
+      if (i != 0U)
+        tu_names[i - 1U] = name;
+    }
+  if (i != 0U && tu_irq_ignored[i - 1U] != 0U)
+    {
+      tu_irq_calls[i - 1U]++;
+      tu_irq_skip = (tu_irq_skip << 1) | 1U;
+      tu_window ();
+      return;
+    }
+  if (tu_irq_skip != 0U)
+    tu_irq_skip <<= 1;
 #if TU_CONDITIONS
   /* Only kept while a condition on handlers is set. */
   if (tu_when == TU_WHEN_IRQ)
@@ -1954,6 +1996,16 @@ tu_irq_enter_slow (uint8_t *id, const char *name)
 TU_COLD static void
 tu_irq_leave_slow (void)
 {
+  if (tu_irq_skip != 0U)
+    {
+      uint32_t counted = tu_irq_skip & 1U;
+
+      tu_irq_skip >>= 1;
+      if (tu_irq_skip == 0U)
+        tu_window ();
+      if (counted != 0U)
+        return;
+    }
 #if TU_CONDITIONS
   if (tu_when == TU_WHEN_IRQ)
     tu_check_irq ();
@@ -1993,6 +2045,31 @@ tuIrqLeaveHook (void)
   else
     tu_irq_leave_slow ();
   port_unlock_from_isr ();
+#endif
+}
+
+int
+tuIrqIgnore (const char *name)
+{
+#if TU_IRQ
+  int done = -1;
+  uint8_t id;
+
+  chSysLock ();
+  id = (uint8_t) tu_register_name (name, TU_NAME_IRQ);
+  if (id != 0U)
+    {
+      if (tu_irq_ignored[id - 1U] == 0U)
+        tu_n_ignored++;
+      tu_irq_ignored[id - 1U] = 1U;
+      tu_irq_fast[id] = TU_IRQ_OTHER;
+      done = 0;
+    }
+  chSysUnlock ();
+  return done;
+#else
+  (void) name;
+  return -1;
 #endif
 }
 
@@ -2180,6 +2257,29 @@ tuPrintTimestamps (BaseSequentialStream *out)
 #define TU_DUMP_RECORD  2
 #define TU_DUMP_RECORD_SWITCHES 3   /* threads_record of the switches only: as dump version 1 */
 
+#if TU_IRQ
+/* The "Counted handler:" lines: the handlers only counted, with their calls so far. */
+static void
+tu_print_counted (BaseSequentialStream *out)
+{
+  uint8_t i, n;
+  uint32_t calls;
+
+  chSysLock ();
+  n = tu_n_names;
+  chSysUnlock ();
+  for (i = 0; i < n; i++)
+    {
+      chSysLock ();
+      calls = tu_irq_calls[i];
+      chSysUnlock ();
+      if (tu_irq_ignored[i] != 0U)
+        chprintf (out, "Counted handler: %s, %lu calls" TU_NL, tu_names[i],
+                  (unsigned long) calls);
+    }
+}
+#endif
+
 /* Prints a dump of @compact kind; returns the number of threads listed. */
 static uint8_t
 tu_print_dump (BaseSequentialStream *out, int compact)
@@ -2276,6 +2376,10 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   chprintf (out, "Max names: %d" TU_NL, THREADS_TIMESTAMPS_MAX_NAMES);
   chprintf (out, "Names refused: %lu" TU_NL, (unsigned long) names_refused);
 #endif
+#if TU_IRQ
+  if (events != 0)
+    tu_print_counted (out);
+#endif
   if (compact == TU_DUMP_RECORD)
     {
       /* The entries follow as they are written: no count, no hole of the log. */
@@ -2368,6 +2472,7 @@ tu_print_dump (BaseSequentialStream *out, int compact)
 #define TU_REC_LINE_MS  250U   /* a line is printed at the latest this long after its first entry */
 #define TU_REC_BATCH    16U    /* entries taken from the log under one lock */
 #define TU_REC_POLL     512U   /* entries at most per poll, so that input is seen often */
+#define TU_REC_COUNTED_MS 1000U /* the counted handlers are reported this often */
 
 typedef struct
 {
@@ -2382,6 +2487,7 @@ typedef struct
   uint32_t  last_tick;    /* tick of the last entry streamed */
   systime_t heard;        /* when the host last sent a byte */
   systime_t line_began;   /* when the line being filled got its first entry */
+  systime_t counted_at;   /* when the counted handlers were last reported */
   tu_zlog_t log;
 } tu_rec_t;
 
@@ -2525,6 +2631,16 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
   if (tu_rec.log.entries != 0U
       && (systime_t) (now - tu_rec.line_began) >= tu_rec_ticks (TU_REC_LINE_MS))
     tu_zlog_flush (out, &tu_rec.log);
+#if TU_IRQ
+  /* Between the lines, with the events: the handlers only counted, with their calls so far. */
+  if (tu_rec.events != 0U && tu_n_ignored != 0U
+      && (systime_t) (now - tu_rec.counted_at) >= tu_rec_ticks (TU_REC_COUNTED_MS))
+    {
+      tu_zlog_flush (out, &tu_rec.log);
+      tu_print_counted (out);
+      tu_rec.counted_at = now;
+    }
+#endif
 }
 
 /* Ends the recording: the last line, the end line; the numbers are released (the exits held
@@ -2533,6 +2649,10 @@ static void
 tu_rec_end (BaseSequentialStream *out)
 {
   tu_zlog_flush (out, &tu_rec.log);
+#if TU_IRQ
+  if (tu_rec.events != 0U)
+    tu_print_counted (out);
+#endif
   chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
             (unsigned long) tu_rec.entries, (unsigned long) tu_rec.log.hash);
   chSysLock ();
@@ -2600,6 +2720,7 @@ tuRecordBegin (BaseSequentialStream *out, int events)
     }
   tu_rec.seq = tu_written;
   tu_rec.heard = chVTGetSystemTimeX ();
+  tu_rec.counted_at = tu_rec.heard;
 #if TU_NAMES
   tu_rec.names = tu_n_names;
 #endif
@@ -2789,6 +2910,8 @@ tuResetState (void)
     for (n = 1; n <= THREADS_TIMESTAMPS_MAX_NAMES; n++)
       tu_irq_fast[n] = TU_IRQ_OTHER;
   }
+  tu_irq_skip = 0;
+  tu_n_ignored = 0;
 #endif
 #if TU_IRQ && TU_CONDITIONS
   tu_irq_depth = 0;
