@@ -16,6 +16,7 @@
 #include "threads_utilities.h"
 #include "tks-capture.h"
 #include "tks-compact.h"
+#include "tks-events.h"
 #include "tks-test-data.h"
 
 #define N_THREADS 8
@@ -181,6 +182,54 @@ test_stream_events (void)
   capture = read_back (text, "threads_record events");
   g_assert_null (tks_capture_get_damage (capture));
   g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 80);
+}
+
+/* The handler of the link that carries the stream, run for every byte sent. */
+static void
+USART2_IRQHandler (void)
+{
+  CH_IRQ_PROLOGUE ();
+  CH_IRQ_EPILOGUE ();
+}
+
+/* The link's handler, named by the firmware, is counted, not logged: the stream says how
+ * often it ran between the lines (every second) and at its end, a reader shows the count,
+ * and its calls take no slot: the recording does not record its own output. */
+static void
+test_stream_link_handler_counted (void)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  const TksEventsInfo *info;
+  systime_t t = 1000;
+
+  boot ();
+  g_assert_cmpint (tuIrqIgnore ("USART2_IRQHandler"), ==, 0);
+  g_assert_cmpint (tuRecordBegin (&out.base, 1), ==, 1);
+  for (guint second = 0; second < 3; second++)
+    {
+      for (guint i = 0; i < 1000; i++)
+        {
+          ch_host_time = t + i;
+          USART2_IRQHandler ();
+        }
+      t = switches (t + 1000, 10);
+      ch_host_time = t;
+      g_assert_cmpint (poll_with ("\x16"), ==, 1);
+    }
+  stop ();
+  text = take_text ();
+  g_assert_nonnull (strstr (text, "\r\nCounted handler: USART2_IRQHandler, 2000 calls\r\nZ"));
+  /* The 30 switches, a sleep and a wake around each of the 10 runs of idle: nothing else. */
+  g_assert_nonnull (strstr (text, "\r\nCounted handler: USART2_IRQHandler, 3000 calls\r\n"
+                                  "End of dump: 50 records, checksum "));
+  capture = read_back (text, "threads_record events");
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 30);
+  info = tks_events_get_info (tks_capture_get_events (capture));
+  g_assert_cmpstr (info->counted, ==, "USART2_IRQHandler, 3000 calls");
+  g_assert_cmpuint (info->counted_calls, ==, 3000);
+  g_assert_cmpuint (tks_events_count (tks_capture_get_events (capture), TKS_EVENT_IRQ_ENTER), ==, 0);
 }
 
 /* The reader falls more than a log behind: the slots overwritten are counted in a "Lost:"
@@ -452,6 +501,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/mcu/record/stream-and-stop", test_stream_and_stop);
   g_test_add_func ("/mcu/record/events", test_stream_events);
+  g_test_add_func ("/mcu/record/link-handler-counted", test_stream_link_handler_counted);
   g_test_add_func ("/mcu/record/drops-counted-in-band", test_drops_counted_in_band);
   g_test_add_func ("/mcu/record/keepalive-timeout", test_keepalive_timeout);
   g_test_add_func ("/mcu/record/threads-and-trigger", test_threads_and_trigger);
