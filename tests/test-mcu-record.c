@@ -230,6 +230,19 @@ test_stream_link_handler_counted (void)
   g_assert_cmpstr (info->counted, ==, "USART2_IRQHandler, 3000 calls");
   g_assert_cmpuint (info->counted_calls, ==, 3000);
   g_assert_cmpuint (tks_events_count (tks_capture_get_events (capture), TKS_EVENT_IRQ_ENTER), ==, 0);
+
+  /* Saved as a capture file and read again, the count stays. */
+  {
+    g_autoptr(GString) saved = g_string_new (NULL);
+    g_autoptr(TksCapture) again = NULL;
+
+    g_assert_true (tks_capture_write (capture, saved, NULL, 0));
+    g_assert_nonnull (strstr (saved->str, "Counted handler: USART2_IRQHandler, 3000 calls\n"));
+    again = tks_test_capture_of_text (saved->str, (gssize) saved->len);
+    info = tks_events_get_info (tks_capture_get_events (again));
+    g_assert_cmpstr (info->counted, ==, "USART2_IRQHandler, 3000 calls");
+    g_assert_cmpuint (info->counted_calls, ==, 3000);
+  }
 }
 
 /* The reader falls more than a log behind: the slots overwritten are counted in a "Lost:"
