@@ -160,8 +160,8 @@
 #elif defined(__GNUC__) && defined(__arm__) && defined(__ARM_ARCH_PROFILE) && (__ARM_ARCH_PROFILE == 'M')
 extern const char __rodata_base__[] __attribute__((weak));
 extern const char __rodata_end__[] __attribute__((weak));
-#define TU_NAME_IS_CONSTANT(p) ((const char *) (p) >= __rodata_base__                     \
-                                && (const char *) (p) < __rodata_end__)
+#define TU_NAME_IS_CONSTANT(p) ((uintptr_t) (p) >= (uintptr_t) __rodata_base__         \
+                                && (uintptr_t) (p) < (uintptr_t) __rodata_end__)
 #else
 #define TU_NAME_IS_CONSTANT(p) 0
 #endif
