@@ -58,6 +58,24 @@ run_switches (guint n_switches)
     }
 }
 
+/* @n threads created after the others and exiting at once, each with its name in a buffer
+ * (heap: its name is copied at exit; static: its pointer is kept). */
+static void
+run_exits (guint n_threads, guint n, tmode_t mode)
+{
+  static thread_t spawned;
+  char name[16] = "worker_12";
+
+  for (guint i = 0; i < n; i++)
+    {
+      ch_host_time = i;
+      ch_host_thread_init (&spawned, name, 64, mode);
+      tuContextSwitchHook (&spawned, &threads[0]);
+      ch_host_thread_exit (&spawned);
+      tuContextSwitchHook (&threads[i % n_threads], &spawned);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -68,9 +86,10 @@ main (int argc, char *argv[])
   gint64 t0, t1;
   guint cur = 0;
 
-  if (n_threads < 2 || n_threads > MAX_THREADS - 1 || n_switches == 0)
+  if (n_threads < 2 || n_threads > MAX_THREADS - 2 || n_switches == 0)
     {
-      fprintf (stderr, "usage: %s [THREADS 2..62] [SWITCHES] [logged|mixed|unlogged|frozen|irq]\n",
+      fprintf (stderr, "usage: %s [THREADS 2..61] [SWITCHES] "
+               "[logged|mixed|unlogged|frozen|irq|exit-static|exit-heap]\n",
                argv[0]);
       return 2;
     }
@@ -111,6 +130,9 @@ main (int argc, char *argv[])
   t0 = g_get_monotonic_time ();
   if (strcmp (mode, "irq") == 0)
     run_handlers (n_switches);
+  else if (g_str_has_prefix (mode, "exit-"))
+    run_exits (n_threads, n_switches,
+               strcmp (mode, "exit-heap") == 0 ? CH_FLAG_MODE_HEAP : CH_FLAG_MODE_STATIC);
   else
     run_switches (n_switches);
   t1 = g_get_monotonic_time ();

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Cost figures of the board library (mcu-lib):
 #  - instructions per context-switch hook with 4, 16 and 60 threads (callgrind on the host
-#    build of bench-mcu-switch; goal <= 40 per logged switch, flat in thread count);
+#    build of bench-mcu-switch; goal <= 40 per logged switch, flat in thread count), and per
+#    thread exit (a static thread's, and a heap thread's whose name is copied);
 #  - the same with every event option (bench-mcu-events: the switch carries the cycle
 #    counter; goal <= 40), and per interrupt handler's enter and leave hooks (goal <= 25).
 #    bench-mcu-events is built with CH_HOST_PORT_RELEASE: the stand-in's port lock is then
@@ -36,6 +37,13 @@ if command -v valgrind >/dev/null 2>&1; then
       awk -v ir="$ir" -v s="$switches" -v n="$n" -v m="$mode" \
         'BEGIN { printf "  %-8s %2d threads: %5.1f instructions per switch\n", m, n, ir / s }'
     done
+  done
+  for mode in exit-static exit-heap; do
+    valgrind --tool=callgrind --toggle-collect=tuThreadExitHook \
+      --callgrind-out-file="$tmp/cg.out" "$bench" 16 100000 "$mode" >/dev/null 2>&1
+    ir=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$tmp/cg.out")
+    awk -v ir="$ir" -v m="$mode" \
+      'BEGIN { printf "  %-11s thread exit hook: %5.1f instructions per exit (heap: its name copied)\n", m, ir / 100000 }'
   done
   echo "With every event option (cycle counter, interrupts, sleep, wake-ups, user events, conditions):"
   for n in 4 16 60; do

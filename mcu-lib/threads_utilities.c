@@ -139,24 +139,52 @@
 
 #define TU_FLAG_LOG     0x01U
 #define TU_FLAG_DYNAMIC 0x02U
+#define TU_FLAG_COPIED  0x04U   /* the name is the entry's copy (a dynamic thread's) */
+
+/* An exited dynamic thread's memory, where its name may be, can be reused: its name is kept
+ * as a pointer when it lies in constant storage (TU_NAME_IS_CONSTANT), else as a copy of up to
+ * THREADS_TIMESTAMPS_NAME_COPY - 1 characters taken at its exit; with 0, not kept. */
+#ifndef THREADS_TIMESTAMPS_NAME_COPY
+#define THREADS_TIMESTAMPS_NAME_COPY 12
+#endif
+#if (THREADS_TIMESTAMPS_NAME_COPY < 0) || (THREADS_TIMESTAMPS_NAME_COPY > 64)
+#error "THREADS_TIMESTAMPS_NAME_COPY must be between 0 and 64"
+#endif
+#define TU_NAME_ROOM (THREADS_TIMESTAMPS_NAME_COPY > 0 ? THREADS_TIMESTAMPS_NAME_COPY : 1)
+
+/* Whether @p lies in constant storage. THREADS_TIMESTAMPS_NAME_IS_CONSTANT(p) may say it; on
+ * Cortex-M with GCC, the .rodata section of ChibiOS's linker scripts (its bounds are weak:
+ * a script without them makes every name a copy). */
+#if defined(THREADS_TIMESTAMPS_NAME_IS_CONSTANT)
+#define TU_NAME_IS_CONSTANT(p) THREADS_TIMESTAMPS_NAME_IS_CONSTANT (p)
+#elif defined(__GNUC__) && defined(__arm__) && defined(__ARM_ARCH_PROFILE) && (__ARM_ARCH_PROFILE == 'M')
+extern const char __rodata_base__[] __attribute__((weak));
+extern const char __rodata_end__[] __attribute__((weak));
+#define TU_NAME_IS_CONSTANT(p) ((uintptr_t) (p) >= (uintptr_t) __rodata_base__         \
+                                && (uintptr_t) (p) < (uintptr_t) __rodata_end__)
+#else
+#define TU_NAME_IS_CONSTANT(p) 0
+#endif
 
 /* Priorities are 0..255 in every ChibiOS/RT version. */
 typedef struct
 {
   thread_t   *tp;          /* NULL: exited while held */
-  const char *name;        /* held exits only */
+  const char *name;        /* held exits only (see tu_keep_name()) */
   uint16_t    exit_order;  /* held exits only */
   uint8_t     prio;        /* held exits only */
   uint8_t     flags;       /* held exits only */
+  char        copy[TU_NAME_ROOM];   /* held exits only */
 } tu_slot_t;
 
 typedef struct
 {
-  const char *name;
+  const char *name;        /* see tu_keep_name() */
   uint32_t    seq;         /* sequence number of the exit record */
   uint8_t     prio;
   uint8_t     number;
   uint8_t     flags;
+  char        copy[TU_NAME_ROOM];
 } tu_deleted_t;
 
 /* A pause of the log during which switches were dropped: a hole in the log. */
@@ -316,6 +344,22 @@ static uint32_t tu_names_refused;
  * tuResetState(); entry 0 stays NULL (a handler without a name is recorded as id 0). */
 #define TU_IRQ_OTHER tu_dynamic_name
 static const char *tu_irq_fast[THREADS_TIMESTAMPS_MAX_NAMES + 1];
+
+/* Handlers only counted, not logged (tuIrqIgnore(), THREADS_TIMESTAMPS_IRQ_IGNORE): typically
+ * the one of the link that carries the shell, which runs for every byte the board sends, so a
+ * recording would log its own output. Indexed by id - 1: whether it is counted only, and its
+ * calls since it was named. Such a handler takes the slow path (its tu_irq_fast entry is
+ * TU_IRQ_OTHER); while one is under way, tu_irq_skip has a bit per nesting level (1: counted
+ * only), innermost lowest, and the writer's window is shut, so that its leave takes the slow
+ * path too. The fast paths of the other handlers do not change. */
+#if !defined(THREADS_TIMESTAMPS_IRQ_IGNORE) && defined(PORT_ARCHITECTURE_SIMIA32)
+/* The RT-Posix simulator's serial driver: polled at every turn of the idle loop. */
+#define THREADS_TIMESTAMPS_IRQ_IGNORE "sd_lld_interrupt_pending"
+#endif
+static uint8_t tu_irq_ignored[THREADS_TIMESTAMPS_MAX_NAMES];
+static uint32_t tu_irq_calls[THREADS_TIMESTAMPS_MAX_NAMES];
+static uint32_t tu_irq_skip;
+static uint8_t tu_n_ignored;
 #endif
 
 #if TU_IRQ && TU_CONDITIONS
@@ -407,6 +451,9 @@ tu_window (void)
   if (tu_active != 0U
 #if TU_IRQ && TU_CONDITIONS
       && tu_when != TU_WHEN_IRQ
+#endif
+#if TU_IRQ
+      && tu_irq_skip == 0U
 #endif
       && tu_head + 1U < TU_LOG_SIZE)
     {
@@ -563,8 +610,17 @@ tu_register_name (const char *name, uint8_t kind)
   tu_name_kinds[tu_n_names] = kind;
   tu_n_names++;
 #if TU_IRQ
+  tu_irq_ignored[tu_n_names - 1U] = 0U;
+  tu_irq_calls[tu_n_names - 1U] = 0U;
+#ifdef THREADS_TIMESTAMPS_IRQ_IGNORE
+  if (kind == TU_NAME_IRQ && strcmp (name, THREADS_TIMESTAMPS_IRQ_IGNORE) == 0)
+    {
+      tu_irq_ignored[tu_n_names - 1U] = 1U;
+      tu_n_ignored++;
+    }
+#endif
   tu_irq_fast[tu_n_names] = kind == TU_NAME_IRQ && tu_n_names <= TU_IRQ_SHORT_MAX
-                            ? name : TU_IRQ_OTHER;
+                            && tu_irq_ignored[tu_n_names - 1U] == 0U ? name : TU_IRQ_OTHER;
 #endif
 #if TU_CONDITIONS
   /* A condition on a handler or marker named before it was registered. */
@@ -693,6 +749,43 @@ tu_flags_of (const thread_t *tp)
   return flags;
 }
 
+/* Keeps the name @name of a thread that exits with @flags, for as long as the entry whose
+ * @copy buffer is given: returns the pointer to keep, or NULL with TU_FLAG_COPIED added to
+ * @flags when the name is copied into @copy. A static thread's name stays where it is. */
+static const char *
+tu_keep_name (const char *name, uint8_t *flags, char *copy)
+{
+  size_t n = 0;
+
+  if ((*flags & TU_FLAG_DYNAMIC) == 0U || name == NULL || TU_NAME_IS_CONSTANT (name))
+    return name;
+  if (THREADS_TIMESTAMPS_NAME_COPY == 0)
+    return tu_dynamic_name;
+  while (n + 1U < (size_t) TU_NAME_ROOM && name[n] != '\0')
+    {
+      copy[n] = name[n];
+      n++;
+    }
+  copy[n] = '\0';
+  *flags |= TU_FLAG_COPIED;
+  return NULL;
+}
+
+/* The name kept by tu_keep_name() in an entry of @name, @flags and @copy. */
+static const char *
+tu_kept_name (const char *name, uint8_t flags, const char *copy)
+{
+  return (flags & TU_FLAG_COPIED) != 0U ? copy : TU_NONAME (name);
+}
+
+/* The name the legacy replies (threads_list) give an exited thread: as the original library,
+ * "Exited dynamic thread" for a dynamic one. */
+static const char *
+tu_legacy_name (const char *name, uint8_t flags, const char *copy)
+{
+  return (flags & TU_FLAG_DYNAMIC) != 0U ? tu_dynamic_name : tu_kept_name (name, flags, copy);
+}
+
 /* Removes slot @index (number index + 1) and renumbers the threads created after it. */
 static void
 tu_remove_slot (uint8_t index)
@@ -753,7 +846,8 @@ tu_exit_now (uint8_t index, uint8_t prio, uint8_t flags, const char *name)
     }
 
   entry = &tu_deleted[(tu_deleted_first + tu_deleted_count) % THREADS_TIMESTAMPS_MAX_DELETED];
-  entry->name = (flags & TU_FLAG_DYNAMIC) != 0U ? tu_dynamic_name : name;
+  flags = (uint8_t) (flags & ~TU_FLAG_COPIED);
+  entry->name = tu_keep_name (name, &flags, entry->copy);
   entry->seq = tu_written - 1U;
   entry->prio = prio;
   entry->number = number;
@@ -813,7 +907,8 @@ tu_flush_held_some (uint8_t limit)
         }
       tu_n_held--;
       limit--;
-      tu_exit_now (best, tu_slots[best].prio, tu_slots[best].flags, tu_slots[best].name);
+      tu_exit_now (best, tu_slots[best].prio, tu_slots[best].flags,
+                   tu_kept_name (tu_slots[best].name, tu_slots[best].flags, tu_slots[best].copy));
     }
   if (tu_n_held == 0U)
     tu_exit_order = 0;
@@ -928,11 +1023,13 @@ typedef struct
   int         number;
   int         prio;
   int         log;
+  char        copy[TU_NAME_ROOM];   /* a held exit's copied name, taken under the lock */
 } tu_line_t;
 
-/* The list line of the thread numbered @i + 1; 0 when there is none. */
+/* The list line of the thread numbered @i + 1; 0 when there is none. A held exit is named as
+ * the legacy replies do with @legacy, else by the name kept. */
 static int
-tu_list_line (uint8_t i, tu_line_t *line)
+tu_list_line (uint8_t i, tu_line_t *line, int legacy)
 {
   int found = 0;
 
@@ -950,8 +1047,11 @@ tu_list_line (uint8_t i, tu_line_t *line)
         }
       else
         {
-          line->name = (tu_slots[i].flags & TU_FLAG_DYNAMIC) != 0U
-                       ? tu_dynamic_name : TU_NONAME (tu_slots[i].name);
+          const tu_slot_t *slot = &tu_slots[i];
+
+          memcpy (line->copy, slot->copy, sizeof line->copy);
+          line->name = legacy != 0 ? tu_legacy_name (slot->name, slot->flags, line->copy)
+                                   : tu_kept_name (slot->name, slot->flags, line->copy);
           line->prio = (int) tu_slots[i].prio;
           line->log = (tu_slots[i].flags & TU_FLAG_LOG) != 0U;
         }
@@ -967,14 +1067,15 @@ tu_print_list_line (BaseSequentialStream *out, uint8_t i, const tu_line_t *line)
 }
 
 /* Prints the numbered threads then, with @history, the history; the caller holds the
- * numbers. Returns the number of threads printed. */
+ * numbers. @legacy: exited dynamic threads named as the legacy replies do. Returns the number
+ * of threads printed. */
 static uint8_t
-tu_print_list (BaseSequentialStream *out, int history)
+tu_print_list (BaseSequentialStream *out, int history, int legacy)
 {
   uint8_t i, n, first, count;
   tu_line_t line;
 
-  for (n = 0; tu_list_line (n, &line) != 0; n++)
+  for (n = 0; tu_list_line (n, &line, legacy) != 0; n++)
     tu_print_list_line (out, n, &line);
 
   chprintf (out, "Deleted threads: " TU_NL);
@@ -992,7 +1093,9 @@ tu_print_list (BaseSequentialStream *out, int history)
       const tu_deleted_t *entry = &tu_deleted[(first + i) % THREADS_TIMESTAMPS_MAX_DELETED];
 
       chprintf (out, TU_LIST_FORMAT, (int) entry->number, (int) entry->prio,
-                (entry->flags & TU_FLAG_LOG) != 0U ? "Yes" : "No", TU_NONAME (entry->name));
+                (entry->flags & TU_FLAG_LOG) != 0U ? "Yes" : "No",
+                legacy != 0 ? tu_legacy_name (entry->name, entry->flags, entry->copy)
+                            : tu_kept_name (entry->name, entry->flags, entry->copy));
     }
   return n;
 }
@@ -1807,9 +1910,9 @@ tuThreadExitHook (void *otp)
        * Its fields are copied now, since a dynamic thread's memory is released after exit. */
       tu_slot_t *slot = &tu_slots[index];
 
-      slot->name = TU_NAME (tp);
-      slot->prio = (uint8_t) TU_PRIO (tp);
       slot->flags = tu_flags_of (tp);
+      slot->name = tu_keep_name (TU_NAME (tp), &slot->flags, slot->copy);
+      slot->prio = (uint8_t) TU_PRIO (tp);
       slot->exit_order = tu_exit_order++;
       slot->tp = NULL;
       tu_n_held++;
@@ -1864,7 +1967,21 @@ tu_irq_enter_slow (uint8_t *id, const char *name)
   uint32_t i = *id;
 
   if (i - 1U >= tu_n_names || tu_names[i - 1U] != name)
-    i = tu_irq_register (id, name);
+    {
+      i = tu_irq_register (id, name);
+      /* Named by tuIrqIgnore(): the handler's own string from now on (equal). */
+      if (i != 0U)
+        tu_names[i - 1U] = name;
+    }
+  if (i != 0U && tu_irq_ignored[i - 1U] != 0U)
+    {
+      tu_irq_calls[i - 1U]++;
+      tu_irq_skip = (tu_irq_skip << 1) | 1U;
+      tu_window ();
+      return;
+    }
+  if (tu_irq_skip != 0U)
+    tu_irq_skip <<= 1;
 #if TU_CONDITIONS
   /* Only kept while a condition on handlers is set. */
   if (tu_when == TU_WHEN_IRQ)
@@ -1879,6 +1996,16 @@ tu_irq_enter_slow (uint8_t *id, const char *name)
 TU_COLD static void
 tu_irq_leave_slow (void)
 {
+  if (tu_irq_skip != 0U)
+    {
+      uint32_t counted = tu_irq_skip & 1U;
+
+      tu_irq_skip >>= 1;
+      if (tu_irq_skip == 0U)
+        tu_window ();
+      if (counted != 0U)
+        return;
+    }
 #if TU_CONDITIONS
   if (tu_when == TU_WHEN_IRQ)
     tu_check_irq ();
@@ -1918,6 +2045,31 @@ tuIrqLeaveHook (void)
   else
     tu_irq_leave_slow ();
   port_unlock_from_isr ();
+#endif
+}
+
+int
+tuIrqIgnore (const char *name)
+{
+#if TU_IRQ
+  int done = -1;
+  uint8_t id;
+
+  chSysLock ();
+  id = (uint8_t) tu_register_name (name, TU_NAME_IRQ);
+  if (id != 0U)
+    {
+      if (tu_irq_ignored[id - 1U] == 0U)
+        tu_n_ignored++;
+      tu_irq_ignored[id - 1U] = 1U;
+      tu_irq_fast[id] = TU_IRQ_OTHER;
+      done = 0;
+    }
+  chSysUnlock ();
+  return done;
+#else
+  (void) name;
+  return -1;
 #endif
 }
 
@@ -2055,7 +2207,7 @@ tuPrintListThreads (BaseSequentialStream *out)
 {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_hold (0);
-  (void) tu_print_list (out, 1);
+  (void) tu_print_list (out, 1, 1);
   tu_release (0);
 #elif CH_CFG_USE_REGISTRY == TRUE
   thread_t *tp;
@@ -2104,6 +2256,29 @@ tuPrintTimestamps (BaseSequentialStream *out)
 #define TU_DUMP_COMPACT 1
 #define TU_DUMP_RECORD  2
 #define TU_DUMP_RECORD_SWITCHES 3   /* threads_record of the switches only: as dump version 1 */
+
+#if TU_IRQ
+/* The "Counted handler:" lines: the handlers only counted, with their calls so far. */
+static void
+tu_print_counted (BaseSequentialStream *out)
+{
+  uint8_t i, n;
+  uint32_t calls;
+
+  chSysLock ();
+  n = tu_n_names;
+  chSysUnlock ();
+  for (i = 0; i < n; i++)
+    {
+      chSysLock ();
+      calls = tu_irq_calls[i];
+      chSysUnlock ();
+      if (tu_irq_ignored[i] != 0U)
+        chprintf (out, "Counted handler: %s, %lu calls" TU_NL, tu_names[i],
+                  (unsigned long) calls);
+    }
+}
+#endif
 
 /* Prints a dump of @compact kind; returns the number of threads listed. */
 static uint8_t
@@ -2201,6 +2376,10 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   chprintf (out, "Max names: %d" TU_NL, THREADS_TIMESTAMPS_MAX_NAMES);
   chprintf (out, "Names refused: %lu" TU_NL, (unsigned long) names_refused);
 #endif
+#if TU_IRQ
+  if (events != 0)
+    tu_print_counted (out);
+#endif
   if (compact == TU_DUMP_RECORD)
     {
       /* The entries follow as they are written: no count, no hole of the log. */
@@ -2236,7 +2415,7 @@ tu_print_dump (BaseSequentialStream *out, int compact)
     }
   chprintf (out, "Threads:" TU_NL);
   /* A recording streams no exit (the numbers are held): no history either. */
-  listed = tu_print_list (out, compact != TU_DUMP_RECORD);
+  listed = tu_print_list (out, compact != TU_DUMP_RECORD, 0);
 #if TU_NAMES
   /* Names are only ever added: the first n_names stay as they are. */
   if (events != 0)
@@ -2293,6 +2472,7 @@ tu_print_dump (BaseSequentialStream *out, int compact)
 #define TU_REC_LINE_MS  250U   /* a line is printed at the latest this long after its first entry */
 #define TU_REC_BATCH    16U    /* entries taken from the log under one lock */
 #define TU_REC_POLL     512U   /* entries at most per poll, so that input is seen often */
+#define TU_REC_COUNTED_MS 1000U /* the counted handlers are reported this often */
 
 typedef struct
 {
@@ -2307,6 +2487,7 @@ typedef struct
   uint32_t  last_tick;    /* tick of the last entry streamed */
   systime_t heard;        /* when the host last sent a byte */
   systime_t line_began;   /* when the line being filled got its first entry */
+  systime_t counted_at;   /* when the counted handlers were last reported */
   tu_zlog_t log;
 } tu_rec_t;
 
@@ -2328,7 +2509,7 @@ tu_rec_announce (BaseSequentialStream *out, uint8_t n_threads, uint8_t n_names)
    * before it (which may renumber), so the line being filled goes out first. */
   if (tu_rec.threads < n_threads)
     tu_zlog_flush (out, &tu_rec.log);
-  while (tu_rec.threads < n_threads && tu_list_line (tu_rec.threads, &line) != 0)
+  while (tu_rec.threads < n_threads && tu_list_line (tu_rec.threads, &line, 0) != 0)
     {
       tu_print_list_line (out, tu_rec.threads, &line);
       tu_rec.threads++;
@@ -2450,6 +2631,16 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
   if (tu_rec.log.entries != 0U
       && (systime_t) (now - tu_rec.line_began) >= tu_rec_ticks (TU_REC_LINE_MS))
     tu_zlog_flush (out, &tu_rec.log);
+#if TU_IRQ
+  /* Between the lines, with the events: the handlers only counted, with their calls so far. */
+  if (tu_rec.events != 0U && tu_n_ignored != 0U
+      && (systime_t) (now - tu_rec.counted_at) >= tu_rec_ticks (TU_REC_COUNTED_MS))
+    {
+      tu_zlog_flush (out, &tu_rec.log);
+      tu_print_counted (out);
+      tu_rec.counted_at = now;
+    }
+#endif
 }
 
 /* Ends the recording: the last line, the end line; the numbers are released (the exits held
@@ -2458,6 +2649,10 @@ static void
 tu_rec_end (BaseSequentialStream *out)
 {
   tu_zlog_flush (out, &tu_rec.log);
+#if TU_IRQ
+  if (tu_rec.events != 0U)
+    tu_print_counted (out);
+#endif
   chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
             (unsigned long) tu_rec.entries, (unsigned long) tu_rec.log.hash);
   chSysLock ();
@@ -2525,6 +2720,7 @@ tuRecordBegin (BaseSequentialStream *out, int events)
     }
   tu_rec.seq = tu_written;
   tu_rec.heard = chVTGetSystemTimeX ();
+  tu_rec.counted_at = tu_rec.heard;
 #if TU_NAMES
   tu_rec.names = tu_n_names;
 #endif
@@ -2714,6 +2910,8 @@ tuResetState (void)
     for (n = 1; n <= THREADS_TIMESTAMPS_MAX_NAMES; n++)
       tu_irq_fast[n] = TU_IRQ_OTHER;
   }
+  tu_irq_skip = 0;
+  tu_n_ignored = 0;
 #endif
 #if TU_IRQ && TU_CONDITIONS
   tu_irq_depth = 0;

@@ -160,6 +160,13 @@ typedef enum {
 
 int tuTriggerWhen(tu_when_t what, uint32_t limit, const char *name);
 
+/* The interrupt handler @name (its function name, as the IRQ hooks see it) is only counted
+ * from now on, not logged: the handler of the link that carries the shell, which runs for
+ * every byte or packet the board sends, would otherwise fill a recording with its own output.
+ * Its calls are reported ("Counted handler:" lines of threads_dump and threads_record events).
+ * 0, or -1 when the name table is full or handlers are not recorded (THREADS_TIMESTAMPS_IRQ). */
+int tuIrqIgnore(const char *name);
+
 /* Appends an entry to the log as given (a record word, the counter, the payload; see
  * WIRE-FORMAT.md). Only for host programs that re-encode saved logs; never on a board. */
 void tuReplayEntry(uint32_t record, uint32_t counter, uint32_t a, uint32_t b);

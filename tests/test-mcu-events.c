@@ -642,6 +642,60 @@ test_irq_hooks_with_state_checks (void)
   ch_host_state_check = 0;
 }
 
+static void
+usart_in_systick (void)
+{
+  systick_inside = NULL;
+  irq (USART1_IRQHandler, 15, 5050, 15, 5060);
+}
+
+/* A handler named by tuIrqIgnore() (the link's) is only counted: no entry, wherever it runs
+ * (alone, around a logged handler, inside one), and the dump says how often it ran. The
+ * others are logged as before, their leaves paired with their enters. */
+static void
+test_irq_ignored_counted (void)
+{
+  g_autofree char *dump = NULL;
+  g_auto (GStrv) lines = NULL;
+  guint enters = 0, leaves = 0;
+
+  boot_three ();
+  g_assert_cmpint (tuIrqIgnore ("USART1_IRQHandler"), ==, 0);
+  irq (SysTick_Handler, 10, 1000, 10, 1200);
+  irq (USART1_IRQHandler, 11, 2000, 11, 2100);
+  usart_inside = nested_systick;
+  irq (USART1_IRQHandler, 13, 3000, 13, 3100);
+  usart_inside = NULL;
+  systick_inside = usart_in_systick;
+  irq (SysTick_Handler, 15, 5000, 15, 5100);
+  irq (SysTick_Handler, 16, 6000, 16, 6100);
+  sw (2, 16, 6200);
+
+  dump = run_cmd (tuCmdThreadsDump, NULL);
+  g_assert_nonnull (strstr (dump, "Names refused: 0\r\n"
+                                  "Counted handler: USART1_IRQHandler, 3 calls\r\n"));
+  g_assert_nonnull (strstr (dump, "Name  1 : Kind = irq, Name = USART1_IRQHandler\r\n"
+                                  "Name  2 : Kind = irq, Name = SysTick_Handler\r\n"));
+  g_assert_null (strstr (dump, "Irq enter  1 "));
+  lines = g_strsplit (dump, "\r\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      enters += g_str_has_prefix (lines[i], "Irq enter  2 at ");
+      leaves += g_str_has_prefix (lines[i], "Irq leave at ");
+    }
+  g_assert_cmpuint (enters, ==, 4);
+  g_assert_cmpuint (leaves, ==, 4);
+  g_assert_nonnull (strstr (dump, "Irq enter  2 at      15 @ 5000\r\n"
+                                  "Irq leave at      15 @ 5100\r\n"
+                                  "Irq enter  2 at      16 @ 6000\r\n"
+                                  "Irq leave at      16 @ 6100\r\n"
+                                  "From  1 to  3 at      16 @ 6200\r\n"));
+  /* The legacy reply of the log does not change. */
+  g_free (dump);
+  dump = run_cmd (tuCmdThreadsTimestamps, NULL);
+  g_assert_null (strstr (dump, "Counted"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -656,5 +710,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu-events/condition-name-kept", test_condition_name_kept);
   g_test_add_func ("/mcu-events/condition-not-while-printing", test_condition_not_while_printing);
   g_test_add_func ("/mcu-events/irq-hooks-with-state-checks", test_irq_hooks_with_state_checks);
+  g_test_add_func ("/mcu-events/irq-ignored-counted", test_irq_ignored_counted);
   return g_test_run ();
 }

@@ -16,6 +16,7 @@
 #include "threads_utilities.h"
 #include "tks-capture.h"
 #include "tks-compact.h"
+#include "tks-events.h"
 #include "tks-test-data.h"
 
 #define N_THREADS 8
@@ -183,6 +184,67 @@ test_stream_events (void)
   g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 80);
 }
 
+/* The handler of the link that carries the stream, run for every byte sent. */
+static void
+USART2_IRQHandler (void)
+{
+  CH_IRQ_PROLOGUE ();
+  CH_IRQ_EPILOGUE ();
+}
+
+/* The link's handler, named by the firmware, is counted, not logged: the stream says how
+ * often it ran between the lines (every second) and at its end, a reader shows the count,
+ * and its calls take no slot: the recording does not record its own output. */
+static void
+test_stream_link_handler_counted (void)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  const TksEventsInfo *info;
+  systime_t t = 1000;
+
+  boot ();
+  g_assert_cmpint (tuIrqIgnore ("USART2_IRQHandler"), ==, 0);
+  g_assert_cmpint (tuRecordBegin (&out.base, 1), ==, 1);
+  for (guint second = 0; second < 3; second++)
+    {
+      for (guint i = 0; i < 1000; i++)
+        {
+          ch_host_time = t + i;
+          USART2_IRQHandler ();
+        }
+      t = switches (t + 1000, 10);
+      ch_host_time = t;
+      g_assert_cmpint (poll_with ("\x16"), ==, 1);
+    }
+  stop ();
+  text = take_text ();
+  g_assert_nonnull (strstr (text, "\r\nCounted handler: USART2_IRQHandler, 2000 calls\r\nZ"));
+  /* The 30 switches, a sleep and a wake around each of the 10 runs of idle: nothing else. */
+  g_assert_nonnull (strstr (text, "\r\nCounted handler: USART2_IRQHandler, 3000 calls\r\n"
+                                  "End of dump: 50 records, checksum "));
+  capture = read_back (text, "threads_record events");
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 30);
+  info = tks_events_get_info (tks_capture_get_events (capture));
+  g_assert_cmpstr (info->counted, ==, "USART2_IRQHandler, 3000 calls");
+  g_assert_cmpuint (info->counted_calls, ==, 3000);
+  g_assert_cmpuint (tks_events_count (tks_capture_get_events (capture), TKS_EVENT_IRQ_ENTER), ==, 0);
+
+  /* Saved as a capture file and read again, the count stays. */
+  {
+    g_autoptr(GString) saved = g_string_new (NULL);
+    g_autoptr(TksCapture) again = NULL;
+
+    g_assert_true (tks_capture_write (capture, saved, NULL, 0));
+    g_assert_nonnull (strstr (saved->str, "Counted handler: USART2_IRQHandler, 3000 calls\n"));
+    again = tks_test_capture_of_text (saved->str, (gssize) saved->len);
+    info = tks_events_get_info (tks_capture_get_events (again));
+    g_assert_cmpstr (info->counted, ==, "USART2_IRQHandler, 3000 calls");
+    g_assert_cmpuint (info->counted_calls, ==, 3000);
+  }
+}
+
 /* The reader falls more than a log behind: the slots overwritten are counted in a "Lost:"
  * line between the lines, where they were, and the capture shows the hole there. */
 static void
@@ -328,13 +390,18 @@ test_threads_and_trigger (void)
 
 static thread_t spawned[N_SPAWNED];
 
+/* Threads spawned and exiting between polls, each announced after its exit. @dynamic: heap
+ * threads whose names lie in memory reused after they exit (their working area, a buffer):
+ * the stream names them all the same. */
 static void
-check_spawned_runs (guint every,
-                    int   events)
+check_spawned_runs (guint    every,
+                    int      events,
+                    gboolean dynamic)
 {
   g_autofree char *text = NULL;
   g_autoptr(TksCapture) capture = NULL;
   char names[N_SPAWNED][16];
+  char expected[N_SPAWNED][16];
   systime_t begun[N_SPAWNED];
   guint n_found = 0, n_warnings = 0;
   const char * const *warnings;
@@ -347,13 +414,17 @@ check_spawned_runs (guint every,
   for (guint i = 0; i < N_SPAWNED; i++)
     {
       g_snprintf (names[i], sizeof names[i], "spawned %u", i);
+      memcpy (expected[i], names[i], sizeof expected[i]);
       ch_host_time = t++;
-      ch_host_thread_init (&spawned[i], names[i], (tprio_t) (120 + i % 7), CH_FLAG_MODE_STATIC);
+      ch_host_thread_init (&spawned[i], names[i], (tprio_t) (120 + i % 7),
+                           dynamic ? CH_FLAG_MODE_HEAP : CH_FLAG_MODE_STATIC);
       ch_host_switch (&spawned[i]);
       begun[i] = ch_host_time;
       /* It runs one tick, then exits, and the kernel switches back. */
       ch_host_time = t++;
       ch_host_thread_exit (&spawned[i]);
+      if (dynamic)
+        g_strlcpy (names[i], "reused", sizeof names[i]);
       ch_host_switch (rota[(turn - 1) % 3]);
       t = switches (t, 4);
       if (i % every == every - 1)
@@ -386,7 +457,7 @@ check_spawned_runs (guint every,
         continue;
       k = (guint) g_ascii_strtoull (th->name + strlen ("spawned "), NULL, 10);
       g_assert_cmpuint (k, <, N_SPAWNED);
-      g_assert_cmpstr (th->name, ==, names[k]);
+      g_assert_cmpstr (th->name, ==, expected[k]);
       g_assert_cmpint (th->priority, ==, 120 + (int) (k % 7));
       /* Its one run, from its switch in to the exit's switch away, a tick later (within
        * their ticks: a tick with several records shares them out). */
@@ -403,20 +474,26 @@ check_spawned_runs (guint every,
 static void
 test_numbers_given_back (void)
 {
-  check_spawned_runs (1, 0);
+  check_spawned_runs (1, 0, FALSE);
 }
 
 static void
 test_numbers_given_back_by_many (void)
 {
   /* 20 exits wait for each poll: written a batch (16) at a time. */
-  check_spawned_runs (20, 0);
+  check_spawned_runs (20, 0, FALSE);
 }
 
 static void
 test_numbers_given_back_events (void)
 {
-  check_spawned_runs (5, 1);
+  check_spawned_runs (5, 1, FALSE);
+}
+
+static void
+test_exited_heap_threads_named (void)
+{
+  check_spawned_runs (5, 1, TRUE);
 }
 
 /* Arguments other than "events" get the usage line. */
@@ -437,12 +514,14 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/mcu/record/stream-and-stop", test_stream_and_stop);
   g_test_add_func ("/mcu/record/events", test_stream_events);
+  g_test_add_func ("/mcu/record/link-handler-counted", test_stream_link_handler_counted);
   g_test_add_func ("/mcu/record/drops-counted-in-band", test_drops_counted_in_band);
   g_test_add_func ("/mcu/record/keepalive-timeout", test_keepalive_timeout);
   g_test_add_func ("/mcu/record/threads-and-trigger", test_threads_and_trigger);
   g_test_add_func ("/mcu/record/numbers-given-back", test_numbers_given_back);
   g_test_add_func ("/mcu/record/numbers-given-back-by-many", test_numbers_given_back_by_many);
   g_test_add_func ("/mcu/record/numbers-given-back-events", test_numbers_given_back_events);
+  g_test_add_func ("/mcu/record/exited-heap-threads-named", test_exited_heap_threads_named);
   g_test_add_func ("/mcu/record/usage", test_usage);
   return g_test_run ();
 }

@@ -449,15 +449,21 @@ typedef struct
   guint    edge_missing;  /* missing, but wholly in a tick the log holds only part of */
   guint    order_errors;  /* positions within a tick out of the order of events */
   gboolean failed;        /* the reader stopped on the input */
+  gboolean names_kept;    /* set by the caller: the reading names exited dynamic threads as
+                             the truth does (threads_dump); else it may call them "Exited
+                             dynamic thread" (the legacy threads_list) */
   GString *errors;        /* the first few mismatches, for a test's message */
 } TruthScore;
 
 static inline void
 truth_score_clear (TruthScore *score)
 {
+  gboolean names_kept = score->names_kept;
+
   if (score->errors != NULL)
     g_string_free (score->errors, TRUE);
   memset (score, 0, sizeof *score);
+  score->names_kept = names_kept;
 }
 
 static inline void
@@ -493,13 +499,14 @@ truth_tick (double t)
 }
 
 static inline gboolean
-truth_same_thread (const TruthThread *tt, const ReadRun *r)
+truth_same_thread (const TruthThread *tt, const ReadRun *r, gboolean names_kept)
 {
   if (r->priority != tt->priority)
     return FALSE;
   if (g_strcmp0 (r->name, tt->name) == 0)
     return TRUE;
-  return tt->dynamic && tt->exited && g_strcmp0 (r->name, "Exited dynamic thread") == 0;
+  return !names_kept && tt->dynamic && tt->exited
+         && g_strcmp0 (r->name, "Exited dynamic thread") == 0;
 }
 
 typedef struct
@@ -524,13 +531,14 @@ truth_ticks_match (const TruthRun *t, const ReadRun *r, gint64 first, gint64 las
  * truth's (the maps hold the pairs found so far). */
 static inline gboolean
 truth_identity_ok (const Truth *truth, const TruthRun *t, const ReadRun *r,
-                   GHashTable *to_truth, GHashTable *to_read)
+                   GHashTable *to_truth, GHashTable *to_read, gboolean names_kept)
 {
   gpointer rk = GUINT_TO_POINTER (r->thread + 1), tk = GUINT_TO_POINTER (t->thread + 1);
   gpointer mapped = g_hash_table_lookup (to_truth, rk);
   gpointer back = g_hash_table_lookup (to_read, tk);
 
-  return truth_same_thread (&g_array_index (truth->threads, TruthThread, t->thread), r)
+  return truth_same_thread (&g_array_index (truth->threads, TruthThread, t->thread), r,
+                            names_kept)
          && (mapped == NULL || mapped == tk) && (back == NULL || back == rk);
 }
 
@@ -615,7 +623,7 @@ truth_score (const Truth *truth, const TksTruthEvent *running, GArray *read, gin
         {
           const TruthThread *tt = &g_array_index (truth->threads, TruthThread, t->thread);
 
-          if (truth_identity_ok (truth, t, r, to_truth, to_read))
+          if (truth_identity_ok (truth, t, r, to_truth, to_read, score->names_kept))
             {
               TruthOrder ob = { t->begin_seq, r->begin }, oe = { t->end_seq, r->end };
 
@@ -637,7 +645,8 @@ truth_score (const Truth *truth, const TksTruthEvent *running, GArray *read, gin
               i++;
             }
           else if (r_next != NULL && truth_ticks_match (t, r_next, first, last)
-                   && truth_identity_ok (truth, t, r_next, to_truth, to_read))
+                   && truth_identity_ok (truth, t, r_next, to_truth, to_read,
+                                         score->names_kept))
             {
               truth_score_spurious (score, r);
               j++;

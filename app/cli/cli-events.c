@@ -74,6 +74,14 @@ tks_cli_info_events (TksCapture *capture,
       printf (_("%u names the board could not register (table of %u full)\n"),
               info->names_refused, info->max_names);
     }
+  if (info->counted != NULL)
+    {
+      g_autofree char *counted = tks_cli_escape (info->counted);
+
+      tks_cli_print_label ("", width);
+      /* Translators: the handlers the board counts without logging them: "NAME, N calls" */
+      printf (_("Counted, not logged: %s\n"), counted);
+    }
   if (info->condition != NULL)
     {
       g_autofree char *condition = tks_cli_escape (info->condition);

@@ -250,5 +250,12 @@ tks_cli_record (int    argc,
   printf (_("%s events in %.1f s, %s dropped, %s bytes (%.2f bytes/event)\n"),
           n_events, st.seconds, dropped, bytes,
           st.entries > 0 ? (double) st.bytes / (double) st.entries : 0.0);
+  if (st.counted > 0)
+    {
+      g_autofree char *counted = g_strdup_printf ("%" G_GUINT64_FORMAT, st.counted);
+
+      /* Translators: calls of interrupt handlers the board counted without logging them */
+      printf (_("%s handler calls counted, not logged (the board's link)\n"), counted);
+    }
   return status;
 }

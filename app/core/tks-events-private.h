@@ -34,6 +34,9 @@ struct _TksParsedEvents
   TksEventsInfo  info;           /* its strings are options and condition below */
   char          *options;
   char          *condition;
+  char          *counted;        /* info.counted */
+  GPtrArray     *counted_names;  /* of the "Counted handler" lines, the last count of each */
+  GArray        *counted_calls;  /* guint64, one per name */
   gboolean       has_counter;    /* the header gave a counter frequency: every line has " @ " */
   guint          counter_coder;  /* a compact log's coder of the counter (1, or 2 when the
                                   * header says "Counter coder: 2") */

@@ -147,6 +147,9 @@ typedef struct
   const char  *condition;       /* "Condition": e.g. "latency above 500 us of sensor", "none" */
   guint        max_names;       /* "Max names" */
   guint        names_refused;   /* "Names refused" */
+  const char  *counted;         /* "Counted handler" lines: the handlers the board counts
+                                   without logging them, "NAME, N calls" each, joined by "; " */
+  guint64      counted_calls;   /* their calls, in all */
   gboolean     has_trigger_value;
   guint64      trigger_value;   /* "Trigger value": µs past the limit, or the marker's value */
 } TksEventsInfo;

@@ -56,6 +56,9 @@ tks_parsed_events_free (TksParsedEvents *events)
     g_free (events->names[i].name);
   g_free (events->options);
   g_free (events->condition);
+  g_free (events->counted);
+  g_clear_pointer (&events->counted_names, g_ptr_array_unref);
+  g_clear_pointer (&events->counted_calls, g_array_unref);
   g_array_unref (events->entries);
   g_free (events);
 }
@@ -310,6 +313,58 @@ key_text (const char *p,
   return g_utf8_make_valid (v, MIN (end - v, MAX_TEXT_BYTES));
 }
 
+/* "Counted handler: NAME, N calls" (@text is what follows the key, taken): a handler the
+ * board counts without logging it, and its calls so far; a later line of the same handler
+ * (a recording reports them as it goes) replaces its count. FALSE when unreadable. */
+static gboolean
+counted_handler (TksParsedEvents *events,
+                 char            *text)
+{
+  TksEventsInfo *info = &events->info;
+  g_autofree char *owned = text;
+  char *comma = strrchr (text, ',');
+  guint32 calls;
+  guint i;
+  GString *all;
+
+  if (comma == NULL || comma == text || !g_str_has_suffix (comma, " calls")
+      || !read_u32 (comma + 2, comma + strlen (comma) - strlen (" calls"), &calls)
+      || comma[1] != ' ')
+    return FALSE;
+  *comma = '\0';
+  if (events->counted_names == NULL)
+    {
+      events->counted_names = g_ptr_array_new_with_free_func (g_free);
+      events->counted_calls = g_array_new (FALSE, TRUE, sizeof (guint64));
+    }
+  for (i = 0; i < events->counted_names->len; i++)
+    if (strcmp (g_ptr_array_index (events->counted_names, i), text) == 0)
+      break;
+  if (i == events->counted_names->len)
+    {
+      /* As many as the board has names, at most. */
+      if (i >= TKS_EVENTS_MAX_NAMES)
+        return FALSE;
+      g_ptr_array_add (events->counted_names, g_strdup (text));
+      g_array_set_size (events->counted_calls, i + 1);
+    }
+  g_array_index (events->counted_calls, guint64, i) = calls;
+
+  all = g_string_new (NULL);
+  info->counted_calls = 0;
+  for (i = 0; i < events->counted_names->len; i++)
+    {
+      guint64 n = g_array_index (events->counted_calls, guint64, i);
+
+      g_string_append_printf (all, "%s%s, %" G_GUINT64_FORMAT " calls", i != 0 ? "; " : "",
+                              (const char *) g_ptr_array_index (events->counted_names, i), n);
+      info->counted_calls += n;
+    }
+  g_free (events->counted);
+  info->counted = events->counted = g_string_free (all, FALSE);
+  return TRUE;
+}
+
 gboolean
 tks_parsed_events_header (TksParsedEvents *events,
                           const char      *p,
@@ -362,6 +417,8 @@ tks_parsed_events_header (TksParsedEvents *events,
       g_free (events->condition);
       info->condition = events->condition = text;
     }
+  else if ((text = key_text (p, end, "Counted handler:")) != NULL)
+    bad = !counted_handler (events, text);
   else
     return FALSE;
 
@@ -531,6 +588,13 @@ tks_parsed_events_write (const TksParsedEvents *events,
   if (info->has_trigger_value)
     g_string_append_printf (out, "Tickscope event-header Trigger value: %" G_GUINT64_FORMAT "\n",
                             info->trigger_value);
+  for (guint i = 0; events->counted_names != NULL && i < events->counted_names->len; i++)
+    {
+      g_string_append (out, "Tickscope event-header Counted handler: ");
+      append_escaped (out, g_ptr_array_index (events->counted_names, i));
+      g_string_append_printf (out, ", %" G_GUINT64_FORMAT " calls\n",
+                              g_array_index (events->counted_calls, guint64, i));
+    }
   for (guint k = 0; k < 2; k++)
     {
       const char *text = k == 0 ? events->options : events->condition;

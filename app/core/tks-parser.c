@@ -1265,6 +1265,16 @@ recording_line (TksParser  *parser,
         add_warning (parser, _("line %u: warning: %s"), parser->line_no, problem);
       return TRUE;
     }
+  if (has_prefix (p, end, "Counted handler:") && cur->events != NULL)
+    {
+      g_autofree char *problem = NULL;
+
+      /* A recording's running count of the handlers the board does not log. */
+      if (!tks_parsed_events_header (cur->events, p, end, &problem) || problem != NULL)
+        add_warning (parser, _("line %u: warning: %s"), parser->line_no,
+                     problem != NULL ? problem : "unreadable counted handler");
+      return TRUE;
+    }
   if (has_prefix (p, end, "Lost:"))
     {
       TksParsedGap gap;

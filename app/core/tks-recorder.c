@@ -35,6 +35,7 @@ struct _TksRecorder
   TksShell      *shell;         /* owns the transport */
   TksTransport  *transport;
   gint64         started_us;
+  gboolean       counting;      /* the last line was a "Counted handler" one */
   gint64         ended_us;
   gint64         last_keepalive_us;
   gint64         last_sync_us;
@@ -261,11 +262,30 @@ lost_count (const char *line,
   return end != comma + 1 && strcmp (end, " switches dropped") == 0;
 }
 
+/* "Counted handler: NAME, N calls": N. */
+static gboolean
+counted_calls (const char *line,
+               guint64    *n)
+{
+  const char *comma = strrchr (line, ',');
+  char *end = NULL;
+
+  if (!starts (line, "Counted handler: ") || comma == NULL || !g_str_has_suffix (line, " calls"))
+    return FALSE;
+  *n = g_ascii_strtoull (comma + 1, &end, 10);
+  return end != comma + 1 && strcmp (end, " calls") == 0;
+}
+
 static void
 log_line (TksRecorder *self,
           const char  *line)
 {
   guint64 n;
+  gboolean counting = self->counting;
+
+  /* The board reports all its counted handlers together: a report's first line starts the
+   * sum again. */
+  self->counting = FALSE;
 
   if (line[0] == 'Z')
     {
@@ -286,6 +306,11 @@ log_line (TksRecorder *self,
     self->stats.threads++;
   else if (starts (line, "Name "))
     ;
+  else if (counted_calls (line, &n))
+    {
+      self->stats.counted = (counting ? self->stats.counted : 0) + n;
+      self->counting = TRUE;
+    }
   else if (lost_count (line, &n))
     {
       g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);

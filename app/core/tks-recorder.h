@@ -34,6 +34,8 @@ typedef struct
   guint64 dropped;       /* slots the board recorded but could not send (its log went round
                           * before the link took them): its "Lost:" lines, where they were */
   guint64 lines;         /* compact lines decoded */
+  guint64 counted;       /* calls of the handlers the board counts without logging them (the
+                          * link's own): the sum of its last "Counted handler" lines */
   guint   damaged;       /* lines damaged or missing on the link (noise): their entries lost */
   guint   threads;       /* threads listed or announced */
   double  seconds;       /* since the command was sent (to the end, once ended) */

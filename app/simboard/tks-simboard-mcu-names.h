@@ -34,6 +34,7 @@
 #define tuIdleEnterHook                  TKS_MCU_NAME (tuIdleEnterHook)
 #define tuIdleLeaveHook                  TKS_MCU_NAME (tuIdleLeaveHook)
 #define tuIrqEnterHook                   TKS_MCU_NAME (tuIrqEnterHook)
+#define tuIrqIgnore                      TKS_MCU_NAME (tuIrqIgnore)
 #define tuIrqLeaveHook                   TKS_MCU_NAME (tuIrqLeaveHook)
 #define tuLogNextCreatedThreads          TKS_MCU_NAME (tuLogNextCreatedThreads)
 #define tuLogThisThread                  TKS_MCU_NAME (tuLogThisThread)

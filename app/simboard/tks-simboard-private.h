@@ -76,8 +76,8 @@ typedef struct
   const char  *name;
   int          priority;
   gboolean     logged;      /* created to be logged */
-  gboolean     dynamic;     /* created from the heap: listed as "Exited dynamic thread" after
-                               its exit */
+  gboolean     dynamic;     /* created from the heap: the legacy threads_list calls it "Exited
+                               dynamic thread" after its exit */
   double       begin;
   double       end;
   guint64      begin_seq;   /* order of the switch (or creation, exit) at @begin */
