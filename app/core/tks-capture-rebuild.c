@@ -305,6 +305,27 @@ kept_get (const KeptStack *kept,
   return FALSE;
 }
 
+/* Whether a hole of the log lies after record @a and at or before record @b (rb->gaps is
+ * sorted by index): the same switch on both sides of it is no repeated line. */
+static gboolean
+hole_between (const Rebuild *rb,
+              guint          a,
+              guint          b)
+{
+  guint lo = 0, hi = rb->n_gaps;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (rb->gaps[mid].index <= a)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < rb->n_gaps && rb->gaps[lo].index <= b;
+}
+
 /* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, learn
  * the tick counter's width, and count the exits among the records kept.
  *
@@ -352,7 +373,7 @@ rebuild_check_records (Rebuild *rb)
 
       if (r[i].flags & TKS_RECORD_DROPPED)
         continue;
-      if (n_top > 0 && records_repeat (&r[i], &r[prev_index]))
+      if (n_top > 0 && records_repeat (&r[i], &r[prev_index]) && !hole_between (rb, prev_index, i))
         {
           r[i].flags |= TKS_RECORD_DROPPED;
           rebuild_warn (rb, _("line %u: warning: repeated log line skipped"),
@@ -808,18 +829,53 @@ rebuild_place_gap (Rebuild *rb,
   TksGap *gap = &rb->self->gaps[rb->gaps_passed];
   gint64 delta = (((gint64) pg->begin - (gint64) prev_raw) % rb->period + rb->period) % rb->period;
   double begin = (double) (prev_unwrapped + delta);
-  double length = (double) (guint32) (pg->end - pg->begin);
+  /* (After the log's last record nothing bounds it: no longer than the tick's round.) */
+  double length = (double) MIN ((gint64) (guint32) (pg->end - pg->begin), rb->period - 1);
 
-  /* (Several holes between the same two records follow each other.) */
+  /* (Several holes between the same two records follow each other: one the board gives from
+   * the same begin as the one before covers what that one does not.) */
   if (rb->gaps_passed > 0)
     prev_pos = MAX (prev_pos, rb->self->gaps[rb->gaps_passed - 1].end);
-  begin = CLAMP (begin, prev_pos, pos);
-  gap->begin = begin;
-  gap->end = CLAMP (begin + length, begin, pos);
+  gap->begin = CLAMP (begin, prev_pos, pos);
+  gap->end = CLAMP (begin + length, gap->begin, pos);
   gap->dropped = pg->dropped;
   rb->self->saved_gaps[rb->gaps_passed] = *pg;
   rb->self->saved_gaps[rb->gaps_passed].index = n_before;
   rb->gaps_passed++;
+}
+
+/* Pass 2, at the log's first record (at @pos, on tick @raw of the board, @unwrapped
+ * unwrapped): places the holes before it (up to hole @last, excluded), back from it, the last
+ * one ending where the board says, at the latest at the record. The capture starts with the
+ * first: nothing is known before it. */
+static void
+rebuild_place_leading_gaps (Rebuild *rb,
+                            guint    last,
+                            double   pos,
+                            gint64   unwrapped,
+                            guint32  raw)
+{
+  double bound = pos;
+
+  for (guint g = last; g > 0; g--)
+    {
+      const TksParsedGap *pg = &rb->gaps[g - 1];
+      TksGap *gap = &rb->self->gaps[g - 1];
+      gint64 delta = (((gint64) raw - (gint64) pg->end) % rb->period + rb->period) % rb->period;
+      double length = (double) MIN ((gint64) (guint32) (pg->end - pg->begin), rb->period - 1);
+
+      gap->end = MIN ((double) (unwrapped - delta), bound);
+      gap->begin = MIN (gap->end - length, gap->end);
+      gap->dropped = pg->dropped;
+      rb->self->saved_gaps[g - 1] = *pg;
+      rb->self->saved_gaps[g - 1].index = 0;
+      unwrapped = (gint64) floor (gap->begin);
+      raw = pg->begin;
+      bound = gap->begin;
+    }
+  if (last > 0)
+    rb->self->start = MIN (rb->self->start, rb->self->gaps[0].begin);
+  rb->gaps_passed = last;
 }
 
 /* Pass 2: replays the log again, into the runs and marks. The records of a tick share it:
@@ -939,6 +995,14 @@ rebuild_fill (Rebuild *rb)
             rb->record_pos[i] = pos;
           at_zero = rec->tick == 0 && epoch == 0 && rb->base == 0;
           g++;
+          if (n_kept == 0)
+            {
+              guint last = 0;
+
+              while (last < rb->n_gaps && rb->gaps[last].index <= i)
+                last++;
+              rebuild_place_leading_gaps (rb, last, pos, tick, rec->tick);
+            }
           while (rb->gaps_passed < rb->n_gaps && rb->gaps[rb->gaps_passed].index <= i)
             rebuild_place_gap (rb, n_kept, prev_pos, prev_unwrapped, prev_raw, pos);
           n_kept++;
@@ -967,6 +1031,9 @@ rebuild_fill (Rebuild *rb)
           rebuild_events_switch (rb, i, in);
         }
     }
+  /* The holes after the last record: the log goes on through them, and ends with the last. */
+  while (n_kept > 0 && rb->gaps_passed < rb->n_gaps)
+    rebuild_place_gap (rb, n_kept, prev_pos, prev_unwrapped, prev_raw, INFINITY);
   rebuild_events_upto (rb, working, n);
 }
 
@@ -1082,7 +1149,8 @@ rebuild_collect_gaps (Rebuild *rb)
     {
       const TksParsedGap *pg = &g_array_index (gaps, TksParsedGap, g);
 
-      if (pg->index > 0 && pg->index < n_records)
+      /* (Before the first record and after the last too: the log's ends lie in them.) */
+      if (pg->index <= n_records && n_records > 0)
         {
           rb->gaps[rb->n_gaps] = *pg;
           rb->gaps[rb->n_gaps].order = rb->n_gaps;
@@ -1170,8 +1238,8 @@ tks_capture_rebuild (TksCapture *self)
   rb.infos = g_ptr_array_new_with_free_func (g_free);
   rb.warnings = g_ptr_array_new_with_free_func (g_free);
 
-  rebuild_check_records (&rb);
   rebuild_collect_gaps (&rb);
+  rebuild_check_records (&rb);
   rebuild_creation_order (&rb);
   rebuild_initial_working_list (&rb);
 
@@ -1298,6 +1366,13 @@ tks_capture_rebuild (TksCapture *self)
     }
   rebuild_fill (&rb);
   prefault_stop (&prefault);
+  /* Holes after the last record: the log (and the capture) ends with the last of them. */
+  if (rb.gaps_passed > 0 && self->gaps[rb.gaps_passed - 1].end > self->end)
+    {
+      if (self->log_end_reason == TKS_LOG_END_CAPTURE_END)
+        self->log_end = self->gaps[rb.gaps_passed - 1].end;
+      self->end = self->gaps[rb.gaps_passed - 1].end;
+    }
 
   for (guint t = 0; t < self->n_threads; t++)
     {
@@ -1324,6 +1399,12 @@ tks_capture_rebuild (TksCapture *self)
     }
 
   self->n_gaps = rb.gaps_passed;
+  if (rb.n_gaps > rb.gaps_passed)
+    rebuild_warn (&rb, g_dngettext (GETTEXT_PACKAGE,
+                                    "warning: %u hole in a log without a record is ignored",
+                                    "warning: %u holes in a log without a record are ignored",
+                                    rb.n_gaps - rb.gaps_passed),
+                  rb.n_gaps - rb.gaps_passed);
   self->mean_per_tick = rb.n_ticks > 0 ? (double) self->n_records / rb.n_ticks : 0.0;
 
   self->n_lanes = self->n_threads;
