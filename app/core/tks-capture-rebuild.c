@@ -828,7 +828,8 @@ rebuild_place_gap (Rebuild *rb,
   const TksParsedGap *pg = &rb->gaps[rb->gaps_passed];
   TksGap *gap = &rb->self->gaps[rb->gaps_passed];
   gint64 delta = (((gint64) pg->begin - (gint64) prev_raw) % rb->period + rb->period) % rb->period;
-  double begin = (double) (prev_unwrapped + delta);
+  /* (A begin the board gives before the record before it: from that record.) */
+  double begin = (double) (prev_unwrapped + (delta < rb->period / 2 ? delta : 0));
   /* (After the log's last record nothing bounds it: no longer than the tick's round.) */
   double length = (double) MIN ((gint64) (guint32) (pg->end - pg->begin), rb->period - 1);
 
@@ -864,7 +865,8 @@ rebuild_place_leading_gaps (Rebuild *rb,
       gint64 delta = (((gint64) raw - (gint64) pg->end) % rb->period + rb->period) % rb->period;
       double length = (double) MIN ((gint64) (guint32) (pg->end - pg->begin), rb->period - 1);
 
-      gap->end = MIN ((double) (unwrapped - delta), bound);
+      /* (An end the board gives after what follows it: up to that.) */
+      gap->end = MIN ((double) (unwrapped - (delta < rb->period / 2 ? delta : 0)), bound);
       gap->begin = MIN (gap->end - length, gap->end);
       gap->dropped = pg->dropped;
       rb->self->saved_gaps[g - 1] = *pg;
