@@ -1231,17 +1231,17 @@ test_hole_in_log (void)
   tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
 
-  /* A hole before the printed log's first record is placed (the capture starts with it); an
-   * unreadable line is not. */
+  /* A hole before the printed log's first record is placed where it ends (the capture starts
+   * there); an unreadable line is not. */
   d = tks_capture_new_from_dump (outside, strlen (outside), &error);
   g_assert_no_error (error);
   gaps = tks_capture_get_gaps (d, &n_gaps);
   g_assert_cmpuint (n_gaps, ==, 2);
-  g_assert_cmpfloat (gaps[0].begin, ==, 90.0);
+  g_assert_cmpfloat (gaps[0].begin, ==, 99.0);
   g_assert_cmpfloat (gaps[0].end, ==, 99.0);
   g_assert_cmpfloat (gaps[1].begin, ==, 103.0);
   g_assert_cmpfloat (gaps[1].end, ==, 150.0);
-  g_assert_cmpfloat (tks_capture_get_start (d), ==, 90.0);
+  g_assert_cmpfloat (tks_capture_get_start (d), ==, 99.0);
   g_assert_false (tks_test_has_warning (d, "“Paused: before record 4, ticks 90 to 99"));
   g_assert_true (tks_test_has_warning (d, "cannot be placed is ignored: “Paused: before record 7, "
                                  "ticks 103 to 150”"));
@@ -1357,8 +1357,9 @@ test_hole_between_equal_switches (void)
 }
 
 /* Holes before the log's first record and after its last (several at the same place, each
- * from the same tick as a board's recording gives them) are placed: the capture starts and
- * ends with them, and no thread runs across one. A saved copy reloads the same. */
+ * from the same tick as a board's recording gives them) are placed: the capture starts where
+ * the first ends (nothing is known before) and ends with the last, and no thread runs across
+ * one. A saved copy reloads the same. */
 static void
 test_holes_at_log_ends (void)
 {
@@ -1383,13 +1384,14 @@ test_holes_at_log_ends (void)
   g_assert_cmpuint (n, ==, 0);
   gaps = tks_capture_get_gaps (c, &n_gaps);
   g_assert_cmpuint (n_gaps, ==, 3);
-  g_assert_cmpfloat (gaps[0].begin, ==, 90.0);
+  g_assert_cmpfloat (gaps[0].begin, ==, 99.0);
   g_assert_cmpfloat (gaps[0].end, ==, 99.0);
+  g_assert_cmpuint (gaps[0].dropped, ==, 4);
   g_assert_cmpfloat (gaps[1].begin, ==, 105.0);
   g_assert_cmpfloat (gaps[1].end, ==, 110.0);
   g_assert_cmpfloat (gaps[2].begin, ==, 110.0);
   g_assert_cmpfloat (gaps[2].end, ==, 130.0);
-  g_assert_cmpfloat (tks_capture_get_start (c), ==, 90.0);
+  g_assert_cmpfloat (tks_capture_get_start (c), ==, 99.0);
   g_assert_cmpfloat (tks_capture_get_end (c), ==, 130.0);
   g_assert_cmpfloat (tks_capture_get_log_end (c, NULL), ==, 130.0);
   {
@@ -1414,7 +1416,7 @@ test_holes_at_log_ends (void)
   gaps = tks_capture_get_gaps (again, &n_gaps);
   g_assert_cmpuint (n_gaps, ==, 3);
   g_assert_cmpfloat (gaps[2].end, ==, 130.0);
-  g_assert_cmpfloat (tks_capture_get_start (again), ==, 90.0);
+  g_assert_cmpfloat (tks_capture_get_start (again), ==, 99.0);
   tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
 }

@@ -1246,8 +1246,8 @@ test_hole_by_slots (void)
 }
 
 /* Holes of a dump version 2 before its first entry (before the continuation left of an
- * overwritten event too) and after its last: placed, the log starts and ends with them, and
- * the thread running at the end runs up to the hole. */
+ * overwritten event too) and after its last: placed, the log starts where the first ends and
+ * ends with the last, and the thread running at the end runs up to the hole. */
 static void
 test_holes_at_log_ends (void)
 {
@@ -1270,13 +1270,13 @@ test_holes_at_log_ends (void)
     g_assert_null (strstr (tks_capture_get_warnings (capture, NULL)[w], "hole"));
   gaps = tks_capture_get_gaps (capture, &n);
   g_assert_cmpuint (n, ==, 3);
-  g_assert_cmpfloat (gaps[0].begin, ==, 2.0);
+  g_assert_cmpfloat (gaps[0].begin, ==, 4.0);
   g_assert_cmpfloat (gaps[0].end, ==, 4.0);
   g_assert_cmpfloat (gaps[1].begin, ==, 7.0);
   g_assert_cmpfloat (gaps[2].begin, >=, 9.0);
   g_assert_cmpfloat (gaps[2].begin, <, 10.0);
   g_assert_cmpfloat (gaps[2].end, ==, 12.0);
-  g_assert_cmpfloat (tks_capture_get_start (capture), ==, 2.0);
+  g_assert_cmpfloat (tks_capture_get_start (capture), ==, 4.0);
   g_assert_cmpfloat (tks_capture_get_end (capture), ==, 12.0);
   main_thread = tks_capture_get_thread (capture, 0);
   g_assert_cmpuint (main_thread->n_runs, >, 0);

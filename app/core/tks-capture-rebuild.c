@@ -846,9 +846,10 @@ rebuild_place_gap (Rebuild *rb,
 }
 
 /* Pass 2, at the log's first record (at @pos, on tick @raw of the board, @unwrapped
- * unwrapped): places the holes before it (up to hole @last, excluded), back from it, the last
- * one ending where the board says, at the latest at the record. The capture starts with the
- * first: nothing is known before it. */
+ * unwrapped): places the holes before it (up to hole @last, excluded) where the last one ends,
+ * at the latest at the record. Nothing is known before the first record either (a recording's
+ * first loss does not even know when it began): the log starts there, and a thread switched
+ * out first ran from there. */
 static void
 rebuild_place_leading_gaps (Rebuild *rb,
                             guint    last,
@@ -856,27 +857,24 @@ rebuild_place_leading_gaps (Rebuild *rb,
                             gint64   unwrapped,
                             guint32  raw)
 {
-  double bound = pos;
+  double at;
+  gint64 delta;
 
-  for (guint g = last; g > 0; g--)
+  if (last == 0)
+    return;
+  delta = (((gint64) raw - (gint64) rb->gaps[last - 1].end) % rb->period + rb->period) % rb->period;
+  /* (An end the board gives after the record: at the record.) */
+  at = MIN ((double) (unwrapped - (delta < rb->period / 2 ? delta : 0)), pos);
+  for (guint g = 0; g < last; g++)
     {
-      const TksParsedGap *pg = &rb->gaps[g - 1];
-      TksGap *gap = &rb->self->gaps[g - 1];
-      gint64 delta = (((gint64) raw - (gint64) pg->end) % rb->period + rb->period) % rb->period;
-      double length = (double) MIN ((gint64) (guint32) (pg->end - pg->begin), rb->period - 1);
+      TksGap *gap = &rb->self->gaps[g];
 
-      /* (An end the board gives after what follows it: up to that.) */
-      gap->end = MIN ((double) (unwrapped - (delta < rb->period / 2 ? delta : 0)), bound);
-      gap->begin = MIN (gap->end - length, gap->end);
-      gap->dropped = pg->dropped;
-      rb->self->saved_gaps[g - 1] = *pg;
-      rb->self->saved_gaps[g - 1].index = 0;
-      unwrapped = (gint64) floor (gap->begin);
-      raw = pg->begin;
-      bound = gap->begin;
+      gap->begin = gap->end = at;
+      gap->dropped = rb->gaps[g].dropped;
+      rb->self->saved_gaps[g] = rb->gaps[g];
+      rb->self->saved_gaps[g].index = 0;
     }
-  if (last > 0)
-    rb->self->start = MIN (rb->self->start, rb->self->gaps[0].begin);
+  rb->self->start = MIN (rb->self->start, at);
   rb->gaps_passed = last;
 }
 
