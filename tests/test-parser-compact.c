@@ -537,6 +537,36 @@ test_lost_at_ends (void)
     }
 }
 
+/* A recording that loses more often than a capture keeps holes: the ones past the limit are
+ * said, never dropped in silence; memory stays bounded. */
+static void
+test_lost_too_often (void)
+{
+  g_autofree char *text = make_recording (300, FALSE, 8);
+  g_autoptr(GString) lost = g_string_new (NULL);
+  g_autoptr(TksParsed) parsed = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *end_line = strstr (text, "End of dump:");
+  guint n_records;
+
+  parsed = tks_parse_text (text, strlen (text), &error);
+  g_assert_no_error (error);
+  n_records = parsed->records->len;
+  g_clear_pointer (&parsed, tks_parsed_free);
+  g_assert_nonnull (end_line);
+  g_string_append_len (lost, text, end_line - text);
+  for (guint i = 0; i < TKS_MAX_GAPS + 2; i++)
+    g_string_append_printf (lost, "Lost: before record %u, ticks %u to %u, 1 switches dropped\r\n",
+                            n_records, 5000 + i, 5001 + i);
+  g_string_append (lost, end_line);
+  parsed = tks_parse_text (lost->str, lost->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (parsed->gaps->len, ==, TKS_MAX_GAPS);
+  g_assert_cmpuint (parsed->n_warnings, ==, 2);
+  g_assert_nonnull (strstr (g_ptr_array_index (parsed->warnings, 0),
+                            "more than 65536 holes, more than a capture keeps"));
+}
+
 /* A recording longer than a capture holds: its first records are read, line by line and by
  * batches alike, the same as the whole recording's first ones; the rest is passed over, said
  * in one warning, and the capture is not damaged. (The limit is lowered here: the reader's is
@@ -789,6 +819,7 @@ main (int    argc,
   g_test_add_func ("/parser/compact-batches/too-long", test_too_long);
   g_test_add_func ("/parser/compact-batches/record-lines", test_record_lines);
   g_test_add_func ("/parser/compact-batches/lost-at-ends", test_lost_at_ends);
+  g_test_add_func ("/parser/compact-batches/lost-too-often", test_lost_too_often);
   g_test_add_func ("/parser/compact-batches/numbers-reused", test_numbers_reused);
   g_test_add_func ("/parser/compact-batches/numbers-reused-damaged", test_numbers_reused_damaged);
   return g_test_run ();

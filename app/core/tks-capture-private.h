@@ -46,8 +46,9 @@ typedef struct
   guint extra;
 } TksCompactLineMark;
 
-/* Holes a capture keeps at most (a board remembers 8). */
-#define TKS_MAX_GAPS 4096
+/* Holes a capture keeps at most (a board remembers 8 pauses; a recording over a slow link
+ * loses some fifty times a second, so this is some twenty minutes of such a recording). */
+#define TKS_MAX_GAPS 65536
 
 enum
 {

@@ -1362,6 +1362,10 @@ recording_line (TksParser  *parser,
       gap.index = (guint) here;
       if (cur->gaps->len < TKS_MAX_GAPS)
         g_array_append_val (cur->gaps, gap);
+      else
+        add_warning (parser, _("line %u: warning: the recording has more than %u holes, more "
+                               "than a capture keeps: this one is not shown, and runs around it "
+                               "may be too long"), parser->line_no, TKS_MAX_GAPS);
       return TRUE;
     }
   return FALSE;
