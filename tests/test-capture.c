@@ -1356,6 +1356,35 @@ test_hole_between_equal_switches (void)
   assert_no_run_across_holes (c);
 }
 
+/* A hole longer than half the round of the board's 20-bit tick: the smaller tick after it is
+ * a wrap (time went on through the hole), not a tick out of order. */
+static void
+test_long_hole_wraps (void)
+{
+  static const guint32 words[][3] = {
+    { 800000, 1, 3 }, { 800001, 3, 1 }, { 800002, 1, 2 },
+    { 1500000 - (1u << 20), 2, 1 }, { 1500001 - (1u << 20), 1, 2 },
+  };
+  g_autofree char *dump = dump_of_records (words, G_N_ELEMENTS (words), 7,
+                                           "Paused: before record 3, ticks 800003 to 1500000, "
+                                           "7 switches dropped\r\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) c = tks_capture_new_from_dump (dump, strlen (dump), &error);
+  const TksGap *gaps;
+  guint n_gaps, n;
+
+  g_assert_no_error (error);
+  tks_capture_get_warnings (c, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 5);
+  gaps = tks_capture_get_gaps (c, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 1);
+  g_assert_cmpfloat (gaps[0].begin, ==, 800003.0);
+  g_assert_cmpfloat (gaps[0].end, ==, 1500000.0);
+  g_assert_cmpfloat (tks_capture_get_end (c), ==, 1500002.0);
+  assert_no_run_across_holes (c);
+}
+
 /* Holes before the log's first record and after its last (several at the same place, each
  * from the same tick as a board's recording gives them) are placed: the capture starts where
  * the first ends (nothing is known before) and ends with the last, and no thread runs across
@@ -2155,6 +2184,7 @@ main (int    argc,
   g_test_add_func ("/capture/hole-lines-hostile", test_hole_lines_hostile);
   g_test_add_func ("/capture/hole-between-equal-switches", test_hole_between_equal_switches);
   g_test_add_func ("/capture/holes-at-log-ends", test_holes_at_log_ends);
+  g_test_add_func ("/capture/long-hole-wraps", test_long_hole_wraps);
   g_test_add_func ("/capture/record-lines-mixed-ends", test_record_lines_mixed_ends);
   g_test_add_func ("/capture/exited-before-log", test_exited_before_log_real);
   g_test_add_func ("/capture/forgotten-exits-shown", test_forgotten_exits_shown);

@@ -383,7 +383,14 @@ rebuild_check_records (Rebuild *rb)
 
       if (n_top > 0 && u < KEPT_U (prev))
         {
-          if (n_top > 1 && u >= KEPT_U (prev2) && u - KEPT_U (prev2) < period / 4)
+          if (hole_between (rb, prev_index, i))
+            {
+              /* Time went on through the hole, for as long as it lasted: a smaller tick after
+               * it is a wrap, even past half a round. */
+              epoch++;
+              u += period;
+            }
+          else if (n_top > 1 && u >= KEPT_U (prev2) && u - KEPT_U (prev2) < period / 4)
             {
               KeptRecord below = { 0, 0 };
 
