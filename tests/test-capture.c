@@ -1383,6 +1383,22 @@ test_long_hole_wraps (void)
   g_assert_cmpfloat (gaps[0].end, ==, 1500000.0);
   g_assert_cmpfloat (tks_capture_get_end (c), ==, 1500002.0);
   assert_no_run_across_holes (c);
+
+  /* After a short hole, a smaller tick the hole does not account for is out of order. */
+  {
+    static const guint32 garbled[][3] = {
+      { 800000, 1, 3 }, { 800001, 3, 1 }, { 800002, 1, 2 }, { 799990, 2, 1 }, { 800012, 2, 1 },
+    };
+    g_autofree char *short_hole = dump_of_records (garbled, G_N_ELEMENTS (garbled), 7,
+                                                   "Paused: before record 3, ticks 800003 to "
+                                                   "800010, 7 switches dropped\r\n");
+    g_autoptr(TksCapture) d = tks_capture_new_from_dump (short_hole, strlen (short_hole), &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (tks_capture_get_n_records (d), ==, 4);
+    g_assert_true (tks_test_has_warning (d, "tick out of order skipped"));
+    g_assert_cmpfloat (tks_capture_get_end (d), ==, 800013.0);
+  }
 }
 
 /* Holes before the log's first record and after its last (several at the same place, each

@@ -305,12 +305,10 @@ kept_get (const KeptStack *kept,
   return FALSE;
 }
 
-/* Whether a hole of the log lies after record @a and at or before record @b (rb->gaps is
- * sorted by index): the same switch on both sides of it is no repeated line. */
-static gboolean
-hole_between (const Rebuild *rb,
-              guint          a,
-              guint          b)
+/* The first hole of the log after record @a (rb->gaps is sorted by index). */
+static guint
+first_hole_after (const Rebuild *rb,
+                  guint          a)
 {
   guint lo = 0, hi = rb->n_gaps;
 
@@ -323,7 +321,32 @@ hole_between (const Rebuild *rb,
       else
         hi = mid;
     }
-  return lo < rb->n_gaps && rb->gaps[lo].index <= b;
+  return lo;
+}
+
+/* Whether a hole of the log lies after record @a and at or before record @b: the same switch
+ * on both sides of it is no repeated line. */
+static gboolean
+hole_between (const Rebuild *rb,
+              guint          a,
+              guint          b)
+{
+  guint g = first_hole_after (rb, a);
+
+  return g < rb->n_gaps && rb->gaps[g].index <= b;
+}
+
+/* How long the holes after record @a and at or before record @b lasted, in ticks. */
+static gint64
+holes_length (const Rebuild *rb,
+              guint          a,
+              guint          b)
+{
+  gint64 length = 0;
+
+  for (guint g = first_hole_after (rb, a); g < rb->n_gaps && rb->gaps[g].index <= b; g++)
+    length += (guint32) (rb->gaps[g].end - rb->gaps[g].begin);
+  return length;
 }
 
 /* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, learn
@@ -383,10 +406,11 @@ rebuild_check_records (Rebuild *rb)
 
       if (n_top > 0 && u < KEPT_U (prev))
         {
-          if (hole_between (rb, prev_index, i))
+          if (hole_between (rb, prev_index, i) &&
+              u + period - KEPT_U (prev) <= holes_length (rb, prev_index, i) + period / 4)
             {
               /* Time went on through the hole, for as long as it lasted: a smaller tick after
-               * it is a wrap, even past half a round. */
+               * it that the hole's length accounts for is a wrap, even past half a round. */
               epoch++;
               u += period;
             }
