@@ -233,6 +233,50 @@ records_repeat (const TksRecord *a,
   return a->tick == b->tick && a->out == b->out && a->in == b->in && !record_is_exit (a);
 }
 
+/* The first hole of the log after record @a (rb->gaps is sorted by index). */
+static guint
+first_hole_after (const Rebuild *rb,
+                  guint          a)
+{
+  guint lo = 0, hi = rb->n_gaps;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (rb->gaps[mid].index <= a)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Whether a hole of the log lies after record @a and at or before record @b: the same switch
+ * on both sides of it is no repeated line. */
+static gboolean
+hole_between (const Rebuild *rb,
+              guint          a,
+              guint          b)
+{
+  guint g = first_hole_after (rb, a);
+
+  return g < rb->n_gaps && rb->gaps[g].index <= b;
+}
+
+/* How long the holes after record @a and at or before record @b lasted, in ticks. */
+static gint64
+holes_length (const Rebuild *rb,
+              guint          a,
+              guint          b)
+{
+  gint64 length = 0;
+
+  for (guint g = first_hole_after (rb, a); g < rb->n_gaps && rb->gaps[g].index <= b; g++)
+    length += (guint32) (rb->gaps[g].end - rb->gaps[g].begin);
+  return length;
+}
+
 /* A record kept so far by rebuild_check_records(), with the wrap count its tick was read in. */
 typedef struct
 {
@@ -303,50 +347,6 @@ kept_get (const KeptStack *kept,
       depth -= st->len;
     }
   return FALSE;
-}
-
-/* The first hole of the log after record @a (rb->gaps is sorted by index). */
-static guint
-first_hole_after (const Rebuild *rb,
-                  guint          a)
-{
-  guint lo = 0, hi = rb->n_gaps;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (rb->gaps[mid].index <= a)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* Whether a hole of the log lies after record @a and at or before record @b: the same switch
- * on both sides of it is no repeated line. */
-static gboolean
-hole_between (const Rebuild *rb,
-              guint          a,
-              guint          b)
-{
-  guint g = first_hole_after (rb, a);
-
-  return g < rb->n_gaps && rb->gaps[g].index <= b;
-}
-
-/* How long the holes after record @a and at or before record @b lasted, in ticks. */
-static gint64
-holes_length (const Rebuild *rb,
-              guint          a,
-              guint          b)
-{
-  gint64 length = 0;
-
-  for (guint g = first_hole_after (rb, a); g < rb->n_gaps && rb->gaps[g].index <= b; g++)
-    length += (guint32) (rb->gaps[g].end - rb->gaps[g].begin);
-  return length;
 }
 
 /* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, learn
