@@ -314,6 +314,16 @@ test_fetch_while_printing (void)
               n_holes++;
             }
 
+          /* Every run open at a hole's begin ends there: none is drawn across one. */
+          for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
+            {
+              const TksThread *th = tks_capture_get_thread (capture, t);
+
+              for (guint r = 0; r < th->n_runs; r++)
+                for (guint h = 0; h < n_gaps; h++)
+                  g_assert_false (th->runs[r].begin < gaps[h].end &&
+                                  th->runs[r].end > gaps[h].begin);
+            }
           read = read_runs_of_capture (capture, first);
           truth_cut_read (read, holes);
           outside = truth_cut_holes (truth, holes, &running);

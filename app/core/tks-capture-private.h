@@ -36,8 +36,19 @@ typedef struct
   guint64 dropped;
 } TksParsedGap;
 
-/* Holes a capture keeps at most (a board remembers 8). */
-#define TKS_MAX_GAPS 4096
+/* A line of a compact log that holds records: records @first to @first + @count - 1, all on
+ * that one line; @extra: the records of the compact lines before it that are not the first
+ * of their line. */
+typedef struct
+{
+  guint first;
+  guint count;
+  guint extra;
+} TksCompactLineMark;
+
+/* Holes a capture keeps at most (a board remembers 8 pauses; a recording over a slow link
+ * loses some fifty times a second, so this is some twenty minutes of such a recording). */
+#define TKS_MAX_GAPS 65536
 
 enum
 {
@@ -55,6 +66,7 @@ typedef struct
   GArray       *records;        /* TksRecord */
   guint         log_first_line; /* input line just after the threads_timestamps echo */
   GArray       *log_other_lines;/* guint: lines of the log section that are not records */
+  GArray       *compact_marks;  /* TksCompactLineMark: the log's compact lines with records */
   gboolean      has_trigger;
   guint32       trigger_tick;
   char         *trigger_name;

@@ -233,6 +233,50 @@ records_repeat (const TksRecord *a,
   return a->tick == b->tick && a->out == b->out && a->in == b->in && !record_is_exit (a);
 }
 
+/* The first hole of the log after record @a (rb->gaps is sorted by index). */
+static guint
+first_hole_after (const Rebuild *rb,
+                  guint          a)
+{
+  guint lo = 0, hi = rb->n_gaps;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (rb->gaps[mid].index <= a)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Whether a hole of the log lies after record @a and at or before record @b: the same switch
+ * on both sides of it is no repeated line. */
+static gboolean
+hole_between (const Rebuild *rb,
+              guint          a,
+              guint          b)
+{
+  guint g = first_hole_after (rb, a);
+
+  return g < rb->n_gaps && rb->gaps[g].index <= b;
+}
+
+/* How long the holes after record @a and at or before record @b lasted, in ticks. */
+static gint64
+holes_length (const Rebuild *rb,
+              guint          a,
+              guint          b)
+{
+  gint64 length = 0;
+
+  for (guint g = first_hole_after (rb, a); g < rb->n_gaps && rb->gaps[g].index <= b; g++)
+    length += (guint32) (rb->gaps[g].end - rb->gaps[g].begin);
+  return length;
+}
+
 /* A record kept so far by rebuild_check_records(), with the wrap count its tick was read in. */
 typedef struct
 {
@@ -352,7 +396,7 @@ rebuild_check_records (Rebuild *rb)
 
       if (r[i].flags & TKS_RECORD_DROPPED)
         continue;
-      if (n_top > 0 && records_repeat (&r[i], &r[prev_index]))
+      if (n_top > 0 && records_repeat (&r[i], &r[prev_index]) && !hole_between (rb, prev_index, i))
         {
           r[i].flags |= TKS_RECORD_DROPPED;
           rebuild_warn (rb, _("line %u: warning: repeated log line skipped"),
@@ -362,7 +406,15 @@ rebuild_check_records (Rebuild *rb)
 
       if (n_top > 0 && u < KEPT_U (prev))
         {
-          if (n_top > 1 && u >= KEPT_U (prev2) && u - KEPT_U (prev2) < period / 4)
+          if (hole_between (rb, prev_index, i) &&
+              u + period - KEPT_U (prev) <= holes_length (rb, prev_index, i) + period / 4)
+            {
+              /* Time went on through the hole, for as long as it lasted: a smaller tick after
+               * it that the hole's length accounts for is a wrap, even past half a round. */
+              epoch++;
+              u += period;
+            }
+          else if (n_top > 1 && u >= KEPT_U (prev2) && u - KEPT_U (prev2) < period / 4)
             {
               KeptRecord below = { 0, 0 };
 
@@ -807,19 +859,54 @@ rebuild_place_gap (Rebuild *rb,
   const TksParsedGap *pg = &rb->gaps[rb->gaps_passed];
   TksGap *gap = &rb->self->gaps[rb->gaps_passed];
   gint64 delta = (((gint64) pg->begin - (gint64) prev_raw) % rb->period + rb->period) % rb->period;
-  double begin = (double) (prev_unwrapped + delta);
-  double length = (double) (guint32) (pg->end - pg->begin);
+  /* (A begin the board gives before the record before it: from that record.) */
+  double begin = (double) (prev_unwrapped + (delta < rb->period / 2 ? delta : 0));
+  /* (After the log's last record nothing bounds it: no longer than the tick's round.) */
+  double length = (double) MIN ((gint64) (guint32) (pg->end - pg->begin), rb->period - 1);
 
-  /* (Several holes between the same two records follow each other.) */
+  /* (Several holes between the same two records follow each other: one the board gives from
+   * the same begin as the one before covers what that one does not.) */
   if (rb->gaps_passed > 0)
     prev_pos = MAX (prev_pos, rb->self->gaps[rb->gaps_passed - 1].end);
-  begin = CLAMP (begin, prev_pos, pos);
-  gap->begin = begin;
-  gap->end = CLAMP (begin + length, begin, pos);
+  gap->begin = CLAMP (begin, prev_pos, pos);
+  gap->end = CLAMP (begin + length, gap->begin, pos);
   gap->dropped = pg->dropped;
   rb->self->saved_gaps[rb->gaps_passed] = *pg;
   rb->self->saved_gaps[rb->gaps_passed].index = n_before;
   rb->gaps_passed++;
+}
+
+/* Pass 2, at the log's first record (at @pos, on tick @raw of the board, @unwrapped
+ * unwrapped): places the holes before it (up to hole @last, excluded) where the last one ends,
+ * at the latest at the record. Nothing is known before the first record either (a recording's
+ * first loss does not even know when it began): the log starts there, and a thread switched
+ * out first ran from there. */
+static void
+rebuild_place_leading_gaps (Rebuild *rb,
+                            guint    last,
+                            double   pos,
+                            gint64   unwrapped,
+                            guint32  raw)
+{
+  double at;
+  gint64 delta;
+
+  if (last == 0)
+    return;
+  delta = (((gint64) raw - (gint64) rb->gaps[last - 1].end) % rb->period + rb->period) % rb->period;
+  /* (An end the board gives after the record: at the record.) */
+  at = MIN ((double) (unwrapped - (delta < rb->period / 2 ? delta : 0)), pos);
+  for (guint g = 0; g < last; g++)
+    {
+      TksGap *gap = &rb->self->gaps[g];
+
+      gap->begin = gap->end = at;
+      gap->dropped = rb->gaps[g].dropped;
+      rb->self->saved_gaps[g] = rb->gaps[g];
+      rb->self->saved_gaps[g].index = 0;
+    }
+  rb->self->start = MIN (rb->self->start, at);
+  rb->gaps_passed = last;
 }
 
 /* Pass 2: replays the log again, into the runs and marks. The records of a tick share it:
@@ -939,6 +1026,14 @@ rebuild_fill (Rebuild *rb)
             rb->record_pos[i] = pos;
           at_zero = rec->tick == 0 && epoch == 0 && rb->base == 0;
           g++;
+          if (n_kept == 0)
+            {
+              guint last = 0;
+
+              while (last < rb->n_gaps && rb->gaps[last].index <= i)
+                last++;
+              rebuild_place_leading_gaps (rb, last, pos, tick, rec->tick);
+            }
           while (rb->gaps_passed < rb->n_gaps && rb->gaps[rb->gaps_passed].index <= i)
             rebuild_place_gap (rb, n_kept, prev_pos, prev_unwrapped, prev_raw, pos);
           n_kept++;
@@ -967,6 +1062,9 @@ rebuild_fill (Rebuild *rb)
           rebuild_events_switch (rb, i, in);
         }
     }
+  /* The holes after the last record: the log goes on through them, and ends with the last. */
+  while (n_kept > 0 && rb->gaps_passed < rb->n_gaps)
+    rebuild_place_gap (rb, n_kept, prev_pos, prev_unwrapped, prev_raw, INFINITY);
   rebuild_events_upto (rb, working, n);
 }
 
@@ -1082,7 +1180,8 @@ rebuild_collect_gaps (Rebuild *rb)
     {
       const TksParsedGap *pg = &g_array_index (gaps, TksParsedGap, g);
 
-      if (pg->index > 0 && pg->index < n_records)
+      /* (Before the first record and after the last too: the log's ends lie in them.) */
+      if (pg->index <= n_records && n_records > 0)
         {
           rb->gaps[rb->n_gaps] = *pg;
           rb->gaps[rb->n_gaps].order = rb->n_gaps;
@@ -1170,8 +1269,8 @@ tks_capture_rebuild (TksCapture *self)
   rb.infos = g_ptr_array_new_with_free_func (g_free);
   rb.warnings = g_ptr_array_new_with_free_func (g_free);
 
-  rebuild_check_records (&rb);
   rebuild_collect_gaps (&rb);
+  rebuild_check_records (&rb);
   rebuild_creation_order (&rb);
   rebuild_initial_working_list (&rb);
 
@@ -1298,6 +1397,13 @@ tks_capture_rebuild (TksCapture *self)
     }
   rebuild_fill (&rb);
   prefault_stop (&prefault);
+  /* Holes after the last record: the log (and the capture) ends with the last of them. */
+  if (rb.gaps_passed > 0 && self->gaps[rb.gaps_passed - 1].end > self->end)
+    {
+      if (self->log_end_reason == TKS_LOG_END_CAPTURE_END)
+        self->log_end = self->gaps[rb.gaps_passed - 1].end;
+      self->end = self->gaps[rb.gaps_passed - 1].end;
+    }
 
   for (guint t = 0; t < self->n_threads; t++)
     {
@@ -1324,6 +1430,12 @@ tks_capture_rebuild (TksCapture *self)
     }
 
   self->n_gaps = rb.gaps_passed;
+  if (rb.n_gaps > rb.gaps_passed)
+    rebuild_warn (&rb, g_dngettext (GETTEXT_PACKAGE,
+                                    "warning: %u hole in a log without a record is ignored",
+                                    "warning: %u holes in a log without a record are ignored",
+                                    rb.n_gaps - rb.gaps_passed),
+                  rb.n_gaps - rb.gaps_passed);
   self->mean_per_tick = rb.n_ticks > 0 ? (double) self->n_records / rb.n_ticks : 0.0;
 
   self->n_lanes = self->n_threads;

@@ -125,6 +125,7 @@ tks_parsed_new (void)
   parsed->deleted = g_ptr_array_new ();
   parsed->records = g_array_new (FALSE, FALSE, sizeof (TksRecord));
   parsed->log_other_lines = g_array_new (FALSE, FALSE, sizeof (guint));
+  parsed->compact_marks = g_array_new (FALSE, FALSE, sizeof (TksCompactLineMark));
   parsed->gaps = g_array_new (FALSE, FALSE, sizeof (TksParsedGap));
   parsed->warnings = g_ptr_array_new_with_free_func (g_free);
   parsed->warnings_saved = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -155,6 +156,7 @@ clear_log (TksParsed *parsed)
 {
   g_array_set_size (parsed->records, 0);
   g_array_set_size (parsed->log_other_lines, 0);
+  g_array_set_size (parsed->compact_marks, 0);
   g_array_set_size (parsed->gaps, 0);
   parsed->has_trigger = FALSE;
   parsed->trigger_tick = 0;
@@ -171,6 +173,7 @@ tks_parsed_free (TksParsed *parsed)
   g_ptr_array_unref (parsed->deleted);
   g_array_unref (parsed->records);
   g_array_unref (parsed->log_other_lines);
+  g_array_unref (parsed->compact_marks);
   g_array_unref (parsed->gaps);
   g_ptr_array_unref (parsed->warnings);
   g_array_unref (parsed->warnings_saved);
@@ -186,8 +189,30 @@ tks_parsed_record_line (const TksParsed *parsed,
                         guint            record)
 {
   const guint *other = (const guint *) (gconstpointer) parsed->log_other_lines->data;
-  guint line = parsed->log_first_line + record;
-  guint lo = 0, hi = parsed->log_other_lines->len;
+  const TksCompactLineMark *marks = (const TksCompactLineMark *) (gconstpointer) parsed->compact_marks->data;
+  guint line;
+  guint lo = 0, hi = parsed->compact_marks->len;
+
+  /* A compact line holds many records: they are all on it, and take one line. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (marks[mid].first <= record)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo > 0)
+    {
+      const TksCompactLineMark *m = &marks[lo - 1];
+
+      record = record < m->first + m->count ? m->first - m->extra
+                                            : record - m->extra - (m->count - 1);
+    }
+  line = parsed->log_first_line + record;
+  lo = 0;
+  hi = parsed->log_other_lines->len;
 
   /* Lines of the log section that are not records push the records further down: the j-th
    * of them (0-based, in increasing order) comes before the record when other[j] - j <= line,
@@ -813,8 +838,9 @@ gap_line (TksParser  *parser,
   guint64 seq, index;
   g_autofree char *line = NULL;
 
-  if (parse_gap (text, end, &seq, &gap) && known && (wraps || seq > base) &&
-      (index = wraps ? (guint32) (seq - base) : seq - base) > 0 && index < n_records &&
+  /* (Before the first record and after the last too: the log's ends lie in them.) */
+  if (parse_gap (text, end, &seq, &gap) && known && (wraps || seq >= base) &&
+      (index = wraps ? (guint32) (seq - base) : seq - base) <= n_records &&
       parser->pending_gaps->len < TKS_MAX_GAPS)
     {
       gap.index = (guint) index;
@@ -1119,6 +1145,31 @@ record_of_entry (const TksEntry *e)
   return record;
 }
 
+/* A compact line (at line @line_no) took the log's records from @first to @n: they are on
+ * it; one that gave none is a line of the log that is not a record. */
+static void
+compact_line_mark (TksParsed *cur,
+                   guint      first,
+                   guint      n,
+                   guint      line_no)
+{
+  GArray *marks = cur->compact_marks;
+  TksCompactLineMark mark = { first, n - first, 0 };
+
+  if (n <= first)
+    {
+      g_array_append_val (cur->log_other_lines, line_no);
+      return;
+    }
+  if (marks->len > 0)
+    {
+      const TksCompactLineMark *m = &g_array_index (marks, TksCompactLineMark, marks->len - 1);
+
+      mark.extra = m->extra + m->count - 1;
+    }
+  g_array_append_val (marks, mark);
+}
+
 /* Takes a decoded compact line (read at line @line_no) in the order of the log: warns of what
  * is lost; TRUE when its entries belong to the log. */
 static gboolean
@@ -1175,13 +1226,20 @@ compact_line (TksParser  *parser,
 {
   TksEntry entries[TKS_COMPACT_MAX_ENTRIES];
   TksCompactLine line;
+  TksParsed *cur = parser->current;
+  guint first = cur->records->len, n_other = cur->log_other_lines->len;
 
   tks_compact_line_decode (parser->decoder, p, end - p, &line, entries);
   /* (in the order of the batches' reading: the line that is one too many says nothing more) */
-  if ((line.status == TKS_COMPACT_LINE_OK &&
-       recording_full (parser, log_count (parser), (guint64) log_count (parser) + line.n_entries)) ||
-      !compact_line_take (parser, &line, parser->line_no))
+  if (line.status == TKS_COMPACT_LINE_OK &&
+      recording_full (parser, log_count (parser), (guint64) log_count (parser) + line.n_entries))
     return;
+  if (!compact_line_take (parser, &line, parser->line_no))
+    {
+      if (parser->section == SECTION_LOG)
+        compact_line_mark (cur, first, first, parser->line_no);
+      return;
+    }
   for (guint i = 0; i < line.n_entries; i++)
     {
       const TksEntry *e = &entries[i];
@@ -1197,6 +1255,12 @@ compact_line (TksParser  *parser,
         }
       text = tks_entry_format (e, tks_parsed_events_counter_hz (parser->current->events) > 0);
       content_line (parser, text, text + strlen (text));
+    }
+  /* (The entries were read as lines of their own: they are on this one.) */
+  if (parser->section == SECTION_LOG && parser->current == cur)
+    {
+      g_array_set_size (cur->log_other_lines, MIN (n_other, cur->log_other_lines->len));
+      compact_line_mark (cur, first, cur->records->len, parser->line_no);
     }
 }
 
@@ -1306,8 +1370,12 @@ recording_line (TksParser  *parser,
                        parser->line_no, sent, arrived);
         }
       gap.index = (guint) here;
-      if (here > 0 && cur->gaps->len < TKS_MAX_GAPS)
+      if (cur->gaps->len < TKS_MAX_GAPS)
         g_array_append_val (cur->gaps, gap);
+      else
+        add_warning (parser, _("line %u: warning: the recording has more than %u holes, more "
+                               "than a capture keeps: this one is not shown, and runs around it "
+                               "may be too long"), parser->line_no, TKS_MAX_GAPS);
       return TRUE;
     }
   return FALSE;
@@ -1626,7 +1694,12 @@ process_line_content (TksParser  *parser,
     }
 
   if (p == end)
-    return;
+    {
+      /* (an empty line of a log is one of its lines all the same) */
+      if (!saw_prompt && parser->section == SECTION_LOG)
+        g_array_append_val (parser->current->log_other_lines, parser->line_no);
+      return;
+    }
 
   tp = p;
   tend = end;
@@ -1843,8 +1916,11 @@ compact_batch_take (TksParser    *parser,
         {
           if (n != base + bl->first)
             memmove (data + n, data + base + bl->first, bl->result.n_entries * sizeof *data);
+          compact_line_mark (parser->current, n, n + bl->result.n_entries, bl->line_no);
           n += bl->result.n_entries;
         }
+      else
+        compact_line_mark (parser->current, n, n, bl->line_no);
       parser->junk = 0;
       if (n > MAX_RECORDS)
         {
