@@ -90,7 +90,16 @@ VARIANTS = {
         "release": "21.11", "library": "mcu-lib", "make": NO_HANDLERS,
         "defs": ["-DCH_CFG_ST_FREQUENCY=10000"],
         "about": "a 10 kHz tick, events but handlers"},
+    # Built only: the real ARMv7-M port, the STM32F4 HAL, the demo's flags (with LTO).
+    "chibios-21.11-stm32f407": {
+        "release": "21.11", "library": "mcu-lib", "target": "stm32f407",
+        "make": dict(EVERY_OPTION, THREADS_TIMESTAMPS_LOG_SIZE="3000",
+                     THREADS_TIMESTAMPS_COUNTER_HZ="168000000"),
+        "about": "mcu-lib, every option, in the RT-STM32F407-DISCOVERY demo (arm-none-eabi)"},
 }
+
+DEMOS = {"simulator": os.path.join("demos", "various", "RT-Posix-Simulator"),
+         "stm32f407": os.path.join("demos", "STM32", "RT-STM32F407-DISCOVERY")}
 
 # Kernel major version of each release folder (the tree's ch.h says which one it holds).
 RT_OF_RELEASE = {"18.2": 5, "20.3": 6, "21.11": 7}
@@ -190,7 +199,7 @@ def kernel_major(tree):
         return None
 
 
-def find_chibios(release):
+def find_chibios(release, target="simulator"):
     """(tree, None) or (None, why it is not there)."""
     user = os.environ.get("CHIBIOS_DIR")
     roots = [user] if user else [os.path.join(os.path.dirname(SOURCE_ROOT), "shared", "chibios")]
@@ -200,16 +209,17 @@ def find_chibios(release):
             return None, "no ChibiOS tree (%s does not exist)" % where
         candidates = [os.path.join(root, release), root]
         for tree in candidates:
-            demo = os.path.join(tree, "demos", "various", "RT-Posix-Simulator")
+            demo = os.path.join(tree, DEMOS[target])
             if os.path.isdir(demo) and kernel_major(tree) == RT_OF_RELEASE[release]:
                 return tree, None
-    return None, "no ChibiOS %s (RT %d) with its RT-Posix-Simulator demo in %s" % (
-        release, RT_OF_RELEASE[release], where)
+    return None, "no ChibiOS %s (RT %d) with its %s demo in %s" % (
+        release, RT_OF_RELEASE[release], os.path.basename(DEMOS[target]), where)
 
 
 def make_command(variant, tree, build):
     library = MCU_LIB if variant["library"] == "mcu-lib" else find_original()
-    cmd = ["make", "-j2", "--no-print-directory", "-f", os.path.join(HERE, "simulator.mk"),
+    makefile = "%s.mk" % variant.get("target", "simulator")
+    cmd = ["make", "-j2", "--no-print-directory", "-f", os.path.join(HERE, makefile),
            "CHIBIOS=" + tree, "BUILDDIR=" + build, "THDULIB=" + library]
     cmd += ["%s=%s" % kv for kv in sorted(variant["make"].items())]
     cmd.append("RK_DEFS=" + " ".join(variant.get("defs", [])))
@@ -248,6 +258,10 @@ def build(tap, variant, tree, build_dir):
         tap.bail("no program to run")
     warnings = [l for l in log_text.split("\n") if "warning:" in l]
     own = [l for l in warnings if HERE in l or MCU_LIB in l]
+    if variant.get("target") == "stm32f407":
+        tap.check(not warnings, "no compiler warning in the whole firmware (the demo's flags)",
+                  "\n".join(warnings))
+        return os.path.join(build_dir, "rk.elf")
     if variant["library"] == "mcu-lib":
         tap.check(not own, "no compiler warning in the workload or mcu-lib (the demo's flags)",
                   "\n".join(own))
@@ -255,6 +269,19 @@ def build(tap, variant, tree, build_dir):
         tap.diag("%d warnings in the build (kernel or library):\n%s" % (
             len(warnings), "\n".join(warnings[:20])))
     return os.path.join(build_dir, "rk")
+
+
+def firmware_size(elf):
+    """text, data and bss of an ARM firmware, the heap (the RAM left over) not counted."""
+    out = subprocess.run(["arm-none-eabi-size", "-A", elf], capture_output=True, text=True,
+                         check=True).stdout
+    sections = {}
+    for line in out.split("\n"):
+        m = re.match(r"^(\.\S+)\s+(\d+)\s+\d+", line)
+        if m:
+            sections[m.group(1)] = int(m.group(2))
+    text = sum(sections.get(k, 0) for k in (".vectors", ".text", ".rodata", ".ARM.exidx"))
+    return {"text": text, "data": sections.get(".data", 0), "bss": sections.get(".bss", 0)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -688,9 +715,26 @@ class Run:
             self.raw("threads_trigger_when off", "threads_timestamps_run")
 
 
+def build_firmware(args, tap, name, variant, tree):
+    """An ARM firmware: built, without a warning, its size."""
+    if shutil.which("arm-none-eabi-gcc") is None:
+        skip_all("arm-none-eabi-gcc is not installed")
+    work = os.path.join(args.build_dir, name)
+    started = time.monotonic()
+    elf = build(tap, variant, tree, os.path.join(work, "build"))
+    size = firmware_size(elf)
+    tap.check(size["text"] > 0, "the firmware has code: text %(text)d B, data %(data)d B, "
+              "bss %(bss)d B (the heap not counted)" % size)
+    results = {"variant": name, "about": variant["about"], "size": size,
+               "build_seconds": round(time.monotonic() - started, 1)}
+    with open(os.path.join(work, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    return tap.finish()
+
+
 def run_variant(args, name, variant):
     tap = Tap(name, variant)
-    tree, why = find_chibios(variant["release"])
+    tree, why = find_chibios(variant["release"], variant.get("target", "simulator"))
     if tree is None:
         if args.require:
             tap.bail(why)
@@ -704,6 +748,8 @@ def run_variant(args, name, variant):
     if not shutil.which("make"):
         skip_all("make is not installed")
     tap.diag("%s: ChibiOS %s in %s, %s" % (name, variant["release"], tree, variant["about"]))
+    if variant.get("target") == "stm32f407":
+        return build_firmware(args, tap, name, variant, tree)
 
     work = os.path.join(args.build_dir, name)
     started = time.monotonic()

@@ -2,12 +2,15 @@
 /**
  * @file    workload.c
  * @brief   The threads the real-kernel tests record.
- * @details Built into ChibiOS/RT 5, 6 and 7, with Tickscope's mcu-lib (any options) or with
- *          the original threads_utilities_ChibiOS, which has no event API.
+ * @details Built into ChibiOS/RT 5, 6 and 7, with Tickscope's mcu-lib (any options), with
+ *          the original threads_utilities_ChibiOS, which has no event API, or with no library
+ *          (RK_NO_LIBRARY: the firmware's size without one).
  */
 
 #include "workload.h"
+#if !defined(RK_NO_LIBRARY)
 #include "threads_utilities.h"
+#endif
 
 /* mcu-lib's configuration header defines TU_EVENTS, the original's does not. */
 #if defined(TU_EVENTS)
@@ -17,10 +20,12 @@
 #endif
 
 /**
- * @brief   The board library's shell commands.
+ * @brief   The board library's shell commands (none in a firmware without it).
  */
 const ShellCommand wlCommands[] = {
+#if !defined(RK_NO_LIBRARY)
   THREADS_UTILITIES_SHELL_CMD
+#endif
   {NULL, NULL}
 };
 

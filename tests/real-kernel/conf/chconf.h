@@ -7,7 +7,7 @@
  *          already defined), and this file then puts the board library's hooks in place of
  *          the demo's empty ones. The library is either Tickscope's mcu-lib or the original
  *          threads_utilities_ChibiOS: both have the four thread hooks, only mcu-lib has the
- *          event hooks.
+ *          event hooks. With RK_NO_LIBRARY the demo's hooks stay (a firmware without any).
  */
 
 #ifndef RK_CHCONF_H
@@ -23,6 +23,7 @@
 
 #include_next <chconf.h>
 
+#if !defined(RK_NO_LIBRARY)
 #define TIMESTAMPS_INCLUDE
 #include "threads_utilities_chconf.h"
 
@@ -72,6 +73,7 @@
 #if defined(THREADS_TIMESTAMPS_READY) && THREADS_TIMESTAMPS_READY
 #define __trace_ready(tp, msg) TIMESTAMPS_READY_HOOK(tp)
 #endif
+#endif /* !RK_NO_LIBRARY */
 
 /* On the simulator a halt prints its reason and ends the process, instead of spinning. */
 #if defined(SIMULATOR) && !defined(_FROM_ASM_)
