@@ -53,7 +53,11 @@ for name in none dropin every; do
     label="without a board library"
   else
     set -- "$@" $base
-    label="mcu-lib $name (+$(($1 - $4)) / +$(($2 - $5)) / +$(($3 - $6)))"
+    case $name in
+      dropin) label="mcu-lib as a drop-in" ;;
+      every) label="mcu-lib, every option" ;;
+    esac
+    label="$label (+$(($1 - $4)) / +$(($2 - $5)) / +$(($3 - $6)))"
   fi
   printf '| %s, %s warnings | %d | %d | %d |\n' "$label" "$warnings" "$1" "$2" "$3"
 done

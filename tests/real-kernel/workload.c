@@ -59,7 +59,7 @@ static void wl_busy_us(uint32_t us) {
 /*===========================================================================*/
 
 /*
- * "sensor": every 2 ms a sample (a marker with its number); every fifth sample wakes
+ * "sensor": every 5 ms a sample (a marker with its number); every fifth sample wakes
  * "consumer" through a semaphore (a wake-up from another thread).
  */
 static THD_WORKING_AREA(wa_sensor, 1024);
@@ -98,7 +98,7 @@ static THD_FUNCTION(wl_consumer, arg) {
 }
 
 /*
- * "control": every 5 ms a computation of 200 us (state "compute" on channel "control"),
+ * "control": every 10 ms a computation of 200 us (state "compute" on channel "control"),
  * every fourth one with a filter step nested in it.
  */
 static THD_WORKING_AREA(wa_control, 1024);

@@ -15,8 +15,8 @@
 #include "hal.h"
 #include "shell.h"
 
-#define WL_SENSOR_PERIOD_MS     2       /**< "sensor", marker "sample" each period */
-#define WL_CONTROL_PERIOD_MS    5       /**< "control", state "compute" (200 us) */
+#define WL_SENSOR_PERIOD_MS     5       /**< "sensor", marker "sample" each period */
+#define WL_CONTROL_PERIOD_MS    10      /**< "control", state "compute" (200 us) */
 #define WL_BEAT_PERIOD_MS       50      /**< "beat", marker "beat" (0..9) */
 #define WL_SPAWN_PERIOD_MS      20      /**< "spawner": a job every period */
 
