@@ -757,10 +757,17 @@ class Run:
         t.check(ok and info1.fields.get("Trigger", "none") != "none",
                 "trigger: the capture has the trigger (%s)" % (
                     info1.fields.get("Trigger") if ok else "no capture"), err1 + err2)
-        t.check(ok and info1.fields.get("Span") == info2.fields.get("Span")
-                and info1.number("Records") == info2.number("Records"),
-                "trigger: the log is frozen (two fetches alike)",
-                "%s\n%s" % (info1 and info1.fields.get("Span"), info2 and info2.fields.get("Span")))
+        frozen = (ok and info1.fields.get("Span") == info2.fields.get("Span")
+                  and info1.number("Records") == info2.number("Records"))
+        spans = "%s\n%s" % (info1 and info1.fields.get("Span"),
+                            info2 and info2.fields.get("Span"))
+        if self.mcu:
+            t.check(frozen, "trigger: the log is frozen (two fetches alike)", spans)
+        else:
+            # The original library writes the exits that follow a trigger into the frozen
+            # log (one of the defects mcu-lib fixes): two fetches may differ.
+            t.diag("trigger: two fetches %s (the original library)\n%s" % (
+                "alike" if frozen else "differ", spans))
         rc, out, err, _ = self.cli.run("run", self.board.address(), "--timeout", "20")
         t.check(rc == 0 and out.strip() == "Run mode", "run: %s" % out.strip(), err)
         time.sleep(0.5)
