@@ -57,12 +57,22 @@ static void print_port(void) {
  *
  * @param[in] el        the listener on SD1's events
  */
+/* A shell for the connected host, unless one runs. A host that connects again at once may
+   be connected before the shell of its last connection has ended: the shell for the new
+   connection is then started once that one is reaped. */
+static void start_shell(void) {
+
+  if ((shelltp == NULL) && (SD1.com_data != -1)) {
+    shelltp = chThdCreateFromHeap(NULL, SHELL_WA_SIZE, "shell", NORMALPRIO + 10,
+                                  shellThread, (void *)&shell_cfg);
+  }
+}
+
 static void sd1_event(event_listener_t *el) {
   eventflags_t flags = chEvtGetAndClearFlags(el);
 
-  if (((flags & CHN_CONNECTED) != 0U) && (shelltp == NULL)) {
-    shelltp = chThdCreateFromHeap(NULL, SHELL_WA_SIZE, "shell", NORMALPRIO + 10,
-                                  shellThread, (void *)&shell_cfg);
+  if ((flags & CHN_CONNECTED) != 0U) {
+    start_shell();
   }
   if ((flags & CHN_DISCONNECTED) != 0U) {
     chSysLock();
@@ -102,6 +112,7 @@ int main(void) {
     if (((events & EVENT_MASK(0)) != 0U) && (shelltp != NULL) && chThdTerminatedX(shelltp)) {
       (void)chThdWait(shelltp);
       shelltp = NULL;
+      start_shell();
     }
   }
 }
