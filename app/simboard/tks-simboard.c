@@ -1349,8 +1349,10 @@ tks_simboard_state_new_traced (const TksSimboardOptions *opts,
   b->fd = -1;
 
   /* The original library had no events. */
-  b->mcu = opts->events && !opts->legacy && !opts->legacy_defects
-           ? &tks_mcu_events_lib : &tks_mcu_plain_lib;
+  if (opts->events && !opts->legacy && !opts->legacy_defects)
+    b->mcu = opts->systime_bits == 16 ? &tks_mcu_events16_lib : &tks_mcu_events_lib;
+  else
+    b->mcu = opts->systime_bits == 16 ? &tks_mcu_plain16_lib : &tks_mcu_plain_lib;
   g_assert (b->mcu->thread_size == sizeof (thread_t));
   tks_simboard_mcu_use (b->mcu);
   b->commands = make_commands (opts, b->mcu);
@@ -1708,6 +1710,7 @@ tks_simboard_options_init (TksSimboardOptions *opts)
   opts->legacy_defects = FALSE;
   opts->events = TRUE;
   opts->legacy = FALSE;
+  opts->systime_bits = 32;
 }
 
 gboolean
@@ -1719,6 +1722,12 @@ tks_simboard_options_check (const TksSimboardOptions *opts, GError **error)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "Tick frequency %u Hz is out of range: use 100 to 100000 Hz", opts->tick_hz);
+      return FALSE;
+    }
+  if (opts->systime_bits != 16 && opts->systime_bits != 32)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "A system time of %u bits is not simulated: use 16 or 32", opts->systime_bits);
       return FALSE;
     }
   if (opts->log_size < 16 || opts->log_size > TKS_SIMBOARD_MAX_LOG_SIZE)
