@@ -1471,6 +1471,32 @@ tks_simboard_state_run_command_slowly (TksSimboardState *b, const char *line,
 }
 
 char *
+tks_simboard_state_record (TksSimboardState *b, gboolean events, guint64 ticks, guint poll_ticks)
+{
+  static const uint8_t keep_alive = 0x16, stop = 3;
+  BoardStream stream = { { &board_stream_vmt }, b };
+  GByteArray *saved = b->out;
+  GByteArray *text = g_byte_array_new ();
+  guint64 end = b->tick + ticks;
+
+  g_return_val_if_fail (poll_ticks > 0, NULL);
+
+  b->out = text;
+  if (b->mcu->record_begin (&stream.base, events))
+    {
+      while (b->tick < end)
+        {
+          tks_simboard_state_advance (b, MIN ((guint64) poll_ticks, end - b->tick));
+          b->mcu->record_poll (&stream.base, &keep_alive, 1);
+        }
+      b->mcu->record_poll (&stream.base, &stop, 1);
+    }
+  b->out = saved;
+  g_byte_array_append (text, (const guint8 *) "", 1);
+  return (char *) g_byte_array_free (text, FALSE);
+}
+
+char *
 tks_simboard_state_run_command (TksSimboardState *b, const char *line)
 {
   gsize len = strlen (line);
