@@ -14,9 +14,11 @@
 #include "chconf.h"
 
 /* The system time's width, as the kernel's chtime.h sets it: 16 bits with
- * CH_CFG_ST_RESOLUTION 16 (a board in tick-less mode on a 16-bit timer), else 32. */
+ * CH_CFG_ST_RESOLUTION 16 (a board in tick-less mode on a 16-bit timer), 64 with 64, else 32. */
 #if defined(CH_CFG_ST_RESOLUTION) && (CH_CFG_ST_RESOLUTION == 16)
 typedef uint16_t systime_t;
+#elif defined(CH_CFG_ST_RESOLUTION) && (CH_CFG_ST_RESOLUTION == 64)
+typedef uint64_t systime_t;
 #else
 typedef uint32_t systime_t;
 #endif
