@@ -923,7 +923,8 @@ beat_line (TksParser  *parser,
   guint bits = parser->tick_bits != 0 ? parser->tick_bits : 20;
   guint64 index = parser->current->records->len, tick;
 
-  if (parse_beat (p, end, saved, &index, &tick) && tick < ((guint64) 1 << bits) &&
+  if (parse_beat (saved ? p + strlen ("Tickscope ") : p, end, saved, &index, &tick) &&
+      tick < ((guint64) 1 << bits) &&
       index <= MAX_RECORDS && beats->len < TKS_MAX_BEATS)
     {
       TksParsedBeat beat = { (guint) index, (guint32) tick };
