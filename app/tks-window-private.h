@@ -91,6 +91,7 @@ struct _TksWindow
   GArray           *record_marks;    /* RecordMark: the file's size at each second */
   double            record_origin;   /* the recording's first tick, in the whole recording's times */
   double            record_wraps;    /* the tick's wraps before the stretch shown; NAN: none shown */
+  double            record_wrap;     /* the recording's tick wraps every so many ticks */
   gboolean          record_back;     /* an earlier stretch is shown, not the live end */
   gboolean          record_back_loading;
   double            record_back_wanted; /* seconds into the recording, -1: none pending */

@@ -380,7 +380,7 @@ put_recording_capture (TksWindow        *self,
 {
   double start = tks_capture_get_start (capture);
   double end = tks_capture_get_end (capture);
-  double wrap = TKS_RECORDING_TICK_WRAP;
+  double wrap = tks_recording_tail_get_tick_wrap (tail);
   double wraps = tks_recording_tail_wraps_before (tail, start);
   double shift;
 
@@ -388,6 +388,7 @@ put_recording_capture (TksWindow        *self,
   if (isnan (self->record_origin))
     self->record_origin = start + wraps * wrap;
   shift = isnan (self->record_wraps) ? 0 : (self->record_wraps - wraps) * wrap;
+  self->record_wrap = wrap;
 
   g_set_object (&self->capture, capture);
   g_clear_object (&self->file);
@@ -934,7 +935,7 @@ record_done_cb (GObject      *source,
       if (shown_stretch != NULL)
         {
           load->stretch = g_object_ref (shown_stretch);
-          load->shift = self->record_wraps * TKS_RECORDING_TICK_WRAP;
+          load->shift = self->record_wraps * self->record_wrap;
         }
       /* the recording as a capture like any other, then what became of it */
       tks_capture_load_file_async (file, NULL, final_load_done_cb, load);

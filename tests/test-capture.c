@@ -1053,6 +1053,108 @@ dump_with_hole (const char *paused)
   return g_string_free (text, FALSE);
 }
 
+/* A frozen threads_dump of a board whose system time has 16 bits ("Tick bits: 16"): its log
+ * crosses the wrap (65300, then 100), so do its hole (65400 to 20) and its trigger (150, the
+ * system time's 16 bits). Read at 20 bits, the records after the wrap would be out of order. */
+static void
+test_tick_bits_16 (void)
+{
+  static const guint32 words[][3] = {
+    { 65000, 1, 2 }, { 65300, 2, 1 },    /* then the hole, before record 2 */
+    { 100, 1, 2 }, { 400, 2, 1 },
+  };
+  GString *text = g_string_new ("threads_dump\r\nDump version: 1\r\nTick frequency: 10000\r\n"
+                                "Tick bits: 16\r\nLog size: 8\r\nMode: frozen\r\n"
+                                "Trigger tick: 150\r\nTrigger name: Shell command\r\n"
+                                "Records: 4\r\nRecords written: 4\r\n"
+                                "Dropped while paused: 5\r\nDropped for history: 0\r\n"
+                                "Paused: before record 2, ticks 65400 to 20, 5 switches dropped\r\n"
+                                "Threads:\r\n"
+                                "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+                                "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+                                "Deleted threads: \r\nTimestamps:\r\nTriggered at     150\r\n");
+  g_autofree char *dump = NULL;
+  g_autoptr(TksCapture) c = NULL;
+  guint32 hash = 2166136261u;
+  const TksGap *gaps;
+  guint n_gaps, n_warnings;
+  double trigger;
+
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    {
+      guint32 w = words[i][0] << 12 | words[i][1] << 6 | words[i][2];
+
+      g_string_append_printf (text, "From %2u to %2u at %7u\r\n", words[i][1], words[i][2],
+                              words[i][0]);
+      for (guint b = 0; b < 4; b++)
+        hash = (hash ^ ((w >> (8 * b)) & 0xFF)) * 16777619u;
+    }
+  g_string_append_printf (text, "End of dump: 4 records, checksum %08X\r\nch> ", hash);
+  dump = g_string_free (text, FALSE);
+
+  c = tks_test_capture_of_text (dump, -1);
+  g_assert_null (tks_capture_get_damage (c));
+  tks_capture_get_warnings (c, &n_warnings);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 4);
+  g_assert_cmpfloat (tks_capture_get_start (c), ==, 65000);
+  g_assert_cmpfloat (tks_capture_get_end (c), ==, 65536 + 400 + 1);
+  /* the hole from 65400 to 20 + 65536, the trigger at 150 + 65536 */
+  gaps = tks_capture_get_gaps (c, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 1);
+  g_assert_cmpfloat (gaps[0].begin, ==, 65400);
+  g_assert_cmpfloat (gaps[0].end, ==, 65536 + 20);
+  g_assert_true (tks_capture_get_trigger (c, &trigger));
+  g_assert_cmpfloat (trigger, ==, 65536 + 150);
+}
+
+/* A saved capture of a 16-bit board's recording: its heartbeats say that three wraps and a bit
+ * passed between the second record and the third (their ticks alone: 100 ticks), and a
+ * saved copy of it reads back the same. */
+static void
+test_tick_bits_16_beats (void)
+{
+  static const char saved[] =
+    "Saved position\n0.0\n1.0\n0.0\n30.0\n"
+    "Tickscope capture 1\nTickscope tick-hz 10000\nTickscope tick-bits 16\n"
+    "Tickscope beat before record 2, tick 30000\n"
+    "Tickscope beat before record 2, tick 60000\n"
+    "Tickscope beat before record 2, tick 20000\n"
+    "Tickscope beat before record 2, tick 50000\n"
+    "Tickscope beat before record 2, tick 10000\n"
+    "threads_list\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"
+    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\n"
+    "Deleted threads: \nch> \n"
+    "threads_timestamps\n"
+    "From  1 to  2 at     100\nFrom  2 to  1 at     200\n"
+    "From  1 to  2 at     300\nFrom  2 to  1 at     400\nch> \n";
+  g_autoptr(TksCapture) c = tks_test_capture_of_text (saved, -1);
+  g_autoptr(TksCapture) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tks-test-beats-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "copy.txt", NULL);
+  g_autofree char *copy = NULL;
+  guint n_warnings;
+
+  tks_capture_get_warnings (c, &n_warnings);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 4);
+  /* 200, then 30000, 60000, 20000 + 65536, 50000 + 65536, 10000 + 2 × 65536, then 300 */
+  g_assert_cmpfloat (tks_capture_get_end (c), ==, 3 * 65536 + 400 + 1);
+
+  g_assert_true (tks_capture_save (c, path, NULL, 10000, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &copy, NULL, &error));
+  g_assert_nonnull (strstr (copy, "Tickscope tick-bits 16\n"));
+  g_assert_nonnull (strstr (copy, "Tickscope beat before record 2, tick 10000\n"));
+  again = tks_test_capture_of_text (copy, -1);
+  g_assert_cmpfloat (tks_capture_get_start (again), ==, tks_capture_get_start (c));
+  g_assert_cmpfloat (tks_capture_get_end (again), ==, tks_capture_get_end (c));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* The runs of thread @index, as "begin-end begin-end ...". */
 static char *
 runs_text (TksCapture *c,
@@ -2208,6 +2310,8 @@ main (int    argc,
   g_test_add_func ("/capture/lookups", test_lookups);
   g_test_add_func ("/capture/thread-busy", test_thread_busy);
   g_test_add_func ("/capture/file/async-errors", test_async_load_errors);
+  g_test_add_func ("/capture/tick-bits-16", test_tick_bits_16);
+  g_test_add_func ("/capture/tick-bits-16-beats", test_tick_bits_16_beats);
 
   return g_test_run ();
 }

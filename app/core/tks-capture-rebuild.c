@@ -56,6 +56,9 @@ typedef struct
   guint        n_listed;       /* infos that come from the list */
   guint        synthetic_used; /* pass 2 reuses the threads pass 1 invented, in order */
   gint64       period;
+  gint64       full_period;    /* of the full ticks (trigger, holes): 2^32, or the record's */
+  guint32     *jumps;          /* by record: wraps a heartbeat before it adds to those its tick
+                                * tells (NULL without heartbeats) */
   gint64       base;           /* added to every unwrapped tick */
   gint64       first_tick;     /* unwrapped ticks of the first and last records on the */
   gint64       last_tick;      /* timeline, without the base; -1 when there are none */
@@ -273,7 +276,7 @@ holes_length (const Rebuild *rb,
   gint64 length = 0;
 
   for (guint g = first_hole_after (rb, a); g < rb->n_gaps && rb->gaps[g].index <= b; g++)
-    length += (guint32) (rb->gaps[g].end - rb->gaps[g].begin);
+    length += ((gint64) rb->gaps[g].end - (gint64) rb->gaps[g].begin) & (rb->full_period - 1);
   return length;
 }
 
@@ -349,6 +352,27 @@ kept_get (const KeptStack *kept,
   return FALSE;
 }
 
+/* The unwrapped time of the heartbeats before record @i (from @beat on, @at: the unwrapped
+ * time of the last record kept or heartbeat, -1 when none), each less than half a wrap after
+ * the one before: the time of the last. @beat moves past them. */
+static gint64
+rebuild_pass_beats (Rebuild *rb,
+                    guint    i,
+                    guint   *beat,
+                    gint64   at)
+{
+  const GArray *beats = rb->parsed->beats;
+  gint64 period = rb->period;
+
+  for (; *beat < beats->len && g_array_index (beats, TksParsedBeat, *beat).index <= i; (*beat)++)
+    {
+      gint64 t = g_array_index (beats, TksParsedBeat, *beat).tick & (period - 1);
+
+      at = at < 0 ? t : at + ((t - at % period) % period + period) % period;
+    }
+  return at;
+}
+
 /* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, learn
  * the tick counter's width, and count the exits among the records kept.
  *
@@ -370,23 +394,34 @@ rebuild_check_records (Rebuild *rb)
   guint n_wide = 0;
   gint64 period;
   guint n_exits = 0;
+  guint bits = tks_parsed_tick_bits (rb->parsed);
+  gint64 narrow = (gint64) 1 << bits;
+  guint beat = 0;
 
-  /* A board's record tick has 20 bits. A few wider ticks among them are garbled digits: they
-   * are skipped, rather than taking the whole log for a 32-bit one, in which every later wrap
-   * of the 20-bit tick would look like time going backwards. A log of mostly wider ticks is
-   * read as a 32-bit one. */
+  /* A board's record tick has the bits its header says (20 when it does not say). A few wider
+   * ticks among them are garbled digits: they are skipped, rather than taking the whole log
+   * for a 32-bit one, in which every later wrap of the tick would look like time going
+   * backwards. A log of mostly wider ticks, of a board that does not say, is read as a 32-bit
+   * one. */
   for (guint i = 0; i < n; i++)
-    n_wide += r[i].tick >= (1u << 20);
-  period = n_wide == 0 || n_wide < n - n_wide ? (gint64) 1 << 20 : (gint64) 1 << 32;
-  if (period == (gint64) 1 << 20)
+    n_wide += (gint64) r[i].tick >= narrow;
+  period = n_wide == 0 || n_wide < n - n_wide || rb->parsed->tick_bits != 0
+           ? narrow : (gint64) 1 << 32;
+  if (period == narrow)
     for (guint i = 0; i < n && n_wide > 0; i++)
-      if (r[i].tick >= (1u << 20))
+      if ((gint64) r[i].tick >= narrow)
         {
           r[i].flags |= TKS_RECORD_DROPPED;
-          rebuild_warn (rb, _("line %u: warning: log line with a tick wider than the board's 20 "
-                          "bits skipped"), tks_parsed_record_line (rb->parsed, i));
+          rebuild_warn (rb, _("line %u: warning: log line with a tick wider than the board's %u "
+                          "bits skipped"), tks_parsed_record_line (rb->parsed, i), bits);
           n_wide--;
         }
+  rb->period = period;
+  /* The full ticks (trigger, holes) are the system time: 32 bits of it, or all of a narrower
+   * one (a 16-bit system time is the record tick itself). */
+  rb->full_period = bits < 20 ? period : (gint64) 1 << 32;
+  if (rb->parsed->beats->len > 0)
+    rb->jumps = g_new0 (guint32, MAX (n, 1));
 
 #define KEPT_U(which) ((gint64) which##_epoch * period + r[which##_index].tick)
 
@@ -402,6 +437,22 @@ rebuild_check_records (Rebuild *rb)
           rebuild_warn (rb, _("line %u: warning: repeated log line skipped"),
                         tks_parsed_record_line (rb->parsed, i));
           continue;
+        }
+
+      if (beat < rb->parsed->beats->len &&
+          g_array_index (rb->parsed->beats, TksParsedBeat, beat).index <= i)
+        {
+          /* Heartbeats before it: it lies less than half a wrap after the last of them. */
+          gint64 at = rebuild_pass_beats (rb, i, &beat, n_top > 0 ? KEPT_U (prev) : -1);
+          gint64 target = at + (((gint64) r[i].tick - at % period) % period + period) % period;
+          gint64 by_rule = n_top > 0 ? prev_epoch + (r[i].tick < r[prev_index].tick) : 0;
+
+          if (n_top > 0 && target / period > by_rule)
+            {
+              rb->jumps[i] = (guint32) (target / period - by_rule);
+              epoch = (guint32) (target / period);
+              u = target;
+            }
         }
 
       if (n_top > 0 && u < KEPT_U (prev))
@@ -459,7 +510,6 @@ rebuild_check_records (Rebuild *rb)
 #undef KEPT_U
   g_free (kept.stretches);
 
-  rb->period = period;
   rb->n_exits = n_exits;
 }
 
@@ -800,10 +850,11 @@ rebuild_count (Rebuild *rb)
       if (rec->flags & TKS_RECORD_DROPPED)
         continue;
 
-      if ((gint64) rec->tick != prev_tick)
+      if ((gint64) rec->tick != prev_tick || (rb->jumps != NULL && rb->jumps[i] != 0))
         {
           if (prev_tick >= 0 && (gint64) rec->tick < prev_tick)
             epoch++;
+          epoch += rb->jumps != NULL ? rb->jumps[i] : 0;
           prev_tick = rec->tick;
           n_ticks++;
           last_tick = epoch * rb->period + rec->tick;
@@ -862,7 +913,8 @@ rebuild_place_gap (Rebuild *rb,
   /* (A begin the board gives before the record before it: from that record.) */
   double begin = (double) (prev_unwrapped + (delta < rb->period / 2 ? delta : 0));
   /* (After the log's last record nothing bounds it: no longer than the tick's round.) */
-  double length = (double) MIN ((gint64) (guint32) (pg->end - pg->begin), rb->period - 1);
+  double length = (double) MIN (((gint64) pg->end - (gint64) pg->begin) & (rb->full_period - 1),
+                                rb->period - 1);
 
   /* (Several holes between the same two records follow each other: one the board gives from
    * the same begin as the one before covers what that one does not.) */
@@ -995,13 +1047,15 @@ rebuild_fill (Rebuild *rb)
         {
           if (r[group_end].flags & TKS_RECORD_DROPPED)
             continue;
-          if (r[group_end].tick != r[i].tick)
+          if (r[group_end].tick != r[i].tick ||
+              (group_end > i && rb->jumps != NULL && rb->jumps[group_end] != 0))
             break;
           k++;
         }
 
       if (prev_tick >= 0 && (gint64) r[i].tick < prev_tick)
         epoch++;
+      epoch += rb->jumps != NULL ? rb->jumps[i] : 0;
       prev_tick = r[i].tick;
       tick = rb->base + epoch * rb->period + r[i].tick;
 
@@ -1104,9 +1158,10 @@ rebuild_place_trigger (Rebuild *rb)
     return;
 
   self->has_trigger = TRUE;
-  if (rb->period == ((gint64) 1 << 20))
+  if (rb->period < ((gint64) 1 << 32))
     {
-      /* The log keeps 20 bits of the tick, the trigger all of them. */
+      /* The log keeps the low bits of the tick, the trigger more (or as many, on a board
+       * whose system time is as narrow: it is placed by the records around it). */
       gint64 low = t & (rb->period - 1);
       gint64 best = low, best_dist = G_MAXINT64;
 
@@ -1271,6 +1326,8 @@ tks_capture_rebuild (TksCapture *self)
 
   rebuild_collect_gaps (&rb);
   rebuild_check_records (&rb);
+  if (parsed->events != NULL)
+    parsed->events->tick_period = rb.period;
   rebuild_creation_order (&rb);
   rebuild_initial_working_list (&rb);
 
@@ -1280,7 +1337,7 @@ tks_capture_rebuild (TksCapture *self)
   rebuild_count (&rb);
 
   /* The span, and the base that puts a full trigger tick in the right 20-bit epoch. */
-  if (parsed->has_trigger && rb.period == ((gint64) 1 << 20) &&
+  if (parsed->has_trigger && rb.period < rb.full_period &&
       parsed->trigger_tick >= rb.period && rb.first_tick >= 0)
     {
       /* Move the whole log to the epoch of the trigger, so times read as the board's. */
@@ -1502,6 +1559,7 @@ tks_capture_rebuild (TksCapture *self)
         }
     }
   g_free (rb.fractions);
+  g_free (rb.jumps);
   g_free (rb.record_pos);
   g_free (rb.entry_threads);
   g_free (rb.states);

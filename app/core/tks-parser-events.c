@@ -25,6 +25,7 @@ tks_parsed_events_new (guint dump_version)
 
   events->info.dump_version = dump_version;
   events->entries = g_array_new (FALSE, FALSE, sizeof (TksParsedEntry));
+  events->tick_period = (gint64) 1 << 20;
   events->hash = TKS_HASH_START;
   return events;
 }

@@ -74,6 +74,8 @@ struct _TksParser
   guint32    log_hash;      /* the checksum of the log's first log_hashed records */
   guint      log_hashed;
   GArray    *pending_gaps;  /* TksParsedGap read before the log they belong to */
+  GArray    *pending_beats; /* TksParsedBeat likewise (a saved capture's) */
+  guint      tick_bits;     /* the last "Tick bits" read (0: none), for the logs after it */
   TksParsedEvents *pending_events; /* a dump version 2's header, before its list */
   gboolean   compact;       /* the dump's log comes in the compact encoding (version 3) */
   TksCompactDecoder *decoder; /* its decoder, from the line "Compact:" on */
@@ -127,6 +129,7 @@ tks_parsed_new (void)
   parsed->log_other_lines = g_array_new (FALSE, FALSE, sizeof (guint));
   parsed->compact_marks = g_array_new (FALSE, FALSE, sizeof (TksCompactLineMark));
   parsed->gaps = g_array_new (FALSE, FALSE, sizeof (TksParsedGap));
+  parsed->beats = g_array_new (FALSE, FALSE, sizeof (TksParsedBeat));
   parsed->warnings = g_ptr_array_new_with_free_func (g_free);
   parsed->warnings_saved = g_array_new (FALSE, FALSE, sizeof (guint));
   return parsed;
@@ -158,6 +161,7 @@ clear_log (TksParsed *parsed)
   g_array_set_size (parsed->log_other_lines, 0);
   g_array_set_size (parsed->compact_marks, 0);
   g_array_set_size (parsed->gaps, 0);
+  g_array_set_size (parsed->beats, 0);
   parsed->has_trigger = FALSE;
   parsed->trigger_tick = 0;
 }
@@ -175,6 +179,7 @@ tks_parsed_free (TksParsed *parsed)
   g_array_unref (parsed->log_other_lines);
   g_array_unref (parsed->compact_marks);
   g_array_unref (parsed->gaps);
+  g_array_unref (parsed->beats);
   g_ptr_array_unref (parsed->warnings);
   g_array_unref (parsed->warnings_saved);
   g_free (parsed->trigger_name);
@@ -182,6 +187,12 @@ tks_parsed_free (TksParsed *parsed)
   g_free (parsed->damage);
   tks_parsed_events_free (parsed->events);
   g_free (parsed);
+}
+
+guint
+tks_parsed_tick_bits (const TksParsed *parsed)
+{
+  return parsed->tick_bits != 0 ? parsed->tick_bits : 20;
 }
 
 guint
@@ -237,6 +248,7 @@ tks_parser_new (void)
   parser->current = tks_parsed_new ();
   parser->partial = g_string_new (NULL);
   parser->pending_gaps = g_array_new (FALSE, FALSE, sizeof (TksParsedGap));
+  parser->pending_beats = g_array_new (FALSE, FALSE, sizeof (TksParsedBeat));
   parser->saved_switches = g_array_new (FALSE, FALSE, sizeof (TksRecord));
   parser->batch_compact = TRUE;
   parser->batch_lines = BATCH_LINES;
@@ -258,6 +270,7 @@ tks_parser_free (TksParser *parser)
   g_clear_pointer (&parser->complete, tks_parsed_free);
   g_string_free (parser->partial, TRUE);
   g_array_unref (parser->pending_gaps);
+  g_array_unref (parser->pending_beats);
   tks_parsed_events_free (parser->pending_events);
   tks_compact_decoder_free (parser->decoder);
   tks_parsed_events_free (parser->saved_events);
@@ -693,6 +706,10 @@ begin_log (TksParser *parser)
   g_array_append_vals (parser->current->gaps, parser->pending_gaps->data,
                        parser->pending_gaps->len);
   g_array_set_size (parser->pending_gaps, 0);
+  g_array_append_vals (parser->current->beats, parser->pending_beats->data,
+                       parser->pending_beats->len);
+  g_array_set_size (parser->pending_beats, 0);
+  parser->current->tick_bits = parser->tick_bits;
   parser->have_log = TRUE;
   parser->log_garbled = 0;
   parser->log_hash = TKS_HASH_START;
@@ -727,7 +744,9 @@ begin_command (TksParser  *parser,
       parser->in_dump = TRUE;
       parser->dump_ended = FALSE;
       parser->dump_records = G_MAXUINT;
+      parser->tick_bits = 0;
       g_array_set_size (parser->pending_gaps, 0);
+      g_array_set_size (parser->pending_beats, 0);
       g_clear_pointer (&parser->pending_events, tks_parsed_events_free);
     }
   else if (IS ("Saved position"))
@@ -873,6 +892,80 @@ set_tick_hz (TksParser  *parser,
                text, TKS_TICK_HZ_DEFAULT);
 }
 
+/* The width of the record tick the input gives (@p to @end: its line): 8 to 32 bits are
+ * taken; any other is warned about, and the ticks are read as 20-bit ones. */
+static void
+set_tick_bits (TksParser  *parser,
+               guint64     bits,
+               const char *p,
+               const char *end)
+{
+  g_autofree char *text = NULL;
+
+  if (bits >= 8 && bits <= 32)
+    {
+      parser->tick_bits = (guint) bits;
+      return;
+    }
+  parser->tick_bits = 0;
+  text = excerpt (p, end - p);
+  add_warning (parser, _("line %u: warning: the width of the ticks is not a number of bits from "
+                         "8 to 32: “%s”: 20 bits are used"), parser->line_no, text);
+}
+
+/* "Heartbeat: tick T" (a recording's), or "beat before record I, tick T" (after "Tickscope "
+ * in a saved capture): the tick, and for a saved one the record it comes before. */
+static gboolean
+parse_beat (const char *p,
+            const char *end,
+            gboolean    saved,
+            guint64    *index,
+            guint64    *tick)
+{
+  if (saved)
+    {
+      if ((p = expect_word (p, end, "beat before record")) == NULL ||
+          (p = parse_uint (skip_spaces (p, end), end, G_MAXUINT32, index)) == NULL ||
+          (p = expect_word (p, end, ",")) == NULL)
+        return FALSE;
+    }
+  else if ((p = expect_word (p, end, "Heartbeat:")) == NULL)
+    return FALSE;
+  return (p = expect_word (p, end, "tick")) != NULL &&
+         (p = parse_uint (skip_spaces (p, end), end, G_MAXUINT32, tick)) != NULL &&
+         skip_spaces (p, end) == end;
+}
+
+/* A heartbeat line (@p to @end) of a recording (@saved FALSE: placed after the records read so
+ * far) or of a saved capture (kept for the log that follows): kept when it reads, else warned
+ * about. */
+static void
+beat_line (TksParser  *parser,
+           const char *p,
+           const char *end,
+           gboolean    saved)
+{
+  GArray *beats = saved ? parser->pending_beats : parser->current->beats;
+  guint bits = parser->tick_bits != 0 ? parser->tick_bits : 20;
+  guint64 index = parser->current->records->len, tick;
+
+  if (parse_beat (saved ? p + strlen ("Tickscope ") : p, end, saved, &index, &tick) &&
+      tick < ((guint64) 1 << bits) &&
+      index <= MAX_RECORDS && beats->len < TKS_MAX_BEATS)
+    {
+      TksParsedBeat beat = { (guint) index, (guint32) tick };
+
+      g_array_append_val (beats, beat);
+      return;
+    }
+  {
+    g_autofree char *line = excerpt (p, end - p);
+
+    add_warning (parser, _("line %u: warning: an unreadable heartbeat is ignored: “%s”"),
+                 parser->line_no, line);
+  }
+}
+
 /* "Dump version: N": 1 and 2 are read; a later one is refused, as its lines may mean other
  * things. */
 static void
@@ -941,6 +1034,8 @@ dump_header_line (TksParser  *parser,
     }
   if (header_value (p, end, "Tick frequency:", &v))
     set_tick_hz (parser, (double) v, p, end);
+  else if (has_prefix (p, end, "Tick bits:"))
+    set_tick_bits (parser, header_value (p, end, "Tick bits:", &v) ? v : 0, p, end);
   else if (header_value (p, end, "Records:", &v))
     parser->dump_records = (guint) v;
   else if (header_value (p, end, "Log size:", &v))
@@ -1129,6 +1224,8 @@ begin_compact_log (TksParser *parser)
                                                  counter_hz);
       tks_compact_decoder_set_coder (parser->decoder,
                                      tks_parsed_events_counter_coder (cur->events));
+      if (cur->tick_bits >= 8 && cur->tick_bits < 20)
+        tks_compact_decoder_set_tick_bits (parser->decoder, cur->tick_bits);
     }
 }
 
@@ -1339,6 +1436,11 @@ recording_line (TksParser  *parser,
                      problem != NULL ? problem : "unreadable counted handler");
       return TRUE;
     }
+  if (has_prefix (p, end, "Heartbeat:"))
+    {
+      beat_line (parser, p, end, FALSE);
+      return TRUE;
+    }
   if (has_prefix (p, end, "Lost:"))
     {
       TksParsedGap gap;
@@ -1544,6 +1646,8 @@ content_line (TksParser  *parser,
         }
       if (has_prefix (p, end, "Tickscope gap "))
         gap_line (parser, p, end, p + strlen ("Tickscope gap "), TRUE, 0, MAX_RECORDS, FALSE);
+      else if (has_prefix (p, end, "Tickscope beat "))
+        beat_line (parser, p, end, TRUE);
       else if (has_prefix (p, end, "Tickscope "))
         {
           g_autofree char *text = g_strndup (p + strlen ("Tickscope "), end - p - strlen ("Tickscope "));
@@ -1552,7 +1656,16 @@ content_line (TksParser  *parser,
           if (value == NULL)
             return;
           *value++ = '\0';
-          if (g_str_equal (text, "tick-hz"))
+          if (g_str_equal (text, "tick-bits"))
+            {
+              guint64 bits = 0;
+              const char *v_end = value + strlen (value);
+
+              if (parse_uint (value, v_end, 64, &bits) != v_end)
+                bits = 0;
+              set_tick_bits (parser, bits, p, end);
+            }
+          else if (g_str_equal (text, "tick-hz"))
             {
               char *endptr = NULL;
               double hz = g_ascii_strtod (value, &endptr);
