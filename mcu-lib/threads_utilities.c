@@ -2504,6 +2504,86 @@ typedef struct
 
 static tu_rec_t tu_rec;
 
+/* The recording's output. A board's serial driver wakes a thread waiting on its full output
+ * queue for every byte it sends: printing straight to the shell's channel, the shell thread
+ * would switch in and out for every byte streamed, and the recording would fill the log it
+ * streams. So what the recording prints goes into a buffer of its own (a stream, for
+ * chprintf), and each poll hands the channel what it takes without waiting; the drain takes
+ * entries from the log only while the buffer has room for what they print, the rest waits in
+ * the log for the next poll. Only the end waits for the channel, to send everything. */
+#define TU_REC_OUT_SIZE ((uint32_t) (THREADS_RECORD_BUFFER))
+/* The longest lines a batch of entries prints: a compact line (with its newline), the line
+ * "Lost:" (every number at its widest). */
+#define TU_Z_LINE_MAX   ((uint32_t) (1U + 3U + TU_Z_PAYLOAD_CHARS + 1U + 4U + sizeof TU_NL - 1U))
+#define TU_REC_LOST_MAX ((uint32_t) (sizeof "Lost: before record 4294967295, ticks 4294967295 to " \
+                                     "4294967295, 4294967295 switches dropped" TU_NL - 1U))
+/* Room kept for a batch: the line being filled, the line "Lost:", and the lines of its
+ * entries (a batch of TU_REC_BATCH entries fills at most two). A line beyond the room (many
+ * threads announced at once, long names) waits for the channel. */
+#define TU_REC_ROOM     (TU_REC_LOST_MAX + 3U * TU_Z_LINE_MAX)
+
+typedef char tu_rec_out_size_check[TU_REC_OUT_SIZE >= TU_REC_ROOM + TU_Z_LINE_MAX ? 1 : -1];
+
+typedef struct
+{
+  const struct BaseSequentialStreamVMT *vmt;
+  BaseSequentialStream *chp;   /* the shell's channel */
+  uint32_t n;                  /* bytes held */
+  uint8_t  ending;             /* the stop byte came: the drain waits for room */
+  uint8_t  buf[TU_REC_OUT_SIZE];
+} tu_rec_out_t;
+
+static tu_rec_out_t tu_rec_out;
+
+/* Hands the channel what it takes of the bytes held, waiting at most @ms milliseconds for
+ * room; returns the bytes taken. */
+static uint32_t
+tu_rec_send (uint32_t ms)
+{
+  size_t sent;
+
+  if (tu_rec_out.n == 0U)
+    return 0;
+  sent = THREADS_RECORD_WRITE (tu_rec_out.chp, tu_rec_out.buf, tu_rec_out.n, ms);
+  if (sent > tu_rec_out.n)
+    sent = tu_rec_out.n;
+  memmove (tu_rec_out.buf, tu_rec_out.buf + sent, tu_rec_out.n - (uint32_t) sent);
+  tu_rec_out.n -= (uint32_t) sent;
+  return (uint32_t) sent;
+}
+
+static size_t
+tu_rec_out_write (void *ip, const uint8_t *bp, size_t n)
+{
+  size_t done = 0;
+
+  (void) ip;
+  while (done < n)
+    {
+      size_t k = n - done;
+
+      if (tu_rec_out.n == TU_REC_OUT_SIZE && tu_rec_send (TU_REC_SILENCE_MS) == 0U)
+        break;   /* the channel takes nothing any more: the host is gone */
+      if (k > TU_REC_OUT_SIZE - tu_rec_out.n)
+        k = TU_REC_OUT_SIZE - tu_rec_out.n;
+      memcpy (tu_rec_out.buf + tu_rec_out.n, bp + done, k);
+      tu_rec_out.n += (uint32_t) k;
+      done += k;
+    }
+  return done;
+}
+
+static msg_t
+tu_rec_out_put (void *ip, uint8_t b)
+{
+  return tu_rec_out_write (ip, &b, 1) == 1U ? MSG_OK : MSG_RESET;
+}
+
+static const struct BaseSequentialStreamVMT tu_rec_out_vmt = {
+  .write = tu_rec_out_write,
+  .put = tu_rec_out_put,
+};
+
 static uint32_t
 tu_rec_ticks (uint32_t ms)
 {
@@ -2606,6 +2686,13 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
       uint32_t i, n, lost = 0;
       uint8_t n_threads, n_names;
 
+      /* No room for a batch: the channel takes what it can without waiting (at the end,
+       * waiting), else the rest waits in the log for the next poll. */
+      if (TU_REC_OUT_SIZE - tu_rec_out.n < TU_REC_ROOM
+          && (tu_rec_send (tu_rec_out.ending != 0U ? TU_REC_SILENCE_MS : 0U) == 0U
+              || TU_REC_OUT_SIZE - tu_rec_out.n < TU_REC_ROOM))
+        break;
+
       n = tu_rec_take (batch, slots, &lost, &n_threads, &n_names, give_back);
       if (lost != 0U)
         {
@@ -2680,6 +2767,10 @@ tu_rec_end (BaseSequentialStream *out)
 #endif
   chprintf (out, "End of dump: %lu records, checksum %08lx" TU_NL,
             (unsigned long) tu_rec.entries, (unsigned long) tu_rec.log.hash);
+  /* Everything goes out now, waiting for the channel (unless it takes nothing any more). */
+  while (tu_rec_send (TU_REC_SILENCE_MS) != 0U)
+    ;
+  tu_rec_out.n = 0;
   chSysLock ();
   tu_rec.on = 0;
   tu_recording = 0;
@@ -2744,6 +2835,9 @@ tuRecordBegin (BaseSequentialStream *out, int events)
       tu_window ();
     }
   tu_rec.seq = tu_written;
+  tu_rec_out.vmt = &tu_rec_out_vmt;
+  tu_rec_out.n = 0;
+  tu_rec_out.ending = 0;
   tu_rec.polled = chVTGetSystemTimeX ();
   tu_rec.counted_at = tu_rec.polled;
 #if TU_NAMES
@@ -2775,6 +2869,10 @@ tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
 
   if (tu_rec.on == 0U)
     return 0;
+  /* What the recording prints goes through its buffer (see tu_rec_out_t). */
+  tu_rec_out.chp = out;
+  out = (BaseSequentialStream *) (void *) &tu_rec_out;
+  (void) tu_rec_send (0);
   tu_rec.polled = now;
   tu_rec.unheard += elapsed;
   tu_rec.quiet += elapsed;
@@ -2782,6 +2880,7 @@ tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
     {
       if (input[i] == (uint8_t) TU_REC_STOP)
         {
+          tu_rec_out.ending = 1U;
           tu_rec_drain (out, now);
           tu_rec_end (out);
           return 0;
@@ -2796,6 +2895,7 @@ tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
     }
   tu_rec_drain (out, now);
   tu_rec_beat (out, now);
+  (void) tu_rec_send (0);
   return 1;
 #else
   (void) out;

@@ -83,6 +83,18 @@ void tuPrintDumpCompact(BaseSequentialStream *out);
 #define THREADS_RECORD_READ(chp, buf, n, ms) \
   chnReadTimeout ((BaseChannel *) (void *) (chp), (buf), (n), TIME_MS2I (ms))
 #endif
+/* How the recording writes: at most @n bytes, waiting at most @ms milliseconds for room (0:
+ * only what the output queue has room for now); returns the bytes taken. While streaming, the
+ * recording prints into a buffer of its own (THREADS_RECORD_BUFFER bytes) and each poll moves
+ * what the channel takes without waiting, so that the shell thread does not wake for every
+ * byte the driver sends; only the end waits for the rest. */
+#ifndef THREADS_RECORD_WRITE
+#define THREADS_RECORD_WRITE(chp, buf, n, ms) \
+  chnWriteTimeout ((BaseChannel *) (void *) (chp), (buf), (n), TIME_MS2I (ms))
+#endif
+#ifndef THREADS_RECORD_BUFFER
+#define THREADS_RECORD_BUFFER      512U
+#endif
 int tuRecordBegin(BaseSequentialStream *out, int events);
 int tuRecordPoll(BaseSequentialStream *out, const uint8_t *input, size_t n);
 

@@ -25,7 +25,7 @@ collect (void *ip, const uint8_t *bp, size_t n)
   return n;
 }
 
-const BaseSequentialStreamVMT collector_vmt = { collect, NULL };
+const BaseSequentialStreamVMT collector_vmt = { collect, NULL, NULL, NULL };
 
 typedef void (*shellcmd_t) (BaseSequentialStream *chp, int argc, char *argv[]);
 struct ShellCommand
