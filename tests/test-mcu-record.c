@@ -496,6 +496,110 @@ test_exited_heap_threads_named (void)
   check_spawned_runs (5, 1, TRUE);
 }
 
+/* A serial line at 115200 baud behind an output queue of 128 bytes, as a ChibiOS serial
+ * driver serves it: a write that finds the queue full waits, and the driver wakes the writer
+ * for every byte it sends (two switches of the shell thread a byte); a write that does not
+ * wait takes what the queue has room for. */
+#define LINK_QUEUE 128u
+#define LINK_POLL_BYTES 115u   /* sent in 10 ms at 115200 baud, 8N1 */
+
+typedef struct
+{
+  BaseSequentialStream base;
+  GString *text;
+  guint    queued;    /* bytes in the output queue */
+  guint64  wakeups;   /* of a writer waiting on the full queue */
+} SlowLink;
+
+static size_t
+slow_link_write (void *ip, const uint8_t *bp, size_t n)
+{
+  SlowLink *self = ip;
+
+  for (size_t i = 0; i < n; i++)
+    {
+      if (self->queued == LINK_QUEUE)
+        {
+          self->queued--;   /* the driver sent a byte and woke the writer */
+          self->wakeups++;
+        }
+      self->queued++;
+    }
+  g_string_append_len (self->text, (const char *) bp, (gssize) n);
+  return n;
+}
+
+static size_t
+slow_link_writet (void *ip, const uint8_t *bp, size_t n, uint32_t timeout)
+{
+  SlowLink *self = ip;
+
+  if (timeout != TIME_IMMEDIATE)
+    return slow_link_write (ip, bp, n);
+  n = MIN (n, LINK_QUEUE - self->queued);
+  self->queued += (guint) n;
+  g_string_append_len (self->text, (const char *) bp, (gssize) n);
+  return n;
+}
+
+static const struct BaseSequentialStreamVMT slow_link_vmt = {
+  slow_link_write, NULL, slow_link_writet, NULL
+};
+
+/* A recording that floods its link (8 switches a tick, more than 115200 baud carries, as the
+ * kernel's own switches around a shell thread woken for every byte would) : the shell thread
+ * does not wait on the output queue while streaming, so it wakes once a poll (every 10 ms) and
+ * not once a byte sent; the link still carries what it can, and the stream reads back whole
+ * (what the log could not hold counted in "Lost:" lines), ending with everything sent. */
+static void
+test_slow_link_no_wait_per_byte (void)
+{
+  static const uint8_t keep_alive = 0x16, stop_byte = THREADS_RECORD_STOP_BYTE;
+  SlowLink link = { { &slow_link_vmt }, g_string_new (NULL), 0, 0 };
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  guint64 wakeups;
+  gsize head, sent;
+  const guint polls = 300;
+  systime_t t = 1000;
+
+  boot ();
+  g_assert_cmpint (tuRecordBegin (&link.base, 1), ==, 1);
+  link.wakeups = 0;
+  head = link.text->len;
+  for (guint p = 0; p < polls; p++)
+    {
+      /* 10 ms: 80 switches, the line sends what it can */
+      for (guint i = 0; i < 80; i++)
+        {
+          ch_host_time = t + i / 8;
+          ch_host_counter = (rtcnt_t) ch_host_time * 168000u + i * 2000u;
+          ch_host_switch (rota[turn++ % 3]);
+        }
+      t += 10;
+      ch_host_time = t;
+      link.queued -= MIN (link.queued, LINK_POLL_BYTES);
+      g_assert_cmpint (tuRecordPoll (&link.base, &keep_alive, p % 100 == 0 ? 1 : 0), ==, 1);
+    }
+  wakeups = link.wakeups;
+  sent = link.text->len - head;
+  g_test_message ("%" G_GUINT64_FORMAT " wake-ups for %" G_GSIZE_FORMAT " bytes in %u polls",
+                  wakeups, sent, polls);
+  g_assert_cmpuint (tuRecordPoll (&link.base, &stop_byte, 1), ==, 0);
+  /* At most a wake-up a poll (none here: the queue holds a poll's bytes). */
+  g_assert_cmpuint (wakeups, <=, polls);
+  /* The link carried what it could all along: nearly a poll's worth every poll. */
+  g_assert_cmpuint (sent, >=, (gsize) polls * LINK_POLL_BYTES * 9 / 10);
+
+  text = g_string_free (link.text, FALSE);
+  g_assert_true (g_str_has_suffix (text, "\r\n"));
+  g_assert_nonnull (strstr (text, "\r\nEnd of dump: "));
+  g_assert_cmpuint (count_lines (text, "Lost:"), >, 0);
+  capture = read_back (text, "threads_record events");
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), >, 1000);
+}
+
 /* Arguments other than "events" get the usage line. */
 static void
 test_usage (void)
@@ -522,6 +626,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu/record/numbers-given-back-by-many", test_numbers_given_back_by_many);
   g_test_add_func ("/mcu/record/numbers-given-back-events", test_numbers_given_back_events);
   g_test_add_func ("/mcu/record/exited-heap-threads-named", test_exited_heap_threads_named);
+  g_test_add_func ("/mcu/record/slow-link-no-wait-per-byte", test_slow_link_no_wait_per_byte);
   g_test_add_func ("/mcu/record/usage", test_usage);
   return g_test_run ();
 }
