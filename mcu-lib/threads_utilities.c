@@ -2517,9 +2517,10 @@ static tu_rec_t tu_rec;
 #define TU_Z_LINE_MAX   ((uint32_t) (1U + 3U + TU_Z_PAYLOAD_CHARS + 1U + 4U + sizeof TU_NL - 1U))
 #define TU_REC_LOST_MAX ((uint32_t) (sizeof "Lost: before record 4294967295, ticks 4294967295 to " \
                                      "4294967295, 4294967295 switches dropped" TU_NL - 1U))
-/* Room kept for a batch: the line being filled, the line "Lost:", and the lines of its
- * entries (a batch of TU_REC_BATCH entries fills at most two). A line beyond the room (many
- * threads announced at once, long names) waits for the channel. */
+/* Room kept for a batch: the line being filled, the line "Lost:", and two lines of its
+ * entries (switches fill far less; entries with large values may fill more). A line beyond
+ * the room (entries beyond it, many threads announced at once, long names) waits for the
+ * channel. */
 #define TU_REC_ROOM     (TU_REC_LOST_MAX + 3U * TU_Z_LINE_MAX)
 
 typedef char tu_rec_out_size_check[TU_REC_OUT_SIZE >= TU_REC_ROOM + TU_Z_LINE_MAX ? 1 : -1];
