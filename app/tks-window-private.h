@@ -3,7 +3,8 @@
  * another. The parts: tks-window.c (progress, status, the capture shown, settings,
  * construction), tks-window-actions.c, tks-window-board.c, tks-window-chrome.c (empty state,
  * header bar, legend), tks-window-dnd.c, tks-window-export.c, tks-window-files.c,
- * tks-window-history.c, tks-window-messages.c. */
+ * tks-window-history.c, tks-window-messages.c, tks-window-record.c (Record and the live view,
+ * over a TksRecording and the TksRecordPanel under the timeline). */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -11,6 +12,8 @@
 #include "tks-board-popover.h"
 #include "tks-capture.h"
 #include "tks-overview.h"
+#include "tks-record-panel.h"
+#include "tks-recording.h"
 #include "tks-session.h"
 #include "tks-threads-panel.h"
 #include "tks-timeline-view.h"
@@ -72,37 +75,14 @@ struct _TksWindow
   gboolean          record_on_connect;     /* tickscope --record: record once connected */
 
   /* tks-window-record.c */
-  struct _TksRecording *recording;   /* while recording */
-  struct _TksRecordingTail *record_tail; /* the recording's end, for the live view */
-  guint             record_tick_id;
-  gboolean          record_reloading;
+  TksRecording     *recording;       /* while recording */
   gboolean          record_live;     /* the capture shown is the recording's, read back */
-  gboolean          record_closing;  /* the window is going: the recording's end shows nothing */
   gboolean          close_after_record; /* closed while recording: closes once it has stopped */
-  GtkWidget        *record_button;
-  /* the recording's position: the live end, or an earlier stretch read back from the file */
-  GtkWidget        *record_position_box;
-  GtkAdjustment    *record_position;
-  GtkWidget        *record_position_scale;
-  GtkEventController *record_position_motion;
-  double            record_length;   /* seconds the recording holds, as of the last second */
-  GtkWidget        *record_position_label;
-  GtkWidget        *record_live_button;
-  GArray           *record_marks;    /* RecordMark: the file's size at each second */
   double            record_origin;   /* the recording's first tick, in the whole recording's times */
   double            record_wraps;    /* the tick's wraps before the stretch shown; NAN: none shown */
-  gboolean          record_back;     /* an earlier stretch is shown, not the live end */
-  gboolean          record_back_loading;
-  double            record_back_wanted; /* seconds into the recording, -1: none pending */
-  gboolean          record_position_setting;
+  GtkWidget        *record_button;
   GtkRevealer      *record_revealer;
-  GtkWidget        *record_label;
-  GtkWidget        *live_load_table; /* rows (role row, named by their cells) of cells */
-  GtkSizeGroup     *live_load_columns[4]; /* held by the heading's cells */
-  GtkLabel         *live_state_label; /* drops and silences of the stream, when there are */
-  guint64           record_seen_bytes;   /* the stream's bytes at the last second's tick, */
-  guint64           record_seen_dropped; /* its drops, */
-  gint64            record_data_time;    /* and when bytes last arrived (monotonic, µs) */
+  TksRecordPanel   *record_panel;    /* its line, its position, its live load */
 
   /* tks-window-messages.c */
   GtkMessageType    message_type;    /* of the message shown, when the bar is revealed */
@@ -157,7 +137,6 @@ void       _tks_window_board_dispose       (TksWindow      *self);
 void       _tks_window_board_show_state    (TksWindow      *self);
 
 /* tks-window-record.c */
-typedef struct _TksRecording TksRecording;
 void       _tks_window_record_init         (TksWindow      *self);
 void       _tks_window_record_dispose      (TksWindow      *self);
 /* Whether the Record button can start (or stop) a recording now. */

@@ -506,6 +506,7 @@ tks_window_class_init (TksWindowClass *klass)
   g_type_ensure (TKS_TYPE_THREADS_PANEL);
   g_type_ensure (TKS_TYPE_OVERVIEW);
   g_type_ensure (TKS_TYPE_BOARD_POPOVER);
+  g_type_ensure (TKS_TYPE_RECORD_PANEL);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tickscope/Tickscope/ui/tks-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_revealer);
@@ -516,9 +517,7 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_panel);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_button);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_revealer);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, record_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, live_load_table);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, live_state_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, record_panel);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, vscrollbar);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, status_label);
