@@ -12,6 +12,7 @@
 #include "tks-board-popover.h"
 #include "tks-capture.h"
 #include "tks-overview.h"
+#include "tks-progress.h"
 #include "tks-record-panel.h"
 #include "tks-recording.h"
 #include "tks-session.h"
@@ -30,9 +31,7 @@ struct _TksWindow
   GtkInfoBar       *message_bar;      /* one message at a time (tks-window-messages.c) */
   GtkLabel         *message_label;
   GtkWidget        *message_details_button;
-  GtkRevealer      *progress_revealer;
-  GtkLabel         *progress_label;
-  GtkProgressBar   *progress_bar;
+  TksProgress      *progress;
   TksTimelineView  *timeline;
   GtkRevealer      *threads_revealer;
   TksThreadsPanel  *threads_panel;
@@ -60,8 +59,6 @@ struct _TksWindow
   char             *fetch_warning;  /* what two fetches in a row show missing in the log */
 
   GCancellable     *load_cancellable;
-  guint             progress_timeout_id;
-  guint             pulse_id;
 
   GtkRecentManager *recent;
   GtkWidget        *stats_window;
@@ -112,10 +109,6 @@ gboolean   _tks_window_settings_has_key    (GSettings      *settings,
                                             const char     *key);
 void       _tks_window_show_message        (TksWindow      *self,
                                             const char     *message);
-void       _tks_window_progress_start      (TksWindow      *self,
-                                            const char     *text,
-                                            gboolean        pulse);
-void       _tks_window_progress_stop       (TksWindow      *self);
 double     _tks_window_get_tick_hz         (TksWindow      *self);
 void       _tks_window_update_status       (TksWindow      *self);
 void       _tks_window_update_warnings     (TksWindow      *self);

@@ -19,8 +19,6 @@
 #include "tks-viewport.h"
 #include "tks-window-private.h"
 
-#define PROGRESS_DELAY_MS 200
-
 G_DEFINE_FINAL_TYPE (TksWindow, tks_window, GTK_TYPE_APPLICATION_WINDOW)
 
 GSettings *
@@ -48,59 +46,12 @@ _tks_window_settings_has_key (GSettings  *settings,
 
 /* Progress */
 
-static gboolean
-pulse_cb (gpointer data)
-{
-  TksWindow *self = data;
-
-  gtk_progress_bar_pulse (self->progress_bar);
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-progress_timeout_cb (gpointer data)
-{
-  TksWindow *self = data;
-
-  self->progress_timeout_id = 0;
-  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
-  if (self->pulse_id == 0)
-    self->pulse_id = g_timeout_add (100, pulse_cb, self);
-  return G_SOURCE_REMOVE;
-}
-
-void
-_tks_window_progress_start (TksWindow  *self,
-                            const char *text,
-                            gboolean    pulse)
-{
-  gtk_label_set_text (self->progress_label, text);
-  gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
-  g_clear_handle_id (&self->pulse_id, g_source_remove);
-  self->progress_timeout_id = g_timeout_add (PROGRESS_DELAY_MS, progress_timeout_cb, self);
-  if (!pulse)
-    self->pulse_id = 0;
-}
-
-void
-_tks_window_progress_stop (TksWindow *self)
-{
-  g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
-  g_clear_handle_id (&self->pulse_id, g_source_remove);
-  /* a fraction ends the bar's pulsing: pulsed, it animates at every frame (a tick callback),
-   * hidden or not, and the window would draw 60 empty frames a second from then on */
-  gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
-}
-
 static void
 progress_cancel_cb (TksWindow *self)
 {
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
   _tks_window_board_cancel (self);
-  _tks_window_progress_stop (self);
 }
 
 /* Status */
@@ -467,8 +418,6 @@ tks_window_dispose (GObject *object)
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
-  g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
-  g_clear_handle_id (&self->pulse_id, g_source_remove);
   _tks_window_record_dispose (self);
   _tks_window_board_dispose (self);
   if (self->recent != NULL)
@@ -507,11 +456,10 @@ tks_window_class_init (TksWindowClass *klass)
   g_type_ensure (TKS_TYPE_OVERVIEW);
   g_type_ensure (TKS_TYPE_BOARD_POPOVER);
   g_type_ensure (TKS_TYPE_RECORD_PANEL);
+  g_type_ensure (TKS_TYPE_PROGRESS);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tickscope/Tickscope/ui/tks-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_revealer);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, progress);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_panel);
