@@ -11,6 +11,7 @@
 
 #include "tks-board-popover.h"
 #include "tks-capture.h"
+#include "tks-message-bar.h"
 #include "tks-overview.h"
 #include "tks-progress.h"
 #include "tks-record-panel.h"
@@ -19,6 +20,7 @@
 #include "tks-threads-panel.h"
 #include "tks-timeline-view.h"
 #include "tks-viewport.h"
+#include "tks-warnings-button.h"
 #include "tks-window.h"
 
 G_BEGIN_DECLS
@@ -28,9 +30,7 @@ struct _TksWindow
   GtkApplicationWindow parent_instance;
 
   /* template widgets */
-  GtkInfoBar       *message_bar;      /* one message at a time (tks-window-messages.c) */
-  GtkLabel         *message_label;
-  GtkWidget        *message_details_button;
+  TksMessageBar    *message_bar;      /* one message at a time (tks-window-messages.c) */
   TksProgress      *progress;
   TksTimelineView  *timeline;
   GtkRevealer      *threads_revealer;
@@ -82,11 +82,7 @@ struct _TksWindow
   TksRecordPanel   *record_panel;    /* its line, its position, its live load */
 
   /* tks-window-messages.c */
-  GtkMessageType    message_type;    /* of the message shown, when the bar is revealed */
-  GtkWidget        *warnings_button;
-  GtkLabel         *warnings_count_label;
-  GtkWidget        *warnings_window;
-  GtkTextBuffer    *warnings_buffer;
+  TksWarningsButton *warnings_button; /* the status line's count, and the list's window */
 
   /* tks-window-chrome.c */
   GtkStack         *content_stack;
@@ -164,7 +160,6 @@ void       _tks_window_save_as             (TksWindow      *self);
 /* tks-window-messages.c */
 void       _tks_window_messages_class_init (GtkWidgetClass *widget_class);
 void       _tks_window_messages_init       (TksWindow      *self);
-void       _tks_window_messages_dispose    (TksWindow      *self);
 /* Hides the message bar if it shows a failure. */
 void       _tks_window_clear_error         (TksWindow      *self);
 /* Collapses every run of blanks and line breaks of @text into one space, in place, and trims

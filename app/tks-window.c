@@ -429,7 +429,6 @@ tks_window_dispose (GObject *object)
   g_clear_object (&self->chooser);
   g_clear_object (&self->capture);
   g_clear_pointer (&self->fetch_warning, g_free);
-  _tks_window_messages_dispose (self);
   _tks_window_chrome_dispose (self);
   g_clear_object (&self->file);
   g_clear_object (&self->vadjustment);
@@ -457,6 +456,8 @@ tks_window_class_init (TksWindowClass *klass)
   g_type_ensure (TKS_TYPE_BOARD_POPOVER);
   g_type_ensure (TKS_TYPE_RECORD_PANEL);
   g_type_ensure (TKS_TYPE_PROGRESS);
+  g_type_ensure (TKS_TYPE_MESSAGE_BAR);
+  g_type_ensure (TKS_TYPE_WARNINGS_BUTTON);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tickscope/Tickscope/ui/tks-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TksWindow, progress);
