@@ -16,8 +16,7 @@ show_board_text (TksWindow  *self,
                  const char *text)
 {
   tks_board_popover_set_status (self->board_popover, text);
-  gtk_label_set_text (self->subtitle_label, text);
-  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), self->session != NULL);
+  tks_header_bar_set_subtitle (self->header, self->session != NULL ? text : NULL);
 }
 
 static void

@@ -179,7 +179,7 @@ _tks_window_rebuild_recent (TksWindow *self)
   GPtrArray *mine = g_ptr_array_new ();
   guint i;
 
-  g_menu_remove_all (self->recent_section);
+  g_menu_remove_all (tks_header_bar_get_recent_section (self->header));
   for (l = items; l != NULL; l = l->next)
     if (gtk_recent_info_has_application (l->data, RECENT_APP_NAME))
       g_ptr_array_add (mine, l->data);
@@ -207,12 +207,12 @@ _tks_window_rebuild_recent (TksWindow *self)
       g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
 
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
-      g_menu_append_item (self->recent_section, item);
+      g_menu_append_item (tks_header_bar_get_recent_section (self->header), item);
     }
   if (mine->len == 0)
     {
       g_autoptr(GMenuItem) item = g_menu_item_new (_("No recent captures"), "win.nothing");
-      g_menu_append_item (self->recent_section, item);
+      g_menu_append_item (tks_header_bar_get_recent_section (self->header), item);
     }
 
   g_ptr_array_unref (mine);

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the parts of the main window share: its fields and the functions one part calls in
- * another. The parts: tks-window.c (progress, status, the capture shown, settings,
- * construction), tks-window-actions.c, tks-window-board.c, tks-window-chrome.c (empty state,
- * header bar, legend), tks-window-dnd.c, tks-window-export.c, tks-window-files.c,
- * tks-window-history.c, tks-window-messages.c, tks-window-record.c (Record and the live view,
- * over a TksRecording and the TksRecordPanel under the timeline). */
+ * another. The parts: tks-window.c (status, the capture shown, settings, construction),
+ * tks-window-actions.c, tks-window-board.c, tks-window-chrome.c (empty state, a window that
+ * opens narrow), tks-window-dnd.c, tks-window-export.c, tks-window-files.c,
+ * tks-window-history.c, tks-window-messages.c (what the message bar and the warnings say),
+ * tks-window-record.c (Record and the live view, over a TksRecording and the TksRecordPanel
+ * under the timeline). Widgets of their own: TksHeaderBar (the buttons, the main menu, the
+ * title), TksMessageBar, TksProgress, TksWarningsButton, TksLegend, TksBoardPopover,
+ * TksThreadsPanel, TksRecordPanel. */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "tks-board-popover.h"
 #include "tks-capture.h"
+#include "tks-header-bar.h"
 #include "tks-message-bar.h"
 #include "tks-overview.h"
 #include "tks-progress.h"
@@ -40,14 +44,8 @@ struct _TksWindow
   GtkWidget        *status_label;
   GtkLabel         *info_label;
   GtkWidget        *range_label;
-  GMenu            *recent_section;
-  GMenu            *history_section;
-  GtkMenuButton    *menu_button;
-  GtkLabel         *title_label;
-  GtkLabel         *subtitle_label;   /* the board and its state, under the title */
-  GtkMenuButton    *board_button;
+  TksHeaderBar     *header;           /* its buttons, the main menu, the title */
   TksBoardPopover  *board_popover;
-  GtkAdjustment    *tick_adjustment; /* the board popover's tick rate */
 
   TksViewport      *viewport;
   GtkAdjustment    *vadjustment;
@@ -77,7 +75,6 @@ struct _TksWindow
   gboolean          close_after_record; /* closed while recording: closes once it has stopped */
   double            record_origin;   /* the recording's first tick, in the whole recording's times */
   double            record_wraps;    /* the tick's wraps before the stretch shown; NAN: none shown */
-  GtkWidget        *record_button;
   GtkRevealer      *record_revealer;
   TksRecordPanel   *record_panel;    /* its line, its position, its live load */
 
@@ -87,14 +84,6 @@ struct _TksWindow
   /* tks-window-chrome.c */
   GtkStack         *content_stack;
   GtkWidget        *empty_demo_button;
-  GtkMenuButton    *legend_button;
-  GtkWidget        *header_bar;
-  GtkButton        *trigger_button;
-  GtkButton        *run_button;
-  GtkButton        *fetch_button;
-  gboolean          compact;         /* the header's text buttons show icons */
-  int               wide_header_min; /* the header's minimum width with its text buttons */
-  guint             compact_idle_id;
 };
 
 
@@ -169,7 +158,6 @@ char      *_tks_window_normalise_spacing   (char           *text);
 /* tks-window-chrome.c */
 void       _tks_window_chrome_class_init   (GtkWidgetClass *widget_class);
 void       _tks_window_chrome_init         (TksWindow      *self);
-void       _tks_window_chrome_dispose      (TksWindow      *self);
 /* The empty state when there is no capture, the timeline otherwise. */
 void       _tks_window_update_empty        (TksWindow      *self);
 

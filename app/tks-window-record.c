@@ -173,8 +173,7 @@ set_record_state (TksWindow *self,
       g_autofree char *text = g_strdup_printf (_("Recording from %s"),
                                                tks_recording_get_address (self->recording));
 
-      gtk_label_set_text (self->subtitle_label, text);
-      gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), TRUE);
+      tks_header_bar_set_subtitle (self->header, text);
     }
   _tks_window_update_actions (self);
 }
@@ -331,9 +330,11 @@ _tks_window_record_explain (TksWindow *self)
   const char *text;
   const char * const *commands = self->session != NULL ? tks_session_get_board_commands (self->session)
                                                       : NULL;
+  GtkWidget *button;
 
-  if (self->record_button == NULL)
+  if (self->header == NULL)
     return;
+  button = tks_header_bar_get_record_button (self->header);
   if (self->recording != NULL)
     text = _("Stop recording");
   else if (self->session == NULL || tks_session_get_state (self->session) == TKS_SESSION_DISCONNECTED)
@@ -342,8 +343,8 @@ _tks_window_record_explain (TksWindow *self)
     text = _("This board cannot record: its library needs THREADS_TIMESTAMPS_RECORD = true");
   else
     text = _("Record continuously: the board streams its log into a file");
-  tks_widget_set_tooltip (self->record_button, text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->record_button),
+  tks_widget_set_tooltip (button, text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }
 

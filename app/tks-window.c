@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The main window: its progress, the status line, the scrollbar that follows the viewport,
- * the capture shown, the settings it keeps, and its construction. The actions, the files, the
- * export, the history, the board, the messages and the frame (empty state, header bar,
- * legend) are in the tks-window-*.c files next to it; the board popover is a widget of its own (tks-board-popover.c); the window's
- * fields are in tks-window-private.h. */
+/* The main window: the status line, the scrollbar that follows the viewport, the capture
+ * shown, the settings it keeps, and its construction. The actions, the files, the export, the
+ * history, the board, the messages, the empty state and Record are in the tks-window-*.c files
+ * next to it; the header bar, the message bar, the progress line, the warnings' count, the
+ * legend and the board popover are widgets of their own; the window's fields are in
+ * tks-window-private.h. */
 #include "config.h"
 
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tks-frame-stats.h"
+#include "tks-legend.h"
 #include "tks-overview.h"
 #include "tks-stats-window.h"
 #include "tks-timeline-render.h"
@@ -296,7 +298,8 @@ tks_window_set_capture (TksWindow  *self,
 
   /* the capture's tick rate is shown; the user may change it here, for this window only */
   if (capture != NULL)
-    gtk_adjustment_set_value (self->tick_adjustment, tks_capture_get_tick_hz (capture));
+    gtk_adjustment_set_value (tks_board_popover_get_tick_adjustment (self->board_popover),
+                              tks_capture_get_tick_hz (capture));
 
   if (capture != NULL)
     tks_viewport_set_bounds (self->viewport,
@@ -333,9 +336,10 @@ tks_window_get_capture (TksWindow *self)
 /* Settings */
 
 static void
-tick_rate_changed_cb (TksWindow *self)
+tick_rate_changed_cb (GtkAdjustment *adjustment,
+                      TksWindow     *self)
 {
-  double hz = gtk_adjustment_get_value (self->tick_adjustment);
+  double hz = gtk_adjustment_get_value (adjustment);
   GSettings *settings = _tks_window_get_settings (self);
 
   tks_timeline_view_set_tick_hz (self->timeline, hz);
@@ -369,7 +373,8 @@ load_settings (TksWindow *self)
       flow = g_settings_get_string (settings, "flow-control");
       tks_board_popover_set_flow_control (self->board_popover, flow);
     }
-  gtk_adjustment_set_value (self->tick_adjustment, g_settings_get_double (settings, "tick-rate"));
+  gtk_adjustment_set_value (tks_board_popover_get_tick_adjustment (self->board_popover),
+                            g_settings_get_double (settings, "tick-rate"));
   if (_tks_window_settings_has_key (settings, "show-exited-threads"))
     g_action_group_change_action_state (G_ACTION_GROUP (self), "show-exited-threads",
                                         g_variant_new_boolean (g_settings_get_boolean (settings, "show-exited-threads")));
@@ -429,12 +434,10 @@ tks_window_dispose (GObject *object)
   g_clear_object (&self->chooser);
   g_clear_object (&self->capture);
   g_clear_pointer (&self->fetch_warning, g_free);
-  _tks_window_chrome_dispose (self);
   g_clear_object (&self->file);
   g_clear_object (&self->vadjustment);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TKS_TYPE_WINDOW);
-  self->tick_adjustment = NULL; /* the board popover's, gone with it */
 
   g_clear_object (&self->viewport);
 
@@ -456,6 +459,8 @@ tks_window_class_init (TksWindowClass *klass)
   g_type_ensure (TKS_TYPE_BOARD_POPOVER);
   g_type_ensure (TKS_TYPE_RECORD_PANEL);
   g_type_ensure (TKS_TYPE_PROGRESS);
+  g_type_ensure (TKS_TYPE_HEADER_BAR);
+  g_type_ensure (TKS_TYPE_LEGEND);
   g_type_ensure (TKS_TYPE_MESSAGE_BAR);
   g_type_ensure (TKS_TYPE_WARNINGS_BUTTON);
 
@@ -464,7 +469,6 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_panel);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, record_button);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_panel);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, vscrollbar);
@@ -472,12 +476,7 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, info_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, range_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, recent_section);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, history_section);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, menu_button);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, title_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, subtitle_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, board_button);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, header);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, board_popover);
   gtk_widget_class_bind_template_callback (widget_class, progress_cancel_cb);
   _tks_window_board_class_init (widget_class);
@@ -489,7 +488,9 @@ static void
 tks_window_init (TksWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  g_object_bind_property (self, "title", self->title_label, "label", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "title", self->header, "title", G_BINDING_SYNC_CREATE);
+  gtk_menu_button_set_popover (tks_header_bar_get_board_button (self->header),
+                               GTK_WIDGET (self->board_popover));
 
   _tks_window_actions_init (self);
   _tks_window_record_init (self);
@@ -506,9 +507,8 @@ tks_window_init (TksWindow *self)
   gtk_scrollbar_set_adjustment (self->vscrollbar, self->vadjustment);
   g_signal_connect (self->vadjustment, "value-changed", G_CALLBACK (vadjustment_changed_cb), self);
 
-  self->tick_adjustment = tks_board_popover_get_tick_adjustment (self->board_popover);
-  g_signal_connect_object (self->tick_adjustment, "value-changed", G_CALLBACK (tick_rate_changed_cb),
-                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tks_board_popover_get_tick_adjustment (self->board_popover),
+                           "value-changed", G_CALLBACK (tick_rate_changed_cb), self, 0);
   g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
 
   self->recent = gtk_recent_manager_get_default ();
@@ -531,6 +531,6 @@ tks_window_new (TksApplication *application)
   TksWindow *self = g_object_new (TKS_TYPE_WINDOW, "application", application, NULL);
 
   load_settings (self);
-  tick_rate_changed_cb (self);
+  tick_rate_changed_cb (tks_board_popover_get_tick_adjustment (self->board_popover), self);
   return self;
 }
