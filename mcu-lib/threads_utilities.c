@@ -2718,7 +2718,14 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
           tu_rec.slots += slots[i];
           tu_rec.entries++;
           tu_rec.last_tick = (batch[i].record >> TU_TIME_POS) & TU_TIME_MASK;
-          tu_rec.quiet = ((uint32_t) now - tu_rec.last_tick) & TU_TIME_MASK;
+        }
+      if (n != 0U)
+        {
+          /* Quiet since the last entry was written, by the time now (not the poll's start:
+           * the drain may have waited for the link, and the entries are newer than that). */
+          tu_rec.quiet = ((uint32_t) chVTGetSystemTimeX () - tu_rec.last_tick) & TU_TIME_MASK;
+          if (tu_rec.quiet > TU_TIME_MASK / 2U)
+            tu_rec.quiet = 0;
         }
       taken += n;
       if (n == TU_REC_BATCH)
@@ -2746,11 +2753,22 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
 /* A quiet stretch: once nothing was streamed for a quarter of the tick's wrap, the line
  * "Heartbeat: tick T" gives the tick now, and again every quarter wrap while it lasts, so that
  * the host counts the wraps between two entries (steps modulo the wrap cannot tell a stretch
- * longer than half a wrap). Only between lines: it follows every entry before it. */
+ * longer than half a wrap). Only between lines, and only when the log holds nothing more to
+ * send: it follows every entry before it and precedes every entry after it, so its tick is
+ * read now, after the drain (which may have waited for the link meanwhile). */
 static void
-tu_rec_beat (BaseSequentialStream *out, systime_t now)
+tu_rec_beat (BaseSequentialStream *out)
 {
+  systime_t now;
+  int pending;
+
   if (tu_rec.log.entries != 0U || tu_rec.quiet < TU_TIME_MASK / 4U + 1U)
+    return;
+  chSysLock ();
+  now = chVTGetSystemTimeX ();
+  pending = tu_rec.seq != tu_written;
+  chSysUnlock ();
+  if (pending != 0)
     return;
   chprintf (out, "Heartbeat: tick %lu" TU_NL, (unsigned long) ((uint32_t) now & TU_TIME_MASK));
   tu_rec.quiet = 0;
@@ -2895,7 +2913,7 @@ tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
       return 0;
     }
   tu_rec_drain (out, now);
-  tu_rec_beat (out, now);
+  tu_rec_beat (out);
   (void) tu_rec_send (0);
   return 1;
 #else

@@ -1155,6 +1155,30 @@ test_tick_bits_16_beats (void)
   g_rmdir (dir);
 }
 
+/* A heartbeat behind the records before it (a board that read the time before it sent what
+ * its log still held) says nothing of a wrap: the log goes on where it was. */
+static void
+test_beat_behind_records (void)
+{
+  static const char saved[] =
+    "Saved position\n0.0\n1.0\n0.0\n30.0\n"
+    "Tickscope capture 1\nTickscope tick-hz 1000\nTickscope tick-bits 20\n"
+    "Tickscope beat before record 2, tick 36307\n"
+    "Tickscope beat before record 4, tick 36350\n"
+    "threads_list\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"
+    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\n"
+    "Deleted threads: \nch> \n"
+    "threads_timestamps\n"
+    "From  1 to  2 at   36400\nFrom  2 to  1 at   36416\n"
+    "From  1 to  2 at   36428\nFrom  2 to  1 at   36430\n"
+    "From  1 to  2 at   36440\nch> \n";
+  g_autoptr(TksCapture) c = tks_test_capture_of_text (saved, -1);
+
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 5);
+  g_assert_cmpfloat (tks_capture_get_end (c), <, 36442);
+}
+
 /* The runs of thread @index, as "begin-end begin-end ...". */
 static char *
 runs_text (TksCapture *c,
@@ -2312,6 +2336,7 @@ main (int    argc,
   g_test_add_func ("/capture/file/async-errors", test_async_load_errors);
   g_test_add_func ("/capture/tick-bits-16", test_tick_bits_16);
   g_test_add_func ("/capture/tick-bits-16-beats", test_tick_bits_16_beats);
+  g_test_add_func ("/capture/beat-behind-records", test_beat_behind_records);
 
   return g_test_run ();
 }

@@ -354,7 +354,9 @@ kept_get (const KeptStack *kept,
 
 /* The unwrapped time of the heartbeats before record @i (from @beat on, @at: the unwrapped
  * time of the last record kept or heartbeat, -1 when none), each less than half a wrap after
- * the one before: the time of the last. @beat moves past them. */
+ * the one before: the time of the last. @beat moves past them. A heartbeat that lies more than
+ * half a wrap after the time reached is behind it (a board that read its time before it sent
+ * the entries its log still held, or a damaged line): it tells nothing and is passed over. */
 static gint64
 rebuild_pass_beats (Rebuild *rb,
                     guint    i,
@@ -368,7 +370,12 @@ rebuild_pass_beats (Rebuild *rb,
     {
       gint64 t = g_array_index (beats, TksParsedBeat, *beat).tick & (period - 1);
 
-      at = at < 0 ? t : at + ((t - at % period) % period + period) % period;
+      gint64 step = at < 0 ? 0 : ((t - at % period) % period + period) % period;
+
+      if (at < 0)
+        at = t;
+      else if (step < period / 2)
+        at += step;
     }
   return at;
 }

@@ -114,8 +114,6 @@ LENIENT = {"irq-flood"}
 KNOWN_DEFECTS = {
     "irq-flood": "the simulator's serial poll, an interrupt handler run at every turn of the "
                  "idle loop, fills the log faster than a recording streams it: entries dropped",
-    "tick-bits": "with 16-bit system time the board says \"Tick bits: 20\", and the host "
-                 "unwraps its ticks at 2^20",
 }
 
 
@@ -126,8 +124,6 @@ def known_defect(variant, check):
     make = variant["make"]
     if check.startswith("record-") and make.get("THREADS_TIMESTAMPS_IRQ") == "true":
         return "irq-flood"
-    if check in ("wrap-span", "wrap-warnings"):
-        return "tick-bits"
     return None
 
 
