@@ -2924,6 +2924,18 @@ tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
 #endif
 }
 
+uint32_t
+tuRecordPollMs (void)
+{
+#if TU_RECORD
+  /* Bytes left for the link: poll again soon, so that a small output queue is kept fed
+   * without the shell thread waiting on it byte by byte. */
+  if (tu_rec.on != 0U && tu_rec_out.n != 0U)
+    return THREADS_RECORD_BUSY_POLL_MS;
+#endif
+  return THREADS_RECORD_POLL_MS;
+}
+
 const char *
 tuSetTriggerI (const char *trigger_name)
 {
@@ -3407,7 +3419,7 @@ tuCmdThreadsRecord (BaseSequentialStream *chp, int argc, char *argv[])
   for (;;)
     {
       uint8_t input[8];
-      size_t n = THREADS_RECORD_READ (chp, input, sizeof input, THREADS_RECORD_POLL_MS);
+      size_t n = THREADS_RECORD_READ (chp, input, sizeof input, tuRecordPollMs ());
 
       if (tuRecordPoll (chp, input, n) == 0)
         break;

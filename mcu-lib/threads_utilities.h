@@ -77,6 +77,11 @@ void tuPrintDumpCompact(BaseSequentialStream *out);
 #ifndef THREADS_RECORD_POLL_MS
 #define THREADS_RECORD_POLL_MS     10U
 #endif
+/* The poll's period while the recording holds bytes the link has not taken yet: a driver's
+ * output queue (16 bytes by default in ChibiOS) may hold less than a poll's worth of the link. */
+#ifndef THREADS_RECORD_BUSY_POLL_MS
+#define THREADS_RECORD_BUSY_POLL_MS 1U
+#endif
 /* How threads_record reads the host's bytes: at most @n within @ms milliseconds. The shell's
  * stream of a ChibiOS board is a channel (a serial driver, serial over USB). */
 #ifndef THREADS_RECORD_READ
@@ -97,6 +102,9 @@ void tuPrintDumpCompact(BaseSequentialStream *out);
 #endif
 int tuRecordBegin(BaseSequentialStream *out, int events);
 int tuRecordPoll(BaseSequentialStream *out, const uint8_t *input, size_t n);
+/* Milliseconds until the next tuRecordPoll() is due: THREADS_RECORD_BUSY_POLL_MS while bytes
+ * wait for the link, else THREADS_RECORD_POLL_MS. */
+uint32_t tuRecordPollMs(void);
 
 /* The calling thread is logged / no longer logged. Best called first thing in the thread. */
 void tuLogThisThread(void);

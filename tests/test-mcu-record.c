@@ -585,7 +585,11 @@ test_slow_link_no_wait_per_byte (void)
   sent = link.text->len - head;
   g_test_message ("%" G_GUINT64_FORMAT " wake-ups for %" G_GSIZE_FORMAT " bytes in %u polls",
                   wakeups, sent, polls);
+  /* The link is saturated: bytes wait for it, so the next poll is due soon; once the recording
+   * ended, at the usual pace. */
+  g_assert_cmpuint (tuRecordPollMs (), ==, THREADS_RECORD_BUSY_POLL_MS);
   g_assert_cmpuint (tuRecordPoll (&link.base, &stop_byte, 1), ==, 0);
+  g_assert_cmpuint (tuRecordPollMs (), ==, THREADS_RECORD_POLL_MS);
   /* At most a wake-up a poll (none here: the queue holds a poll's bytes). */
   g_assert_cmpuint (wakeups, <=, polls);
   /* The link carried what it could all along: nearly a poll's worth every poll. */

@@ -48,6 +48,7 @@
 #define tuPrintUcUsage                   TKS_MCU_NAME (tuPrintUcUsage)
 #define tuRecordBegin                    TKS_MCU_NAME (tuRecordBegin)
 #define tuRecordPoll                     TKS_MCU_NAME (tuRecordPoll)
+#define tuRecordPollMs                   TKS_MCU_NAME (tuRecordPollMs)
 #define tuRegisterChannel                TKS_MCU_NAME (tuRegisterChannel)
 #define tuReplayEntry                    TKS_MCU_NAME (tuReplayEntry)
 #define tuRegisterChannelI               TKS_MCU_NAME (tuRegisterChannelI)
