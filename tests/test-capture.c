@@ -1206,7 +1206,8 @@ test_hole_in_log (void)
 }
 
 /* Hostile hole lines in a file: two between the same records that overlap follow each other,
- * one past the log is ignored, and a save keeps what was placed. */
+ * one past the log (beyond the place after its last record) is ignored, and a save keeps what
+ * was placed. */
 static void
 test_hole_lines_hostile (void)
 {
@@ -1220,7 +1221,7 @@ test_hole_lines_hostile (void)
 
   g_string_replace (text, "threads_list\n",
                     "Tickscope gap before record 3, ticks 120 to 160, 2 switches dropped\n"
-                    "Tickscope gap before record 6, ticks 170 to 180, 1 switches dropped\n"
+                    "Tickscope gap before record 7, ticks 170 to 180, 1 switches dropped\n"
                     "threads_list\n", 1);
   c = tks_test_capture_of_text (text->str, text->len);
   gaps = tks_capture_get_gaps (c, &n_gaps);
@@ -1229,7 +1230,7 @@ test_hole_lines_hostile (void)
   g_assert_cmpfloat (gaps[0].end, ==, 150.0);
   g_assert_cmpfloat (gaps[1].begin, ==, 150.0);
   g_assert_cmpfloat (gaps[1].end, ==, 152.0);
-  g_assert_true (tks_test_has_warning (c, "a hole before record 6 of a log of 6 records is ignored"));
+  g_assert_true (tks_test_has_warning (c, "a hole before record 7 of a log of 6 records is ignored"));
 
   tks_capture_write (c, out, NULL, 0);
   again = tks_test_capture_of_text (out->str, out->len);

@@ -968,6 +968,13 @@ rebuild_fill (Rebuild *rb)
         }
     }
   rebuild_events_upto (rb, working, n);
+  /* A hole after the last record (a recording that ended before the board could send what
+   * it held): the runs open there end where it begins, and the capture reaches its end. */
+  while (rb->gaps_passed < rb->n_gaps)
+    {
+      rebuild_place_gap (rb, n_kept, prev_pos, prev_unwrapped, prev_raw, G_MAXDOUBLE);
+      rb->self->end = MAX (rb->self->end, rb->self->gaps[rb->gaps_passed - 1].end);
+    }
 }
 
 static void
@@ -1069,8 +1076,8 @@ compare_gaps (gconstpointer a,
   return ga->order < gb->order ? -1 : ga->order > gb->order ? 1 : 0;
 }
 
-/* The holes the input places between two of its records, by index (in the input's order
- * between the same two records). */
+/* The holes the input places between two of its records or after the last, by index (in the
+ * input's order between the same two records). */
 static void
 rebuild_collect_gaps (Rebuild *rb)
 {
@@ -1082,7 +1089,8 @@ rebuild_collect_gaps (Rebuild *rb)
     {
       const TksParsedGap *pg = &g_array_index (gaps, TksParsedGap, g);
 
-      if (pg->index > 0 && pg->index < n_records)
+      /* (after the last record: the end of a recording the board could not send) */
+      if (pg->index > 0 && pg->index <= n_records)
         {
           rb->gaps[rb->n_gaps] = *pg;
           rb->gaps[rb->n_gaps].order = rb->n_gaps;
