@@ -2473,6 +2473,7 @@ tu_print_dump (BaseSequentialStream *out, int compact)
 #define TU_REC_BATCH    16U    /* entries taken from the log under one lock */
 #define TU_REC_POLL     512U   /* entries at most per poll, so that input is seen often */
 #define TU_REC_COUNTED_MS 1000U /* the counted handlers are reported this often */
+#define TU_REC_SPARE    8U     /* fewer numbers free: the reader skips ahead to give some back */
 
 typedef struct
 {
@@ -2541,6 +2542,19 @@ tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_thre
   uint32_t n = 0, left, keep, pos, oldest;
 
   chSysLock ();
+  /* Short of numbers while the reader lags (a link slower than the board): waiting to catch up
+   * would leave the threads created meanwhile unnumbered. The reader leaves out what the log
+   * holds beyond it (counted, a hole like any other) and gives the numbers back at once. On a
+   * saturated link this costs nothing: the link takes as many entries either way. */
+  if (tu_n_held != 0U && tu_rec.seq != tu_written && tu_rec.stopping == 0U
+      && tu_n_slots + TU_REC_SPARE > (uint32_t) THREADS_TIMESTAMPS_MAX_THREADS
+      && tu_rec.threads == tu_n_slots && tu_active != 0U && tu_hold_count == 1U)
+    {
+      if (tu_written - tu_rec.seq < 0x80000000U)
+        *lost += tu_written - tu_rec.seq;
+      tu_rec.seq = tu_written;
+      give_back = 1;
+    }
   if (give_back != 0 && tu_n_held != 0U && tu_rec.seq == tu_written
       && tu_rec.threads == tu_n_slots && tu_active != 0U && tu_hold_count == 1U)
     {
