@@ -2534,7 +2534,8 @@ tu_rec_announce (BaseSequentialStream *out, uint8_t n_threads, uint8_t n_names)
  * held meanwhile are written at the reader and taken here, under the same lock (so no hole can
  * take them), before any other announcement: the host renumbers at the same place in the
  * stream as the board, and the numbers go to the threads created next (announced as usual).
- * A batch at most. */
+ * A batch at most. Short of numbers, the reader skips what it has not read (counted in @lost)
+ * to give them back without waiting. */
 static uint32_t
 tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_threads,
              uint8_t *n_names, int give_back)
