@@ -16,8 +16,7 @@ show_board_text (TksWindow  *self,
                  const char *text)
 {
   tks_board_popover_set_status (self->board_popover, text);
-  gtk_label_set_text (self->subtitle_label, text);
-  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), self->session != NULL);
+  tks_header_bar_set_subtitle (self->header, self->session != NULL ? text : NULL);
 }
 
 static void
@@ -91,7 +90,7 @@ _tks_window_board_fetch (TksWindow *self)
   if (self->session == NULL || self->fetching)
     return;
   self->fetching = TRUE;
-  _tks_window_progress_start (self, _("Reading from the board…"), TRUE);
+  tks_progress_start (self->progress, _("Reading from the board…"));
   g_signal_connect (self->session, "progress", G_CALLBACK (fetch_progress_cb), self);
   tks_session_fetch_async (self->session, self->session_cancellable, fetch_done_cb,
                            g_object_ref (self));
@@ -128,7 +127,7 @@ connect_done_cb (GObject      *source,
   g_autoptr(TksWindow) self = user_data;
   g_autoptr(GError) error = NULL;
 
-  _tks_window_progress_stop (self);
+  tks_progress_stop (self->progress);
   if (!tks_session_connect_finish (TKS_SESSION (source), result, &error))
     {
       self->skip_fetch_on_connect = FALSE;
@@ -204,7 +203,7 @@ tks_window_connect (TksWindow  *self,
       g_settings_set_string (settings, "last-port", address);
       g_settings_set_uint (settings, "baud", tks_board_popover_get_baud (self->board_popover));
     }
-  _tks_window_progress_start (self, text, TRUE);
+  tks_progress_start (self->progress, text);
   tks_session_connect_async (self->session, address, self->session_cancellable,
                              connect_done_cb, g_object_ref (self));
 }
@@ -263,12 +262,9 @@ fetch_progress_cb (TksSession *session,
                             records, size, seconds_left);
   else
     text = g_strdup_printf (_("Reading from the board: %u records (%s)"), records, size);
-  gtk_label_set_text (self->progress_label, text);
+  tks_progress_set_text (self->progress, text);
   if (fraction >= 0)
-    {
-      g_clear_handle_id (&self->pulse_id, g_source_remove);
-      gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (fraction, 0, 1));
-    }
+    tks_progress_set_fraction (self->progress, fraction);
 }
 
 static void
@@ -283,7 +279,7 @@ fetch_done_cb (GObject      *source,
   g_signal_handlers_disconnect_by_func (source, fetch_progress_cb, self);
   if (TKS_SESSION (source) == self->session)
     self->fetching = FALSE;
-  _tks_window_progress_stop (self);
+  tks_progress_stop (self->progress);
   if (capture == NULL)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))

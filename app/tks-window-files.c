@@ -50,7 +50,7 @@ load_done_cb (GObject      *source,
 
   if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      _tks_window_progress_stop (self);
+      tks_progress_stop (self->progress);
       g_clear_object (&self->load_cancellable);
 
       if (capture == NULL)
@@ -97,7 +97,7 @@ tks_window_open_file (TksWindow *self,
 
   name = g_file_get_basename (file);
   text = g_strdup_printf (_("Loading “%s”…"), name);
-  _tks_window_progress_start (self, text, TRUE);
+  tks_progress_start (self->progress, text);
 
   data = g_new0 (LoadData, 1);
   data->self = g_object_ref (self);
@@ -179,7 +179,7 @@ _tks_window_rebuild_recent (TksWindow *self)
   GPtrArray *mine = g_ptr_array_new ();
   guint i;
 
-  g_menu_remove_all (self->recent_section);
+  g_menu_remove_all (tks_header_bar_get_recent_section (self->header));
   for (l = items; l != NULL; l = l->next)
     if (gtk_recent_info_has_application (l->data, RECENT_APP_NAME))
       g_ptr_array_add (mine, l->data);
@@ -207,12 +207,12 @@ _tks_window_rebuild_recent (TksWindow *self)
       g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
 
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
-      g_menu_append_item (self->recent_section, item);
+      g_menu_append_item (tks_header_bar_get_recent_section (self->header), item);
     }
   if (mine->len == 0)
     {
       g_autoptr(GMenuItem) item = g_menu_item_new (_("No recent captures"), "win.nothing");
-      g_menu_append_item (self->recent_section, item);
+      g_menu_append_item (tks_header_bar_get_recent_section (self->header), item);
     }
 
   g_ptr_array_unref (mine);
@@ -287,7 +287,7 @@ save_done_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autofree char *name = g_file_get_parse_name (file);
 
-  _tks_window_progress_stop (self);
+  tks_progress_stop (self->progress);
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_autofree char *message = g_strdup_printf (_("Could not save “%s”: %s"), name, error->message);
@@ -325,7 +325,7 @@ save_to (TksWindow *self,
   data->tick_hz = _tks_window_get_tick_hz (self);
 
   text = g_strdup_printf (_("Saving “%s”…"), data->path);
-  _tks_window_progress_start (self, text, TRUE);
+  tks_progress_start (self->progress, text);
   task = g_task_new (self, NULL, save_done_cb, g_object_ref (file));
   g_task_set_source_tag (task, save_to);
   g_task_set_task_data (task, data, (GDestroyNotify)save_data_free);

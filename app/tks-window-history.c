@@ -39,7 +39,7 @@ _tks_window_rebuild_history (TksWindow *self)
   g_autoptr(GPtrArray) files = NULL;
   guint n = 0, i;
 
-  g_menu_remove_all (self->history_section);
+  g_menu_remove_all (tks_header_bar_get_history_section (self->header));
   files = tks_session_list_history ();
   for (i = 0; i < files->len && i < MAX_HISTORY; i++)
     {
@@ -52,13 +52,13 @@ _tks_window_rebuild_history (TksWindow *self)
         continue;
       item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", uri);
-      g_menu_append_item (self->history_section, item);
+      g_menu_append_item (tks_header_bar_get_history_section (self->header), item);
       n++;
     }
   if (n == 0)
     {
       g_autoptr(GMenuItem) item = g_menu_item_new (_("No fetches yet"), "win.nothing");
-      g_menu_append_item (self->history_section, item);
+      g_menu_append_item (tks_header_bar_get_history_section (self->header), item);
     }
 }
 
@@ -83,5 +83,6 @@ void
 _tks_window_history_init (TksWindow *self)
 {
   _tks_window_rebuild_history (self);
-  gtk_menu_button_set_create_popup_func (self->menu_button, menu_popup_cb, self, NULL);
+  gtk_menu_button_set_create_popup_func (tks_header_bar_get_menu_button (self->header),
+                                         menu_popup_cb, self, NULL);
 }

@@ -1,20 +1,30 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the parts of the main window share: its fields and the functions one part calls in
- * another. The parts: tks-window.c (progress, status, the capture shown, settings,
- * construction), tks-window-actions.c, tks-window-board.c, tks-window-chrome.c (empty state,
- * header bar, legend), tks-window-dnd.c, tks-window-export.c, tks-window-files.c,
- * tks-window-history.c, tks-window-messages.c. */
+ * another. The parts: tks-window.c (status, the capture shown, settings, construction),
+ * tks-window-actions.c, tks-window-board.c, tks-window-chrome.c (empty state, a window that
+ * opens narrow), tks-window-dnd.c, tks-window-export.c, tks-window-files.c,
+ * tks-window-history.c, tks-window-messages.c (what the message bar and the warnings say),
+ * tks-window-record.c (Record and the live view, over a TksRecording and the TksRecordPanel
+ * under the timeline). Widgets of their own: TksHeaderBar (the buttons, the main menu, the
+ * title), TksMessageBar, TksProgress, TksWarningsButton, TksLegend, TksBoardPopover,
+ * TksThreadsPanel, TksRecordPanel. */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "tks-board-popover.h"
 #include "tks-capture.h"
+#include "tks-header-bar.h"
+#include "tks-message-bar.h"
 #include "tks-overview.h"
+#include "tks-progress.h"
+#include "tks-record-panel.h"
+#include "tks-recording.h"
 #include "tks-session.h"
 #include "tks-threads-panel.h"
 #include "tks-timeline-view.h"
 #include "tks-viewport.h"
+#include "tks-warnings-button.h"
 #include "tks-window.h"
 
 G_BEGIN_DECLS
@@ -24,12 +34,8 @@ struct _TksWindow
   GtkApplicationWindow parent_instance;
 
   /* template widgets */
-  GtkInfoBar       *message_bar;      /* one message at a time (tks-window-messages.c) */
-  GtkLabel         *message_label;
-  GtkWidget        *message_details_button;
-  GtkRevealer      *progress_revealer;
-  GtkLabel         *progress_label;
-  GtkProgressBar   *progress_bar;
+  TksMessageBar    *message_bar;      /* one message at a time (tks-window-messages.c) */
+  TksProgress      *progress;
   TksTimelineView  *timeline;
   GtkRevealer      *threads_revealer;
   TksThreadsPanel  *threads_panel;
@@ -38,14 +44,8 @@ struct _TksWindow
   GtkWidget        *status_label;
   GtkLabel         *info_label;
   GtkWidget        *range_label;
-  GMenu            *recent_section;
-  GMenu            *history_section;
-  GtkMenuButton    *menu_button;
-  GtkLabel         *title_label;
-  GtkLabel         *subtitle_label;   /* the board and its state, under the title */
-  GtkMenuButton    *board_button;
+  TksHeaderBar     *header;           /* its buttons, the main menu, the title */
   TksBoardPopover  *board_popover;
-  GtkAdjustment    *tick_adjustment; /* the board popover's tick rate */
 
   TksViewport      *viewport;
   GtkAdjustment    *vadjustment;
@@ -57,8 +57,6 @@ struct _TksWindow
   char             *fetch_warning;  /* what two fetches in a row show missing in the log */
 
   GCancellable     *load_cancellable;
-  guint             progress_timeout_id;
-  guint             pulse_id;
 
   GtkRecentManager *recent;
   GtkWidget        *stats_window;
@@ -72,56 +70,20 @@ struct _TksWindow
   gboolean          record_on_connect;     /* tickscope --record: record once connected */
 
   /* tks-window-record.c */
-  struct _TksRecording *recording;   /* while recording */
-  struct _TksRecordingTail *record_tail; /* the recording's end, for the live view */
-  guint             record_tick_id;
-  gboolean          record_reloading;
+  TksRecording     *recording;       /* while recording */
   gboolean          record_live;     /* the capture shown is the recording's, read back */
-  gboolean          record_closing;  /* the window is going: the recording's end shows nothing */
   gboolean          close_after_record; /* closed while recording: closes once it has stopped */
-  GtkWidget        *record_button;
-  /* the recording's position: the live end, or an earlier stretch read back from the file */
-  GtkWidget        *record_position_box;
-  GtkAdjustment    *record_position;
-  GtkWidget        *record_position_scale;
-  GtkEventController *record_position_motion;
-  double            record_length;   /* seconds the recording holds, as of the last second */
-  GtkWidget        *record_position_label;
-  GtkWidget        *record_live_button;
-  GArray           *record_marks;    /* RecordMark: the file's size at each second */
   double            record_origin;   /* the recording's first tick, in the whole recording's times */
   double            record_wraps;    /* the tick's wraps before the stretch shown; NAN: none shown */
-  gboolean          record_back;     /* an earlier stretch is shown, not the live end */
-  gboolean          record_back_loading;
-  double            record_back_wanted; /* seconds into the recording, -1: none pending */
-  gboolean          record_position_setting;
   GtkRevealer      *record_revealer;
-  GtkWidget        *record_label;
-  GtkWidget        *live_load_table; /* rows (role row, named by their cells) of cells */
-  GtkSizeGroup     *live_load_columns[4]; /* held by the heading's cells */
-  GtkLabel         *live_state_label; /* drops and silences of the stream, when there are */
-  guint64           record_seen_bytes;   /* the stream's bytes at the last second's tick, */
-  guint64           record_seen_dropped; /* its drops, */
-  gint64            record_data_time;    /* and when bytes last arrived (monotonic, µs) */
+  TksRecordPanel   *record_panel;    /* its line, its position, its live load */
 
   /* tks-window-messages.c */
-  GtkMessageType    message_type;    /* of the message shown, when the bar is revealed */
-  GtkWidget        *warnings_button;
-  GtkLabel         *warnings_count_label;
-  GtkWidget        *warnings_window;
-  GtkTextBuffer    *warnings_buffer;
+  TksWarningsButton *warnings_button; /* the status line's count, and the list's window */
 
   /* tks-window-chrome.c */
   GtkStack         *content_stack;
   GtkWidget        *empty_demo_button;
-  GtkMenuButton    *legend_button;
-  GtkWidget        *header_bar;
-  GtkButton        *trigger_button;
-  GtkButton        *run_button;
-  GtkButton        *fetch_button;
-  gboolean          compact;         /* the header's text buttons show icons */
-  int               wide_header_min; /* the header's minimum width with its text buttons */
-  guint             compact_idle_id;
 };
 
 
@@ -132,10 +94,6 @@ gboolean   _tks_window_settings_has_key    (GSettings      *settings,
                                             const char     *key);
 void       _tks_window_show_message        (TksWindow      *self,
                                             const char     *message);
-void       _tks_window_progress_start      (TksWindow      *self,
-                                            const char     *text,
-                                            gboolean        pulse);
-void       _tks_window_progress_stop       (TksWindow      *self);
 double     _tks_window_get_tick_hz         (TksWindow      *self);
 void       _tks_window_update_status       (TksWindow      *self);
 void       _tks_window_update_warnings     (TksWindow      *self);
@@ -157,7 +115,6 @@ void       _tks_window_board_dispose       (TksWindow      *self);
 void       _tks_window_board_show_state    (TksWindow      *self);
 
 /* tks-window-record.c */
-typedef struct _TksRecording TksRecording;
 void       _tks_window_record_init         (TksWindow      *self);
 void       _tks_window_record_dispose      (TksWindow      *self);
 /* Whether the Record button can start (or stop) a recording now. */
@@ -192,7 +149,6 @@ void       _tks_window_save_as             (TksWindow      *self);
 /* tks-window-messages.c */
 void       _tks_window_messages_class_init (GtkWidgetClass *widget_class);
 void       _tks_window_messages_init       (TksWindow      *self);
-void       _tks_window_messages_dispose    (TksWindow      *self);
 /* Hides the message bar if it shows a failure. */
 void       _tks_window_clear_error         (TksWindow      *self);
 /* Collapses every run of blanks and line breaks of @text into one space, in place, and trims
@@ -202,7 +158,6 @@ char      *_tks_window_normalise_spacing   (char           *text);
 /* tks-window-chrome.c */
 void       _tks_window_chrome_class_init   (GtkWidgetClass *widget_class);
 void       _tks_window_chrome_init         (TksWindow      *self);
-void       _tks_window_chrome_dispose      (TksWindow      *self);
 /* The empty state when there is no capture, the timeline otherwise. */
 void       _tks_window_update_empty        (TksWindow      *self);
 

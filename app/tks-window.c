@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The main window: its progress, the status line, the scrollbar that follows the viewport,
- * the capture shown, the settings it keeps, and its construction. The actions, the files, the
- * export, the history, the board, the messages and the frame (empty state, header bar,
- * legend) are in the tks-window-*.c files next to it; the board popover is a widget of its own (tks-board-popover.c); the window's
- * fields are in tks-window-private.h. */
+/* The main window: the status line, the scrollbar that follows the viewport, the capture
+ * shown, the settings it keeps, and its construction. The actions, the files, the export, the
+ * history, the board, the messages, the empty state and Record are in the tks-window-*.c files
+ * next to it; the header bar, the message bar, the progress line, the warnings' count, the
+ * legend and the board popover are widgets of their own; the window's fields are in
+ * tks-window-private.h. */
 #include "config.h"
 
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tks-frame-stats.h"
+#include "tks-legend.h"
 #include "tks-overview.h"
 #include "tks-stats-window.h"
 #include "tks-timeline-render.h"
@@ -18,8 +20,6 @@
 #include "tks-widget-text.h"
 #include "tks-viewport.h"
 #include "tks-window-private.h"
-
-#define PROGRESS_DELAY_MS 200
 
 G_DEFINE_FINAL_TYPE (TksWindow, tks_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -48,59 +48,12 @@ _tks_window_settings_has_key (GSettings  *settings,
 
 /* Progress */
 
-static gboolean
-pulse_cb (gpointer data)
-{
-  TksWindow *self = data;
-
-  gtk_progress_bar_pulse (self->progress_bar);
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-progress_timeout_cb (gpointer data)
-{
-  TksWindow *self = data;
-
-  self->progress_timeout_id = 0;
-  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
-  if (self->pulse_id == 0)
-    self->pulse_id = g_timeout_add (100, pulse_cb, self);
-  return G_SOURCE_REMOVE;
-}
-
-void
-_tks_window_progress_start (TksWindow  *self,
-                            const char *text,
-                            gboolean    pulse)
-{
-  gtk_label_set_text (self->progress_label, text);
-  gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
-  g_clear_handle_id (&self->pulse_id, g_source_remove);
-  self->progress_timeout_id = g_timeout_add (PROGRESS_DELAY_MS, progress_timeout_cb, self);
-  if (!pulse)
-    self->pulse_id = 0;
-}
-
-void
-_tks_window_progress_stop (TksWindow *self)
-{
-  g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
-  g_clear_handle_id (&self->pulse_id, g_source_remove);
-  /* a fraction ends the bar's pulsing: pulsed, it animates at every frame (a tick callback),
-   * hidden or not, and the window would draw 60 empty frames a second from then on */
-  gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
-}
-
 static void
 progress_cancel_cb (TksWindow *self)
 {
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
   _tks_window_board_cancel (self);
-  _tks_window_progress_stop (self);
 }
 
 /* Status */
@@ -345,7 +298,8 @@ tks_window_set_capture (TksWindow  *self,
 
   /* the capture's tick rate is shown; the user may change it here, for this window only */
   if (capture != NULL)
-    gtk_adjustment_set_value (self->tick_adjustment, tks_capture_get_tick_hz (capture));
+    gtk_adjustment_set_value (tks_board_popover_get_tick_adjustment (self->board_popover),
+                              tks_capture_get_tick_hz (capture));
 
   if (capture != NULL)
     tks_viewport_set_bounds (self->viewport,
@@ -382,9 +336,10 @@ tks_window_get_capture (TksWindow *self)
 /* Settings */
 
 static void
-tick_rate_changed_cb (TksWindow *self)
+tick_rate_changed_cb (GtkAdjustment *adjustment,
+                      TksWindow     *self)
 {
-  double hz = gtk_adjustment_get_value (self->tick_adjustment);
+  double hz = gtk_adjustment_get_value (adjustment);
   GSettings *settings = _tks_window_get_settings (self);
 
   tks_timeline_view_set_tick_hz (self->timeline, hz);
@@ -418,7 +373,8 @@ load_settings (TksWindow *self)
       flow = g_settings_get_string (settings, "flow-control");
       tks_board_popover_set_flow_control (self->board_popover, flow);
     }
-  gtk_adjustment_set_value (self->tick_adjustment, g_settings_get_double (settings, "tick-rate"));
+  gtk_adjustment_set_value (tks_board_popover_get_tick_adjustment (self->board_popover),
+                            g_settings_get_double (settings, "tick-rate"));
   if (_tks_window_settings_has_key (settings, "show-exited-threads"))
     g_action_group_change_action_state (G_ACTION_GROUP (self), "show-exited-threads",
                                         g_variant_new_boolean (g_settings_get_boolean (settings, "show-exited-threads")));
@@ -467,8 +423,6 @@ tks_window_dispose (GObject *object)
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
-  g_clear_handle_id (&self->progress_timeout_id, g_source_remove);
-  g_clear_handle_id (&self->pulse_id, g_source_remove);
   _tks_window_record_dispose (self);
   _tks_window_board_dispose (self);
   if (self->recent != NULL)
@@ -480,13 +434,10 @@ tks_window_dispose (GObject *object)
   g_clear_object (&self->chooser);
   g_clear_object (&self->capture);
   g_clear_pointer (&self->fetch_warning, g_free);
-  _tks_window_messages_dispose (self);
-  _tks_window_chrome_dispose (self);
   g_clear_object (&self->file);
   g_clear_object (&self->vadjustment);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TKS_TYPE_WINDOW);
-  self->tick_adjustment = NULL; /* the board popover's, gone with it */
 
   g_clear_object (&self->viewport);
 
@@ -506,30 +457,26 @@ tks_window_class_init (TksWindowClass *klass)
   g_type_ensure (TKS_TYPE_THREADS_PANEL);
   g_type_ensure (TKS_TYPE_OVERVIEW);
   g_type_ensure (TKS_TYPE_BOARD_POPOVER);
+  g_type_ensure (TKS_TYPE_RECORD_PANEL);
+  g_type_ensure (TKS_TYPE_PROGRESS);
+  g_type_ensure (TKS_TYPE_HEADER_BAR);
+  g_type_ensure (TKS_TYPE_LEGEND);
+  g_type_ensure (TKS_TYPE_MESSAGE_BAR);
+  g_type_ensure (TKS_TYPE_WARNINGS_BUTTON);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tickscope/Tickscope/ui/tks-window.ui");
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_revealer);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, progress);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_panel);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, record_button);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_revealer);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, record_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, live_load_table);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, live_state_label);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, record_panel);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, vscrollbar);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, overview);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, info_label);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, range_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, recent_section);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, history_section);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, menu_button);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, title_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, subtitle_label);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, board_button);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, header);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, board_popover);
   gtk_widget_class_bind_template_callback (widget_class, progress_cancel_cb);
   _tks_window_board_class_init (widget_class);
@@ -541,7 +488,9 @@ static void
 tks_window_init (TksWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  g_object_bind_property (self, "title", self->title_label, "label", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self, "title", self->header, "title", G_BINDING_SYNC_CREATE);
+  gtk_menu_button_set_popover (tks_header_bar_get_board_button (self->header),
+                               GTK_WIDGET (self->board_popover));
 
   _tks_window_actions_init (self);
   _tks_window_record_init (self);
@@ -558,9 +507,8 @@ tks_window_init (TksWindow *self)
   gtk_scrollbar_set_adjustment (self->vscrollbar, self->vadjustment);
   g_signal_connect (self->vadjustment, "value-changed", G_CALLBACK (vadjustment_changed_cb), self);
 
-  self->tick_adjustment = tks_board_popover_get_tick_adjustment (self->board_popover);
-  g_signal_connect_object (self->tick_adjustment, "value-changed", G_CALLBACK (tick_rate_changed_cb),
-                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (tks_board_popover_get_tick_adjustment (self->board_popover),
+                           "value-changed", G_CALLBACK (tick_rate_changed_cb), self, 0);
   g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
 
   self->recent = gtk_recent_manager_get_default ();
@@ -583,6 +531,6 @@ tks_window_new (TksApplication *application)
   TksWindow *self = g_object_new (TKS_TYPE_WINDOW, "application", application, NULL);
 
   load_settings (self);
-  tick_rate_changed_cb (self);
+  tick_rate_changed_cb (tks_board_popover_get_tick_adjustment (self->board_popover), self);
   return self;
 }

@@ -59,7 +59,7 @@ score_reading (const Truth *truth, const TksTruthEvent *running, const char *lis
   gboolean failed;
   TruthScore mine = { 0 }, original = { 0 };
 
-  if (!truth_log_window (log, now, &first, &last, &first_raw))
+  if (!truth_log_window (log, now, TRUTH_TICK_PERIOD, &first, &last, &first_raw))
     return;
   totals->readings++;
 

@@ -8,7 +8,8 @@
  * is rare: the threads created after it are renumbered then.
  *
  * Each record is one 32-bit word:
- *   bits 31..12  system tick (20 bits, wraps every 1,048,576 ticks)
+ *   bits 31..12  system tick (its low 20 bits, wrapping every 1,048,576 ticks; with a 16-bit
+ *                system time, all of it, wrapping every 65,536 ticks: TU_TICK_BITS)
  *   bits 11..6   number of the thread switched out (1..63, 0: none or exited)
  *   bits  5..0   number of the thread switched in
  * A record whose two numbers are equal tells that this thread exited at that tick.
@@ -135,7 +136,15 @@
 #define TU_OUT_POS   6
 #define TU_TIME_POS  12
 #define TU_NUM_MASK  0x3FU
-#define TU_TIME_MASK 0xFFFFFU
+/* Bits of the system tick a record keeps: 20, or the 16 of a 16-bit system time (the header's
+ * "Tick bits"). Ticks, steps and the ticks of the "Paused:", "Lost:" and "Heartbeat:" lines
+ * wrap there. */
+#if defined(CH_CFG_ST_RESOLUTION) && (CH_CFG_ST_RESOLUTION == 16)
+#define TU_TICK_BITS 16U
+#else
+#define TU_TICK_BITS 20U
+#endif
+#define TU_TIME_MASK ((uint32_t) ((1UL << TU_TICK_BITS) - 1UL))
 
 #define TU_FLAG_LOG     0x01U
 #define TU_FLAG_DYNAMIC 0x02U
@@ -2336,7 +2345,7 @@ tu_print_dump (BaseSequentialStream *out, int compact)
   chprintf (out, "Library version: %s" TU_NL, THREADS_UTILITIES_VERSION);
   chprintf (out, "Kernel version: %s" TU_NL, CH_KERNEL_VERSION);
   chprintf (out, "Tick frequency: %lu" TU_NL, (unsigned long) (CH_CFG_ST_FREQUENCY));
-  chprintf (out, "Tick bits: %d" TU_NL, 20);
+  chprintf (out, "Tick bits: %d" TU_NL, (int) TU_TICK_BITS);
 #if TU_CYCLES
   if (events != 0)
     {
@@ -2488,7 +2497,9 @@ typedef struct
   uint32_t  lost;         /* slots overwritten before they were read, in all */
   uint32_t  entries;      /* entries streamed */
   uint32_t  last_tick;    /* tick of the last entry streamed */
-  systime_t heard;        /* when the host last sent a byte */
+  uint32_t  unheard;      /* ticks since the host last sent a byte */
+  uint32_t  quiet;        /* ticks since the last entry streamed or heartbeat */
+  systime_t polled;       /* when the last poll began */
   systime_t line_began;   /* when the line being filled got its first entry */
   systime_t counted_at;   /* when the counted handlers were last reported */
   tu_zlog_t log;
@@ -2496,10 +2507,10 @@ typedef struct
 
 static tu_rec_t tu_rec;
 
-static systime_t
+static uint32_t
 tu_rec_ticks (uint32_t ms)
 {
-  return (systime_t) (((uint64_t) ms * (uint64_t) (CH_CFG_ST_FREQUENCY) + 999U) / 1000U);
+  return (uint32_t) (((uint64_t) ms * (uint64_t) (CH_CFG_ST_FREQUENCY) + 999U) / 1000U);
 }
 
 /* Threads and names that appeared since the last announcement: their list lines. */
@@ -2653,6 +2664,14 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now, uint32_t most)
           tu_rec.entries++;
           tu_rec.last_tick = (batch[i].record >> TU_TIME_POS) & TU_TIME_MASK;
         }
+      if (n != 0U)
+        {
+          /* Quiet since the last entry was written, by the time now (not the poll's start:
+           * the drain may have waited for the link, and the entries are newer than that). */
+          tu_rec.quiet = ((uint32_t) chVTGetSystemTimeX () - tu_rec.last_tick) & TU_TIME_MASK;
+          if (tu_rec.quiet > TU_TIME_MASK / 2U)
+            tu_rec.quiet = 0;
+        }
       taken += n;
       if (n == TU_REC_BATCH)
         give_back = 0;        /* more to read first */
@@ -2664,18 +2683,42 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now, uint32_t most)
         give_back = 1;        /* caught up: the next take gives the numbers back first */
     }
   if (tu_rec.log.entries != 0U
-      && (systime_t) (now - tu_rec.line_began) >= tu_rec_ticks (TU_REC_LINE_MS))
+      && (uint32_t) (systime_t) (now - tu_rec.line_began) >= tu_rec_ticks (TU_REC_LINE_MS))
     tu_zlog_flush (out, &tu_rec.log);
 #if TU_IRQ
   /* Between the lines, with the events: the handlers only counted, with their calls so far. */
   if (tu_rec.events != 0U && tu_n_ignored != 0U
-      && (systime_t) (now - tu_rec.counted_at) >= tu_rec_ticks (TU_REC_COUNTED_MS))
+      && (uint32_t) (systime_t) (now - tu_rec.counted_at) >= tu_rec_ticks (TU_REC_COUNTED_MS))
     {
       tu_zlog_flush (out, &tu_rec.log);
       tu_print_counted (out);
       tu_rec.counted_at = now;
     }
 #endif
+}
+
+/* A quiet stretch: once nothing was streamed for a quarter of the tick's wrap, the line
+ * "Heartbeat: tick T" gives the tick now, and again every quarter wrap while it lasts, so that
+ * the host counts the wraps between two entries (steps modulo the wrap cannot tell a stretch
+ * longer than half a wrap). Only between lines, and only when the log holds nothing more to
+ * send: it follows every entry before it and precedes every entry after it, so its tick is
+ * read now, after the drain (which may have waited for the link meanwhile). */
+static void
+tu_rec_beat (BaseSequentialStream *out)
+{
+  systime_t now;
+  int pending;
+
+  if (tu_rec.log.entries != 0U || tu_rec.quiet < TU_TIME_MASK / 4U + 1U)
+    return;
+  chSysLock ();
+  now = chVTGetSystemTimeX ();
+  pending = tu_rec.seq != tu_written;
+  chSysUnlock ();
+  if (pending != 0)
+    return;
+  chprintf (out, "Heartbeat: tick %lu" TU_NL, (unsigned long) ((uint32_t) now & TU_TIME_MASK));
+  tu_rec.quiet = 0;
 }
 
 /* Ends the recording: the last line, the end line; the numbers are released (the exits held
@@ -2754,8 +2797,8 @@ tuRecordBegin (BaseSequentialStream *out, int events)
       tu_window ();
     }
   tu_rec.seq = tu_written;
-  tu_rec.heard = chVTGetSystemTimeX ();
-  tu_rec.counted_at = tu_rec.heard;
+  tu_rec.polled = chVTGetSystemTimeX ();
+  tu_rec.counted_at = tu_rec.polled;
 #if TU_NAMES
   tu_rec.names = tu_n_names;
 #endif
@@ -2779,10 +2822,15 @@ tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
 {
 #if TU_RECORD
   systime_t now = chVTGetSystemTimeX ();
+  /* (polls come far more often than the system time wraps, even a 16-bit one) */
+  uint32_t elapsed = (uint32_t) (systime_t) (now - tu_rec.polled);
   size_t i;
 
   if (tu_rec.on == 0U)
     return 0;
+  tu_rec.polled = now;
+  tu_rec.unheard += elapsed;
+  tu_rec.quiet += elapsed;
   for (i = 0; i < n; i++)
     {
       if (input[i] == (uint8_t) TU_REC_STOP)
@@ -2797,9 +2845,9 @@ tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
           tu_rec_end (out);
           return 0;
         }
-      tu_rec.heard = now;
+      tu_rec.unheard = 0;
     }
-  if ((systime_t) (now - tu_rec.heard) >= tu_rec_ticks (TU_REC_SILENCE_MS))
+  if (tu_rec.unheard >= tu_rec_ticks (TU_REC_SILENCE_MS))
     {
       /* Nobody listens any more (the host went away, the cable was pulled): what the log
        * holds is not sent, but counted, so that a host still reading knows. */
@@ -2817,6 +2865,7 @@ tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
       return 0;
     }
   tu_rec_drain (out, now, TU_REC_POLL);
+  tu_rec_beat (out);
   return 1;
 #else
   (void) out;

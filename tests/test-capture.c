@@ -1053,6 +1053,132 @@ dump_with_hole (const char *paused)
   return g_string_free (text, FALSE);
 }
 
+/* A frozen threads_dump of a board whose system time has 16 bits ("Tick bits: 16"): its log
+ * crosses the wrap (65300, then 100), so do its hole (65400 to 20) and its trigger (150, the
+ * system time's 16 bits). Read at 20 bits, the records after the wrap would be out of order. */
+static void
+test_tick_bits_16 (void)
+{
+  static const guint32 words[][3] = {
+    { 65000, 1, 2 }, { 65300, 2, 1 },    /* then the hole, before record 2 */
+    { 100, 1, 2 }, { 400, 2, 1 },
+  };
+  GString *text = g_string_new ("threads_dump\r\nDump version: 1\r\nTick frequency: 10000\r\n"
+                                "Tick bits: 16\r\nLog size: 8\r\nMode: frozen\r\n"
+                                "Trigger tick: 150\r\nTrigger name: Shell command\r\n"
+                                "Records: 4\r\nRecords written: 4\r\n"
+                                "Dropped while paused: 5\r\nDropped for history: 0\r\n"
+                                "Paused: before record 2, ticks 65400 to 20, 5 switches dropped\r\n"
+                                "Threads:\r\n"
+                                "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+                                "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+                                "Deleted threads: \r\nTimestamps:\r\nTriggered at     150\r\n");
+  g_autofree char *dump = NULL;
+  g_autoptr(TksCapture) c = NULL;
+  guint32 hash = 2166136261u;
+  const TksGap *gaps;
+  guint n_gaps, n_warnings;
+  double trigger;
+
+  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
+    {
+      guint32 w = words[i][0] << 12 | words[i][1] << 6 | words[i][2];
+
+      g_string_append_printf (text, "From %2u to %2u at %7u\r\n", words[i][1], words[i][2],
+                              words[i][0]);
+      for (guint b = 0; b < 4; b++)
+        hash = (hash ^ ((w >> (8 * b)) & 0xFF)) * 16777619u;
+    }
+  g_string_append_printf (text, "End of dump: 4 records, checksum %08X\r\nch> ", hash);
+  dump = g_string_free (text, FALSE);
+
+  c = tks_test_capture_of_text (dump, -1);
+  g_assert_null (tks_capture_get_damage (c));
+  tks_capture_get_warnings (c, &n_warnings);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 4);
+  g_assert_cmpfloat (tks_capture_get_start (c), ==, 65000);
+  g_assert_cmpfloat (tks_capture_get_end (c), ==, 65536 + 400 + 1);
+  /* the hole from 65400 to 20 + 65536, the trigger at 150 + 65536 */
+  gaps = tks_capture_get_gaps (c, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 1);
+  g_assert_cmpfloat (gaps[0].begin, ==, 65400);
+  g_assert_cmpfloat (gaps[0].end, ==, 65536 + 20);
+  g_assert_true (tks_capture_get_trigger (c, &trigger));
+  g_assert_cmpfloat (trigger, ==, 65536 + 150);
+}
+
+/* A saved capture of a 16-bit board's recording: its heartbeats say that three wraps and a bit
+ * passed between the second record and the third (their ticks alone: 100 ticks), and a
+ * saved copy of it reads back the same. */
+static void
+test_tick_bits_16_beats (void)
+{
+  static const char saved[] =
+    "Saved position\n0.0\n1.0\n0.0\n30.0\n"
+    "Tickscope capture 1\nTickscope tick-hz 10000\nTickscope tick-bits 16\n"
+    "Tickscope beat before record 2, tick 30000\n"
+    "Tickscope beat before record 2, tick 60000\n"
+    "Tickscope beat before record 2, tick 20000\n"
+    "Tickscope beat before record 2, tick 50000\n"
+    "Tickscope beat before record 2, tick 10000\n"
+    "threads_list\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"
+    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\n"
+    "Deleted threads: \nch> \n"
+    "threads_timestamps\n"
+    "From  1 to  2 at     100\nFrom  2 to  1 at     200\n"
+    "From  1 to  2 at     300\nFrom  2 to  1 at     400\nch> \n";
+  g_autoptr(TksCapture) c = tks_test_capture_of_text (saved, -1);
+  g_autoptr(TksCapture) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tks-test-beats-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "copy.txt", NULL);
+  g_autofree char *copy = NULL;
+  guint n_warnings;
+
+  tks_capture_get_warnings (c, &n_warnings);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 4);
+  /* 200, then 30000, 60000, 20000 + 65536, 50000 + 65536, 10000 + 2 × 65536, then 300 */
+  g_assert_cmpfloat (tks_capture_get_end (c), ==, 3 * 65536 + 400 + 1);
+
+  g_assert_true (tks_capture_save (c, path, NULL, 10000, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &copy, NULL, &error));
+  g_assert_nonnull (strstr (copy, "Tickscope tick-bits 16\n"));
+  g_assert_nonnull (strstr (copy, "Tickscope beat before record 2, tick 10000\n"));
+  again = tks_test_capture_of_text (copy, -1);
+  g_assert_cmpfloat (tks_capture_get_start (again), ==, tks_capture_get_start (c));
+  g_assert_cmpfloat (tks_capture_get_end (again), ==, tks_capture_get_end (c));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A heartbeat behind the records before it (a board that read the time before it sent what
+ * its log still held) says nothing of a wrap: the log goes on where it was. */
+static void
+test_beat_behind_records (void)
+{
+  static const char saved[] =
+    "Saved position\n0.0\n1.0\n0.0\n30.0\n"
+    "Tickscope capture 1\nTickscope tick-hz 1000\nTickscope tick-bits 20\n"
+    "Tickscope beat before record 2, tick 36307\n"
+    "Tickscope beat before record 4, tick 36350\n"
+    "threads_list\n"
+    "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"
+    "Thread number  2 : Prio =   1, Log = Yes, Name = idle\n"
+    "Deleted threads: \nch> \n"
+    "threads_timestamps\n"
+    "From  1 to  2 at   36400\nFrom  2 to  1 at   36416\n"
+    "From  1 to  2 at   36428\nFrom  2 to  1 at   36430\n"
+    "From  1 to  2 at   36440\nch> \n";
+  g_autoptr(TksCapture) c = tks_test_capture_of_text (saved, -1);
+
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 5);
+  g_assert_cmpfloat (tks_capture_get_end (c), <, 36442);
+}
+
 /* The runs of thread @index, as "begin-end begin-end ...". */
 static char *
 runs_text (TksCapture *c,
@@ -1064,6 +1190,25 @@ runs_text (TksCapture *c,
   for (guint r = 0; r < th->n_runs; r++)
     g_string_append_printf (s, "%s%g-%g", r > 0 ? " " : "", th->runs[r].begin, th->runs[r].end);
   return g_string_free (s, FALSE);
+}
+
+/* No run of @c goes on inside a hole: every run open at a hole's begin ends there. */
+static void
+assert_no_run_across_holes (TksCapture *c)
+{
+  guint n_gaps;
+  const TksGap *gaps = tks_capture_get_gaps (c, &n_gaps);
+
+  for (guint t = 0; t < tks_capture_get_n_threads (c); t++)
+    {
+      const TksThread *th = tks_capture_get_thread (c, t);
+
+      for (guint r = 0; r < th->n_runs; r++)
+        for (guint g = 0; g < n_gaps; g++)
+          if (th->runs[r].begin < gaps[g].end && th->runs[r].end > gaps[g].begin)
+            g_error ("thread %s runs from %g to %g, across the hole from %g to %g", th->name,
+                     th->runs[r].begin, th->runs[r].end, gaps[g].begin, gaps[g].end);
+    }
 }
 
 static void
@@ -1110,6 +1255,32 @@ test_hole_after_counter_wrap (void)
   tks_capture_get_warnings (c, &n);
   g_assert_cmpuint (n, ==, 0);
   assert_hole_rebuilt (c);
+}
+
+/* Warnings cite the line of the record they are about, whatever the line ends (CRLF, LF, CR
+ * twice) and the empty lines in the log. */
+static void
+test_record_lines_mixed_ends (void)
+{
+  g_autoptr(TksCapture) capture =
+    load_text ("threads_list\r\n"                                        /* 1 */
+               "Thread number  1 : Prio = 128, Log = Yes, Name = main\n"   /* 2 */
+               "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+               "Deleted threads: \r\r\n"                                 /* 4 */
+               "ch> \nthreads_timestamps\r\n"                             /* 5, 6 */
+               "From  1 to  2 at     100\r\n"                              /* 7 */
+               "\r\n"                                                      /* 8 */
+               "From  2 to  1 at     101\n"                                 /* 9 */
+               "\n"                                                         /* 10 */
+               "\r\r\n"                                                    /* 11 */
+               "From  1 to  2 at      50\r\r\n"                            /* 12: out of order */
+               "From  1 to  2 at     102\r\n"                              /* 13 */
+               "From  1 to  2 at     102\n"                                 /* 14: repeated */
+               "ch> \n");
+
+  g_assert_true (tks_test_has_warning (capture, "line 12: warning: log line with a tick out of "
+                                                "order skipped"));
+  g_assert_true (tks_test_has_warning (capture, "line 14: warning: repeated log line skipped"));
 }
 
 /* One garbled digit that makes a tick wider than the board's 20 bits costs that record only:
@@ -1167,6 +1338,7 @@ test_hole_in_log (void)
   g_autoptr(GString) out2 = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autofree char *idle_runs = NULL;
+  const TksGap *gaps;
   guint n_gaps, n;
 
   c = tks_capture_new_from_dump (dump, strlen (dump), &error);
@@ -1185,12 +1357,18 @@ test_hole_in_log (void)
   tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
 
-  /* A hole before the printed log's first record, or an unreadable line, is not placed. */
+  /* A hole before the printed log's first record is placed where it ends (the capture starts
+   * there); an unreadable line is not. */
   d = tks_capture_new_from_dump (outside, strlen (outside), &error);
   g_assert_no_error (error);
-  assert_hole_rebuilt (d);
-  g_assert_true (tks_test_has_warning (d, "a hole in the log that cannot be placed is ignored: "
-                                 "“Paused: before record 4, ticks 90 to 99"));
+  gaps = tks_capture_get_gaps (d, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 2);
+  g_assert_cmpfloat (gaps[0].begin, ==, 99.0);
+  g_assert_cmpfloat (gaps[0].end, ==, 99.0);
+  g_assert_cmpfloat (gaps[1].begin, ==, 103.0);
+  g_assert_cmpfloat (gaps[1].end, ==, 150.0);
+  g_assert_cmpfloat (tks_capture_get_start (d), ==, 99.0);
+  g_assert_false (tks_test_has_warning (d, "“Paused: before record 4, ticks 90 to 99"));
   g_assert_true (tks_test_has_warning (d, "cannot be placed is ignored: “Paused: before record 7, "
                                  "ticks 103 to 150”"));
 
@@ -1206,8 +1384,7 @@ test_hole_in_log (void)
 }
 
 /* Hostile hole lines in a file: two between the same records that overlap follow each other,
- * one past the log (beyond the place after its last record) is ignored, and a save keeps what
- * was placed. */
+ * one after the log's last record ends the capture, and a save keeps what was placed. */
 static void
 test_hole_lines_hostile (void)
 {
@@ -1221,24 +1398,198 @@ test_hole_lines_hostile (void)
 
   g_string_replace (text, "threads_list\n",
                     "Tickscope gap before record 3, ticks 120 to 160, 2 switches dropped\n"
-                    "Tickscope gap before record 7, ticks 170 to 180, 1 switches dropped\n"
+                    "Tickscope gap before record 6, ticks 170 to 180, 1 switches dropped\n"
                     "threads_list\n", 1);
   c = tks_test_capture_of_text (text->str, text->len);
   gaps = tks_capture_get_gaps (c, &n_gaps);
-  g_assert_cmpuint (n_gaps, ==, 2);
+  g_assert_cmpuint (n_gaps, ==, 3);
   g_assert_cmpfloat (gaps[0].begin, ==, 103.0);
   g_assert_cmpfloat (gaps[0].end, ==, 150.0);
   g_assert_cmpfloat (gaps[1].begin, ==, 150.0);
   g_assert_cmpfloat (gaps[1].end, ==, 152.0);
-  g_assert_true (tks_test_has_warning (c, "a hole before record 7 of a log of 6 records is ignored"));
+  g_assert_cmpfloat (gaps[2].begin, ==, 170.0);
+  g_assert_cmpfloat (gaps[2].end, ==, 180.0);
+  g_assert_cmpfloat (tks_capture_get_end (c), ==, 180.0);
+  g_assert_false (tks_test_has_warning (c, "is ignored"));
+  assert_no_run_across_holes (c);
 
   tks_capture_write (c, out, NULL, 0);
   again = tks_test_capture_of_text (out->str, out->len);
   tks_capture_write (again, out2, NULL, 0);
   g_assert_cmpstr (out->str, ==, out2->str);
   gaps = tks_capture_get_gaps (again, &n_gaps);
-  g_assert_cmpuint (n_gaps, ==, 2);
+  g_assert_cmpuint (n_gaps, ==, 3);
   g_assert_cmpfloat (gaps[1].begin, ==, 150.0);
+  g_assert_cmpfloat (gaps[2].end, ==, 180.0);
+}
+
+/* A threads_dump of main (1), idle (2) and fast (3) with the records @words ({ tick, out, in }),
+ * all the board wrote, and the header's "Paused:" lines @paused (@dropped switches in all). */
+static char *
+dump_of_records (const guint32 (*words)[3],
+                 guint          n,
+                 guint          dropped,
+                 const char    *paused)
+{
+  GString *text = g_string_new (NULL);
+  guint32 hash = 2166136261u;
+
+  g_string_append_printf (text, "Dump version: 1\r\nTick frequency: 1000\r\nLog size: 3000\r\n"
+                          "Mode: run\r\nRecords: %u\r\nRecords written: %u\r\n"
+                          "Dropped while paused: %u\r\nDropped for history: 0\r\n%s"
+                          "Threads:\r\n"
+                          "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+                          "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+                          "Thread number  3 : Prio = 140, Log = Yes, Name = fast\r\n"
+                          "Deleted threads: \r\nTimestamps:\r\n", n, n, dropped, paused);
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 w = words[i][0] << 12 | words[i][1] << 6 | words[i][2];
+
+      g_string_append_printf (text, "From %2u to %2u at %7u\r\n", words[i][1], words[i][2],
+                              words[i][0]);
+      for (guint b = 0; b < 4; b++)
+        hash = (hash ^ ((w >> (8 * b)) & 0xFF)) * 16777619u;
+    }
+  g_string_append_printf (text, "End of dump: %u records, checksum %08X\r\n", n, hash);
+  return g_string_free (text, FALSE);
+}
+
+/* The same switch on both sides of a hole is two switches (the one back was not recorded),
+ * not a line printed twice. */
+static void
+test_hole_between_equal_switches (void)
+{
+  static const guint32 words[][3] = {
+    { 100, 1, 3 }, { 101, 3, 1 }, { 102, 1, 2 },    /* idle back to main during the hole */
+    { 102, 1, 2 }, { 103, 2, 1 },
+  };
+  g_autofree char *dump = dump_of_records (words, G_N_ELEMENTS (words), 1,
+                                           "Paused: before record 3, ticks 102 to 102, "
+                                           "1 switches dropped\r\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) c = tks_capture_new_from_dump (dump, strlen (dump), &error);
+  g_autofree char *idle_runs = NULL;
+  guint n;
+
+  g_assert_no_error (error);
+  g_assert_false (tks_test_has_warning (c, "repeated log line"));
+  tks_capture_get_warnings (c, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 5);
+  idle_runs = runs_text (c, 1);
+  g_assert_cmpstr (idle_runs, ==, "102-102 102.5-103");
+  assert_no_run_across_holes (c);
+}
+
+/* A hole longer than half the round of the board's 20-bit tick: the smaller tick after it is
+ * a wrap (time went on through the hole), not a tick out of order. */
+static void
+test_long_hole_wraps (void)
+{
+  static const guint32 words[][3] = {
+    { 800000, 1, 3 }, { 800001, 3, 1 }, { 800002, 1, 2 },
+    { 1500000 - (1u << 20), 2, 1 }, { 1500001 - (1u << 20), 1, 2 },
+  };
+  g_autofree char *dump = dump_of_records (words, G_N_ELEMENTS (words), 7,
+                                           "Paused: before record 3, ticks 800003 to 1500000, "
+                                           "7 switches dropped\r\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) c = tks_capture_new_from_dump (dump, strlen (dump), &error);
+  const TksGap *gaps;
+  guint n_gaps, n;
+
+  g_assert_no_error (error);
+  tks_capture_get_warnings (c, &n);
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_records (c), ==, 5);
+  gaps = tks_capture_get_gaps (c, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 1);
+  g_assert_cmpfloat (gaps[0].begin, ==, 800003.0);
+  g_assert_cmpfloat (gaps[0].end, ==, 1500000.0);
+  g_assert_cmpfloat (tks_capture_get_end (c), ==, 1500002.0);
+  assert_no_run_across_holes (c);
+
+  /* After a short hole, a smaller tick the hole does not account for is out of order. */
+  {
+    static const guint32 garbled[][3] = {
+      { 800000, 1, 3 }, { 800001, 3, 1 }, { 800002, 1, 2 }, { 799990, 2, 1 }, { 800012, 2, 1 },
+    };
+    g_autofree char *short_hole = dump_of_records (garbled, G_N_ELEMENTS (garbled), 7,
+                                                   "Paused: before record 3, ticks 800003 to "
+                                                   "800010, 7 switches dropped\r\n");
+    g_autoptr(TksCapture) d = tks_capture_new_from_dump (short_hole, strlen (short_hole), &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (tks_capture_get_n_records (d), ==, 4);
+    g_assert_true (tks_test_has_warning (d, "tick out of order skipped"));
+    g_assert_cmpfloat (tks_capture_get_end (d), ==, 800013.0);
+  }
+}
+
+/* Holes before the log's first record and after its last (several at the same place, each
+ * from the same tick as a board's recording gives them) are placed: the capture starts where
+ * the first ends (nothing is known before) and ends with the last, and no thread runs across
+ * one. A saved copy reloads the same. */
+static void
+test_holes_at_log_ends (void)
+{
+  static const guint32 words[][3] = { { 100, 1, 3 }, { 101, 3, 1 }, { 102, 1, 2 } };
+  g_autofree char *dump = dump_of_records (words, G_N_ELEMENTS (words), 9,
+                                           "Paused: before record 0, ticks 90 to 99, "
+                                           "4 switches dropped\r\n"
+                                           "Paused: before record 3, ticks 105 to 110, "
+                                           "2 switches dropped\r\n"
+                                           "Paused: before record 3, ticks 105 to 130, "
+                                           "3 switches dropped\r\n");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) c = tks_capture_new_from_dump (dump, strlen (dump), &error);
+  g_autoptr(TksCapture) again = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) out2 = g_string_new (NULL);
+  const TksGap *gaps;
+  guint n_gaps, n;
+
+  g_assert_no_error (error);
+  tks_capture_get_warnings (c, &n);
+  g_assert_cmpuint (n, ==, 0);
+  gaps = tks_capture_get_gaps (c, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 3);
+  g_assert_cmpfloat (gaps[0].begin, ==, 99.0);
+  g_assert_cmpfloat (gaps[0].end, ==, 99.0);
+  g_assert_cmpuint (gaps[0].dropped, ==, 4);
+  g_assert_cmpfloat (gaps[1].begin, ==, 105.0);
+  g_assert_cmpfloat (gaps[1].end, ==, 110.0);
+  g_assert_cmpfloat (gaps[2].begin, ==, 110.0);
+  g_assert_cmpfloat (gaps[2].end, ==, 130.0);
+  g_assert_cmpfloat (tks_capture_get_start (c), ==, 99.0);
+  g_assert_cmpfloat (tks_capture_get_end (c), ==, 130.0);
+  g_assert_cmpfloat (tks_capture_get_log_end (c, NULL), ==, 130.0);
+  {
+    g_autofree char *main_runs = runs_text (c, 0);
+    g_autofree char *idle_runs = runs_text (c, 1);
+
+    /* main, switched out first after the hole, ran from its end; idle runs up to the hole
+     * after the last record, and is not running at the end */
+    g_assert_cmpstr (main_runs, ==, "99-100 101-102");
+    g_assert_cmpstr (idle_runs, ==, "102-105");
+    g_assert_false (tks_capture_get_thread (c, 1)->flags & TKS_THREAD_RUNNING_AT_END);
+    g_assert_false (tks_capture_get_thread (c, 0)->flags & TKS_THREAD_RUNNING_AT_START);
+  }
+  assert_no_run_across_holes (c);
+
+  tks_capture_write (c, out, NULL, 0);
+  g_assert_nonnull (strstr (out->str, "\nTickscope gap before record 0, ticks 90 to 99, "));
+  g_assert_nonnull (strstr (out->str, "\nTickscope gap before record 3, ticks 105 to 130, "));
+  again = tks_test_capture_of_text (out->str, out->len);
+  tks_capture_get_warnings (again, &n);
+  g_assert_cmpuint (n, ==, 0);
+  gaps = tks_capture_get_gaps (again, &n_gaps);
+  g_assert_cmpuint (n_gaps, ==, 3);
+  g_assert_cmpfloat (gaps[2].end, ==, 130.0);
+  g_assert_cmpfloat (tks_capture_get_start (again), ==, 99.0);
+  tks_capture_write (again, out2, NULL, 0);
+  g_assert_cmpstr (out->str, ==, out2->str);
 }
 
 /* DUMP_HEAD with these counters, then @tail (the records after its first one). */
@@ -1973,12 +2324,19 @@ main (int    argc,
   g_test_add_func ("/capture/wide-tick-garbled", test_wide_tick_garbled);
   g_test_add_func ("/capture/hole-after-counter-wrap", test_hole_after_counter_wrap);
   g_test_add_func ("/capture/hole-lines-hostile", test_hole_lines_hostile);
+  g_test_add_func ("/capture/hole-between-equal-switches", test_hole_between_equal_switches);
+  g_test_add_func ("/capture/holes-at-log-ends", test_holes_at_log_ends);
+  g_test_add_func ("/capture/long-hole-wraps", test_long_hole_wraps);
+  g_test_add_func ("/capture/record-lines-mixed-ends", test_record_lines_mixed_ends);
   g_test_add_func ("/capture/exited-before-log", test_exited_before_log_real);
   g_test_add_func ("/capture/forgotten-exits-shown", test_forgotten_exits_shown);
   g_test_add_func ("/capture/file/atomic-save", test_atomic_save);
   g_test_add_func ("/capture/lookups", test_lookups);
   g_test_add_func ("/capture/thread-busy", test_thread_busy);
   g_test_add_func ("/capture/file/async-errors", test_async_load_errors);
+  g_test_add_func ("/capture/tick-bits-16", test_tick_bits_16);
+  g_test_add_func ("/capture/tick-bits-16-beats", test_tick_bits_16_beats);
+  g_test_add_func ("/capture/beat-behind-records", test_beat_behind_records);
 
   return g_test_run ();
 }

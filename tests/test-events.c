@@ -1314,6 +1314,45 @@ test_hole_by_slots (void)
   g_assert_nonnull (track_named (tks_capture_get_events (capture), TKS_TRACK_IRQ, "irq 40"));
 }
 
+/* Holes of a dump version 2 before its first entry (before the continuation left of an
+ * overwritten event too) and after its last: placed, the log starts where the first ends and
+ * ends with the last, and the thread running at the end runs up to the hole. */
+static void
+test_holes_at_log_ends (void)
+{
+  g_autoptr(GString) text = g_string_new (with_hole);
+  g_autofree char *dump = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  const TksThread *main_thread;
+  const TksGap *gaps;
+  guint n, n_warnings;
+
+  g_string_replace (text, "Paused: before record 99, ticks 7 to 8, 3 switches dropped\r\n",
+                    "Paused: before record 92, ticks 2 to 4, 1 switches dropped\r\n"
+                    "Paused: before record 99, ticks 7 to 8, 3 switches dropped\r\n"
+                    "Paused: before record 100, ticks 9 to 12, 2 switches dropped\r\n", 1);
+  dump = with_checksum (text->str);
+  capture = read_dump (dump);
+  g_assert_null (tks_capture_get_damage (capture));
+  tks_capture_get_warnings (capture, &n_warnings);
+  for (guint w = 0; w < n_warnings; w++)
+    g_assert_null (strstr (tks_capture_get_warnings (capture, NULL)[w], "hole"));
+  gaps = tks_capture_get_gaps (capture, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpfloat (gaps[0].begin, ==, 4.0);
+  g_assert_cmpfloat (gaps[0].end, ==, 4.0);
+  g_assert_cmpfloat (gaps[1].begin, ==, 7.0);
+  g_assert_cmpfloat (gaps[2].begin, >=, 9.0);
+  g_assert_cmpfloat (gaps[2].begin, <, 10.0);
+  g_assert_cmpfloat (gaps[2].end, ==, 12.0);
+  g_assert_cmpfloat (tks_capture_get_start (capture), ==, 4.0);
+  g_assert_cmpfloat (tks_capture_get_end (capture), ==, 12.0);
+  main_thread = tks_capture_get_thread (capture, 0);
+  g_assert_cmpuint (main_thread->n_runs, >, 0);
+  g_assert_cmpfloat (main_thread->runs[main_thread->n_runs - 1].end, ==, gaps[2].begin);
+  g_assert_false (main_thread->flags & TKS_THREAD_RUNNING_AT_END);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1323,6 +1362,7 @@ main (int    argc,
   g_test_add_func ("/events/counter-unwrap", test_counter_unwrap);
   g_test_add_func ("/events/ticks-only", test_ticks_only);
   g_test_add_func ("/events/hole-by-slots", test_hole_by_slots);
+  g_test_add_func ("/events/holes-at-log-ends", test_holes_at_log_ends);
   g_test_add_func ("/events/damage", test_damage);
   g_test_add_func ("/events/hostile", test_hostile);
   g_test_add_func ("/events/trigger-entry", test_trigger_entry);

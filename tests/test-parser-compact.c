@@ -260,6 +260,7 @@ assert_same_read (const Read *a,
       g_assert_cmpuint (g->dropped, ==, h->dropped);
     }
   assert_same_array ("other lines of the log", x->log_other_lines, y->log_other_lines);
+  assert_same_array ("compact lines of the log", x->compact_marks, y->compact_marks);
   g_assert_cmpuint (x->log_first_line, ==, y->log_first_line);
   assert_same_entries (x->live, y->live);
   assert_same_entries (x->deleted, y->deleted);
@@ -393,6 +394,177 @@ test_events (void)
   assert_same_read (&a, &b);
   read_clear (&a);
   read_clear (&b);
+}
+
+/* The input line each record of @parsed is cited at (warnings name it) is the compact line
+ * that holds it: in the file, a compact line, in the order of the log; @z_lines: how many
+ * compact lines give records, when every one does, else 0. */
+static void
+assert_record_lines (TksParsed  *parsed,
+                     const char *text,
+                     guint       z_lines)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  guint n_lines = g_strv_length (lines);
+  guint prev = 0, distinct = 0;
+
+  g_assert_cmpuint (parsed->records->len, >, 0);
+  for (guint i = 0; i < parsed->records->len; i++)
+    {
+      guint line = tks_parsed_record_line (parsed, i);
+
+      if (line < 1 || line > n_lines || lines[line - 1][0] != 'Z' || line < prev)
+        g_error ("record %u of %u is cited at line %u of %u (after line %u): “%.20s”", i,
+                 parsed->records->len, line, n_lines, prev,
+                 line >= 1 && line <= n_lines ? lines[line - 1] : "");
+      distinct += line != prev;
+      prev = line;
+    }
+  if (z_lines > 0)
+    g_assert_cmpuint (distinct, ==, z_lines);
+}
+
+static guint
+count_compact_lines (const char *text)
+{
+  guint n = text[0] == 'Z';
+
+  for (const char *p = strchr (text, '\n'); p != NULL; p = strchr (p + 1, '\n'))
+    n += p[1] == 'Z';
+  return n;
+}
+
+/* A compact line carries many records: a warning about one cites the line that holds it, never
+ * one past the file's end; by batches or line by line, with events or without, whatever the
+ * line ends and the lines lost. */
+static void
+test_record_lines (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (15);
+
+  for (guint events = 0; events < 2; events++)
+    {
+      g_autofree char *text = make_recording (3000, events, 6);
+      g_autofree char *damaged = damage (text, rand, 0.1, FALSE);
+      static const Reading sequential = { FALSE, 1, CHUNK_LINES, BATCH_LINES, 0 };
+      static const Reading batches = { TRUE, 3, 2, 5, 0 };
+      Read a = read_text (text, &sequential);
+      Read b = read_text (text, &batches);
+      Read c = read_text (damaged, &sequential);
+      Read d = read_text (damaged, &batches);
+
+      g_assert_null (a.error);
+      g_assert_null (c.error);
+      assert_record_lines (a.parsed, text, count_compact_lines (text));
+      assert_record_lines (b.parsed, text, count_compact_lines (text));
+      assert_record_lines (c.parsed, damaged, 0);
+      assert_record_lines (d.parsed, damaged, 0);
+      read_clear (&a);
+      read_clear (&b);
+      read_clear (&c);
+      read_clear (&d);
+    }
+}
+
+/* A recording whose link could not keep up at its end: its "Lost:" lines come after the last
+ * record, each from the tick of that record to a later one. The capture shows the holes to
+ * the last one's end, and no thread running across them; a hole first, before any record, is
+ * placed too, where it ends (the board does not know when it began). */
+static void
+test_lost_at_ends (void)
+{
+  g_autofree char *text = make_recording (600, FALSE, 7);
+  g_autoptr(GString) lost = g_string_new (text);
+  g_autoptr(TksParsed) parsed = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  const TksRecord *last;
+  const TksGap *gaps;
+  guint n_records, n_gaps, n_warnings;
+  const char *end_line;
+  g_autofree char *tail = NULL;
+
+  parsed = tks_parse_text (text, strlen (text), &error);
+  g_assert_no_error (error);
+  n_records = parsed->records->len;
+  last = &g_array_index (parsed->records, TksRecord, n_records - 1);
+  tail = g_strdup_printf ("Lost: before record %u, ticks %u to %u, 5 switches dropped\r\n"
+                          "Lost: before record %u, ticks %u to %u, 9 switches dropped\r\n"
+                          "Lost: before record %u, ticks %u to %u, 2 switches dropped\r\n",
+                          n_records, last->tick, last->tick + 40, n_records, last->tick,
+                          last->tick + 300, n_records, last->tick, last->tick + 310);
+  end_line = strstr (lost->str, "End of dump:");
+  g_assert_nonnull (end_line);
+  g_string_insert (lost, end_line - lost->str, tail);
+  /* and one before the first line of the log */
+  g_string_replace (lost, "\r\nCompact:\r\n",
+                    "\r\nCompact:\r\nLost: before record 0, ticks 0 to 1000, "
+                    "7 switches dropped\r\n", 1);
+
+  capture = tks_capture_new_from_data (lost->str, lost->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, n_records);
+  tks_capture_get_warnings (capture, &n_warnings);
+  for (guint w = 0; w < n_warnings; w++)
+    g_assert_null (strstr (tks_capture_get_warnings (capture, NULL)[w], "hole"));
+  gaps = tks_capture_get_gaps (capture, &n_gaps);
+  /* the recording's own holes, and the four added */
+  g_assert_cmpuint (n_gaps, ==, parsed->gaps->len + 4);
+  g_assert_cmpfloat (gaps[0].begin, ==, 1000.0);
+  g_assert_cmpfloat (gaps[0].end, ==, 1000.0);
+  g_assert_cmpuint (gaps[0].dropped, ==, 7);
+  g_assert_cmpfloat (tks_capture_get_start (capture), ==, 1000.0);
+  /* (from the last record's place in its tick) */
+  g_assert_cmpfloat (gaps[n_gaps - 3].begin, >=, last->tick + 0.0);
+  g_assert_cmpfloat (gaps[n_gaps - 3].begin, <, last->tick + 1.0);
+  g_assert_cmpfloat (gaps[n_gaps - 3].end, ==, last->tick + 40.0);
+  g_assert_cmpfloat (gaps[n_gaps - 2].end, ==, last->tick + 300.0);
+  g_assert_cmpfloat (gaps[n_gaps - 1].begin, ==, last->tick + 300.0);
+  g_assert_cmpfloat (gaps[n_gaps - 1].end, ==, last->tick + 310.0);
+  g_assert_cmpfloat (tks_capture_get_end (capture), ==, last->tick + 310.0);
+  for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, t);
+
+      for (guint r = 0; r < th->n_runs; r++)
+        for (guint g = 0; g < n_gaps; g++)
+          if (th->runs[r].begin < gaps[g].end && th->runs[r].end > gaps[g].begin)
+            g_error ("thread %s runs from %g to %g, across the hole from %g to %g", th->name,
+                     th->runs[r].begin, th->runs[r].end, gaps[g].begin, gaps[g].end);
+      if (th->n_runs > 0)
+        g_assert_cmpfloat (th->runs[th->n_runs - 1].end, <=, last->tick + 1.0);
+      g_assert_false (th->flags & TKS_THREAD_RUNNING_AT_END);
+    }
+}
+
+/* A recording that loses more often than a capture keeps holes: the ones past the limit are
+ * said, never dropped in silence; memory stays bounded. */
+static void
+test_lost_too_often (void)
+{
+  g_autofree char *text = make_recording (300, FALSE, 8);
+  g_autoptr(GString) lost = g_string_new (NULL);
+  g_autoptr(TksParsed) parsed = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *end_line = strstr (text, "End of dump:");
+  guint n_records;
+
+  parsed = tks_parse_text (text, strlen (text), &error);
+  g_assert_no_error (error);
+  n_records = parsed->records->len;
+  g_clear_pointer (&parsed, tks_parsed_free);
+  g_assert_nonnull (end_line);
+  g_string_append_len (lost, text, end_line - text);
+  for (guint i = 0; i < TKS_MAX_GAPS + 2; i++)
+    g_string_append_printf (lost, "Lost: before record %u, ticks %u to %u, 1 switches dropped\r\n",
+                            n_records, 5000 + i, 5001 + i);
+  g_string_append (lost, end_line);
+  parsed = tks_parse_text (lost->str, lost->len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (parsed->gaps->len, ==, TKS_MAX_GAPS);
+  g_assert_cmpuint (parsed->n_warnings, ==, 2);
+  g_assert_nonnull (strstr (g_ptr_array_index (parsed->warnings, 0),
+                            "more than 65536 holes, more than a capture keeps"));
 }
 
 /* A recording longer than a capture holds: its first records are read, line by line and by
@@ -645,6 +817,9 @@ main (int    argc,
   g_test_add_func ("/parser/compact-batches/hostile", test_hostile);
   g_test_add_func ("/parser/compact-batches/events", test_events);
   g_test_add_func ("/parser/compact-batches/too-long", test_too_long);
+  g_test_add_func ("/parser/compact-batches/record-lines", test_record_lines);
+  g_test_add_func ("/parser/compact-batches/lost-at-ends", test_lost_at_ends);
+  g_test_add_func ("/parser/compact-batches/lost-too-often", test_lost_too_often);
   g_test_add_func ("/parser/compact-batches/numbers-reused", test_numbers_reused);
   g_test_add_func ("/parser/compact-batches/numbers-reused-damaged", test_numbers_reused_damaged);
   return g_test_run ();

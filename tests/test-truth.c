@@ -34,6 +34,7 @@ typedef struct
   gboolean    at_exit;      /* fetch in the tick a thread exits */
   gboolean    trigger;      /* threads_timestamps_trigger after @ticks, then @gap ticks */
   gboolean    run_mode;     /* threads_timestamps_run before every fetch after the first */
+  guint       systime_bits; /* the kernel's system time: 16 bits, else (0) 32 */
 } TruthCase;
 
 typedef struct
@@ -62,15 +63,21 @@ assert_score (const TruthCase *c, const char *how, TruthScore *score)
     }
 }
 
-/* Reads the board as a client would, both ways, and checks both readings. */
+/* Reads the board as a client would, both ways, and checks both readings. A board whose system
+ * time has 16 bits is read by its dump and its compact dump (the legacy replies do not say how
+ * wide their ticks are: a reader takes them for 20-bit ones). */
 static void
 check_fetch (const TruthCase *c, TksSimboardState *board, Truth *truth, CaseStats *stats)
 {
   TksTruthEvent running;
   guint64 now = tks_simboard_state_get_tick (board);
+  gboolean narrow = c->systime_bits == 16;
+  gint64 period = narrow ? TRUTH_TICK_PERIOD16 : TRUTH_TICK_PERIOD;
   g_autofree char *dump = tks_simboard_state_run_command (board, "threads_dump");
   g_autofree char *list = tks_simboard_state_run_command (board, "threads_list");
   g_autofree char *log = tks_simboard_state_run_command (board, "threads_timestamps");
+  g_autofree char *compact = narrow ? tks_simboard_state_run_command (board, "threads_dump_compact")
+                                    : NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) from_dump = NULL;
   g_autoptr(TksCapture) from_pair = NULL;
@@ -78,9 +85,9 @@ check_fetch (const TruthCase *c, TksSimboardState *board, Truth *truth, CaseStat
   guint32 first_raw = 0;
 
   tks_simboard_state_get_truth_running (board, &running);
-  g_assert_true (truth_log_window (log, now, &first, &last, &first_raw));
+  g_assert_true (truth_log_window (log, now, period, &first, &last, &first_raw));
   stats->fetches++;
-  stats->wrapped |= last / TRUTH_TICK_PERIOD != first / TRUTH_TICK_PERIOD;
+  stats->wrapped |= last / period != first / period;
   stats->frozen |= strstr (dump, "Mode: frozen") != NULL;
   {
     guint live = 0;
@@ -94,7 +101,16 @@ check_fetch (const TruthCase *c, TksSimboardState *board, Truth *truth, CaseStat
   from_dump = tks_capture_new_from_dump (dump, strlen (dump), &error);
   g_assert_no_error (error);
   g_assert_null (tks_capture_get_damage (from_dump));
-  from_pair = tks_capture_new_from_replies (list, strlen (list), log, strlen (log), &error);
+  if (narrow)
+    {
+      g_assert_nonnull (strstr (dump, "Tick bits: 16\r\n"));
+      /* (a compact dump printed in the same tick: the same log) */
+      from_pair = tks_capture_new_from_dump (compact, strlen (compact), &error);
+      g_assert_no_error (error);
+      g_assert_null (tks_capture_get_damage (from_pair));
+    }
+  else
+    from_pair = tks_capture_new_from_replies (list, strlen (list), log, strlen (log), &error);
   g_assert_no_error (error);
 
   for (guint way = 0; way < 2; way++)
@@ -107,7 +123,9 @@ check_fetch (const TruthCase *c, TksSimboardState *board, Truth *truth, CaseStat
        * thread", as the original library does. */
       score.names_kept = way == 0;
       truth_score (truth, &running, read, first, last, &score);
-      assert_score (c, way == 0 ? "threads_dump" : "threads_list + threads_timestamps", &score);
+      assert_score (c, way == 0 ? "threads_dump" : narrow ? "threads_dump_compact"
+                                                          : "threads_list + threads_timestamps",
+                    &score);
       stats->runs += score.right;
       truth_score_clear (&score);
     }
@@ -139,6 +157,7 @@ run_case (const TruthCase *c, CaseStats *stats)
   opts.tick_hz = c->tick_hz;
   opts.log_size = c->log_size;
   opts.workers = c->workers;
+  opts.systime_bits = c->systime_bits != 0 ? c->systime_bits : 32;
   g_assert_true (tks_simboard_options_check (&opts, NULL));
   g_assert_true (tks_simboard_state_acquire (NULL));
   board = tks_simboard_state_new_traced (&opts, truth_collect, truth);
@@ -183,6 +202,12 @@ static const TruthCase fixed_cases[] = {
   { "more than 63 live threads", 10, 1000, 3000, 70, 2000, 2, 900, FALSE, FALSE, FALSE },
   { "numbers running out, exits", 11, 1000, 4000, 49, 3000, 4, 400, TRUE, FALSE, FALSE },
   { "tick wrap at 100 kHz", 12, 100000, 3000, 0, 1048576 - 300, 3, 250, FALSE, FALSE, FALSE },
+  /* A kernel with a 16-bit system time at 10 kHz: the tick wraps every 6.5 s, and fetches
+   * 4 s apart are each more than half a wrap from the one before. */
+  { "tick wrap, 16-bit system time", 13, 10000, 3000, 0, 65536 + 300, 4, 40000, FALSE, FALSE,
+    FALSE, 16 },
+  { "tick wrap, 16-bit system time, trigger", 14, 10000, 3000, 0, 3 * 65536 - 100, 3, 1200,
+    FALSE, TRUE, FALSE, 16 },
 };
 
 static void
@@ -247,6 +272,75 @@ test_random (void)
                   stats.exits_in_window);
 }
 
+/* A recording (threads_record) of a board whose system time has 16 (or 32) bits, at 10 kHz,
+ * over two and a half wraps of a 16-bit tick: every run the stream carried is rebuilt on its
+ * thread at its ticks. (Within a tick, a recording places some switches around an exit the
+ * board wrote after them at the same place: counted, and as many with either width.) */
+static void
+test_recording_systime (gconstpointer data)
+{
+  guint bits = GPOINTER_TO_UINT (data);
+  TruthCase c = { "recording", 15, 10000, 3000, 0, 0, 1, 0, FALSE, FALSE, FALSE, bits };
+  TksSimboardOptions opts;
+  TksSimboardState *board;
+  g_autoptr(Truth) truth = truth_new ();
+  g_autofree char *stream = NULL, *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GArray) read = NULL;
+  TksTruthEvent running;
+  TruthScore score = { 0 };
+  guint64 began;
+  gint64 first, last, start;
+  guint n_warnings = 0;
+
+  tks_simboard_options_init (&opts);
+  opts.events = FALSE;
+  opts.seed = c.seed;
+  opts.tick_hz = c.tick_hz;
+  opts.log_size = c.log_size;
+  opts.systime_bits = bits;
+  g_assert_true (tks_simboard_options_check (&opts, NULL));
+  g_assert_true (tks_simboard_state_acquire (NULL));
+  board = tks_simboard_state_new_traced (&opts, truth_collect, truth);
+  tks_simboard_state_advance (board, 65536 - 5000);
+  began = tks_simboard_state_get_tick (board);
+  /* polled every 5 ms, as a board's shell thread does */
+  stream = tks_simboard_state_record (board, FALSE, 2 * 65536 + 32768, 50);
+  tks_simboard_state_get_truth_running (board, &running);
+  g_assert_nonnull (strstr (stream, bits == 16 ? "Tick bits: 16\r\n" : "Tick bits: 20\r\n"));
+  g_assert_null (strstr (stream, "Lost:"));
+  text = g_strconcat ("threads_record\r\n", stream, "ch> ", NULL);
+  capture = tks_capture_new_from_data (text, strlen (text), NULL);
+  g_assert_nonnull (capture);
+  g_assert_null (tks_capture_get_damage (capture));
+  tks_capture_get_warnings (capture, &n_warnings);
+  g_assert_cmpuint (n_warnings, ==, 0);
+
+  /* The first switch's tick: its low bits, at or after the recording began. */
+  start = (gint64) tks_capture_get_start (capture);
+  first = (gint64) began - (gint64) (began % (bits == 16 ? 65536 : 1048576)) + start;
+  if (first < (gint64) began)
+    first += bits == 16 ? 65536 : 1048576;
+  last = first + (gint64) tks_capture_get_end (capture) - 1 - start;
+  g_test_message ("recording of ticks %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT ", %u records",
+                  first, last, tks_capture_get_n_records (capture));
+  g_assert_cmpint (last - first, >, 2 * 65536);
+
+  read = read_runs_of_capture (capture, first);
+  truth_score (truth, &running, read, first, last, &score);
+  g_test_message ("%u truth runs, %u right, %u at the edges, %u placed out of order within "
+                  "their tick", score.truth_runs, score.right, score.edge_missing,
+                  score.order_errors);
+  g_assert_cmpuint (score.wrong_thread, ==, 0);
+  g_assert_cmpuint (score.wrong_ticks, ==, 0);
+  g_assert_cmpuint (score.spurious, ==, 0);
+  g_assert_cmpuint (score.right + score.edge_missing, ==, score.truth_runs);
+  g_assert_cmpuint (score.right, >, 100000);
+  truth_score_clear (&score);
+  tks_simboard_state_free (board);
+  tks_simboard_state_release ();
+}
+
 /* A threads_dump printed while the board runs (a tick every line): threads exit and are
  * created while the library prints; the dump is the board at the moment it began. The
  * library drops the switches while it prints, so the next log has a hole there: the next dump
@@ -292,7 +386,7 @@ test_fetch_while_printing (void)
           g_assert_cmpuint (tks_simboard_state_get_tick (board), >, now + 500);
           exits_during += truth->n_exits - exits;
           fetches++;
-          g_assert_true (truth_log_window (dump, now, &first, &last, &first_raw));
+          g_assert_true (truth_log_window (dump, now, TRUTH_TICK_PERIOD, &first, &last, &first_raw));
           capture = tks_capture_new_from_dump (dump, strlen (dump), &error);
           g_assert_no_error (error);
           g_assert_null (tks_capture_get_damage (capture));
@@ -314,6 +408,16 @@ test_fetch_while_printing (void)
               n_holes++;
             }
 
+          /* Every run open at a hole's begin ends there: none is drawn across one. */
+          for (guint t = 0; t < tks_capture_get_n_threads (capture); t++)
+            {
+              const TksThread *th = tks_capture_get_thread (capture, t);
+
+              for (guint r = 0; r < th->n_runs; r++)
+                for (guint h = 0; h < n_gaps; h++)
+                  g_assert_false (th->runs[r].begin < gaps[h].end &&
+                                  th->runs[r].end > gaps[h].begin);
+            }
           read = read_runs_of_capture (capture, first);
           truth_cut_read (read, holes);
           outside = truth_cut_holes (truth, holes, &running);
@@ -472,7 +576,7 @@ test_legacy_forgotten_exits (void)
   list = tks_simboard_state_run_command (board, "threads_list");
   log = tks_simboard_state_run_command (board, "threads_timestamps");
   tks_simboard_state_get_truth_running (board, &running);
-  g_assert_true (truth_log_window (log, tks_simboard_state_get_tick (board), &first, &last, &first_raw));
+  g_assert_true (truth_log_window (log, tks_simboard_state_get_tick (board), TRUTH_TICK_PERIOD, &first, &last, &first_raw));
 
   capture = tks_capture_new_from_replies (list, strlen (list), log, strlen (log), &error);
   g_assert_no_error (error);
@@ -687,7 +791,7 @@ test_program (void)
   g_assert_cmpuint (written, >, 3000);
   exits = truth_count_exits (dump);
   g_assert_cmpuint (exits, >, 0);
-  g_assert_true (truth_log_window (dump, now, &first, &last, &first_raw));
+  g_assert_true (truth_log_window (dump, now, TRUTH_TICK_PERIOD, &first, &last, &first_raw));
   g_test_message ("1.5 s after start: %" G_GUINT64_FORMAT " records written, log from tick %"
                   G_GINT64_FORMAT " to %" G_GINT64_FORMAT ", %" G_GUINT64_FORMAT " exits",
                   written, first, last, exits);
@@ -1025,6 +1129,10 @@ main (int argc, char *argv[])
     }
   g_test_add_func ("/truth/random", test_random);
   g_test_add_func ("/truth/fetch-while-printing", test_fetch_while_printing);
+  g_test_add_data_func ("/truth/recording/systime-16", GUINT_TO_POINTER (16),
+                        test_recording_systime);
+  g_test_add_data_func ("/truth/recording/systime-32", GUINT_TO_POINTER (32),
+                        test_recording_systime);
   g_test_add_func ("/truth/program", test_program);
   g_test_add_func ("/truth/program-record-names", test_program_record_names);
   g_test_add_func ("/truth/program-record-saturated-numbers",

@@ -30,7 +30,8 @@
 #include "tks-legacy-viewer.h"
 
 #define TRUTH_MAX_NUMBERED 63
-#define TRUTH_TICK_PERIOD  ((gint64) 1 << 20)
+#define TRUTH_TICK_PERIOD  ((gint64) 1 << 20)   /* the record tick's wrap: 20 bits ... */
+#define TRUTH_TICK_PERIOD16 ((gint64) 1 << 16) /* ... or a 16-bit system time's */
 
 typedef struct
 {
@@ -203,9 +204,10 @@ truth_count_exits (const char *text)
 }
 
 /* The log's window in the board's ticks: @reply is a threads_timestamps or threads_dump
- * reply read when the board was at tick @now. FALSE when the log holds no switch. */
+ * reply read when the board was at tick @now, its ticks wrapping every @period. FALSE when the
+ * log holds no switch. */
 static inline gboolean
-truth_log_window (const char *reply, guint64 now, gint64 *first, gint64 *last,
+truth_log_window (const char *reply, guint64 now, gint64 period, gint64 *first, gint64 *last,
                   guint32 *first_raw)
 {
   g_autoptr(GArray) records = truth_records (reply);
@@ -218,7 +220,7 @@ truth_log_window (const char *reply, guint64 now, gint64 *first, gint64 *last,
       if (prev >= 0 && rec->tick < prev)
         epoch++;
       prev = rec->tick;
-      u = epoch * TRUTH_TICK_PERIOD + rec->tick;
+      u = epoch * period + rec->tick;
       if (first_u < 0)
         {
           first_u = u;
@@ -230,10 +232,10 @@ truth_log_window (const char *reply, guint64 now, gint64 *first, gint64 *last,
   if (last_switch < 0)
     return FALSE;
   {
-    /* The last record is the latest of the ticks with its 20 bits up to now. */
-    gint64 now_low = (gint64) now % TRUTH_TICK_PERIOD;
-    gint64 last_low = u % TRUTH_TICK_PERIOD;
-    gint64 last_abs = (gint64) now - now_low + last_low - (last_low > now_low ? TRUTH_TICK_PERIOD : 0);
+    /* The last record is the latest of the ticks with its low bits up to now. */
+    gint64 now_low = (gint64) now % period;
+    gint64 last_low = u % period;
+    gint64 last_abs = (gint64) now - now_low + last_low - (last_low > now_low ? period : 0);
     gint64 offset = last_abs - u;
 
     *first = first_u + offset;

@@ -2,6 +2,8 @@
 # Installs everything Tickscope needs to build, run and test on Debian 12 (run as root).
 set -eu
 export DEBIAN_FRONTEND=noninteractive
+# gcc-multilib and qemu-user: the real-kernel tests build ChibiOS's simulator, a 32-bit x86
+# program, and run it through qemu-i386 where the kernel runs no 32-bit programs.
 packages="
   build-essential clang meson ninja-build pkg-config gettext
   libglib2.0-dev libgtk-4-dev libadwaita-1-dev libserialport-dev
@@ -9,6 +11,7 @@ packages="
   xvfb xauth openbox dbus dbus-x11 at-spi2-core python3 python3-pyatspi python3-gi gir1.2-gtk-4.0
   imagemagick pango1.0-tools fontconfig valgrind libclang-rt-14-dev libjson-glib-dev
   gcc-arm-none-eabi libnewlib-arm-none-eabi
+  make gcc-multilib qemu-user
   g++ debhelper dpkg-dev lintian flatpak-builder
 "
 missing=""

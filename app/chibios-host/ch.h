@@ -13,6 +13,16 @@
 #include "chtypes.h"
 #include "chconf.h"
 
+/* The system time's width, as the kernel's chtime.h sets it: 16 bits with
+ * CH_CFG_ST_RESOLUTION 16 (a board in tick-less mode on a 16-bit timer), 64 with 64, else 32. */
+#if defined(CH_CFG_ST_RESOLUTION) && (CH_CFG_ST_RESOLUTION == 16)
+typedef uint16_t systime_t;
+#elif defined(CH_CFG_ST_RESOLUTION) && (CH_CFG_ST_RESOLUTION == 64)
+typedef uint64_t systime_t;
+#else
+typedef uint32_t systime_t;
+#endif
+
 #define _CHIBIOS_RT_
 #define CH_KERNEL_STABLE   1
 #define CH_KERNEL_VERSION  "5.1.0"
@@ -183,14 +193,15 @@ thread_t  *chThdGetSelfX (void);
 thread_t  *chRegFirstThread (void);
 thread_t  *chRegNextThread (thread_t *tp);
 
-/* Host control (tests and the simulated board only). */
-extern systime_t ch_host_time;
+/* Host control (tests and the simulated board only): the time in 32 bits, which a 16-bit
+ * system time reads modulo 2^16. */
+extern uint32_t ch_host_time;
 
 /* Inline, as in the kernel (a read of the system time counter). */
 static inline systime_t
 chVTGetSystemTimeX (void)
 {
-  return ch_host_time;
+  return (systime_t) ch_host_time;
 }
 
 /* Milliseconds to ticks, rounded up as the kernel does. */

@@ -8,7 +8,7 @@
 #include "chprintf.h"
 
 ch_system_t ch;
-systime_t ch_host_time;
+uint32_t ch_host_time;
 rtcnt_t ch_host_counter;
 
 int ch_host_lock_depth;

@@ -14,7 +14,6 @@
 #define FALSE 0
 #endif
 
-typedef uint32_t systime_t;
 typedef uint64_t rttime_t;
 typedef uint32_t rtcnt_t;
 typedef uint32_t tprio_t;

@@ -36,8 +36,30 @@ typedef struct
   guint64 dropped;
 } TksParsedGap;
 
-/* Holes a capture keeps at most (a board remembers 8). */
-#define TKS_MAX_GAPS 4096
+/* A line of a compact log that holds records: records @first to @first + @count - 1, all on
+ * that one line; @extra: the records of the compact lines before it that are not the first
+ * of their line. */
+typedef struct
+{
+  guint first;
+  guint count;
+  guint extra;
+} TksCompactLineMark;
+
+/* A recording's "Heartbeat: tick T" (a saved "Tickscope beat" line): the board's tick was
+ * @tick, modulo 2^tick_bits, after the records before @index and before record @index. */
+typedef struct
+{
+  guint   index;
+  guint32 tick;
+} TksParsedBeat;
+
+/* Heartbeats a capture keeps at most (one per quarter wrap of a quiet board). */
+#define TKS_MAX_BEATS (1u << 20)
+
+/* Holes a capture keeps at most (a board remembers 8 pauses; a recording over a slow link
+ * loses some fifty times a second, so this is some twenty minutes of such a recording). */
+#define TKS_MAX_GAPS 65536
 
 enum
 {
@@ -55,12 +77,16 @@ typedef struct
   GArray       *records;        /* TksRecord */
   guint         log_first_line; /* input line just after the threads_timestamps echo */
   GArray       *log_other_lines;/* guint: lines of the log section that are not records */
+  GArray       *compact_marks;  /* TksCompactLineMark: the log's compact lines with records */
   gboolean      has_trigger;
   guint32       trigger_tick;
   char         *trigger_name;
   gboolean      has_saved_view;
   TksSavedView  saved_view;
   double        tick_hz;        /* 0 when the input does not say */
+  guint         tick_bits;      /* bits of the record tick (the header's "Tick bits"), 0 when
+                                 * the input does not say (see tks_parsed_tick_bits) */
+  GArray       *beats;          /* TksParsedBeat, in order */
   guint         log_size;       /* the board's log size, 0 when the input does not say */
   TksBoardCounters counters;    /* from a threads_dump header */
   GArray       *gaps;           /* TksParsedGap, as read (index into records) */
@@ -113,6 +139,8 @@ TksParsed  *tks_parsed_new                  (void);
 void        tks_parsed_free                 (TksParsed *parsed);
 guint       tks_parsed_record_line          (const TksParsed *parsed,
                                              guint            record);
+/* Bits of the record tick: as the input says, else 20 (the original library's). */
+guint       tks_parsed_tick_bits            (const TksParsed *parsed);
 /* The capture @parsed gives (taken); its source is @parsed->source. */
 TksCapture *tks_capture_new_from_parsed     (TksParsed *parsed);
 /* @data as a capture file or a transcript, parsed. */

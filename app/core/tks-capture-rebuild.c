@@ -56,6 +56,9 @@ typedef struct
   guint        n_listed;       /* infos that come from the list */
   guint        synthetic_used; /* pass 2 reuses the threads pass 1 invented, in order */
   gint64       period;
+  gint64       full_period;    /* of the full ticks (trigger, holes): 2^32, or the record's */
+  guint32     *jumps;          /* by record: wraps a heartbeat before it adds to those its tick
+                                * tells (NULL without heartbeats) */
   gint64       base;           /* added to every unwrapped tick */
   gint64       first_tick;     /* unwrapped ticks of the first and last records on the */
   gint64       last_tick;      /* timeline, without the base; -1 when there are none */
@@ -233,6 +236,50 @@ records_repeat (const TksRecord *a,
   return a->tick == b->tick && a->out == b->out && a->in == b->in && !record_is_exit (a);
 }
 
+/* The first hole of the log after record @a (rb->gaps is sorted by index). */
+static guint
+first_hole_after (const Rebuild *rb,
+                  guint          a)
+{
+  guint lo = 0, hi = rb->n_gaps;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (rb->gaps[mid].index <= a)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Whether a hole of the log lies after record @a and at or before record @b: the same switch
+ * on both sides of it is no repeated line. */
+static gboolean
+hole_between (const Rebuild *rb,
+              guint          a,
+              guint          b)
+{
+  guint g = first_hole_after (rb, a);
+
+  return g < rb->n_gaps && rb->gaps[g].index <= b;
+}
+
+/* How long the holes after record @a and at or before record @b lasted, in ticks. */
+static gint64
+holes_length (const Rebuild *rb,
+              guint          a,
+              guint          b)
+{
+  gint64 length = 0;
+
+  for (guint g = first_hole_after (rb, a); g < rb->n_gaps && rb->gaps[g].index <= b; g++)
+    length += ((gint64) rb->gaps[g].end - (gint64) rb->gaps[g].begin) & (rb->full_period - 1);
+  return length;
+}
+
 /* A record kept so far by rebuild_check_records(), with the wrap count its tick was read in. */
 typedef struct
 {
@@ -305,6 +352,34 @@ kept_get (const KeptStack *kept,
   return FALSE;
 }
 
+/* The unwrapped time of the heartbeats before record @i (from @beat on, @at: the unwrapped
+ * time of the last record kept or heartbeat, -1 when none), each less than half a wrap after
+ * the one before: the time of the last. @beat moves past them. A heartbeat that lies more than
+ * half a wrap after the time reached is behind it (a board that read its time before it sent
+ * the entries its log still held, or a damaged line): it tells nothing and is passed over. */
+static gint64
+rebuild_pass_beats (Rebuild *rb,
+                    guint    i,
+                    guint   *beat,
+                    gint64   at)
+{
+  const GArray *beats = rb->parsed->beats;
+  gint64 period = rb->period;
+
+  for (; *beat < beats->len && g_array_index (beats, TksParsedBeat, *beat).index <= i; (*beat)++)
+    {
+      gint64 t = g_array_index (beats, TksParsedBeat, *beat).tick & (period - 1);
+
+      gint64 step = at < 0 ? 0 : ((t - at % period) % period + period) % period;
+
+      if (at < 0)
+        at = t;
+      else if (step < period / 2)
+        at += step;
+    }
+  return at;
+}
+
 /* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, learn
  * the tick counter's width, and count the exits among the records kept.
  *
@@ -326,23 +401,34 @@ rebuild_check_records (Rebuild *rb)
   guint n_wide = 0;
   gint64 period;
   guint n_exits = 0;
+  guint bits = tks_parsed_tick_bits (rb->parsed);
+  gint64 narrow = (gint64) 1 << bits;
+  guint beat = 0;
 
-  /* A board's record tick has 20 bits. A few wider ticks among them are garbled digits: they
-   * are skipped, rather than taking the whole log for a 32-bit one, in which every later wrap
-   * of the 20-bit tick would look like time going backwards. A log of mostly wider ticks is
-   * read as a 32-bit one. */
+  /* A board's record tick has the bits its header says (20 when it does not say). A few wider
+   * ticks among them are garbled digits: they are skipped, rather than taking the whole log
+   * for a 32-bit one, in which every later wrap of the tick would look like time going
+   * backwards. A log of mostly wider ticks, of a board that does not say, is read as a 32-bit
+   * one. */
   for (guint i = 0; i < n; i++)
-    n_wide += r[i].tick >= (1u << 20);
-  period = n_wide == 0 || n_wide < n - n_wide ? (gint64) 1 << 20 : (gint64) 1 << 32;
-  if (period == (gint64) 1 << 20)
+    n_wide += (gint64) r[i].tick >= narrow;
+  period = n_wide == 0 || n_wide < n - n_wide || rb->parsed->tick_bits != 0
+           ? narrow : (gint64) 1 << 32;
+  if (period == narrow)
     for (guint i = 0; i < n && n_wide > 0; i++)
-      if (r[i].tick >= (1u << 20))
+      if ((gint64) r[i].tick >= narrow)
         {
           r[i].flags |= TKS_RECORD_DROPPED;
-          rebuild_warn (rb, _("line %u: warning: log line with a tick wider than the board's 20 "
-                          "bits skipped"), tks_parsed_record_line (rb->parsed, i));
+          rebuild_warn (rb, _("line %u: warning: log line with a tick wider than the board's %u "
+                          "bits skipped"), tks_parsed_record_line (rb->parsed, i), bits);
           n_wide--;
         }
+  rb->period = period;
+  /* The full ticks (trigger, holes) are the system time: 32 bits of it, or all of a narrower
+   * one (a 16-bit system time is the record tick itself). */
+  rb->full_period = bits < 20 ? period : (gint64) 1 << 32;
+  if (rb->parsed->beats->len > 0)
+    rb->jumps = g_new0 (guint32, MAX (n, 1));
 
 #define KEPT_U(which) ((gint64) which##_epoch * period + r[which##_index].tick)
 
@@ -352,7 +438,7 @@ rebuild_check_records (Rebuild *rb)
 
       if (r[i].flags & TKS_RECORD_DROPPED)
         continue;
-      if (n_top > 0 && records_repeat (&r[i], &r[prev_index]))
+      if (n_top > 0 && records_repeat (&r[i], &r[prev_index]) && !hole_between (rb, prev_index, i))
         {
           r[i].flags |= TKS_RECORD_DROPPED;
           rebuild_warn (rb, _("line %u: warning: repeated log line skipped"),
@@ -360,9 +446,33 @@ rebuild_check_records (Rebuild *rb)
           continue;
         }
 
+      if (beat < rb->parsed->beats->len &&
+          g_array_index (rb->parsed->beats, TksParsedBeat, beat).index <= i)
+        {
+          /* Heartbeats before it: it lies less than half a wrap after the last of them. */
+          gint64 at = rebuild_pass_beats (rb, i, &beat, n_top > 0 ? KEPT_U (prev) : -1);
+          gint64 target = at + (((gint64) r[i].tick - at % period) % period + period) % period;
+          gint64 by_rule = n_top > 0 ? prev_epoch + (r[i].tick < r[prev_index].tick) : 0;
+
+          if (n_top > 0 && target / period > by_rule)
+            {
+              rb->jumps[i] = (guint32) (target / period - by_rule);
+              epoch = (guint32) (target / period);
+              u = target;
+            }
+        }
+
       if (n_top > 0 && u < KEPT_U (prev))
         {
-          if (n_top > 1 && u >= KEPT_U (prev2) && u - KEPT_U (prev2) < period / 4)
+          if (hole_between (rb, prev_index, i) &&
+              u + period - KEPT_U (prev) <= holes_length (rb, prev_index, i) + period / 4)
+            {
+              /* Time went on through the hole, for as long as it lasted: a smaller tick after
+               * it that the hole's length accounts for is a wrap, even past half a round. */
+              epoch++;
+              u += period;
+            }
+          else if (n_top > 1 && u >= KEPT_U (prev2) && u - KEPT_U (prev2) < period / 4)
             {
               KeptRecord below = { 0, 0 };
 
@@ -407,7 +517,6 @@ rebuild_check_records (Rebuild *rb)
 #undef KEPT_U
   g_free (kept.stretches);
 
-  rb->period = period;
   rb->n_exits = n_exits;
 }
 
@@ -748,10 +857,11 @@ rebuild_count (Rebuild *rb)
       if (rec->flags & TKS_RECORD_DROPPED)
         continue;
 
-      if ((gint64) rec->tick != prev_tick)
+      if ((gint64) rec->tick != prev_tick || (rb->jumps != NULL && rb->jumps[i] != 0))
         {
           if (prev_tick >= 0 && (gint64) rec->tick < prev_tick)
             epoch++;
+          epoch += rb->jumps != NULL ? rb->jumps[i] : 0;
           prev_tick = rec->tick;
           n_ticks++;
           last_tick = epoch * rb->period + rec->tick;
@@ -807,19 +917,55 @@ rebuild_place_gap (Rebuild *rb,
   const TksParsedGap *pg = &rb->gaps[rb->gaps_passed];
   TksGap *gap = &rb->self->gaps[rb->gaps_passed];
   gint64 delta = (((gint64) pg->begin - (gint64) prev_raw) % rb->period + rb->period) % rb->period;
-  double begin = (double) (prev_unwrapped + delta);
-  double length = (double) (guint32) (pg->end - pg->begin);
+  /* (A begin the board gives before the record before it: from that record.) */
+  double begin = (double) (prev_unwrapped + (delta < rb->period / 2 ? delta : 0));
+  /* (After the log's last record nothing bounds it: no longer than the tick's round.) */
+  double length = (double) MIN (((gint64) pg->end - (gint64) pg->begin) & (rb->full_period - 1),
+                                rb->period - 1);
 
-  /* (Several holes between the same two records follow each other.) */
+  /* (Several holes between the same two records follow each other: one the board gives from
+   * the same begin as the one before covers what that one does not.) */
   if (rb->gaps_passed > 0)
     prev_pos = MAX (prev_pos, rb->self->gaps[rb->gaps_passed - 1].end);
-  begin = CLAMP (begin, prev_pos, pos);
-  gap->begin = begin;
-  gap->end = CLAMP (begin + length, begin, pos);
+  gap->begin = CLAMP (begin, prev_pos, pos);
+  gap->end = CLAMP (begin + length, gap->begin, pos);
   gap->dropped = pg->dropped;
   rb->self->saved_gaps[rb->gaps_passed] = *pg;
   rb->self->saved_gaps[rb->gaps_passed].index = n_before;
   rb->gaps_passed++;
+}
+
+/* Pass 2, at the log's first record (at @pos, on tick @raw of the board, @unwrapped
+ * unwrapped): places the holes before it (up to hole @last, excluded) where the last one ends,
+ * at the latest at the record. Nothing is known before the first record either (a recording's
+ * first loss does not even know when it began): the log starts there, and a thread switched
+ * out first ran from there. */
+static void
+rebuild_place_leading_gaps (Rebuild *rb,
+                            guint    last,
+                            double   pos,
+                            gint64   unwrapped,
+                            guint32  raw)
+{
+  double at;
+  gint64 delta;
+
+  if (last == 0)
+    return;
+  delta = (((gint64) raw - (gint64) rb->gaps[last - 1].end) % rb->period + rb->period) % rb->period;
+  /* (An end the board gives after the record: at the record.) */
+  at = MIN ((double) (unwrapped - (delta < rb->period / 2 ? delta : 0)), pos);
+  for (guint g = 0; g < last; g++)
+    {
+      TksGap *gap = &rb->self->gaps[g];
+
+      gap->begin = gap->end = at;
+      gap->dropped = rb->gaps[g].dropped;
+      rb->self->saved_gaps[g] = rb->gaps[g];
+      rb->self->saved_gaps[g].index = 0;
+    }
+  rb->self->start = MIN (rb->self->start, at);
+  rb->gaps_passed = last;
 }
 
 /* Pass 2: replays the log again, into the runs and marks. The records of a tick share it:
@@ -908,13 +1054,15 @@ rebuild_fill (Rebuild *rb)
         {
           if (r[group_end].flags & TKS_RECORD_DROPPED)
             continue;
-          if (r[group_end].tick != r[i].tick)
+          if (r[group_end].tick != r[i].tick ||
+              (group_end > i && rb->jumps != NULL && rb->jumps[group_end] != 0))
             break;
           k++;
         }
 
       if (prev_tick >= 0 && (gint64) r[i].tick < prev_tick)
         epoch++;
+      epoch += rb->jumps != NULL ? rb->jumps[i] : 0;
       prev_tick = r[i].tick;
       tick = rb->base + epoch * rb->period + r[i].tick;
 
@@ -939,6 +1087,14 @@ rebuild_fill (Rebuild *rb)
             rb->record_pos[i] = pos;
           at_zero = rec->tick == 0 && epoch == 0 && rb->base == 0;
           g++;
+          if (n_kept == 0)
+            {
+              guint last = 0;
+
+              while (last < rb->n_gaps && rb->gaps[last].index <= i)
+                last++;
+              rebuild_place_leading_gaps (rb, last, pos, tick, rec->tick);
+            }
           while (rb->gaps_passed < rb->n_gaps && rb->gaps[rb->gaps_passed].index <= i)
             rebuild_place_gap (rb, n_kept, prev_pos, prev_unwrapped, prev_raw, pos);
           n_kept++;
@@ -967,14 +1123,10 @@ rebuild_fill (Rebuild *rb)
           rebuild_events_switch (rb, i, in);
         }
     }
+  /* The holes after the last record: the log goes on through them, and ends with the last. */
+  while (n_kept > 0 && rb->gaps_passed < rb->n_gaps)
+    rebuild_place_gap (rb, n_kept, prev_pos, prev_unwrapped, prev_raw, INFINITY);
   rebuild_events_upto (rb, working, n);
-  /* A hole after the last record (a recording that ended before the board could send what
-   * it held): the runs open there end where it begins, and the capture reaches its end. */
-  while (rb->gaps_passed < rb->n_gaps)
-    {
-      rebuild_place_gap (rb, n_kept, prev_pos, prev_unwrapped, prev_raw, G_MAXDOUBLE);
-      rb->self->end = MAX (rb->self->end, rb->self->gaps[rb->gaps_passed - 1].end);
-    }
 }
 
 static void
@@ -1013,9 +1165,10 @@ rebuild_place_trigger (Rebuild *rb)
     return;
 
   self->has_trigger = TRUE;
-  if (rb->period == ((gint64) 1 << 20))
+  if (rb->period < ((gint64) 1 << 32))
     {
-      /* The log keeps 20 bits of the tick, the trigger all of them. */
+      /* The log keeps the low bits of the tick, the trigger more (or as many, on a board
+       * whose system time is as narrow: it is placed by the records around it). */
       gint64 low = t & (rb->period - 1);
       gint64 best = low, best_dist = G_MAXINT64;
 
@@ -1076,8 +1229,8 @@ compare_gaps (gconstpointer a,
   return ga->order < gb->order ? -1 : ga->order > gb->order ? 1 : 0;
 }
 
-/* The holes the input places between two of its records or after the last, by index (in the
- * input's order between the same two records). */
+/* The holes the input places between two of its records, by index (in the input's order
+ * between the same two records). */
 static void
 rebuild_collect_gaps (Rebuild *rb)
 {
@@ -1089,8 +1242,8 @@ rebuild_collect_gaps (Rebuild *rb)
     {
       const TksParsedGap *pg = &g_array_index (gaps, TksParsedGap, g);
 
-      /* (after the last record: the end of a recording the board could not send) */
-      if (pg->index > 0 && pg->index <= n_records)
+      /* (Before the first record and after the last too: the log's ends lie in them.) */
+      if (pg->index <= n_records && n_records > 0)
         {
           rb->gaps[rb->n_gaps] = *pg;
           rb->gaps[rb->n_gaps].order = rb->n_gaps;
@@ -1178,8 +1331,10 @@ tks_capture_rebuild (TksCapture *self)
   rb.infos = g_ptr_array_new_with_free_func (g_free);
   rb.warnings = g_ptr_array_new_with_free_func (g_free);
 
-  rebuild_check_records (&rb);
   rebuild_collect_gaps (&rb);
+  rebuild_check_records (&rb);
+  if (parsed->events != NULL)
+    parsed->events->tick_period = rb.period;
   rebuild_creation_order (&rb);
   rebuild_initial_working_list (&rb);
 
@@ -1189,7 +1344,7 @@ tks_capture_rebuild (TksCapture *self)
   rebuild_count (&rb);
 
   /* The span, and the base that puts a full trigger tick in the right 20-bit epoch. */
-  if (parsed->has_trigger && rb.period == ((gint64) 1 << 20) &&
+  if (parsed->has_trigger && rb.period < rb.full_period &&
       parsed->trigger_tick >= rb.period && rb.first_tick >= 0)
     {
       /* Move the whole log to the epoch of the trigger, so times read as the board's. */
@@ -1306,6 +1461,13 @@ tks_capture_rebuild (TksCapture *self)
     }
   rebuild_fill (&rb);
   prefault_stop (&prefault);
+  /* Holes after the last record: the log (and the capture) ends with the last of them. */
+  if (rb.gaps_passed > 0 && self->gaps[rb.gaps_passed - 1].end > self->end)
+    {
+      if (self->log_end_reason == TKS_LOG_END_CAPTURE_END)
+        self->log_end = self->gaps[rb.gaps_passed - 1].end;
+      self->end = self->gaps[rb.gaps_passed - 1].end;
+    }
 
   for (guint t = 0; t < self->n_threads; t++)
     {
@@ -1332,6 +1494,12 @@ tks_capture_rebuild (TksCapture *self)
     }
 
   self->n_gaps = rb.gaps_passed;
+  if (rb.n_gaps > rb.gaps_passed)
+    rebuild_warn (&rb, g_dngettext (GETTEXT_PACKAGE,
+                                    "warning: %u hole in a log without a record is ignored",
+                                    "warning: %u holes in a log without a record are ignored",
+                                    rb.n_gaps - rb.gaps_passed),
+                  rb.n_gaps - rb.gaps_passed);
   self->mean_per_tick = rb.n_ticks > 0 ? (double) self->n_records / rb.n_ticks : 0.0;
 
   self->n_lanes = self->n_threads;
@@ -1398,6 +1566,7 @@ tks_capture_rebuild (TksCapture *self)
         }
     }
   g_free (rb.fractions);
+  g_free (rb.jumps);
   g_free (rb.record_pos);
   g_free (rb.entry_threads);
   g_free (rb.states);

@@ -165,6 +165,20 @@ tks_capture_write (TksCapture         *self,
                             "%" G_GUINT64_FORMAT " switches dropped\n",
                             self->saved_gaps[g].index, self->saved_gaps[g].begin,
                             self->saved_gaps[g].end, self->saved_gaps[g].dropped);
+  /* The width of the record tick, and a recording's heartbeats, placed among the records
+   * written below. */
+  if (parsed->tick_bits != 0)
+    g_string_append_printf (out, "Tickscope tick-bits %u\n", parsed->tick_bits);
+  r = (const TksRecord *) (gconstpointer) parsed->records->data;
+  for (guint b = 0, i = 0, n_kept = 0; b < parsed->beats->len; b++)
+    {
+      const TksParsedBeat *beat = &g_array_index (parsed->beats, TksParsedBeat, b);
+
+      for (; i < beat->index && i < parsed->records->len; i++)
+        n_kept += !(r[i].flags & TKS_RECORD_DROPPED);
+      g_string_append_printf (out, "Tickscope beat before record %u, tick %u\n", n_kept,
+                              beat->tick);
+    }
   /* The events of a dump version 2, on lines of their own. */
   if (parsed->events != NULL)
     tks_parsed_events_write (parsed->events, parsed->records, out);

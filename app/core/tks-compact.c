@@ -44,6 +44,7 @@ struct _TksCompactDecoder
   guint64  tick_hz;
   guint64  counter_hz;
   guint32  cycles_per_tick;
+  guint32  time_mask; /* of the record tick: 2^tick bits - 1 */
   GArray  *entries;   /* TksEntry */
   GArray  *losses;    /* guint */
   guint    n_lines;   /* lines decoded */
@@ -421,7 +422,7 @@ decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
 
     if (dt == STEPS - 1)
       dt += get_eg (b, 0);
-    tick = (z->tick + dt) & TIME_MASK;
+    tick = (z->tick + dt) & self->time_mask;
     if (self->counter_hz != 0 && self->coder == 2)
       e->counter = get_stamp (self, b, z, dt, is_switch ? 0 : is_exit ? 1 : kind + 1);
     else if (self->counter_hz != 0)
@@ -453,6 +454,7 @@ tks_compact_decoder_new (guint64 tick_hz, guint64 counter_hz)
   self->tick_hz = tick_hz != 0 ? tick_hz : 1000;
   self->counter_hz = counter_hz;
   self->coder = 1;
+  self->time_mask = TIME_MASK;
   self->cycles_per_tick = (guint32) (counter_hz / self->tick_hz);
   self->entries = g_array_new (FALSE, FALSE, sizeof (TksEntry));
   self->losses = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -490,6 +492,7 @@ tks_compact_header_line (TksCompactHeader *header,
   g_return_val_if_fail (header != NULL && line != NULL, FALSE);
 
   return header_number (line, "Tick frequency:", &header->tick_hz) ||
+         header_number (line, "Tick bits:", &header->tick_bits) ||
          header_number (line, "Counter frequency:", &header->counter_hz) ||
          header_number (line, "Counter coder:", &header->coder);
 }
@@ -504,7 +507,19 @@ tks_compact_header_decoder (const TksCompactHeader *header)
   decoder = tks_compact_decoder_new (header->tick_hz, header->counter_hz);
   tks_compact_decoder_set_coder (decoder, header->coder >= 1 && header->coder <= TKS_COMPACT_LAST_CODER
                                           ? (guint) header->coder : 1);
+  if (header->tick_bits >= 8 && header->tick_bits <= 20)
+    tks_compact_decoder_set_tick_bits (decoder, (guint) header->tick_bits);
   return decoder;
+}
+
+void
+tks_compact_decoder_set_tick_bits (TksCompactDecoder *self,
+                                   guint              bits)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (bits >= 8 && bits <= 20);
+
+  self->time_mask = ((guint32) 1 << bits) - 1;
 }
 
 void
@@ -709,7 +724,7 @@ tks_compact_line_decode (TksCompactDecoder *self,
       z = self->chain;
       goto entries;
     }
-  z.tick = get_bits (&b, 20);
+  z.tick = get_bits (&b, 20) & self->time_mask;
   if (self->counter_hz != 0)
     {
       guint k;

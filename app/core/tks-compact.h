@@ -148,6 +148,10 @@ guint              tks_compact_line_room        (const char         *line,
                                                  gsize               len);
 void               tks_compact_decoder_set_coder (TksCompactDecoder *decoder,
                                                   guint              coder);
+/* The width of the board's record tick ("Tick bits", 20 until set; 8 to 20): the ticks and
+ * their steps wrap there. */
+void               tks_compact_decoder_set_tick_bits (TksCompactDecoder *decoder,
+                                                      guint              bits);
 /* The board dropped records (its "Lost:" line): its next line has a key frame, so a chained
  * line after it is UNCHAINED rather than decoded from the state before the loss. */
 void               tks_compact_decoder_lost     (TksCompactDecoder  *decoder);
@@ -158,16 +162,18 @@ GArray            *tks_compact_decoder_losses   (TksCompactDecoder  *decoder);
 guint              tks_compact_decoder_n_lines  (TksCompactDecoder  *decoder);
 
 /* What a compact stream's header says that its lines need to decode (mcu-lib/WIRE-FORMAT.md):
- * "Tick frequency: N", "Counter frequency: N" (none, or 0: no counter) and "Counter coder: N".
+ * "Tick frequency: N", "Tick bits: N", "Counter frequency: N" (none, or 0: no counter) and
+ * "Counter coder: N".
  * Readers of the header take every line of it through tks_compact_header_line(). */
 typedef struct
 {
   guint64 tick_hz;      /* 1000 until the header says; 0 when it says 0 */
   guint64 counter_hz;
   guint64 coder;        /* 1 until the header says */
+  guint64 tick_bits;    /* "Tick bits": 20 until the header says */
 } TksCompactHeader;
 
-#define TKS_COMPACT_HEADER_INIT { 1000, 0, 1 }
+#define TKS_COMPACT_HEADER_INIT { 1000, 0, 1, 20 }
 
 /* Takes what @line says when it is one of those lines ("Key: N", whatever follows N, as a
  * dump's reader takes it; N below 2^32): TRUE. */

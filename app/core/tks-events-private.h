@@ -44,6 +44,8 @@ struct _TksParsedEvents
   guint          n_names;
   GArray        *entries;        /* TksParsedEntry */
   guint32        hash;           /* FNV-1a over the words of the entries read */
+  gint64         tick_period;    /* where the entries' ticks wrap: 2^20 until the rebuild
+                                  * learns the board's width */
 };
 
 TksParsedEvents *tks_parsed_events_new        (guint             dump_version);

@@ -7,7 +7,6 @@
 
 #include "tks-events-private.h"
 
-#define TICK_PERIOD ((gint64) 1 << 20)
 #define COUNTER_PERIOD ((gint64) 1 << 32)
 
 struct _TksEvents
@@ -83,8 +82,8 @@ place (TksParsedEvents      *ev,
           pl[i].count = ev->has_counter ? (gint64) e[i].counter : (gint64) e[i].tick;
           continue;
         }
-      pl[i].tick = pl[i - 1].tick + (((gint64) e[i].tick - (gint64) e[i - 1].tick) % TICK_PERIOD
-                                     + TICK_PERIOD) % TICK_PERIOD;
+      pl[i].tick = pl[i - 1].tick + (((gint64) e[i].tick - (gint64) e[i - 1].tick) % ev->tick_period
+                                     + ev->tick_period) % ev->tick_period;
       if (ev->has_counter)
         {
           /* The difference modulo 2^32, plus the wraps that bring it closest to the ticks. */
@@ -182,8 +181,8 @@ tks_parsed_events_tick_span (TksParsedEvents *events,
 
         for (guint k = 1; k < n; k++)
           {
-            u += (((gint64) e[k].tick - (gint64) e[k - 1].tick) % TICK_PERIOD + TICK_PERIOD)
-                 % TICK_PERIOD;
+            u += (((gint64) e[k].tick - (gint64) e[k - 1].tick) % events->tick_period
+                  + events->tick_period) % events->tick_period;
             hi = u;
             if (k == i)
               at_switch = u;

@@ -25,6 +25,7 @@ tks_parsed_events_new (guint dump_version)
 
   events->info.dump_version = dump_version;
   events->entries = g_array_new (FALSE, FALSE, sizeof (TksParsedEntry));
+  events->tick_period = (gint64) 1 << 20;
   events->hash = TKS_HASH_START;
   return events;
 }
@@ -522,7 +523,10 @@ tks_parsed_events_place_gaps (TksParsedEvents *events,
 
       while (i < n && slot < gap->index)
         slot += e[i++].slots;
-      gap->index = i < n && slot == gap->index ? e[i].record : G_MAXUINT;
+      /* (before the continuations that come first: before the first entry; after every
+       * entry: after the last switch) */
+      gap->index = slot != gap->index && i > 0 ? G_MAXUINT
+                   : i < n ? e[i].record : tks_parsed_events_n_switches (events);
     }
 }
 

@@ -74,6 +74,8 @@ struct _TksParser
   guint32    log_hash;      /* the checksum of the log's first log_hashed records */
   guint      log_hashed;
   GArray    *pending_gaps;  /* TksParsedGap read before the log they belong to */
+  GArray    *pending_beats; /* TksParsedBeat likewise (a saved capture's) */
+  guint      tick_bits;     /* the last "Tick bits" read (0: none), for the logs after it */
   TksParsedEvents *pending_events; /* a dump version 2's header, before its list */
   gboolean   compact;       /* the dump's log comes in the compact encoding (version 3) */
   TksCompactDecoder *decoder; /* its decoder, from the line "Compact:" on */
@@ -125,7 +127,9 @@ tks_parsed_new (void)
   parsed->deleted = g_ptr_array_new ();
   parsed->records = g_array_new (FALSE, FALSE, sizeof (TksRecord));
   parsed->log_other_lines = g_array_new (FALSE, FALSE, sizeof (guint));
+  parsed->compact_marks = g_array_new (FALSE, FALSE, sizeof (TksCompactLineMark));
   parsed->gaps = g_array_new (FALSE, FALSE, sizeof (TksParsedGap));
+  parsed->beats = g_array_new (FALSE, FALSE, sizeof (TksParsedBeat));
   parsed->warnings = g_ptr_array_new_with_free_func (g_free);
   parsed->warnings_saved = g_array_new (FALSE, FALSE, sizeof (guint));
   return parsed;
@@ -155,7 +159,9 @@ clear_log (TksParsed *parsed)
 {
   g_array_set_size (parsed->records, 0);
   g_array_set_size (parsed->log_other_lines, 0);
+  g_array_set_size (parsed->compact_marks, 0);
   g_array_set_size (parsed->gaps, 0);
+  g_array_set_size (parsed->beats, 0);
   parsed->has_trigger = FALSE;
   parsed->trigger_tick = 0;
 }
@@ -171,7 +177,9 @@ tks_parsed_free (TksParsed *parsed)
   g_ptr_array_unref (parsed->deleted);
   g_array_unref (parsed->records);
   g_array_unref (parsed->log_other_lines);
+  g_array_unref (parsed->compact_marks);
   g_array_unref (parsed->gaps);
+  g_array_unref (parsed->beats);
   g_ptr_array_unref (parsed->warnings);
   g_array_unref (parsed->warnings_saved);
   g_free (parsed->trigger_name);
@@ -182,12 +190,40 @@ tks_parsed_free (TksParsed *parsed)
 }
 
 guint
+tks_parsed_tick_bits (const TksParsed *parsed)
+{
+  return parsed->tick_bits != 0 ? parsed->tick_bits : 20;
+}
+
+guint
 tks_parsed_record_line (const TksParsed *parsed,
                         guint            record)
 {
   const guint *other = (const guint *) (gconstpointer) parsed->log_other_lines->data;
-  guint line = parsed->log_first_line + record;
-  guint lo = 0, hi = parsed->log_other_lines->len;
+  const TksCompactLineMark *marks = (const TksCompactLineMark *) (gconstpointer) parsed->compact_marks->data;
+  guint line;
+  guint lo = 0, hi = parsed->compact_marks->len;
+
+  /* A compact line holds many records: they are all on it, and take one line. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (marks[mid].first <= record)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo > 0)
+    {
+      const TksCompactLineMark *m = &marks[lo - 1];
+
+      record = record < m->first + m->count ? m->first - m->extra
+                                            : record - m->extra - (m->count - 1);
+    }
+  line = parsed->log_first_line + record;
+  lo = 0;
+  hi = parsed->log_other_lines->len;
 
   /* Lines of the log section that are not records push the records further down: the j-th
    * of them (0-based, in increasing order) comes before the record when other[j] - j <= line,
@@ -212,6 +248,7 @@ tks_parser_new (void)
   parser->current = tks_parsed_new ();
   parser->partial = g_string_new (NULL);
   parser->pending_gaps = g_array_new (FALSE, FALSE, sizeof (TksParsedGap));
+  parser->pending_beats = g_array_new (FALSE, FALSE, sizeof (TksParsedBeat));
   parser->saved_switches = g_array_new (FALSE, FALSE, sizeof (TksRecord));
   parser->batch_compact = TRUE;
   parser->batch_lines = BATCH_LINES;
@@ -233,6 +270,7 @@ tks_parser_free (TksParser *parser)
   g_clear_pointer (&parser->complete, tks_parsed_free);
   g_string_free (parser->partial, TRUE);
   g_array_unref (parser->pending_gaps);
+  g_array_unref (parser->pending_beats);
   tks_parsed_events_free (parser->pending_events);
   tks_compact_decoder_free (parser->decoder);
   tks_parsed_events_free (parser->saved_events);
@@ -668,6 +706,10 @@ begin_log (TksParser *parser)
   g_array_append_vals (parser->current->gaps, parser->pending_gaps->data,
                        parser->pending_gaps->len);
   g_array_set_size (parser->pending_gaps, 0);
+  g_array_append_vals (parser->current->beats, parser->pending_beats->data,
+                       parser->pending_beats->len);
+  g_array_set_size (parser->pending_beats, 0);
+  parser->current->tick_bits = parser->tick_bits;
   parser->have_log = TRUE;
   parser->log_garbled = 0;
   parser->log_hash = TKS_HASH_START;
@@ -702,7 +744,9 @@ begin_command (TksParser  *parser,
       parser->in_dump = TRUE;
       parser->dump_ended = FALSE;
       parser->dump_records = G_MAXUINT;
+      parser->tick_bits = 0;
       g_array_set_size (parser->pending_gaps, 0);
+      g_array_set_size (parser->pending_beats, 0);
       g_clear_pointer (&parser->pending_events, tks_parsed_events_free);
     }
   else if (IS ("Saved position"))
@@ -813,8 +857,9 @@ gap_line (TksParser  *parser,
   guint64 seq, index;
   g_autofree char *line = NULL;
 
-  if (parse_gap (text, end, &seq, &gap) && known && (wraps || seq > base) &&
-      (index = wraps ? (guint32) (seq - base) : seq - base) > 0 && index < n_records &&
+  /* (Before the first record and after the last too: the log's ends lie in them.) */
+  if (parse_gap (text, end, &seq, &gap) && known && (wraps || seq >= base) &&
+      (index = wraps ? (guint32) (seq - base) : seq - base) <= n_records &&
       parser->pending_gaps->len < TKS_MAX_GAPS)
     {
       gap.index = (guint) index;
@@ -845,6 +890,80 @@ set_tick_hz (TksParser  *parser,
   add_warning (parser, _("line %u: warning: the tick rate is not a number of hertz from %g to %g: "
                  "“%s”: %g Hz is used"), parser->line_no, TKS_TICK_HZ_MIN, TKS_TICK_HZ_MAX,
                text, TKS_TICK_HZ_DEFAULT);
+}
+
+/* The width of the record tick the input gives (@p to @end: its line): 8 to 32 bits are
+ * taken; any other is warned about, and the ticks are read as 20-bit ones. */
+static void
+set_tick_bits (TksParser  *parser,
+               guint64     bits,
+               const char *p,
+               const char *end)
+{
+  g_autofree char *text = NULL;
+
+  if (bits >= 8 && bits <= 32)
+    {
+      parser->tick_bits = (guint) bits;
+      return;
+    }
+  parser->tick_bits = 0;
+  text = excerpt (p, end - p);
+  add_warning (parser, _("line %u: warning: the width of the ticks is not a number of bits from "
+                         "8 to 32: “%s”: 20 bits are used"), parser->line_no, text);
+}
+
+/* "Heartbeat: tick T" (a recording's), or "beat before record I, tick T" (after "Tickscope "
+ * in a saved capture): the tick, and for a saved one the record it comes before. */
+static gboolean
+parse_beat (const char *p,
+            const char *end,
+            gboolean    saved,
+            guint64    *index,
+            guint64    *tick)
+{
+  if (saved)
+    {
+      if ((p = expect_word (p, end, "beat before record")) == NULL ||
+          (p = parse_uint (skip_spaces (p, end), end, G_MAXUINT32, index)) == NULL ||
+          (p = expect_word (p, end, ",")) == NULL)
+        return FALSE;
+    }
+  else if ((p = expect_word (p, end, "Heartbeat:")) == NULL)
+    return FALSE;
+  return (p = expect_word (p, end, "tick")) != NULL &&
+         (p = parse_uint (skip_spaces (p, end), end, G_MAXUINT32, tick)) != NULL &&
+         skip_spaces (p, end) == end;
+}
+
+/* A heartbeat line (@p to @end) of a recording (@saved FALSE: placed after the records read so
+ * far) or of a saved capture (kept for the log that follows): kept when it reads, else warned
+ * about. */
+static void
+beat_line (TksParser  *parser,
+           const char *p,
+           const char *end,
+           gboolean    saved)
+{
+  GArray *beats = saved ? parser->pending_beats : parser->current->beats;
+  guint bits = parser->tick_bits != 0 ? parser->tick_bits : 20;
+  guint64 index = parser->current->records->len, tick;
+
+  if (parse_beat (saved ? p + strlen ("Tickscope ") : p, end, saved, &index, &tick) &&
+      tick < ((guint64) 1 << bits) &&
+      index <= MAX_RECORDS && beats->len < TKS_MAX_BEATS)
+    {
+      TksParsedBeat beat = { (guint) index, (guint32) tick };
+
+      g_array_append_val (beats, beat);
+      return;
+    }
+  {
+    g_autofree char *line = excerpt (p, end - p);
+
+    add_warning (parser, _("line %u: warning: an unreadable heartbeat is ignored: “%s”"),
+                 parser->line_no, line);
+  }
 }
 
 /* "Dump version: N": 1 and 2 are read; a later one is refused, as its lines may mean other
@@ -915,6 +1034,8 @@ dump_header_line (TksParser  *parser,
     }
   if (header_value (p, end, "Tick frequency:", &v))
     set_tick_hz (parser, (double) v, p, end);
+  else if (has_prefix (p, end, "Tick bits:"))
+    set_tick_bits (parser, header_value (p, end, "Tick bits:", &v) ? v : 0, p, end);
   else if (header_value (p, end, "Records:", &v))
     parser->dump_records = (guint) v;
   else if (header_value (p, end, "Log size:", &v))
@@ -1103,6 +1224,8 @@ begin_compact_log (TksParser *parser)
                                                  counter_hz);
       tks_compact_decoder_set_coder (parser->decoder,
                                      tks_parsed_events_counter_coder (cur->events));
+      if (cur->tick_bits >= 8 && cur->tick_bits < 20)
+        tks_compact_decoder_set_tick_bits (parser->decoder, cur->tick_bits);
     }
 }
 
@@ -1117,6 +1240,31 @@ record_of_entry (const TksEntry *e)
   record.in = (guint8) (e->record & 0x3F);
   record.flags = 0;
   return record;
+}
+
+/* A compact line (at line @line_no) took the log's records from @first to @n: they are on
+ * it; one that gave none is a line of the log that is not a record. */
+static void
+compact_line_mark (TksParsed *cur,
+                   guint      first,
+                   guint      n,
+                   guint      line_no)
+{
+  GArray *marks = cur->compact_marks;
+  TksCompactLineMark mark = { first, n - first, 0 };
+
+  if (n <= first)
+    {
+      g_array_append_val (cur->log_other_lines, line_no);
+      return;
+    }
+  if (marks->len > 0)
+    {
+      const TksCompactLineMark *m = &g_array_index (marks, TksCompactLineMark, marks->len - 1);
+
+      mark.extra = m->extra + m->count - 1;
+    }
+  g_array_append_val (marks, mark);
 }
 
 /* Takes a decoded compact line (read at line @line_no) in the order of the log: warns of what
@@ -1175,13 +1323,20 @@ compact_line (TksParser  *parser,
 {
   TksEntry entries[TKS_COMPACT_MAX_ENTRIES];
   TksCompactLine line;
+  TksParsed *cur = parser->current;
+  guint first = cur->records->len, n_other = cur->log_other_lines->len;
 
   tks_compact_line_decode (parser->decoder, p, end - p, &line, entries);
   /* (in the order of the batches' reading: the line that is one too many says nothing more) */
-  if ((line.status == TKS_COMPACT_LINE_OK &&
-       recording_full (parser, log_count (parser), (guint64) log_count (parser) + line.n_entries)) ||
-      !compact_line_take (parser, &line, parser->line_no))
+  if (line.status == TKS_COMPACT_LINE_OK &&
+      recording_full (parser, log_count (parser), (guint64) log_count (parser) + line.n_entries))
     return;
+  if (!compact_line_take (parser, &line, parser->line_no))
+    {
+      if (parser->section == SECTION_LOG)
+        compact_line_mark (cur, first, first, parser->line_no);
+      return;
+    }
   for (guint i = 0; i < line.n_entries; i++)
     {
       const TksEntry *e = &entries[i];
@@ -1197,6 +1352,12 @@ compact_line (TksParser  *parser,
         }
       text = tks_entry_format (e, tks_parsed_events_counter_hz (parser->current->events) > 0);
       content_line (parser, text, text + strlen (text));
+    }
+  /* (The entries were read as lines of their own: they are on this one.) */
+  if (parser->section == SECTION_LOG && parser->current == cur)
+    {
+      g_array_set_size (cur->log_other_lines, MIN (n_other, cur->log_other_lines->len));
+      compact_line_mark (cur, first, cur->records->len, parser->line_no);
     }
 }
 
@@ -1275,6 +1436,11 @@ recording_line (TksParser  *parser,
                      problem != NULL ? problem : "unreadable counted handler");
       return TRUE;
     }
+  if (has_prefix (p, end, "Heartbeat:"))
+    {
+      beat_line (parser, p, end, FALSE);
+      return TRUE;
+    }
   if (has_prefix (p, end, "Lost:"))
     {
       TksParsedGap gap;
@@ -1306,8 +1472,12 @@ recording_line (TksParser  *parser,
                        parser->line_no, sent, arrived);
         }
       gap.index = (guint) here;
-      if (here > 0 && cur->gaps->len < TKS_MAX_GAPS)
+      if (cur->gaps->len < TKS_MAX_GAPS)
         g_array_append_val (cur->gaps, gap);
+      else
+        add_warning (parser, _("line %u: warning: the recording has more than %u holes, more "
+                               "than a capture keeps: this one is not shown, and runs around it "
+                               "may be too long"), parser->line_no, TKS_MAX_GAPS);
       return TRUE;
     }
   return FALSE;
@@ -1476,6 +1646,8 @@ content_line (TksParser  *parser,
         }
       if (has_prefix (p, end, "Tickscope gap "))
         gap_line (parser, p, end, p + strlen ("Tickscope gap "), TRUE, 0, MAX_RECORDS, FALSE);
+      else if (has_prefix (p, end, "Tickscope beat "))
+        beat_line (parser, p, end, TRUE);
       else if (has_prefix (p, end, "Tickscope "))
         {
           g_autofree char *text = g_strndup (p + strlen ("Tickscope "), end - p - strlen ("Tickscope "));
@@ -1484,7 +1656,16 @@ content_line (TksParser  *parser,
           if (value == NULL)
             return;
           *value++ = '\0';
-          if (g_str_equal (text, "tick-hz"))
+          if (g_str_equal (text, "tick-bits"))
+            {
+              guint64 bits = 0;
+              const char *v_end = value + strlen (value);
+
+              if (parse_uint (value, v_end, 64, &bits) != v_end)
+                bits = 0;
+              set_tick_bits (parser, bits, p, end);
+            }
+          else if (g_str_equal (text, "tick-hz"))
             {
               char *endptr = NULL;
               double hz = g_ascii_strtod (value, &endptr);
@@ -1626,7 +1807,12 @@ process_line_content (TksParser  *parser,
     }
 
   if (p == end)
-    return;
+    {
+      /* (an empty line of a log is one of its lines all the same) */
+      if (!saw_prompt && parser->section == SECTION_LOG)
+        g_array_append_val (parser->current->log_other_lines, parser->line_no);
+      return;
+    }
 
   tp = p;
   tend = end;
@@ -1843,8 +2029,11 @@ compact_batch_take (TksParser    *parser,
         {
           if (n != base + bl->first)
             memmove (data + n, data + base + bl->first, bl->result.n_entries * sizeof *data);
+          compact_line_mark (parser->current, n, n + bl->result.n_entries, bl->line_no);
           n += bl->result.n_entries;
         }
+      else
+        compact_line_mark (parser->current, n, n, bl->line_no);
       parser->junk = 0;
       if (n > MAX_RECORDS)
         {

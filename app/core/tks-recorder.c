@@ -304,7 +304,7 @@ log_line (TksRecorder *self,
     }
   else if (starts (line, "Thread number"))
     self->stats.threads++;
-  else if (starts (line, "Name "))
+  else if (starts (line, "Name ") || starts (line, "Heartbeat:"))
     ;
   else if (counted_calls (line, &n))
     {

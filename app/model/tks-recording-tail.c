@@ -39,10 +39,13 @@ struct _TksRecordingTail
   GString  *rest;
   TksCompactDecoder *decoder;
   char     *last_gone;    /* the last compact line let go */
-  /* The last switch let go: its 20-bit tick, and how often the tick went round before it */
+  /* The last switch (or heartbeat) let go: its tick, and how often the tick went round
+   * before it */
   gboolean  gone_any;
+  gboolean  gone_beat;    /* the last was a heartbeat: what follows comes after it */
   guint32   gone_tick;
   guint64   gone_wraps;
+  guint32   wrap;         /* 2^"Tick bits" */
 };
 
 TksRecordingTail *
@@ -58,6 +61,7 @@ tks_recording_tail_new (const char *path,
   self->max_bytes = max_bytes;
   self->partial = g_string_new (NULL);
   self->header = g_string_new (NULL);
+  self->wrap = 1u << TKS_RECORDING_TICK_BITS;
   self->lines = g_queue_new ();
   self->announced = g_tree_new_full ((GCompareDataFunc) strcmp, NULL, g_free, g_free);
   self->head = g_string_new (NULL);
@@ -107,14 +111,36 @@ list_add (TksRecordingTail *self,
     g_ptr_array_add (self->threads, g_strdup (colon));
 }
 
-/* Whether the switch of 20-bit @tick, after the switch of @before, came after a wrap, as the
- * whole file's reading tells (docs/rebuild.md): its tick is smaller by more than half a wrap.
+/* Whether the switch of @tick, after the switch of @before, came after a wrap, as the whole
+ * file's reading tells (docs/rebuild.md): its tick is smaller by more than half a wrap.
  * (Smaller by less, it is out of order, and that reading leaves it out.) */
 static gboolean
-after_wrap (guint32 before,
-            guint32 tick)
+after_wrap (TksRecordingTail *self,
+            guint32           before,
+            guint32           tick)
 {
-  return tick < before && before - tick > TKS_RECORDING_TICK_WRAP / 2;
+  return tick < before && before - tick > self->wrap / 2;
+}
+
+/* A heartbeat let go ("Heartbeat: tick T"): it comes after the switch or heartbeat before it,
+ * as the switch after it comes after it. */
+static void
+list_beat (TksRecordingTail *self,
+           const char       *line)
+{
+  guint64 tick;
+  char *end = NULL;
+
+  if (!g_str_has_prefix (line, "Heartbeat: tick "))
+    return;
+  tick = g_ascii_strtoull (line + strlen ("Heartbeat: tick "), &end, 10);
+  if (end == line + strlen ("Heartbeat: tick ") || tick >= self->wrap)
+    return;
+  if (self->gone_any && tick < self->gone_tick)
+    self->gone_wraps++;
+  self->gone_tick = (guint32) tick;
+  self->gone_any = TRUE;
+  self->gone_beat = TRUE;
 }
 
 /* A compact line let go: its exit records take their threads out of the list, the threads
@@ -143,12 +169,15 @@ list_exits (TksRecordingTail *self,
       if (out == in && out != 0 && out <= self->threads->len)
         g_ptr_array_remove_index (self->threads, out - 1);
       /* the wraps as the file's reading counts them, on the switches */
-      if (self->gone_any && after_wrap (self->gone_tick, tick))
+      if (self->gone_beat)
+        self->gone_wraps += tick < self->gone_tick;
+      else if (self->gone_any && after_wrap (self, self->gone_tick, tick))
         self->gone_wraps++;
       else if (self->gone_any && tick < self->gone_tick)
         continue;
       self->gone_tick = tick;
       self->gone_any = TRUE;
+      self->gone_beat = FALSE;
     }
 }
 
@@ -189,6 +218,8 @@ trim (TksRecordingTail *self)
       else if (self->has_list && g_str_has_prefix (line, "Lost:"))
         /* (as the file's reading does: with coder 2, the line after it must have a key frame) */
         tks_compact_decoder_lost (self->decoder);
+      else if (self->has_list && line[0] == 'H')
+        list_beat (self, line);
       if (key != NULL)
         g_tree_replace (self->announced, key, line);
       else
@@ -234,6 +265,8 @@ split_header (TksRecordingTail *self)
     }
   self->has_list = TRUE;
   self->decoder = tks_compact_header_decoder (&facts);
+  if (facts.tick_bits >= 8 && facts.tick_bits <= 20)
+    self->wrap = 1u << facts.tick_bits;
 }
 
 static void
@@ -401,7 +434,16 @@ tks_recording_tail_wraps_before (TksRecordingTail *self,
     return 0;
   /* @start counts from the stretch's first switch, in its tick's epoch: an event before it
    * and before a wrap is below 0 */
-  epochs = floor (start / TKS_RECORDING_TICK_WRAP);
-  tick = floor (start - epochs * TKS_RECORDING_TICK_WRAP);
-  return (double) self->gone_wraps + after_wrap (self->gone_tick, (guint32) tick) - epochs;
+  epochs = floor (start / self->wrap);
+  tick = floor (start - epochs * self->wrap);
+  return (double) self->gone_wraps - epochs +
+         (self->gone_beat ? tick < self->gone_tick : after_wrap (self, self->gone_tick, (guint32) tick));
+}
+
+double
+tks_recording_tail_get_tick_wrap (TksRecordingTail *self)
+{
+  g_return_val_if_fail (self != NULL, TKS_RECORDING_TICK_WRAP);
+
+  return self->wrap;
 }

@@ -21,7 +21,8 @@ G_BEGIN_DECLS
  * decodes the compact lines it lets go.
  */
 
-/* A recording's ticks have 20 bits (mcu-lib/WIRE-FORMAT.md): they wrap every 2^20 ticks. */
+/* A recording's ticks have 20 bits unless its header's "Tick bits" says otherwise (16 on a board
+ * whose system time has 16 bits, mcu-lib/WIRE-FORMAT.md): they wrap every 2^20 ticks. */
 #define TKS_RECORDING_TICK_BITS 20
 #define TKS_RECORDING_TICK_WRAP ((double) (1u << TKS_RECORDING_TICK_BITS))
 
@@ -47,13 +48,17 @@ GBytes           *tks_recording_tail_compose       (TksRecordingTail  *self);
 /* Bytes of the file read so far; bytes of lines kept now. */
 guint64           tks_recording_tail_get_offset    (TksRecordingTail  *self);
 gsize             tks_recording_tail_get_kept      (TksRecordingTail  *self);
+/* Where the recording's tick wraps: 2^"Tick bits" ticks (TKS_RECORDING_TICK_WRAP while the
+ * header is not complete). */
+double            tks_recording_tail_get_tick_wrap (TksRecordingTail  *self);
 /* Where the composed text lies in the recording. Its times count from its own first switch's
- * tick, which has 20 bits: its time t is t + wraps × TKS_RECORDING_TICK_WRAP in the whole
+ * tick, which has the header's bits: its time t is t + wraps × the tick's wrap in the whole
  * recording's (the file read as a capture), where wraps is what this returns for the text's
  * @start (its capture's first time; an event before the first switch and before a wrap is
  * below 0). The tail counts the wraps in the switches it lets go as the whole file's reading
  * does (docs/rebuild.md): a tick smaller than the one before by more than half a wrap is one
- * after a wrap. 0 while no line was let go. It tells of the tail as the last update left it:
+ * after a wrap, and a heartbeat ("Heartbeat: tick T") and the first switch after it each come
+ * after the one before. 0 while no line was let go. It tells of the tail as the last update left it:
  * ask between that update and the next. */
 double            tks_recording_tail_wraps_before  (TksRecordingTail  *self,
                                                     double             start);

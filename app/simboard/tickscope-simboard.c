@@ -173,6 +173,7 @@ main (int argc, char *argv[])
   int packet_bytes = 256;
   gint64 baud = 0;
   int workers = 0;
+  int systime_bits = 32;
   gboolean legacy_defects = FALSE;
   gboolean legacy = FALSE;
   gboolean no_events = FALSE;
@@ -191,6 +192,7 @@ main (int argc, char *argv[])
     { "baud", 0, 0, G_OPTION_ARG_INT64, &baud, "Send no faster than a serial line at this baud rate (default: no limit)", "BAUD" },
     { "no-banner", 0, 0, G_OPTION_ARG_NONE, &no_banner, "Do not print the shell banner on connect", NULL },
     { "workers", 0, 0, G_OPTION_ARG_INT, &workers, "Extra logged threads alive from boot, to have more than the log can number (63; 62 with events) (default 0)", "N" },
+    { "systime-bits", 0, 0, G_OPTION_ARG_INT, &systime_bits, "Width of the kernel's system time, 32 or 16 (CH_CFG_ST_RESOLUTION 16: ticks wrap every 65536) (default 32)", "BITS" },
     { "no-events", 0, 0, G_OPTION_ARG_NONE, &no_events, "Run the board library built without its event options: threads_dump answers dump version 1 (switches only, at tick resolution), no threads_trigger_when", NULL },
     { "legacy", 0, 0, G_OPTION_ARG_NONE, &legacy, "Serve the original command set only (threads_list, threads_timestamps, threads_timestamps_trigger, threads_timestamps_run, threads_stat, threads_uc), from the library without events", NULL },
     { "legacy-defects", 0, 0, G_OPTION_ARG_NONE, &legacy_defects, "Behave like the original threads_utilities library: legacy commands only (no threads_dump), exit records written after a trigger froze the log, a deleted-thread history of the last 64 exits whatever the log holds", NULL },
@@ -255,6 +257,7 @@ main (int argc, char *argv[])
   opts.legacy_defects = legacy_defects;
   opts.legacy = legacy;
   opts.events = !no_events;
+  opts.systime_bits = systime_bits < 0 ? 0 : (guint) systime_bits;
   if (!tks_simboard_options_check (&opts, &error) || !tks_simboard_state_acquire (&error))
     {
       g_printerr ("tickscope-simboard: %s\n", error->message);

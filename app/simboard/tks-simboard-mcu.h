@@ -58,6 +58,9 @@ typedef struct
 
 extern const TksMcuLib tks_mcu_events_lib;  /* every event option: dump version 2 */
 extern const TksMcuLib tks_mcu_plain_lib;   /* no event option: dump version 1 */
+/* The same two on a kernel whose system time has 16 bits (CH_CFG_ST_RESOLUTION 16) */
+extern const TksMcuLib tks_mcu_events16_lib;
+extern const TksMcuLib tks_mcu_plain16_lib;
 
 /* The build the kernel hooks and the library calls reach from now on (the events build until
  * set). Only between boards: the library's state is its own in each build. */

@@ -27,6 +27,13 @@ void              tks_simboard_state_advance (TksSimboardState         *board,
  * (without the echo and the prompt). */
 char             *tks_simboard_state_run_command (TksSimboardState     *board,
                                                   const char           *line);
+/* threads_record (@events: "threads_record events") for @ticks of the board, the library
+ * polled every @poll_ticks with a keep-alive byte, then stopped: the stream's text (its header
+ * to its end line, without the echo and the prompt). */
+char             *tks_simboard_state_record      (TksSimboardState     *board,
+                                                  gboolean              events,
+                                                  guint64               ticks,
+                                                  guint                 poll_ticks);
 /* tks_simboard_state_run_command(), with the board running a tick every @writes_per_tick
  * writes of the reply: threads run, are created and exit while the reply is printed, as on
  * a board whose shell waits for a slow link. Not while the shell is served. */

@@ -1354,8 +1354,10 @@ tks_simboard_state_new_traced (const TksSimboardOptions *opts,
   b->fd = -1;
 
   /* The original library had no events. */
-  b->mcu = opts->events && !opts->legacy && !opts->legacy_defects
-           ? &tks_mcu_events_lib : &tks_mcu_plain_lib;
+  if (opts->events && !opts->legacy && !opts->legacy_defects)
+    b->mcu = opts->systime_bits == 16 ? &tks_mcu_events16_lib : &tks_mcu_events_lib;
+  else
+    b->mcu = opts->systime_bits == 16 ? &tks_mcu_plain16_lib : &tks_mcu_plain_lib;
   g_assert (b->mcu->thread_size == sizeof (thread_t));
   tks_simboard_mcu_use (b->mcu);
   b->commands = make_commands (opts, b->mcu);
@@ -1471,6 +1473,32 @@ tks_simboard_state_run_command_slowly (TksSimboardState *b, const char *line,
   reply = tks_simboard_state_run_command (b, line);
   b->writes_per_tick = 0;
   return reply;
+}
+
+char *
+tks_simboard_state_record (TksSimboardState *b, gboolean events, guint64 ticks, guint poll_ticks)
+{
+  static const uint8_t keep_alive = 0x16, stop = 3;
+  BoardStream stream = { { &board_stream_vmt }, b };
+  GByteArray *saved = b->out;
+  GByteArray *text = g_byte_array_new ();
+  guint64 end = b->tick + ticks;
+
+  g_return_val_if_fail (poll_ticks > 0, NULL);
+
+  b->out = text;
+  if (b->mcu->record_begin (&stream.base, events))
+    {
+      while (b->tick < end)
+        {
+          tks_simboard_state_advance (b, MIN ((guint64) poll_ticks, end - b->tick));
+          b->mcu->record_poll (&stream.base, &keep_alive, 1);
+        }
+      b->mcu->record_poll (&stream.base, &stop, 1);
+    }
+  b->out = saved;
+  g_byte_array_append (text, (const guint8 *) "", 1);
+  return (char *) g_byte_array_free (text, FALSE);
 }
 
 char *
@@ -1713,6 +1741,7 @@ tks_simboard_options_init (TksSimboardOptions *opts)
   opts->legacy_defects = FALSE;
   opts->events = TRUE;
   opts->legacy = FALSE;
+  opts->systime_bits = 32;
 }
 
 gboolean
@@ -1724,6 +1753,12 @@ tks_simboard_options_check (const TksSimboardOptions *opts, GError **error)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    "Tick frequency %u Hz is out of range: use 100 to 100000 Hz", opts->tick_hz);
+      return FALSE;
+    }
+  if (opts->systime_bits != 16 && opts->systime_bits != 32)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "A system time of %u bits is not simulated: use 16 or 32", opts->systime_bits);
       return FALSE;
     }
   if (opts->log_size < 16 || opts->log_size > TKS_SIMBOARD_MAX_LOG_SIZE)

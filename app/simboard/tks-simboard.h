@@ -67,6 +67,9 @@ typedef struct
   gboolean legacy;       /* serve the original command set only (no threads_dump, no
                           threads_trigger_when), from the library without events; default
                           FALSE */
+  guint   systime_bits;  /* width of the kernel's system time: 32, or 16 as on a board in
+                          tick-less mode on a 16-bit timer (CH_CFG_ST_RESOLUTION 16: the
+                          library's ticks wrap every 65536); default 32 */
 } TksSimboardOptions;
 
 typedef struct _TksSimboard TksSimboard;
