@@ -2482,6 +2482,7 @@ tu_print_dump (BaseSequentialStream *out, int compact)
 #define TU_REC_BATCH    16U    /* entries taken from the log under one lock */
 #define TU_REC_POLL     512U   /* entries at most per poll, so that input is seen often */
 #define TU_REC_COUNTED_MS 1000U /* the counted handlers are reported this often */
+#define TU_REC_SPARE    8U     /* fewer numbers free: the reader skips ahead to give some back */
 
 typedef struct
 {
@@ -2489,7 +2490,9 @@ typedef struct
   uint8_t   events;       /* every entry with its counter; else the switches at tick resolution */
   uint8_t   threads;      /* threads announced (numbers 1 to threads) */
   uint8_t   names;        /* names announced */
+  uint8_t   stopping;     /* the stop byte came: the stream ends at until */
   uint32_t  seq;          /* sequence number of the next slot to read */
+  uint32_t  until;        /* with stopping: the sequence number of the first slot not sent */
   uint32_t  slots;        /* slots of the entries streamed */
   uint32_t  lost;         /* slots overwritten before they were read, in all */
   uint32_t  entries;      /* entries streamed */
@@ -2623,14 +2626,28 @@ tu_rec_announce (BaseSequentialStream *out, uint8_t n_threads, uint8_t n_names)
  * held meanwhile are written at the reader and taken here, under the same lock (so no hole can
  * take them), before any other announcement: the host renumbers at the same place in the
  * stream as the board, and the numbers go to the threads created next (announced as usual).
- * A batch at most. */
+ * A batch at most. Short of numbers, the reader skips what it has not read (counted in @lost)
+ * to give them back without waiting. */
 static uint32_t
 tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_threads,
              uint8_t *n_names, int give_back)
 {
-  uint32_t n = 0, left, pos, oldest;
+  uint32_t n = 0, left, keep, pos, oldest;
 
   chSysLock ();
+  /* Short of numbers while the reader lags (a link slower than the board): waiting to catch up
+   * would leave the threads created meanwhile unnumbered. The reader leaves out what the log
+   * holds beyond it (counted, a hole like any other) and gives the numbers back at once. On a
+   * saturated link this costs nothing: the link takes as many entries either way. */
+  if (tu_n_held != 0U && tu_rec.seq != tu_written && tu_rec.stopping == 0U
+      && tu_n_slots + TU_REC_SPARE > (uint32_t) THREADS_TIMESTAMPS_MAX_THREADS
+      && tu_rec.threads == tu_n_slots && tu_active != 0U && tu_hold_count == 1U)
+    {
+      if (tu_written - tu_rec.seq < 0x80000000U)
+        *lost += tu_written - tu_rec.seq;
+      tu_rec.seq = tu_written;
+      give_back = 1;
+    }
   if (give_back != 0 && tu_n_held != 0U && tu_rec.seq == tu_written
       && tu_rec.threads == tu_n_slots && tu_active != 0U && tu_hold_count == 1U)
     {
@@ -2645,13 +2662,24 @@ tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_thre
   if (tu_rec.seq - (tu_written - tu_count) > tu_count)
     {
       oldest = tu_written - tu_count;
-      if (tu_written - tu_rec.seq < 0x80000000U)
-        *lost += oldest - tu_rec.seq;   /* overwritten (else the log was emptied) */
+      if (tu_written - tu_rec.seq >= 0x80000000U)
+        tu_rec.until = oldest;          /* emptied: what a stop was to send is gone */
+      else
+        {
+          /* overwritten; after the stop byte, only what came before it counts */
+          if (tu_rec.stopping != 0U && oldest - tu_rec.until < 0x80000000U)
+            oldest = tu_rec.until;
+          *lost += oldest - tu_rec.seq;
+        }
       tu_rec.seq = oldest;
     }
   left = tu_written - tu_rec.seq;
+  /* After the stop byte, the entries written since are not part of the recording. */
+  keep = tu_rec.stopping != 0U ? tu_written - tu_rec.until : 0U;
+  if (keep > left)
+    keep = left;
   pos = (tu_head + TU_LOG_SIZE - left) % TU_LOG_SIZE;
-  while (n < TU_REC_BATCH && left != 0U)
+  while (n < TU_REC_BATCH && left > keep)
     {
       uint32_t before = left;
 
@@ -2673,14 +2701,29 @@ tu_rec_take (tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_thre
   return n;
 }
 
-/* Streams what the log holds beyond the reader, a bounded number of entries. */
+/* "Lost:": @lost slots the stream does not carry, between the last entry streamed and the
+ * tick @next (of the first entry after the hole, or of now). Only between the lines. */
 static void
-tu_rec_drain (BaseSequentialStream *out, systime_t now)
+tu_rec_lost (BaseSequentialStream *out, uint32_t lost, uint32_t next)
+{
+  tu_zlog_flush (out, &tu_rec.log);
+  tu_rec.log.chain = 0;   /* the line after a hole starts from a key frame */
+  chprintf (out, "Lost: before record %lu, ticks %lu to %lu, %lu switches dropped" TU_NL,
+            (unsigned long) tu_rec.slots, (unsigned long) tu_rec.last_tick,
+            (unsigned long) (tu_rec.last_tick + ((next - tu_rec.last_tick) & TU_TIME_MASK)),
+            (unsigned long) lost);
+  tu_rec.lost += lost;
+}
+
+/* Streams what the log holds beyond the reader, @most entries at most (after the stop byte,
+ * up to the stop however many that is: at most a log). */
+static void
+tu_rec_drain (BaseSequentialStream *out, systime_t now, uint32_t most)
 {
   uint32_t taken = 0;
   int give_back = 0;
 
-  while (taken < TU_REC_POLL)
+  while (taken < most)
     {
       tu_entry_t batch[TU_REC_BATCH];
       uint32_t slots[TU_REC_BATCH];
@@ -2695,20 +2738,10 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
         break;
 
       n = tu_rec_take (batch, slots, &lost, &n_threads, &n_names, give_back);
+      /* The hole lies between the lines: from the last entry streamed to the next one. */
       if (lost != 0U)
-        {
-          /* The hole lies between the lines: from the last entry streamed to the next one. */
-          uint32_t next = n != 0U ? (batch[0].record >> TU_TIME_POS) & TU_TIME_MASK
-                                  : (uint32_t) now & TU_TIME_MASK;
-
-          tu_zlog_flush (out, &tu_rec.log);
-          tu_rec.log.chain = 0;   /* the line after a hole starts from a key frame */
-          chprintf (out, "Lost: before record %lu, ticks %lu to %lu, %lu switches dropped" TU_NL,
-                    (unsigned long) tu_rec.slots, (unsigned long) tu_rec.last_tick,
-                    (unsigned long) (tu_rec.last_tick + ((next - tu_rec.last_tick) & TU_TIME_MASK)),
-                    (unsigned long) lost);
-          tu_rec.lost += lost;
-        }
+        tu_rec_lost (out, lost, n != 0U ? (batch[0].record >> TU_TIME_POS) & TU_TIME_MASK
+                                        : (uint32_t) now & TU_TIME_MASK);
       tu_rec_announce (out, n_threads, n_names);
       for (i = 0; i < n; i++)
         {
@@ -2730,6 +2763,8 @@ tu_rec_drain (BaseSequentialStream *out, systime_t now)
       taken += n;
       if (n == TU_REC_BATCH)
         give_back = 0;        /* more to read first */
+      else if (tu_rec.stopping != 0U)
+        break;                /* everything up to the stop is out */
       else if (give_back != 0 && n == 0)
         break;                /* caught up, nothing (more) to give back */
       else
@@ -2899,8 +2934,15 @@ tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
     {
       if (input[i] == (uint8_t) TU_REC_STOP)
         {
+          /* What the log holds up to now is sent, however far behind the reader is (at most
+           * a log: what the writer overwrites meanwhile is counted in "Lost:" lines); the
+           * output waits for the channel from here on. */
           tu_rec_out.ending = 1U;
-          tu_rec_drain (out, now);
+          chSysLock ();
+          tu_rec.stopping = 1U;
+          tu_rec.until = tu_written;
+          chSysUnlock ();
+          tu_rec_drain (out, now, 0xFFFFFFFFU);
           tu_rec_end (out);
           return 0;
         }
@@ -2908,11 +2950,22 @@ tuRecordPoll (BaseSequentialStream *out, const uint8_t *input, size_t n)
     }
   if (tu_rec.unheard >= tu_rec_ticks (TU_REC_SILENCE_MS))
     {
-      /* Nobody listens any more (the host went away, the cable was pulled). */
+      /* Nobody listens any more (the host went away, the cable was pulled): what the log
+       * holds is not sent, but counted, so that a host still reading knows. */
+      uint32_t unsent;
+
+      chSysLock ();
+      unsent = tu_written - tu_rec.seq;
+      if (unsent >= 0x80000000U)
+        unsent = tu_count;    /* the log was emptied: it holds what was written since */
+      tu_rec.seq = tu_written;
+      chSysUnlock ();
+      if (unsent != 0U)
+        tu_rec_lost (out, unsent, (uint32_t) now & TU_TIME_MASK);
       tu_rec_end (out);
       return 0;
     }
-  tu_rec_drain (out, now);
+  tu_rec_drain (out, now, TU_REC_POLL);
   tu_rec_beat (out);
   (void) tu_rec_send (0);
   return 1;

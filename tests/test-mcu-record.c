@@ -284,6 +284,142 @@ test_drops_counted_in_band (void)
   g_assert_cmpfloat (gaps[0].end, <=, 1946);
 }
 
+/* A slow link: while the shell thread waits to send, the kernel goes on switching, two
+ * switches for every byte sent (a busy board on a link that takes about a byte per switch),
+ * so the reader stays behind for good. The switches go between main, the worker and a third
+ * thread, never idle: each takes one slot of the log and is one entry of the stream. */
+typedef struct
+{
+  systime_t tick;
+  guint     written;   /* switches made */
+  gsize     sent;      /* bytes of the stream so far */
+  guint32   random;
+} SlowLink;
+
+/* @n switches at irregular times (1 to 4 ticks apart), to threads in no fixed order: a
+ * stream of about a byte per switch. */
+static void
+slow_link_switches (SlowLink *link,
+                    guint     n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      link->random = link->random * 1103515245u + 12345u;
+      link->tick += 1 + (link->random >> 16) % 4u;
+      ch_host_time = link->tick;
+      ch_host_counter = (rtcnt_t) link->tick * 168000u;
+      /* one of the two others than the thread running */
+      turn += 1 + (link->random >> 20) % 2u;
+      ch_host_switch (rota[turn % 3]);
+    }
+  link->written += n;
+}
+
+static void
+slow_link_write (gpointer data)
+{
+  SlowLink *link = data;
+  guint n = (guint) (out.text->len - link->sent);
+
+  link->sent = out.text->len;
+  slow_link_switches (link, n);
+}
+
+static void
+slow_link_begin (SlowLink *link)
+{
+  boot ();
+  ch_host_thread_init (&threads[3], "busy", 129, CH_FLAG_MODE_STATIC);
+  rota[1] = &threads[3];
+  turn = 0;   /* main runs */
+  g_assert_cmpint (tuRecordBegin (&out.base, 0), ==, 1);
+  link->tick = 1000;
+  link->written = 0;
+  link->random = 1;
+  link->sent = out.text->len;
+  out.on_write = slow_link_write;
+  out.on_write_data = link;
+  for (guint i = 0; i < 20; i++)
+    {
+      slow_link_switches (link, 100);
+      g_assert_cmpint (poll_with ("\x16"), ==, 1);
+    }
+}
+
+/* The switches a recording accounts for: those its end line counts (every entry is a switch
+ * here) and those its "Lost:" lines say were dropped; the capture read back agrees. */
+static guint64
+slow_link_accounted (const char *text)
+{
+  g_autoptr(TksCapture) capture = NULL;
+  g_auto(GStrv) lines = g_strsplit (text, "\r\n", -1);
+  guint64 streamed = 0, dropped = 0, gap_dropped = 0;
+  const TksGap *gaps;
+  guint n_gaps;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *comma = strrchr (lines[i], ',');
+
+      if (g_str_has_prefix (lines[i], "Lost: "))
+        dropped += g_ascii_strtoull (comma + 1, NULL, 10);
+      else if (g_str_has_prefix (lines[i], "End of dump: "))
+        streamed = g_ascii_strtoull (lines[i] + strlen ("End of dump: "), NULL, 10);
+    }
+  g_assert_cmpuint (count_lines (text, "End of dump: "), ==, 1);
+  capture = read_back (text, "threads_record");
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, streamed);
+  gaps = tks_capture_get_gaps (capture, &n_gaps);
+  for (guint i = 0; i < n_gaps; i++)
+    gap_dropped += gaps[i].dropped;
+  g_assert_cmpuint (gap_dropped, ==, dropped);
+  g_test_message ("%" G_GUINT64_FORMAT " switches streamed, %" G_GUINT64_FORMAT " dropped in "
+                  "%u holes", streamed, dropped, n_gaps);
+  return streamed + dropped;
+}
+
+/* The stop byte comes while the reader is a log behind: the board sends what the log holds
+ * up to the stop, and counts in "Lost:" lines what the writer overwrote meanwhile; what it
+ * writes after the stop is not part of the recording. Nothing is left out silently. */
+static void
+test_stop_sends_backlog (void)
+{
+  g_autofree char *text = NULL;
+  SlowLink link;
+  guint at_stop;
+
+  slow_link_begin (&link);
+  at_stop = link.written;
+  stop ();
+  out.on_write = NULL;
+  text = take_text ();
+  g_assert_cmpuint (count_lines (text, "Lost: "), >, 0);
+  g_assert_cmpuint (slow_link_accounted (text), ==, at_stop);
+}
+
+/* The host falls silent while the reader is behind: the board does not send the backlog into
+ * nothing, but says what it leaves out before the end line. */
+static void
+test_silence_counts_backlog (void)
+{
+  g_autofree char *text = NULL;
+  SlowLink link;
+  guint before = 0;
+  int on = 1;
+
+  slow_link_begin (&link);
+  while (on)
+    {
+      slow_link_switches (&link, 20);
+      before = link.written;
+      on = poll_with ("");
+    }
+  out.on_write = NULL;
+  text = take_text ();
+  g_assert_cmpuint (slow_link_accounted (text), ==, before);
+}
+
 /* The host falls silent: three seconds after its last byte the board ends the stream by
  * itself; a keep-alive every second keeps it going. */
 static void
@@ -509,12 +645,12 @@ typedef struct
   GString *text;
   guint    queued;    /* bytes in the output queue */
   guint64  wakeups;   /* of a writer waiting on the full queue */
-} SlowLink;
+} PacedLink;
 
 static size_t
-slow_link_write (void *ip, const uint8_t *bp, size_t n)
+paced_link_write (void *ip, const uint8_t *bp, size_t n)
 {
-  SlowLink *self = ip;
+  PacedLink *self = ip;
 
   for (size_t i = 0; i < n; i++)
     {
@@ -530,20 +666,20 @@ slow_link_write (void *ip, const uint8_t *bp, size_t n)
 }
 
 static size_t
-slow_link_writet (void *ip, const uint8_t *bp, size_t n, uint32_t timeout)
+paced_link_writet (void *ip, const uint8_t *bp, size_t n, uint32_t timeout)
 {
-  SlowLink *self = ip;
+  PacedLink *self = ip;
 
   if (timeout != TIME_IMMEDIATE)
-    return slow_link_write (ip, bp, n);
+    return paced_link_write (ip, bp, n);
   n = MIN (n, LINK_QUEUE - self->queued);
   self->queued += (guint) n;
   g_string_append_len (self->text, (const char *) bp, (gssize) n);
   return n;
 }
 
-static const struct BaseSequentialStreamVMT slow_link_vmt = {
-  slow_link_write, NULL, slow_link_writet, NULL
+static const struct BaseSequentialStreamVMT paced_link_vmt = {
+  paced_link_write, NULL, paced_link_writet, NULL
 };
 
 /* A recording that floods its link (8 switches a tick, more than 115200 baud carries, as the
@@ -555,7 +691,7 @@ static void
 test_slow_link_no_wait_per_byte (void)
 {
   static const uint8_t keep_alive = 0x16, stop_byte = THREADS_RECORD_STOP_BYTE;
-  SlowLink link = { { &slow_link_vmt }, g_string_new (NULL), 0, 0 };
+  PacedLink link = { { &paced_link_vmt }, g_string_new (NULL), 0, 0 };
   g_autofree char *text = NULL;
   g_autoptr(TksCapture) capture = NULL;
   guint64 wakeups;
@@ -604,6 +740,77 @@ test_slow_link_no_wait_per_byte (void)
   g_assert_cmpuint (tks_capture_get_n_records (capture), >, 1000);
 }
 
+/* Threads that come and go while the link is saturated: the reader never catches up, so
+ * the board cannot wait for it to give the numbers back; it skips ahead when fewer than 8
+ * numbers are free. Far more threads than numbers get one over the recording, every run read
+ * back belongs to the thread that ran it, and nothing is left out without a count. */
+static void
+test_numbers_given_back_saturated (void)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  char names[N_SPAWNED][16];
+  systime_t begun[N_SPAWNED];
+  guint n_numbered = 0, n_checked = 0, n_warnings = 0;
+  const char * const *warnings;
+  SlowLink link;
+
+  slow_link_begin (&link);
+  memset (spawned, 0, sizeof spawned);
+  for (guint i = 0; i < N_SPAWNED; i++)
+    {
+      g_snprintf (names[i], sizeof names[i], "spawned %u", i);
+      ch_host_time = ++link.tick;
+      ch_host_thread_init (&spawned[i], names[i], (tprio_t) (120 + i % 7), CH_FLAG_MODE_STATIC);
+      ch_host_switch (&spawned[i]);
+      begun[i] = ch_host_time;
+      ch_host_time = ++link.tick;
+      ch_host_thread_exit (&spawned[i]);
+      ch_host_switch (rota[turn % 3]);
+      slow_link_switches (&link, 10);
+      if (i % 2 == 1)
+        g_assert_cmpint (poll_with ("\x16"), ==, 1);
+    }
+  stop ();
+  out.on_write = NULL;
+  text = take_text ();
+  g_assert_cmpuint (count_lines (text, "Lost: "), >, 0);
+  capture = read_back (text, "threads_record");
+  g_assert_null (tks_capture_get_damage (capture));
+  warnings = tks_capture_get_warnings (capture, &n_warnings);
+  for (guint i = 0; i < n_warnings; i++)
+    g_test_message ("%s", warnings[i]);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+      guint k;
+
+      g_assert_false (th->flags & TKS_THREAD_NOT_LISTED);
+      if (!g_str_has_prefix (th->name, "spawned "))
+        continue;
+      g_assert_cmpint (th->number, >, 0);
+      n_numbered++;
+      k = (guint) g_ascii_strtoull (th->name + strlen ("spawned "), NULL, 10);
+      g_assert_cmpuint (k, <, N_SPAWNED);
+      g_assert_cmpint (th->priority, ==, 120 + (int) (k % 7));
+      g_assert_cmpuint (th->n_runs, <=, 1);
+      /* Its one run, if the stream has it: from its switch in to the exit's switch away (a
+       * hole may take either, the run then ends or begins with the hole), never elsewhere. */
+      if (th->n_runs == 1)
+        {
+          g_assert_cmpfloat (floor (th->runs[0].begin), >=, (double) begun[k]);
+          g_assert_cmpfloat (floor (th->runs[0].end), <=, (double) begun[k] + 1.0);
+          n_checked += floor (th->runs[0].begin) == (double) begun[k]
+                       && floor (th->runs[0].end) == (double) begun[k] + 1.0;
+        }
+    }
+  g_test_message ("%u spawned threads numbered, %u of their runs streamed whole", n_numbered,
+                  n_checked);
+  g_assert_cmpuint (n_numbered, >, 63);
+  g_assert_cmpuint (n_checked, >, 0);
+}
+
 /* Arguments other than "events" get the usage line. */
 static void
 test_usage (void)
@@ -625,12 +832,15 @@ main (int argc, char *argv[])
   g_test_add_func ("/mcu/record/link-handler-counted", test_stream_link_handler_counted);
   g_test_add_func ("/mcu/record/drops-counted-in-band", test_drops_counted_in_band);
   g_test_add_func ("/mcu/record/keepalive-timeout", test_keepalive_timeout);
+  g_test_add_func ("/mcu/record/stop-sends-backlog", test_stop_sends_backlog);
+  g_test_add_func ("/mcu/record/silence-counts-backlog", test_silence_counts_backlog);
   g_test_add_func ("/mcu/record/threads-and-trigger", test_threads_and_trigger);
   g_test_add_func ("/mcu/record/numbers-given-back", test_numbers_given_back);
   g_test_add_func ("/mcu/record/numbers-given-back-by-many", test_numbers_given_back_by_many);
   g_test_add_func ("/mcu/record/numbers-given-back-events", test_numbers_given_back_events);
   g_test_add_func ("/mcu/record/exited-heap-threads-named", test_exited_heap_threads_named);
   g_test_add_func ("/mcu/record/slow-link-no-wait-per-byte", test_slow_link_no_wait_per_byte);
+  g_test_add_func ("/mcu/record/numbers-given-back-saturated", test_numbers_given_back_saturated);
   g_test_add_func ("/mcu/record/usage", test_usage);
   return g_test_run ();
 }

@@ -926,6 +926,107 @@ test_program_record_names (void)
   g_rmdir (dir);
 }
 
+/* A recording of the board program, four times as fast, on a serial line it saturates: the
+ * shell thread never catches up with the log, and its jobs come and go far beyond the 62
+ * numbers. Each thread is announced with a number (none recorded as number 0), named as in
+ * the truth, and the holes are counted. */
+static void
+test_program_record_saturated_numbers (void)
+{
+  static const char * const unlogged[] = { "stats", "watchdog", "job_g", NULL };
+  g_autofree char *dir = g_dir_make_tmp ("tks-truth-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "truth.csv", NULL);
+  const char * const options[] = { "--truth", path, "--speed", "4", "--baud", "115200", NULL };
+  static const char stop = 3;
+  ProgramBoard board = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *csv = NULL;
+  g_autoptr(Truth) truth = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  TksTruthEvent running = { 0 };
+  GOutputStream *to_board;
+  const char * const *warnings;
+  guint n_warnings = 0, numbered = 0, announced = 0;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  if (g_getenv ("TKS_SIMBOARD") == NULL)
+    {
+      g_test_skip ("TKS_SIMBOARD names no simulated board program");
+      return;
+    }
+  program_start (&board, options, 100000);
+  to_board = g_io_stream_get_output_stream (G_IO_STREAM (board.conn));
+  g_string_truncate (board.buf, 0);
+  g_output_stream_write_all (to_board, "threads_record events\r\n", 23, NULL, NULL, &error);
+  g_assert_no_error (error);
+  /* Until the stream announced 80 threads (about 6 s; a minute on a busy machine; without
+   * numbers given back, never), with a keep-alive byte after every read. */
+  for (;;)
+    {
+      const char *p = strstr (board.buf->str, "Compact:\r\n");
+      char chunk[4096];
+      gssize n;
+
+      announced = 0;
+      while (p != NULL && (p = strstr (p + 1, "\r\nThread number ")) != NULL)
+        announced++;
+      if (announced >= 80)
+        break;
+      if (g_get_monotonic_time () > deadline)
+        {
+          g_test_message ("only %u threads announced in 60 s", announced);
+          g_assert_cmpuint (announced, >=, 80);
+        }
+      n = g_input_stream_read (g_io_stream_get_input_stream (G_IO_STREAM (board.conn)), chunk,
+                               sizeof chunk, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (n, >, 0);
+      g_string_append_len (board.buf, chunk, n);
+      g_assert_cmpuint (board.buf->len, <, 64 << 20);
+      g_output_stream_write_all (to_board, "\x16", 1, NULL, NULL, &error);
+      g_assert_no_error (error);
+    }
+  g_output_stream_write_all (to_board, &stop, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  text = read_until (g_io_stream_get_input_stream (G_IO_STREAM (board.conn)), board.buf,
+                     "\r\nch> ");
+  program_stop (&board);
+  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
+  truth = truth_from_csv (csv, unlogged, &running);
+
+  /* The link was saturated: the board left out what it could not send, and said so. */
+  g_assert_nonnull (strstr (text, "\r\nLost: before record "));
+  capture = tks_capture_new_from_data (text, strlen (text), &error);
+  g_assert_no_error (error);
+  warnings = tks_capture_get_warnings (capture, &n_warnings);
+  for (guint i = 0; i < n_warnings; i++)
+    {
+      g_test_message ("%s", warnings[i]);
+      g_assert_null (strstr (warnings[i], "without a number"));
+      g_assert_null (strstr (warnings[i], "comes as number"));
+    }
+  for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+      gboolean found = FALSE;
+
+      g_assert_false (th->flags & TKS_THREAD_NOT_LISTED);
+      for (guint t = 0; t < truth->threads->len && !found; t++)
+        {
+          const TruthThread *tt = &g_array_index (truth->threads, TruthThread, t);
+
+          found = tt->priority == th->priority && g_strcmp0 (tt->name, th->name) == 0;
+        }
+      g_assert_true (found);
+      numbered += th->number > 0;
+    }
+  g_test_message ("%u threads announced, %u numbered in the capture", announced, numbered);
+  g_assert_cmpuint (numbered, >, 63);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_program_events (void)
 {
@@ -1034,6 +1135,8 @@ main (int argc, char *argv[])
                         test_recording_systime);
   g_test_add_func ("/truth/program", test_program);
   g_test_add_func ("/truth/program-record-names", test_program_record_names);
+  g_test_add_func ("/truth/program-record-saturated-numbers",
+                   test_program_record_saturated_numbers);
   g_test_add_func ("/truth/program-events", test_program_events);
   g_test_add_func ("/truth/program-help", test_program_help);
   g_test_add_func ("/truth/program-legacy", test_program_legacy);

@@ -1275,6 +1275,11 @@ record_step (TksSimboardState *b)
   before = b->printed;
   if (!b->mcu->record_poll (&stream.base, b->in->data, b->in->len))
     {
+      /* The last poll sends what the log held up to the stop byte: the line takes it at its
+       * pace before the prompt goes (as the replies after it). */
+      if (b->opts.baud > 0)
+        b->wire_free_us = g_get_monotonic_time ()
+                          + (gint64) ((b->printed - before) * 10 * G_USEC_PER_SEC / b->opts.baud);
       b->recording = FALSE;
       out_str (b, "ch> ");
     }
