@@ -284,6 +284,48 @@ test_record (gconstpointer data)
   g_unlink (path);
 }
 
+/* Slots the board lost after the last compact line (its backlog at the end, not sent) reach
+ * the entries' callback too, with no entries, so that what it is told adds up to the drops. */
+static void
+test_lost_after_last_line (void)
+{
+  Seen seen = { 0 };
+  g_autofree char *path = temp_path ("tks-test-record-lost-end.txt");
+  g_autofree char *data = g_test_build_filename (G_TEST_DIST, "data", "simboard-record.raw.txt",
+                                                 NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) stream = NULL;
+  g_autoptr(TksRecorder) recorder = NULL;
+  g_autoptr(GError) error = NULL;
+  TksRecorderStats st;
+  const char *end;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (data, &text, &len, &error));
+  g_assert_no_error (error);
+  stream = g_string_new_len (text, (gssize) len);
+  end = strstr (stream->str, "End of dump: ");
+  g_assert_nonnull (end);
+  g_string_insert (stream, end - stream->str,
+                   "Lost: before record 2963, ticks 4000 to 4100, 377 switches dropped\r\n");
+
+  recorder = tks_recorder_new (path, &error);
+  g_assert_no_error (error);
+  seen.notices = g_ptr_array_new_with_free_func (g_free);
+  tks_recorder_set_entries_func (recorder, on_entries, &seen);
+  tks_recorder_set_notice_func (recorder, on_notice, &seen);
+  tks_recorder_feed (recorder, (const guint8 *) stream->str, stream->len);
+  tks_recorder_close (recorder, &error);
+  g_assert_no_error (error);
+  tks_recorder_get_stats (recorder, &st);
+  g_assert_true (st.ended);
+  g_assert_cmpuint (st.dropped, ==, 377);
+  g_assert_cmpuint (seen.lost, ==, st.dropped);
+  g_assert_cmpuint (seen.entries, ==, st.entries);
+  g_ptr_array_unref (seen.notices);
+  g_unlink (path);
+}
+
 /* A link too slow for the board (4800 baud): the board's log goes round before the link takes
  * it; what it could not send is counted in the stream, and the capture shows the holes where
  * they were, as many as counted. The rest arrives whole. */
@@ -821,6 +863,7 @@ main (int argc, char *argv[])
   g_test_add_data_func ("/record/tcp", "--tcp", test_record);
   g_test_add_data_func ("/record/pty", "--pty", test_record);
   g_test_add_func ("/record/slow-link-drops", test_slow_link_drops);
+  g_test_add_func ("/record/lost-after-last-line", test_lost_after_last_line);
   g_test_add_func ("/record/events-paced", test_events_paced);
   g_test_add_data_func ("/record/tcp/killed", "--tcp", test_killed);
   g_test_add_data_func ("/record/pty/killed", "--pty", test_killed);

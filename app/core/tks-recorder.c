@@ -326,7 +326,14 @@ log_line (TksRecorder *self,
               self->line_no, count, line);
     }
   else if (starts (line, "End of dump:"))
-    self->phase = PHASE_END;
+    {
+      /* Slots lost after the last line (the board could not send its backlog): told with
+       * no entries, so that what was lost adds up to the drops. */
+      if (self->lost_pending > 0 && self->entries_func != NULL)
+        self->entries_func (NULL, 0, self->lost_pending, self->entries_data);
+      self->lost_pending = 0;
+      self->phase = PHASE_END;
+    }
   else if (line[0] != '\0')
     {
       g_autofree char *shown = g_strescape (line, NULL);

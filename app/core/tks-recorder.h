@@ -44,7 +44,8 @@ typedef struct
 
 /* Called with the entries of each compact line as it is decoded (TksEntry, in order; the
  * array is reused after the call). @entries: its entries; @lost_before: slots the board lost
- * just before them (0 mostly). */
+ * just before them (0 mostly). At the end line, slots lost after the last line come with no
+ * entries (@entries NULL, @n_entries 0). */
 typedef void (*TksRecorderEntriesFunc) (const TksEntry *entries,
                                         guint           n_entries,
                                         guint64         lost_before,
