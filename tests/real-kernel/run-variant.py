@@ -61,6 +61,12 @@ NO_HANDLERS = dict(EVERY_OPTION, THREADS_TIMESTAMPS_IRQ="false", THREADS_TIMESTA
 KERNEL_CHECKS = ["-DCH_DBG_SYSTEM_STATE_CHECK=TRUE", "-DCH_DBG_ENABLE_CHECKS=TRUE",
                  "-DCH_DBG_ENABLE_ASSERTS=TRUE"]
 
+# The serial driver's output queue of a board that records: a recording sends what the queue
+# takes without waiting (mcu-lib/README.md, "Continuous recording"), so the queue should hold
+# what the link carries between two polls; the demos' 32 bytes hold a tenth of what the
+# simulator's link carries in a millisecond.
+RECORDING_QUEUE = ["-DSERIAL_BUFFERS_SIZE=256"]
+
 VARIANTS = {
     "chibios-18.2-original": {
         "release": "18.2", "library": "original", "make": DROP_IN,
@@ -70,27 +76,29 @@ VARIANTS = {
         "about": "mcu-lib as a drop-in"},
     "chibios-18.2-all": {
         "release": "18.2", "library": "mcu-lib", "make": EVERY_OPTION_NO_READY,
-        "defs": KERNEL_CHECKS, "about": "mcu-lib, every option (no ready hook on RT 5)"},
+        "defs": KERNEL_CHECKS + RECORDING_QUEUE,
+        "about": "mcu-lib, every option (no ready hook on RT 5)"},
     "chibios-20.3-dropin": {
         "release": "20.3", "library": "mcu-lib", "make": DROP_IN,
         "about": "mcu-lib as a drop-in"},
     "chibios-20.3-all": {
         "release": "20.3", "library": "mcu-lib", "make": EVERY_OPTION_NO_READY,
-        "defs": KERNEL_CHECKS, "about": "mcu-lib, every option (no ready hook on RT 6)"},
+        "defs": KERNEL_CHECKS + RECORDING_QUEUE,
+        "about": "mcu-lib, every option (no ready hook on RT 6)"},
     "chibios-21.11-dropin": {
         "release": "21.11", "library": "mcu-lib", "make": DROP_IN,
         "about": "mcu-lib as a drop-in"},
     "chibios-21.11-all": {
         "release": "21.11", "library": "mcu-lib", "make": EVERY_OPTION,
-        "defs": KERNEL_CHECKS, "about": "mcu-lib, every option"},
+        "defs": KERNEL_CHECKS + RECORDING_QUEUE, "about": "mcu-lib, every option"},
     "chibios-21.11-systime16": {
         "release": "21.11", "library": "mcu-lib", "make": NO_HANDLERS,
-        "defs": ["-DCH_CFG_ST_RESOLUTION=16"],
+        "defs": ["-DCH_CFG_ST_RESOLUTION=16"] + RECORDING_QUEUE,
         "about": "16-bit system time (it wraps every 65.5 s: the first recording is made "
                  "across a wrap), events but handlers"},
     "chibios-21.11-10khz": {
         "release": "21.11", "library": "mcu-lib", "make": NO_HANDLERS,
-        "defs": ["-DCH_CFG_ST_FREQUENCY=10000"],
+        "defs": ["-DCH_CFG_ST_FREQUENCY=10000"] + RECORDING_QUEUE,
         "about": "a 10 kHz tick, events but handlers"},
     # Built only: the real ARMv7-M port, the STM32F4 HAL, the demo's flags (with LTO).
     "chibios-21.11-stm32f407": {
@@ -112,8 +120,9 @@ RT_OF_RELEASE = {"18.2": 5, "20.3": 6, "21.11": 7}
 # lets its checks pass plainly, saying so.
 LENIENT = {"irq-flood"}
 KNOWN_DEFECTS = {
-    "irq-flood": "the simulator's serial poll, an interrupt handler run at every turn of the "
-                 "idle loop, fills the log faster than a recording streams it: entries dropped",
+    "irq-flood": "with handlers and sleep logged, the emulated board's idle loop (which also "
+                 "sends the bytes) shares a busy machine's processor: a recording may drop "
+                 "entries when the machine is loaded",
 }
 
 
