@@ -13,8 +13,8 @@ build=${1:?usage: $0 BUILD_DIR [CHIBIOS_TREE]}
 src=$(cd "$(dirname "$0")/.." && pwd)
 tree=${2:-${CHIBIOS_DIR:-$src/../shared/chibios/21.11}}
 tree=$(cd "$tree" && pwd)
-out="$build/firmware-size"
-mkdir -p "$out"
+mkdir -p "$build/firmware-size"
+out=$(cd "$build/firmware-size" && pwd)   # absolute: make runs in each firmware's folder
 
 dropin="USE_THREADS_TIMESTAMPS=true THREADS_TIMESTAMPS_LOG_SIZE=3000 THREADS_TIMESTAMPS_DEFAULT_LOG=true"
 every="$dropin THREADS_TIMESTAMPS_CYCLES=true THREADS_TIMESTAMPS_COUNTER_HZ=168000000
