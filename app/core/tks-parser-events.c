@@ -323,12 +323,12 @@ counted_handler (TksParsedEvents *events,
 {
   TksEventsInfo *info = &events->info;
   g_autofree char *owned = text;
-  char *comma = strrchr (text, ',');
+  char *comma = strrchr (owned, ',');
   guint32 calls;
   guint i;
   GString *all;
 
-  if (comma == NULL || comma == text || !g_str_has_suffix (comma, " calls")
+  if (comma == NULL || comma == owned || !g_str_has_suffix (comma, " calls")
       || !read_u32 (comma + 2, comma + strlen (comma) - strlen (" calls"), &calls)
       || comma[1] != ' ')
     return FALSE;
@@ -339,14 +339,14 @@ counted_handler (TksParsedEvents *events,
       events->counted_calls = g_array_new (FALSE, TRUE, sizeof (guint64));
     }
   for (i = 0; i < events->counted_names->len; i++)
-    if (strcmp (g_ptr_array_index (events->counted_names, i), text) == 0)
+    if (strcmp (g_ptr_array_index (events->counted_names, i), owned) == 0)
       break;
   if (i == events->counted_names->len)
     {
       /* As many as the board has names, at most. */
       if (i >= TKS_EVENTS_MAX_NAMES)
         return FALSE;
-      g_ptr_array_add (events->counted_names, g_strdup (text));
+      g_ptr_array_add (events->counted_names, g_strdup (owned));
       g_array_set_size (events->counted_calls, i + 1);
     }
   g_array_index (events->counted_calls, guint64, i) = calls;
