@@ -90,6 +90,24 @@ read_back (const char *reply,
   return tks_test_capture_of_text (text, -1);
 }
 
+/* read_back(), for a stream that must read whole: no damage, no warning (each one is listed
+ * in the test's log when there are). */
+static TksCapture *
+read_back_clean (const char *reply,
+                 const char *command)
+{
+  TksCapture *capture = read_back (reply, command);
+  const char * const *warnings;
+  guint n_warnings = 0;
+
+  g_assert_null (tks_capture_get_damage (capture));
+  warnings = tks_capture_get_warnings (capture, &n_warnings);
+  for (guint i = 0; i < n_warnings; i++)
+    g_test_message ("%s", warnings[i]);
+  g_assert_cmpuint (n_warnings, ==, 0);
+  return capture;
+}
+
 static guint
 count_lines (const char *text,
              const char *prefix)
@@ -539,8 +557,7 @@ check_spawned_runs (guint    every,
   char names[N_SPAWNED][16];
   char expected[N_SPAWNED][16];
   systime_t begun[N_SPAWNED];
-  guint n_found = 0, n_warnings = 0;
-  const char * const *warnings;
+  guint n_found = 0;
   systime_t t;
 
   boot ();
@@ -576,12 +593,7 @@ check_spawned_runs (guint    every,
   g_assert_cmpuint (count_lines (text, "Lost:"), ==, 0);
   /* No thread went without a number. */
   g_assert_null (strstr (text, " to  0") );
-  capture = read_back (text, events ? "threads_record events" : "threads_record");
-  g_assert_null (tks_capture_get_damage (capture));
-  warnings = tks_capture_get_warnings (capture, &n_warnings);
-  for (guint i = 0; i < n_warnings; i++)
-    g_test_message ("%s", warnings[i]);
-  g_assert_cmpuint (n_warnings, ==, 0);
+  capture = read_back_clean (text, events ? "threads_record events" : "threads_record");
 
   for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
     {
@@ -751,8 +763,7 @@ test_numbers_given_back_saturated (void)
   g_autoptr(TksCapture) capture = NULL;
   char names[N_SPAWNED][16];
   systime_t begun[N_SPAWNED];
-  guint n_numbered = 0, n_checked = 0, n_warnings = 0;
-  const char * const *warnings;
+  guint n_numbered = 0, n_checked = 0;
   SlowLink link;
 
   slow_link_begin (&link);
@@ -775,12 +786,7 @@ test_numbers_given_back_saturated (void)
   out.on_write = NULL;
   text = take_text ();
   g_assert_cmpuint (count_lines (text, "Lost: "), >, 0);
-  capture = read_back (text, "threads_record");
-  g_assert_null (tks_capture_get_damage (capture));
-  warnings = tks_capture_get_warnings (capture, &n_warnings);
-  for (guint i = 0; i < n_warnings; i++)
-    g_test_message ("%s", warnings[i]);
-  g_assert_cmpuint (n_warnings, ==, 0);
+  capture = read_back_clean (text, "threads_record");
   for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
     {
       const TksThread *th = tks_capture_get_thread (capture, i);
