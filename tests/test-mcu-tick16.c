@@ -6,6 +6,7 @@
  * at that width, and a recording's heartbeats carry it over a quiet stretch longer than half
  * a wrap. Times are checked against the ticks the test set.
  */
+#include <math.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -17,6 +18,7 @@
 #include "threads_utilities.h"
 #include "tks-capture.h"
 #include "tks-compact.h"
+#include "tks-events.h"
 #include "tks-test-data.h"
 
 #define WRAP 65536u
@@ -147,6 +149,7 @@ test_saved_copy (void)
   g_rmdir (dir);
 }
 
+#ifndef THREADS_TIMESTAMPS_USER
 /* Polls the recording every 10 ms (100 ticks) from @from to @to, with a keep-alive every
  * second; the output stays in the stream. */
 static void
@@ -267,6 +270,143 @@ test_compact_steps_wrap (void)
     g_assert_cmpuint (g_array_index (entries, TksEntry, i).record >> 12, ==, (first + 5 * i) % WRAP);
 }
 
+#endif
+
+#ifdef THREADS_TIMESTAMPS_USER
+/* Sets the board's time, its 16-bit system time and its 168 MHz cycle counter alike. */
+static void
+set_time (guint32 tick)
+{
+  ch_host_time = tick;
+  ch_host_counter = (rtcnt_t) ((guint64) tick * 16800u);
+}
+
+/* A recording with events across quiet stretches of several wraps, with markers inside
+ * them: the heartbeats carry the entries over the wraps as they carry the switches, so every
+ * marker lies as far from the first switch as the board's time said, and each switch's entry
+ * lies where its record does. */
+static void
+test_recording_events_quiet_stretches (void)
+{
+  static const uint8_t stop_byte = THREADS_RECORD_STOP_BYTE;
+  static const uint8_t keep_alive = 0x16;
+  g_autofree char *text = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  const TksEventEntry *entries;
+  TksEvents *events;
+  guint32 t = 1000;
+  guint32 marks[6], truth[23];
+  guint n_marks = 0, n_entries, n_switches = 0, m = 0, n_truth = 0;
+  tuname_t marker;
+  double first_pos = NAN;
+
+  boot (t - 10);
+  set_time (t - 10);
+  marker = tuRegisterMarker ("beat");
+  g_assert_cmpint (tuRecordBegin (&out.base, 1), ==, 1);
+  for (guint i = 0; i < 20; i++, t += 37)
+    {
+      set_time (t);
+      ch_host_switch (&threads[turn++ % 3]);
+      truth[n_truth++] = t;
+    }
+  /* quiet stretches of 0.6, 1.7 and 2.4 wraps, a marker in the middle of each and at its
+   * end, the recording polled every 100 ticks */
+  for (guint q = 0; q < 3; q++)
+    {
+      guint32 length = WRAP * (q == 0 ? 6 : q == 1 ? 17 : 24) / 10;
+
+      for (guint32 end = t + length; t < end; t += 100)
+        {
+          set_time (t);
+          if (t + 100 >= end - length / 2 && t < end - length / 2)
+            {
+              tuMarker (marker, n_marks);
+              marks[n_marks++] = t;
+            }
+          g_assert_cmpint (tuRecordPoll (&out.base, &keep_alive, t % 10000 < 100 ? 1 : 0), ==, 1);
+        }
+      set_time (t);
+      tuMarker (marker, n_marks);
+      marks[n_marks++] = t;
+      ch_host_switch (&threads[turn++ % 3]);
+      truth[n_truth++] = t;
+      t += 5;
+    }
+  for (guint32 end = t + 3000; t < end; t += 100)
+    {
+      set_time (t);
+      g_assert_cmpint (tuRecordPoll (&out.base, &keep_alive, 0), ==, 1);
+    }
+  set_time (t);
+  g_assert_cmpint (tuRecordPoll (&out.base, &stop_byte, 1), ==, 0);
+  text = take_text ();
+  g_assert_nonnull (strstr (text, "Tick bits: 16\r\n"));
+  g_assert_nonnull (strstr (text, "Heartbeat: tick "));
+
+  capture = read_back (text, "threads_record events");
+  g_assert_null (tks_capture_get_damage (capture));
+  g_assert_cmpuint (count_warnings (capture), ==, 0);
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 23);
+  events = tks_capture_get_events (capture);
+  g_assert_nonnull (events);
+  entries = tks_events_get_entries (events, &n_entries);
+  for (guint i = 0; i < n_entries; i++)
+    {
+      if (entries[i].kind == TKS_EVENT_SWITCH)
+        {
+          double want;
+
+          if (isnan (first_pos))
+            first_pos = entries[i].time.pos;
+          want = first_pos + (double) (truth[n_switches] - truth[0]);
+          g_test_message ("switch %u at %.3f, set at %.0f", n_switches, entries[i].time.pos, want);
+          g_assert_cmpfloat (entries[i].time.pos, >=, want);
+          g_assert_cmpfloat (entries[i].time.pos, <, want + 1);
+          n_switches++;
+        }
+      else if (entries[i].kind == TKS_EVENT_MARKER)
+        {
+          double want = first_pos + (double) (marks[m] - truth[0]);
+
+          g_test_message ("marker %u at %.3f, set at %.0f", m, entries[i].time.pos, want);
+          g_assert_cmpuint (m, <, n_marks);
+          g_assert_cmpfloat (entries[i].time.pos, >=, want);
+          g_assert_cmpfloat (entries[i].time.pos, <, want + 1);
+          m++;
+        }
+    }
+  g_assert_cmpuint (n_switches, ==, n_truth);
+  g_assert_cmpuint (m, ==, n_marks);
+
+  /* a saved copy places every entry the same (its heartbeats say which entry they precede) */
+  {
+    g_autofree char *dir = NULL, *path = NULL, *saved = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(TksCapture) again = NULL;
+    const TksEventEntry *entries_again;
+    guint n_again;
+
+    dir = g_dir_make_tmp ("tks-tick16-XXXXXX", &error);
+    g_assert_no_error (error);
+    path = g_build_filename (dir, "saved.txt", NULL);
+    g_assert_true (tks_capture_save (capture, path, NULL, 10000, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (path, &saved, NULL, &error));
+    g_assert_nonnull (strstr (saved, ", entry "));
+    again = tks_capture_new_from_data (saved, strlen (saved), &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (count_warnings (again), ==, 0);
+    entries_again = tks_events_get_entries (tks_capture_get_events (again), &n_again);
+    g_assert_cmpuint (n_again, ==, n_entries);
+    for (guint i = 0; i < n_entries; i++)
+      g_assert_cmpfloat (entries_again[i].time.pos, ==, entries[i].time.pos);
+    g_unlink (path);
+    g_rmdir (dir);
+  }
+}
+#endif
+
 int
 main (int argc, char *argv[])
 {
@@ -276,7 +416,13 @@ main (int argc, char *argv[])
   g_test_add_data_func ("/mcu/tick16/compact-dump-across-wraps", GINT_TO_POINTER (TRUE),
                         test_dumps_across_wraps);
   g_test_add_func ("/mcu/tick16/saved-copy", test_saved_copy);
+#ifndef THREADS_TIMESTAMPS_USER
+  /* (their compact lines are read by a decoder of switches only) */
   g_test_add_func ("/mcu/tick16/recording-quiet-stretches", test_recording_quiet_stretches);
   g_test_add_func ("/mcu/tick16/compact-steps-wrap", test_compact_steps_wrap);
+#else
+  g_test_add_func ("/mcu/tick16/recording-events-quiet-stretches",
+                   test_recording_events_quiet_stretches);
+#endif
   return g_test_run ();
 }

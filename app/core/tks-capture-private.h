@@ -47,10 +47,13 @@ typedef struct
 } TksCompactLineMark;
 
 /* A recording's "Heartbeat: tick T" (a saved "Tickscope beat" line): the board's tick was
- * @tick, modulo 2^tick_bits, after the records before @index and before record @index. */
+ * @tick, modulo 2^tick_bits, after the records before @index and before record @index; in a
+ * log with events, after the entries before @entry and before entry @entry (G_MAXUINT when
+ * the input does not say). */
 typedef struct
 {
   guint   index;
+  guint   entry;
   guint32 tick;
 } TksParsedBeat;
 

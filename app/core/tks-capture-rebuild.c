@@ -1362,7 +1362,8 @@ tks_capture_rebuild (TksCapture *self)
       self->start = (double) (rb.base + rb.first_tick);
       self->end = (double) (rb.base + rb.last_tick + 1);
       /* A dump version 2: the events before the first switch and after the last are in it. */
-      if (tks_parsed_events_tick_span (parsed->events, parsed->records, &first, &last))
+      if (tks_parsed_events_tick_span (parsed->events, parsed->records, parsed->beats,
+                                       &first, &last))
         {
           self->start = MIN (self->start, (double) (rb.base + rb.first_tick + first));
           self->end = MAX (self->end, (double) (rb.base + rb.first_tick + last + 1));
@@ -1450,7 +1451,7 @@ tks_capture_rebuild (TksCapture *self)
     {
       guint n_entries = parsed->events->entries->len;
 
-      rb.fractions = tks_parsed_events_fractions (parsed->events, parsed->records,
+      rb.fractions = tks_parsed_events_fractions (parsed->events, parsed->records, parsed->beats,
                                                   self->tick_hz);
       rb.record_pos = g_new (double, MAX (parsed->records->len, 1));
       for (guint i = 0; i < parsed->records->len; i++)

@@ -170,14 +170,29 @@ tks_capture_write (TksCapture         *self,
   if (parsed->tick_bits != 0)
     g_string_append_printf (out, "Tickscope tick-bits %u\n", parsed->tick_bits);
   r = (const TksRecord *) (gconstpointer) parsed->records->data;
-  for (guint b = 0, i = 0, n_kept = 0; b < parsed->beats->len; b++)
+  for (guint b = 0, i = 0, n_kept = 0, j = 0, n_kept_entries = 0; b < parsed->beats->len; b++)
     {
       const TksParsedBeat *beat = &g_array_index (parsed->beats, TksParsedBeat, b);
 
       for (; i < beat->index && i < parsed->records->len; i++)
         n_kept += !(r[i].flags & TKS_RECORD_DROPPED);
-      g_string_append_printf (out, "Tickscope beat before record %u, tick %u\n", n_kept,
-                              beat->tick);
+      g_string_append_printf (out, "Tickscope beat before record %u, ", n_kept);
+      if (parsed->events != NULL && beat->entry != G_MAXUINT)
+        {
+          /* among the entries written (the switches the rebuild dropped are left out) */
+          const GArray *entries = parsed->events->entries;
+
+          for (; j < beat->entry && j < entries->len; j++)
+            {
+              const TksParsedEntry *e = &g_array_index (entries, TksParsedEntry, j);
+
+              n_kept_entries += e->kind != TKS_EVENT_SWITCH ||
+                                (e->record < parsed->records->len &&
+                                 !(r[e->record].flags & TKS_RECORD_DROPPED));
+            }
+          g_string_append_printf (out, "entry %u, ", n_kept_entries);
+        }
+      g_string_append_printf (out, "tick %u\n", beat->tick);
     }
   /* The events of a dump version 2, on lines of their own. */
   if (parsed->events != NULL)

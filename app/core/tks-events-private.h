@@ -110,15 +110,19 @@ TksParsedEvents *tks_parsed_events_attach_saved (TksParsedEvents  *events,
 
 /* The place of every record (by index into the parsed records) inside its tick, in [0, 1):
  * from the counter when the board has one, else the entries of a tick share it evenly; the
- * switches the rebuild dropped do not count. NULL when @events is. */
+ * switches the rebuild dropped do not count; a recording's heartbeats (@beats) carry the
+ * time over its quiet stretches. NULL when @events is. */
 double          *tks_parsed_events_fractions  (TksParsedEvents *events,
                                                const GArray    *records,
+                                               const GArray    *beats,
                                                double           tick_hz);
 
 /* The ticks of the first and last entries on the timeline, from the tick of its first switch
- * (@first <= 0 <= @last): FALSE when there is no switch (or no @events). */
+ * (@first <= 0 <= @last), over the heartbeats (@beats): FALSE when there is no switch (or no
+ * @events). */
 gboolean         tks_parsed_events_tick_span  (TksParsedEvents *events,
                                                const GArray    *records,
+                                               const GArray    *beats,
                                                gint64          *first,
                                                gint64          *last);
 

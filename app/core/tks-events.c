@@ -63,27 +63,64 @@ kept_entries (TksParsedEvents *ev,
   return kept;
 }
 
-/* Places the @n entries @e (see tks-events.h, and docs/rebuild.md). */
-static Placed *
-place (TksParsedEvents      *ev,
-       const TksParsedEntry *e,
-       guint                 n,
-       double                tick_hz)
+/* The ticks of the @n entries @e (@map: their indices among all the entries read) unwrapped
+ * into @ticks, each from the one before: a smaller tick is a wrap. A recording's heartbeats
+ * (@beats, TksParsedBeat, may be NULL) between two entries carry the time over a quiet stretch
+ * of more than half a wrap, as they carry the records in the rebuild: each one less than half
+ * a wrap ahead of the time reached moves it on; one further ahead is behind it and tells
+ * nothing. */
+static void
+unwrap_ticks (const TksParsedEvents *ev,
+              const TksParsedEntry  *e,
+              const guint           *map,
+              guint                  n,
+              const GArray          *beats,
+              gint64                *ticks)
 {
-  Placed *pl = g_new0 (Placed, MAX (n, 1));
-  double counts_per_tick = ev->has_counter && ev->info.counter_hz > 0
-                           ? (double) ev->info.counter_hz / tick_hz : 0.0;
+  gint64 period = ev->tick_period;
+  guint n_beats = beats != NULL ? beats->len : 0, b = 0;
 
   for (guint i = 0; i < n; i++)
     {
+      gint64 at = i > 0 ? ticks[i - 1] : -1;
+
+      for (; b < n_beats && g_array_index (beats, TksParsedBeat, b).entry <= map[i]; b++)
+        {
+          gint64 t = (gint64) g_array_index (beats, TksParsedBeat, b).tick & (period - 1);
+          gint64 step = at < 0 ? 0 : ((t - at % period) % period + period) % period;
+
+          if (at >= 0 && step < period / 2)
+            at += step;
+        }
+      ticks[i] = at < 0 ? (gint64) e[i].tick
+                        : at + (((gint64) e[i].tick - at % period) % period + period) % period;
+    }
+}
+
+/* Places the @n entries @e, @map their indices among all (see tks-events.h, and
+ * docs/rebuild.md). */
+static Placed *
+place (TksParsedEvents      *ev,
+       const TksParsedEntry *e,
+       const guint          *map,
+       guint                 n,
+       double                tick_hz,
+       const GArray         *beats)
+{
+  Placed *pl = g_new0 (Placed, MAX (n, 1));
+  g_autofree gint64 *ticks = g_new (gint64, MAX (n, 1));
+  double counts_per_tick = ev->has_counter && ev->info.counter_hz > 0
+                           ? (double) ev->info.counter_hz / tick_hz : 0.0;
+
+  unwrap_ticks (ev, e, map, n, beats, ticks);
+  for (guint i = 0; i < n; i++)
+    {
+      pl[i].tick = ticks[i];
       if (i == 0)
         {
-          pl[i].tick = e[i].tick;
           pl[i].count = ev->has_counter ? (gint64) e[i].counter : (gint64) e[i].tick;
           continue;
         }
-      pl[i].tick = pl[i - 1].tick + (((gint64) e[i].tick - (gint64) e[i - 1].tick) % ev->tick_period
-                                     + ev->tick_period) % ev->tick_period;
       if (ev->has_counter)
         {
           /* The difference modulo 2^32, plus the wraps that bring it closest to the ticks. */
@@ -163,11 +200,13 @@ place (TksParsedEvents      *ev,
 gboolean
 tks_parsed_events_tick_span (TksParsedEvents *events,
                              const GArray    *records,
+                             const GArray    *beats,
                              gint64          *first,
                              gint64          *last)
 {
   g_autofree TksParsedEntry *e = NULL;
   g_autofree guint *map = NULL;
+  g_autofree gint64 *ticks = NULL;
   guint n;
 
   if (events == NULL)
@@ -176,19 +215,11 @@ tks_parsed_events_tick_span (TksParsedEvents *events,
   for (guint i = 0; i < n; i++)
     if (e[i].kind == TKS_EVENT_SWITCH)
       {
-        /* the ticks only: as the rebuild unwraps them (a decrease is a wrap) */
-        gint64 u = 0, at_switch = 0, lo = 0, hi = 0;
-
-        for (guint k = 1; k < n; k++)
-          {
-            u += (((gint64) e[k].tick - (gint64) e[k - 1].tick) % events->tick_period
-                  + events->tick_period) % events->tick_period;
-            hi = u;
-            if (k == i)
-              at_switch = u;
-          }
-        *first = lo - at_switch;
-        *last = hi - at_switch;
+        /* the ticks only, as the rebuild unwraps them */
+        ticks = g_new (gint64, n);
+        unwrap_ticks (events, e, map, n, beats, ticks);
+        *first = ticks[0] - ticks[i];
+        *last = ticks[n - 1] - ticks[i];
         return TRUE;
       }
   return FALSE;
@@ -197,6 +228,7 @@ tks_parsed_events_tick_span (TksParsedEvents *events,
 double *
 tks_parsed_events_fractions (TksParsedEvents *events,
                              const GArray    *records,
+                             const GArray    *beats,
                              double           tick_hz)
 {
   g_autofree Placed *pl = NULL;
@@ -208,7 +240,7 @@ tks_parsed_events_fractions (TksParsedEvents *events,
   if (events == NULL)
     return NULL;
   e = kept_entries (events, records, &map, &n);
-  pl = place (events, e, n, tick_hz);
+  pl = place (events, e, map, n, tick_hz, beats);
   fractions = g_new0 (double, MAX (records->len, 1));
   for (guint i = 0; i < n; i++)
     if (e[i].kind == TKS_EVENT_SWITCH)
@@ -363,7 +395,8 @@ tks_events_build (TksCapture      *capture,
   g_autofree guint *map = NULL;
   guint n;
   g_autofree TksParsedEntry *e = kept_entries (ev, capture->parsed->records, &map, &n);
-  g_autofree Placed *pl = place (ev, e, n, tks_capture_get_tick_hz (capture));
+  g_autofree Placed *pl = place (ev, e, map, n, tks_capture_get_tick_hz (capture),
+                                 capture->parsed->beats);
   double offset = 0;
   Build b = { self, ev };
   g_autoptr(GArray) irqs = g_array_new (FALSE, FALSE, sizeof (Open));

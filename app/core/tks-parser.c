@@ -913,13 +913,15 @@ set_tick_bits (TksParser  *parser,
                          "8 to 32: “%s”: 20 bits are used"), parser->line_no, text);
 }
 
-/* "Heartbeat: tick T" (a recording's), or "beat before record I, tick T" (after "Tickscope "
- * in a saved capture): the tick, and for a saved one the record it comes before. */
+/* "Heartbeat: tick T" (a recording's), or "beat before record I[, entry E], tick T" (after
+ * "Tickscope " in a saved capture): the tick, and for a saved one the record (and the entry
+ * of a log with events) it comes before. */
 static gboolean
 parse_beat (const char *p,
             const char *end,
             gboolean    saved,
             guint64    *index,
+            guint64    *entry,
             guint64    *tick)
 {
   if (saved)
@@ -927,6 +929,11 @@ parse_beat (const char *p,
       if ((p = expect_word (p, end, "beat before record")) == NULL ||
           (p = parse_uint (skip_spaces (p, end), end, G_MAXUINT32, index)) == NULL ||
           (p = expect_word (p, end, ",")) == NULL)
+        return FALSE;
+      if (has_prefix (skip_spaces (p, end), end, "entry") &&
+          ((p = expect_word (p, end, "entry")) == NULL ||
+           (p = parse_uint (skip_spaces (p, end), end, G_MAXUINT32 - 1, entry)) == NULL ||
+           (p = expect_word (p, end, ",")) == NULL))
         return FALSE;
     }
   else if ((p = expect_word (p, end, "Heartbeat:")) == NULL)
@@ -947,13 +954,15 @@ beat_line (TksParser  *parser,
 {
   GArray *beats = saved ? parser->pending_beats : parser->current->beats;
   guint bits = parser->tick_bits != 0 ? parser->tick_bits : 20;
+  TksParsedEvents *events = parser->current->events;
   guint64 index = parser->current->records->len, tick;
+  guint64 entry = !saved && events != NULL ? events->entries->len : G_MAXUINT;
 
-  if (parse_beat (saved ? p + strlen ("Tickscope ") : p, end, saved, &index, &tick) &&
+  if (parse_beat (saved ? p + strlen ("Tickscope ") : p, end, saved, &index, &entry, &tick) &&
       tick < ((guint64) 1 << bits) &&
       index <= MAX_RECORDS && beats->len < TKS_MAX_BEATS)
     {
-      TksParsedBeat beat = { (guint) index, (guint32) tick };
+      TksParsedBeat beat = { (guint) index, (guint) entry, (guint32) tick };
 
       g_array_append_val (beats, beat);
       return;
