@@ -572,7 +572,8 @@ test_shell_deadline (void)
                                                 NULL));
   tks_shell_set_timeout (shell, SILENCE_MS);
   start = g_get_monotonic_time ();
-  reply = tks_shell_command_limited (shell, "threads_timestamps", 0, &limit, NULL, NULL, NULL,
+  reply = tks_shell_command_limited (shell, &(TksShellRequest) { "threads_timestamps", 0, &limit,
+                                                                 NULL, NULL, NULL },
                                      NULL, NULL, &error);
   g_test_message ("%s (after %.2f s; the board sent %" G_GUINT64_FORMAT " bytes)",
                   error ? error->message : "a reply", (g_get_monotonic_time () - start) / 1e6,

@@ -632,8 +632,9 @@ meet_board (Link         *link,
       return;
     }
 
-  help = tks_shell_command_limited (link->shell, "help", 512, &limit, NULL, NULL, NULL, NULL,
-                                    cancellable, &error);
+  help = tks_shell_command_limited (link->shell,
+                                    &(TksShellRequest) { "help", 512, &limit, NULL, NULL, NULL },
+                                    NULL, cancellable, &error);
   if (help == NULL)
     {
       if (!g_error_matches (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND))
@@ -781,6 +782,7 @@ checked_command (Link             *link,
                  GCancellable     *cancellable)
 {
   GError *error = NULL;
+  TksShellRequest request;
   char *reply;
 
   if (section != TKS_PARSER_SECTION_NONE)
@@ -789,10 +791,9 @@ checked_command (Link             *link,
    * empty line after it with a bare prompt (text of the reply that came late is kept, and
    * shows as a prompt inside it). A dump's last line says it is whole. */
   job->limit.confirm_end = section == TKS_PARSER_SECTION_LIST || section == TKS_PARSER_SECTION_LOG;
-  reply = tks_shell_command_limited (link->shell, command, expected_bytes, &job->limit,
-                                     fetch_progress,
-                                     section != TKS_PARSER_SECTION_NONE ? feed_parser : NULL,
-                                     job, len, cancellable, &error);
+  request = (TksShellRequest) { command, expected_bytes, &job->limit, fetch_progress,
+                                section != TKS_PARSER_SECTION_NONE ? feed_parser : NULL, job };
+  reply = tks_shell_command_limited (link->shell, &request, len, cancellable, &error);
   if (reply == NULL)
     {
       gboolean too_long = g_error_matches (error, TKS_ERROR, TKS_ERROR_TOO_LONG);
@@ -844,6 +845,7 @@ run_simple (Link         *link,
                         : job->command;
   /* Translators: why a reply cannot be longer, as above */
   TksShellLimit limit = { LINE_MAX_BYTES, _("the board answers it with one line"), FALSE };
+  TksShellRequest request;
   char *reply;
 
   if (job->kind == JOB_COMMAND && g_str_has_prefix (command, "threads_"))
@@ -853,8 +855,9 @@ run_simple (Link         *link,
                               FALSE };
   else if (job->kind == JOB_COMMAND)
     limit = (TksShellLimit) { COMMAND_MAX_BYTES, _("no other shell command prints more"), FALSE };
-  reply = tks_shell_command_limited (link->shell, command, job->kind == JOB_COMMAND ? 4096 : 0,
-                                     &limit, NULL, NULL, NULL, NULL, cancellable, &error);
+  request = (TksShellRequest) { command, job->kind == JOB_COMMAND ? 4096 : 0, &limit,
+                                NULL, NULL, NULL };
+  reply = tks_shell_command_limited (link->shell, &request, NULL, cancellable, &error);
   if (reply == NULL)
     {
       job_failed (job, error);

@@ -452,8 +452,9 @@ tks_shell_command_streamed (TksShell             *self,
                             GCancellable         *cancellable,
                             GError              **error)
 {
-  return tks_shell_command_limited (self, command, expected_bytes, NULL, progress, body_func,
-                                    user_data, len, cancellable, error);
+  TksShellRequest request = { command, expected_bytes, NULL, progress, body_func, user_data };
+
+  return tks_shell_command_limited (self, &request, len, cancellable, error);
 }
 
 const guint8 *
@@ -502,287 +503,352 @@ set_too_long (TksShell            *self,
                  command, size, self->buf->len);
 }
 
-char *
-tks_shell_command_limited (TksShell             *self,
-                           const char           *command,
-                           gsize                 expected_bytes,
-                           TksShellLimit        *limit,
-                           TksShellProgressFunc  progress,
-                           TksShellBodyFunc      body_func,
-                           gpointer              user_data,
-                           gsize                *len,
-                           GCancellable         *cancellable,
-                           GError              **error)
+/* One command's exchange: what was asked, and how far its reply has come. */
+typedef struct
 {
-  guint8 chunk[CHUNK];
-  TksShellLimit default_limit = { 0 };
-  g_autofree char *line = NULL;
-  guint total_ms;
-  gint64 sent, deadline;
-  guint64 lines = 0;
-  gssize echo_end = -1;
-  gsize fed = 0;         /* bytes of the buffer handed to @body_func */
-  gsize body_len;
-  gsize probe_at = 0;    /* confirm_end: the bytes read when the empty line was sent; 0: not yet */
-  const guint8 *body;
-  char *reply;
+  TksShell              *self;
+  const TksShellRequest *request;
+  TksShellLimit         *limit;     /* the request's, or the default one */
+  guint                  total_ms;  /* the time the reply is given so far */
+  gint64                 sent;      /* when the command went out */
+  gint64                 deadline;
+  guint64                lines;     /* line ends received */
+  gssize                 echo_end;  /* where the echo ends, -1 until found */
+  gsize                  fed;       /* bytes of the buffer handed to the body callback */
+  gsize                  probe_at;  /* confirm_end: the bytes read when the empty line was
+                                     * sent; 0: not yet */
+} Exchange;
 
-  g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (command != NULL && *command != '\0', NULL);
-
-  if (limit == NULL)
-    limit = &default_limit;
-  self->failed = FALSE;
-  g_byte_array_set_size (self->buf, 0);
-
+static gboolean
+check_command_line (const char  *command,
+                    GError     **error)
+{
   if (strlen (command) > 63 || strpbrk (command, "\r\n") != NULL)
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
                    _("“%s” is not a shell command line (one line, at most 63 characters)"),
                    command);
-      return NULL;
+      return FALSE;
     }
+  return TRUE;
+}
 
-  if (self->unsettled && !settle (self, cancellable, error))
-    return NULL;
+/* Drops whatever the board sent unasked, so it does not mix into the reply; a board that
+ * never stops sending is brought to a prompt instead. */
+static gboolean
+drop_unasked (TksShell      *self,
+              const char    *command,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  guint8 chunk[CHUNK];
 
-  /* Drop whatever the board sent unasked, so it does not mix into the reply; a board that
-   * never stops sending is brought to a prompt instead. */
   for (guint64 dropped = 0;;)
     {
       gssize n = tks_transport_read (self->transport, chunk, sizeof chunk, 0, cancellable, error);
 
       if (n < 0)
-        return NULL;
+        return FALSE;
       if (n == 0)
-        break;
+        return TRUE;
       g_debug ("Dropped %" G_GSSIZE_FORMAT " unasked bytes before “%s”", n, command);
       dropped += (guint64) n;
       if (dropped > DEFAULT_MIN_REPLY)
-        {
-          if (!tks_shell_sync (self, cancellable, error))
-            return NULL;
-          break;
-        }
+        return tks_shell_sync (self, cancellable, error);
     }
+}
 
-  /* Room for the whole reply, read straight into the buffer */
+/* Sends the command, with room for its whole reply in the buffer, and starts its clock. */
+static gboolean
+send_command (Exchange      *x,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  TksShell *self = x->self;
+  gsize expected = x->request->expected_bytes;
+  g_autofree char *line = g_strconcat (x->request->command, "\r\n", NULL);
+
   g_byte_array_set_size (self->buf,
-                         (guint) MIN (MIN (expected_bytes, MAX_REPLY) + 2 * READ_CHUNK,
-                                      reply_bound (limit, expected_bytes) + READ_CHUNK));
+                         (guint) MIN (MIN (expected, MAX_REPLY) + 2 * READ_CHUNK,
+                                      reply_bound (x->limit, expected) + READ_CHUNK));
   g_byte_array_set_size (self->buf, 0);
-  line = g_strconcat (command, "\r\n", NULL);
   /* until its prompt has come */
   self->unsettled = TRUE;
-  self->unsettled_ms = tks_shell_get_command_timeout (self, expected_bytes);
+  self->unsettled_ms = tks_shell_get_command_timeout (self, expected);
   if (!send_line (self, line, cancellable, error))
-    return NULL;
+    return FALSE;
+  x->total_ms = tks_shell_get_command_timeout (self, expected);
+  x->sent = g_get_monotonic_time ();
+  x->deadline = x->sent + (gint64) x->total_ms * 1000;
+  return TRUE;
+}
 
-  total_ms = tks_shell_get_command_timeout (self, expected_bytes);
-  sent = g_get_monotonic_time ();
-  deadline = sent + (gint64) total_ms * 1000;
+/* Reads the next bytes of the reply (up to one byte past its bound) into the buffer, within
+ * @wait_ms: how many came, 0 when none, -1 on an error (said with what came before it). */
+static gssize
+read_chunk (Exchange      *x,
+            int            wait_ms,
+            GCancellable  *cancellable,
+            GError       **error)
+{
+  TksShell *self = x->self;
+  gsize have = self->buf->len;
+  gsize bound = reply_bound (x->limit, x->request->expected_bytes);
+  gsize room = MIN (READ_CHUNK, bound + 1 - MIN (have, bound));
+  GError *read_error = NULL;
+  gssize n;
+
+  g_byte_array_set_size (self->buf, (guint) (have + room));
+  n = tks_transport_read (self->transport, self->buf->data + have, room, wait_ms,
+                          cancellable, &read_error);
+  g_byte_array_set_size (self->buf, (guint) (have + (gsize) MAX (n, 0)));
+  if (n < 0)
+    {
+      self->failed = TRUE;
+      if (self->buf->len > 0 && read_error->domain == TKS_ERROR)
+        g_prefix_error (&read_error,
+                        /* Translators: a number of bytes, then the shell command */
+                        g_dngettext (GETTEXT_PACKAGE,
+                                     "After %u byte of the reply to “%s”: ",
+                                     "After %u bytes of the reply to “%s”: ",
+                                     self->buf->len),
+                        self->buf->len, x->request->command);
+      g_propagate_error (error, read_error);
+      return -1;
+    }
+  for (const guint8 *c = self->buf->data + have, *end = c + n;
+       (c = memchr (c, '\n', (gsize) (end - c))) != NULL; c++)
+    x->lines++;
+  return n;
+}
+
+/* Nothing came for @wait_ms: says why the reply is not whole. */
+static void
+set_silence_error (Exchange  *x,
+                   int        wait_ms,
+                   GError   **error)
+{
+  TksShell *self = x->self;
+  const char *command = x->request->command;
+  g_autofree char *link = describe_link (self);
+  gboolean idle = ms_left (x->deadline) > 0;
+  gulong lines = (gulong) x->lines;
+
+  self->failed = TRUE;
+  if (x->probe_at > 0 && idle)
+    g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
+                 /* Translators: the link, the shell command, the bytes received, then a time
+                  * in seconds */
+                 _("The reply of %s to “%s” ended with a prompt after %u bytes, but the "
+                   "board did not answer the empty line sent after it within %.1f s"),
+                 link, command, (guint) x->probe_at, wait_ms / 1000.0);
+  else if (self->buf->len == 0)
+    g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
+                 /* Translators: the link, the shell command, a time in seconds, then what to
+                  * check */
+                 _("No reply from %s to “%s” within %.1f s: %s"), link, command,
+                 wait_ms / 1000.0, silence_hint (self));
+  else if (find_echo_end (self->buf->data, self->buf->len, command) < 0)
+    g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+                 /* Translators: the link, the shell command, a number of bytes, then what to
+                  * check */
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "%s answered “%s” with %u unreadable byte and no prompt: %s",
+                              "%s answered “%s” with %u unreadable bytes and no prompt: %s",
+                              self->buf->len),
+                 link, command, self->buf->len, noise_hint (self));
+  else if (idle)
+    g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
+                 /* Translators: the link, the shell command, the bytes and the lines
+                  * received, then a time in seconds */
+                 g_dngettext (GETTEXT_PACKAGE,
+                              "The reply of %s to “%s” stopped after %u bytes (%lu line): "
+                              "nothing more came for %.1f s",
+                              "The reply of %s to “%s” stopped after %u bytes (%lu lines): "
+                              "nothing more came for %.1f s", lines),
+                 link, command, self->buf->len, lines, wait_ms / 1000.0);
+  else
+    set_incomplete (self, link, command, x->total_ms, x->lines, error);
+}
+
+typedef enum
+{
+  REPLY_GOES_ON,
+  REPLY_WHOLE,
+  REPLY_FAILED,
+} ReplyState;
+
+/* Whether the reply is whole after what just came: at its prompt, or, for a reply with no
+ * end of its own (the limit's confirm_end), once the board answered the empty line sent at
+ * that prompt. */
+static ReplyState
+reply_state (Exchange      *x,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  TksShell *self = x->self;
+
+  if (x->probe_at > 0)
+    return ends_with_empty_line_answer (self->buf->data, self->buf->len, x->probe_at)
+           ? REPLY_WHOLE : REPLY_GOES_ON;
+  if (!ends_with_prompt (self->buf->data, self->buf->len))
+    return REPLY_GOES_ON;
+  if (!x->limit->confirm_end)
+    return REPLY_WHOLE;
+  /* A prompt may stand inside a reply, the rest following after a pause: an empty line now is
+   * answered once the whole reply is out, so what comes before that answer belongs to the
+   * reply. It costs one short exchange, not a wait for silence. */
+  if (!send_line (self, "\r\n", cancellable, error))
+    {
+      self->failed = TRUE;
+      return REPLY_FAILED;
+    }
+  x->probe_at = self->buf->len;
+  x->deadline = MAX (x->deadline, g_get_monotonic_time () + (gint64) self->timeout_ms * 1000);
+  return REPLY_GOES_ON;
+}
+
+/* Hands on what has come after the echo, short of the last bytes, which may be the start of
+ * the closing prompt. */
+static void
+feed_body (Exchange *x)
+{
+  TksShell *self = x->self;
+
+  if (x->request->body == NULL || x->probe_at > 0)
+    return;
+  if (x->echo_end < 0)
+    {
+      x->echo_end = find_echo_at_line_start (self->buf->data, self->buf->len,
+                                             x->request->command);
+      x->fed = x->echo_end < 0 ? 0 : (gsize) x->echo_end;
+    }
+  if (x->echo_end >= 0 && self->buf->len > x->fed + PROMPT_LEN)
+    {
+      x->request->body ((const char *) self->buf->data + x->fed,
+                        self->buf->len - PROMPT_LEN - x->fed, x->request->user_data);
+      x->fed = self->buf->len - PROMPT_LEN;
+    }
+}
+
+static void
+report_progress (Exchange *x)
+{
+  if (x->request->progress != NULL)
+    x->request->progress (x->self->buf->len, (guint) MIN (x->lines, G_MAXUINT),
+                          x->request->user_data);
+}
+
+/* Reads until the reply is whole (TRUE) or cannot be (FALSE, with @error set). */
+static gboolean
+read_reply (Exchange      *x,
+            GCancellable  *cancellable,
+            GError       **error)
+{
+  TksShell *self = x->self;
+  gsize expected = x->request->expected_bytes;
 
   for (;;)
     {
-      int wait_ms = MIN (ms_left (deadline), (int) self->timeout_ms);
-      gsize have = self->buf->len;
-      GError *read_error = NULL;
-      const guint8 *fresh;
-      gssize n;
+      int wait_ms = MIN (ms_left (x->deadline), (int) self->timeout_ms);
+      gsize bound = reply_bound (x->limit, expected);
+      gssize n = read_chunk (x, wait_ms, cancellable, error);
+      ReplyState state;
 
-      gsize bound = reply_bound (limit, expected_bytes);
-      gsize room = MIN (READ_CHUNK, bound + 1 - MIN (have, bound)); /* to one byte past it */
-      gboolean at_prompt;
-
-      g_byte_array_set_size (self->buf, (guint) (have + room));
-      n = tks_transport_read (self->transport, self->buf->data + have, room, wait_ms,
-                              cancellable, &read_error);
-      g_byte_array_set_size (self->buf, (guint) (have + (gsize) MAX (n, 0)));
       if (n < 0)
-        {
-          self->failed = TRUE;
-          if (self->buf->len > 0 && read_error->domain == TKS_ERROR)
-            g_prefix_error (&read_error,
-                            /* Translators: a number of bytes, then the shell command */
-                            g_dngettext (GETTEXT_PACKAGE,
-                                         "After %u byte of the reply to “%s”: ",
-                                         "After %u bytes of the reply to “%s”: ",
-                                         self->buf->len),
-                            self->buf->len, command);
-          g_propagate_error (error, read_error);
-          return NULL;
-        }
-      if (n == 0 && ms_left (deadline) == 0 &&
-          extend_deadline (self, sent, self->buf->len, expected_bytes, &total_ms, &deadline))
+        return FALSE;
+      if (n == 0 && ms_left (x->deadline) == 0 &&
+          extend_deadline (self, x->sent, self->buf->len, expected, &x->total_ms, &x->deadline))
         continue;
       if (n == 0)
         {
-          g_autofree char *link = describe_link (self);
-          gboolean idle = ms_left (deadline) > 0;
-
-          self->failed = TRUE;
-          if (probe_at > 0 && idle)
-            g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                         /* Translators: the link, the shell command, the bytes received, then
-                          * a time in seconds */
-                         _("The reply of %s to “%s” ended with a prompt after %u bytes, but the "
-                           "board did not answer the empty line sent after it within %.1f s"),
-                         link, command, (guint) probe_at, wait_ms / 1000.0);
-          else if (self->buf->len == 0)
-            g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                         /* Translators: the link, the shell command, a time in seconds, then
-                          * what to check */
-                         _("No reply from %s to “%s” within %.1f s: %s"), link, command,
-                         wait_ms / 1000.0, silence_hint (self));
-          else if (find_echo_end (self->buf->data, self->buf->len, command) < 0)
-            g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                         /* Translators: the link, the shell command, a number of bytes, then
-                          * what to check */
-                         g_dngettext (GETTEXT_PACKAGE,
-                                      "%s answered “%s” with %u unreadable byte and no prompt: %s",
-                                      "%s answered “%s” with %u unreadable bytes and no prompt: %s",
-                                      self->buf->len),
-                         link, command, self->buf->len, noise_hint (self));
-          else if (idle)
-            g_set_error (error, TKS_ERROR, TKS_ERROR_TIMEOUT,
-                         /* Translators: the link, the shell command, the bytes and the lines
-                          * received, then a time in seconds */
-                         g_dngettext (GETTEXT_PACKAGE,
-                                      "The reply of %s to “%s” stopped after %u bytes (%lu line): "
-                                      "nothing more came for %.1f s",
-                                      "The reply of %s to “%s” stopped after %u bytes (%lu lines): "
-                                      "nothing more came for %.1f s", (gulong) lines),
-                         link, command, self->buf->len, (gulong) lines, wait_ms / 1000.0);
-          else
-            set_incomplete (self, link, command, total_ms, lines, error);
-          return NULL;
+          set_silence_error (x, wait_ms, error);
+          return FALSE;
         }
-
-      fresh = self->buf->data + have;
-      for (const guint8 *c = fresh, *end = fresh + n; (c = memchr (c, '\n', (gsize) (end - c))) != NULL; c++)
-        lines++;
       if (self->buf->len > bound)
         {
           self->failed = TRUE;
           /* The board may go on: the next command first brings it to a prompt, at once. */
           self->unsettled_ms = 0;
-          set_too_long (self, command, bound, limit, error);
-          return NULL;
+          set_too_long (self, x->request->command, bound, x->limit, error);
+          return FALSE;
         }
-      if (probe_at > 0)
-        {
-          /* The reply is over once the empty line is answered. */
-          if (ends_with_empty_line_answer (self->buf->data, self->buf->len, probe_at))
-            break;
-          at_prompt = FALSE;
-        }
-      else
-        {
-          at_prompt = ends_with_prompt (self->buf->data, self->buf->len);
-          if (at_prompt && !limit->confirm_end)
-            break;
-          if (at_prompt)
-            {
-              /* A prompt may stand inside a reply, the rest following after a pause: an
-               * empty line now is answered once the whole reply is out, so what comes
-               * before that answer belongs to the reply. It costs one short exchange, not
-               * a wait for silence. */
-              gint64 answer_by;
-
-              if (!send_line (self, "\r\n", cancellable, error))
-                {
-                  self->failed = TRUE;
-                  return NULL;
-                }
-              probe_at = self->buf->len;
-              answer_by = g_get_monotonic_time () + (gint64) self->timeout_ms * 1000;
-              deadline = MAX (deadline, answer_by);
-              at_prompt = FALSE;
-            }
-        }
-      if (!at_prompt && ms_left (deadline) == 0 &&
-          !extend_deadline (self, sent, self->buf->len, expected_bytes, &total_ms, &deadline))
+      state = reply_state (x, cancellable, error);
+      if (state == REPLY_WHOLE)
+        report_progress (x);
+      if (state != REPLY_GOES_ON)
+        return state == REPLY_WHOLE;
+      if (ms_left (x->deadline) == 0 &&
+          !extend_deadline (self, x->sent, self->buf->len, expected, &x->total_ms, &x->deadline))
         {
           /* Bytes still trickle in, but the reply's time is over. */
           g_autofree char *link = describe_link (self);
 
           self->failed = TRUE;
-          set_incomplete (self, link, command, total_ms, lines, error);
-          return NULL;
+          set_incomplete (self, link, x->request->command, x->total_ms, x->lines, error);
+          return FALSE;
         }
-
-      /* Hand on what has come after the echo, short of the last bytes, which may be the
-       * start of the closing prompt; then say how far the reply has come. */
-      if (body_func != NULL && probe_at == 0)
-        {
-          if (echo_end < 0)
-            {
-              echo_end = find_echo_at_line_start (self->buf->data, self->buf->len, command);
-              fed = echo_end < 0 ? 0 : (gsize) echo_end;
-            }
-          if (echo_end >= 0 && self->buf->len > fed + PROMPT_LEN)
-            {
-              body_func ((const char *) self->buf->data + fed, self->buf->len - PROMPT_LEN - fed,
-                         user_data);
-              fed = self->buf->len - PROMPT_LEN;
-            }
-        }
-      if (progress != NULL)
-        progress (self->buf->len, (guint) MIN (lines, G_MAXUINT), user_data);
+      feed_body (x);
+      report_progress (x);
     }
-  if (progress != NULL)
-    progress (self->buf->len, (guint) MIN (lines, G_MAXUINT), user_data);
-  self->unsettled = FALSE;
-  if (probe_at > 0)
+}
+
+/* The reply of a whole exchange: its body, between the echo and the prompt (the rest handed
+ * to the body callback), or NULL when it says the board restarted or does not know the
+ * command. */
+static char *
+take_reply (Exchange  *x,
+            gsize     *len,
+            GError   **error)
+{
+  TksShell *self = x->self;
+  const char *command = x->request->command;
+  g_autofree char *unknown = g_strconcat (command, " ?\r\n", NULL);
+  const guint8 *body, *banner;
+  gsize body_len;
+  char *reply;
+
+  if (x->probe_at > 0)
     {
       /* The answer to the empty line is not the reply's; what came before it is. */
-      if (self->buf->len > probe_at + EMPTY_LINE_ANSWER_LEN)
+      if (self->buf->len > x->probe_at + EMPTY_LINE_ANSWER_LEN)
         g_debug ("%u bytes of the reply to “%s” came after a prompt",
-                 (guint) (self->buf->len - probe_at - EMPTY_LINE_ANSWER_LEN), command);
+                 (guint) (self->buf->len - x->probe_at - EMPTY_LINE_ANSWER_LEN), command);
       g_byte_array_set_size (self->buf, self->buf->len - EMPTY_LINE_ANSWER_LEN);
     }
-
-  if (echo_end < 0)
-    echo_end = find_echo_end (self->buf->data, self->buf->len, command);
-  if (echo_end < 0)
+  if (x->echo_end < 0)
+    x->echo_end = find_echo_end (self->buf->data, self->buf->len, command);
+  if (x->echo_end < 0)
     {
       /* The echo was lost or garbled: keep everything before the prompt. */
       g_debug ("No echo of “%s” in its reply", command);
-      echo_end = 0;
+      x->echo_end = 0;
     }
-  body = self->buf->data + echo_end;
-  body_len = self->buf->len - (gsize) echo_end - PROMPT_LEN;
+  body = self->buf->data + x->echo_end;
+  body_len = self->buf->len - (gsize) x->echo_end - PROMPT_LEN;
 
-  {
-    const guint8 *banner = memmem (body, body_len, TKS_SHELL_BANNER, strlen (TKS_SHELL_BANNER));
-
-    if (banner != NULL)
-      {
-        g_set_error (error, TKS_ERROR, TKS_ERROR_RESTARTED,
-                     /* Translators: the shell command, then a number of bytes */
-                     _("The board restarted during “%s” (its shell banner came after %lu bytes "
-                       "of the reply): ask again"), command, (gulong) (banner - body));
-        return NULL;
-      }
-  }
-
-  {
-    g_autofree char *unknown = g_strconcat (command, " ?\r\n", NULL);
-
-    if (body_len == strlen (unknown) && memcmp (body, unknown, body_len) == 0)
-      {
-        g_set_error (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
-                     _("The board's shell does not know “%s”"), command);
-        return NULL;
-      }
-  }
-
-  if (body_func != NULL)
+  banner = memmem (body, body_len, TKS_SHELL_BANNER, strlen (TKS_SHELL_BANNER));
+  if (banner != NULL)
     {
-      gsize done = MAX (fed, (gsize) echo_end) - (gsize) echo_end;
+      g_set_error (error, TKS_ERROR, TKS_ERROR_RESTARTED,
+                   /* Translators: the shell command, then a number of bytes */
+                   _("The board restarted during “%s” (its shell banner came after %lu bytes "
+                     "of the reply): ask again"), command, (gulong) (banner - body));
+      return NULL;
+    }
+  if (body_len == strlen (unknown) && memcmp (body, unknown, body_len) == 0)
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
+                   _("The board's shell does not know “%s”"), command);
+      return NULL;
+    }
+
+  if (x->request->body != NULL)
+    {
+      gsize done = MAX (x->fed, (gsize) x->echo_end) - (gsize) x->echo_end;
 
       if (body_len > done)
-        body_func ((const char *) body + done, body_len - done, user_data);
+        x->request->body ((const char *) body + done, body_len - done, x->request->user_data);
     }
 
   reply = g_malloc (body_len + 1);
@@ -792,6 +858,36 @@ tks_shell_command_limited (TksShell             *self,
     *len = body_len;
   g_byte_array_set_size (self->buf, 0);
   return reply;
+}
+
+char *
+tks_shell_command_limited (TksShell              *self,
+                           const TksShellRequest *request,
+                           gsize                 *len,
+                           GCancellable          *cancellable,
+                           GError               **error)
+{
+  TksShellLimit default_limit = { 0 };
+  Exchange x = { self, request, NULL, 0, 0, 0, 0, -1, 0, 0 };
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (request != NULL, NULL);
+  g_return_val_if_fail (request->command != NULL && *request->command != '\0', NULL);
+
+  x.limit = request->limit != NULL ? request->limit : &default_limit;
+  self->failed = FALSE;
+  g_byte_array_set_size (self->buf, 0);
+
+  if (!check_command_line (request->command, error))
+    return NULL;
+  if (self->unsettled && !settle (self, cancellable, error))
+    return NULL;
+  if (!drop_unasked (self, request->command, cancellable, error) ||
+      !send_command (&x, cancellable, error) ||
+      !read_reply (&x, cancellable, error))
+    return NULL;
+  self->unsettled = FALSE;
+  return take_reply (&x, len, error);
 }
 
 GStrv

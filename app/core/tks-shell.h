@@ -94,19 +94,26 @@ typedef struct
                                   * of their own: a prompt may stand inside them) */
 } TksShellLimit;
 
-/* The same, bounded by @limit (NULL: the default bound). A reply that passes its bound fails
- * with TKS_ERROR_TOO_LONG, naming the command and the bytes read; the board is then brought
- * to a fresh prompt before the next command. */
-char         *tks_shell_command_limited  (TksShell             *self,
-                                          const char           *command,
-                                          gsize                 expected_bytes,
-                                          TksShellLimit        *limit,
-                                          TksShellProgressFunc  progress,
-                                          TksShellBodyFunc      body,
-                                          gpointer              user_data,
-                                          gsize                *len,
-                                          GCancellable         *cancellable,
-                                          GError              **error);
+/* A command to send, and what its reply may hold. */
+typedef struct
+{
+  const char           *command;
+  gsize                 expected_bytes; /* what its reply is likely to hold (0: unknown), for
+                                         * the time it is given and its default bound */
+  TksShellLimit        *limit;          /* NULL: the default bound; read on every chunk */
+  TksShellProgressFunc  progress;       /* NULL: none */
+  TksShellBodyFunc      body;           /* the reply as it arrives; NULL: none */
+  gpointer              user_data;      /* for @progress and @body */
+} TksShellRequest;
+
+/* The same, for @request. A reply that passes its bound fails with TKS_ERROR_TOO_LONG, naming
+ * the command and the bytes read; the board is then brought to a fresh prompt before the next
+ * command. */
+char         *tks_shell_command_limited  (TksShell              *self,
+                                          const TksShellRequest *request,
+                                          gsize                 *len,
+                                          GCancellable          *cancellable,
+                                          GError               **error);
 
 /* The bytes received for the last command when it failed (echo included; at most its bound),
  * until the next command; NULL when it succeeded or nothing came. */
