@@ -302,9 +302,17 @@ tks_window_set_capture (TksWindow  *self,
                               tks_capture_get_tick_hz (capture));
 
   if (capture != NULL)
-    tks_viewport_set_bounds (self->viewport,
-                             tks_capture_get_start (capture),
-                             tks_capture_get_end (capture));
+    {
+      double trigger, fit_end = tks_capture_get_log_end (capture, NULL);
+
+      tks_viewport_set_bounds (self->viewport,
+                               tks_capture_get_start (capture),
+                               tks_capture_get_end (capture));
+      /* Fit shows the log, and the trigger, not the time after the log's end */
+      if (tks_capture_get_trigger (capture, &trigger))
+        fit_end = MAX (fit_end, trigger);
+      tks_viewport_set_fit (self->viewport, tks_capture_get_start (capture), fit_end);
+    }
   else
     tks_viewport_set_bounds (self->viewport, 0, 1);
   tks_viewport_set_v_offset (self->viewport, 0);

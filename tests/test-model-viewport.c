@@ -213,6 +213,38 @@ test_conversions (void)
   g_assert_cmpfloat (tks_viewport_x_to_time (vp, 10, 0), ==, 17000);
 }
 
+/* Zoom to fit shows the data the window names, not the time after the log's end; zooming out
+ * still reaches the bounds, and a view of the whole capture moves to the data. */
+static void
+test_fit (void)
+{
+  g_autoptr(TksViewport) vp = tks_viewport_new ();
+
+  tks_viewport_set_bounds (vp, 100, 1300);
+  tks_viewport_set_fit (vp, 100, 180);
+  g_assert_cmpfloat (tks_viewport_get_visible_start (vp), ==, 100);
+  g_assert_cmpfloat (tks_viewport_get_visible_end (vp), ==, 180);
+  tks_viewport_zoom (vp, 0.001, 0.5);
+  g_assert_cmpfloat (tks_viewport_get_visible_end (vp), ==, 1300);
+  tks_viewport_zoom_to_fit (vp);
+  g_assert_cmpfloat (tks_viewport_get_visible_start (vp), ==, 100);
+  g_assert_cmpfloat (tks_viewport_get_visible_end (vp), ==, 180);
+  g_assert_true (tks_viewport_can_go_back (vp));
+
+  /* a view of part of the capture stays; a fit outside the bounds is kept inside them */
+  tks_viewport_navigate (vp, 500, 600);
+  tks_viewport_set_fit (vp, 0, 5000);
+  g_assert_cmpfloat (tks_viewport_get_visible_start (vp), ==, 500);
+  tks_viewport_zoom_to_fit (vp);
+  g_assert_cmpfloat (tks_viewport_get_visible_start (vp), ==, 100);
+  g_assert_cmpfloat (tks_viewport_get_visible_end (vp), ==, 1300);
+
+  /* new bounds: the fit is the whole again until said */
+  tks_viewport_set_bounds (vp, 0, 50);
+  tks_viewport_zoom_to_fit (vp);
+  g_assert_cmpfloat (tks_viewport_get_visible_end (vp), ==, 50);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -226,6 +258,7 @@ main (int   argc,
   g_test_add_func ("/view/viewport/history-coalesce", test_history_coalesce);
   g_test_add_func ("/view/viewport/vertical", test_vertical);
   g_test_add_func ("/view/viewport/conversions", test_conversions);
+  g_test_add_func ("/view/viewport/fit", test_fit);
 
   return g_test_run ();
 }

@@ -20,6 +20,8 @@ struct _TksViewport
 
   double  start;
   double  end;
+  double  fit_start; /* what Zoom to fit shows: the data, inside the bounds */
+  double  fit_end;
   double  x0;
   double  x1;
 
@@ -196,8 +198,8 @@ tks_viewport_set_bounds (TksViewport *self,
       end = 1;
     }
 
-  self->start = start;
-  self->end = end;
+  self->start = self->fit_start = start;
+  self->end = self->fit_end = end;
   self->x0 = start;
   self->x1 = start + full_span (self);
   tks_viewport_clear_history (self);
@@ -311,10 +313,31 @@ tks_viewport_navigate (TksViewport *self,
 }
 
 void
+tks_viewport_set_fit (TksViewport *self,
+                      double       start,
+                      double       end)
+{
+  gboolean whole;
+
+  g_return_if_fail (TKS_IS_VIEWPORT (self));
+
+  if (!isfinite (start) || !isfinite (end))
+    start = self->start, end = self->end;
+  start = CLAMP (start, self->start, self->end);
+  end = CLAMP (end, start, self->end);
+  whole = self->x0 == self->start && self->x1 == self->start + full_span (self);
+  self->fit_start = start;
+  self->fit_end = end;
+  /* a view that showed the whole capture shows the data */
+  if (whole)
+    apply_range (self, start, MAX (end, start + MIN_SPAN_TICKS));
+}
+
+void
 tks_viewport_zoom_to_fit (TksViewport *self)
 {
   g_return_if_fail (TKS_IS_VIEWPORT (self));
-  tks_viewport_navigate (self, self->start, self->start + full_span (self));
+  tks_viewport_navigate (self, self->fit_start, MAX (self->fit_end, self->fit_start + MIN_SPAN_TICKS));
 }
 
 void

@@ -36,6 +36,12 @@ void         tks_viewport_set_range          (TksViewport *self,
 void         tks_viewport_navigate           (TksViewport *self,
                                               double       visible_start,
                                               double       visible_end);
+/* What Zoom to fit shows (the bounds until set): the part of the capture that holds data,
+ * without the stretch after the log's end where nothing is known. A view that showed the
+ * whole capture moves to it. */
+void         tks_viewport_set_fit            (TksViewport *self,
+                                              double       start,
+                                              double       end);
 void         tks_viewport_zoom_to_fit        (TksViewport *self);
 /* Zooms by @factor (> 1 zooms in) keeping the time at @anchor (0..1 of the width) in place. */
 void         tks_viewport_zoom               (TksViewport *self,
