@@ -58,14 +58,14 @@ draw_swatch (GtkDrawingArea *area,
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS
   gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
   G_GNUC_END_IGNORE_DEPRECATIONS
-  tks_timeline_lane_color (0, &color);
+  tks_timeline_palette_color (1, &color);
 
   switch (kind)
     {
     case LEGEND_RUNS:
       for (guint i = 0; i < 3; i++)
         {
-          tks_timeline_lane_color (i, &c);
+          tks_timeline_palette_color (i, &c);
           fill (cr, &c, 2 + i * width / 3.0, y, width / 3.0 - 6, h);
         }
       break;

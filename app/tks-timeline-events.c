@@ -123,7 +123,7 @@ slice_color (const TksTrack *track,
     *color = sleep_color;
   else
     {
-      tks_timeline_lane_color (g_str_hash (slice->label != NULL ? slice->label : ""), color);
+      tks_timeline_palette_color (g_str_hash (slice->label != NULL ? slice->label : ""), color);
       color->alpha = 0.85;
     }
 }
@@ -354,7 +354,7 @@ render_load (TksCapture                *capture,
           bar = MIN (busy * h, base - (y + inset));
           if (bar < 0.5)
             continue;
-          tks_timeline_lane_color (th->index, &color);
+          tks_timeline_thread_color (th, &color);
           painter->fill (painter, &color, g->left + col, base - bar, MIN (2.0, g->width - col), bar);
           base -= bar;
         }

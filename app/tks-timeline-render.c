@@ -123,17 +123,34 @@ tks_painter_finish (TksPainter *painter)
     cairo_flush_pending (painter);
 }
 
-/* A palette that reads on light and dark backgrounds. */
-static const char * const palette[] = {
-  "#3584e4", "#e66100", "#26a269", "#9141ac", "#c64600", "#1c71d8",
-  "#2ec27e", "#a51d2d", "#986a44", "#613583", "#e5a50a", "#0b8a8f",
+/* Colours that read on light and dark backgrounds: twelve hues, darker then lighter, in an
+ * order where neighbours differ (a thread whose colour is taken moves to the next one). */
+static const char * const palette[TKS_THREAD_N_COLORS] = {
+  "#c52020", "#2073c5", "#c5c520", "#7320c5", "#20c520", "#c52073",
+  "#20c5c5", "#c57320", "#2020c5", "#73c520", "#c520c5", "#20c573",
+  "#da8062", "#6280da", "#bcda62", "#bc62da", "#62da80", "#da6280",
+  "#62bcda", "#dabc62", "#8062da", "#80da62", "#da62bc", "#62dabc",
 };
 
+/* The idle thread: quiet, so that the work stands out, and a slate grey that the neutral
+ * grey of a hole or of the log's end is never mistaken for. */
+static const char idle_color[] = "#8e99a8";
+
 void
-tks_timeline_lane_color (guint    thread_index,
-                         GdkRGBA *color)
+tks_timeline_palette_color (guint    index,
+                            GdkRGBA *color)
 {
-  gdk_rgba_parse (color, palette[thread_index % G_N_ELEMENTS (palette)]);
+  gdk_rgba_parse (color, palette[index % G_N_ELEMENTS (palette)]);
+}
+
+void
+tks_timeline_thread_color (const TksThread *thread,
+                           GdkRGBA         *color)
+{
+  if (thread->color == TKS_THREAD_COLOR_IDLE)
+    gdk_rgba_parse (color, idle_color);
+  else
+    tks_timeline_palette_color (thread->color, color);
 }
 
 double
@@ -620,7 +637,7 @@ tks_timeline_render_lanes (TksCapture                *capture,
       if (n_threads == 0 || tks_capture_get_thread (capture, threads[0]) == NULL)
         continue;
       /* a group's lane takes its first member's colour */
-      tks_timeline_lane_color (threads[0], &color);
+      tks_timeline_thread_color (tks_capture_get_thread (capture, threads[0]), &color);
 
       if (l % 2 == 1)
         painter->fill (painter, &stripe, g->left, y, g->width, h);
@@ -1078,7 +1095,7 @@ tks_timeline_render_headers (TksCapture                *capture,
       label = g_strdup_printf ("%s  %d", name, priority);
       pango_layout_set_text (layout, label, -1);
       pango_layout_get_pixel_size (layout, &lw, &lh);
-      tks_timeline_lane_color (threads[0], &color);
+      tks_timeline_thread_color (tks_capture_get_thread (capture, threads[0]), &color);
       painter->fill (painter, &color, 2, tks_timeline_lane_y (g, l) + 6, 4, g->lane_height - 12);
       painter->text (painter, &painter->fg, 10,
                      tks_timeline_lane_y (g, l) + (g->lane_height - lh) / 2, layout);

@@ -108,7 +108,11 @@ void     tks_painter_init_cairo           (TksPainter          *painter,
                                            PangoContext        *pango);
 void     tks_painter_finish               (TksPainter          *painter);
 
-void     tks_timeline_lane_color          (guint                thread_index,
+/* A thread's colour (from its identity: TksThread.color), and the @index-th of the palette
+ * the threads' colours come from. */
+void     tks_timeline_thread_color        (const TksThread     *thread,
+                                           GdkRGBA             *color);
+void     tks_timeline_palette_color       (guint                index,
                                            GdkRGBA             *color);
 
 double   tks_timeline_lane_y              (const TksTimelineGeometry *geometry,

@@ -2274,6 +2274,97 @@ test_lookups (void)
 }
 
 
+/* A capture whose list holds @n threads "t0".."t{n-1}" (priorities 100 + i) in the order of
+ * @order (NULL: 0 to n-1), an "idle" thread, and two exited jobs of one name; the log has a
+ * switch into each. */
+static TksCapture *
+capture_of_threads (guint        n,
+                    const guint *order)
+{
+  g_autoptr(GString) text = g_string_new ("threads_list\n");
+  guint number = 1;
+
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = order != NULL ? order[k] : k;
+
+      g_string_append_printf (text, "Thread number %2u : Prio = %3u, Log = Yes, Name = t%u\n",
+                              number++, 100 + i, i);
+    }
+  g_string_append_printf (text, "Thread number %2u : Prio =   1, Log = Yes, Name = idle\n", number++);
+  g_string_append (text, "Deleted threads: \n");
+  for (guint k = 0; k < 2; k++)
+    g_string_append_printf (text, "Thread number %2u : Prio =  50, Log = Yes, Name = job\n", number + k);
+  g_string_append (text, "ch> \nthreads_timestamps\n");
+  for (guint t = 1, tick = 10; t <= number + 1; t++, tick += 10)
+    g_string_append_printf (text, "From %2u to %2u at %7u\n", t == 1 ? number + 1 : t - 1, t, tick);
+  g_string_append (text, "ch> \n");
+  return load_text (text->str);
+}
+
+static guint
+color_of (TksCapture *capture,
+          const char *name)
+{
+  return thread_named (capture, name)->color;
+}
+
+/* A thread's colour follows from its name and priority: the same whatever the order of the
+ * list, and nearly always beside new threads; no two of up to 24 identities alike; one
+ * identity's threads alike; the idle thread quiet. */
+static void
+test_thread_colors (void)
+{
+  guint reversed[24];
+  g_autoptr(TksCapture) a = NULL, b = NULL, ten = NULL, eleven = NULL;
+  gboolean used[TKS_THREAD_N_COLORS] = { FALSE };
+  guint n_jobs = 0, n_moved = 0;
+
+  for (guint i = 0; i < 24; i++)
+    {
+      reversed[i] = 23 - i;
+    }
+  a = capture_of_threads (23, NULL);
+  b = capture_of_threads (23, reversed + 1);
+  for (guint i = 0; i < 23; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("t%u", i);
+      guint color = color_of (a, name);
+
+      g_assert_cmpuint (color, <, TKS_THREAD_N_COLORS);
+      g_assert_false (used[color]);
+      used[color] = TRUE;
+    }
+  /* the same threads listed in another order: the same colours */
+  for (guint i = 0; i < 23; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("t%u", i);
+
+      g_assert_cmpuint (color_of (b, name), ==, color_of (a, name));
+    }
+  /* ten threads, then a new one of the highest priority: the others keep their colours, but
+   * at most one whose colour it chose */
+  ten = capture_of_threads (10, NULL);
+  eleven = capture_of_threads (11, reversed + 13); /* t10 to t0 */
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("t%u", i);
+
+      n_moved += color_of (eleven, name) != color_of (ten, name);
+    }
+  g_test_message ("%u of 10 threads took another colour beside a new one", n_moved);
+  g_assert_cmpuint (n_moved, <=, 1);
+  g_assert_cmpuint (color_of (a, "idle"), ==, TKS_THREAD_COLOR_IDLE);
+  g_assert_false (used[color_of (a, "job")]);
+  for (guint t = 0; t < tks_capture_get_n_threads (a); t++)
+    if (g_strcmp0 (tks_capture_get_thread (a, t)->name, "job") == 0)
+      {
+        g_assert_cmpuint (tks_capture_get_thread (a, t)->color, ==, color_of (a, "job"));
+        n_jobs++;
+      }
+  g_assert_cmpuint (n_jobs, ==, 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2337,6 +2428,7 @@ main (int    argc,
   g_test_add_func ("/capture/tick-bits-16", test_tick_bits_16);
   g_test_add_func ("/capture/tick-bits-16-beats", test_tick_bits_16_beats);
   g_test_add_func ("/capture/beat-behind-records", test_beat_behind_records);
+  g_test_add_func ("/capture/thread-colors", test_thread_colors);
 
   return g_test_run ();
 }

@@ -128,7 +128,7 @@ test_lanes_on_real_capture (void)
   /* a run of the idle thread is painted in its lane colour, and the hit test finds it */
   lane = lane_of (capture, "idle");
   idle = tks_capture_get_thread (capture, lanes[lane]);
-  tks_timeline_lane_color (idle->index, &color);
+  tks_timeline_thread_color (idle, &color);
   lane_y = tks_timeline_lane_y (&g, lane);
   for (i = 0; i < idle->n_runs; i++)
     {
@@ -366,7 +366,7 @@ test_group_lanes (void)
   g.lanes = lanes;
   g.n_lanes = n_lanes;
   g_assert_cmpuint (tks_timeline_n_lanes (capture, &g), ==, n_lanes);
-  tks_timeline_lane_color (lanes[group_lane].threads[0], &color);
+  tks_timeline_thread_color (tks_capture_get_thread (capture, lanes[group_lane].threads[0]), &color);
   for (guint m = 0; m < lanes[group_lane].n_threads; m++)
     {
       const TksThread *member = tks_capture_get_thread (capture, lanes[group_lane].threads[m]);

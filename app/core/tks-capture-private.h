@@ -157,4 +157,7 @@ void        tks_capture_rebuild             (TksCapture *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksParsed, tks_parsed_free)
 
+/* Gives every thread its colour (tks-thread-colors.c). */
+void tks_capture_assign_colors (TksCapture *self);
+
 G_END_DECLS

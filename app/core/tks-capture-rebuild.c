@@ -1503,6 +1503,7 @@ tks_capture_rebuild (TksCapture *self)
                   rb.n_gaps - rb.gaps_passed);
   self->mean_per_tick = rb.n_ticks > 0 ? (double) self->n_records / rb.n_ticks : 0.0;
 
+  tks_capture_assign_colors (self);
   self->n_lanes = self->n_threads;
   self->lanes = g_new (guint, MAX (self->n_lanes, 1));
   for (guint t = 0; t < self->n_lanes; t++)

@@ -85,6 +85,10 @@ typedef struct
   guint64  dropped_history;    /* oldest records discarded for a full deleted history */
 } TksBoardCounters;
 
+/* The colours a viewer tells threads apart by, and the quiet one of the idle thread. */
+#define TKS_THREAD_N_COLORS  24
+#define TKS_THREAD_COLOR_IDLE TKS_THREAD_N_COLORS
+
 typedef struct
 {
   guint          index;        /* creation order, 0-based */
@@ -92,6 +96,8 @@ typedef struct
   int            priority;
   int            number;       /* as listed: live position, or position when it exited */
   guint          flags;        /* TksThreadFlags */
+  guint          color;        /* its colour (tks-thread-colors.c): an index into a palette
+                                * of TKS_THREAD_N_COLORS, or TKS_THREAD_COLOR_IDLE */
   double         first_event;  /* position of its first IN/OUT/EXIT, NAN when none */
   double         exit_time;    /* NAN unless TKS_THREAD_EXITED */
   const TksRun  *runs;         /* logged threads: sorted, non-overlapping */

@@ -80,8 +80,9 @@ try:
         if load is not None and irq is not None:
             check(extents(load).y < extents(irq).y, "the load graph is the first lane")
             lane = extents(load)
-            px = count_colours(screenshot("load.png"), {"main": lambda r, g, b: b > 180 and r < 120,
-                                                       "sensor": lambda r, g, b: g > 120 and r < 80 and b < 140},
+            # main's green (#62da80) and sensor's teal (#62dabc), from their names and priorities
+            px = count_colours(screenshot("load.png"), {"main": lambda r, g, b: g > 180 and r < 130 and 100 < b < 160,
+                                                       "sensor": lambda r, g, b: g > 180 and r < 130 and b > 166},
                                (lane.x + lane.width, lane.y, 1000, lane.height))
             check(px["main"] > 50 and px["sensor"] > 0, "the load of main and sensor are stacked in it", px)
 finally:

@@ -21,9 +21,10 @@ from tksgui import (PLUS, WORK, check, choose_filter, click, count_colours, dial
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 CAPTURE = os.path.join(DATA, "board-trigger-exits.saved.txt")
 THREADS = (" threads,",)   # the status line of a capture with more than one thread
-def idle_shade(r, g, b, colour=(0xE6, 0x61, 0x00)):
-    """Whether (r, g, b) is the idle thread's lane colour over white at some opacity: zoomed
-    out, a pixel column of runs is drawn at the share of it the thread ran."""
+def idle_shade(r, g, b, colour=(0x8E, 0x99, 0xA8)):
+    """Whether (r, g, b) is the idle thread's slate grey over white at some opacity (never the
+    neutral grey of a hole): zoomed out, a pixel column of runs is drawn at the share of it the
+    thread ran."""
     a = (255 - b) / (255 - colour[2])
     return (a > 0.2 and abs(a * colour[0] + (1 - a) * 255 - r) < 9
             and abs(a * colour[1] + (1 - a) * 255 - g) < 9)
