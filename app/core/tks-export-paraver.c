@@ -237,24 +237,34 @@ thread_step (Paraver *p,
   return G_MAXINT64;
 }
 
+/* A handler's slices: Running while it is under way (slices that overlap, nested or left open
+ * by a hole, as one state: a row's states never overlap), an event as each begins and ends. */
 static gint64
 irq_step (Paraver *p,
           Row     *row,
           GArray  *records)
 {
   const TksTrack *track = &p->irqs[row->index];
-  guint s = row->step++;
-  const TksSlice *sl;
+  guint s = row->step;
+  double end;
 
   if (s >= track->n_slices)
     return G_MAXINT64;
-  sl = &track->slices[s];
-  add_record (records, RECORD_STATE, to_ns (p, sl->begin.pos), to_ns (p, sl->end.pos), 0,
+  end = track->slices[s].end.pos;
+  for (; row->step < track->n_slices && (row->step == s || track->slices[row->step].begin.pos < end);
+       row->step++)
+    {
+      const TksSlice *sl = &track->slices[row->step];
+
+      end = MAX (end, sl->end.pos);
+      add_record (records, RECORD_EVENT, to_ns (p, sl->begin.pos), 0, EVENT_IRQ, row->index + 1, 2);
+      /* the end first among the records of one time */
+      add_record (records, RECORD_EVENT, to_ns (p, sl->end.pos), 0, EVENT_IRQ, 0, 0);
+    }
+  add_record (records, RECORD_STATE, to_ns (p, track->slices[s].begin.pos), to_ns (p, end), 0,
               STATE_RUNNING, 1);
-  add_record (records, RECORD_EVENT, to_ns (p, sl->begin.pos), 0, EVENT_IRQ, row->index + 1, 2);
-  /* the end first among the records of one time */
-  add_record (records, RECORD_EVENT, to_ns (p, sl->end.pos), 0, EVENT_IRQ, 0, 0);
-  return s + 1 < track->n_slices ? to_ns (p, track->slices[s + 1].begin.pos) : G_MAXINT64;
+  return row->step < track->n_slices ? to_ns (p, track->slices[row->step].begin.pos)
+                                     : G_MAXINT64;
 }
 
 static gint64

@@ -15,10 +15,10 @@
  * the log's holes, log_ended after the log's last switch). See docs/guide.md.
  *
  * The timescale is the largest of 1, 10 or 100 s, ms, us, ns or ps that counts a tick in
- * whole units and gives each switch a time of its own: with a counter, one unit per count
- * at most (1 ns for counters above 100 MHz); without one, enough units per tick for the k
- * records that share a tick at i/k (so 100 us for a 10 kHz tick when no two records share a
- * tick).
+ * whole units and gives each record a time of its own: with a counter, at most one count per
+ * unit (1 ns for counters above 100 MHz); without one, at least k units per tick for the k
+ * entries that share a tick at i/k (so 100 us for a 10 kHz tick when no two share a tick).
+ * When no unit counts a tick whole (32768 Hz), times are rounded to the picosecond.
  */
 
 typedef enum
@@ -58,16 +58,17 @@ typedef struct
   GArray         *signals;     /* Signal */
 } Vcd;
 
+/* From the largest: 10^exponent picoseconds. */
 static const struct
 {
   const char *name;
-  double      seconds;
+  int         exponent;
 } timescales[] = {
-  { "100 s", 100 }, { "10 s", 10 }, { "1 s", 1 },
-  { "100 ms", 1e-1 }, { "10 ms", 1e-2 }, { "1 ms", 1e-3 },
-  { "100 us", 1e-4 }, { "10 us", 1e-5 }, { "1 us", 1e-6 },
-  { "100 ns", 1e-7 }, { "10 ns", 1e-8 }, { "1 ns", 1e-9 },
-  { "100 ps", 1e-10 }, { "10 ps", 1e-11 }, { "1 ps", 1e-12 },
+  { "100 s", 14 }, { "10 s", 13 }, { "1 s", 12 },
+  { "100 ms", 11 }, { "10 ms", 10 }, { "1 ms", 9 },
+  { "100 us", 8 }, { "10 us", 7 }, { "1 us", 6 },
+  { "100 ns", 5 }, { "10 ns", 4 }, { "1 ns", 3 },
+  { "100 ps", 2 }, { "10 ps", 1 }, { "1 ps", 0 },
 };
 
 static gint64
@@ -142,7 +143,9 @@ choose_timescale (Vcd    *v,
                   double  tick_hz,
                   double *per_tick)
 {
-  double tick_s = 1 / tick_hz;
+  double tick_ps = 1e12 / tick_hz;
+  gboolean whole = fabs (tick_ps - round (tick_ps)) < 1e-3;  /* a tick is whole picoseconds */
+  gint64 ps = (gint64) round (tick_ps);
   double needed;   /* the least units per tick */
   guint best = G_N_ELEMENTS (timescales) - 1;
 
@@ -151,18 +154,20 @@ choose_timescale (Vcd    *v,
   else
     needed = ceil (1 / least_fraction (v) - 1e-6);
 
-  for (guint i = 0; i < G_N_ELEMENTS (timescales); i++)
+  for (guint i = 0; whole && i < G_N_ELEMENTS (timescales); i++)
     {
-      double units = tick_s / timescales[i].seconds;
+      gint64 unit = 1;
 
-      if (units >= needed - 1e-9 && fabs (units - round (units)) <= 1e-6 * units)
+      for (int e = 0; e < timescales[i].exponent; e++)
+        unit *= 10;
+      if (ps % unit == 0 && (double) (ps / unit) >= needed)
         {
           best = i;
           break;
         }
     }
-  /* no unit counts a tick exactly (a rate like 3 Hz): the finest, rounded */
-  *per_tick = tick_s / timescales[best].seconds;
+  /* no unit counts a tick whole (a rate like 3 Hz or 32768 Hz): the finest, rounded */
+  *per_tick = tick_ps / pow (10, timescales[best].exponent);
   return best;
 }
 
@@ -178,6 +183,23 @@ add_change (GArray  *records,
   TksExportRecord r = { .time = time, .value = value, .order = order };
 
   g_array_append_val (records, r);
+}
+
+/* 1 from @begin to @end (then 0 unless not @falls). At one time, a wire falls before another
+ * rises; a pulse that lasts no time in the unit still rises, then falls. */
+static void
+add_pulse (Vcd      *v,
+           GArray   *records,
+           double    begin,
+           double    end,
+           gboolean  falls)
+{
+  gint64 from = to_time (v, begin);
+  gint64 to = to_time (v, end);
+
+  add_change (records, from, 1, 1);
+  if (falls)
+    add_change (records, to, 0, to > from ? 0 : 2);
 }
 
 /* Slices of a track as a wire: 1 from a slice's begin to its end, nested or overlapping
@@ -196,9 +218,7 @@ slices_step (Vcd            *v,
   end = track->slices[s].end.pos;
   while (s + 1 < track->n_slices && track->slices[s + 1].begin.pos < end)
     end = MAX (end, track->slices[++s].end.pos);
-  /* at one time, a wire falls before another rises */
-  add_change (records, to_time (v, track->slices[sig->step].begin.pos), 1, 1);
-  add_change (records, to_time (v, end), 0, 0);
+  add_pulse (v, records, track->slices[sig->step].begin.pos, end, TRUE);
   sig->step = s + 1;
   return sig->step < track->n_slices ? to_time (v, track->slices[sig->step].begin.pos)
                                      : G_MAXINT64;
@@ -214,10 +234,9 @@ thread_step (Vcd    *v,
 
   if (s >= th->n_runs)
     return G_MAXINT64;
-  add_change (records, to_time (v, th->runs[s].begin), 1, 1);
   /* a run to the capture's end stays 1 */
-  if (!(s + 1 == th->n_runs && (th->flags & TKS_THREAD_RUNNING_AT_END) != 0))
-    add_change (records, to_time (v, th->runs[s].end), 0, 0);
+  add_pulse (v, records, th->runs[s].begin, th->runs[s].end,
+             !(s + 1 == th->n_runs && (th->flags & TKS_THREAD_RUNNING_AT_END) != 0));
   return s + 1 < th->n_runs ? to_time (v, th->runs[s + 1].begin) : G_MAXINT64;
 }
 
@@ -262,8 +281,7 @@ vcd_step (gpointer  user_data,
     case SIGNAL_NOT_RECORDED:
       if (sig->step < v->n_gaps)
         {
-          add_change (records, to_time (v, v->gaps[sig->step].begin), 1, 1);
-          add_change (records, to_time (v, v->gaps[sig->step].end), 0, 0);
+          add_pulse (v, records, v->gaps[sig->step].begin, v->gaps[sig->step].end, TRUE);
         }
       sig->step++;
       return sig->step < v->n_gaps ? to_time (v, v->gaps[sig->step].begin) : G_MAXINT64;
