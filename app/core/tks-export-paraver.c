@@ -328,7 +328,8 @@ paraver_step (gpointer  user_data,
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Which runs ended by preemption: a sweep over every thread's runs in time order.            */
+/* Which runs ended by preemption: a sweep over every thread's runs (and the switches in of
+ * threads that are not logged) in time order.                                                 */
 
 typedef struct
 {
@@ -346,6 +347,15 @@ sweep_step (gpointer  user_data,
   const TksThread *th = tks_capture_get_thread (p->capture, p->rows[index].index);
   guint s = sweep->steps[index]++;
 
+  if (th->n_marks > 0)
+    {
+      /* a thread that is not logged: its switches in count (kind 1: no run of its own) */
+      if (s >= th->n_marks)
+        return G_MAXINT64;
+      if (th->marks[s].kind == TKS_MARK_IN)
+        add_record (records, 1, to_ns (p, th->marks[s].pos), 0, 1, s, 1);
+      return s + 1 < th->n_marks ? to_ns (p, th->marks[s + 1].pos) : G_MAXINT64;
+    }
   if (s >= th->n_runs)
     return G_MAXINT64;
   /* at one time, the run that ends comes before the one that begins */
