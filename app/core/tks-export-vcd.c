@@ -359,9 +359,9 @@ signal_clear (gpointer data)
 }
 
 static void
-declare (Vcd       *v,
-         GString   *out,
-         guint      from,
+declare (Vcd        *v,
+         GString    *out,
+         guint       from,
          const char *scope)
 {
   if (from >= v->signals->len)
