@@ -12,8 +12,9 @@ packages="
   xvfb xauth openbox dbus dbus-x11 at-spi2-core python3 python3-pyatspi python3-gi gir1.2-gtk-4.0
   imagemagick pango1.0-tools fontconfig valgrind libclang-rt-14-dev libjson-glib-dev
   gcc-arm-none-eabi libnewlib-arm-none-eabi
-  make gcc-multilib qemu-user gtkwave
+  make gcc-multilib qemu-user
   g++ debhelper dpkg-dev lintian flatpak-builder
+  gtkwave
 "
 missing=""
 for p in $packages; do
