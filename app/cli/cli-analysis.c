@@ -317,6 +317,25 @@ tks_cli_stats (int    argc,
 /* ------------------------------------------------------------------------------------------ */
 /* export                                                                                      */
 
+/* Several files, each complete before any replaces what was there. */
+static int
+export_files (TksCapture      *capture,
+              TksExportFormat  format,
+              double           tick_hz,
+              const char      *output)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!tks_export_to_file (capture, format, tick_hz, TKS_EXPORT_UNIT_TICKS, output, NULL, &error))
+    {
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli export: %s\n", message);
+      return g_error_matches (error, TKS_ERROR, TKS_ERROR_USAGE) ? TKS_CLI_MISUSE : TKS_CLI_BAD;
+    }
+  return TKS_CLI_OK;
+}
+
 int
 tks_cli_export (int    argc,
                 char **argv)
@@ -394,18 +413,8 @@ tks_cli_export (int    argc,
   if (capture == NULL)
     return TKS_CLI_BAD;
 
-  /* Several files, each complete before any replaces what was there. */
   if (format == TKS_EXPORT_PARAVER)
-    {
-      if (!tks_export_to_file (capture, format, tick_hz, unit, output, NULL, &error))
-        {
-          g_autofree char *message = tks_cli_escape (error->message);
-
-          fprintf (stderr, "tickscope-cli export: %s\n", message);
-          return g_error_matches (error, TKS_ERROR, TKS_ERROR_USAGE) ? TKS_CLI_MISUSE : TKS_CLI_BAD;
-        }
-      return TKS_CLI_OK;
-    }
+    return export_files (capture, format, tick_hz, output);
 
   /* Written as it is made, in chunks: memory does not grow with the export. */
   out = tks_cli_open_output (output != NULL ? output : "-", &error);

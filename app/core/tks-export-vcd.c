@@ -405,6 +405,44 @@ append_value (GString      *out,
   g_string_append_c (out, '\n');
 }
 
+/* $date, $version and a $comment: where the capture comes from, its tick, and what it lost
+ * or could not read. */
+static void
+write_comments (Vcd     *v,
+                double   tick_hz,
+                GString *out)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *date = g_date_time_format (now, "%a %b %e %H:%M:%S %Y");
+  g_autoptr(GString) comment = g_string_new (NULL);
+  const char *source = tks_capture_get_source (v->capture);
+  guint n_warnings = 0;
+  const char * const *warnings = tks_capture_get_warnings (v->capture, &n_warnings);
+
+  g_string_append_printf (out, "$date\n  %s\n$end\n$version\n  Tickscope %s\n$end\n", date,
+                          PACKAGE_VERSION);
+  g_string_append_printf (comment, "source: %s\n", source != NULL ? source : "");
+  g_string_append (comment, "tick rate: ");
+  tks_export_append_number (comment, tick_hz, 6);
+  g_string_append (comment, " Hz; time 0 is tick ");
+  tks_export_append_number (comment, v->origin, 0);
+  g_string_append_c (comment, '\n');
+  for (guint i = 0; i < n_warnings; i++)
+    g_string_append_printf (comment, "%s\n", warnings[i]);
+  g_string_append (out, "$comment\n");
+  for (const char *p = comment->str; *p != '\0'; p++)
+    {
+      /* "$end" would close the comment */
+      if (p[0] == '$' && g_str_has_prefix (p, "$end"))
+        g_string_append_c (out, '_');
+      else if ((guchar) *p >= 0x20 || *p == '\n')
+        g_string_append_c (out, *p);
+      else
+        g_string_append_c (out, ' ');
+    }
+  g_string_append (out, "$end\n");
+}
+
 gboolean
 tks_export_vcd (TksCapture      *capture,
                 double           tick_hz,
@@ -412,10 +450,7 @@ tks_export_vcd (TksCapture      *capture,
 {
   g_autoptr(GArray) signals = g_array_new (FALSE, TRUE, sizeof (Signal));
   g_autoptr(TksExportMerge) merge = NULL;
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *date = g_date_time_format (now, "%a %b %e %H:%M:%S %Y");
   guint n_threads = tks_capture_get_n_threads (capture);
-  const char *source = tks_capture_get_source (capture);
   gint64 last_time = -1;
   TksExportRecord r;
   guint timescale;
@@ -437,35 +472,7 @@ tks_export_vcd (TksCapture      *capture,
     }
   timescale = choose_timescale (&v, tick_hz, &v.per_tick);
 
-  g_string_append_printf (w->out, "$date\n  %s\n$end\n$version\n  Tickscope %s\n$end\n",
-                          date, PACKAGE_VERSION);
-  {
-    /* where it comes from, its tick, and what the capture lost or could not read */
-    g_autoptr(GString) comment = g_string_new (NULL);
-    guint n_warnings = 0;
-    const char * const *warnings = tks_capture_get_warnings (capture, &n_warnings);
-
-    g_string_append_printf (comment, "source: %s\n", source != NULL ? source : "");
-    g_string_append (comment, "tick rate: ");
-    tks_export_append_number (comment, tick_hz, 6);
-    g_string_append (comment, " Hz; time 0 is tick ");
-    tks_export_append_number (comment, v.origin, 0);
-    g_string_append_c (comment, '\n');
-    for (guint i = 0; i < n_warnings; i++)
-      g_string_append_printf (comment, "%s\n", warnings[i]);
-    g_string_append (w->out, "$comment\n");
-    for (const char *p = comment->str; *p != '\0'; p++)
-      {
-        /* "$end" would close the comment */
-        if (p[0] == '$' && g_str_has_prefix (p, "$end"))
-          g_string_append_c (w->out, '_');
-        else if ((guchar) *p >= 0x20 || *p == '\n')
-          g_string_append_c (w->out, *p);
-        else
-          g_string_append_c (w->out, ' ');
-      }
-    g_string_append (w->out, "$end\n");
-  }
+  write_comments (&v, tick_hz, w->out);
   g_string_append_printf (w->out, "$timescale %s $end\n$scope module board $end\n",
                           timescales[timescale].name);
 
