@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Exporting: the view as PNG, SVG or PDF (drawn again at the window's size and in its font,
- * the lane headers widened to the longest name), the whole
- * capture as a Perfetto trace, CSV or ftrace text; the dialog that names the file after the
- * format chosen. */
+ * the lane headers widened to the longest name), the whole capture as a Perfetto trace, CSV,
+ * ftrace text, a Paraver trace (NAME.prv with NAME.pcf and NAME.row) or a VCD waveform; the
+ * dialog that names the file after the format chosen. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -74,24 +74,15 @@ export_capture (TksWindow   *self,
                 GError     **error)
 {
   TksExportFormat export_format;
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileOutputStream) stream = NULL;
 
   if (!tks_export_format_from_string (format, &export_format))
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE, _("Unknown export format %s"), format);
       return FALSE;
     }
-  stream = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, error);
-  if (stream == NULL)
-    return FALSE;
-  if (!tks_export_to_stream (self->capture, export_format, _tks_window_get_tick_hz (self),
-                             G_OUTPUT_STREAM (stream), NULL, error))
-    {
-      g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, NULL);
-      return FALSE;
-    }
-  return g_output_stream_close (G_OUTPUT_STREAM (stream), NULL, error);
+  /* each file complete before it replaces one (a Paraver trace's three before any) */
+  return tks_export_to_file (self->capture, export_format, _tks_window_get_tick_hz (self),
+                             TKS_EXPORT_UNIT_TICKS, path, NULL, error);
 }
 
 static void
@@ -140,7 +131,11 @@ export_response_cb (GtkDialog *dialog,
 
       if (ok)
         {
-          g_autofree char *message = g_strdup_printf (_("Exported “%s”."), path);
+          g_auto(GStrv) paths = tks_export_get_paths (TKS_EXPORT_PARAVER, path);
+          g_autofree char *message = g_str_equal (format, "paraver")
+            /* Translators: a Paraver trace's three files */
+            ? g_strdup_printf (_("Exported “%s”, “%s” and “%s”."), paths[0], paths[1], paths[2])
+            : g_strdup_printf (_("Exported “%s”."), path);
           _tks_window_show_message (self, message);
         }
       else
@@ -191,6 +186,9 @@ _tks_window_export (TksWindow *self)
   _tks_window_add_filter (chooser, _("Capture as Perfetto trace (*.json)"), "*.json", "perfetto");
   _tks_window_add_filter (chooser, _("Capture as CSV table (*.csv)"), "*.csv", "csv");
   _tks_window_add_filter (chooser, _("Capture as ftrace text (*.ftrace)"), "*.ftrace", "ftrace");
+  _tks_window_add_filter (chooser, _("Capture as Paraver trace (*.prv, .pcf, .row)"), "*.prv",
+                          "paraver");
+  _tks_window_add_filter (chooser, _("Capture as VCD waveform (*.vcd)"), "*.vcd", "vcd");
   gtk_file_chooser_set_current_name (chooser, _("timeline.png"));
   if (self->file != NULL)
     {

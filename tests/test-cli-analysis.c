@@ -295,7 +295,8 @@ test_export_memory (void)
   g_autofree char *dir = g_dir_make_tmp ("tickscope-cli-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "long-names.txt", NULL);
   g_autoptr(GString) text = g_string_new ("threads_list\n");
-  static const char * const formats[] = { "ftrace", "csv", "perfetto" };
+  g_autofree char *paraver = g_build_filename (dir, "memory", NULL);
+  static const char * const formats[] = { "ftrace", "csv", "perfetto", "vcd", "paraver" };
 
   for (guint t = 1; t <= 2; t++)
     {
@@ -312,8 +313,9 @@ test_export_memory (void)
 
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
     {
+      gboolean files = g_str_equal (formats[f], "paraver");
       const char *argv[] = { TICKSCOPE_CLI, "export", path, "--format", formats[f], "-o",
-                             "/dev/null", NULL };
+                             files ? paraver : "/dev/null", NULL };
       struct rusage usage;
       GPid pid;
       int status = 0;
@@ -326,8 +328,112 @@ test_export_memory (void)
       g_assert_cmpint (usage.ru_maxrss, <, 64 * 1024);
     }
 
+  for (const char *suffix = ".prv"; suffix != NULL;
+       suffix = g_str_equal (suffix, ".prv") ? ".pcf" : g_str_equal (suffix, ".pcf") ? ".row" : NULL)
+    {
+      g_autofree char *file = g_strconcat (paraver, suffix, NULL);
+
+      g_unlink (file);
+    }
   g_unlink (path);
   g_rmdir (dir);
+}
+
+/* Paraver's three files from -o NAME or NAME.prv; without -o, or to standard output, a
+ * misuse that writes nothing. VCD like any one-file format. */
+static void
+test_export_paraver_vcd (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-events-v2.raw.txt",
+                                                 NULL);
+  g_autofree char *dir = g_dir_make_tmp ("tickscope-cli-XXXXXX", NULL);
+  g_autofree char *bare = g_build_filename (dir, "trace", NULL);
+  g_autofree char *named = g_build_filename (dir, "named.prv", NULL);
+  static const char * const suffixes[] = { ".prv", ".pcf", ".row" };
+  TksCliResult r;
+
+  r = tks_run_cli (NULL, "export", path, "--format", "paraver", "-o", bare, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "");
+  tks_cli_result_clear (&r);
+  r = tks_run_cli (NULL, "export", path, "-f", "paraver", "-o", named, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  tks_cli_result_clear (&r);
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *a = g_strconcat (bare, suffixes[i], NULL);
+      g_autofree char *b = g_build_filename (dir, "named", NULL);
+      g_autofree char *b_file = g_strconcat (b, suffixes[i], NULL);
+      g_autofree char *text = NULL;
+
+      g_assert_true (g_file_get_contents (a, &text, NULL, NULL));
+      if (i == 0)
+        g_assert_true (g_str_has_prefix (text, "#Paraver ("));
+      else if (i == 1)
+        g_assert_nonnull (strstr (text, "USART1_IRQHandler"));
+      else
+        g_assert_nonnull (strstr (text, "LEVEL THREAD SIZE 5\nmain\nidle\nsensor\n"));
+      g_assert_true (g_file_test (b_file, G_FILE_TEST_IS_REGULAR));
+      g_unlink (a);
+      g_unlink (b_file);
+    }
+
+  r = tks_run_cli (NULL, "export", path, "--format", "paraver", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "-o NAME"));
+  g_assert_cmpstr (r.out, ==, "");
+  tks_cli_result_clear (&r);
+  r = tks_run_cli (NULL, "export", path, "--format", "paraver", "-o", "-", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.out, ==, "");
+  tks_cli_result_clear (&r);
+  r = tks_run_cli ("garbage", "export", "-", "--format", "paraver", "-o", bare, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  {
+    g_autofree char *prv = g_strconcat (bare, ".prv", NULL);
+
+    g_assert_false (g_file_test (prv, G_FILE_TEST_EXISTS));
+  }
+  tks_cli_result_clear (&r);
+
+  r = tks_run_cli (NULL, "export", path, "--format", "vcd", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "$date\n"));
+  g_assert_nonnull (strstr (r.out, "\n$timescale 1 ns $end\n"));
+  g_assert_nonnull (strstr (r.out, "\n$var wire 1 $ USART1_IRQHandler $end\n"));
+  g_assert_nonnull (strstr (r.out, "\n$var integer 32 % tick $end\n"));
+  tks_cli_result_clear (&r);
+  g_rmdir (dir);
+}
+
+/* export --help lists every format on a line of its own, and so does the man page. */
+static void
+test_export_help (void)
+{
+  g_autofree char *man_path = g_test_build_filename (G_TEST_DIST, "..", "docs", "man",
+                                                     "tickscope-cli.1", NULL);
+  g_autofree char *man = NULL;
+  static const char * const formats[] = { "perfetto", "csv", "ftrace", "paraver", "vcd" };
+  TksCliResult r = tks_run_cli (NULL, "export", "--help", NULL);
+  TksCliResult usage = tks_run_cli (NULL, "--help", NULL);
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_file_get_contents (man_path, &man, NULL, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autofree char *line = g_strdup_printf ("\n  %-10s", formats[i]);
+      g_autofree char *man_line = g_strdup_printf ("\n.B %s\n", formats[i]);
+      TksCliResult unknown;
+
+      g_assert_nonnull (strstr (r.out, line));
+      g_assert_nonnull (strstr (usage.out, formats[i]));
+      g_assert_nonnull (strstr (man, man_line));
+      unknown = tks_run_cli (NULL, "export", "-", "--format", "xml", NULL);
+      g_assert_nonnull (strstr (unknown.err, formats[i]));
+      tks_cli_result_clear (&unknown);
+    }
+  tks_cli_result_clear (&r);
+  tks_cli_result_clear (&usage);
 }
 
 int
@@ -345,6 +451,8 @@ main (int    argc,
   g_test_add_func ("/cli/hostile-names", test_hostile_names);
   g_test_add_func ("/cli/export/output-errors", test_export_output_errors);
   g_test_add_func ("/cli/export/memory", test_export_memory);
+  g_test_add_func ("/cli/export/paraver-vcd", test_export_paraver_vcd);
+  g_test_add_func ("/cli/export/help", test_export_help);
 
   return g_test_run ();
 }

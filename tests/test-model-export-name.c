@@ -13,6 +13,9 @@ test_format_from_name (void)
   g_assert_cmpstr (tks_export_name_get_format ("t.csv"), ==, "csv");
   g_assert_cmpstr (tks_export_name_get_format ("t.ftrace"), ==, "ftrace");
   g_assert_cmpstr (tks_export_name_get_format ("t.trace"), ==, "ftrace");
+  g_assert_cmpstr (tks_export_name_get_format ("run.prv"), ==, "paraver");
+  g_assert_cmpstr (tks_export_name_get_format ("WAVE.VCD"), ==, "vcd");
+  g_assert_null (tks_export_name_get_format ("run.pcf"));
   g_assert_null (tks_export_name_get_format ("timeline"));
   g_assert_null (tks_export_name_get_format ("timeline.txt"));
   g_assert_null (tks_export_name_get_format (".png"));
@@ -25,6 +28,8 @@ test_extension (void)
   g_assert_cmpstr (tks_export_name_get_extension ("png"), ==, ".png");
   g_assert_cmpstr (tks_export_name_get_extension ("perfetto"), ==, ".json");
   g_assert_cmpstr (tks_export_name_get_extension ("ftrace"), ==, ".ftrace");
+  g_assert_cmpstr (tks_export_name_get_extension ("paraver"), ==, ".prv");
+  g_assert_cmpstr (tks_export_name_get_extension ("vcd"), ==, ".vcd");
   g_assert_null (tks_export_name_get_extension ("gif"));
 }
 
@@ -38,6 +43,9 @@ test_set_format (void)
     { "capture.json", "csv", "capture.csv" },
     { "capture.csv", "ftrace", "capture.ftrace" },
     { "capture.trace", "png", "capture.png" },
+    { "timeline.svg", "vcd", "timeline.vcd" },
+    { "timeline.vcd", "paraver", "timeline.prv" },
+    { "timeline.prv", "csv", "timeline.csv" },
     { "timeline", "csv", "timeline.csv" },
     { "timeline.v2", "png", "timeline.v2.png" },
     { "notes.txt", "svg", "notes.txt.svg" },

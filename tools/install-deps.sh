@@ -4,6 +4,7 @@ set -eu
 export DEBIAN_FRONTEND=noninteractive
 # gcc-multilib and qemu-user: the real-kernel tests build ChibiOS's simulator, a 32-bit x86
 # program, and run it through qemu-i386 where the kernel runs no 32-bit programs.
+# gtkwave: its vcd2fst and fst2vcd read the VCD export back in test-export-traces.
 packages="
   build-essential clang meson ninja-build pkg-config gettext
   libglib2.0-dev libgtk-4-dev libadwaita-1-dev libserialport-dev
@@ -13,6 +14,7 @@ packages="
   gcc-arm-none-eabi libnewlib-arm-none-eabi
   make gcc-multilib qemu-user pmccabe
   g++ debhelper dpkg-dev lintian flatpak-builder
+  gtkwave
 "
 missing=""
 for p in $packages; do

@@ -317,6 +317,25 @@ tks_cli_stats (int    argc,
 /* ------------------------------------------------------------------------------------------ */
 /* export                                                                                      */
 
+/* Several files, each complete before any replaces what was there. */
+static int
+export_files (TksCapture      *capture,
+              TksExportFormat  format,
+              double           tick_hz,
+              const char      *output)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!tks_export_to_file (capture, format, tick_hz, TKS_EXPORT_UNIT_TICKS, output, NULL, &error))
+    {
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli export: %s\n", message);
+      return g_error_matches (error, TKS_ERROR, TKS_ERROR_USAGE) ? TKS_CLI_MISUSE : TKS_CLI_BAD;
+    }
+  return TKS_CLI_OK;
+}
+
 int
 tks_cli_export (int    argc,
                 char **argv)
@@ -334,18 +353,23 @@ tks_cli_export (int    argc,
   double tick_hz = 0;
   gboolean help_shown;
   GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, N_("perfetto (trace-event JSON), csv or ftrace"), "FORMAT" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write (default: standard output, also “-”)"), "OUT" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name, N_("perfetto, csv, ftrace, paraver or vcd (see above)"), "FORMAT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Where to write (default: standard output, also “-”; paraver: NAME or NAME.prv)"), "OUT" },
     { "tick-hz", 0, 0, G_OPTION_ARG_STRING, &tick_hz_text, N_("Ticks per second for real time units (default: the capture's, else 1000)"), "HZ" },
     { "unit", 0, 0, G_OPTION_ARG_STRING, &unit_name, N_("CSV times in s, ms, us or ns (default: ticks)"), "UNIT" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
 
-  if (!parse_options ("export", "FILE --format perfetto|csv|ftrace [-o OUT]",
-                      _("Exports a capture for other tools: Chrome/Perfetto trace-event JSON\n"
-                        "(ui.perfetto.dev), CSV of everything the timeline draws, or Linux ftrace\n"
-                        "sched_switch text (Trace Compass). FILE may be “-” (standard input)."),
+  if (!parse_options ("export", "FILE --format perfetto|csv|ftrace|paraver|vcd [-o OUT]",
+                      _("Exports a capture for other tools. FILE may be “-” (standard input).\n"
+                        "\n"
+                        "Formats:\n"
+                        "  perfetto  Chrome/Perfetto trace-event JSON (ui.perfetto.dev)\n"
+                        "  csv       everything the timeline draws, a row each (--unit for its times)\n"
+                        "  ftrace    Linux sched_switch text (Trace Compass, KernelShark)\n"
+                        "  paraver   Paraver trace: OUT.prv, OUT.pcf and OUT.row (-o required)\n"
+                        "  vcd       value change dump for GTKWave and PulseView"),
                       entries, &argc, &argv, &help_shown))
     return help_shown ? TKS_CLI_OK : TKS_CLI_MISUSE;
 
@@ -356,15 +380,16 @@ tks_cli_export (int    argc,
     }
   if (format_name == NULL)
     {
-      fprintf (stderr, _("tickscope-cli export: --format is required: perfetto, csv or ftrace\n"));
+      fprintf (stderr, _("tickscope-cli export: --format is required: perfetto, csv, ftrace, "
+                         "paraver or vcd\n"));
       return TKS_CLI_MISUSE;
     }
   if (!tks_export_format_from_string (format_name, &format))
     {
       g_autofree char *shown = tks_cli_escape (format_name);
 
-      fprintf (stderr, _("tickscope-cli export: unknown format “%s”: use perfetto, csv or ftrace\n"),
-               shown);
+      fprintf (stderr, _("tickscope-cli export: unknown format “%s”: use perfetto, csv, ftrace, "
+                         "paraver or vcd\n"), shown);
       return TKS_CLI_MISUSE;
     }
   if (!number_option ("export", "tick-hz", tick_hz_text, TRUE, &tick_hz))
@@ -377,9 +402,19 @@ tks_cli_export (int    argc,
       return TKS_CLI_MISUSE;
     }
 
+  if (format == TKS_EXPORT_PARAVER && (output == NULL || strcmp (output, "-") == 0))
+    {
+      fprintf (stderr, _("tickscope-cli export: a Paraver trace is three files: give -o NAME "
+                         "(writes NAME.prv, NAME.pcf and NAME.row)\n"));
+      return TKS_CLI_MISUSE;
+    }
+
   capture = load_capture ("export", files[0]);
   if (capture == NULL)
     return TKS_CLI_BAD;
+
+  if (format == TKS_EXPORT_PARAVER)
+    return export_files (capture, format, tick_hz, output);
 
   /* Written as it is made, in chunks: memory does not grow with the export. */
   out = tks_cli_open_output (output != NULL ? output : "-", &error);

@@ -17,7 +17,7 @@ static const struct
 } commands[] = {
   { "info",    tks_cli_info,    "info FILE",                      N_("threads, records, span, trigger, warnings") },
   { "stats",   tks_cli_stats,   "stats FILE [--from T --to T] [--histogram]", N_("per-thread run time, share, activations, wake-up latency") },
-  { "export",  tks_cli_export,  "export FILE --format perfetto|csv|ftrace [-o OUT] [--tick-hz HZ] [--unit s|ms|us|ns]", NULL },
+  { "export",  tks_cli_export,  "export FILE --format perfetto|csv|ftrace|paraver|vcd [-o OUT] [--tick-hz HZ] [--unit s|ms|us|ns]", NULL },
   { "convert", tks_cli_convert, "convert TRANSCRIPT -o FILE.txt", N_("raw shell bytes -> capture file") },
   { "fetch",   tks_cli_fetch,   "fetch PORT -o FILE.txt",         N_("get the list and the log from a board") },
   { "trigger", tks_cli_trigger, "trigger PORT",                   N_("set the board's trigger") },

@@ -18,6 +18,8 @@ static const struct
   { ".csv", "csv" },
   { ".ftrace", "ftrace" },
   { ".trace", "ftrace" },
+  { ".prv", "paraver" },
+  { ".vcd", "vcd" },
 };
 
 /* The length of @name's extension when it is one of ours, else 0. */

@@ -167,8 +167,13 @@ try:
     name.queryEditableText().setTextContents(base)
     check(choose_filter(dlg, "View as SVG image (*.svg)") and entry_text(name) == base + ".svg",
           "choosing SVG adds .svg to the name", entry_text(name))
+    check(choose_filter(dlg, "Capture as VCD waveform (*.vcd)") and entry_text(name) == base + ".vcd",
+          "the formats offer VCD: choosing it changes .svg to .vcd", entry_text(name))
+    check(choose_filter(dlg, "Capture as Paraver trace (*.prv, .pcf, .row)")
+          and entry_text(name) == base + ".prv",
+          "the formats offer Paraver: choosing it changes .vcd to .prv", entry_text(name))
     check(choose_filter(dlg, "Capture as CSV table (*.csv)") and entry_text(name) == base + ".csv",
-          "choosing CSV changes .svg to .csv", entry_text(name))
+          "choosing CSV changes .prv to .csv", entry_text(name))
     name.queryEditableText().setTextContents(base)
     time.sleep(0.3)
     click(find(dlg, lambda n: n.getRoleName() == "push button" and (n.name or "").endswith("Export")))
@@ -178,6 +183,23 @@ try:
     check(head.startswith("kind,thread") and not os.path.exists(base),
           "a name without extension is written in the chosen format, with its extension (CSV)",
           head)
+
+    # A Paraver trace is three files; a VCD one, named by their extensions
+    prv_base = os.path.join(WORK, "trace")
+    click(menu_item(app, "Export…"))
+    file_dialog_save(app, "Export", prv_base + ".prv")
+    wait_for(lambda: all(os.path.exists(prv_base + e) for e in (".prv", ".pcf", ".row")), 10)
+    head = open(prv_base + ".prv").readline() if os.path.exists(prv_base + ".prv") else ""
+    row = open(prv_base + ".row").read() if os.path.exists(prv_base + ".row") else ""
+    check(head.startswith("#Paraver (") and "_ns:1(1):1:1(" in head and "\nidle\n" in row,
+          "Export writes a Paraver trace: .prv, .pcf and .row", (head, row[:200]))
+    vcd_path = os.path.join(WORK, "wave.vcd")
+    click(menu_item(app, "Export…"))
+    file_dialog_save(app, "Export", vcd_path)
+    wait_for(lambda: os.path.exists(vcd_path) and os.path.getsize(vcd_path) > 0, 10)
+    text = open(vcd_path).read() if os.path.exists(vcd_path) else ""
+    check(text.startswith("$date") and "$timescale 100 us $end" in text and " idle $end" in text,
+          "Export writes a VCD waveform", text[:300])
 
     # The tick rate set in the board popover is the window's: the status line, the exports
     # and a saved copy use it; the capture's own rate comes back when the file is opened again.

@@ -310,7 +310,8 @@ def history():
 
 EXPORT_FILTERS = ["View as PNG image (*.png)", "View as SVG image (*.svg)", "View as PDF document (*.pdf)",
                   "Capture as Perfetto trace (*.json)", "Capture as CSV table (*.csv)",
-                  "Capture as ftrace text (*.ftrace)"]
+                  "Capture as ftrace text (*.ftrace)", "Capture as Paraver trace (*.prv, .pcf, .row)",
+                  "Capture as VCD waveform (*.vcd)"]
 HOME_KEY, DOWN_KEY = 0xFF50, 0xFF54
 
 

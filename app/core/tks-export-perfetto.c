@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tks-export-private.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Chrome / Perfetto trace-event JSON                                                          */
+
+static void
+append_json_string (GString    *out,
+                    const char *str)
+{
+  g_autofree char *copy = NULL;
+  const char *valid = str;
+
+  if (!g_utf8_validate (str, -1, NULL))
+    valid = copy = g_utf8_make_valid (str, -1);
+
+  g_string_append_c (out, '"');
+  for (const char *p = valid; *p != '\0'; p++)
+    {
+      guchar c = (guchar) *p;
+
+      switch (c)
+        {
+        case '"':
+          g_string_append (out, "\\\"");
+          break;
+
+        case '\\':
+          g_string_append (out, "\\\\");
+          break;
+
+        case '\n':
+          g_string_append (out, "\\n");
+          break;
+
+        case '\r':
+          g_string_append (out, "\\r");
+          break;
+
+        case '\t':
+          g_string_append (out, "\\t");
+          break;
+
+        default:
+          if (c < 0x20 || c == 0x7f)
+            {
+              static const char hex[] = "0123456789abcdef";
+
+              g_string_append (out, "\\u00");
+              g_string_append_c (out, hex[c >> 4]);
+              g_string_append_c (out, hex[c & 0xf]);
+            }
+          else
+            g_string_append_c (out, (char) c);
+          break;
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+json_begin_event (TksExportWriter *w,
+                  gboolean        *first,
+                  const char      *ph,
+                  const char      *name,
+                  guint            tid)
+{
+  g_string_append (w->out, *first ? "\n{\"ph\":\"" : ",\n{\"ph\":\"");
+  *first = FALSE;
+  g_string_append (w->out, ph);
+  g_string_append (w->out, "\",\"pid\":1,\"tid\":");
+  tks_export_append_uint (w->out, tid);
+  g_string_append (w->out, ",\"name\":");
+  append_json_string (w->out, name);
+}
+
+static void
+json_append_ts (TksExportWriter *w,
+                const char      *key,
+                double           value_us)
+{
+  g_string_append (w->out, ",\"");
+  g_string_append (w->out, key);
+  g_string_append (w->out, "\":");
+  tks_export_append_number (w->out, value_us, 3);
+}
+
+/* The innermost handler's track (tid) under way at @time, 0 when none. */
+static guint
+perfetto_irq_at (TksEvents *events,
+                 gint64     time,
+                 guint      first_tid)
+{
+  guint n, tid = 0, depth = 0;
+  const TksTrack *tracks = tks_events_get_tracks (events, TKS_TRACK_IRQ, &n);
+
+  for (guint t = 0; t < n; t++)
+    {
+      guint lo = 0, hi = tracks[t].n_slices;
+
+      /* the last slice that begins at or before @time */
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (tracks[t].slices[mid].begin.time <= time)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo > 0 && tracks[t].slices[lo - 1].end.time >= time &&
+          (tid == 0 || tracks[t].slices[lo - 1].depth >= depth))
+        {
+          tid = first_tid + t;
+          depth = tracks[t].slices[lo - 1].depth;
+        }
+    }
+  return tid;
+}
+
+/* The events of a dump version 2: a track per handler, one for the CPU's sleep, one per
+ * marker (instants with their value) and per state channel (nested slices), after the
+ * threads' (tids from @first_tid); each wake-up is a "ready" slice on its thread's track from
+ * made ready to switched in, with a flow from the handler that made it ready (or from that
+ * slice) to the run; one never switched in lasts to the capture's end, marked open. */
+static gboolean
+perfetto_events (TksCapture      *capture,
+                 double           us_per_tick,
+                 guint            first_tid,
+                 TksExportWriter *w,
+                 gboolean        *first)
+{
+  TksEvents *events = tks_capture_get_events (capture);
+  static const char * const prefixes[TKS_N_TRACK_KINDS] = { "irq ", "", "marker ", "state " };
+  static const char * const cats[TKS_N_TRACK_KINDS] = { "irq", "sleep", "marker", "state" };
+  guint tid = first_tid, n_wakeups;
+  const TksWakeup *wakeups;
+
+  if (events == NULL)
+    return TRUE;
+  for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
+    {
+      guint n;
+      const TksTrack *tracks = tks_events_get_tracks (events, k, &n);
+
+      for (guint t = 0; t < n; t++, tid++)
+        {
+          g_autofree char *label = g_strconcat (prefixes[k], tracks[t].name, NULL);
+
+          json_begin_event (w, first, "M", "thread_name", tid);
+          g_string_append (w->out, ",\"args\":{\"name\":");
+          append_json_string (w->out, label);
+          g_string_append (w->out, "}}");
+          json_begin_event (w, first, "M", "thread_sort_index", tid);
+          g_string_append_printf (w->out, ",\"args\":{\"sort_index\":%u}}", tid);
+          for (guint i = 0; i < tracks[t].n_slices; i++)
+            {
+              const TksSlice *sl = &tracks[t].slices[i];
+
+              json_begin_event (w, first, "X", sl->label != NULL ? sl->label : "sleep", tid);
+              g_string_append_printf (w->out, ",\"cat\":\"%s\"", cats[k]);
+              json_append_ts (w, "ts", sl->begin.pos * us_per_tick);
+              json_append_ts (w, "dur", MAX (0.0, sl->end.pos - sl->begin.pos) * us_per_tick);
+              g_string_append_printf (w->out, ",\"args\":{\"depth\":%u", sl->depth);
+              if (k == TKS_TRACK_SLEEP)
+                {
+                  g_string_append (w->out, ",\"woken_by\":");
+                  append_json_string (w->out, sl->label != NULL ? sl->label : "");
+                }
+              g_string_append (w->out, "}}");
+              if (!tks_export_flush (w, FALSE))
+                return FALSE;
+            }
+          for (guint i = 0; i < tracks[t].n_instants; i++)
+            {
+              json_begin_event (w, first, "i", tracks[t].name, tid);
+              g_string_append (w->out, ",\"cat\":\"marker\",\"s\":\"t\"");
+              json_append_ts (w, "ts", tracks[t].instants[i].time.pos * us_per_tick);
+              g_string_append_printf (w->out, ",\"args\":{\"value\":%u}}",
+                                      tracks[t].instants[i].value);
+              if (!tks_export_flush (w, FALSE))
+                return FALSE;
+            }
+        }
+    }
+
+  wakeups = tks_events_get_wakeups (events, &n_wakeups);
+  for (guint i = 0; i < n_wakeups; i++)
+    {
+      const TksWakeup *wk = &wakeups[i];
+      guint thread_tid = wk->thread < tks_capture_get_n_threads (capture) ? wk->thread + 1 : 0;
+      /* (the handlers' tracks come first) */
+      guint from_tid = perfetto_irq_at (events, wk->ready.time, first_tid);
+
+      if (thread_tid == 0)
+        continue;
+      json_begin_event (w, first, "X", "ready", thread_tid);
+      g_string_append (w->out, ",\"cat\":\"wakeup\"");
+      json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
+      if (wk->open)
+        {
+          /* Made ready and still waiting for the CPU when the capture ends: no run to flow
+           * to, the slice lasts to the end. */
+          json_append_ts (w, "dur", MAX (0.0, tks_capture_get_end (capture) - wk->ready.pos)
+                                    * us_per_tick);
+          g_string_append (w->out, ",\"args\":{\"open\":true}}");
+          if (!tks_export_flush (w, FALSE))
+            return FALSE;
+          continue;
+        }
+      json_append_ts (w, "dur", MAX (0.0, wk->run.pos - wk->ready.pos) * us_per_tick);
+      g_string_append (w->out, ",\"args\":{\"latency_us\":");
+      tks_export_append_number (w->out, tks_events_to_us (events, wk->latency), 3);
+      g_string_append (w->out, "}}");
+      /* the flow: from the waker (or the ready slice) to the run */
+      json_begin_event (w, first, "s", "wakeup", from_tid != 0 ? from_tid : thread_tid);
+      g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u", i + 1);
+      json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
+      g_string_append (w->out, "}");
+      json_begin_event (w, first, "f", "wakeup", thread_tid);
+      g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u,\"bp\":\"e\"", i + 1);
+      json_append_ts (w, "ts", wk->run.pos * us_per_tick);
+      g_string_append (w->out, "}");
+      if (!tks_export_flush (w, FALSE))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+tks_export_perfetto (TksCapture      *capture,
+                     double           tick_hz,
+                     TksExportWriter *w)
+{
+  const double us_per_tick = 1e6 / tick_hz;
+  const char *source = tks_capture_get_source (capture);
+  const guint *lanes;
+  guint n_lanes = 0;
+  guint n_threads = tks_capture_get_n_threads (capture);
+  g_autofree guint *sort_index = g_new0 (guint, MAX (n_threads, 1));
+  gboolean first = TRUE;
+  double trigger, log_end;
+
+  /* Lanes are listed top to bottom; threads missing from them go last, in creation order. */
+  for (guint i = 0; i < n_threads; i++)
+    sort_index[i] = G_MAXUINT;
+  lanes = tks_capture_get_lanes (capture, &n_lanes);
+  for (guint i = 0; lanes != NULL && i < n_lanes; i++)
+    if (lanes[i] < n_threads && sort_index[lanes[i]] == G_MAXUINT)
+      sort_index[lanes[i]] = i;
+  for (guint i = 0, next = n_lanes; i < n_threads; i++)
+    if (sort_index[i] == G_MAXUINT)
+      sort_index[i] = next++;
+
+  g_string_append (w->out, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"tick_hz\":");
+  tks_export_append_number (w->out, tick_hz, 6);
+  g_string_append (w->out, ",\"source\":");
+  append_json_string (w->out, source != NULL ? source : "");
+  {
+    /* What the capture lost or could not read stays visible in the export. */
+    guint n_warnings = 0;
+    const char * const *warnings = tks_capture_get_warnings (capture, &n_warnings);
+
+    g_string_append (w->out, ",\"warnings\":[");
+    for (guint i = 0; i < n_warnings; i++)
+      {
+        if (i > 0)
+          g_string_append_c (w->out, ',');
+        append_json_string (w->out, warnings[i]);
+      }
+    g_string_append_c (w->out, ']');
+  }
+  g_string_append (w->out, "},\"traceEvents\":[");
+
+  json_begin_event (w, &first, "M", "process_name", 0);
+  g_string_append (w->out, ",\"args\":{\"name\":");
+  append_json_string (w->out, source != NULL && source[0] != '\0' ? source : "ChibiOS board");
+  g_string_append (w->out, "}}");
+
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TksThread *thread = tks_capture_get_thread (capture, i);
+      g_autofree char *name = NULL;
+      g_autofree char *label = NULL;
+      guint tid = i + 1;
+
+      /* Gone before the log began: no track, as it did not run in it. */
+      if (thread->flags & TKS_THREAD_EXITED_BEFORE_LOG)
+        continue;
+      name = tks_export_thread_name (thread);
+
+      /* A thread only the log names has no known priority; its name says so. */
+      if (tks_export_priority_known (thread))
+        label = g_strdup_printf ("%s (prio %d)", name, thread->priority);
+      else
+        label = g_strdup (name);
+
+      json_begin_event (w, &first, "M", "thread_name", tid);
+      g_string_append (w->out, ",\"args\":{\"name\":");
+      append_json_string (w->out, label);
+      g_string_append (w->out, "}}");
+
+      json_begin_event (w, &first, "M", "thread_sort_index", tid);
+      g_string_append_printf (w->out, ",\"args\":{\"sort_index\":%u}}", sort_index[i]);
+
+      for (guint r = 0; thread->runs != NULL && r < thread->n_runs; r++)
+        {
+          const TksRun *run = &thread->runs[r];
+          gboolean at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) != 0 &&
+                            r + 1 == thread->n_runs;
+
+          json_begin_event (w, &first, "X", "run", tid);
+          g_string_append (w->out, ",\"cat\":\"run\"");
+          json_append_ts (w, "ts", run->begin * us_per_tick);
+          json_append_ts (w, "dur", MAX (0.0, run->end - run->begin) * us_per_tick);
+          g_string_append (w->out, ",\"args\":{\"begin_tick\":");
+          tks_export_append_number (w->out, run->begin, 6);
+          g_string_append (w->out, ",\"end_tick\":");
+          tks_export_append_number (w->out, run->end, 6);
+          if (at_end)
+            g_string_append (w->out, ",\"running_at_end\":true");
+          g_string_append (w->out, "}}");
+
+          if (!tks_export_flush (w, FALSE))
+            return FALSE;
+        }
+
+      for (guint m = 0; thread->marks != NULL && m < thread->n_marks; m++)
+        {
+          const TksMark *mark = &thread->marks[m];
+
+          json_begin_event (w, &first, "i", mark->kind == TKS_MARK_IN ? "in" : "out", tid);
+          g_string_append (w->out, ",\"cat\":\"mark\",\"s\":\"t\"");
+          json_append_ts (w, "ts", mark->pos * us_per_tick);
+          g_string_append (w->out, "}");
+
+          if (!tks_export_flush (w, FALSE))
+            return FALSE;
+        }
+
+      if ((thread->flags & TKS_THREAD_EXITED) != 0 && isfinite (thread->exit_time))
+        {
+          json_begin_event (w, &first, "i", "exit", tid);
+          g_string_append (w->out, ",\"cat\":\"exit\",\"s\":\"t\"");
+          json_append_ts (w, "ts", thread->exit_time * us_per_tick);
+          /* Recorded after the log ended: what the thread did until then is unknown. */
+          if (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
+            g_string_append (w->out, ",\"args\":{\"after_log_end\":true}");
+          g_string_append (w->out, "}");
+        }
+
+      /* Also for threads without runs: a history of many threads is written as it goes. */
+      if (!tks_export_flush (w, FALSE))
+        return FALSE;
+    }
+
+  if (tks_capture_get_trigger (capture, &trigger) && isfinite (trigger))
+    {
+      const char *by = tks_capture_get_trigger_name (capture);
+
+      json_begin_event (w, &first, "i", "trigger", 0);
+      g_string_append (w->out, ",\"cat\":\"trigger\",\"s\":\"g\"");
+      json_append_ts (w, "ts", trigger * us_per_tick);
+      if (by != NULL)
+        {
+          g_string_append (w->out, ",\"args\":{\"set_by\":");
+          append_json_string (w->out, by);
+          g_string_append (w->out, "}");
+        }
+      g_string_append (w->out, "}");
+    }
+
+  /* The holes in the log: slices on a track of their own (tid 0, no thread's). */
+  {
+    guint n_gaps;
+    const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
+
+    for (guint g = 0; g < n_gaps; g++)
+      {
+        json_begin_event (w, &first, "X", "not_recorded", 0);
+        g_string_append (w->out, ",\"cat\":\"not_recorded\"");
+        json_append_ts (w, "ts", gaps[g].begin * us_per_tick);
+        json_append_ts (w, "dur", (gaps[g].end - gaps[g].begin) * us_per_tick);
+        g_string_append_printf (w->out, ",\"args\":{\"dropped\":%" G_GUINT64_FORMAT "}}",
+                                gaps[g].dropped);
+      }
+  }
+
+  if (tks_export_log_end_before_end (capture, &log_end))
+    {
+      json_begin_event (w, &first, "i", "log_end", 0);
+      g_string_append (w->out, ",\"cat\":\"log_end\",\"s\":\"g\"");
+      json_append_ts (w, "ts", log_end * us_per_tick);
+      g_string_append_printf (w->out, ",\"args\":{\"reason\":\"lone_exits\",\"exits_after\":%u}}",
+                              tks_capture_get_n_exits_after_log_end (capture));
+    }
+  if (!perfetto_events (capture, us_per_tick, n_threads + 1, w, &first))
+    return FALSE;
+
+  g_string_append (w->out, "\n]}\n");
+
+  return tks_export_flush (w, FALSE);
+}
