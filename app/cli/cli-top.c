@@ -17,6 +17,7 @@
 
 #include "tks-cli.h"
 #include "tks-error.h"
+#include "tks-json.h"
 #include "tks-profile.h"
 #include "tks-recorder.h"
 #include "tks-recording-tail.h"
@@ -45,44 +46,6 @@ typedef struct
   guint64     shown_dropped;    /* dropped counted when the last interval was shown */
   guint       n_notices;
 } Top;
-
-/* @text as a JSON string, quotes included: control characters and what is not UTF-8 escaped,
- * so that a name from a board cannot break the line. */
-void
-tks_cli_json_string (GString    *out,
-                     const char *text)
-{
-  const char *p = text != NULL ? text : "";
-
-  g_string_append_c (out, '"');
-  while (*p != '\0')
-    {
-      gunichar c = g_utf8_get_char_validated (p, -1);
-
-      if (c == (gunichar) -1 || c == (gunichar) -2)
-        {
-          /* a byte that is not UTF-8: shown as U+FFFD */
-          g_string_append (out, "\\ufffd");
-          p++;
-          continue;
-        }
-      switch (c)
-        {
-        case '"':  g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (c < 0x20 || c == 0x7f || c == 0x2028 || c == 0x2029)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_len (out, p, g_utf8_next_char (p) - p);
-        }
-      p = g_utf8_next_char (p);
-    }
-  g_string_append_c (out, '"');
-}
 
 static void
 json_number (GString *out,
@@ -204,7 +167,7 @@ show_interval (Top                    *top,
           max = update_max_share (top, r, name);
           g_string_append (line, first ? "{\"name\":" : ",{\"name\":");
           first = FALSE;
-          tks_cli_json_string (line, name);
+          tks_json_append_string (line, name);
           g_string_append (line, ",\"cpu_percent\":");
           json_number (line, r->share);
           g_string_append (line, ",\"max_share_percent\":");
@@ -224,7 +187,7 @@ show_interval (Top                    *top,
             continue;
           g_string_append (line, first ? "{\"name\":" : ",{\"name\":");
           first = FALSE;
-          tks_cli_json_string (line, name);
+          tks_json_append_string (line, name);
           g_string_append (line, ",\"share_percent\":");
           json_number (line, r->share);
           g_string_append_printf (line, ",\"calls\":%u,\"longest_us\":", r->activations);

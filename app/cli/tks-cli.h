@@ -30,8 +30,6 @@ int tks_cli_record  (int argc, char **argv);
 int tks_cli_check   (int argc, char **argv);
 int tks_cli_diff    (int argc, char **argv);
 int tks_cli_top     (int argc, char **argv);
-/* Appends @text to @out as a JSON string, quotes included (cli-top.c). */
-void tks_cli_json_string (GString *out, const char *text);
 
 /* The events of a dump version 2 (cli-events.c): info's lines (labels @width wide), and
  * stats' tables over [from, to] (ticks). Nothing for a capture without events. */
