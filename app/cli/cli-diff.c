@@ -162,6 +162,8 @@ format_number (char   *buf,
     g_strlcpy (buf, value > 0 ? "+inf" : "-inf", size);
   else
     {
+      if (fabs (value) < 0.0005)
+        value = 0;  /* no "-0.000" */
       g_ascii_formatd (buf + (sign && value >= 0 ? 1 : 0), size - 1, "%.3f", value);
       if (sign && value >= 0)
         buf[0] = '+';
