@@ -258,6 +258,14 @@ check(status == 2 and "not a thread capture" in err, "check: a file that is not 
 status, out, err = run("check", EVENTS, "--budgets", os.path.join(tmp, "missing.ini"))
 check(status == 2 and "missing.ini" in err and "No such file" in err,
       "check: a missing budgets file: exit 2", "%d %r" % (status, err))
+status, out, err = run("check", EVENTS, "--budgets", "/dev/zero")
+check(status == 2 and "not a budgets file" in err,
+      "check: an endless budgets file is refused in bounded memory", "%d %r" % (status, err))
+with open(os.path.join(tmp, "binary.ini"), "wb") as f:
+    f.write(b"[sensor]\nmax-run = 1ms\n\x00\xff\xfe")
+status, out, err = run("check", EVENTS, "--budgets", os.path.join(tmp, "binary.ini"))
+check(status == 2 and "not a text file" in err, "check: a binary budgets file is refused",
+      "%d %r" % (status, err))
 status, out, err = run("check", EVENTS)
 check(status == 2 and "--budgets" in err, "check: without --budgets: exit 2", err)
 

@@ -189,6 +189,36 @@ junit_report (TksCapture *capture,
   return g_string_free (xml, FALSE);
 }
 
+/* A budgets file is a few lines: more than this is not one (and /dev/zero never ends). */
+#define MAX_BUDGETS_BYTES (1024 * 1024)
+
+static char *
+read_budgets (const char  *path,
+              gsize       *len,
+              GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, error);
+  g_autofree char *data = NULL;
+  gsize got = 0;
+
+  if (in == NULL)
+    return NULL;
+  data = g_malloc (MAX_BUDGETS_BYTES + 2);
+  if (!g_input_stream_read_all (G_INPUT_STREAM (in), data, MAX_BUDGETS_BYTES + 1, &got, NULL,
+                                error))
+    return NULL;
+  if (got > MAX_BUDGETS_BYTES)
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_TOO_LONG,
+                   _("%s: longer than %d bytes: not a budgets file"), path, MAX_BUDGETS_BYTES);
+      return NULL;
+    }
+  data[got] = '\0';
+  *len = got;
+  return g_steal_pointer (&data);
+}
+
 int
 tks_cli_check (int    argc,
                char **argv)
@@ -248,9 +278,11 @@ tks_cli_check (int    argc,
       fprintf (stderr, _("tickscope-cli check: say which budgets to check: --budgets FILE.ini\n"));
       return TKS_CLI_MISUSE;
     }
-  if (!g_file_get_contents (budgets_path, &data, &len, &error))
+  if ((data = read_budgets (budgets_path, &len, &error)) == NULL)
     {
-      fprintf (stderr, "tickscope-cli check: %s\n", error->message);
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli check: %s\n", message);
       return TKS_CLI_MISUSE;
     }
 

@@ -409,6 +409,7 @@ tks_cli_top (int    argc,
     {
       fprintf (stderr, "tickscope-cli top: %s\n", error->message);
       sigaction (SIGINT, &old_sa, NULL);
+      signal (SIGTERM, SIG_DFL);
       (void) tks_recorder_close (recorder, NULL);
       status = TKS_CLI_BAD;
       goto out;
