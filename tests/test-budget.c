@@ -173,7 +173,7 @@ test_activations_from_wakeups (void)
     g_assert_cmpfloat (g_array_index (times, double, i), >=, g_array_index (times, double, i - 1));
 
   /* the simulated board's sensor thread wakes every 2 ticks (2 ms at 1 kHz) */
-  tks_activation_intervals ((const double *) times->data, times->len, NAN, NAN, &iv);
+  tks_activation_intervals (&g_array_index (times, double, 0), times->len, NAN, NAN, &iv);
   g_assert_cmpfloat_with_epsilon (iv.mean, 2.0, 0.01);
   g_assert_cmpfloat (iv.jitter, <, 1.0);
 }

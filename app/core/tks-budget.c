@@ -50,7 +50,7 @@ static const struct
 static const char * const group_keys[] = {
   "max-latency, max-share, max-run, period, max-jitter",
   "max-duration, max-share",
-  "max-dropped, " SHARE_WINDOW_KEY,
+  "max-dropped, share-window",
 };
 
 const char *
@@ -544,7 +544,7 @@ check_thread (TksBudget     *b,
             double period = period_budget != NULL ? period_budget->limit * tick_hz : NAN;
             double tol = jitter_budget != NULL ? jitter_budget->limit * tick_hz : NAN;
 
-            tks_activation_intervals ((const double *) times->data, times->len, period, tol, &iv);
+            tks_activation_intervals (&g_array_index (times, double, 0), times->len, period, tol, &iv);
             if (iv.n_intervals == 0)
               continue;
             total = iv.n_intervals;
