@@ -3,6 +3,7 @@
  * with its line, then each budget measured through the capture's profile. */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -114,14 +115,19 @@ tks_quantity_parse (const char       *text,
   v = g_ascii_strtod (text, &end);
   if (end == text || !isfinite (v))
     {
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, "“%s” is not a number%s", text,
-                   kind == TKS_QUANTITY_TIME ? " with a unit (250us, 2ms, 1s)"
-                   : kind == TKS_QUANTITY_PERCENT ? " of percent (40%)" : "");
+      if (kind == TKS_QUANTITY_TIME)
+        g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+                     _("“%s” is not a number with a unit (250us, 2ms, 1s)"), text);
+      else if (kind == TKS_QUANTITY_PERCENT)
+        g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("“%s” is not a number of percent (40%%)"),
+                     text);
+      else
+        g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("“%s” is not a number"), text);
       return FALSE;
     }
   if (v < 0 || (v == 0 && signbit (v)))
     {
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, "“%s”: a budget cannot be negative", text);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("“%s”: a budget cannot be negative"), text);
       return FALSE;
     }
   u = end;
@@ -141,22 +147,22 @@ tks_quantity_parse (const char       *text,
           }
       if (*u == '\0')
         g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                     "“%s” needs a unit: ns, us, ms or s", text);
+                     _("“%s” needs a unit: ns, us, ms or s"), text);
       else
         g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                     "“%s”: a time is in ns, us, ms or s, not “%s”", text, u);
+                     _("“%s”: a time is in ns, us, ms or s, not “%s”"), text, u);
       return FALSE;
 
     case TKS_QUANTITY_PERCENT:
       if (strcmp (u, "%") != 0)
         {
           g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                       "“%s”: a share is a percentage (40%%)", text);
+                       _("“%s”: a share is a percentage (40%%)"), text);
           return FALSE;
         }
       if (v > 100)
         {
-          g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, "“%s”: a share is at most 100%%", text);
+          g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("“%s”: a share is at most 100%%"), text);
           return FALSE;
         }
       *value = v;
@@ -169,7 +175,7 @@ tks_quantity_parse (const char       *text,
       if (*u != '\0' || v != floor (v))
         {
           g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                       "“%s”: a count is a whole number without a unit", text);
+                       _("“%s”: a count is a whole number without a unit"), text);
           return FALSE;
         }
       *value = v;
@@ -204,7 +210,7 @@ tks_time_offset_parse (const char  *text,
       !tks_quantity_parse (p, TKS_QUANTITY_TIME, &v, &unit, &scale, NULL))
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_USAGE,
-                   "“%s” is not a time from the ruler's origin: 1.25s, -300ms, 420us", text);
+                   _("“%s” is not a time from the ruler's origin: 1.25s, -300ms, 420us"), text);
       return FALSE;
     }
   *seconds = negative ? -v : v;
@@ -254,7 +260,8 @@ subject_of (TksCapture *capture,
 static char *
 known_subjects (TksCapture *capture)
 {
-  GString *s = g_string_new ("threads: ");
+  /* Translators: the list of names a budgets file may use, "threads: a, b; handlers: c" */
+  GString *s = g_string_new (_("threads: "));
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   TksEvents *events = tks_capture_get_events (capture);
   guint n = 0;
@@ -271,14 +278,14 @@ known_subjects (TksCapture *capture)
     {
       const TksTrack *tracks = tks_events_get_tracks (events, TKS_TRACK_IRQ, &n);
 
-      g_string_append (s, "; handlers: ");
+      g_string_append (s, _("; handlers: "));
       for (guint i = 0; i < n; i++)
         g_string_append_printf (s, "%s%s", i > 0 ? ", " : "", tracks[i].name);
       if (n == 0)
-        g_string_append (s, "none");
+        g_string_append (s, _("none"));
     }
   else
-    g_string_append (s, "; no handlers (a capture without events)");
+    g_string_append_printf (s, "; %s", _("no handlers (a capture without events)"));
   return g_string_free (s, FALSE);
 }
 
@@ -312,7 +319,7 @@ tks_budgets_new_from_data (const char  *data,
 
   if (memchr (data, '\0', len) != NULL || !g_utf8_validate (data, (gssize) len, NULL))
     {
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, "%s: not a text file", display);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("%s: not a text file"), display);
       return NULL;
     }
   /* The key file's own reading: what it refuses is refused, once the reading line by line
@@ -341,7 +348,7 @@ tks_budgets_new_from_data (const char  *data,
           char *close = strchr (l, ']');
 
           if (close == NULL || close[1] != '\0' || close == l + 1)
-            FAIL (line, "“%s” is not a group: a thread's or handler's name in brackets", l);
+            FAIL (line, _("“%s” is not a group: a thread's or handler's name in brackets"), l);
           g_free (group);
           group = g_strndup (l + 1, (gsize) (close - l - 1));
           group_line = line;
@@ -351,16 +358,16 @@ tks_budgets_new_from_data (const char  *data,
             {
               g_autofree char *known = known_subjects (capture);
 
-              FAIL (line, "[%s]: no thread or handler of that name in the capture (%s)",
+              FAIL (line, _("[%s]: no thread or handler of that name in the capture (%s)"),
                     group, known);
             }
           continue;
         }
       eq = strchr (l, '=');
       if (eq == NULL)
-        FAIL (line, "“%s” is not a [group], a key = value or a # comment", l);
+        FAIL (line, _("“%s” is not a [group], a key = value or a # comment"), l);
       if (group == NULL)
-        FAIL (line, "“%s” comes before any [group]", l);
+        FAIL (line, _("“%s” comes before any [group]"), l);
       key = g_strstrip (g_strndup (l, (gsize) (eq - l)));
       value = keyfile_error == NULL ? g_key_file_get_value (keyfile, group, key, NULL) : NULL;
       if (value == NULL)
@@ -371,7 +378,7 @@ tks_budgets_new_from_data (const char  *data,
         gpointer first;
 
         if (g_hash_table_lookup_extended (seen, dup_key, NULL, &first))
-          FAIL (line, "%s is given twice for [%s] (first on line %u)", key, group,
+          FAIL (line, _("%s is given twice for [%s] (first on line %u)"), key, group,
                 GPOINTER_TO_UINT (first));
         g_hash_table_insert (seen, g_steal_pointer (&dup_key), GUINT_TO_POINTER (line));
       }
@@ -379,7 +386,7 @@ tks_budgets_new_from_data (const char  *data,
       if (group_kind == 4 && strcmp (key, SHARE_WINDOW_KEY) == 0)
         {
           if (!tks_quantity_parse (value, TKS_QUANTITY_TIME, &v, &unit, &scale, &local) || !(v > 0))
-            FAIL (line, "%s: %s", key, local != NULL ? local->message : "the window must be longer than 0");
+            FAIL (line, "%s: %s", key, local != NULL ? local->message : _("the window must be longer than 0"));
           self->share_window = v;
           continue;
         }
@@ -389,13 +396,22 @@ tks_budgets_new_from_data (const char  *data,
       bit = group_kind == 4 ? 2 : group_kind - 1;
       if (k == G_N_ELEMENTS (keys) || (keys[k].groups & group_kind) == 0)
         {
-          const char *what = group_kind == 1 ? "a thread" : group_kind == 2 ? "a handler"
-                                                          : "the capture";
-
-          if (k == G_N_ELEMENTS (keys))
-            FAIL (line, "unknown key “%s” in [%s] (%s): use %s", key, group, what,
+          if (k == G_N_ELEMENTS (keys) && group_kind == 1)
+            FAIL (line, _("unknown key “%s” in [%s] (a thread): use %s"), key, group,
                   group_keys[bit]);
-          FAIL (line, "%s is not a budget of %s ([%s]): use %s", key, what, group,
+          if (k == G_N_ELEMENTS (keys) && group_kind == 2)
+            FAIL (line, _("unknown key “%s” in [%s] (a handler): use %s"), key, group,
+                  group_keys[bit]);
+          if (k == G_N_ELEMENTS (keys))
+            FAIL (line, _("unknown key “%s” in [%s] (the capture): use %s"), key, group,
+                  group_keys[bit]);
+          if (group_kind == 1)
+            FAIL (line, _("%s is not a budget of a thread ([%s]): use %s"), key, group,
+                  group_keys[bit]);
+          if (group_kind == 2)
+            FAIL (line, _("%s is not a budget of a handler ([%s]): use %s"), key, group,
+                  group_keys[bit]);
+          FAIL (line, _("%s is not a budget of the capture ([%s]): use %s"), key, group,
                 group_keys[bit]);
         }
       g_clear_error (&local);
@@ -429,7 +445,7 @@ tks_budgets_new_from_data (const char  *data,
   if (self->budgets->len == 0)
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                   "%s: no budget in it (a [thread] group with max-run = 2ms, for one)", display);
+                   _("%s: no budget in it (a [thread] group with max-run = 2ms, for one)"), display);
       return NULL;
     }
   return g_steal_pointer (&self);
@@ -579,13 +595,13 @@ check_thread (TksBudget     *b,
   if (!any)
     {
       if (b->kind == TKS_BUDGET_MAX_LATENCY && tks_capture_get_events (capture) == NULL)
-        set_no_data (b, "no wake-ups: the capture has no events (record with --events)");
+        set_no_data (b, _("no wake-ups: the capture has no events (record with --events)"));
       else if (b->kind == TKS_BUDGET_MAX_LATENCY)
-        set_no_data (b, "no wake-up of the thread in the capture");
+        set_no_data (b, _("no wake-up of the thread in the capture"));
       else if (b->kind == TKS_BUDGET_PERIOD || b->kind == TKS_BUDGET_MAX_JITTER)
-        set_no_data (b, "fewer than two activations in the capture");
+        set_no_data (b, _("fewer than two activations in the capture"));
       else
-        set_no_data (b, "the thread is not logged: its runs are unknown");
+        set_no_data (b, _("the thread is not logged: its runs are unknown"));
       return;
     }
 
@@ -596,7 +612,7 @@ check_thread (TksBudget     *b,
       b->verdict = fabs (b->measured - b->limit) > tol * (1 + 1e-9) ? TKS_BUDGET_VIOLATED
                                                                      : TKS_BUDGET_HOLDS;
       g_free (b->note);
-      b->note = g_strdup_printf ("mean of %u intervals, within %g %s allowed", b->n_total,
+      b->note = g_strdup_printf (_("mean of %u intervals, within %g %s allowed"), b->n_total,
                                  tol / b->unit_scale, b->unit);
       return;
     }
@@ -625,7 +641,7 @@ check_handler (TksBudget  *b,
 
           if (isnan (row->max_run_us))
             {
-              set_no_data (b, "no call of the handler in the capture");
+              set_no_data (b, _("no call of the handler in the capture"));
               return;
             }
           b->n_total = track->n_slices;
@@ -648,7 +664,7 @@ check_handler (TksBudget  *b,
         }
       return;
     }
-  set_no_data (b, "the handler is not in the capture");
+  set_no_data (b, _("the handler is not in the capture"));
 }
 
 static void
@@ -708,7 +724,7 @@ tks_budgets_check (TksBudgets *self,
         check_capture (b, capture);
 
       if (b->verdict == TKS_BUDGET_VIOLATED && b->note == NULL && b->n_total > 0)
-        b->note = g_strdup_printf ("%u of %u over the limit", b->n_over, b->n_total);
+        b->note = g_strdup_printf (_("%u of %u over the limit"), b->n_over, b->n_total);
       if (b->verdict != TKS_BUDGET_HOLDS)
         failed++;
     }
