@@ -431,6 +431,26 @@ status, out, err = run("fetch", board.address, "-o", os.path.join(tmp, "after.tx
 check(status == 0, "top: after Ctrl+C the board's shell answers again", err)
 board.stop()
 
+# On a terminal: the table is redrawn in place, each interval from the top of a cleared screen.
+import pty  # noqa: E402
+master, slave = pty.openpty()
+proc = subprocess.Popen([cli, "top", "demo", "--interval", "0.5", "--count", "2"], stdout=slave,
+                        stderr=subprocess.PIPE, env=env)
+os.close(slave)
+shown = b""
+while True:
+    try:
+        chunk = os.read(master, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    shown += chunk
+proc.wait(timeout=DEADLINE)
+os.close(master)
+check(proc.returncode == 0 and shown.count(b"\033[H\033[2J") == 2 and shown.count(b"CPU %") == 2,
+      "top on a terminal: two tables, each drawn over the last", shown[:300])
+
 status, out, err = run("top", "demo", "--interval", "0")
 check(status == 2 and "--interval" in err, "top: an interval of 0 is misuse", err)
 

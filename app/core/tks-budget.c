@@ -550,6 +550,9 @@ check_thread (TksBudget     *b,
           m = tks_runs_max_window_share (t->runs, t->n_runs, tks_capture_get_start (capture),
                                          tks_capture_get_end (capture),
                                          self->share_window * tick_hz, &at);
+          /* the moment named: the busiest window's middle */
+          at += MIN (self->share_window * tick_hz,
+                     tks_capture_get_end (capture) - tks_capture_get_start (capture)) / 2;
           break;
 
         case TKS_BUDGET_PERIOD:
@@ -660,6 +663,8 @@ check_handler (TksBudget  *b,
                                                      tks_capture_get_end (capture),
                                                      self->share_window * tick_hz, &at);
 
+          at += MIN (self->share_window * tick_hz,
+                     tks_capture_get_end (capture) - tks_capture_get_start (capture)) / 2;
           set_result (b, m, at, beyond (m, b->limit));
         }
       return;

@@ -65,7 +65,8 @@ typedef struct
   /* after tks_budgets_check(): */
   guint   verdict;    /* TksBudgetVerdict */
   double  measured;   /* same unit as limit; NAN: no data */
-  double  at;         /* ticks: the worst moment, NAN when none */
+  double  at;         /* ticks: the worst moment (a share's: the middle of the busiest window),
+                       NAN when none */
   guint   n_over;     /* instances beyond the limit */
   guint   n_total;    /* instances measured */
   char   *note;       /* why no data, or how many instances were over */
