@@ -2,8 +2,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "tks-application.h"
+#include "tks-budget.h"
 #include "tks-window.h"
 
 #include "tks-transport.h"
@@ -97,6 +99,9 @@ tks_application_command_line (GApplication            *app,
   GVariantDict *options = g_application_command_line_get_options_dict (cmdline);
   g_autofree const char **args = NULL;
   g_autofree char *flow = NULL;
+  g_autofree char *at_text = NULL;
+  g_autoptr(GError) error = NULL;
+  double at = NAN;
   gboolean demo = FALSE, record = FALSE, events = FALSE;
   gint32 baud = 0;
   TksWindow *window;
@@ -107,7 +112,14 @@ tks_application_command_line (GApplication            *app,
   g_variant_dict_lookup (options, "record-events", "b", &events);
   g_variant_dict_lookup (options, "baud", "i", &baud);
   g_variant_dict_lookup (options, "flow", "s", &flow);
+  g_variant_dict_lookup (options, "at", "s", &at_text);
   g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &args);
+
+  if (at_text != NULL && !tks_time_offset_parse (at_text, &at, &error))
+    {
+      g_application_command_line_printerr (cmdline, "--at: %s\n", error->message);
+      return EXIT_FAILURE;
+    }
 
   window = get_window (self);
   if (baud < 0 || !tks_window_set_line (window, (guint) baud, flow))
@@ -128,7 +140,7 @@ tks_application_command_line (GApplication            *app,
 
       /* A regular file is a capture; anything else (a device, tcp:HOST:PORT) is a board. */
       if (path != NULL && g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        tks_window_open_file (window, file);
+        tks_window_open_file_at (window, file, at);
       else if (path != NULL && g_file_test (path, G_FILE_TEST_EXISTS))
         connect_board (window, path, record, events);
       else
@@ -290,6 +302,8 @@ tks_application_init (TksApplication *self)
       N_("Record, with the board's interrupts, wake-ups and markers as well as its switches"), NULL },
     { "baud", 0, 0, G_OPTION_ARG_INT, NULL,
       N_("Baud rate of the serial port (default: the last one used, else 115200)"), N_("BAUD") },
+    { "at", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("Centre the timeline of the FILE opened on TIME from the time ruler's origin (the trigger, else the start): 1.25s, -300ms, 420us"), N_("TIME") },
     { "flow", 0, 0, G_OPTION_ARG_STRING, NULL,
       N_("Flow control of the serial port: none, xonxoff or rtscts"), N_("FLOW") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,

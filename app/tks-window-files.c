@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
+#include "tks-budget.h"
 #include "tks-timeline-view.h"
 #include "tks-viewport.h"
 #include "tks-window-private.h"
@@ -36,7 +38,23 @@ typedef struct
 {
   TksWindow *self;
   GFile     *file;
+  double     at;    /* seconds from the ruler's origin to centre on; NAN: the saved view */
 } LoadData;
+
+/* The timeline centred on @seconds from the time ruler's origin, about 20 ms wide (less when
+ * the capture is shorter). */
+static void
+centre_at (TksWindow *self,
+           double     seconds)
+{
+  double pos = tks_capture_ruler_position (self->capture, seconds);
+  double start = tks_capture_get_start (self->capture);
+  double end = tks_capture_get_end (self->capture);
+  double span = MIN (end - start, 0.02 * tks_capture_get_tick_hz (self->capture));
+
+  span = MAX (span, tks_viewport_get_min_span (self->viewport));
+  tks_viewport_set_range (self->viewport, pos - span / 2, pos + span / 2);
+}
 
 static void
 load_done_cb (GObject      *source,
@@ -70,6 +88,8 @@ load_done_cb (GObject      *source,
 
           self->file_is_capture = tks_capture_get_saved_view (capture, &view);
           tks_window_set_capture (self, capture, data->file);
+          if (!isnan (data->at))
+            centre_at (self, data->at);
           add_recent (self, data->file);
         }
     }
@@ -82,6 +102,14 @@ load_done_cb (GObject      *source,
 void
 tks_window_open_file (TksWindow *self,
                       GFile     *file)
+{
+  tks_window_open_file_at (self, file, NAN);
+}
+
+void
+tks_window_open_file_at (TksWindow *self,
+                         GFile     *file,
+                         double     seconds)
 {
   LoadData *data;
   g_autofree char *name = NULL;
@@ -102,6 +130,7 @@ tks_window_open_file (TksWindow *self,
   data = g_new0 (LoadData, 1);
   data->self = g_object_ref (self);
   data->file = g_object_ref (file);
+  data->at = seconds;
   tks_capture_load_file_async (file, self->load_cancellable, load_done_cb, data);
 }
 

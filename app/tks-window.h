@@ -16,6 +16,11 @@ TksWindow  *tks_window_new          (TksApplication *application);
  * stays. */
 void        tks_window_open_file    (TksWindow      *self,
                                      GFile          *file);
+/* As tks_window_open_file(), then the timeline centred on @seconds from the time ruler's
+ * origin (the trigger, else the start; NAN: as tks_window_open_file()). */
+void        tks_window_open_file_at (TksWindow      *self,
+                                     GFile          *file,
+                                     double          seconds);
 /* The line of the next connection: @baud (300 to 4000000; 0 keeps the one set) and @flow
  * ("none", "xonxoff" or "rtscts"; NULL keeps it). FALSE, changing nothing, for a value out
  * of range. */

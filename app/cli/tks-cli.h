@@ -26,6 +26,10 @@ int tks_cli_fetch   (int argc, char **argv);
 int tks_cli_trigger (int argc, char **argv);
 int tks_cli_run     (int argc, char **argv);
 int tks_cli_record  (int argc, char **argv);
+/* Budgets, comparison and a live table (cli-check.c, cli-diff.c, cli-top.c). */
+int tks_cli_check   (int argc, char **argv);
+int tks_cli_diff    (int argc, char **argv);
+int tks_cli_top     (int argc, char **argv);
 
 /* The events of a dump version 2 (cli-events.c): info's lines (labels @width wide), and
  * stats' tables over [from, to] (ticks). Nothing for a capture without events. */
