@@ -20,6 +20,10 @@
 /* tickscope-cli record: the board streams its log (threads_record) into a file until a
  * duration passes or Ctrl+C, the file written as it arrives. */
 
+/* --duration: a millisecond to a year. */
+#define MIN_DURATION 0.001
+#define MAX_DURATION (365.0 * 24 * 3600)
+
 /* Problems of the stream printed one by one; the rest are counted in the summary. */
 #define MAX_NOTICES 20
 
@@ -83,18 +87,19 @@ tks_cli_record (int    argc,
 {
   g_autofree char *output = NULL;
   g_autofree char *flow = NULL;
-  double duration = 0;
-  int baud = 0;
+  g_autofree char *duration_text = NULL, *baud_text = NULL;
+  double duration = 0, baud = 0;
   gboolean quiet = FALSE, events = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("Write the recording to FILE, as it arrives"), "FILE" },
-    { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration,
+    { "duration", 'd', 0, G_OPTION_ARG_STRING, &duration_text,
       N_("Stop after SECONDS (default: at Ctrl+C)"), "SECONDS" },
     { "events", 'e', 0, G_OPTION_ARG_NONE, &events,
       N_("Every event of the board's log with its counter value, not only the switches at tick "
          "resolution (several times more bytes: a fast link)"), NULL },
-    { "baud", 'b', 0, G_OPTION_ARG_INT, &baud, N_("Serial speed (default 115200)"), "BAUD" },
+    { "baud", 'b', 0, G_OPTION_ARG_STRING, &baud_text, N_("Serial speed (default 115200)"),
+      "BAUD" },
     { "flow", 0, 0, G_OPTION_ARG_STRING, &flow,
       N_("Flow control: none, xonxoff or rtscts (default none)"), "FLOW" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("No progress on standard error"), NULL },
@@ -145,12 +150,14 @@ tks_cli_record (int    argc,
       fprintf (stderr, _("tickscope-cli record: say where the recording goes: -o FILE.txt\n"));
       return TKS_CLI_MISUSE;
     }
-  if (duration < 0 || baud < 0 ||
-      (flow != NULL && !g_str_equal (flow, "none") && !g_str_equal (flow, "xonxoff") &&
-       !g_str_equal (flow, "rtscts")))
+  if (!tks_cli_number_option ("record", "duration", duration_text, _("a number of seconds"),
+                              MIN_DURATION, MAX_DURATION, FALSE, &duration) ||
+      !tks_cli_baud_option ("record", baud_text, &baud))
+    return TKS_CLI_MISUSE;
+  if (flow != NULL && !g_str_equal (flow, "none") && !g_str_equal (flow, "xonxoff") &&
+      !g_str_equal (flow, "rtscts"))
     {
-      fprintf (stderr, _("tickscope-cli record: --duration and --baud must be positive, --flow "
-                         "none, xonxoff or rtscts\n"));
+      fprintf (stderr, _("tickscope-cli record: --flow is none, xonxoff or rtscts\n"));
       return TKS_CLI_MISUSE;
     }
 
