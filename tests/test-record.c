@@ -766,6 +766,89 @@ test_cli_sigint (void)
   g_unlink (path);
 }
 
+/* Reads what @proc prints on standard error until @text appears (generous deadline). */
+static gboolean
+wait_for_stderr (GSubprocess *proc,
+                 GString     *seen,
+                 const char  *text)
+{
+  GPollableInputStream *err = G_POLLABLE_INPUT_STREAM (g_subprocess_get_stderr_pipe (proc));
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (strstr (seen->str, text) == NULL && g_get_monotonic_time () < deadline)
+    {
+      char buf[256];
+      gssize n = g_pollable_input_stream_read_nonblocking (err, buf, sizeof buf, NULL, NULL);
+
+      if (n > 0)
+        g_string_append_len (seen, buf, n);
+      else if (n == 0)
+        break;
+      else
+        g_usleep (20000);
+    }
+  return strstr (seen->str, text) != NULL;
+}
+
+/* A board that never answers the stop byte (it goes on sending): the first Ctrl+C asks it to
+ * stop and says that a second ends at once; the second ends tickscope-cli record at once,
+ * exit status 1, the file holding every record that arrived, as many as the summary says. */
+static void
+test_cli_second_sigint (void)
+{
+  g_autofree char *path = temp_path ("tks-test-record-sigint2.txt");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GString) err = g_string_new (NULL);
+  g_autoptr(TksCapture) capture = NULL;
+  g_autofree char *out = NULL, *rest = NULL, *expected = NULL;
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  TksTestBoard *board;
+  gint64 t0;
+  double waited;
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  board = tks_test_board_start ("simboard-record.raw.txt", master, TKS_TEST_BOARD_DEAF_AFTER,
+                                3000, 0);
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                           TICKSCOPE_CLI, "record", ptsname (master), "-o", path, NULL);
+  g_assert_no_error (error);
+  /* recording: the file has the compact lines (and heartbeats after them) */
+  t0 = g_get_monotonic_time ();
+  for (;;)
+    {
+      g_autofree char *text = NULL;
+
+      if (g_file_get_contents (path, &text, NULL, NULL) && strstr (text, "Heartbeat") != NULL)
+        break;
+      g_assert_cmpint (g_get_monotonic_time () - t0, <, 60 * G_USEC_PER_SEC);
+      g_usleep (50000);
+    }
+  g_subprocess_send_signal (proc, SIGINT);
+  g_assert_true (wait_for_stderr (proc, err, "Ctrl+C again ends at once"));
+  t0 = g_get_monotonic_time ();
+  g_subprocess_send_signal (proc, SIGINT);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &rest, &error);
+  g_assert_no_error (error);
+  waited = (double) (g_get_monotonic_time () - t0) / G_USEC_PER_SEC;
+  g_string_append (err, rest);
+  g_test_message ("%.1f s after the second Ctrl+C:\n%s%s", waited, out, err->str);
+  /* at once: not after the stop's own limits (5 s of silence, 60 s in all) */
+  g_assert_cmpfloat (waited, <, 30);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 1);
+  g_assert_nonnull (strstr (err->str, "Ctrl+C again: ended without waiting"));
+  capture = tks_capture_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tks_capture_get_n_records (capture), >, 100);
+  expected = g_strdup_printf ("%u events in ", tks_capture_get_n_records (capture));
+  g_assert_true (g_str_has_prefix (out, expected));
+  tks_test_board_stop (board);
+  g_unlink (path);
+}
+
 /* The board restarts mid-stream (its banner and prompt come instead of the rest): the
  * recording ends with a message saying so, and the file reads back up to there. The board is
  * a real board's bytes (a simulated board's recording) played back on a pty. */
@@ -873,6 +956,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/unknown-counter-coder", test_unknown_counter_coder);
   g_test_add_func ("/record/cli", test_cli);
   g_test_add_func ("/record/cli-sigint", test_cli_sigint);
+  g_test_add_func ("/record/cli-second-sigint", test_cli_second_sigint);
   g_test_add_func ("/record/cli-numbers-given-back", test_cli_numbers_given_back);
   g_test_add_func ("/record/cli-progress-on-terminal", test_cli_progress_on_terminal);
   return g_test_run ();
