@@ -810,6 +810,7 @@ test_cli_second_sigint (void)
   g_assert_cmpint (master, >=, 0);
   g_assert_cmpint (grantpt (master), ==, 0);
   g_assert_cmpint (unlockpt (master), ==, 0);
+  g_unlink (path);
   board = tks_test_board_start ("simboard-record.raw.txt", master, TKS_TEST_BOARD_DEAF_AFTER,
                                 3000, 0);
   proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
