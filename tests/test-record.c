@@ -766,6 +766,101 @@ test_cli_sigint (void)
   g_unlink (path);
 }
 
+/* The names in @dir, sorted, joined by spaces. */
+static char *
+dir_listing (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) (void (*) (void)) g_strcmp0);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+/* An existing file at -o is left byte for byte as it was until the board streams: a board
+ * without threads_record, a board that refuses it, a stream refused for its counter coder.
+ * No temporary file stays beside it. A board that streams replaces it. */
+static void
+test_existing_file_kept (void)
+{
+  static const char old[] = "an older capture\r\nch> ";
+  g_autofree char *dir = g_dir_make_tmp ("tks-test-record-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "kept.txt", NULL);
+  g_autofree char *out = NULL, *err = NULL, *text = NULL, *listing = NULL;
+  g_autofree char *stream = tks_test_data_contents ("simboard-record.raw.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  TksTestBoard *board;
+  const char *refusals[] = {
+    "threads_record\r\nRecording is not built in\r\nPlease define THREADS_TIMESTAMPS_RECORD = "
+    "true in your makefile\r\nch> ",
+    "threads_record\r\nUsage: threads_record [events]\r\nch> ",
+    "threads_record\r\nthreads_record ?\r\nch> ",
+    "",
+  };
+
+  g_assert_nonnull (dir);
+  g_assert_true (g_file_set_contents (path, old, -1, NULL));
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  board = tks_test_board_start ("board-shell-help.raw.txt", master, TKS_TEST_BOARD_NORMAL, 0, 0);
+  g_assert_cmpint (run_cli (&out, &err, "record", ptsname (master), "-o", path, NULL), ==, 1);
+  g_test_message ("%s%s", out, err);
+  g_assert_nonnull (strstr (err, "threads_record"));
+  tks_test_board_stop (board);
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==, old);
+  listing = dir_listing (dir);
+  g_assert_cmpstr (listing, ==, "kept.txt");
+
+  for (guint i = 0; i < G_N_ELEMENTS (refusals); i++)
+    {
+      g_autoptr(TksRecorder) recorder = tks_recorder_new (path, &error);
+      g_autofree char *now = NULL, *files = NULL;
+      TksRecorderStats st;
+
+      g_assert_no_error (error);
+      tks_recorder_feed (recorder, (const guint8 *) refusals[i], strlen (refusals[i]));
+      g_assert_true (tks_recorder_close (recorder, &error));
+      g_assert_no_error (error);
+      tks_recorder_get_stats (recorder, &st);
+      g_assert_false (st.placed);
+      g_file_get_contents (path, &now, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (now, ==, old);
+      files = dir_listing (dir);
+      g_assert_cmpstr (files, ==, "kept.txt");
+    }
+
+  /* a stream: the file is the recording's from its header on */
+  {
+    g_autoptr(TksRecorder) recorder = tks_recorder_new (path, &error);
+    g_autofree char *now = NULL, *files = NULL;
+    const char *header = strstr (stream, "threads_record\r\n");
+    const char *tail = strstr (header, "Compact:");
+
+    g_assert_no_error (error);
+    tks_recorder_feed (recorder, (const guint8 *) header, tail - header);
+    g_file_get_contents (path, &now, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_str_has_prefix (now, "threads_record\r\n"));
+    tks_recorder_feed (recorder, (const guint8 *) tail, strlen (tail));
+    g_assert_true (tks_recorder_close (recorder, &error));
+    g_assert_no_error (error);
+    files = dir_listing (dir);
+    g_assert_cmpstr (files, ==, "kept.txt");
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Reads what @proc prints on standard error until @text appears (generous deadline). */
 static gboolean
 wait_for_stderr (GSubprocess *proc,
@@ -958,6 +1053,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/cli", test_cli);
   g_test_add_func ("/record/cli-sigint", test_cli_sigint);
   g_test_add_func ("/record/cli-second-sigint", test_cli_second_sigint);
+  g_test_add_func ("/record/existing-file-kept", test_existing_file_kept);
   g_test_add_func ("/record/cli-numbers-given-back", test_cli_numbers_given_back);
   g_test_add_func ("/record/cli-progress-on-terminal", test_cli_progress_on_terminal);
   return g_test_run ();

@@ -31,6 +31,7 @@ typedef enum
 struct _TksRecorder
 {
   char          *path;
+  char          *temp_path;     /* where the file is written until it is placed at path */
   int            fd;
   TksShell      *shell;         /* owns the transport */
   TksTransport  *transport;
@@ -64,12 +65,23 @@ struct _TksRecorder
   gpointer       notice_data;
 };
 
+/* Nothing was recorded: the temporary file goes. */
+static void
+discard_temp (TksRecorder *self)
+{
+  if (self->temp_path != NULL)
+    g_unlink (self->temp_path);
+  g_clear_pointer (&self->temp_path, g_free);
+}
+
 TksRecorder *
 tks_recorder_new (const char  *path,
                   GError     **error)
 {
   TksRecorder *self;
-  int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  g_autofree char *temp_path = g_strdup_printf ("%s.XXXXXX", path);
+  /* Beside the target, so that the rename stays on its file system. */
+  int fd = g_mkstemp_full (temp_path, O_WRONLY | O_CLOEXEC, 0644);
 
   if (fd < 0)
     {
@@ -81,6 +93,7 @@ tks_recorder_new (const char  *path,
     }
   self = g_new0 (TksRecorder, 1);
   self->path = g_strdup (path);
+  self->temp_path = g_steal_pointer (&temp_path);
   self->fd = fd;
   self->line = g_string_new (NULL);
   self->silence_ms = 5000;
@@ -96,12 +109,32 @@ tks_recorder_free (TksRecorder *self)
     return;
   if (self->fd >= 0)
     close (self->fd);
+  discard_temp (self);
   g_clear_pointer (&self->decoder, tks_compact_decoder_free);
   g_clear_pointer (&self->shell, tks_shell_free);
   g_string_free (self->line, TRUE);
   g_clear_error (&self->fault);
   g_free (self->path);
   g_free (self);
+}
+
+/* The file goes to its place once the board streams: until then an existing file there is
+ * left as it was (a board that refuses, a link that fails, write nothing over it). */
+static void
+place_file (TksRecorder *self)
+{
+  if (self->temp_path == NULL)
+    return;
+  if (g_rename (self->temp_path, self->path) != 0 && self->fault == NULL)
+    {
+      int saved = errno;
+
+      g_set_error (&self->fault, TKS_ERROR, TKS_ERROR_IO, _("Cannot write %s: %s"), self->path,
+                   g_strerror (saved));
+      return;
+    }
+  g_clear_pointer (&self->temp_path, g_free);
+  self->stats.placed = TRUE;
 }
 
 void
@@ -348,8 +381,14 @@ static void
 header_line (TksRecorder *self,
              const char  *line)
 {
+  /* (the board answers with the stream: the file goes to its place) */
+  if (starts (line, "Dump version:"))
+    place_file (self);
   if (tks_compact_header_line (&self->header, line))
-    return;
+    {
+      place_file (self);
+      return;
+    }
   if (starts (line, "Thread number"))
     self->stats.threads++;
   else if (strcmp (line, "Compact:") == 0)
@@ -363,6 +402,7 @@ header_line (TksRecorder *self,
                        (guint) MIN (self->header.coder, G_MAXUINT));
           return;
         }
+      place_file (self);
       self->decoder = tks_compact_header_decoder (&self->header);
       self->phase = PHASE_LOG;
     }
@@ -584,9 +624,9 @@ tks_recorder_stop (TksRecorder   *self,
   return TRUE;
 }
 
-gboolean
-tks_recorder_close (TksRecorder  *self,
-                    GError      **error)
+static gboolean
+close_file (TksRecorder  *self,
+            GError      **error)
 {
   int fd = self->fd;
 
@@ -618,4 +658,14 @@ tks_recorder_close (TksRecorder  *self,
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+tks_recorder_close (TksRecorder  *self,
+                    GError      **error)
+{
+  gboolean ok = close_file (self, error);
+
+  discard_temp (self);
+  return ok;
 }
