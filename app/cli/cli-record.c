@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tks-capture-private.h"
 #include "tks-cli.h"
 #include "tks-error.h"
 #include "tks-recorder.h"
@@ -204,6 +205,36 @@ record_stop (const Request *req,
   return FALSE;
 }
 
+/* What the stream held that is no part of the recording, or more than a capture keeps: counted
+ * here as the reader of the file warns of it. */
+static void
+print_stream_problems (const TksRecorderStats *st)
+{
+  if (st->ignored > 0)
+    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
+                                  "tickscope-cli record: warning: %u end line in the middle of "
+                                  "the stream was ignored (noise on the link?)\n",
+                                  "tickscope-cli record: warning: %u end lines in the middle of "
+                                  "the stream were ignored (noise on the link?)\n", st->ignored),
+             st->ignored);
+  if (st->misnumbered > 0)
+    fprintf (stderr, g_dngettext (GETTEXT_PACKAGE,
+                                  "tickscope-cli record: warning: %u thread came with a number "
+                                  "that is not the next (lines were lost?)\n",
+                                  "tickscope-cli record: warning: %u threads came with a number "
+                                  "that is not the next (lines were lost?)\n", st->misnumbered),
+             st->misnumbered);
+  if (st->holes_not_kept > 0)
+    {
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, st->holes_not_kept);
+
+      /* Translators: a count of holes, then the most a capture keeps */
+      fprintf (stderr, _("tickscope-cli record: warning: %s holes beyond the %u a capture keeps "
+                         "are not shown: runs across them are drawn too long\n"), n,
+               (guint) TKS_MAX_GAPS);
+    }
+}
+
 static void
 print_summary (TksRecorder *recorder)
 {
@@ -218,6 +249,7 @@ print_summary (TksRecorder *recorder)
                                   "tickscope-cli record: warning: %u lines arrived damaged or "
                                   "not at all (their records are lost)\n", st.damaged),
              st.damaged);
+  print_stream_problems (&st);
   n_events = g_strdup_printf ("%" G_GUINT64_FORMAT, st.entries);
   dropped = g_strdup_printf ("%" G_GUINT64_FORMAT, st.dropped);
   bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, st.bytes);

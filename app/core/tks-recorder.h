@@ -37,6 +37,12 @@ typedef struct
   guint64 counted;       /* calls of the handlers the board counts without logging them (the
                           * link's own): the sum of its last "Counted handler" lines */
   guint   damaged;       /* lines damaged or missing on the link (noise): their entries lost */
+  guint   ignored;       /* end lines that more of the stream followed (noise on the link):
+                          * passed over, as the reader passes over them */
+  guint   misnumbered;   /* threads announced with a number that is not the next */
+  guint64 holes;         /* holes ("Lost:" lines) as a capture keeps them: one that follows
+                          * another with no entry between and the same start joins it */
+  guint64 holes_not_kept; /* holes beyond the TKS_MAX_GAPS a capture keeps (not joined) */
   guint   threads;       /* threads listed or announced */
   double  seconds;       /* since the command was sent (to the end, once ended) */
   gboolean ended;        /* the board ended the stream (its end line and prompt arrived) */
