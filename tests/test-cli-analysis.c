@@ -210,6 +210,10 @@ test_number_options (void)
     { "stats", "--to", "12abc" },
     { "export", "--tick-hz", "0" }, { "export", "--tick-hz", "nan" },
     { "export", "--tick-hz", "4.9e-324" },
+    { "stats", "--from", "1e308" }, { "stats", "--to", "-1e300" },
+    { "stats", "--bucket-us", "0" }, { "stats", "--bucket-us", "1e-300" },
+    { "stats", "--bucket-us", "inf" }, { "stats", "--bucket-us", "1e300" },
+    { "stats", "--bucket-us", "nan" },
   };
 
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data",
@@ -227,6 +231,43 @@ test_number_options (void)
       g_assert_cmpint (r.status, ==, 2);
       g_assert_nonnull (strstr (r.err, expected));
       g_assert_cmpstr (r.out, ==, "");
+    }
+}
+
+/* Every number option of the commands that talk to a board is range-checked before the board
+ * is asked: exit status 2 and a message naming the option (the port here takes no connection:
+ * a value let through would end in exit status 1 instead). */
+static void
+test_board_number_options (void)
+{
+  static const char * const cases[][3] = {
+    { "record", "--duration", "inf" }, { "record", "--duration", "1e308" },
+    { "record", "--duration", "1e13" }, { "record", "--duration", "-1" },
+    { "record", "--duration", "nan" }, { "record", "--duration", "0" },
+    { "record", "--duration", "-inf" }, { "record", "--duration", "5s" },
+    { "record", "--baud", "0" }, { "record", "--baud", "-5" }, { "record", "--baud", "1e12" },
+    { "record", "--baud", "9600.5" }, { "record", "--baud", "nan" },
+    { "fetch", "--timeout", "nan" }, { "fetch", "--timeout", "inf" },
+    { "fetch", "--timeout", "-1" }, { "fetch", "--timeout", "1e9" },
+    { "fetch", "--baud", "99999999999" }, { "trigger", "--timeout", "0" },
+    { "trigger", "--timeout", "1e308" }, { "run", "--baud", "nan" }, { "run", "--baud", "-1" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gboolean output = strcmp (cases[i][0], "record") == 0 || strcmp (cases[i][0], "fetch") == 0;
+      g_autofree char *path = g_build_filename (g_get_tmp_dir (), "tks-test-number-option.txt",
+                                                NULL);
+      g_auto(TksCliResult) r = tks_run_cli (NULL, cases[i][0], "tcp:127.0.0.1:1", cases[i][1],
+                                            cases[i][2], output ? "-o" : NULL, path, NULL);
+      g_autofree char *expected = g_strdup_printf ("tickscope-cli %s: %s must be", cases[i][0],
+                                                   cases[i][1]);
+
+      g_test_message ("%s %s %s: %s", cases[i][0], cases[i][1], cases[i][2], r.err);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_nonnull (strstr (r.err, expected));
+      g_assert_cmpstr (r.out, ==, "");
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
     }
 }
 
@@ -448,6 +489,7 @@ main (int    argc,
   g_test_add_func ("/cli/export/errors", test_export_errors);
   g_test_add_func ("/cli/export/source", test_export_source);
   g_test_add_func ("/cli/number-options", test_number_options);
+  g_test_add_func ("/cli/board-number-options", test_board_number_options);
   g_test_add_func ("/cli/hostile-names", test_hostile_names);
   g_test_add_func ("/cli/export/output-errors", test_export_output_errors);
   g_test_add_func ("/cli/export/memory", test_export_memory);

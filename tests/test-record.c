@@ -536,10 +536,14 @@ test_damaged_line (void)
   tks_recorder_close (replay, &error);
   g_assert_no_error (error);
   tks_recorder_get_stats (replay, &st2);
-  g_assert_cmpuint (st2.damaged, ==, 2);
-  g_assert_cmpuint (seen2.notices->len, ==, 2);
   for (guint i = 0; i < seen2.notices->len; i++)
     g_test_message ("%s", (char *) g_ptr_array_index (seen2.notices, i));
+  g_assert_cmpuint (st2.damaged, ==, 2);
+  /* the damage, the noise, and the threads announced after an exit the damaged line took
+   * with it: numbered one higher than the board numbered them, as the reader warns too */
+  g_assert_cmpuint (seen2.notices->len, ==, 2 + st2.misnumbered);
+  for (guint i = 2; i < seen2.notices->len; i++)
+    g_assert_nonnull (strstr (g_ptr_array_index (seen2.notices, i), "a thread comes as number"));
   g_assert_true (g_str_has_prefix (g_ptr_array_index (seen2.notices, 0), "line "));
   g_assert_nonnull (strstr (g_ptr_array_index (seen2.notices, 1), "noise"));
   g_assert_cmpuint (st2.entries, <, st.entries);
@@ -766,6 +770,185 @@ test_cli_sigint (void)
   g_unlink (path);
 }
 
+/* The names in @dir, sorted, joined by spaces. */
+static char *
+dir_listing (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) (void (*) (void)) g_strcmp0);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+/* An existing file at -o is left byte for byte as it was until the board streams: a board
+ * without threads_record, a board that refuses it, a stream refused for its counter coder.
+ * No temporary file stays beside it. A board that streams replaces it. */
+static void
+test_existing_file_kept (void)
+{
+  static const char old[] = "an older capture\r\nch> ";
+  g_autofree char *dir = g_dir_make_tmp ("tks-test-record-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "kept.txt", NULL);
+  g_autofree char *out = NULL, *err = NULL, *text = NULL, *listing = NULL;
+  g_autofree char *stream = tks_test_data_contents ("simboard-record.raw.txt", NULL);
+  g_autoptr(GError) error = NULL;
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  TksTestBoard *board;
+  const char *refusals[] = {
+    "threads_record\r\nRecording is not built in\r\nPlease define THREADS_TIMESTAMPS_RECORD = "
+    "true in your makefile\r\nch> ",
+    "threads_record\r\nUsage: threads_record [events]\r\nch> ",
+    "threads_record\r\nthreads_record ?\r\nch> ",
+    "",
+  };
+
+  g_assert_nonnull (dir);
+  g_assert_true (g_file_set_contents (path, old, -1, NULL));
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  board = tks_test_board_start ("board-shell-help.raw.txt", master, TKS_TEST_BOARD_NORMAL, 0, 0);
+  g_assert_cmpint (run_cli (&out, &err, "record", ptsname (master), "-o", path, NULL), ==, 1);
+  g_test_message ("%s%s", out, err);
+  g_assert_nonnull (strstr (err, "threads_record"));
+  tks_test_board_stop (board);
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (text, ==, old);
+  listing = dir_listing (dir);
+  g_assert_cmpstr (listing, ==, "kept.txt");
+
+  for (guint i = 0; i < G_N_ELEMENTS (refusals); i++)
+    {
+      g_autoptr(TksRecorder) recorder = tks_recorder_new (path, &error);
+      g_autofree char *now = NULL, *files = NULL;
+      TksRecorderStats st;
+
+      g_assert_no_error (error);
+      tks_recorder_feed (recorder, (const guint8 *) refusals[i], strlen (refusals[i]));
+      g_assert_true (tks_recorder_close (recorder, &error));
+      g_assert_no_error (error);
+      tks_recorder_get_stats (recorder, &st);
+      g_assert_false (st.placed);
+      g_file_get_contents (path, &now, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (now, ==, old);
+      files = dir_listing (dir);
+      g_assert_cmpstr (files, ==, "kept.txt");
+    }
+
+  /* a stream: the file is the recording's from its header on */
+  {
+    g_autoptr(TksRecorder) recorder = tks_recorder_new (path, &error);
+    g_autofree char *now = NULL, *files = NULL;
+    const char *header = strstr (stream, "threads_record\r\n");
+    const char *tail = strstr (header, "Compact:");
+
+    g_assert_no_error (error);
+    tks_recorder_feed (recorder, (const guint8 *) header, tail - header);
+    g_file_get_contents (path, &now, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_str_has_prefix (now, "threads_record\r\n"));
+    tks_recorder_feed (recorder, (const guint8 *) tail, strlen (tail));
+    g_assert_true (tks_recorder_close (recorder, &error));
+    g_assert_no_error (error);
+    files = dir_listing (dir);
+    g_assert_cmpstr (files, ==, "kept.txt");
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Reads what @proc prints on standard error until @text appears (generous deadline). */
+static gboolean
+wait_for_stderr (GSubprocess *proc,
+                 GString     *seen,
+                 const char  *text)
+{
+  GPollableInputStream *err = G_POLLABLE_INPUT_STREAM (g_subprocess_get_stderr_pipe (proc));
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (strstr (seen->str, text) == NULL && g_get_monotonic_time () < deadline)
+    {
+      char buf[256];
+      gssize n = g_pollable_input_stream_read_nonblocking (err, buf, sizeof buf, NULL, NULL);
+
+      if (n > 0)
+        g_string_append_len (seen, buf, n);
+      else if (n == 0)
+        break;
+      else
+        g_usleep (20000);
+    }
+  return strstr (seen->str, text) != NULL;
+}
+
+/* A board that never answers the stop byte (it goes on sending): the first Ctrl+C asks it to
+ * stop and says that a second ends at once; the second ends tickscope-cli record at once,
+ * exit status 1, the file holding every record that arrived, as many as the summary says. */
+static void
+test_cli_second_sigint (void)
+{
+  g_autofree char *path = temp_path ("tks-test-record-sigint2.txt");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GString) err = g_string_new (NULL);
+  g_autoptr(TksCapture) capture = NULL;
+  g_autofree char *out = NULL, *rest = NULL, *expected = NULL;
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  TksTestBoard *board;
+  gint64 t0;
+  double waited;
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  g_unlink (path);
+  board = tks_test_board_start ("simboard-record.raw.txt", master, TKS_TEST_BOARD_DEAF_AFTER,
+                                3000, 0);
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                           TICKSCOPE_CLI, "record", ptsname (master), "-o", path, NULL);
+  g_assert_no_error (error);
+  /* recording: the file has the compact lines (and heartbeats after them) */
+  t0 = g_get_monotonic_time ();
+  for (;;)
+    {
+      g_autofree char *text = NULL;
+
+      if (g_file_get_contents (path, &text, NULL, NULL) && strstr (text, "Heartbeat") != NULL)
+        break;
+      g_assert_cmpint (g_get_monotonic_time () - t0, <, 60 * G_USEC_PER_SEC);
+      g_usleep (50000);
+    }
+  g_subprocess_send_signal (proc, SIGINT);
+  g_assert_true (wait_for_stderr (proc, err, "Ctrl+C again ends at once"));
+  t0 = g_get_monotonic_time ();
+  g_subprocess_send_signal (proc, SIGINT);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &rest, &error);
+  g_assert_no_error (error);
+  waited = (double) (g_get_monotonic_time () - t0) / G_USEC_PER_SEC;
+  g_string_append (err, rest);
+  g_test_message ("%.1f s after the second Ctrl+C:\n%s%s", waited, out, err->str);
+  /* at once: not after the stop's own limits (5 s of silence, 60 s in all) */
+  g_assert_cmpfloat (waited, <, 30);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 1);
+  g_assert_nonnull (strstr (err->str, "Ctrl+C again: ended without waiting"));
+  capture = tks_capture_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tks_capture_get_n_records (capture), >, 100);
+  expected = g_strdup_printf ("%u events in ", tks_capture_get_n_records (capture));
+  g_assert_true (g_str_has_prefix (out, expected));
+  tks_test_board_stop (board);
+  g_unlink (path);
+}
+
 /* The board restarts mid-stream (its banner and prompt come instead of the rest): the
  * recording ends with a message saying so, and the file reads back up to there. The board is
  * a real board's bytes (a simulated board's recording) played back on a pty. */
@@ -873,6 +1056,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/record/unknown-counter-coder", test_unknown_counter_coder);
   g_test_add_func ("/record/cli", test_cli);
   g_test_add_func ("/record/cli-sigint", test_cli_sigint);
+  g_test_add_func ("/record/cli-second-sigint", test_cli_second_sigint);
+  g_test_add_func ("/record/existing-file-kept", test_existing_file_kept);
   g_test_add_func ("/record/cli-numbers-given-back", test_cli_numbers_given_back);
   g_test_add_func ("/record/cli-progress-on-terminal", test_cli_progress_on_terminal);
   return g_test_run ();

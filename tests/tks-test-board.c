@@ -169,6 +169,16 @@ send_reply (TksTestBoard *self,
       while (!g_atomic_int_get (&self->stop))
         g_usleep (10 * 1000);
       return FALSE;
+    case TKS_TEST_BOARD_DEAF_AFTER:
+      if (!send_all (self, reply, cut))
+        return FALSE;
+      while (!g_atomic_int_get (&self->stop))
+        {
+          if (!send_str (self, "Heartbeat: tick 0\r\n"))
+            return FALSE;
+          g_usleep (20 * 1000);
+        }
+      return FALSE;
     case TKS_TEST_BOARD_NORMAL:
     case TKS_TEST_BOARD_SILENT:
     case TKS_TEST_BOARD_GARBAGE:

@@ -20,6 +20,8 @@ typedef enum
   TKS_TEST_BOARD_RESET_AFTER,  /* prints its boot banner after fault_after bytes of a reply */
   TKS_TEST_BOARD_STALL_AFTER,  /* stops sending after fault_after bytes of a reply */
   TKS_TEST_BOARD_NOISE_FIRST,  /* sends noise (no line end) on connect, then works */
+  TKS_TEST_BOARD_DEAF_AFTER,   /* after fault_after bytes of a reply, a heartbeat line every
+                                * 20 ms, whatever comes (a recording that never stops) */
 } TksTestBoardMode;
 
 typedef struct _TksTestBoard TksTestBoard;

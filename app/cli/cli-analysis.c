@@ -95,7 +95,13 @@ effective_tick_hz (TksCapture *capture,
   return option > 0 ? option : tks_capture_get_tick_hz (capture);
 }
 
-/* A number option (@text, NULL when not given): a finite number, and for --tick-hz a sane
+/* Ticks of --from and --to: whole numbers of a double's precision. */
+#define MAX_TICKS 9007199254740992.0
+/* --bucket-us: from a nanosecond to 1000 s. */
+#define MIN_BUCKET_US 0.001
+#define MAX_BUCKET_US 1e9
+
+/* A number option (@text, NULL when not given): a number of ticks, or for --tick-hz a sane
  * rate. FALSE with the reason printed. */
 static gboolean
 number_option (const char *command,
@@ -104,29 +110,11 @@ number_option (const char *command,
                gboolean    is_tick_hz,
                double     *value)
 {
-  char *end = NULL;
-  double v;
-
-  if (text == NULL)
-    return TRUE;
-  v = g_ascii_strtod (text, &end);
-  if (end == text || *end != '\0' || !isfinite (v) || (is_tick_hz && !tks_tick_hz_is_sane (v)))
-    {
-      g_autofree char *shown = tks_cli_escape (text);
-
-      if (is_tick_hz)
-        /* Translators: the subcommand, the option, the lowest and highest rates, then what
-         * was given */
-        fprintf (stderr, _("tickscope-cli %s: --%s must be a number of hertz from %g to %g, "
-                           "not “%s”\n"), command, option, TKS_TICK_HZ_MIN, TKS_TICK_HZ_MAX, shown);
-      else
-        /* Translators: the subcommand, the option, then what was given */
-        fprintf (stderr, _("tickscope-cli %s: --%s must be a finite number of ticks, not “%s”\n"),
-                 command, option, shown);
-      return FALSE;
-    }
-  *value = v;
-  return TRUE;
+  if (is_tick_hz)
+    return tks_cli_number_option (command, option, text, _("a number of hertz"),
+                                  TKS_TICK_HZ_MIN, TKS_TICK_HZ_MAX, FALSE, value);
+  return tks_cli_number_option (command, option, text, _("a number of ticks"), -MAX_TICKS,
+                                MAX_TICKS, FALSE, value);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -211,13 +199,9 @@ tks_cli_stats (int    argc,
   if (!number_option ("stats", "from", from_text, FALSE, &from) ||
       !number_option ("stats", "to", to_text, FALSE, &to) ||
       !number_option ("stats", "tick-hz", tick_hz_text, TRUE, &tick_hz) ||
-      !number_option ("stats", "bucket-us", bucket_text, FALSE, &bucket_us))
+      !tks_cli_number_option ("stats", "bucket-us", bucket_text, _("a number of microseconds"),
+                              MIN_BUCKET_US, MAX_BUCKET_US, FALSE, &bucket_us))
     return TKS_CLI_MISUSE;
-  if (bucket_text != NULL && !(bucket_us > 0))
-    {
-      fprintf (stderr, _("tickscope-cli stats: --bucket-us must be above 0\n"));
-      return TKS_CLI_MISUSE;
-    }
 
   capture = load_capture ("stats", files[0]);
   if (capture == NULL)

@@ -78,8 +78,10 @@ on_progress (TksSession *session,
 typedef struct
 {
   char     *output;
-  int       baud;
-  double    timeout;
+  char     *baud_text;
+  char     *timeout_text;
+  double    baud;      /* 0: the default */
+  double    timeout;   /* 0: the default */
   char     *flow;
   gboolean  slow_paste;
   gboolean  no_history;
@@ -103,8 +105,9 @@ parse_args (const char  *name,
     { NULL }
   };
   GOptionEntry entries[] = {
-    { "baud", 'b', 0, G_OPTION_ARG_INT, &opts->baud, N_("Serial speed (default 115200)"), "BAUD" },
-    { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &opts->timeout,
+    { "baud", 'b', 0, G_OPTION_ARG_STRING, &opts->baud_text, N_("Serial speed (default 115200)"),
+      "BAUD" },
+    { "timeout", 't', 0, G_OPTION_ARG_STRING, &opts->timeout_text,
       N_("Seconds the board may stay silent (default 2)"), "SECONDS" },
     { "flow", 0, 0, G_OPTION_ARG_STRING, &opts->flow,
       N_("Flow control: none, xonxoff or rtscts (default none)"), "FLOW" },
@@ -143,11 +146,10 @@ parse_args (const char  *name,
                          "standard output)\n"), name);
       return TKS_CLI_MISUSE;
     }
-  if (opts->baud < 0 || opts->timeout < 0 || opts->timeout > 3600)
-    {
-      fprintf (stderr, _("tickscope-cli %s: --baud and --timeout must be positive\n"), name);
-      return TKS_CLI_MISUSE;
-    }
+  if (!tks_cli_baud_option (name, opts->baud_text, &opts->baud) ||
+      !tks_cli_number_option (name, "timeout", opts->timeout_text, _("a number of seconds"),
+                              TKS_CLI_MIN_TIMEOUT, TKS_CLI_MAX_TIMEOUT, FALSE, &opts->timeout))
+    return TKS_CLI_MISUSE;
   if (opts->flow && !g_str_equal (opts->flow, "none") && !g_str_equal (opts->flow, "xonxoff")
       && !g_str_equal (opts->flow, "rtscts"))
     {
@@ -174,7 +176,7 @@ connect_board (const char *name,
   if (opts->baud > 0)
     tks_session_set_baud (session, (guint) opts->baud);
   if (opts->timeout > 0)
-    tks_session_set_timeout (session, (guint) MAX (opts->timeout * 1000, 1));
+    tks_session_set_timeout (session, (guint) MAX (opts->timeout * 1000, 1.0));
   tks_session_set_slow_paste (session, opts->slow_paste);
   if (opts->flow && g_str_equal (opts->flow, "xonxoff"))
     tks_session_set_flow_control (session, TKS_FLOW_XONXOFF);
@@ -197,6 +199,8 @@ options_clear (Options *opts)
 {
   g_free (opts->output);
   g_free (opts->flow);
+  g_free (opts->baud_text);
+  g_free (opts->timeout_text);
 }
 
 static void

@@ -91,6 +91,48 @@ tks_cli_write_output (const char  *path,
   return g_output_stream_close (out, NULL, error);
 }
 
+gboolean
+tks_cli_number_option (const char *command,
+                       const char *option,
+                       const char *text,
+                       const char *what,
+                       double      min,
+                       double      max,
+                       gboolean    whole,
+                       double     *value)
+{
+  char *end = NULL;
+  double v;
+
+  if (text == NULL)
+    return TRUE;
+  v = g_ascii_strtod (text, &end);
+  /* (NaN fails every comparison: refused with infinities and the rest) */
+  if (end == text || *end != '\0' || !(v >= min && v <= max) || (whole && v != floor (v)))
+    {
+      g_autofree char *shown = tks_cli_escape (text);
+      char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+
+      /* Translators: the subcommand, the option, what it counts ("a number of seconds"),
+       * the lowest and highest values, then what was given */
+      fprintf (stderr, _("tickscope-cli %s: --%s must be %s from %s to %s, not “%s”\n"),
+               command, option, what, g_ascii_formatd (lo, sizeof lo, "%.16g", min),
+               g_ascii_formatd (hi, sizeof hi, "%.16g", max), shown);
+      return FALSE;
+    }
+  *value = v;
+  return TRUE;
+}
+
+gboolean
+tks_cli_baud_option (const char *command,
+                     const char *text,
+                     double     *value)
+{
+  return tks_cli_number_option (command, "baud", text, _("a number of bits per second"),
+                                TKS_CLI_MIN_BAUD, TKS_CLI_MAX_BAUD, TRUE, value);
+}
+
 char *
 tks_cli_escape (const char *text)
 {

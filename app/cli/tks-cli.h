@@ -44,6 +44,20 @@ GOutputStream *tks_cli_open_output    (const char *path, GError **error); /* "-"
 void           tks_cli_abandon_output (GOutputStream *out);
 gboolean       tks_cli_write_output   (const char *path, const char *data, gsize len,
                                        GError **error);
+/* A number option of @command given as @text (NULL: not given, @value left as it is): a number
+ * from @min to @max (@whole: a whole number), else FALSE with a message naming @option and
+ * @what it counts ("a number of seconds") on standard error (exit status 2). Infinities, NaN
+ * and anything after the number are refused. */
+gboolean       tks_cli_number_option  (const char *command, const char *option, const char *text,
+                                       const char *what, double min, double max, gboolean whole,
+                                       double *value);
+/* --baud (@text, NULL: not given): a whole number from TKS_CLI_MIN_BAUD to TKS_CLI_MAX_BAUD. */
+#define TKS_CLI_MIN_BAUD 50.0
+#define TKS_CLI_MAX_BAUD 100000000.0
+gboolean       tks_cli_baud_option    (const char *command, const char *text, double *value);
+/* --timeout: a millisecond to an hour. */
+#define TKS_CLI_MIN_TIMEOUT 0.001
+#define TKS_CLI_MAX_TIMEOUT 3600.0
 /* Text from a board or a file, safe to print: control characters and escape sequences are
  * shown as \xNN. */
 char          *tks_cli_escape         (const char *text);

@@ -86,6 +86,11 @@ struct _TksParser
   guint      rec_renumbered; /* of a recording's records, those whose exits renumbered */
   guint      rec_max;       /* a recording's records (or entries) read at most: MAX_RECORDS */
   gboolean   rec_full;      /* the recording holds more: the rest of its log is passed over */
+  guint64    holes_not_kept; /* a recording's holes beyond TKS_MAX_GAPS */
+  char      *end_line;      /* the log's end line, judged when the log ends: an end line that
+                             * more of the log follows is not the end (noise on the link) */
+  guint      end_line_no;
+  gboolean   rest_ignored;  /* junk after a capture: the rest of the input is passed over */
   TksParsedEvents *saved_events;   /* a saved capture's events, for its log */
   GArray    *saved_switches;        /* TksRecord: the switches among them */
   /* Decoding a compact log by batches (FALSE: line by line; both read the same) */
@@ -275,6 +280,7 @@ tks_parser_free (TksParser *parser)
   tks_compact_decoder_free (parser->decoder);
   tks_parsed_events_free (parser->saved_events);
   g_array_unref (parser->saved_switches);
+  g_free (parser->end_line);
   if (parser->pool != NULL)
     g_thread_pool_free (parser->pool, FALSE, TRUE);
   compact_batch_free (parser->batch);
@@ -627,6 +633,20 @@ parse_list_entry (const char *p,
   return entry;
 }
 
+gboolean
+tks_parse_thread_line (const char *line,
+                       const char *end,
+                       int        *number)
+{
+  TksListEntry *entry = parse_list_entry (line, end);
+
+  if (entry == NULL)
+    return FALSE;
+  *number = entry->number;
+  list_entry_free (entry, NULL);
+  return TRUE;
+}
+
 static gboolean
 has_prefix (const char *p,
             const char *end,
@@ -839,6 +859,15 @@ parse_gap (const char   *p,
   return TRUE;
 }
 
+gboolean
+tks_parse_lost_line (const char   *line,
+                     const char   *end,
+                     guint64      *seq,
+                     TksParsedGap *gap)
+{
+  return has_prefix (line, end, "Lost:") && parse_gap (line + strlen ("Lost:"), end, seq, gap);
+}
+
 /* A hole line (@p to @end, @text after its key): kept for the log that follows when it reads
  * and lies inside the log (@known: the log's place is known; @base: the sequence number of
  * its first record, 0 in a saved capture where the number is the record's position; @n_records:
@@ -1002,6 +1031,27 @@ dump_version_line (TksParser  *parser,
           "Tickscope is needed"), parser->line_no, text);
 }
 
+/* "Records: N" of a dump's header: a count no board reaches is said, and not checked. */
+static void
+records_line (TksParser  *parser,
+              guint64     n,
+              const char *p,
+              const char *end)
+{
+  g_autofree char *text = NULL;
+
+  if (n <= MAX_RECORDS)
+    {
+      parser->dump_records = (guint) n;
+      return;
+    }
+  parser->dump_records = G_MAXUINT;
+  text = excerpt (p, end - p);
+  add_warning (parser, _("line %u: warning: the header announces more records than any board "
+                         "keeps (%u at most): “%s”: the count of the records is not checked"),
+               parser->line_no, MAX_RECORDS, text);
+}
+
 /* The header of a threads_dump reply: "Key: value" lines, then "Threads:". */
 static void
 dump_header_line (TksParser  *parser,
@@ -1046,7 +1096,7 @@ dump_header_line (TksParser  *parser,
   else if (has_prefix (p, end, "Tick bits:"))
     set_tick_bits (parser, header_value (p, end, "Tick bits:", &v) ? v : 0, p, end);
   else if (header_value (p, end, "Records:", &v))
-    parser->dump_records = (guint) v;
+    records_line (parser, v, p, end);
   else if (header_value (p, end, "Log size:", &v))
     parser->current->log_size = (guint) v;
   /* Counted since boot or run mode, not within this log: kept as information. */
@@ -1182,7 +1232,15 @@ add_junk (TksParser *parser,
           guint64    n)
 {
   parser->junk += n;
-  if (parser->junk > MAX_JUNK)
+  if (parser->junk > MAX_JUNK && (parser->have_log || parser->current->records->len > 0))
+    {
+      /* Records were read: what follows them is left out, said once. */
+      parser->rest_ignored = TRUE;
+      add_warning (parser, _("line %u: warning: more than %u MiB follow without a readable line "
+                             "of a capture: the rest of the input is ignored"),
+                   parser->line_no + (parser->overlong > 0), (guint) (MAX_JUNK >> 20));
+    }
+  else if (parser->junk > MAX_JUNK)
     fail (parser, _("Line %u: more than %u MiB without a readable line of a capture: this is "
                     "not a capture, or the rest of it is damaged"),
           parser->line_no + (parser->overlong > 0), (guint) (MAX_JUNK >> 20));
@@ -1398,6 +1456,39 @@ recording_renumber (TksParser *parser)
     }
 }
 
+/* A recording's hole (@gap), kept unless a capture holds TKS_MAX_GAPS already: then it joins
+ * the last one kept when no record lies between them (the board's "Lost:" lines that follow
+ * each other while the link stays slow), else it is counted, and the capture is damaged (runs
+ * across the holes not kept are drawn too long). */
+static void
+keep_hole (TksParser    *parser,
+           TksParsedGap *gap)
+{
+  GArray *gaps = parser->current->gaps;
+  TksParsedGap *last = gaps->len > 0 ? &g_array_index (gaps, TksParsedGap, gaps->len - 1) : NULL;
+
+  if (gaps->len < TKS_MAX_GAPS)
+    {
+      g_array_append_val (gaps, *gap);
+      return;
+    }
+  if (last != NULL && last->index == gap->index && last->begin == gap->begin)
+    {
+      last->end = gap->end;
+      last->dropped += gap->dropped;
+      return;
+    }
+  if (parser->holes_not_kept++ == 0)
+    {
+      g_autofree char *message =
+        g_strdup_printf (_("the recording has more than %u holes, more than a capture keeps: "
+                           "those after this line are not shown, and runs across them are "
+                           "drawn too long"), TKS_MAX_GAPS);
+
+      dump_damaged (parser, message);
+    }
+}
+
 /* The lines a recording's log carries between its compact lines (see WIRE-FORMAT.md): a
  * thread created or a name registered meanwhile (a thread takes the next number once the
  * exits before it renumbered), and "Lost: before record S, ticks B to E, N switches dropped",
@@ -1455,7 +1546,7 @@ recording_line (TksParser  *parser,
       TksParsedGap gap;
       guint64 seq, here;
 
-      if (!parse_gap (p + strlen ("Lost:"), end, &seq, &gap))
+      if (!tks_parse_lost_line (p, end, &seq, &gap))
         return FALSE;
       if (parser->decoder != NULL)
         tks_compact_decoder_lost (parser->decoder);
@@ -1481,15 +1572,61 @@ recording_line (TksParser  *parser,
                        parser->line_no, sent, arrived);
         }
       gap.index = (guint) here;
-      if (cur->gaps->len < TKS_MAX_GAPS)
-        g_array_append_val (cur->gaps, gap);
-      else
-        add_warning (parser, _("line %u: warning: the recording has more than %u holes, more "
-                               "than a capture keeps: this one is not shown, and runs around it "
-                               "may be too long"), parser->line_no, TKS_MAX_GAPS);
+      keep_hole (parser, &gap);
       return TRUE;
     }
   return FALSE;
+}
+
+/* The end line of a dump or a recording (@p to @end, a line of its log) is judged when the
+ * log ends: the end is the last one. An end line that more of the log follows was noise on
+ * the link (a recording's stream goes on after it): named, and passed over. TRUE when the line
+ * is an end line. */
+static gboolean
+end_of_log_line (TksParser  *parser,
+                 const char *p,
+                 const char *end)
+{
+  const char *q = p, *q_end = end;
+  gboolean is_end;
+
+  trim (&q, &q_end);
+  is_end = (parser->in_dump || parser->rec_full) && has_prefix (q, q_end, "End of dump:");
+  if (parser->end_line != NULL && (is_end || q != q_end))
+    {
+      g_autofree char *text = excerpt (parser->end_line, strlen (parser->end_line));
+
+      parser->log_garbled++;
+      add_warning (parser, _("line %u: warning: an end line in the middle of the log is "
+                             "ignored (more of the log follows it: noise on the link?): “%s”"),
+                   parser->end_line_no, text);
+      g_clear_pointer (&parser->end_line, g_free);
+    }
+  if (!is_end)
+    return FALSE;
+  parser->end_line = g_strndup (q, q_end - q);
+  parser->end_line_no = parser->line_no;
+  return TRUE;
+}
+
+/* The log ends: its last end line is read (see end_of_log_line()). */
+static void
+judge_end_line (TksParser *parser)
+{
+  g_autofree char *line = g_steal_pointer (&parser->end_line);
+  guint line_no = parser->line_no;
+
+  if (line == NULL)
+    return;
+  /* (the rest of a recording too long: its end line says nothing of what was read) */
+  if (parser->rec_full)
+    {
+      parser->dump_ended = TRUE;
+      return;
+    }
+  parser->line_no = parser->end_line_no;
+  dump_end_line (parser, line, line + strlen (line));
+  parser->line_no = line_no;
 }
 
 static void
@@ -1505,13 +1642,8 @@ content_line (TksParser  *parser,
       {
         TksRecord record;
 
-        if (parser->rec_full)
-          {
-            /* the rest of a recording too long: its end line says nothing of what was read */
-            if (has_prefix (p, end, "End of dump:"))
-              parser->dump_ended = TRUE;
-            return;
-          }
+        if (end_of_log_line (parser, p, end) || parser->rec_full)
+          return;
         if (parser->decoder != NULL && end > p && *p == 'Z')
           {
             compact_line (parser, p, end);
@@ -1556,11 +1688,6 @@ content_line (TksParser  *parser,
           }
         if (check_refusal (parser, p, end))
           return;
-        if (parser->in_dump && has_prefix (p, end, "End of dump:"))
-          {
-            dump_end_line (parser, p, end);
-            return;
-          }
         {
           g_autofree char *text = excerpt (p, end - p);
 
@@ -1758,6 +1885,17 @@ content_line (TksParser  *parser,
 static void
 end_section (TksParser *parser)
 {
+  if (parser->section == SECTION_LOG)
+    judge_end_line (parser);
+  g_clear_pointer (&parser->end_line, g_free);
+  if (parser->holes_not_kept > 0)
+    {
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, parser->holes_not_kept);
+
+      add_warning (parser, _("line %u: warning: %s holes of the recording are not shown (beyond "
+                             "the %u a capture keeps)"), parser->line_no, n, TKS_MAX_GAPS);
+      parser->holes_not_kept = 0;
+    }
   if (parser->recording && parser->in_dump && parser->section == SECTION_LOG)
     recording_renumber (parser);
   if (parser->in_dump && parser->section == SECTION_LOG && !parser->dump_ended)
@@ -2222,7 +2360,7 @@ tks_parser_feed (TksParser  *parser,
 
   g_return_if_fail (parser != NULL);
 
-  if (parser->fatal != NULL)
+  if (parser->fatal != NULL || parser->rest_ignored)
     return;
 
   if (parser->partial->len > 0)
@@ -2239,12 +2377,12 @@ tks_parser_feed (TksParser  *parser,
       p = nl + 1;
     }
 
-  while (p < end && parser->fatal == NULL)
+  while (p < end && parser->fatal == NULL && !parser->rest_ignored)
     {
       const char *nl;
 
       /* The hot path: the log's record lines (a dump version 2 is read line by line). */
-      if (parser->section == SECTION_LOG && !in_dump_v2 (parser))
+      if (parser->section == SECTION_LOG && !in_dump_v2 (parser) && parser->end_line == NULL)
         {
           const char *start = p;
 
@@ -2274,7 +2412,8 @@ tks_parser_feed (TksParser  *parser,
         }
 
       /* A record line in another layout. */
-      if (parser->section == SECTION_LOG && *p == 'F' && !in_dump_v2 (parser))
+      if (parser->section == SECTION_LOG && *p == 'F' && !in_dump_v2 (parser) &&
+          parser->end_line == NULL)
         {
           TksRecord record;
           const char *lend = nl;
@@ -2405,8 +2544,10 @@ tks_parser_finish (TksParser  *parser,
       result->n_warnings += problem != NULL;
     }
 
-  /* A reply that is mostly noise is a wrong baud rate or a broken link, not a capture. */
-  if (parser->log_garbled > 0 &&
+  /* A reply that is mostly noise is a wrong baud rate or a broken link, not a capture. (Not a
+   * recording whose lines decode: its header and checksums say it is one, and its noise is
+   * named line by line.) */
+  if (parser->log_garbled > 0 && !(parser->recording && result->records->len > 0) &&
       parser->log_garbled >= (result->events != NULL ? result->events->entries->len
                                                       : result->records->len))
     {

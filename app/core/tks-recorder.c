@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tks-capture-private.h"
 #include "tks-error.h"
+#include "tks-events-private.h"
 #include "tks-recorder.h"
 #include "tks-shell.h"
 
@@ -31,6 +33,7 @@ typedef enum
 struct _TksRecorder
 {
   char          *path;
+  char          *temp_path;     /* where the file is written until it is placed at path */
   int            fd;
   TksShell      *shell;         /* owns the transport */
   TksTransport  *transport;
@@ -56,6 +59,12 @@ struct _TksRecorder
   TksCompactDecoder *decoder;
   guint64        lost_pending;   /* slots lost before the next line's entries */
   gboolean       prompt_seen;    /* the board's prompt came back */
+  guint          end_line_no;    /* the end line's, while it is the last line */
+  gboolean       in_deleted;     /* the header's list of exited threads */
+  guint          n_live;         /* threads with a number, as the reader keeps them */
+  TksParsedEvents *names;        /* the names registered, read as the reader reads them */
+  guint64        hole_at;        /* entries before the last hole kept, and its start */
+  guint32        hole_begin;
   TksRecorderStats stats;
 
   TksRecorderEntriesFunc entries_func;
@@ -64,12 +73,23 @@ struct _TksRecorder
   gpointer       notice_data;
 };
 
+/* Nothing was recorded: the temporary file goes. */
+static void
+discard_temp (TksRecorder *self)
+{
+  if (self->temp_path != NULL)
+    g_unlink (self->temp_path);
+  g_clear_pointer (&self->temp_path, g_free);
+}
+
 TksRecorder *
 tks_recorder_new (const char  *path,
                   GError     **error)
 {
   TksRecorder *self;
-  int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  g_autofree char *temp_path = g_strdup_printf ("%s.XXXXXX", path);
+  /* Beside the target, so that the rename stays on its file system. */
+  int fd = g_mkstemp_full (temp_path, O_WRONLY | O_CLOEXEC, 0644);
 
   if (fd < 0)
     {
@@ -81,6 +101,7 @@ tks_recorder_new (const char  *path,
     }
   self = g_new0 (TksRecorder, 1);
   self->path = g_strdup (path);
+  self->temp_path = g_steal_pointer (&temp_path);
   self->fd = fd;
   self->line = g_string_new (NULL);
   self->silence_ms = 5000;
@@ -96,12 +117,33 @@ tks_recorder_free (TksRecorder *self)
     return;
   if (self->fd >= 0)
     close (self->fd);
+  discard_temp (self);
   g_clear_pointer (&self->decoder, tks_compact_decoder_free);
+  g_clear_pointer (&self->names, tks_parsed_events_free);
   g_clear_pointer (&self->shell, tks_shell_free);
   g_string_free (self->line, TRUE);
   g_clear_error (&self->fault);
   g_free (self->path);
   g_free (self);
+}
+
+/* The file goes to its place once the board streams: until then an existing file there is
+ * left as it was (a board that refuses, a link that fails, write nothing over it). */
+static void
+place_file (TksRecorder *self)
+{
+  if (self->temp_path == NULL)
+    return;
+  if (g_rename (self->temp_path, self->path) != 0 && self->fault == NULL)
+    {
+      int saved = errno;
+
+      g_set_error (&self->fault, TKS_ERROR, TKS_ERROR_IO, _("Cannot write %s: %s"), self->path,
+                   g_strerror (saved));
+      return;
+    }
+  g_clear_pointer (&self->temp_path, g_free);
+  self->stats.placed = TRUE;
 }
 
 void
@@ -229,11 +271,24 @@ starts (const char *line,
   return g_str_has_prefix (line, prefix);
 }
 
+/* An exit (From N to N) gives its number back, as the board and the reader renumber. */
+static void
+exit_renumbers (TksRecorder    *self,
+                const TksEntry *e)
+{
+  guint out = (e->record >> 6) & 63, in = e->record & 63;
+
+  if (e->kind == TKS_ENTRY_SWITCH && out == in && out != 0 && out <= self->n_live)
+    self->n_live--;
+}
+
 static void
 entries_out (TksRecorder *self)
 {
   GArray *entries = tks_compact_decoder_entries (self->decoder);
 
+  for (guint i = 0; i < entries->len; i++)
+    exit_renumbers (self, &g_array_index (entries, TksEntry, i));
   if (entries->len > 0)
     {
       self->stats.entries += entries->len;
@@ -245,21 +300,6 @@ entries_out (TksRecorder *self)
   /* Nothing is kept: the file has it all. */
   g_array_set_size (entries, 0);
   g_array_set_size (tks_compact_decoder_losses (self->decoder), 0);
-}
-
-/* "Lost: before record S, ticks B to E, N switches dropped": N. */
-static gboolean
-lost_count (const char *line,
-            guint64    *n)
-{
-  const char *comma = strrchr (line, ',');
-  char *end = NULL;
-
-  if (!starts (line, "Lost: before record ") || comma == NULL ||
-      !g_str_has_suffix (line, " switches dropped"))
-    return FALSE;
-  *n = g_ascii_strtoull (comma + 1, &end, 10);
-  return end != comma + 1 && strcmp (end, " switches dropped") == 0;
 }
 
 /* "Counted handler: NAME, N calls": N. */
@@ -274,6 +314,106 @@ counted_calls (const char *line,
     return FALSE;
   *n = g_ascii_strtoull (comma + 1, &end, 10);
   return end != comma + 1 && strcmp (end, " calls") == 0;
+}
+
+/* "Thread number N : ...": a thread created since; it takes the next number (see
+ * WIRE-FORMAT.md). One that does not read, or comes with another number, is named as the
+ * reader names it. */
+static void
+announcement (TksRecorder *self,
+              const char  *line)
+{
+  int number;
+
+  if (!tks_parse_thread_line (line, line + strlen (line), &number))
+    {
+      g_autofree char *shown = g_strescape (line, NULL);
+
+      self->stats.damaged++;
+      notice (self, _("line %u: an unreadable thread announcement: “%s”"), self->line_no,
+              shown);
+      return;
+    }
+  self->stats.threads++;
+  if ((guint) number != self->n_live + 1)
+    {
+      self->stats.misnumbered++;
+      notice (self, _("line %u: a thread comes as number %d, but %u threads have a number at "
+                      "that point (lines were lost?)"), self->line_no, number, self->n_live);
+    }
+  self->n_live++;
+}
+
+/* "Name N : Kind = K, Name = NAME" (with events): a name registered since, read as the reader
+ * reads it. */
+static void
+name_line (TksRecorder *self,
+           const char  *line)
+{
+  g_autofree char *problem = NULL;
+
+  if (self->names == NULL)
+    self->names = tks_parsed_events_new (2);
+  if (!tks_parsed_events_name (self->names, line, line + strlen (line), &problem))
+    {
+      g_autofree char *shown = g_strescape (line, NULL);
+
+      self->stats.damaged++;
+      notice (self, _("line %u: an unreadable name line: “%s”"), self->line_no, shown);
+    }
+  else if (problem != NULL)
+    notice (self, _("line %u: %s"), self->line_no, problem);
+}
+
+/* A hole kept as the reader keeps it: joined to the one before when no entry lies between them
+ * and they start alike, not kept beyond the holes a capture holds. */
+static void
+count_hole (TksRecorder        *self,
+            const TksParsedGap *gap)
+{
+  if (self->stats.holes < TKS_MAX_GAPS)
+    self->stats.holes++;
+  else if (self->hole_at != self->stats.entries || self->hole_begin != gap->begin)
+    {
+      if (self->stats.holes_not_kept++ == 0)
+        notice (self, _("line %u: the recording has more than %u holes, more than a capture "
+                        "keeps: those from here on are not shown, and runs across them are "
+                        "drawn too long"), self->line_no, TKS_MAX_GAPS);
+      return;
+    }
+  self->hole_at = self->stats.entries;
+  self->hole_begin = gap->begin;
+}
+
+/* "Lost: before record S, ticks B to E, N switches dropped", read as the reader reads it. */
+static void
+lost_line (TksRecorder *self,
+           const char  *line)
+{
+  TksParsedGap gap;
+  guint64 seq;
+  g_autofree char *count = NULL;
+
+  if (!tks_parse_lost_line (line, line + strlen (line), &seq, &gap))
+    {
+      g_autofree char *shown = g_strescape (line, NULL);
+
+      self->stats.damaged++;
+      notice (self, _("line %u: an unreadable hole line (its numbers are 0 to %u): “%s”"),
+              self->line_no, G_MAXUINT32, shown);
+      return;
+    }
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT, gap.dropped);
+  self->stats.dropped += gap.dropped;
+  self->lost_pending += gap.dropped;
+  count_hole (self, &gap);
+  tks_compact_decoder_lost (self->decoder);
+  notice (self, g_dngettext (GETTEXT_PACKAGE,
+                             "line %u: the board could not send %s record "
+                             "(the link was too slow): %s",
+                             "line %u: the board could not send %s records "
+                             "(the link was too slow): %s", (gulong) MIN (gap.dropped, G_MAXULONG)),
+          self->line_no, count, line);
 }
 
 static void
@@ -303,28 +443,18 @@ log_line (TksRecorder *self,
       entries_out (self);
     }
   else if (starts (line, "Thread number"))
-    self->stats.threads++;
-  else if (starts (line, "Name ") || starts (line, "Heartbeat:"))
+    announcement (self, line);
+  else if (starts (line, "Name "))
+    name_line (self, line);
+  else if (starts (line, "Heartbeat:"))
     ;
   else if (counted_calls (line, &n))
     {
       self->stats.counted = (counting ? self->stats.counted : 0) + n;
       self->counting = TRUE;
     }
-  else if (lost_count (line, &n))
-    {
-      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-
-      self->stats.dropped += n;
-      self->lost_pending += n;
-      tks_compact_decoder_lost (self->decoder);
-      notice (self, g_dngettext (GETTEXT_PACKAGE,
-                                 "line %u: the board could not send %s record "
-                                 "(the link was too slow): %s",
-                                 "line %u: the board could not send %s records "
-                                 "(the link was too slow): %s", (gulong) MIN (n, G_MAXULONG)),
-              self->line_no, count, line);
-    }
+  else if (starts (line, "Lost:"))
+    lost_line (self, line);
   else if (starts (line, "End of dump:"))
     {
       /* Slots lost after the last line (the board could not send its backlog): told with
@@ -333,6 +463,7 @@ log_line (TksRecorder *self,
         self->entries_func (NULL, 0, self->lost_pending, self->entries_data);
       self->lost_pending = 0;
       self->phase = PHASE_END;
+      self->end_line_no = self->line_no;
     }
   else if (line[0] != '\0')
     {
@@ -348,10 +479,21 @@ static void
 header_line (TksRecorder *self,
              const char  *line)
 {
+  /* (the board answers with the stream: the file goes to its place) */
+  if (starts (line, "Dump version:"))
+    place_file (self);
   if (tks_compact_header_line (&self->header, line))
-    return;
+    {
+      place_file (self);
+      return;
+    }
   if (starts (line, "Thread number"))
-    self->stats.threads++;
+    {
+      self->stats.threads++;
+      self->n_live += !self->in_deleted;
+    }
+  else if (starts (line, "Deleted threads:"))
+    self->in_deleted = TRUE;
   else if (strcmp (line, "Compact:") == 0)
     {
       if (self->header.coder > TKS_COMPACT_LAST_CODER && self->fault == NULL)
@@ -363,9 +505,21 @@ header_line (TksRecorder *self,
                        (guint) MIN (self->header.coder, G_MAXUINT));
           return;
         }
+      place_file (self);
       self->decoder = tks_compact_header_decoder (&self->header);
       self->phase = PHASE_LOG;
     }
+}
+
+/* More of the stream after an end line: that was no end (noise on the link); the stream goes
+ * on, as the reader reads it. */
+static void
+stray_end_line (TksRecorder *self)
+{
+  self->stats.ignored++;
+  notice (self, _("line %u: an end line in the middle of the stream is ignored (more of the "
+                  "stream follows it: noise on the link?)"), self->end_line_no);
+  self->phase = PHASE_LOG;
 }
 
 static void
@@ -386,6 +540,8 @@ end_line (TksRecorder *self)
   line = self->line->str;
   if (self->line->len > 0 && line[self->line->len - 1] == '\r')
     g_string_truncate (self->line, self->line->len - 1);
+  if (self->phase == PHASE_END && line[0] != '\0')
+    stray_end_line (self);
   if (self->phase == PHASE_HEADER)
     header_line (self, line);
   else if (self->phase == PHASE_LOG)
@@ -584,9 +740,9 @@ tks_recorder_stop (TksRecorder   *self,
   return TRUE;
 }
 
-gboolean
-tks_recorder_close (TksRecorder  *self,
-                    GError      **error)
+static gboolean
+close_file (TksRecorder  *self,
+            GError      **error)
 {
   int fd = self->fd;
 
@@ -618,4 +774,14 @@ tks_recorder_close (TksRecorder  *self,
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+tks_recorder_close (TksRecorder  *self,
+                    GError      **error)
+{
+  gboolean ok = close_file (self, error);
+
+  discard_temp (self);
+  return ok;
 }

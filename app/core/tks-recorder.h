@@ -37,9 +37,18 @@ typedef struct
   guint64 counted;       /* calls of the handlers the board counts without logging them (the
                           * link's own): the sum of its last "Counted handler" lines */
   guint   damaged;       /* lines damaged or missing on the link (noise): their entries lost */
+  guint   ignored;       /* end lines that more of the stream followed (noise on the link):
+                          * passed over, as the reader passes over them */
+  guint   misnumbered;   /* threads announced with a number that is not the next */
+  guint64 holes;         /* holes ("Lost:" lines) as a capture keeps them: one that follows
+                          * another with no entry between and the same start joins it */
+  guint64 holes_not_kept; /* holes beyond the TKS_MAX_GAPS a capture keeps (not joined) */
   guint   threads;       /* threads listed or announced */
   double  seconds;       /* since the command was sent (to the end, once ended) */
   gboolean ended;        /* the board ended the stream (its end line and prompt arrived) */
+  gboolean placed;       /* the file is at its path: the board answered with the stream's
+                          * header (until then it is written to a temporary file beside it,
+                          * removed if nothing is recorded) */
 } TksRecorderStats;
 
 /* Called with the entries of each compact line as it is decoded (TksEntry, in order; the
@@ -55,7 +64,9 @@ typedef void (*TksRecorderEntriesFunc) (const TksEntry *entries,
 typedef void (*TksRecorderNoticeFunc)  (const char     *message,
                                         gpointer        user_data);
 
-/* Creates (or truncates) @path for the recording. */
+/* Prepares the recording of @path: a temporary file beside it, which takes its place (an
+ * existing file is replaced) once the board answers with the stream; until then, and if the
+ * board refuses or the link fails first, an existing file at @path is left as it was. */
 TksRecorder *tks_recorder_new           (const char              *path,
                                          GError                 **error);
 void         tks_recorder_free          (TksRecorder             *self);

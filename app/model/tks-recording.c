@@ -292,6 +292,13 @@ tick_cb (gpointer user_data)
     }
   /* the counters are told when the stretch read back is, in the same frame */
   tks_recording_get_stats (self, &st);
+  if (!st.placed)
+    {
+      /* the file at the path is not the recording's yet (an older one may be there) */
+      update_counters (self);
+      g_signal_emit (self, signals[SECOND], 0);
+      return G_SOURCE_CONTINUE;
+    }
   tks_recording_tail_set_max_bytes (self->tail, tks_recording_live_bytes (stats_rate (&st)));
   self->reloading = TRUE;
   task = g_task_new (self, NULL, reload_done_cb, NULL);
@@ -308,15 +315,11 @@ record_done_cb (GObject      *source,
 {
   TksRecording *self = TKS_RECORDING (source);
   g_autoptr(GError) error = NULL;
-  TksRecorderStats st;
 
   g_task_propagate_boolean (G_TASK (result), &error);
   g_clear_handle_id (&self->tick_id, g_source_remove);
   self->stopped = TRUE;
-  tks_recording_get_stats (self, &st);
-  /* nothing was recorded: no file to show */
-  if (error != NULL && st.bytes == 0)
-    g_remove (self->path);
+  /* (nothing recorded: the recorder left the path as it was) */
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STOPPED]);
   g_signal_emit (self, signals[STOPPED], 0, error);
 }
