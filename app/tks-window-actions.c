@@ -228,6 +228,18 @@ load_graph_change (GSimpleAction *action,
   toggle_setting (action, state, self, "load-graph");
 }
 
+/* Arrows from the waker to the woken run on the timeline. */
+static void
+wake_arrows_change (GSimpleAction *action,
+                    GVariant      *state,
+                    gpointer       user_data)
+{
+  TksWindow *self = user_data;
+
+  tks_timeline_view_set_wake_arrows (self->timeline, g_variant_get_boolean (state));
+  toggle_setting (action, state, self, "wake-arrows");
+}
+
 /* Whether Record asks for the board's events as well as its switches: read when a recording
  * starts. */
 static void
@@ -399,6 +411,7 @@ _tks_window_actions_init (TksWindow *self)
     { "show-exited-threads", NULL, NULL, "false", show_exited_threads_change, { 0 } },
     { "ruler-ticks", NULL, NULL, "false", ruler_ticks_change, { 0 } },
     { "load-graph", NULL, NULL, "false", load_graph_change, { 0 } },
+    { "wake-arrows", NULL, NULL, "false", wake_arrows_change, { 0 } },
     { "threads-panel", NULL, NULL, "false", threads_panel_change, { 0 } },
     { "find-thread", find_thread_action, NULL, NULL, NULL, { 0 } },
     { "record", NULL, NULL, "false", record_change, { 0 } },
