@@ -438,6 +438,64 @@ test_cli_explain (void)
   g_unlink (path);
 }
 
+/* The tid the flow @id starts on, in a Perfetto export. */
+static guint
+flow_start_tid (const char *json,
+                guint       id)
+{
+  g_autofree char *tail = g_strdup_printf (",\"name\":\"wakeup\",\"cat\":\"wakeup\",\"id\":%u,\"ts\"", id);
+  const char *p = strstr (json, tail);
+  const char *tid;
+
+  g_assert_nonnull (p);
+  /* back to this event's start */
+  while (p > json && *p != '{')
+    p--;
+  g_assert_nonnull (strstr (p, "\"ph\":\"s\""));
+  tid = strstr (p, "\"tid\":");
+  g_assert_true (tid != NULL && tid < strstr (p, "\"name\""));
+  return (guint) g_ascii_strtoull (tid + 6, NULL, 10);
+}
+
+/* The name of the track @tid in a Perfetto export. */
+static char *
+track_name (const char *json,
+            guint       tid)
+{
+  g_autofree char *key = g_strdup_printf ("\"tid\":%u,\"name\":\"thread_name\",\"args\":{\"name\":\"", tid);
+  const char *p = strstr (json, key);
+
+  g_assert_nonnull (p);
+  p += strlen (key);
+  return g_strndup (p, (gsize) (strchr (p, '"') - p));
+}
+
+/* Exports carry the waker: a Perfetto flow from its track (a handler's, a thread's), never
+ * from the woken thread itself; ftrace's sched_wakeup on the waker's line. */
+static void
+test_exports (void)
+{
+  g_autoptr(TksCapture) capture = scenario ();
+  g_autofree char *path = write_capture (capture);
+  g_auto(TksCliResult) json = tks_run_cli (NULL, "export", path, "--format", "perfetto", NULL);
+  g_auto(TksCliResult) ftrace = tks_run_cli (NULL, "export", path, "--format", "ftrace", NULL);
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+
+  g_assert_cmpint (json.status, ==, 0);
+  first = track_name (json.out, flow_start_tid (json.out, 1));
+  second = track_name (json.out, flow_start_tid (json.out, 2));
+  g_assert_cmpstr (first, ==, "irq USART1_IRQHandler");
+  g_assert_cmpstr (second, ==, "sensor (prio 100)");
+  g_assert_nonnull (strstr (json.out, "\"waker\":\"handler USART1_IRQHandler\""));
+  g_assert_nonnull (strstr (json.out, "\"waker\":\"thread sensor\""));
+  g_assert_cmpint (ftrace.status, ==, 0);
+  /* made ready by USART1 while peer ran: on peer's line; high by sensor: on sensor's */
+  g_assert_nonnull (strstr (ftrace.out, "peer-4     [000] d..2 0.010992: sched_wakeup: comm=sensor pid=3"));
+  g_assert_nonnull (strstr (ftrace.out, "sensor-3     [000] d..2 0.011001: sched_wakeup: comm=high pid=5"));
+  g_unlink (path);
+}
+
 /* Captures without events (a board's legacy replies): explain says wake-ups need an events
  * recording; stats says periods need them. */
 static void
@@ -516,6 +574,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/latency/periods", test_periods);
   g_test_add_func ("/latency/aperiodic", test_aperiodic);
   g_test_add_func ("/latency/cli/explain", test_cli_explain);
+  g_test_add_func ("/latency/exports", test_exports);
   g_test_add_func ("/latency/cli/no-events", test_cli_no_events);
   g_test_add_func ("/latency/cli/stats-period", test_cli_stats_period);
   {

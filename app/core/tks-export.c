@@ -345,6 +345,29 @@ perfetto_irq_at (TksEvents *events,
  * threads' (tids from @first_tid); each wake-up is a "ready" slice on its thread's track from
  * made ready to switched in, with a flow from the handler that made it ready (or from that
  * slice) to the run; one never switched in lasts to the capture's end, marked open. */
+/* The track of what made @wk ready: its waker thread's (tid: index + 1) or its handler's
+ * (the handlers' tracks come first, from @first_tid); 0 when not known. */
+static guint
+perfetto_waker_tid (TksCapture      *capture,
+                    TksEvents       *events,
+                    const TksWakeup *wk,
+                    guint            first_tid)
+{
+  if (wk->waker_kind == TKS_WAKER_THREAD && wk->waker < tks_capture_get_n_threads (capture))
+    return wk->waker + 1;
+  if (wk->waker_kind == TKS_WAKER_HANDLER)
+    {
+      guint n;
+      const TksTrack *tracks = tks_events_get_tracks (events, TKS_TRACK_IRQ, &n);
+
+      for (guint t = 0; t < n; t++)
+        if (tracks[t].name_id == wk->waker)
+          return first_tid + t;
+      return perfetto_irq_at (events, wk->ready.time, first_tid);
+    }
+  return 0;
+}
+
 static gboolean
 perfetto_events (TksCapture *capture,
                  double      us_per_tick,
@@ -411,8 +434,8 @@ perfetto_events (TksCapture *capture,
     {
       const TksWakeup *wk = &wakeups[i];
       guint thread_tid = wk->thread < tks_capture_get_n_threads (capture) ? wk->thread + 1 : 0;
-      /* (the handlers' tracks come first) */
-      guint from_tid = perfetto_irq_at (events, wk->ready.time, first_tid);
+      guint from_tid = perfetto_waker_tid (capture, events, wk, first_tid);
+      g_autofree char *waker = tks_events_describe_waker (events, wk);
 
       if (thread_tid == 0)
         continue;
@@ -433,9 +456,18 @@ perfetto_events (TksCapture *capture,
       json_append_ts (w, "dur", MAX (0.0, wk->run.pos - wk->ready.pos) * us_per_tick);
       g_string_append (w->out, ",\"args\":{\"latency_us\":");
       append_number (w->out, tks_events_to_us (events, wk->latency), 3);
+      g_string_append (w->out, ",\"waker\":");
+      append_json_string (w->out, waker);
       g_string_append (w->out, "}}");
-      /* the flow: from the waker (or the ready slice) to the run */
-      json_begin_event (w, first, "s", "wakeup", from_tid != 0 ? from_tid : thread_tid);
+      /* the flow: from the waker (a thread's or a handler's track) to the run; none when the
+       * log does not say what made it ready */
+      if (from_tid == 0 || from_tid == thread_tid)
+        {
+          if (!writer_flush (w, FALSE))
+            return FALSE;
+          continue;
+        }
+      json_begin_event (w, first, "s", "wakeup", from_tid);
       g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u", i + 1);
       json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
       g_string_append (w->out, "}");
@@ -1218,9 +1250,21 @@ ftrace_events (FtraceContext *ctx,
             if (thread < 0)
               line = g_strdup_printf ("tracing_mark_write: ready number=%u", en->a);
             else
-              line = g_strdup_printf ("sched_wakeup: comm=%s pid=%d prio=%d target_cpu=000",
-                                      ftrace_task_comm (ctx, thread), thread + 1,
-                                      ftrace_task_prio (ctx, thread));
+              {
+                guint waker;
+
+                line = g_strdup_printf ("sched_wakeup: comm=%s pid=%d prio=%d target_cpu=000",
+                                        ftrace_task_comm (ctx, thread), thread + 1,
+                                        ftrace_task_prio (ctx, thread));
+                /* on the line of the task that made it ready (the one a handler interrupted,
+                 * when a handler did), as the kernel prints a wakeup */
+                tks_events_get_cpu_after (events, *done, &waker, NULL, NULL);
+                if (waker < tks_capture_get_n_threads (ctx->capture))
+                  {
+                    ftrace_event (ctx, (int) waker, en->time.pos, line);
+                    continue;
+                  }
+              }
           }
           break;
         case TKS_EVENT_MARKER:
