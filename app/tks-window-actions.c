@@ -3,6 +3,8 @@
  * call the part of the window that does the work. */
 #include "config.h"
 
+#include <math.h>
+
 #include "tks-stats-window.h"
 #include "tks-timeline-view.h"
 #include "tks-viewport.h"
@@ -172,6 +174,23 @@ zoom_to_marks_action (GSimpleAction *action,
   if (!tks_timeline_view_get_marks (self->timeline, &a, &b) || a == b)
     return;
   tks_viewport_navigate (self->viewport, MIN (a, b), MAX (a, b));
+}
+
+/* Shows a span of the timeline (two positions, ticks), with some room on each side: where
+ * the statistics window points (the longest response of a thread). */
+static void
+show_span_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  double a, b, room;
+
+  g_variant_get (param, "(dd)", &a, &b);
+  if (!isfinite (a) || !isfinite (b))
+    return;
+  room = MAX ((MAX (a, b) - MIN (a, b)) * 0.25, 0.5);
+  tks_viewport_navigate (self->viewport, MIN (a, b) - room, MAX (a, b) + room);
 }
 
 /* A toggle of the main menu: its state, kept in the setting @key. */
@@ -399,6 +418,7 @@ _tks_window_actions_init (TksWindow *self)
     { "statistics", statistics_action, NULL, NULL, NULL, { 0 } },
     { "zoom-fit", zoom_fit_action, NULL, NULL, NULL, { 0 } },
     { "zoom-to-marks", zoom_to_marks_action, NULL, NULL, NULL, { 0 } },
+    { "show-span", show_span_action, "(dd)", NULL, NULL, { 0 } },
     { "zoom-in", zoom_in_action, NULL, NULL, NULL, { 0 } },
     { "zoom-out", zoom_out_action, NULL, NULL, NULL, { 0 } },
     { "back", back_action, NULL, NULL, NULL, { 0 } },

@@ -3,7 +3,8 @@
 # A capture with events (dump version 2) in the real window, through AT-SPI in Xvfb: the
 # interrupt handlers, the CPU's sleep and the markers have their own lanes, named, above the
 # threads'; the handlers' runs are drawn in their lane; selecting a woken thread's run draws
-# its wake-up latency. A capture without events has none of these lanes.
+# its wake-up latency, and the Selection panel names what made it ready and why it was late. A
+# capture without events has none of these lanes.
 # Usage (through run-gui-tests.sh): test-events.py TICKSCOPE DATA_DIR
 import os
 import sys
@@ -64,6 +65,13 @@ try:
                                                    (t.x + 190, s.y - s.height, t.width - 200, 2 * s.height))["wake"] > before + 3,
                              5)
             check(after, "selecting a woken thread's run draws its wake-up latency", before)
+            # The Selection panel says what made it ready, and why it was late.
+            panel = find(main_window(app), role_name("panel", "Selection"))
+            waker = wait_for(lambda: find(panel, lambda n: n.getRoleName() == "label" and
+                                          (n.name or "").startswith("handler USART1_IRQHandler at ")), 5) if panel else None
+            check(waker is not None, "the Selection panel says the handler made sensor ready")
+            caption = find(panel, lambda n: n.getRoleName() == "label" and n.name == "Why late") if panel else None
+            check(caption is not None, "the Selection panel explains the wake-up's latency")
 
     # The CPU load graph, from the main menu: a lane above the others, its threads stacked.
     open_main_menu(app)
