@@ -98,6 +98,9 @@ tks_periods_stats (TksEvents    *events,
   guint n_wakeups, n_threads;
   const TksWakeup *w;
   GArray *rows;
+  g_autofree guint *first_of = NULL;
+  g_autofree guint *next_of = NULL;
+  g_autofree guint *last_of = NULL;
 
   g_return_val_if_fail (events != NULL, NULL);
   if (tolerance <= 0)
@@ -105,6 +108,25 @@ tks_periods_stats (TksEvents    *events,
   w = tks_events_get_wakeups (events, &n_wakeups);
   n_threads = tks_capture_get_n_threads (tks_events_get_capture (events));
   rows = g_array_new (FALSE, TRUE, sizeof (TksPeriodStats));
+  /* each thread's wake-ups, in order: one pass over them all */
+  first_of = g_new (guint, MAX (n_threads, 1));
+  next_of = g_new (guint, MAX (n_wakeups, 1));
+  last_of = g_new (guint, MAX (n_threads, 1));
+  for (guint t = 0; t < n_threads; t++)
+    first_of[t] = last_of[t] = G_MAXUINT;
+  for (guint i = 0; i < n_wakeups; i++)
+    {
+      guint t = w[i].thread;
+
+      next_of[i] = G_MAXUINT;
+      if (t >= n_threads)
+        continue;
+      if (last_of[t] == G_MAXUINT)
+        first_of[t] = i;
+      else
+        next_of[last_of[t]] = i;
+      last_of[t] = i;
+    }
 
   for (guint t = 0; t < n_threads; t++)
     {
@@ -115,12 +137,10 @@ tks_periods_stats (TksEvents    *events,
       gint64 prev_ready = 0;
       guint prev = G_MAXUINT;
 
-      for (guint i = 0; i < n_wakeups; i++)
+      for (guint i = first_of[t]; i != G_MAXUINT; i = next_of[i])
         {
           TksTime end;
 
-          if (w[i].thread != t)
-            continue;
           row.activations++;
           if (prev != G_MAXUINT)
             {

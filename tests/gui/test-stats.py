@@ -198,6 +198,13 @@ try:
             check(["USART1_IRQHandler", "4", "35.000", "15.000"] in handlers,
                   "the handler row of USART1_IRQHandler: 4 runs, 35 µs in all, the longest 15 µs", handlers)
         events_match(stats, whole, "the whole capture")
+        if page(stats, "Periods and deadlines"):
+            sensor = wait_for(lambda: find(stats, lambda n: n.getRoleName() == "label" and n.name == "sensor"), 5)
+            check(sensor is not None, "the periods page has a row for sensor")
+            show = find(stats, lambda n: n.getRoleName() == "push button"
+                        and n.name == "Show the longest response of sensor on the timeline")
+            check(show is not None, "the periods page offers to show sensor's longest response")
+            page(stats, "Threads")
         check(close_stats(app), "Escape closes the Statistics window")
 
     # Measure: Shift+click two points of the timeline, A then B.
