@@ -172,19 +172,30 @@ tks_periods_page_class_init (TksPeriodsPageClass *klass)
 static void
 tks_periods_page_init (TksPeriodsPage *self)
 {
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *inner = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+  /* everything scrolls, sideways too: the page never widens the window beyond the other
+   * pages */
+  self->box = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->box), TRUE);
+  gtk_widget_set_vexpand (self->box, TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->box), inner);
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   self->note = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (self->note), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (self->note), 80);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->note), 60);
+  gtk_label_set_width_chars (GTK_LABEL (self->note), 40);
   gtk_label_set_xalign (GTK_LABEL (self->note), 0);
   gtk_widget_add_css_class (self->note, "dim-label");
   gtk_widget_set_margin_start (self->note, 12);
   gtk_widget_set_margin_end (self->note, 12);
-  gtk_box_append (GTK_BOX (self->box), self->note);
+  gtk_box_append (GTK_BOX (inner), self->note);
+  /* (a frame for the table: a scrolled window that never scrolls, its child replaced) */
   self->scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,
+                                  GTK_POLICY_NEVER);
   gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (self->scroller), TRUE);
-  gtk_widget_set_vexpand (self->scroller, TRUE);
-  gtk_box_append (GTK_BOX (self->box), self->scroller);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scroller), TRUE);
+  gtk_box_append (GTK_BOX (inner), self->scroller);
   refresh (self);
 }

@@ -829,7 +829,7 @@ tks_stats_window_init (TksStatsWindow *self)
                         "cpu", _("CPU share"));
   self->periods = TKS_PERIODS_PAGE (tks_periods_page_new ());
   gtk_stack_add_titled (self->stack, GTK_WIDGET (self->periods), "periods",
-                        _("Periods and deadlines"));
+                        _("Periods"));
   gtk_stack_set_vhomogeneous (self->stack, FALSE);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->stack));
   gtk_window_set_child (GTK_WINDOW (self), box);

@@ -799,7 +799,7 @@ draw_wake_arrows (TksTimelineView           *self,
                   GtkSnapshot               *snapshot,
                   const TksTimelineGeometry *g)
 {
-  static const GdkRGBA arrow = { 0.90, 0.38, 0.0, 0.85 };
+  static const GdkRGBA arrow = { 0.90, 0.38, 0.0, 1 };  /* the wake-up's orange */
   TksEvents *events = tks_capture_get_events (self->capture);
   const TksWakeup *w;
   guint n, lo = 0, hi, first, count = 0;

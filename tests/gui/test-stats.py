@@ -17,7 +17,8 @@ import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tksgui import (check, click, find, find_all, finish, get_app, main_window, menu_item,  # noqa: E402
-                    role_name, screenshot, sensitive, start, status, stop, wait_for, window_named)
+                    press, role_name, screenshot, sensitive, start, status, stop, view_range, wait_for,
+                    window_named)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 CLI = os.path.join(os.path.dirname(os.path.abspath(TICKSCOPE)), "cli", "tickscope-cli")
@@ -163,6 +164,7 @@ try:
     check(text is not None and "3 threads" in text, "the capture with events opens", text)
     out, whole = cli_stats(EVENTS)
 
+    whole_view = view_range(app)
     stats = open_stats(app)
     check(stats is not None, "the Statistics window opens")
     if stats is not None:
@@ -198,14 +200,23 @@ try:
             check(["USART1_IRQHandler", "4", "35.000", "15.000"] in handlers,
                   "the handler row of USART1_IRQHandler: 4 runs, 35 µs in all, the longest 15 µs", handlers)
         events_match(stats, whole, "the whole capture")
-        if page(stats, "Periods and deadlines"):
+        if page(stats, "Periods"):
             sensor = wait_for(lambda: find(stats, lambda n: n.getRoleName() == "label" and n.name == "sensor"), 5)
             check(sensor is not None, "the periods page has a row for sensor")
             show = find(stats, lambda n: n.getRoleName() == "push button"
                         and n.name == "Show the longest response of sensor on the timeline")
             check(show is not None, "the periods page offers to show sensor's longest response")
+            if show is not None:
+                seen = view_range(app)
+                click(show)
+                moved = wait_for(lambda: view_range(app) not in (None, seen), 5)
+                check(moved, "Show longest brings it into view", (seen, view_range(app)))
             page(stats, "Threads")
         check(close_stats(app), "Escape closes the Statistics window")
+        # back to the whole capture for what follows
+        press(0x66)   # f
+        check(wait_for(lambda: view_range(app) == whole_view, 5), "F shows the whole capture again",
+              (whole_view, view_range(app)))
 
     # Measure: Shift+click two points of the timeline, A then B.
     timeline = find(main_window(app), role_name("panel", "Timeline"))
