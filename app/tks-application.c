@@ -244,6 +244,7 @@ tks_application_startup (GApplication *app)
     { "win.trigger", { "<Control>t", NULL } },
     { "win.run", { "<Control>r", NULL } },
     { "win.fetch", { "F5", NULL } },
+    { "win.wake-arrows", { "<Control>k", NULL } },
     { "win.close", { "<Control>w", NULL } },
   };
   guint i;

@@ -7,6 +7,7 @@
 
 #include "tks-events.h"
 #include "tks-stats.h"
+#include "tks-periods-page.h"
 #include "tks-stats-window.h"
 #include "tks-stats-row.h"
 
@@ -52,6 +53,7 @@ struct _TksStatsWindow
   GListStore      *handlers;
   GListStore      *markers;
   GListStore      *cpu;
+  TksPeriodsPage  *periods;
 };
 
 G_DEFINE_FINAL_TYPE (TksStatsWindow, tks_stats_window, GTK_TYPE_WINDOW)
@@ -245,7 +247,7 @@ static void
 show_event_pages (TksStatsWindow *self,
                   gboolean        show)
 {
-  const char *pages[] = { "latency", "handlers", "markers", "cpu" };
+  const char *pages[] = { "latency", "handlers", "markers", "cpu", "periods" };
 
   if (!show)
     gtk_stack_set_visible_child_name (self->stack, "threads");
@@ -283,6 +285,7 @@ refresh (TksStatsWindow *self)
 
   events = tks_capture_get_events (self->capture);
   show_event_pages (self, events != NULL);
+  tks_periods_page_set_capture (self->periods, self->capture);
 
   get_range (self, &from, &to);
   stats = tks_stats_compute (self->capture, from, to, &totals, &error);
@@ -824,6 +827,9 @@ tks_stats_window_init (TksStatsWindow *self)
                         line_table (self->cpu, _("CPU share"), cpu_titles, cpu_kinds,
                                     G_N_ELEMENTS (cpu_kinds)),
                         "cpu", _("CPU share"));
+  self->periods = TKS_PERIODS_PAGE (tks_periods_page_new ());
+  gtk_stack_add_titled (self->stack, GTK_WIDGET (self->periods), "periods",
+                        _("Periods"));
   gtk_stack_set_vhomogeneous (self->stack, FALSE);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->stack));
   gtk_window_set_child (GTK_WINDOW (self), box);

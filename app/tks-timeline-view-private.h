@@ -51,6 +51,7 @@ struct _TksTimelineView
   guint           n_event_lanes;
   gboolean        ruler_ticks;   /* the ruler in board ticks rather than real time */
   gboolean        load_graph;    /* the CPU load graph above the lanes */
+  gboolean        wake_arrows;   /* an arrow from each visible wake-up's waker to its run */
   gboolean        stretch;       /* the capture is a stretch of a recording, not a whole log */
   double          origin;        /* the time ruler's 0 the user chose (ticks), NAN when none */
   double          context_x;     /* where the context menu was asked for */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The selection's details under the timeline: a row of captioned values (the run's thread,
- * begin, end, duration, activation, the wait before it, its wake-up latency; the cursors A
- * and B and the time between them), refreshed whenever the timeline's selection, cursors,
+ * begin, end, duration, activation, the wait before it, its wake-up latency, what made it
+ * ready and why it was late (tks-latency.h); the cursors A and B and the time between them), refreshed whenever the timeline's selection, cursors,
  * ruler or tick rate change. Plain labels, so screen readers read them. */
 #include "config.h"
 
@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tks-latency.h"
 #include "tks-timeline-events.h"
 #include "tks-timeline-view-private.h"
 
@@ -21,6 +22,8 @@ typedef enum
   FIELD_ACTIVATION,
   FIELD_WAIT,
   FIELD_LATENCY,
+  FIELD_WAKER,
+  FIELD_BREAKDOWN,
   FIELD_CURSOR_A,
   FIELD_CURSOR_B,
   FIELD_DELTA,
@@ -66,6 +69,76 @@ set_field (TksSelectionPanel *self,
   g_free (value);
 }
 
+/* "handler USART1_IRQHandler at 10.992 ticks": what made it ready, and when. */
+static char *
+describe_waker (TksTimelineView *view,
+                TksEvents       *events,
+                const TksWakeup *w)
+{
+  g_autofree char *when = _tks_timeline_view_format_time (view, w->ready.pos);
+  TksCapture *capture = view->capture;
+
+  switch (w->waker_kind)
+    {
+    case TKS_WAKER_THREAD:
+      if (w->waker < tks_capture_get_n_threads (capture))
+        /* Translators: what made the thread ready (a thread), then when */
+        return g_strdup_printf (_("thread %s at %s"),
+                                tks_capture_get_thread (capture, w->waker)->name, when);
+      break;
+    case TKS_WAKER_HANDLER:
+      /* Translators: what made the thread ready (an interrupt handler), then when */
+      return g_strdup_printf (_("handler %s at %s"),
+                              tks_events_get_name (events, TKS_NAME_IRQ, w->waker), when);
+    default:
+      break;
+    }
+  /* Translators: the log does not say what made the thread ready, then when it was */
+  return g_strdup_printf (_("not known, at %s"), when);
+}
+
+/* "high 6.0 µs (higher) · USART1_IRQHandler 1.5 µs · rest 0.6 µs": where the latency went,
+ * the largest first; the lower-priority threads and the unknown go to the rest. */
+static char *
+describe_breakdown (TksEvents       *events,
+                    const TksWakeup *w)
+{
+  g_autoptr(TksLatencyBreakdown) bd = tks_latency_explain (events, w);
+  GString *s;
+
+  if (bd == NULL)
+    return NULL;
+  if (bd->latency == 0)
+    return g_strdup (_("— (no wait)"));
+  s = g_string_new (NULL);
+  for (guint i = 0; i < bd->n_causes; i++)
+    {
+      const TksCause *c = &bd->causes[i];
+      g_autofree char *time = tks_timeline_format_us (tks_events_to_us (events, c->time));
+
+      if (c->kind == TKS_CAUSE_LOWER || c->kind == TKS_CAUSE_OTHER)
+        continue;
+      if (s->len > 0)
+        g_string_append (s, " · ");
+      if (c->kind == TKS_CAUSE_HANDLER)
+        g_string_append_printf (s, "%s %s", c->name, time);
+      else if (c->kind == TKS_CAUSE_HIGHER)
+        /* Translators: a thread of a higher priority that ran, then how long */
+        g_string_append_printf (s, _("%s %s (higher)"), c->name, time);
+      else
+        /* Translators: a thread of the same priority that ran, then how long */
+        g_string_append_printf (s, _("%s %s (same priority)"), c->name, time);
+    }
+  if (bd->rest > 0)
+    {
+      g_autofree char *time = tks_timeline_format_us (tks_events_to_us (events, bd->rest));
+
+      /* Translators: the latency not explained by the handlers and threads that ran */
+      g_string_append_printf (s, _("%srest %s"), s->len > 0 ? " · " : "", time);
+    }
+  return g_string_free (s, FALSE);
+}
+
 static void
 show_run (TksSelectionPanel *self,
           TksTimelineView   *view)
@@ -83,7 +156,7 @@ show_run (TksSelectionPanel *self,
     }
   if (r == NULL)
     {
-      for (Field f = FIELD_THREAD; f <= FIELD_LATENCY; f++)
+      for (Field f = FIELD_THREAD; f <= FIELD_BREAKDOWN; f++)
         set_field (self, f, NULL);
       return;
     }
@@ -107,16 +180,22 @@ show_run (TksSelectionPanel *self,
                                : view->stretch ? g_strdup (_("— (before the stretch shown)"))
                                : g_strdup (_("— (first run in the log)")));
   if (tks_capture_get_events (view->capture) == NULL)
-    set_field (self, FIELD_LATENCY, NULL);
+    {
+      set_field (self, FIELD_LATENCY, NULL);
+      set_field (self, FIELD_WAKER, NULL);
+      set_field (self, FIELD_BREAKDOWN, NULL);
+    }
   else
     {
+      TksEvents *events = tks_capture_get_events (view->capture);
       const TksWakeup *w = tks_timeline_wakeup_of_run (view->capture, thread->index, r->begin);
 
       set_field (self, FIELD_LATENCY,
                  w != NULL
-                 ? tks_timeline_format_us (tks_events_to_us (tks_capture_get_events (view->capture),
-                                                             w->latency))
+                 ? tks_timeline_format_us (tks_events_to_us (events, w->latency))
                  : g_strdup (_("— (no wake-up recorded)")));
+      set_field (self, FIELD_WAKER, w != NULL ? describe_waker (view, events, w) : NULL);
+      set_field (self, FIELD_BREAKDOWN, w != NULL ? describe_breakdown (events, w) : NULL);
     }
 }
 
@@ -245,6 +324,9 @@ tks_selection_panel_init (TksSelectionPanel *self)
     /* Translators: the time since the thread's previous run ended */
     [FIELD_WAIT] = _("Wait before"),
     [FIELD_LATENCY] = _("Wake-up latency"),
+    [FIELD_WAKER] = _("Made ready by"),
+    /* Translators: what ran while the thread waited to run, the largest first */
+    [FIELD_BREAKDOWN] = _("Why late"),
     [FIELD_CURSOR_A] = _("Cursor A"),
     [FIELD_CURSOR_B] = _("Cursor B"),
     /* Translators: the time between the cursors A and B */
@@ -289,6 +371,11 @@ tks_selection_panel_init (TksSelectionPanel *self)
           gtk_label_set_ellipsize (GTK_LABEL (value), PANGO_ELLIPSIZE_END);
           gtk_label_set_width_chars (GTK_LABEL (value), 12);
           gtk_label_set_max_width_chars (GTK_LABEL (value), 40);
+        }
+      if (f == FIELD_BREAKDOWN || f == FIELD_WAKER)
+        {
+          gtk_label_set_wrap (GTK_LABEL (value), TRUE);
+          gtk_label_set_max_width_chars (GTK_LABEL (value), 60);
         }
       gtk_box_append (GTK_BOX (self->boxes[f]), caption);
       gtk_box_append (GTK_BOX (self->boxes[f]), value);

@@ -756,6 +756,107 @@ draw_wakeup (TksTimelineView           *self,
   (void) fg;
 }
 
+/* Pixels a wake-up needs for its arrow: with more wake-ups in view than the width holds at
+ * this spacing, none is drawn (zoom in to see them). */
+#define WAKE_ARROW_MIN_SPACING 6.0
+
+/* y of the middle of the lane of what made @w ready; FALSE when no lane shows it. */
+static gboolean
+waker_y (TksTimelineView           *self,
+         const TksTimelineGeometry *g,
+         const TksWakeup           *w,
+         double                    *y)
+{
+  if (w->waker_kind == TKS_WAKER_THREAD)
+    {
+      int lane = tks_timeline_lane_of_thread (self->capture, g, w->waker);
+
+      if (lane < 0)
+        return FALSE;
+      *y = tks_timeline_lane_y (g, (guint) lane) + g->lane_height / 2;
+      return TRUE;
+    }
+  if (w->waker_kind == TKS_WAKER_HANDLER)
+    {
+      guint n = 0;
+      g_autofree TksEventLane *lanes = tks_timeline_event_lanes (self->capture, &n);
+
+      for (guint i = 0; i < n; i++)
+        if (lanes[i].track->kind == TKS_TRACK_IRQ && lanes[i].track->name_id == w->waker)
+          {
+            *y = tks_timeline_event_lane_y (g, i + (g->load_graph ? 1 : 0)) + g->lane_height / 2;
+            return TRUE;
+          }
+    }
+  return FALSE;
+}
+
+/* An arrow from what made each visible thread ready to the run it led to, as flows are drawn
+ * between tracks: a line from (made ready, the waker's lane) to (switched in, its lane), a
+ * head at the run. Only the wake-ups in view, and none when they are too dense to tell. */
+static void
+draw_wake_arrows (TksTimelineView           *self,
+                  GtkSnapshot               *snapshot,
+                  const TksTimelineGeometry *g)
+{
+  static const GdkRGBA arrow = { 0.90, 0.38, 0.0, 1 };  /* the wake-up's orange */
+  TksEvents *events = tks_capture_get_events (self->capture);
+  const TksWakeup *w;
+  guint n, lo = 0, hi, first, count = 0;
+  if (events == NULL)
+    return;
+  w = tks_events_get_wakeups (events, &n);
+  /* the first whose ready is at or after the view's start (by ready, then those that began
+   * before the view and end in it are left out: their waker is off screen) */
+  hi = n;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (w[mid].ready.pos < g->x0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  first = lo;
+  for (guint i = first; i < n && w[i].ready.pos <= g->x1; i++)
+    if (!w[i].open && w[i].waker_kind != TKS_WAKER_NONE)
+      count++;
+  if (count == 0 || count * WAKE_ARROW_MIN_SPACING > g->width)
+    return;
+
+  for (guint i = first; i < n && w[i].ready.pos <= g->x1; i++)
+    {
+      double x0, x1, y0, y1, len, dx, dy;
+      int lane;
+
+      if (w[i].open || w[i].waker_kind == TKS_WAKER_NONE || !waker_y (self, g, &w[i], &y0))
+        continue;
+      lane = tks_timeline_lane_of_thread (self->capture, g, w[i].thread);
+      if (lane < 0)
+        continue;
+      y1 = tks_timeline_lane_y (g, (guint) lane) + g->lane_height / 2;
+      x0 = tks_timeline_x_at (g, w[i].ready.pos);
+      x1 = tks_timeline_x_at (g, w[i].run.pos);
+      if (fabs (y1 - y0) < 1 && x1 - x0 < 1)
+        continue;
+      /* a straight line as thin rotated rectangles, and a head of two strokes */
+      dx = x1 - x0;
+      dy = y1 - y0;
+      len = sqrt (dx * dx + dy * dy);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x0, y0));
+      gtk_snapshot_rotate (snapshot, (float) (atan2 (dy, dx) * 180 / G_PI));
+      gtk_snapshot_append_color (snapshot, &arrow, &GRAPHENE_RECT_INIT (0, -0.75, len, 1.5));
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (len, 0));
+      gtk_snapshot_rotate (snapshot, 150);
+      gtk_snapshot_append_color (snapshot, &arrow, &GRAPHENE_RECT_INIT (0, -0.75, 7, 1.5));
+      gtk_snapshot_rotate (snapshot, 60);
+      gtk_snapshot_append_color (snapshot, &arrow, &GRAPHENE_RECT_INIT (0, -0.75, 7, 1.5));
+      gtk_snapshot_restore (snapshot);
+    }
+}
+
 static void
 tks_timeline_view_snapshot (GtkWidget   *widget,
                             GtkSnapshot *snapshot)
@@ -804,6 +905,8 @@ tks_timeline_view_snapshot (GtkWidget   *widget,
       hover.alpha = 0.45;
       draw_run_outline (self, snapshot, &g, &self->hover, &hover, 1);
     }
+  if (self->wake_arrows)
+    draw_wake_arrows (self, snapshot, &g);
   if (self->has_selected && self->selected.run >= 0)
     {
       GdkRGBA sel = fg;
@@ -1495,6 +1598,26 @@ tks_timeline_view_get_all_lanes (TksTimelineView *self)
 {
   g_return_val_if_fail (TKS_IS_TIMELINE_VIEW (self), FALSE);
   return self->all_lanes;
+}
+
+gboolean
+tks_timeline_view_get_wake_arrows (TksTimelineView *self)
+{
+  g_return_val_if_fail (TKS_IS_TIMELINE_VIEW (self), FALSE);
+  return self->wake_arrows;
+}
+
+void
+tks_timeline_view_set_wake_arrows (TksTimelineView *self,
+                                   gboolean         wake_arrows)
+{
+  g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
+
+  wake_arrows = !!wake_arrows;
+  if (self->wake_arrows == wake_arrows)
+    return;
+  self->wake_arrows = wake_arrows;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 gboolean

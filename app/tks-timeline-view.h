@@ -43,6 +43,11 @@ gboolean     tks_timeline_view_get_ruler_ticks (TksTimelineView   *self);
 void         tks_timeline_view_set_ruler_ticks (TksTimelineView   *self,
                                               gboolean             ruler_ticks);
 /* A lane of the CPU's load (threads stacked, idle left out) above the others. */
+/* Arrows from what made each visible thread ready (a thread's lane, a handler's) to the run
+ * it led to, once the view is zoomed in enough to tell them apart. */
+gboolean     tks_timeline_view_get_wake_arrows (TksTimelineView   *self);
+void         tks_timeline_view_set_wake_arrows (TksTimelineView   *self,
+                                                gboolean           wake_arrows);
 gboolean     tks_timeline_view_get_load_graph (TksTimelineView    *self);
 void         tks_timeline_view_set_load_graph (TksTimelineView    *self,
                                               gboolean             load_graph);

@@ -3,6 +3,8 @@
  * call the part of the window that does the work. */
 #include "config.h"
 
+#include <math.h>
+
 #include "tks-stats-window.h"
 #include "tks-timeline-view.h"
 #include "tks-viewport.h"
@@ -174,6 +176,23 @@ zoom_to_marks_action (GSimpleAction *action,
   tks_viewport_navigate (self->viewport, MIN (a, b), MAX (a, b));
 }
 
+/* Shows a span of the timeline (two positions, ticks), with some room on each side: where
+ * the statistics window points (the longest response of a thread). */
+static void
+show_span_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  double a, b, room;
+
+  g_variant_get (param, "(dd)", &a, &b);
+  if (!isfinite (a) || !isfinite (b))
+    return;
+  room = MAX ((MAX (a, b) - MIN (a, b)) * 0.25, 0.5);
+  tks_viewport_navigate (self->viewport, MIN (a, b) - room, MAX (a, b) + room);
+}
+
 /* A toggle of the main menu: its state, kept in the setting @key. */
 static void
 toggle_setting (GSimpleAction *action,
@@ -226,6 +245,18 @@ load_graph_change (GSimpleAction *action,
   tks_timeline_view_set_load_graph (self->timeline, g_variant_get_boolean (state));
   _tks_window_sync_vadjustment (self);
   toggle_setting (action, state, self, "load-graph");
+}
+
+/* Arrows from the waker to the woken run on the timeline. */
+static void
+wake_arrows_change (GSimpleAction *action,
+                    GVariant      *state,
+                    gpointer       user_data)
+{
+  TksWindow *self = user_data;
+
+  tks_timeline_view_set_wake_arrows (self->timeline, g_variant_get_boolean (state));
+  toggle_setting (action, state, self, "wake-arrows");
 }
 
 /* Whether Record asks for the board's events as well as its switches: read when a recording
@@ -387,6 +418,7 @@ _tks_window_actions_init (TksWindow *self)
     { "statistics", statistics_action, NULL, NULL, NULL, { 0 } },
     { "zoom-fit", zoom_fit_action, NULL, NULL, NULL, { 0 } },
     { "zoom-to-marks", zoom_to_marks_action, NULL, NULL, NULL, { 0 } },
+    { "show-span", show_span_action, "(dd)", NULL, NULL, { 0 } },
     { "zoom-in", zoom_in_action, NULL, NULL, NULL, { 0 } },
     { "zoom-out", zoom_out_action, NULL, NULL, NULL, { 0 } },
     { "back", back_action, NULL, NULL, NULL, { 0 } },
@@ -399,6 +431,7 @@ _tks_window_actions_init (TksWindow *self)
     { "show-exited-threads", NULL, NULL, "false", show_exited_threads_change, { 0 } },
     { "ruler-ticks", NULL, NULL, "false", ruler_ticks_change, { 0 } },
     { "load-graph", NULL, NULL, "false", load_graph_change, { 0 } },
+    { "wake-arrows", NULL, NULL, "false", wake_arrows_change, { 0 } },
     { "threads-panel", NULL, NULL, "false", threads_panel_change, { 0 } },
     { "find-thread", find_thread_action, NULL, NULL, NULL, { 0 } },
     { "record", NULL, NULL, "false", record_change, { 0 } },

@@ -395,6 +395,9 @@ load_settings (TksWindow *self)
   if (_tks_window_settings_has_key (settings, "load-graph"))
     g_action_group_change_action_state (G_ACTION_GROUP (self), "load-graph",
                                         g_variant_new_boolean (g_settings_get_boolean (settings, "load-graph")));
+  if (_tks_window_settings_has_key (settings, "wake-arrows"))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "wake-arrows",
+                                        g_variant_new_boolean (g_settings_get_boolean (settings, "wake-arrows")));
   if (_tks_window_settings_has_key (settings, "record-events"))
     g_action_group_change_action_state (G_ACTION_GROUP (self), "record-events",
                                         g_variant_new_boolean (g_settings_get_boolean (settings, "record-events")));

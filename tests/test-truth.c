@@ -636,8 +636,8 @@ truth_from_csv (const char *text, const char * const *unlogged, TksTruthEvent *r
 
       g_assert_cmpuint (g_strv_length (f), ==, 7);
       /* The events beyond the switches are checked against dump version 2 elsewhere. */
-      if (g_strv_contains ((const char * const[]) { "irq", "wakeup", "marker", "state", "sleep", NULL },
-                           f[0]))
+      if (g_strv_contains ((const char * const[]) { "irq", "wakeup", "waker", "cause", "marker",
+                                                    "state", "sleep", NULL }, f[0]))
         continue;
       ev.name = g_intern_string (f[1]);
       ev.priority = atoi (f[2]);
@@ -1032,7 +1032,8 @@ test_program_events (void)
 {
   static const char * const kinds[] = {
     "\r\nirq,SysTick_Handler,,,", "\r\nirq,EXTI0_IRQHandler,,,", "\r\nirq,USART2_IRQHandler,,,",
-    "\r\nwakeup,sensor,148,5,", "\r\nmarker,sample,,,", "\r\nstate,filter: busy,,,",
+    "\r\nwakeup,sensor,148,5,", "\r\nwaker,EXTI0_IRQHandler,,,", "\r\ncause,",
+    "\r\nmarker,sample,,,", "\r\nstate,filter: busy,,,",
     "\r\nstate,filter: calibrate,,,", "\r\nsleep,SysTick_Handler,,,",
   };
   g_autofree char *dir = g_dir_make_tmp ("tks-truth-XXXXXX", NULL);

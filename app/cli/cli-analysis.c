@@ -10,6 +10,7 @@
 #include "tks-capture.h"
 #include "tks-cli.h"
 #include "tks-error.h"
+#include "tks-events.h"
 #include "tks-export.h"
 #include "tks-stats.h"
 
@@ -169,6 +170,8 @@ tks_cli_stats (int    argc,
   g_autofree char *tick_hz_text = NULL;
   g_autofree char *bucket_text = NULL;
   gboolean histogram = FALSE;
+  g_auto(GStrv) periods = NULL;
+  g_autofree gint64 *deadlines = NULL;
   double bucket_us = 0;
   double ms_per_tick;
   gboolean help_shown;
@@ -181,6 +184,7 @@ tks_cli_stats (int    argc,
     { "tick-hz", 0, 0, G_OPTION_ARG_STRING, &tick_hz_text, N_("Ticks per second (default: the capture's, else 1000)"), "HZ" },
     { "histogram", 0, 0, G_OPTION_ARG_NONE, &histogram, N_("With events: a wake-up latency histogram per thread"), NULL },
     { "bucket-us", 0, 0, G_OPTION_ARG_STRING, &bucket_text, N_("The histogram's bucket width (µs; default: about 20 buckets)"), "US" },
+    { "period", 0, 0, G_OPTION_ARG_STRING_ARRAY, &periods, N_("With wake-ups: count deadline misses of THREAD against DURATION (10ms, 500us; repeatable)"), "THREAD=DURATION" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, NULL },
     { NULL }
   };
@@ -206,6 +210,8 @@ tks_cli_stats (int    argc,
   capture = load_capture ("stats", files[0]);
   if (capture == NULL)
     return TKS_CLI_BAD;
+  if (!tks_cli_parse_periods (capture, (const char * const *) periods, &deadlines))
+    return TKS_CLI_MISUSE;
 
   stats = tks_stats_compute (capture, from, to, &totals, &error);
   if (stats == NULL)
@@ -294,6 +300,8 @@ tks_cli_stats (int    argc,
 
   tks_cli_table_print (table, stdout);
   tks_cli_stats_events (capture, totals.from, totals.to, histogram, bucket_us);
+  if (tks_capture_get_events (capture) != NULL || periods != NULL)
+    tks_cli_stats_periods (capture, deadlines);
 
   return TKS_CLI_OK;
 }

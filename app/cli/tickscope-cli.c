@@ -16,7 +16,8 @@ static const struct
   const char *description;  /* NULL: the synopsis says it all */
 } commands[] = {
   { "info",    tks_cli_info,    "info FILE",                      N_("threads, records, span, trigger, warnings") },
-  { "stats",   tks_cli_stats,   "stats FILE [--from T --to T] [--histogram]", N_("per-thread run time, share, activations, wake-up latency") },
+  { "stats",   tks_cli_stats,   "stats FILE [--from T --to T] [--histogram] [--period T=10ms]", N_("per-thread run time, share, activations, wake-up latency") },
+  { "explain", tks_cli_explain, "explain FILE [--thread T] [--worst N] [--at TIME]", N_("why wake-ups were late: what ran meanwhile") },
   { "export",  tks_cli_export,  "export FILE --format perfetto|csv|ftrace|paraver|vcd [-o OUT] [--tick-hz HZ] [--unit s|ms|us|ns]", NULL },
   { "convert", tks_cli_convert, "convert TRANSCRIPT -o FILE.txt", N_("raw shell bytes -> capture file") },
   { "fetch",   tks_cli_fetch,   "fetch PORT -o FILE.txt",         N_("get the list and the log from a board") },

@@ -30,12 +30,20 @@ int tks_cli_record  (int argc, char **argv);
 int tks_cli_check   (int argc, char **argv);
 int tks_cli_diff    (int argc, char **argv);
 int tks_cli_top     (int argc, char **argv);
+int tks_cli_explain (int argc, char **argv);
 
 /* The events of a dump version 2 (cli-events.c): info's lines (labels @width wide), and
  * stats' tables over [from, to] (ticks). Nothing for a capture without events. */
 void tks_cli_info_events  (TksCapture *capture, int width);
 void tks_cli_stats_events (TksCapture *capture, double from, double to, gboolean histogram,
                            double bucket_us);
+
+/* Periods and deadlines in stats (cli-explain.c): --period THREAD=DURATION options as a
+ * deadline per thread index in the capture's time units (*@deadlines, freed by the caller);
+ * FALSE with the reason printed. Then stats' section. */
+gboolean tks_cli_parse_periods (TksCapture *capture, const char * const *periods,
+                                gint64 **deadlines);
+void     tks_cli_stats_periods (TksCapture *capture, const gint64 *deadlines);
 
 /* Shared helpers (cli-capture.c) */
 /* "-" is stdin; @source names where the capture comes from if the file does not say (NULL: unnamed) */

@@ -9,6 +9,15 @@
 
 #define COUNTER_PERIOD ((gint64) 1 << 32)
 
+/* What held the CPU after an entry: the innermost handler under way (depth > 0), else the
+ * thread switched in last. */
+typedef struct
+{
+  guint   thread;
+  guint32 handler;
+  guint   depth;
+} CpuState;
+
 struct _TksEvents
 {
   TksCapture    *capture;       /* owns this (not a reference) */
@@ -24,6 +33,7 @@ struct _TksEvents
   GPtrArray     *items[TKS_N_TRACK_KINDS];  /* GArray* of each track's slices or instants */
   TksWakeup     *wakeups;
   guint          n_wakeups;
+  CpuState      *cpu;           /* by entry: what held the CPU just after it */
   gboolean       has_trigger;
   TksTime        trigger;
 };
@@ -407,6 +417,7 @@ tks_events_build (TksCapture      *capture,
   Open sleep = { 0 };
   gboolean sleeping = FALSE, woken = FALSE;
   guint32 waker = 0;
+  guint running = G_MAXUINT;  /* the thread switched in last */
   guint n_threads = tks_capture_get_n_threads (capture);
 
   self->capture = capture;
@@ -433,6 +444,7 @@ tks_events_build (TksCapture      *capture,
 
   self->n_entries = n;
   self->entries = g_new0 (TksEventEntry, MAX (n, 1));
+  self->cpu = g_new0 (CpuState, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     {
       TksEventEntry *out = &self->entries[i];
@@ -550,7 +562,20 @@ tks_events_build (TksCapture      *capture,
         case TKS_EVENT_READY:
           {
             TksWakeup w = { .thread = thread, .number = en->a, .ready = en->time,
-                            .run = en->time, .open = TRUE };
+                            .run = en->time, .open = TRUE, .ready_entry = i,
+                            .run_entry = G_MAXUINT };
+
+            /* What made it ready: the handler under way, else the running thread. */
+            if (irqs->len > 0)
+              {
+                w.waker_kind = TKS_WAKER_HANDLER;
+                w.waker = g_array_index (irqs, Open, irqs->len - 1).id;
+              }
+            else if (running != G_MAXUINT)
+              {
+                w.waker_kind = TKS_WAKER_THREAD;
+                w.waker = running;
+              }
 
             /* A thread made ready twice before it runs: its latency runs from the first. */
             if (thread < n_threads && g_hash_table_contains (pending, GUINT_TO_POINTER (thread)))
@@ -574,8 +599,10 @@ tks_events_build (TksCapture      *capture,
                 wk->run = en->time;
                 wk->latency = en->time.time - wk->ready.time;
                 wk->open = FALSE;
+                wk->run_entry = i;
                 g_hash_table_remove (pending, GUINT_TO_POINTER (thread));
               }
+            running = thread < n_threads ? thread : G_MAXUINT;
           }
           break;
         case TKS_EVENT_TRIGGER:
@@ -588,6 +615,8 @@ tks_events_build (TksCapture      *capture,
         default:
           break;
         }
+      self->cpu[i] = (CpuState) { running, irqs->len > 0 ? g_array_index (irqs, Open, irqs->len - 1).id : 0,
+                                  irqs->len };
     }
 
   /* What is still under way when the log ends. */
@@ -656,6 +685,7 @@ tks_events_free (TksEvents *self)
       g_ptr_array_unref (self->items[k]);
     }
   g_free (self->wakeups);
+  g_free (self->cpu);
   g_free (self);
 }
 
@@ -764,4 +794,45 @@ tks_events_get_trigger (TksEvents *self,
   if (self->has_trigger && time != NULL)
     *time = self->trigger;
   return self->has_trigger;
+}
+
+void
+tks_events_get_cpu_after (TksEvents *self,
+                          guint      entry,
+                          guint     *thread,
+                          guint32   *handler,
+                          guint     *handler_depth)
+{
+  CpuState none = { G_MAXUINT, 0, 0 };
+  const CpuState *cpu;
+
+  g_return_if_fail (self != NULL);
+  cpu = entry < self->n_entries ? &self->cpu[entry] : &none;
+  if (thread != NULL)
+    *thread = cpu->thread;
+  if (handler != NULL)
+    *handler = cpu->handler;
+  if (handler_depth != NULL)
+    *handler_depth = cpu->depth;
+}
+
+char *
+tks_events_describe_waker (TksEvents       *self,
+                           const TksWakeup *wakeup)
+{
+  g_return_val_if_fail (self != NULL && wakeup != NULL, NULL);
+  switch (wakeup->waker_kind)
+    {
+    case TKS_WAKER_THREAD:
+      if (wakeup->waker < tks_capture_get_n_threads (self->capture))
+        return g_strdup_printf ("thread %s",
+                                tks_capture_get_thread (self->capture, wakeup->waker)->name);
+      break;
+    case TKS_WAKER_HANDLER:
+      return g_strdup_printf ("handler %s",
+                              tks_events_get_name (self, TKS_NAME_IRQ, wakeup->waker));
+    default:
+      break;
+    }
+  return g_strdup ("not known");
 }

@@ -123,6 +123,17 @@ typedef struct
   guint             max_depth; /* deepest slice's depth + 1 (lanes the track needs) */
 } TksTrack;
 
+/* What made a thread ready: what held the CPU at its Ready entry, read from the log (the
+ * board's ready hook runs in the code that makes the thread ready: the handler under way,
+ * else the running thread). */
+typedef enum
+{
+  TKS_WAKER_NONE,     /* not known: before the log's first switch, or a thread it does not
+                         name */
+  TKS_WAKER_THREAD,   /* the thread running (waker: its index) */
+  TKS_WAKER_HANDLER,  /* the innermost handler under way (waker: its name id) */
+} TksWakerKind;
+
 /* A wake-up: the thread was made ready (Ready), then switched in. Latency = run - ready. */
 typedef struct
 {
@@ -133,6 +144,10 @@ typedef struct
   TksTime  run;       /* equals ready when open */
   gint64   latency;   /* run.time - ready.time (time units); 0 when open */
   gboolean open;      /* no later switch-in of the thread in the log */
+  guint32  waker_kind; /* TksWakerKind */
+  guint    waker;     /* TKS_WAKER_THREAD: a thread index; TKS_WAKER_HANDLER: a name id */
+  guint    ready_entry; /* its Ready among the entries (tks_events_get_entries()) */
+  guint    run_entry; /* the switch that switched it in; G_MAXUINT when open */
 } TksWakeup;
 
 /* The dump's header keys of version 2 (zero / NULL / FALSE when absent). */
@@ -183,6 +198,18 @@ const TksTrack      *tks_events_get_tracks         (TksEvents    *events,
 /* By ready time. */
 const TksWakeup     *tks_events_get_wakeups        (TksEvents    *events,
                                                     guint        *n_wakeups);
+/* What held the CPU just after entry @entry: the innermost handler under way when
+ * *@handler_depth > 0 (*@handler its name id), else the thread switched in last (*@thread: its
+ * index, G_MAXUINT before the log's first switch or after a switch to no thread). Any output
+ * may be NULL. */
+void                 tks_events_get_cpu_after      (TksEvents    *events,
+                                                    guint         entry,
+                                                    guint        *thread,
+                                                    guint32      *handler,
+                                                    guint        *handler_depth);
+/* The waker of @wakeup in words: "thread NAME", "handler NAME", or "not known". */
+char                *tks_events_describe_waker     (TksEvents       *events,
+                                                    const TksWakeup *wakeup);
 /* The trigger entry (where the board's trigger was set), when the log holds it. */
 gboolean             tks_events_get_trigger        (TksEvents    *events,
                                                     TksTime      *time);

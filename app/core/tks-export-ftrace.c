@@ -325,9 +325,21 @@ ftrace_events (FtraceContext *ctx,
             if (thread < 0)
               line = g_strdup_printf ("tracing_mark_write: ready number=%u", en->a);
             else
-              line = g_strdup_printf ("sched_wakeup: comm=%s pid=%d prio=%d target_cpu=000",
-                                      ftrace_task_comm (ctx, thread), thread + 1,
-                                      ftrace_task_prio (ctx, thread));
+              {
+                guint waker;
+
+                line = g_strdup_printf ("sched_wakeup: comm=%s pid=%d prio=%d target_cpu=000",
+                                        ftrace_task_comm (ctx, thread), thread + 1,
+                                        ftrace_task_prio (ctx, thread));
+                /* on the line of the task that made it ready (the one a handler interrupted,
+                 * when a handler did), as the kernel prints a wakeup */
+                tks_events_get_cpu_after (events, *done, &waker, NULL, NULL);
+                if (waker < tks_capture_get_n_threads (ctx->capture))
+                  {
+                    ftrace_event (ctx, (int) waker, en->time.pos, line);
+                    continue;
+                  }
+              }
           }
           break;
         case TKS_EVENT_MARKER:

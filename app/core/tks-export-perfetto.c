@@ -123,11 +123,35 @@ perfetto_irq_at (TksEvents *events,
   return tid;
 }
 
+/* The track of what made @wk ready: its waker thread's (tid: index + 1) or its handler's
+ * (the handlers' tracks come first, from @first_tid); 0 when not known. */
+static guint
+perfetto_waker_tid (TksCapture      *capture,
+                    TksEvents       *events,
+                    const TksWakeup *wk,
+                    guint            first_tid)
+{
+  if (wk->waker_kind == TKS_WAKER_THREAD && wk->waker < tks_capture_get_n_threads (capture))
+    return wk->waker + 1;
+  if (wk->waker_kind == TKS_WAKER_HANDLER)
+    {
+      guint n;
+      const TksTrack *tracks = tks_events_get_tracks (events, TKS_TRACK_IRQ, &n);
+
+      for (guint t = 0; t < n; t++)
+        if (tracks[t].name_id == wk->waker)
+          return first_tid + t;
+      return perfetto_irq_at (events, wk->ready.time, first_tid);
+    }
+  return 0;
+}
+
 /* The events of a dump version 2: a track per handler, one for the CPU's sleep, one per
  * marker (instants with their value) and per state channel (nested slices), after the
  * threads' (tids from @first_tid); each wake-up is a "ready" slice on its thread's track from
- * made ready to switched in, with a flow from the handler that made it ready (or from that
- * slice) to the run; one never switched in lasts to the capture's end, marked open. */
+ * made ready to switched in, with a flow from what made it ready (a thread's or a handler's
+ * track, when the log says) to the run; one never switched in lasts to the capture's end,
+ * marked open. */
 static gboolean
 perfetto_events (TksCapture      *capture,
                  double           us_per_tick,
@@ -194,8 +218,8 @@ perfetto_events (TksCapture      *capture,
     {
       const TksWakeup *wk = &wakeups[i];
       guint thread_tid = wk->thread < tks_capture_get_n_threads (capture) ? wk->thread + 1 : 0;
-      /* (the handlers' tracks come first) */
-      guint from_tid = perfetto_irq_at (events, wk->ready.time, first_tid);
+      guint from_tid = perfetto_waker_tid (capture, events, wk, first_tid);
+      g_autofree char *waker = tks_events_describe_waker (events, wk);
 
       if (thread_tid == 0)
         continue;
@@ -216,9 +240,18 @@ perfetto_events (TksCapture      *capture,
       json_append_ts (w, "dur", MAX (0.0, wk->run.pos - wk->ready.pos) * us_per_tick);
       g_string_append (w->out, ",\"args\":{\"latency_us\":");
       tks_export_append_number (w->out, tks_events_to_us (events, wk->latency), 3);
+      g_string_append (w->out, ",\"waker\":");
+      append_json_string (w->out, waker);
       g_string_append (w->out, "}}");
-      /* the flow: from the waker (or the ready slice) to the run */
-      json_begin_event (w, first, "s", "wakeup", from_tid != 0 ? from_tid : thread_tid);
+      /* the flow: from the waker (a thread's or a handler's track) to the run; none when the
+       * log does not say what made it ready */
+      if (from_tid == 0 || from_tid == thread_tid)
+        {
+          if (!tks_export_flush (w, FALSE))
+            return FALSE;
+          continue;
+        }
+      json_begin_event (w, first, "s", "wakeup", from_tid);
       g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u", i + 1);
       json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
       g_string_append (w->out, "}");

@@ -62,7 +62,8 @@ typedef enum
   /* The events beyond the switches (the board's hardware and its workload's markers): */
   TKS_TRUTH_IRQ,    /* the handler @name ran from @begin (enter) to @end (leave), @depth 1
                        when it interrupted a thread, 2 when it interrupted another handler  */
-  TKS_TRUTH_WAKEUP, /* the thread was made ready at @begin and switched in at @end          */
+  TKS_TRUTH_WAKEUP, /* the thread was made ready at @begin and switched in at @end; @waker
+                       made it ready, @causes held the CPU meanwhile                        */
   TKS_TRUTH_MARKER, /* the marker @name with @value, at @begin (= @end)                     */
   TKS_TRUTH_STATE,  /* the state @name ("channel: state") from @begin to @end, @depth 1 for
                        the outermost state of its channel                                    */
@@ -73,6 +74,17 @@ typedef enum
 /* The board's realtime counter: the cycle counter of a 168 MHz core, 32 bits, wrapping every
  * 25.6 s whatever the tick frequency. */
 #define TKS_SIMBOARD_COUNTER_HZ 168000000U
+
+/* What held the CPU while a thread waited to run, from the scheduler's own bookkeeping: a
+ * handler (its own cycles, the handlers nested in it apart) or a thread. */
+typedef struct
+{
+  const char  *name;        /* the handler's or the thread's */
+  guint        thread;      /* the thread's creation order; G_MAXUINT: a handler */
+  int          priority;
+  gboolean     logged;
+  guint64      cycles;      /* the CPU cycles it held (TKS_SIMBOARD_CYCLES_PER_TICK a tick) */
+} TksTruthCause;
 
 typedef struct
 {
@@ -91,6 +103,14 @@ typedef struct
   guint64      end_seq;     /* order of the switch or exit at @end */
   guint        depth;       /* TKS_TRUTH_IRQ, TKS_TRUTH_STATE: nesting depth, from 1 */
   guint32      value;       /* TKS_TRUTH_MARKER: the marker's value */
+  /* TKS_TRUTH_WAKEUP: */
+  const char  *waker;       /* what made it ready: the handler under way, else the thread
+                               running */
+  guint        waker_thread; /* its creation order; G_MAXUINT: a handler */
+  int          waker_priority;
+  const TksTruthCause *causes; /* what held the CPU from @begin to @end, in the order each
+                               first did; their cycles add up to the wait */
+  guint        n_causes;
 } TksTruthEvent;
 
 typedef void (*TksTruthFunc) (const TksTruthEvent *event,

@@ -8,6 +8,12 @@
  * (thread: its name, begin = end, value: its value), state (thread: "channel: state"; value:
  * its depth on the channel, from 1) and sleep (thread: the handler that ran first while the
  * CPU slept, empty when none). Those have no priority nor creation order, except wakeup.
+ * After each wakeup row come what made it ready, a waker row (thread: the handler under way,
+ * else the running thread; priority and creation order: the thread's, empty for a handler;
+ * begin = end: made ready), then what held the CPU while it waited, a cause row each (thread:
+ * the handler's or the thread's name; priority and creation order as for waker; begin, end:
+ * the wake-up's; value: the CPU cycles it held, 1000 a tick, a handler's own without those of
+ * the handlers nested in it), in the order each first held it.
  * Begin and end are ticks with the cycles of the tick as a fraction (three decimals). Rows
  * are written as the board runs, in the order things end (a run's row when it ends).
  */
@@ -75,6 +81,16 @@ put_field (FILE *file, const char *text)
   fputc ('"', file);
 }
 
+/* ",priority,creation_order" of a thread, ",," for a handler (G_MAXUINT). */
+static void
+put_who (FILE *file, guint thread, int priority)
+{
+  if (thread != G_MAXUINT)
+    fprintf (file, ",%d,%u", priority, thread);
+  else
+    fputs (",,", file);
+}
+
 void
 tks_truth_writer_write (const TksTruthEvent *event, gpointer user_data)
 {
@@ -99,6 +115,22 @@ tks_truth_writer_write (const TksTruthEvent *event, gpointer user_data)
   else if (event->kind == TKS_TRUTH_MARKER)
     fprintf (w->file, "%" G_GUINT32_FORMAT, event->value);
   fputs ("\r\n", w->file);
+  if (event->kind == TKS_TRUTH_WAKEUP && event->waker != NULL)
+    {
+      fputs ("waker,", w->file);
+      put_field (w->file, event->waker);
+      put_who (w->file, event->waker_thread, event->waker_priority);
+      fprintf (w->file, ",%s,%s,\r\n", begin, begin);
+      for (guint i = 0; i < event->n_causes; i++)
+        {
+          const TksTruthCause *c = &event->causes[i];
+
+          fputs ("cause,", w->file);
+          put_field (w->file, c->name);
+          put_who (w->file, c->thread, c->priority);
+          fprintf (w->file, ",%s,%s,%" G_GUINT64_FORMAT "\r\n", begin, end, c->cycles);
+        }
+    }
 
   now = g_get_monotonic_time ();
   if (now - w->flushed_us >= TRUTH_FLUSH_US)

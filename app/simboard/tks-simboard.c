@@ -223,6 +223,10 @@ typedef struct
   gboolean    readied;     /* made ready, not switched in since */
   double      ready_at;
   guint64     ready_at_seq;
+  GArray     *waited;      /* with a truth: TksTruthCause, what held the CPU since readied */
+  const char *waker;       /* what made it ready */
+  guint       waker_thread;
+  int         waker_priority;
 } SimThread;
 
 /* A handler under way: its cycles before and after its work. */
@@ -234,6 +238,7 @@ typedef struct
   gboolean    done;        /* its work is done */
   double      begin;
   guint64     begin_seq;
+  const char *name;
 } SimIrq;
 
 /* A state begun on the channel "filter". */
@@ -300,6 +305,7 @@ struct _TksSimboardState
   double      run_begin;      /* the current thread's run */
   guint64     run_begin_seq;
   gboolean    run_open;
+  guint64     charged_at;     /* the cycle up to which the waiting threads know what ran */
 
   /* The original library's recording (legacy_defects) */
   TksLegacyBoard *legacy;
@@ -420,6 +426,53 @@ spend (TksSimboardState *b, guint cycles)
   sync_clock (b);
 }
 
+/* What held the CPU from the last charge to now goes to every thread waiting to run: the
+ * innermost handler under way, else the running thread. Called before anything changes what
+ * holds the CPU (a handler enters or leaves, a switch) and before a thread is made ready. */
+static void
+truth_charge (TksSimboardState *b)
+{
+  guint64 now = now_cycles (b);
+  guint64 d = now - b->charged_at;
+  TksTruthCause cause = { 0 };
+
+  b->charged_at = now;
+  if (b->truth_func == NULL || d == 0)
+    return;
+  if (b->n_irqs > 0)
+    cause = (TksTruthCause) { b->irqs[b->n_irqs - 1].name, G_MAXUINT, 0, TRUE, 0 };
+  else if (b->current != NULL)
+    cause = (TksTruthCause) { b->current->kind->name, b->current->order, b->current->kind->prio,
+                              b->current->kind->logged, 0 };
+  else
+    return;
+  for (guint i = 0; i < b->n_threads; i++)
+    {
+      SimThread *t = &b->threads[i];
+      gboolean found = FALSE;
+
+      if (!t->readied || t == b->current || t->run != RUN_READY)
+        continue;
+      if (t->waited == NULL)
+        t->waited = g_array_new (FALSE, FALSE, sizeof (TksTruthCause));
+      for (guint k = 0; k < t->waited->len && !found; k++)
+        {
+          TksTruthCause *c = &g_array_index (t->waited, TksTruthCause, k);
+
+          if (c->name == cause.name && c->thread == cause.thread)
+            {
+              c->cycles += d;
+              found = TRUE;
+            }
+        }
+      if (!found)
+        {
+          cause.cycles = d;
+          g_array_append_val (t->waited, cause);
+        }
+    }
+}
+
 /* The current thread stops running now, at event @seq. */
 static void
 truth_run_ends (TksSimboardState *b, guint64 seq)
@@ -443,6 +496,13 @@ truth_run_begins (TksSimboardState *b, guint64 seq)
 static void
 make_ready (TksSimboardState *b, SimThread *t)
 {
+  truth_charge (b);
+  if (t->waited != NULL)
+    g_array_set_size (t->waited, 0);
+  t->waker = b->n_irqs > 0 ? b->irqs[b->n_irqs - 1].name
+                           : b->current != NULL ? b->current->kind->name : "";
+  t->waker_thread = b->n_irqs > 0 || b->current == NULL ? G_MAXUINT : b->current->order;
+  t->waker_priority = t->waker_thread != G_MAXUINT ? b->current->kind->prio : 0;
   t->run = RUN_READY;
   ch_host_ready (&t->tp);
   t->readied = TRUE;
@@ -482,6 +542,7 @@ reschedule (TksSimboardState *b)
     return;
   next->run = RUN_READY;
   ch.kernel_stats.m_crit_thd.cumulative += 2;
+  truth_charge (b);
   {
     guint64 seq = b->truth_seq++;
 
@@ -496,9 +557,18 @@ reschedule (TksSimboardState *b)
     ch_host_switch (&next->tp);
     b->current = next;
     truth_run_begins (b, seq);
-    if (next->readied)
-      truth_event (b, TKS_TRUTH_WAKEUP, next, next->ready_at, next->ready_at_seq,
-                   truth_now (b), seq);
+    if (next->readied && b->truth_func != NULL)
+      {
+        TksTruthEvent ev = {
+          TKS_TRUTH_WAKEUP, next->order, next->kind->name, next->kind->prio, next->kind->logged,
+          next->kind->dynamic, next->ready_at, truth_now (b), next->ready_at_seq, seq, 0, 0,
+          next->waker, next->waker_thread, next->waker_priority,
+          next->waited != NULL ? (const TksTruthCause *) (gconstpointer) next->waited->data : NULL,
+          next->waited != NULL ? next->waited->len : 0,
+        };
+
+        b->truth_func (&ev, b->truth_data);
+      }
     next->readied = FALSE;
     if (next == b->idle)
       {
@@ -877,15 +947,18 @@ cycles_until_due (const TksSimboardState *b)
 static void
 irq_enter (TksSimboardState *b, IrqLine line)
 {
-  SimIrq *irq = &b->irqs[b->n_irqs++];
+  SimIrq *irq;
   const char *name;
 
+  truth_charge (b);
+  irq = &b->irqs[b->n_irqs++];
   b->irq_armed[line] = FALSE;
   *irq = (SimIrq) {
     line, rng_range (b, irq_cycles[line][0], irq_cycles[line][1]),
     rng_range (b, irq_cycles[line][2], irq_cycles[line][3]), FALSE, truth_now (b), b->truth_seq++,
   };
   name = irq_handlers[line] (b, IRQ_ENTER);
+  irq->name = name;
   if (b->current == b->idle && b->sleep_waker == NULL)
     b->sleep_waker = name;
 }
@@ -913,7 +986,10 @@ irq_run (TksSimboardState *b, guint limit)
   else
     {
       SimIrq done = *irq;
-      const char *name = irq_handlers[done.line] (b, IRQ_LEAVE);
+      const char *name;
+
+      truth_charge (b);
+      name = irq_handlers[done.line] (b, IRQ_LEAVE);
 
       truth_other (b, TKS_TRUTH_IRQ, name, done.begin, done.begin_seq, b->n_irqs, 0);
       b->n_irqs--;
@@ -1439,6 +1515,8 @@ tks_simboard_state_free (TksSimboardState *b)
 {
   if (b == NULL)
     return;
+  for (guint i = 0; i < b->n_threads; i++)
+    g_clear_pointer (&b->threads[i].waited, g_array_unref);
   tks_legacy_free (b->legacy);
   g_free (b->commands);
   g_free (b->threads);

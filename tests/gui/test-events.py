@@ -3,7 +3,8 @@
 # A capture with events (dump version 2) in the real window, through AT-SPI in Xvfb: the
 # interrupt handlers, the CPU's sleep and the markers have their own lanes, named, above the
 # threads'; the handlers' runs are drawn in their lane; selecting a woken thread's run draws
-# its wake-up latency. A capture without events has none of these lanes.
+# its wake-up latency, and the Selection panel names what made it ready and why it was late. A
+# capture without events has none of these lanes.
 # Usage (through run-gui-tests.sh): test-events.py TICKSCOPE DATA_DIR
 import os
 import sys
@@ -12,8 +13,8 @@ import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tksgui import (check, click, count_colours, find, finish, get_app,  # noqa: E402
-                    lane_names, main_window, open_main_menu, role_name, screenshot, start, status,
-                    stop, wait_for)
+                    lane_names, main_window, open_main_menu, role_name, screenshot,
+                    start, status, stop, wait_for)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 EVENTS = os.path.join(DATA, "board-events-v2.raw.txt")
@@ -30,6 +31,14 @@ def extents(node):
 def header(app, name):
     timeline = find(main_window(app), role_name("panel", "Timeline"))
     return find(timeline, lambda n: n.getRoleName() == "label" and n.name == name) if timeline else None
+
+
+def toggle_item(app, name):
+    """A toggle of the main menu, the menu opened."""
+    open_main_menu(app)
+    return wait_for(lambda: find(app, lambda n: n.getRoleName() in ("check menu item", "menu item",
+                                                                     "check box", "push button")
+                                 and n.name == name), 5)
 
 
 proc, log = start(TICKSCOPE, EVENTS)
@@ -64,6 +73,37 @@ try:
                                                    (t.x + 190, s.y - s.height, t.width - 200, 2 * s.height))["wake"] > before + 3,
                              5)
             check(after, "selecting a woken thread's run draws its wake-up latency", before)
+            # The Selection panel says what made it ready, and why it was late.
+            panel = find(main_window(app), role_name("panel", "Selection"))
+            waker = wait_for(lambda: find(panel, lambda n: n.getRoleName() == "label" and
+                                          (n.name or "").startswith("handler USART1_IRQHandler at ")), 5) if panel else None
+            check(waker is not None, "the Selection panel says the handler made sensor ready")
+            caption = find(panel, lambda n: n.getRoleName() == "label" and n.name == "Why late") if panel else None
+            check(caption is not None, "the Selection panel explains the wake-up's latency")
+
+    # Wake-up arrows, from the main menu: an arrow from each waker's lane to the run.
+    timeline = find(main_window(app), role_name("panel", "Timeline"))
+    if timeline is not None:
+        t = extents(timeline)
+        area = (t.x + 190, t.y, t.width - 200, t.height)
+        before = count_colours(screenshot("before-arrows.png"), {"wake": WAKE_ORANGE}, area)["wake"]
+        item = toggle_item(app, "Wake-up Arrows")
+        check(item is not None, "the main menu has the wake-up arrows")
+        if item is not None:
+            click(item)
+            shown = []
+            drawn = wait_for(lambda: shown.append(count_colours(screenshot("arrows.png"),
+                                                                {"wake": WAKE_ORANGE}, area)["wake"])
+                             or shown[-1] > before + 20, 5)
+            check(drawn, "the wake-up arrows are drawn", (before, shown[-1:]))
+            again = toggle_item(app, "Wake-up Arrows")
+            if again is not None and shown:
+                click(again)
+                left = []
+                gone = wait_for(lambda: left.append(count_colours(screenshot("no-arrows.png"),
+                                                                  {"wake": WAKE_ORANGE}, area)["wake"])
+                                or (left[-1] <= before + 20 and left[-1] < shown[-1] - 20), 5)
+                check(gone, "turned off, they are gone", (before, shown[-1], left[-1:]))
 
     # The CPU load graph, from the main menu: a lane above the others, its threads stacked.
     open_main_menu(app)

@@ -17,7 +17,8 @@ import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tksgui import (check, click, find, find_all, finish, get_app, main_window, menu_item,  # noqa: E402
-                    role_name, screenshot, sensitive, start, status, stop, wait_for, window_named)
+                    role_name, screenshot, sensitive, start, status, stop, view_range, wait_for,
+                    window_named)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 CLI = os.path.join(os.path.dirname(os.path.abspath(TICKSCOPE)), "cli", "tickscope-cli")
@@ -198,6 +199,13 @@ try:
             check(["USART1_IRQHandler", "4", "35.000", "15.000"] in handlers,
                   "the handler row of USART1_IRQHandler: 4 runs, 35 µs in all, the longest 15 µs", handlers)
         events_match(stats, whole, "the whole capture")
+        if page(stats, "Periods"):
+            sensor = wait_for(lambda: find(stats, lambda n: n.getRoleName() == "label" and n.name == "sensor"), 5)
+            check(sensor is not None, "the periods page has a row for sensor")
+            show = find(stats, lambda n: n.getRoleName() == "push button"
+                        and n.name == "Show the longest response of sensor on the timeline")
+            check(show is not None, "the periods page offers to show sensor's longest response")
+            page(stats, "Threads")
         check(close_stats(app), "Escape closes the Statistics window")
 
     # Measure: Shift+click two points of the timeline, A then B.
@@ -299,6 +307,16 @@ try:
                     check(all(r[1] != "0" or r[2] != "0" for r in shown) and histogram_names(stats),
                           "the demo: each woken thread has its wake-ups and a histogram", shown)
                     screenshot("stats-demo-latency.png")
+            # the Periods page: each thread's longest response, brought into view
+            if check(page(stats, "Periods"), "the demo: the Periods page opens"):
+                show = wait_for(lambda: find(stats, lambda n: n.getRoleName() == "push button" and
+                                             (n.name or "").startswith("Show the longest response of ")), 10)
+                check(show is not None, "the demo: a thread's longest response can be shown")
+                if show is not None:
+                    seen = view_range(app)
+                    click(show)
+                    moved = wait_for(lambda: view_range(app) not in (None, seen), 5)
+                    check(moved, "the demo: Show longest brings it into view", (seen, view_range(app)))
             close_stats(app)
 finally:
     stop(proc)
