@@ -68,6 +68,13 @@ static void
 set_board_state (TksWindow  *self,
                  const char *state)
 {
+  _tks_window_board_set_state (self, state);
+}
+
+void
+_tks_window_board_set_state (TksWindow  *self,
+                             const char *state)
+{
   g_free (self->board_state);
   self->board_state = g_strdup (state);
   session_state_changed_cb (self);
@@ -136,6 +143,7 @@ connect_done_cb (GObject      *source,
       _tks_window_update_actions (self);
       return;
     }
+  _tks_window_trigger_connected (self);
   if (self->skip_fetch_on_connect)
     {
       /* connected again after a recording: the recording's message stays */
@@ -317,6 +325,7 @@ fetch_done_cb (GObject      *source,
                      dropped > 0;
 
     tks_window_set_capture (self, capture, NULL);
+    _tks_window_trigger_fetched (self, capture);
     if (known)
       {
         g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, dropped);
