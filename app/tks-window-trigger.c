@@ -153,6 +153,55 @@ poll_done_cb (GObject      *source,
 }
 
 static void
+restarted_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(TksWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!tks_session_run_finish (TKS_SESSION (source), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *message = g_strdup_printf (_("Could not restart the board's log: %s"),
+                                                      error->message);
+
+          tell (self, message, TRUE);
+        }
+      return;
+    }
+  _tks_window_show_message (self, _("The board's log was held by an earlier trigger: it runs "
+                                    "again, and the condition sets the next one."));
+  start_polling (self);
+}
+
+/* After arming: the log must be running for the condition to set the trigger. */
+static void
+armed_query_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(TksWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = tks_session_command_finish (TKS_SESSION (source), result, &error);
+  g_auto(TksConditionReply) read = { 0 };
+
+  if (reply == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        tell (self, error->message, TRUE);
+      return;
+    }
+  tks_condition_reply_read (reply, &read);
+  if (read.mode == TKS_BOARD_MODE_ARMED || read.mode == TKS_BOARD_MODE_FROZEN)
+    tks_session_run_async (self->session, self->session_cancellable, restarted_cb,
+                           g_object_ref (self));
+  else
+    start_polling (self);
+}
+
+static void
 arm_done_cb (GObject      *source,
              GAsyncResult *result,
              gpointer      user_data)
@@ -181,7 +230,9 @@ arm_done_cb (GObject      *source,
     case TKS_CONDITION_REPLY_SET:
       tell (self, words, FALSE);
       _tks_window_board_set_state (self, words);
-      start_polling (self);
+      /* a log already triggered records nothing more: asked, and restarted if so */
+      tks_session_command_async (self->session, TKS_CONDITION_COMMAND, self->session_cancellable,
+                                 armed_query_cb, g_object_ref (self));
       break;
     case TKS_CONDITION_REPLY_NONE:
       stop_polling (self);

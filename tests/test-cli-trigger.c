@@ -128,6 +128,41 @@ test_wait (void)
   g_rmdir (dir);
 }
 
+/* A board whose log an earlier trigger holds: the condition could never set the next one, so
+ * the log is restarted (run mode, which keeps the condition), and the trigger fetched is the
+ * condition's. */
+static void
+test_held (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tickscope-cli-trigger-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "again.txt", NULL);
+  g_auto(TksCliResult) now = { 0 };
+  g_auto(TksCliResult) r = { 0 };
+  g_autoptr(TksCapture) capture = NULL;
+  double trigger;
+  Board board = { 0 };
+
+  board_start (&board, NULL);
+  now = tks_run_cli (NULL, "trigger", board.address, NULL);
+  g_assert_cmpint (now.status, ==, 0);
+  g_assert_true (g_str_has_prefix (now.out, "Trigger set by Shell command at "));
+  r = tks_run_cli (NULL, "trigger", board.address, "--when", "latency sensor > 12us", "--wait",
+                   "--timeout", "120", "-o", path, "--no-history", NULL);
+  board_stop (&board);
+  g_test_message ("stdout:\n%s\nstderr:\n%s", r.out, r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_prefix (r.out, "Armed: the first wake-up of sensor later than 12 µs "
+                                          "sets the trigger\nThe board's log was held by an "
+                                          "earlier trigger: it runs again (run mode), and the "
+                                          "condition sets the next one\n"));
+  capture = tks_capture_new_from_file (path, NULL);
+  g_assert_nonnull (capture);
+  g_assert_true (tks_capture_get_trigger (capture, &trigger));
+  g_assert_cmpstr (tks_capture_get_trigger_name (capture), ==, "latency above 12 us of sensor");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A condition the workload never meets: --timeout ends the wait, nothing is written. */
 static void
 test_timeout (void)
@@ -291,6 +326,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/trigger/bad-conditions", test_bad_conditions);
   g_test_add_func ("/cli/trigger/wait", test_wait);
+  g_test_add_func ("/cli/trigger/held", test_held);
   g_test_add_func ("/cli/trigger/timeout", test_timeout);
   g_test_add_func ("/cli/trigger/interrupt", test_interrupt);
   g_test_add_func ("/cli/trigger/board-without", test_board_without);

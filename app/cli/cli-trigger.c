@@ -156,6 +156,42 @@ show_wait (TksBoardMode mode,
   fflush (stderr);
 }
 
+/* A log already triggered records nothing more: the condition would never set the trigger.
+ * Asked, and restarted (run mode, which keeps the condition) if so. FALSE on failure (said). */
+static gboolean
+restart_if_held (TksSession *session,
+                 Waiter     *w,
+                 FILE       *words)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = board_command (session, w, TKS_CONDITION_COMMAND, &error);
+  g_auto(TksConditionReply) read = { 0 };
+
+  if (reply == NULL)
+    {
+      if (!w->interrupted)
+        fprintf (stderr, "tickscope-cli trigger: %s\n", error->message);
+      return FALSE;
+    }
+  tks_condition_reply_read (reply, &read);
+  if (read.mode != TKS_BOARD_MODE_ARMED && read.mode != TKS_BOARD_MODE_FROZEN)
+    return TRUE;
+  g_clear_object (&w->result);
+  tks_session_run_async (session, w->cancellable, on_done, w);
+  while (w->result == NULL)
+    g_main_loop_run (w->loop);
+  if (!tks_session_run_finish (session, w->result, &error))
+    {
+      if (!w->interrupted)
+        fprintf (stderr, "tickscope-cli trigger: %s\n", error->message);
+      return FALSE;
+    }
+  fprintf (words, _("The board's log was held by an earlier trigger: it runs again (run mode), "
+                    "and the condition sets the next one\n"));
+  fflush (words);
+  return TRUE;
+}
+
 int
 tks_cli_trigger_when (const char         *port,
                       TksCliBoardOptions *opts)
@@ -242,6 +278,8 @@ tks_cli_trigger_when (const char         *port,
         }
       fprintf (words, "%s\n", shown);
       fflush (words);
+      if (read.kind == TKS_CONDITION_REPLY_SET && !restart_if_held (session, &w, words))
+        goto out;
     }
 
   if (opts->wait)
