@@ -130,10 +130,14 @@ def conditions():
         t0 = time.time()
         click(arm)
         states = []
+        said = None
         while subtitle is not None and time.time() - t0 < 120:
             text = subtitle.name or ""
             if not states or states[-1] != text:
                 states.append(text)
+                if said is None and " — Armed: " in text:
+                    # the message bar says it too, at once
+                    said = label_text(app, lambda s: s.startswith("Armed: the first wake-up of sensor"))
             if " at tick " in text:
                 break
             time.sleep(0.05)
@@ -144,7 +148,6 @@ def conditions():
         check(armed and words[armed[0]] == "Armed: the first wake-up of sensor later than 12 µs sets "
               "the trigger", "the header says Armed, in words", words)
         check(armed and triggered and armed[0] < triggered[0], "then the header says Triggered", words)
-        said = label_text(app, lambda s: s.startswith("Armed: the first wake-up of sensor"))
         check(said is not None, "the board's reply is shown in words", said)
         done = words[-1] if words else None
         m = re.search(r"Triggered: the first wake-up of sensor later than 12 µs, at tick ([0-9.]+) "
