@@ -20,6 +20,7 @@ struct _TksHeaderBar
   GtkLabel      *title_label;
   GtkLabel      *subtitle_label;   /* the board and its state, under the title */
   GtkMenuButton *board_button;
+  GtkWidget     *start_spacer;     /* between the file and the board buttons */
   AdwSplitButton *trigger_button; /* Trigger now; its menu: on a condition */
   GtkButton     *run_button;
   GtkButton     *fetch_button;
@@ -73,6 +74,8 @@ apply_compact_cb (gpointer data)
   TksHeaderBar *self = data;
 
   self->compact_idle_id = 0;
+  /* narrow: the room of the spacer goes to the title (the Trigger button has an arrow) */
+  gtk_widget_set_visible (self->start_spacer, !self->compact);
   if (self->compact)
     adw_split_button_set_icon_name (self->trigger_button, "media-record-symbolic");
   else
@@ -293,6 +296,7 @@ tks_header_bar_class_init (TksHeaderBarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, title_label);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, board_button);
+  gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, start_spacer);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, trigger_button);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, run_button);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, fetch_button);
