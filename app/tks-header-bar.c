@@ -3,6 +3,7 @@
  * is too narrow for them and the title. */
 #include "config.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 
 #include "tks-header-bar.h"
@@ -19,7 +20,8 @@ struct _TksHeaderBar
   GtkLabel      *title_label;
   GtkLabel      *subtitle_label;   /* the board and its state, under the title */
   GtkMenuButton *board_button;
-  GtkButton     *trigger_button;
+  GtkWidget     *start_spacer;     /* between the file and the board buttons */
+  AdwSplitButton *trigger_button; /* Trigger now; its menu: on a condition */
   GtkButton     *run_button;
   GtkButton     *fetch_button;
   GtkWidget     *record_button;
@@ -47,10 +49,24 @@ static const struct {
   const char *label;
   const char *icon;
 } text_buttons[] = {
-  { G_STRUCT_OFFSET (TksHeaderBar, trigger_button), N_("Trigger"), "media-record-symbolic" },
   { G_STRUCT_OFFSET (TksHeaderBar, run_button), N_("Run"), "media-playback-start-symbolic" },
   { G_STRUCT_OFFSET (TksHeaderBar, fetch_button), N_("Get new data"), "view-refresh-symbolic" },
 };
+
+/* The split button's two parts keep their names for assistive technologies, also as an
+ * icon. */
+static void
+name_trigger_parts (TksHeaderBar *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->trigger_button));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_MENU_BUTTON (child))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Trigger on a Condition"), -1);
+    else if (GTK_IS_BUTTON (child))
+      gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Trigger"), -1);
+}
 
 static gboolean
 apply_compact_cb (gpointer data)
@@ -58,6 +74,13 @@ apply_compact_cb (gpointer data)
   TksHeaderBar *self = data;
 
   self->compact_idle_id = 0;
+  /* narrow: the room of the spacer goes to the title (the Trigger button has an arrow) */
+  gtk_widget_set_visible (self->start_spacer, !self->compact);
+  if (self->compact)
+    adw_split_button_set_icon_name (self->trigger_button, "media-record-symbolic");
+  else
+    adw_split_button_set_label (self->trigger_button, _("Trigger"));
+  name_trigger_parts (self);
   for (guint i = 0; i < G_N_ELEMENTS (text_buttons); i++)
     {
       GtkButton *button = G_STRUCT_MEMBER (GtkButton *, self, text_buttons[i].offset);
@@ -148,6 +171,21 @@ tks_header_bar_get_board_button (TksHeaderBar *self)
   g_return_val_if_fail (TKS_IS_HEADER_BAR (self), NULL);
 
   return self->board_button;
+}
+
+void
+tks_header_bar_set_trigger_popover (TksHeaderBar *self,
+                                    GtkPopover   *popover)
+{
+  g_return_if_fail (TKS_IS_HEADER_BAR (self));
+
+  if (adw_split_button_get_popover (self->trigger_button) != popover)
+    adw_split_button_set_popover (self->trigger_button, popover);
+  /* without a menu the arrow offers nothing */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->trigger_button));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_MENU_BUTTON (child))
+      gtk_widget_set_sensitive (child, popover != NULL);
 }
 
 GtkMenuButton *
@@ -251,12 +289,14 @@ tks_header_bar_class_init (TksHeaderBarClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
+  g_type_ensure (ADW_TYPE_SPLIT_BUTTON);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/tickscope/Tickscope/ui/tks-header-bar.ui");
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, header_bar);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, title_label);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, board_button);
+  gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, start_spacer);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, trigger_button);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, run_button);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, fetch_button);
@@ -270,4 +310,6 @@ static void
 tks_header_bar_init (TksHeaderBar *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  name_trigger_parts (self);
+  tks_header_bar_set_trigger_popover (self, NULL);
 }

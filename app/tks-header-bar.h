@@ -25,6 +25,9 @@ void           tks_header_bar_fit_width            (TksHeaderBar *self,
                                                     int           width);
 GtkMenuButton *tks_header_bar_get_board_button     (TksHeaderBar *self);
 GtkMenuButton *tks_header_bar_get_menu_button      (TksHeaderBar *self);
+/* The Trigger button's menu (NULL: none, the arrow is then insensitive). */
+void           tks_header_bar_set_trigger_popover  (TksHeaderBar *self,
+                                                    GtkPopover   *popover);
 GtkWidget     *tks_header_bar_get_record_button    (TksHeaderBar *self);
 /* The main menu's sections that the window fills: Open Recent and History. */
 GMenu         *tks_header_bar_get_recent_section   (TksHeaderBar *self);

@@ -3,6 +3,8 @@
  * in the popover, fetching with progress, setting the trigger and run mode. */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tks-session.h"
@@ -67,6 +69,13 @@ _tks_window_board_show_state (TksWindow *self)
 static void
 set_board_state (TksWindow  *self,
                  const char *state)
+{
+  _tks_window_board_set_state (self, state);
+}
+
+void
+_tks_window_board_set_state (TksWindow  *self,
+                             const char *state)
 {
   g_free (self->board_state);
   self->board_state = g_strdup (state);
@@ -136,6 +145,7 @@ connect_done_cb (GObject      *source,
       _tks_window_update_actions (self);
       return;
     }
+  _tks_window_trigger_connected (self);
   if (self->skip_fetch_on_connect)
     {
       /* connected again after a recording: the recording's message stays */
@@ -223,9 +233,22 @@ trigger_done_cb (GObject      *source,
       return;
     }
   _tks_window_normalise_spacing (reply);
-  _tks_window_show_message (self, reply);
-  /* "Trigger set by NAME at TICK": the log runs on a while, then freezes */
-  set_board_state (self, reply);
+  {
+    /* "Trigger set by NAME at TICK": the log runs on a while, then freezes; said in words */
+    const char *at = g_strrstr (reply, " at ");
+    g_autofree char *by = at != NULL && g_str_has_prefix (reply, "Trigger set by ")
+                          ? g_strndup (reply + strlen ("Trigger set by "),
+                                       at - reply - strlen ("Trigger set by "))
+                          : NULL;
+    g_autofree char *words = NULL;
+
+    if (by != NULL && g_ascii_isdigit (at[4]))
+      /* Translators: who set the trigger, then the tick */
+      words = g_strdup_printf (_("Trigger set by %s at tick %s: the board records the rest of "
+                                 "its log, then holds it"), by, at + 4);
+    _tks_window_show_message (self, words != NULL ? words : reply);
+    set_board_state (self, words != NULL ? words : reply);
+  }
 }
 
 static void
@@ -317,6 +340,7 @@ fetch_done_cb (GObject      *source,
                      dropped > 0;
 
     tks_window_set_capture (self, capture, NULL);
+    _tks_window_trigger_fetched (self, capture);
     if (known)
       {
         g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, dropped);

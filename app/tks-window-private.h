@@ -5,7 +5,7 @@
  * opens narrow), tks-window-dnd.c, tks-window-export.c, tks-window-files.c,
  * tks-window-history.c, tks-window-messages.c (what the message bar and the warnings say),
  * tks-window-record.c (Record and the live view, over a TksRecording and the TksRecordPanel
- * under the timeline). Widgets of their own: TksHeaderBar (the buttons, the main menu, the
+ * under the timeline), tks-window-trigger.c (condition triggers, TksTriggerPopover). Widgets of their own: TksHeaderBar (the buttons, the main menu, the
  * title), TksMessageBar, TksProgress, TksWarningsButton, TksLegend, TksBoardPopover,
  * TksThreadsPanel, TksRecordPanel. */
 #pragma once
@@ -81,6 +81,12 @@ struct _TksWindow
   /* tks-window-messages.c */
   TksWarningsButton *warnings_button; /* the status line's count, and the list's window */
 
+  /* tks-window-trigger.c */
+  GtkWidget        *trigger_popover;  /* TksTriggerPopover: the Trigger button's menu */
+  guint             trigger_poll_id;  /* while a condition is armed: is the log frozen? */
+  gboolean          trigger_poll_pending;
+  gboolean          trigger_fetch;    /* the fetch after the freeze: the trigger into view */
+
   /* tks-window-chrome.c */
   GtkStack         *content_stack;
   GtkWidget        *empty_demo_button;
@@ -113,6 +119,18 @@ void       _tks_window_board_cancel        (TksWindow      *self);
 void       _tks_window_board_dispose       (TksWindow      *self);
 /* The board's state under the title again (after a recording). */
 void       _tks_window_board_show_state    (TksWindow      *self);
+/* What the board's log is doing, under the title (NULL: not known). */
+void       _tks_window_board_set_state     (TksWindow      *self,
+                                            const char     *state);
+
+/* tks-window-trigger.c */
+void       _tks_window_trigger_init        (TksWindow      *self);
+void       _tks_window_trigger_dispose     (TksWindow      *self);
+/* Connected: the menu offered when the board's help lists threads_trigger_when. */
+void       _tks_window_trigger_connected   (TksWindow      *self);
+/* A fetch arrived: after a freeze, the trigger is put in view and said. */
+void       _tks_window_trigger_fetched     (TksWindow      *self,
+                                            TksCapture     *capture);
 
 /* tks-window-record.c */
 void       _tks_window_record_init         (TksWindow      *self);

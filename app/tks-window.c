@@ -434,6 +434,7 @@ tks_window_dispose (GObject *object)
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
+  _tks_window_trigger_dispose (self);
   _tks_window_record_dispose (self);
   _tks_window_board_dispose (self);
   if (self->recent != NULL)
@@ -505,6 +506,7 @@ tks_window_init (TksWindow *self)
 
   _tks_window_actions_init (self);
   _tks_window_record_init (self);
+  _tks_window_trigger_init (self);
 
   self->viewport = tks_viewport_new ();
   tks_timeline_view_set_viewport (self->timeline, self->viewport);

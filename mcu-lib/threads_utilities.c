@@ -3520,7 +3520,18 @@ tuCmdThreadsTriggerWhen (BaseSequentialStream *chp, int argc, char *argv[])
 
   if (argc == 0)
     {
-      chprintf (chp, "Condition: %s" TU_NL, tu_when_text[0] != '\0' ? tu_when_text : "none");
+      /* The condition and the log's mode, as the dump's header prints them: a host waiting
+       * for the board to freeze asks this, not for a whole dump. */
+      char text[sizeof tu_when_text];
+      uint8_t triggered, frozen;
+
+      chSysLock ();
+      memcpy (text, tu_when_text, sizeof text);
+      triggered = tu_triggered;
+      frozen = tu_frozen;
+      chSysUnlock ();
+      chprintf (chp, "Condition: %s" TU_NL, text[0] != '\0' ? text : "none");
+      chprintf (chp, "Mode: %s" TU_NL, triggered == 0U ? "run" : frozen != 0U ? "frozen" : "armed");
       return;
     }
   for (w = 0; w < sizeof tu_when_words / sizeof tu_when_words[0]; w++)

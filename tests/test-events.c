@@ -664,7 +664,9 @@ test_cli_trigger_fraction (void)
 
     g_assert_cmpint (info.status, ==, 0);
     tick = g_strdup_printf ("%.3f", pos);
-    field = g_strdup_printf ("Trigger:           tick %s\n", tick);
+    /* the dump's Trigger name: the condition that was met */
+    field = g_strdup_printf ("Trigger:           tick %s, set by latency above 500 us of sensor\n",
+                             tick);
     g_assert_cmpstr (tick, ==, "5.600");
     g_assert_nonnull (strstr (info.out, field));
   }
@@ -675,7 +677,8 @@ test_cli_trigger_fraction (void)
     g_autofree char *ts = g_strdup_printf ("\"ts\":%.0f}", pos * 1000);
 
     g_assert_cmpint (csv.status, ==, 0);
-    row = g_strdup_printf ("\r\ntrigger,,,,%.1f,%.1f,\r\n", pos, pos);
+    row = g_strdup_printf ("\r\ntrigger,latency above 500 us of sensor,,,%.1f,%.1f,\r\n", pos,
+                           pos);
     g_assert_nonnull (strstr (csv.out, row));
     /* the trace's trigger mark, in µs */
     g_assert_cmpint (json.status, ==, 0);

@@ -415,6 +415,11 @@ test_condition_latency (void)
   sw (0, 3, 500000);
   dump = run_cmd (tuCmdThreadsDump, NULL);
   g_assert_nonnull (strstr (dump, "Mode: run\r\n"));
+  /* Asked without arguments, the command says the condition and the log's mode, as the
+   * dump's header does: armed, not yet triggered. */
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, NULL);
+  g_assert_cmpstr (reply, ==, "Condition: latency above 500 us of sensor\r\nMode: run\r\n");
 
   /* sensor: 600 us. */
   ready (2, 4, 1000000);
@@ -426,6 +431,9 @@ test_condition_latency (void)
                                   "Trigger name: latency above 500 us of sensor\r\n"
                                   "Trigger value: 600\r\n"
                                   "Condition: latency above 500 us of sensor\r\n"));
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, NULL);
+  g_assert_cmpstr (reply, ==, "Condition: latency above 500 us of sensor\r\nMode: armed\r\n");
   /* The trigger entry lies just before the switch that exceeded the limit. */
   g_assert_nonnull (strstr (dump, "Ready  3 at       4 @ 1000000\r\n"
                                   "Trigger at       5 @ 1100800\r\n"
@@ -438,6 +446,9 @@ test_condition_latency (void)
   dump = run_cmd (tuCmdThreadsDump, NULL);
   g_assert_nonnull (strstr (dump, "Mode: frozen\r\n"));
   g_assert_nonnull (strstr (dump, "Records written: 32\r\n"));
+  g_free (reply);
+  reply = run_cmd (tuCmdThreadsTriggerWhen, NULL);
+  g_assert_cmpstr (reply, ==, "Condition: latency above 500 us of sensor\r\nMode: frozen\r\n");
 
   /* Run mode re-arms the condition. */
   g_free (reply);

@@ -75,18 +75,7 @@ on_progress (TksSession *session,
   wait->progress_shown = TRUE;
 }
 
-typedef struct
-{
-  char     *output;
-  char     *baud_text;
-  char     *timeout_text;
-  double    baud;      /* 0: the default */
-  double    timeout;   /* 0: the default */
-  char     *flow;
-  gboolean  slow_paste;
-  gboolean  no_history;
-  gboolean  quiet;
-} Options;
+typedef TksCliBoardOptions Options;
 
 static int
 parse_args (const char  *name,
@@ -116,6 +105,20 @@ parse_args (const char  *name,
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &opts->quiet, N_("No progress on standard error"), NULL },
     { NULL }
   };
+  /* trigger: a condition, and the wait for the board to freeze (cli-trigger.c) */
+  GOptionEntry trigger_entries[] = {
+    { "when", 'w', 0, G_OPTION_ARG_STRING, &opts->when,
+      N_("Set the trigger on a condition: “latency comm > 1000us”, “irq USART2_IRQHandler > "
+         "50us”, “run worker > 2ms”, “marker sample = 42”, “off”"), "CONDITION" },
+    { "wait", 0, 0, G_OPTION_ARG_NONE, &opts->wait,
+      N_("Wait until the board's log froze, then fetch it into -o FILE (--timeout: the longest "
+         "wait in seconds, default none)"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output,
+      N_("With --wait: write the capture to FILE (“-”: standard output)"), "FILE" },
+    { "no-history", 0, 0, G_OPTION_ARG_NONE, &opts->no_history,
+      N_("Do not keep a copy in the capture history"), NULL },
+    { NULL }
+  };
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *prgname = g_strdup_printf ("tickscope-cli %s", name);
@@ -126,6 +129,8 @@ parse_args (const char  *name,
     _("PORT is a serial port (/dev/ttyACM0, COM3), a pty (/dev/pts/N), tcp:HOST:PORT or demo."));
   if (want_output)
     g_option_context_add_main_entries (context, fetch_entries, GETTEXT_PACKAGE);
+  if (g_str_equal (name, "trigger"))
+    g_option_context_add_main_entries (context, trigger_entries, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_set_prgname (prgname);
   if (!g_option_context_parse (context, argc, argv, &error))
@@ -194,13 +199,20 @@ connect_board (const char *name,
   return g_steal_pointer (&session);
 }
 
+void
+tks_cli_board_options_clear (TksCliBoardOptions *opts)
+{
+  g_clear_pointer (&opts->output, g_free);
+  g_clear_pointer (&opts->flow, g_free);
+  g_clear_pointer (&opts->baud_text, g_free);
+  g_clear_pointer (&opts->timeout_text, g_free);
+  g_clear_pointer (&opts->when, g_free);
+}
+
 static void
 options_clear (Options *opts)
 {
-  g_free (opts->output);
-  g_free (opts->flow);
-  g_free (opts->baud_text);
-  g_free (opts->timeout_text);
+  tks_cli_board_options_clear (opts);
 }
 
 static void
@@ -210,6 +222,9 @@ wait_clear (Wait *wait)
   g_clear_pointer (&wait->loop, g_main_loop_unref);
 }
 
+static int fetch_into (const char *name, TksSession *session, Options *opts, Wait *wait,
+                       TksCapture **fetched);
+
 int
 tks_cli_fetch (int    argc,
                char **argv)
@@ -218,14 +233,6 @@ tks_cli_fetch (int    argc,
   Wait wait = { 0 };
   const char *port = NULL;
   g_autoptr(TksSession) session = NULL;
-  g_autoptr(TksCapture) capture = NULL;
-  g_autoptr(TksCapture) written = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GString) text = g_string_new (NULL);
-  const char * const *warnings;
-  const char *raw;
-  gboolean damaged;
-  guint n_warnings = 0;
   int ret;
 
   ret = parse_args ("fetch", _("Gets the thread list and the log from a board and writes a capture."),
@@ -241,27 +248,53 @@ tks_cli_fetch (int    argc,
       ret = TKS_CLI_BAD;
       goto out;
     }
+  ret = fetch_into ("fetch", session, &opts, &wait, NULL);
 
-  tks_session_fetch_async (session, NULL, on_done, &wait);
-  capture = tks_session_fetch_finish (session, wait_for (&wait), &error);
-  if (wait.progress_shown)
+out:
+  if (session != NULL)
+    tks_session_disconnect (session);
+  options_clear (&opts);
+  wait_clear (&wait);
+  return ret;
+}
+
+/* The fetch of `fetch` on a connected @session: the capture written to opts->output (and
+ * given in @fetched when not NULL), its warnings and (unless quiet) its summary on stderr. */
+static int
+fetch_into (const char  *name,
+            TksSession  *session,
+            Options     *opts,
+            Wait        *wait,
+            TksCapture **fetched)
+{
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(TksCapture) written = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *prefix = g_strdup_printf ("tickscope-cli %s: ", name);
+  const char * const *warnings;
+  const char *raw;
+  gboolean damaged;
+  guint n_warnings = 0;
+
+  tks_session_fetch_async (session, NULL, on_done, wait);
+  capture = tks_session_fetch_finish (session, wait_for (wait), &error);
+  if (wait->progress_shown)
     fprintf (stderr, "\n");
   if (capture == NULL)
     {
       g_autofree char *message = tks_cli_escape (error->message);
 
-      fprintf (stderr, "tickscope-cli fetch: %s\n", message);
-      ret = TKS_CLI_BAD;
-      goto out;
+      fprintf (stderr, "%s%s\n", prefix, message);
+      return TKS_CLI_BAD;
     }
 
   if (!tks_capture_write (capture, text, NULL, 0)
-      || !tks_cli_write_output (opts.output, text->str, text->len, &error))
+      || !tks_cli_write_output (opts->output, text->str, text->len, &error))
     {
-      fprintf (stderr, "tickscope-cli fetch: %s\n",
+      fprintf (stderr, "%s%s\n", prefix,
                error ? error->message : _("the capture could not be written"));
-      ret = TKS_CLI_BAD;
-      goto out;
+      return TKS_CLI_BAD;
     }
 
   /* The warnings name lines of the file just written, as `tickscope-cli info` on it does,
@@ -275,20 +308,28 @@ tks_cli_fetch (int    argc,
   damaged = raw != NULL || written == NULL;
   warnings = tks_capture_get_warnings (damaged ? capture : written, &n_warnings);
   for (guint i = 0; warnings != NULL && i < n_warnings; i++)
-    tks_cli_print_warning (stderr, "tickscope-cli fetch: ", warnings[i]);
+    tks_cli_print_warning (stderr, prefix, warnings[i]);
   if (damaged)
     {
       g_autofree char *kept = raw != NULL ? tks_cli_escape (raw) : NULL;
 
-      if (kept != NULL)
+      if (kept != NULL && !g_str_equal (name, "fetch"))
+        /* Translators: the file of the history that keeps the bytes */
+        fprintf (stderr, _("tickscope-cli trigger: warning: the board's replies arrived "
+                           "damaged; the bytes as received are kept in %s (the lines named "
+                           "above are its lines)\n"), kept);
+      else if (kept != NULL)
         /* Translators: the file of the history that keeps the bytes */
         fprintf (stderr, _("tickscope-cli fetch: warning: the board's replies arrived damaged; "
                            "the bytes as received are kept in %s (the lines named above are its "
                            "lines)\n"), kept);
+      else if (!g_str_equal (name, "fetch"))
+        fprintf (stderr, _("tickscope-cli trigger: warning: the board's replies arrived "
+                           "damaged\n"));
       else
         fprintf (stderr, _("tickscope-cli fetch: warning: the board's replies arrived damaged\n"));
     }
-  if (!opts.quiet)
+  if (!opts->quiet)
     {
       g_autofree char *board = tks_cli_escape (tks_session_get_description (session));
       const char *saved = tks_session_get_last_saved_path (session);
@@ -333,14 +374,43 @@ tks_cli_fetch (int    argc,
                    n_entries > 0 ? (double) bytes / n_entries : 0.0);
         }
     }
-  ret = TKS_CLI_OK;
+  if (fetched != NULL)
+    *fetched = g_steal_pointer (&capture);
+  return TKS_CLI_OK;
+}
 
-out:
-  if (session != NULL)
-    tks_session_disconnect (session);
-  options_clear (&opts);
+int
+tks_cli_board_fetch (const char          *name,
+                     TksSession          *session,
+                     TksCliBoardOptions  *opts,
+                     TksCapture         **fetched)
+{
+  Wait wait = { 0 };
+  int ret;
+
+  wait.loop = g_main_loop_new (NULL, FALSE);
+  wait.show_progress = !opts->quiet && isatty (STDERR_FILENO);
+  g_signal_connect (session, "progress", G_CALLBACK (on_progress), &wait);
+  ret = fetch_into (name, session, opts, &wait, fetched);
+  g_signal_handlers_disconnect_by_data (session, &wait);
   wait_clear (&wait);
   return ret;
+}
+
+TksSession *
+tks_cli_board_connect (const char         *name,
+                       const char         *port,
+                       TksCliBoardOptions *opts)
+{
+  Wait wait = { 0 };
+  TksSession *session;
+
+  wait.loop = g_main_loop_new (NULL, FALSE);
+  session = connect_board (name, port, opts, &wait);
+  if (session != NULL)
+    g_signal_handlers_disconnect_by_data (session, &wait);
+  wait_clear (&wait);
+  return session;
 }
 
 typedef enum
@@ -368,6 +438,12 @@ board_action (BoardAction   action,
   ret = parse_args (name, summary, FALSE, &argc, &argv, &opts, &port);
   if (ret != TKS_CLI_OK)
     goto out;
+  if (action == BOARD_TRIGGER && (opts.when != NULL || opts.wait || opts.output != NULL))
+    {
+      /* a condition, a wait for the freeze (cli-trigger.c) */
+      ret = tks_cli_trigger_when (port, &opts);
+      goto out;
+    }
 
   wait.loop = g_main_loop_new (NULL, FALSE);
   session = connect_board (name, port, &opts, &wait);
@@ -422,7 +498,18 @@ tks_cli_trigger (int    argc,
 {
   return board_action (BOARD_TRIGGER, "trigger",
                        _("Sets the board's trigger: the log freezes once about half of it holds "
-                         "records after the trigger."), argc, argv);
+                         "records after the trigger.\n\n"
+                         "With --when, the board sets it itself on the first event that meets "
+                         "the condition:\n"
+                         "  latency [THREAD] > TIME    a wake-up later than TIME\n"
+                         "  run [THREAD] > TIME        a run longer than TIME\n"
+                         "  irq [HANDLER] > TIME       a handler longer than TIME\n"
+                         "  marker NAME [= VALUE]      a marker (with that value)\n"
+                         "  off                        no condition\n"
+                         "TIME is a whole number of microseconds: 1000us, 1.5ms, 2s. With --wait, "
+                         "the command waits until the log froze (asking the board twice a "
+                         "second), fetches it into -o FILE and says where the trigger lies; "
+                         "--timeout then bounds the wait."), argc, argv);
 }
 
 int

@@ -21,7 +21,7 @@ static const struct
   { "export",  tks_cli_export,  "export FILE --format perfetto|csv|ftrace|paraver|vcd [-o OUT] [--tick-hz HZ] [--unit s|ms|us|ns]", NULL },
   { "convert", tks_cli_convert, "convert TRANSCRIPT -o FILE.txt", N_("raw shell bytes -> capture file") },
   { "fetch",   tks_cli_fetch,   "fetch PORT -o FILE.txt",         N_("get the list and the log from a board") },
-  { "trigger", tks_cli_trigger, "trigger PORT",                   N_("set the board's trigger") },
+  { "trigger", tks_cli_trigger, "trigger PORT [--when CONDITION] [--wait -o FILE]", N_("set the board's trigger, now or on a condition; wait for the freeze and fetch") },
   { "run",     tks_cli_run,     "run PORT",                       N_("remove the trigger, restart logging") },
   { "record",  tks_cli_record,  "record PORT -o FILE [--duration S]", N_("stream the board's log into a file until Ctrl+C") },
   { "check",   tks_cli_check,   "check FILE --budgets BUDGETS.ini [--junit OUT.xml]", N_("timing budgets: exit 1 when one is broken") },

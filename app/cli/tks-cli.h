@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 
 #include "tks-capture.h"
+#include "tks-session.h"
 
 G_BEGIN_DECLS
 
@@ -31,6 +32,34 @@ int tks_cli_check   (int argc, char **argv);
 int tks_cli_diff    (int argc, char **argv);
 int tks_cli_top     (int argc, char **argv);
 int tks_cli_explain (int argc, char **argv);
+
+/* Board commands (cli-board.c): their options, the connection and the fetch of `fetch`. */
+typedef struct
+{
+  char     *output;
+  char     *baud_text;    /* as given, read into @baud */
+  char     *timeout_text; /* as given, read into @timeout */
+  double    baud;         /* 0: the default */
+  double    timeout;      /* seconds, 0: the default */
+  char     *flow;
+  gboolean  slow_paste;
+  gboolean  no_history;
+  gboolean  quiet;
+  char     *when;   /* trigger --when CONDITION */
+  gboolean  wait;   /* trigger --wait */
+} TksCliBoardOptions;
+
+void        tks_cli_board_options_clear (TksCliBoardOptions *opts);
+/* Connects to @port as @opts say; NULL with the reason on stderr. */
+TksSession *tks_cli_board_connect       (const char *name, const char *port,
+                                         TksCliBoardOptions *opts);
+/* Fetches from @session into opts->output as `fetch` does (progress, warnings, summary on
+ * stderr, messages after "tickscope-cli NAME: "), the capture in @fetched (may be NULL); an
+ * exit status. */
+int         tks_cli_board_fetch         (const char *name, TksSession *session,
+                                         TksCliBoardOptions *opts, TksCapture **fetched);
+/* trigger --when / --wait (cli-trigger.c), the options read; an exit status. */
+int         tks_cli_trigger_when        (const char *port, TksCliBoardOptions *opts);
 
 /* The events of a dump version 2 (cli-events.c): info's lines (labels @width wide), and
  * stats' tables over [from, to] (ticks). Nothing for a capture without events. */

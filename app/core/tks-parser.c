@@ -1128,6 +1128,14 @@ dump_header_line (TksParser  *parser,
       gap_line (parser, p, end, p + strlen ("Paused:"), known,
                 known ? (guint32) (c->records_written - n) : 0, known ? n : 0, TRUE);
     }
+  else if (has_prefix (p, end, "Trigger name:"))
+    {
+      /* who set the trigger: a shell command, the code, or the condition that was met */
+      const char *q = skip_spaces (p + strlen ("Trigger name:"), end);
+
+      g_free (parser->current->trigger_name);
+      parser->current->trigger_name = q < end ? g_utf8_make_valid (q, MIN (end - q, 128)) : NULL;
+    }
   else if (header_value (p, end, "Unnumbered threads:", &v) && v > 0)
     {
       g_autofree char *text = excerpt (p, end - p);

@@ -3,7 +3,7 @@
 # The viewer started on the built-in simulated board (tickscope --demo), driven as a user does
 # through the accessibility tree of a real window in Xvfb: the lanes appear without a click,
 # the connection message is shown as information (not as a failure), Trigger shows the
-# board's reply, Get new data shows lanes and keeps the fetch in the history, Save writes a
+# board's reply in words, Get new data shows lanes and keeps the fetch in the history, Save writes a
 # file that reopens with the same lanes. Then a refused connection shows a red error bar.
 # Usage (through run-gui-tests.sh): test-demo.py TICKSCOPE DATA_DIR
 import os
@@ -59,7 +59,9 @@ def demo():
         if trigger is not None:
             click(trigger)
             reply = wait_for(lambda: label_text(app, lambda s: s.startswith("Trigger set by")), 10)
-            check(reply is not None, "Trigger shows the board's reply", reply)
+            check(reply is not None and re.match(r"Trigger set by Shell command at tick \d+: the board "
+                                                 r"records the rest of its log, then holds it$", reply),
+                  "Trigger shows the board's reply, in words", reply)
             state = wait_for(lambda: label_text(app, lambda s: s.endswith("— %s" % reply)), 5)
             check(state is not None, "the header says the trigger is set, and by what", state)
 

@@ -172,8 +172,9 @@ def empty_window():
         if check(trigger is not None, "reply: Trigger is enabled once connected"):
             click(trigger)
             reply = wait_for(lambda: label_text(app, lambda s: s.startswith("Trigger set by")), 10)
-            check(reply is not None and re.fullmatch(r"Trigger set by \S+( \S+)* at \d+", reply),
-                  "reply: the board's reply is shown with single spaces", repr(reply))
+            check(reply is not None and re.fullmatch(r"Trigger set by \S+( \S+)* at tick \d+: the board "
+                                                     r"records the rest of its log, then holds it", reply),
+                  "reply: the board's reply is shown in words, with single spaces", repr(reply))
 
 
 def messages():
