@@ -26,6 +26,7 @@ int tks_cli_fetch   (int argc, char **argv);
 int tks_cli_trigger (int argc, char **argv);
 int tks_cli_run     (int argc, char **argv);
 int tks_cli_record  (int argc, char **argv);
+int tks_cli_find    (int argc, char **argv);
 
 /* The events of a dump version 2 (cli-events.c): info's lines (labels @width wide), and
  * stats' tables over [from, to] (ticks). Nothing for a capture without events. */
