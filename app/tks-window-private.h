@@ -14,6 +14,8 @@
 
 #include "tks-board-popover.h"
 #include "tks-capture.h"
+#include "tks-events-panel.h"
+#include "tks-find-bar.h"
 #include "tks-header-bar.h"
 #include "tks-message-bar.h"
 #include "tks-overview.h"
@@ -80,6 +82,12 @@ struct _TksWindow
 
   /* tks-window-messages.c */
   TksWarningsButton *warnings_button; /* the status line's count, and the list's window */
+
+  /* the events list under the timeline, find above it (tks-window-actions.c) */
+  GtkRevealer      *events_revealer;
+  TksEventsPanel   *events_panel;
+  GtkRevealer      *find_revealer;
+  TksFindBar       *find_bar;
 
   /* tks-window-chrome.c */
   GtkStack         *content_stack;

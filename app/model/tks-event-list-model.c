@@ -1148,6 +1148,15 @@ tks_event_list_model_find_run (TksEventListModel *self,
   return first;
 }
 
+guint
+tks_event_list_model_position_of (TksEventListModel *self,
+                                  guint              index)
+{
+  g_return_val_if_fail (TKS_IS_EVENT_LIST_MODEL (self), G_MAXUINT);
+
+  return index >= self->lo && index < self->hi ? index - self->lo : G_MAXUINT;
+}
+
 gboolean
 tks_event_list_run_at (TksCapture *capture,
                        guint       thread,

@@ -105,6 +105,11 @@ guint              tks_event_list_model_find_run    (TksEventListModel *self,
                                                      guint              thread,
                                                      double             t);
 
+/* The position in the model of the row whose index (tks_event_row_get_index()) is @index,
+ * G_MAXUINT when it is out of the range. */
+guint              tks_event_list_model_position_of (TksEventListModel *self,
+                                                     guint              index);
+
 /* The run a row leads to, for a view to select: @thread's run under way at @t (the row's
  * thread when it has one, else the thread that held the CPU then). FALSE when none. */
 gboolean           tks_event_list_run_at            (TksCapture        *capture,
