@@ -24,6 +24,8 @@ struct _TksEventsPanel
   GtkLabel          *count;
   gboolean           syncing;         /* a change made here: not echoed back */
   gboolean           at_bottom;       /* the list shows its last row: it follows new ones */
+  guint              bench_frames;    /* TICKSCOPE_BENCH_SCROLL: frames still to scroll */
+  guint              bench_id;
 };
 
 G_DEFINE_FINAL_TYPE (TksEventsPanel, tks_events_panel, GTK_TYPE_WIDGET)
@@ -162,6 +164,8 @@ scroll_to (TksEventsPanel *self,
   if (y < gtk_adjustment_get_value (adj) || y + row > gtk_adjustment_get_value (adj) + page)
     gtk_adjustment_set_value (adj, CLAMP (y - page / 2, 0, MAX (0, upper - page)));
 }
+
+static void bench_start (TksEventsPanel *self);
 
 /* From the timeline to the list */
 
@@ -328,6 +332,8 @@ capture_changed_cb (TksEventsPanel *self)
       gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
     }
   update_count (self);
+  if (capture != NULL)
+    bench_start (self);
 }
 
 static void
@@ -374,6 +380,62 @@ viewport_notify_cb (TksEventsPanel *self)
 {
   set_viewport (self, self->timeline != NULL ? tks_timeline_view_get_viewport (self->timeline)
                                              : NULL);
+}
+
+/* TICKSCOPE_BENCH_SCROLL=N (bench/events-list-scroll.sh): once a capture is shown, the list
+ * scrolls itself for N frames, one step a frame, as a user does: wheel steps (three rows)
+ * down, then a page, and every 50 frames a jump to a place anywhere in the list (a drag of
+ * the scrollbar); the frame times are those of TICKSCOPE_FRAME_STATS. The window closes after
+ * the last frame. */
+static gboolean
+bench_tick_cb (GtkWidget     *widget,
+               GdkFrameClock *clock,
+               gpointer       user_data)
+{
+  TksEventsPanel *self = TKS_EVENTS_PANEL (widget);
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (self->scroller);
+  double upper = gtk_adjustment_get_upper (adj), page = gtk_adjustment_get_page_size (adj);
+  double value = gtk_adjustment_get_value (adj);
+  guint frame = self->bench_frames;
+
+  if (self->bench_frames == 0 || upper <= page)
+    {
+      if (self->bench_frames == 0)
+        {
+          GtkRoot *root = gtk_widget_get_root (widget);
+
+          self->bench_id = 0;
+          g_print ("bench: %u events listed, scrolled\n",
+                   g_list_model_get_n_items (G_LIST_MODEL (self->model)));
+          if (GTK_IS_WINDOW (root))
+            gtk_window_destroy (GTK_WINDOW (root));
+          return G_SOURCE_REMOVE;
+        }
+      return G_SOURCE_CONTINUE;
+    }
+  self->bench_frames--;
+  if (frame % 50 == 0)
+    value = g_random_double_range (0, upper - page);
+  else if (frame % 10 == 0)
+    value += page;
+  else
+    value += 3 * upper / MAX (1, g_list_model_get_n_items (G_LIST_MODEL (self->model)));
+  if (value > upper - page)
+    value = 0;
+  gtk_adjustment_set_value (adj, value);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+bench_start (TksEventsPanel *self)
+{
+  const char *frames = g_getenv ("TICKSCOPE_BENCH_SCROLL");
+
+  if (frames == NULL || self->bench_id != 0 || self->bench_frames != 0 ||
+      g_list_model_get_n_items (G_LIST_MODEL (self->model)) == 0)
+    return;
+  self->bench_frames = MAX (1, (guint) g_ascii_strtoull (frames, NULL, 10));
+  self->bench_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), bench_tick_cb, NULL, NULL);
 }
 
 TksTimelineView *
