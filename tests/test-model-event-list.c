@@ -89,6 +89,14 @@ items_changed_cb (GListModel *model,
 
   g_assert_cmpuint (position + removed, <=, *count);
   *count = *count - removed + added;
+  /* the model is already as the change says, and each item is there (as a view asks) */
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, *count);
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+
+      g_assert_nonnull (item);
+    }
   n_changed++;
 }
 

@@ -1048,27 +1048,30 @@ tks_event_list_model_set_range (TksEventListModel *self,
   range_bounds (self, &lo, &hi);
   if (lo == old_lo && hi == old_hi)
     return;
-  self->lo = lo;
-  self->hi = hi;
   if (hi <= old_lo || lo >= old_hi)
     {
       /* no row in common */
+      self->lo = lo;
+      self->hi = hi;
       g_list_model_items_changed (G_LIST_MODEL (self), 0, old_hi - old_lo, hi - lo);
       return;
     }
-  /* the tail first (its positions do not depend on the head's), then the head */
-  {
-    guint kept_end = MIN (hi, old_hi) - old_lo;  /* in old positions */
-
-    if (hi != old_hi)
-      g_list_model_items_changed (G_LIST_MODEL (self), kept_end,
+  /* The tail first, then the head; a view asks the model as each change leaves it, so the
+   * model is [old_lo, hi) while the first is told. */
+  if (hi != old_hi)
+    {
+      self->hi = hi;
+      g_list_model_items_changed (G_LIST_MODEL (self), MIN (hi, old_hi) - old_lo,
                                   old_hi > hi ? old_hi - hi : 0,
                                   hi > old_hi ? hi - old_hi : 0);
-    if (lo != old_lo)
+    }
+  if (lo != old_lo)
+    {
+      self->lo = lo;
       g_list_model_items_changed (G_LIST_MODEL (self), 0,
                                   lo > old_lo ? lo - old_lo : 0,
                                   old_lo > lo ? old_lo - lo : 0);
-  }
+    }
 }
 
 void
