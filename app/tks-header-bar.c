@@ -25,6 +25,7 @@ struct _TksHeaderBar
   GtkButton     *run_button;
   GtkButton     *fetch_button;
   GtkWidget     *record_button;
+  GtkWidget     *events_button;    /* hidden in a narrow window: F8 and the menu remain */
   GtkMenuButton *menu_button;
   GMenu         *recent_section;
   GMenu         *history_section;
@@ -90,6 +91,7 @@ apply_compact_cb (gpointer data)
       else
         gtk_button_set_label (button, _(text_buttons[i].label));
     }
+  gtk_widget_set_visible (self->events_button, !self->compact);
   return G_SOURCE_REMOVE;
 }
 
@@ -295,6 +297,7 @@ tks_header_bar_class_init (TksHeaderBarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, header_bar);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, title_label);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, events_button);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, board_button);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, start_spacer);
   gtk_widget_class_bind_template_child (widget_class, TksHeaderBar, trigger_button);

@@ -5,6 +5,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tks-find.h"
 #include "tks-timeline-image.h"
 #include "tks-timeline-render.h"
 #include "tks-timeline-view.h"
@@ -107,6 +108,8 @@ struct _TksTimelineView
   double          pinch_anchor;
 
   char           *info;
+
+  GArray         *matches;        /* TksFindMatch: find's, highlighted (tks-timeline-view-find.c) */
 };
 
 
@@ -128,6 +131,11 @@ void   _tks_timeline_view_input_init            (TksTimelineView     *self);
  * the run the pointer is over becomes the one of the content now under it, and a tooltip
  * shown is asked for again (GTK then changes its text, or takes it away). */
 void   _tks_timeline_view_content_moved         (TksTimelineView     *self);
+
+/* tks-timeline-view-find.c */
+void   _tks_timeline_view_draw_matches          (TksTimelineView           *self,
+                                                 GtkSnapshot               *snapshot,
+                                                 const TksTimelineGeometry *g);
 
 char    *_tks_timeline_view_format_time (TksTimelineView *self,
                                         double           t);

@@ -899,6 +899,7 @@ tks_timeline_view_snapshot (GtkWidget   *widget,
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, g.top, g.left + g.width,
                                                          g.bottom - g.top));
+  _tks_timeline_view_draw_matches (self, snapshot, &g);
   if (self->has_hover && self->hover.run >= 0 && self->drag_mode == DRAG_NONE)
     {
       GdkRGBA hover = fg;
@@ -1072,6 +1073,7 @@ tks_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->event_labels, g_ptr_array_unref);
   g_clear_pointer (&self->lanes_shown, g_array_unref);
   g_clear_pointer (&self->info, g_free);
+  g_clear_pointer (&self->matches, g_array_unref);
 
   G_OBJECT_CLASS (tks_timeline_view_parent_class)->finalize (object);
 }
@@ -1463,6 +1465,9 @@ replace_capture (TksTimelineView *self,
   g_autofree char *selected_name = NULL;
   double selected_at = NAN, begin, end;
   guint lanes_before = n_lanes (self);
+
+  /* find's matches point into the capture they were found in */
+  g_clear_pointer (&self->matches, g_array_unref);
 
   if (next && tks_timeline_view_get_selected_run (self, &begin, &end))
     {

@@ -78,6 +78,27 @@ gboolean     tks_timeline_view_get_selected_run (TksTimelineView  *self,
                                                  double           *begin,
                                                  double           *end);
 
+/* Times in the ruler's units (tks-timeline-view-find.c): a point, "12.345 ms" from the
+ * ruler's 0, and a length. */
+char        *tks_timeline_view_format_time   (TksTimelineView     *self,
+                                              double               t);
+char        *tks_timeline_view_format_span   (TksTimelineView     *self,
+                                              double               ticks);
+/* The view moved, its span kept, to have @t in its middle (a step of Back). */
+void         tks_timeline_view_centre_on     (TksTimelineView     *self,
+                                              double               t);
+/* Selects run @run of @thread ("selection-changed" is emitted); FALSE when its lane is not
+ * shown. */
+gboolean     tks_timeline_view_select_run    (TksTimelineView     *self,
+                                              guint                thread,
+                                              guint                run);
+gboolean     tks_timeline_view_get_selection (TksTimelineView     *self,
+                                              guint               *thread,
+                                              guint               *run);
+/* Find's matches (TksFindMatch, sorted by begin), highlighted on their lanes; NULL: none. */
+void         tks_timeline_view_set_matches   (TksTimelineView     *self,
+                                              GArray              *matches);
+
 /*
  * The details of what is selected on a timeline (accessible name "Selection"): the thread,
  * begin, end, duration, activation, the wait before the run and its wake-up latency, the two

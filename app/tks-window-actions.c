@@ -310,7 +310,73 @@ record_change (GSimpleAction *action,
   _tks_window_record (user_data, g_variant_get_boolean (state));
 }
 
-/* Ctrl+F: the panel's search, the panel opened if need be. */
+/* F8: the events list under the timeline. */
+static void
+events_change (GSimpleAction *action,
+               GVariant      *state,
+               gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  gboolean open = g_variant_get_boolean (state);
+
+  if (open)
+    gtk_widget_set_visible (GTK_WIDGET (self->events_revealer), TRUE);
+  gtk_revealer_set_reveal_child (self->events_revealer, open);
+  g_simple_action_set_state (action, state);
+}
+
+/* A revealer closed is hidden once its child has slid away: out of the accessibility tree. */
+static void
+revealer_revealed (GtkRevealer *revealer)
+{
+  if (!gtk_revealer_get_reveal_child (revealer) && !gtk_revealer_get_child_revealed (revealer))
+    gtk_widget_set_visible (GTK_WIDGET (revealer), FALSE);
+}
+
+/* Ctrl+F: find above the timeline. */
+static void
+find_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  TksWindow *self = user_data;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->find_revealer), TRUE);
+  gtk_revealer_set_reveal_child (self->find_revealer, TRUE);
+  tks_find_bar_focus (self->find_bar);
+}
+
+/* Escape in find: closed, its highlights gone. */
+static void
+find_close_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  TksWindow *self = user_data;
+
+  tks_find_bar_clear (self->find_bar);
+  gtk_revealer_set_reveal_child (self->find_revealer, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+}
+
+/* F3, Shift+F3: the next and previous match of find. */
+static void
+find_next_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  tks_find_bar_go (TKS_WINDOW (user_data)->find_bar, TRUE);
+}
+
+static void
+find_previous_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  tks_find_bar_go (TKS_WINDOW (user_data)->find_bar, FALSE);
+}
+
+/* Ctrl+Shift+F: the panel's search, the panel opened if need be. */
 static void
 find_thread_action (GSimpleAction *action,
                     GVariant      *parameter,
@@ -434,6 +500,11 @@ _tks_window_actions_init (TksWindow *self)
     { "wake-arrows", NULL, NULL, "false", wake_arrows_change, { 0 } },
     { "threads-panel", NULL, NULL, "false", threads_panel_change, { 0 } },
     { "find-thread", find_thread_action, NULL, NULL, NULL, { 0 } },
+    { "events", NULL, NULL, "false", events_change, { 0 } },
+    { "find", find_action, NULL, NULL, NULL, { 0 } },
+    { "find-close", find_close_action, NULL, NULL, NULL, { 0 } },
+    { "find-next", find_next_action, NULL, NULL, NULL, { 0 } },
+    { "find-previous", find_previous_action, NULL, NULL, NULL, { 0 } },
     { "record", NULL, NULL, "false", record_change, { 0 } },
     { "record-events", NULL, NULL, "false", record_events_change, { 0 } },
     { "close", close_action, NULL, NULL, NULL, { 0 } },
@@ -442,4 +513,13 @@ _tks_window_actions_init (TksWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   g_signal_connect (self->threads_revealer, "notify::child-revealed",
                     G_CALLBACK (threads_panel_revealed), NULL);
+  g_signal_connect (self->events_revealer, "notify::child-revealed",
+                    G_CALLBACK (revealer_revealed), NULL);
+  g_signal_connect (self->find_revealer, "notify::child-revealed",
+                    G_CALLBACK (revealer_revealed), NULL);
+  tks_find_bar_set_timeline (self->find_bar, self->timeline);
+  /* bench/events-list-scroll.sh: the list shown from the start */
+  if (g_getenv ("TICKSCOPE_BENCH_SCROLL") != NULL)
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "events",
+                                        g_variant_new_boolean (TRUE));
 }

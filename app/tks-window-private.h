@@ -14,6 +14,8 @@
 
 #include "tks-board-popover.h"
 #include "tks-capture.h"
+#include "tks-events-panel.h"
+#include "tks-find-bar.h"
 #include "tks-header-bar.h"
 #include "tks-message-bar.h"
 #include "tks-overview.h"
@@ -86,6 +88,11 @@ struct _TksWindow
   guint             trigger_poll_id;  /* while a condition is armed: is the log frozen? */
   gboolean          trigger_poll_pending;
   gboolean          trigger_fetch;    /* the fetch after the freeze: the trigger into view */
+  /* the events list under the timeline, find above it (tks-window-actions.c) */
+  GtkRevealer      *events_revealer;
+  TksEventsPanel   *events_panel;
+  GtkRevealer      *find_revealer;
+  TksFindBar       *find_bar;
 
   /* tks-window-chrome.c */
   GtkStack         *content_stack;

@@ -467,6 +467,8 @@ tks_window_class_init (TksWindowClass *klass)
   g_type_ensure (TKS_TYPE_TIMELINE_VIEW);
   g_type_ensure (TKS_TYPE_SELECTION_PANEL);
   g_type_ensure (TKS_TYPE_THREADS_PANEL);
+  g_type_ensure (TKS_TYPE_EVENTS_PANEL);
+  g_type_ensure (TKS_TYPE_FIND_BAR);
   g_type_ensure (TKS_TYPE_OVERVIEW);
   g_type_ensure (TKS_TYPE_BOARD_POPOVER);
   g_type_ensure (TKS_TYPE_RECORD_PANEL);
@@ -481,6 +483,10 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_panel);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, events_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, events_panel);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, find_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TksWindow, find_bar);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_panel);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, vscrollbar);

@@ -477,6 +477,46 @@ test_export_help (void)
   tks_cli_result_clear (&usage);
 }
 
+/* find: the matches' times and what they are, grep's exit status, a wrong expression named */
+static void
+test_find (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-events-v2.raw.txt", NULL);
+  g_auto(TksCliResult) r = tks_run_cli (NULL, "find", path, "latency > 25us", NULL);
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==,
+                   "+2.001000 ms  tick 3.001  wake-up of sensor, latency 30.0 µs\n"
+                   "+3.001000 ms  tick 4.001  wake-up of sensor, latency 40.0 µs\n"
+                   "+4.001000 ms  tick 5.001  wake-up of sensor, latency 1.000 ms\n");
+  g_assert_cmpstr (r.err, ==, "3 matches: wake-ups with a wake-up's latency > 25 µs\n");
+  tks_cli_result_clear (&r);
+
+  r = tks_run_cli (NULL, "find", path, "marker tick = 8", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "+19.100000 ms  tick 20.100  marker tick, value 8\n");
+  tks_cli_result_clear (&r);
+
+  /* nothing matched: 1 */
+  r = tks_run_cli (NULL, "find", path, "irq USART2", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_cmpstr (r.err, ==, "0 matches: handlers of “usart2”\n");
+  tks_cli_result_clear (&r);
+
+  /* a wrong expression, arguments, a file: 2 */
+  r = tks_run_cli (NULL, "find", path, "run > 2 parsecs", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.err, ==, "tickscope-cli: Unknown unit “parsecs” at column 9: use ns, us, ms, s or ticks\n");
+  tks_cli_result_clear (&r);
+  r = tks_run_cli (NULL, "find", path, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_true (g_str_has_prefix (r.err, "Usage: tickscope-cli find FILE EXPRESSION"));
+  tks_cli_result_clear (&r);
+  r = tks_run_cli (NULL, "find", "/nonexistent/capture.txt", "irq", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -484,6 +524,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/cli/stats", test_stats);
+  g_test_add_func ("/cli/find", test_find);
   g_test_add_func ("/cli/stats/errors", test_stats_errors);
   g_test_add_func ("/cli/export/formats", test_export_formats);
   g_test_add_func ("/cli/export/errors", test_export_errors);

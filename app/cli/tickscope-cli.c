@@ -19,6 +19,7 @@ static const struct
   { "stats",   tks_cli_stats,   "stats FILE [--from T --to T] [--histogram] [--period T=10ms]", N_("per-thread run time, share, activations, wake-up latency") },
   { "explain", tks_cli_explain, "explain FILE [--thread T] [--worst N] [--at TIME]", N_("why wake-ups were late: what ran meanwhile") },
   { "export",  tks_cli_export,  "export FILE --format perfetto|csv|ftrace|paraver|vcd [-o OUT] [--tick-hz HZ] [--unit s|ms|us|ns]", NULL },
+  { "find",    tks_cli_find,    "find FILE EXPRESSION",           N_("the moments an expression names (latency > 100us, irq USART2)") },
   { "convert", tks_cli_convert, "convert TRANSCRIPT -o FILE.txt", N_("raw shell bytes -> capture file") },
   { "fetch",   tks_cli_fetch,   "fetch PORT -o FILE.txt",         N_("get the list and the log from a board") },
   { "trigger", tks_cli_trigger, "trigger PORT [--when CONDITION] [--wait -o FILE]", N_("set the board's trigger, now or on a condition; wait for the freeze and fetch") },
@@ -42,7 +43,8 @@ print_usage (FILE *out)
            _("FILE may be a capture (.txt) or raw bytes received from the board's shell;\n"
              "“-” reads standard input or writes standard output. PORT is a serial port\n"
              "(/dev/ttyACM0, COM3), a pty, tcp:HOST:PORT or “demo” (the simulated board).\n"
-             "Exit status: 0 success (also with warnings), 1 bad input, 2 misuse.\n"));
+             "Exit status: 0 success (also with warnings), 1 bad input, 2 misuse;\n"
+             "find: 0 when something matched, 1 when nothing did, 2 on an error.\n"));
 }
 
 int

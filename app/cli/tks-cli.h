@@ -60,6 +60,7 @@ int         tks_cli_board_fetch         (const char *name, TksSession *session,
                                          TksCliBoardOptions *opts, TksCapture **fetched);
 /* trigger --when / --wait (cli-trigger.c), the options read; an exit status. */
 int         tks_cli_trigger_when        (const char *port, TksCliBoardOptions *opts);
+int tks_cli_find    (int argc, char **argv);
 
 /* The events of a dump version 2 (cli-events.c): info's lines (labels @width wide), and
  * stats' tables over [from, to] (ticks). Nothing for a capture without events. */

@@ -136,6 +136,7 @@ struct _TksCapture
   char         *source;
   GPtrArray    *warnings;      /* NULL-terminated */
   struct _TksEvents *events;   /* a dump version 2's events, else NULL (tks-events.c) */
+  double       *record_pos;    /* without events: each parsed record's place (NAN: dropped) */
 };
 
 TksParsed  *tks_parsed_new                  (void);

@@ -1447,15 +1447,17 @@ tks_capture_rebuild (TksCapture *self)
       th->number = info->number;
     }
 
+  /* Every record's place: the events' entries are placed from it, and a capture without them
+   * keeps it for its list of switches (tks_capture_get_switch_record). */
+  rb.record_pos = g_new (double, MAX (parsed->records->len, 1));
+  for (guint i = 0; i < parsed->records->len; i++)
+    rb.record_pos[i] = NAN;
   if (parsed->events != NULL)
     {
       guint n_entries = parsed->events->entries->len;
 
       rb.fractions = tks_parsed_events_fractions (parsed->events, parsed->records, parsed->beats,
                                                   self->tick_hz);
-      rb.record_pos = g_new (double, MAX (parsed->records->len, 1));
-      for (guint i = 0; i < parsed->records->len; i++)
-        rb.record_pos[i] = NAN;
       rb.entry_threads = g_new (guint, MAX (n_entries, 1));
       for (guint i = 0; i < n_entries; i++)
         rb.entry_threads[i] = G_MAXUINT;
@@ -1569,6 +1571,11 @@ tks_capture_rebuild (TksCapture *self)
     }
   g_free (rb.fractions);
   g_free (rb.jumps);
+  if (self->events == NULL)
+    {
+      g_free (self->record_pos);
+      self->record_pos = g_steal_pointer (&rb.record_pos);
+    }
   g_free (rb.record_pos);
   g_free (rb.entry_threads);
   g_free (rb.states);

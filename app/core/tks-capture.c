@@ -87,6 +87,34 @@ tks_capture_get_lanes (TksCapture *self,
 }
 
 guint
+tks_capture_get_n_switch_records (TksCapture *self)
+{
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
+
+  return self->record_pos != NULL ? self->parsed->records->len : 0;
+}
+
+gboolean
+tks_capture_get_switch_record (TksCapture *self,
+                               guint       index,
+                               double     *pos,
+                               guint      *out,
+                               guint      *in)
+{
+  const TksRecord *r;
+
+  g_return_val_if_fail (TKS_IS_CAPTURE (self), FALSE);
+
+  if (self->record_pos == NULL || index >= self->parsed->records->len)
+    return FALSE;
+  r = &g_array_index (self->parsed->records, TksRecord, index);
+  *pos = self->record_pos[index];
+  *out = r->out;
+  *in = r->in;
+  return TRUE;
+}
+
+guint
 tks_capture_get_n_records (TksCapture *self)
 {
   g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
@@ -475,6 +503,7 @@ tks_capture_finalize (GObject *object)
   g_clear_pointer (&self->source, g_free);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->events, tks_events_free);
+  g_clear_pointer (&self->record_pos, g_free);
 
   G_OBJECT_CLASS (tks_capture_parent_class)->finalize (object);
 }

@@ -184,6 +184,16 @@ const guint     *tks_capture_get_shown_lanes      (TksCapture    *self,
                                                    guint         *n_lanes);
 guint            tks_capture_get_n_exited_before_log (TksCapture *self);
 guint            tks_capture_get_n_records        (TksCapture    *self);
+/* A capture without events (tks_capture_get_events() NULL) keeps its switch records as the
+ * board wrote them, dropped ones included (a capture with events has them among its entries:
+ * 0 here). Record @index: its place on the timeline (NAN: dropped, not on it) and the numbers
+ * of the threads switched out and in (an exit: @out = @in); FALSE past the last. */
+guint            tks_capture_get_n_switch_records (TksCapture    *self);
+gboolean         tks_capture_get_switch_record    (TksCapture    *self,
+                                                   guint          index,
+                                                   double        *pos,
+                                                   guint         *out,
+                                                   guint         *in);
 double           tks_capture_get_start            (TksCapture    *self);
 double           tks_capture_get_end              (TksCapture    *self);
 /* Where the log really ends: after its last switch. Up to there every thread's state is

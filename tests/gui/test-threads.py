@@ -5,7 +5,7 @@
 # priority are one lane ("Exited dynamic thread ×N", counts from the command line's lane
 # table) that expands into its members; each row's CPU share is what `tickscope-cli stats`
 # says of the visible range, before and after a zoom; a lane is hidden and shown again, pinned
-# to the top and unpinned; the sort choice orders the lanes by name and by load; Ctrl+F goes
+# to the top and unpinned; the sort choice orders the lanes by name and by load; Ctrl+Shift+F goes
 # to "Search threads", whose text filters the panel's rows and leaves the timeline alone.
 # Usage (through run-gui-tests.sh): test-threads.py TICKSCOPE DATA_DIR
 import collections
@@ -18,7 +18,7 @@ import time
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import (PLUS, check, click, find, find_all, finish, get_app, label_text,  # noqa: E402
+from tksgui import (PLUS, SHIFT_KEYCODE, check, click, find, find_all, finish, get_app, label_text,  # noqa: E402
                     main_window, press, role_name, screenshot, start, stop, type_text, wait_for)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
@@ -255,12 +255,15 @@ def main():
     choose_sort(app, "Priority", "Load")
     check(wait_for(lambda: lanes(app) == shown, 5), "sorted by priority again, the first order", lanes(app))
 
-    # Ctrl+F: the search entry; its text filters the panel only
+    # Ctrl+Shift+F: the search entry; its text filters the panel only
     pyatspi.Registry.generateKeyboardEvent(CTRL_KEYCODE, None, pyatspi.KEY_PRESS)
+    pyatspi.Registry.generateKeyboardEvent(SHIFT_KEYCODE, None, pyatspi.KEY_PRESS)
     pyatspi.Registry.generateKeyboardEvent(F_KEYCODE, None, pyatspi.KEY_PRESSRELEASE)
+    pyatspi.Registry.generateKeyboardEvent(SHIFT_KEYCODE, None, pyatspi.KEY_RELEASE)
     pyatspi.Registry.generateKeyboardEvent(CTRL_KEYCODE, None, pyatspi.KEY_RELEASE)
     entry = control(app, "entry", "Search threads")
-    check(wait_for(lambda: entry.getState().contains(pyatspi.STATE_FOCUSED), 5), "Ctrl+F focuses Search threads")
+    check(wait_for(lambda: entry.getState().contains(pyatspi.STATE_FOCUSED), 5),
+          "Ctrl+Shift+F focuses Search threads")
     type_text("sens")
     check(wait_for(lambda: len(rows(app)) == 1 and rows(app)[0].startswith("sensor,"), 5),
           "typing 'sens' leaves the sensor row alone in the panel", rows(app))
