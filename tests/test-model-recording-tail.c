@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "tks-capture.h"
+#include "tks-limits.h"
 #include "tks-recording-tail.h"
 #include "tks-test-data.h"
 
@@ -554,6 +555,96 @@ test_tail_wraps (void)
   g_rmdir (dir);
 }
 
+
+/* Appends @text to the file at @path, then reads what it gained into @tail. */
+static void
+grow (const char       *path,
+      TksRecordingTail *tail,
+      const char       *text,
+      gsize             len)
+{
+  FILE *f = g_fopen (path, "ab");
+
+  g_assert_nonnull (f);
+  g_assert_cmpuint (fwrite (text, 1, len, f), ==, len);
+  fclose (f);
+  g_assert_true (tks_recording_tail_update (tail, NULL));
+}
+
+/* Whether the reader says @part of the text the tail composes now: a warning of its capture,
+ * or why it has none (a log of nothing else). */
+static gboolean
+tail_warns (TksRecordingTail *tail,
+            const char       *part)
+{
+  g_autoptr(GBytes) composed = tks_recording_tail_compose (tail);
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  const char *data = g_bytes_get_data (composed, &len);
+  g_autoptr(TksCapture) capture = tks_capture_new_from_data (data, len, &error);
+
+  if (capture == NULL)
+    return strstr (error->message, part) != NULL;
+  return tks_test_has_warning (capture, part);
+}
+
+/* A hostile stream while the view follows it: megabytes of ever new name announcements (new
+ * ids, ids the reader ignores, new spellings of one id), then a line that never ends. The tail
+ * holds what the reader's limits allow, whatever comes, and its capture says what the reader
+ * says of the same lines. */
+static void
+test_tail_hostile (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tks-tail-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "recording.txt", NULL);
+  g_autofree char *text = tks_test_data_contents (RECORDING_EVENTS, NULL);
+  const char *compact = strstr (text, "\nZ");
+  const gsize max_bytes = 64 * 1024;
+  /* the header, the list, the lines kept, a name line per id, the line being read */
+  const gsize cap = 64 * 1024 + max_bytes + (TKS_MAX_NAME_ID + 2) * (TKS_MAX_LINE_BYTES + 2);
+  g_autoptr(TksRecordingTail) tail = tks_recording_tail_new (path, max_bytes);
+  g_autoptr(GString) chunk = g_string_new (NULL);
+  guint n = 0;
+
+  g_assert_nonnull (compact);
+  grow (path, tail, text, (gsize) (compact + 1 - text));
+  for (guint round = 0; round < 64; round++)
+    {
+      g_string_truncate (chunk, 0);
+      while (chunk->len < 128 * 1024)
+        {
+          n++;
+          /* (the last lines kept: ids the reader ignores only, each said once) */
+          g_string_append_printf (chunk, "Name %*u : Kind = irq, Name = h%u_%s\r\n",
+                                  (int) (n % 7), n % 3 == 0 && round < 60 ? 1 + n % 255 : n + 255,
+                                  n, n % 5 == 0 ? "IRQHandler" : "x");
+        }
+      grow (path, tail, chunk->str, chunk->len);
+      g_assert_cmpuint (tks_recording_tail_get_held (tail), <, cap);
+    }
+  g_assert_true (tail_warns (tail, "outside 1 to 255, is ignored"));
+
+  /* 32 MiB of a line without end, in a new recording */
+  g_clear_pointer (&tail, tks_recording_tail_free);
+  g_remove (path);
+  tail = tks_recording_tail_new (path, max_bytes);
+  grow (path, tail, text, (gsize) (compact + 1 - text));
+  g_string_set_size (chunk, 1024 * 1024);
+  memset (chunk->str, 'x', chunk->len);
+  for (guint mb = 0; mb < 32; mb++)
+    {
+      grow (path, tail, chunk->str, chunk->len);
+      g_assert_cmpuint (tks_recording_tail_get_held (tail), <, cap);
+    }
+  g_assert_true (tail_warns (tail, "longer than any line of a capture"));
+  /* it ends, and the stream goes on: the line is skipped as the reader skips it */
+  grow (path, tail, "\r\n", 2);
+  grow (path, tail, compact + 1, strlen (compact + 1));
+  g_assert_cmpuint (tks_recording_tail_get_held (tail), <, cap);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -565,5 +656,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/model/recording-tail/missing-file", test_missing_file);
   g_test_add_func ("/model/recording-tail/limit", test_limit);
   g_test_add_func ("/model/recording-tail/wraps", test_tail_wraps);
+  g_test_add_func ("/model/recording-tail/hostile", test_tail_hostile);
   return g_test_run ();
 }

@@ -99,6 +99,41 @@ rebuild_warn (Rebuild    *rb,
   va_end (args);
 }
 
+/* Events that cannot have happened as the log has them: one warning for each kind, with the
+ * count (they are left out of the handlers' and the sleep's times). */
+static void
+warn_unmatched (Rebuild   *rb,
+                TksEvents *events)
+{
+  guint n;
+
+  if ((n = tks_events_count_unmatched (events, TKS_UNMATCHED_IRQ_LEAVE)) > 0)
+    rebuild_warn (rb, g_dngettext (GETTEXT_PACKAGE,
+                                   "warning: %u interrupt handler leave without its enter: "
+                                   "impossible, left out of the handlers' times",
+                                   "warning: %u interrupt handler leaves without their enter: "
+                                   "impossible, left out of the handlers' times", n), n);
+  if ((n = tks_events_count_unmatched (events, TKS_UNMATCHED_IRQ_ENTER)) > 0)
+    rebuild_warn (rb, g_dngettext (GETTEXT_PACKAGE,
+                                   "warning: %u interrupt handler enter without its leave "
+                                   "before the next switch: left out of the handlers' times",
+                                   "warning: %u interrupt handler enters without their leave "
+                                   "before the next switch: left out of the handlers' times",
+                                   n), n);
+  if ((n = tks_events_count_unmatched (events, TKS_UNMATCHED_WAKE)) > 0)
+    rebuild_warn (rb, g_dngettext (GETTEXT_PACKAGE,
+                                   "warning: %u CPU wake without a sleep before it: impossible, "
+                                   "left out of the sleep time",
+                                   "warning: %u CPU wakes without a sleep before them: "
+                                   "impossible, left out of the sleep time", n), n);
+  if ((n = tks_events_count_unmatched (events, TKS_UNMATCHED_SLEEP)) > 0)
+    rebuild_warn (rb, g_dngettext (GETTEXT_PACKAGE,
+                                   "warning: %u CPU sleep while asleep: impossible, left out "
+                                   "of the sleep time",
+                                   "warning: %u CPU sleeps while asleep: impossible, left out "
+                                   "of the sleep time", n), n);
+}
+
 static const char *
 info_name (const ThreadInfo *info)
 {
@@ -1538,6 +1573,20 @@ tks_capture_rebuild (TksCapture *self)
                     count);
     }
 
+  if (parsed->events != NULL)
+    {
+      TksTime trigger;
+
+      self->events = tks_events_build (self, parsed->events, rb.record_pos, rb.entry_threads);
+      warn_unmatched (&rb, self->events);
+      /* The trigger entry says exactly where, inside its tick, the trigger was set. */
+      if (tks_events_get_trigger (self->events, &trigger))
+        {
+          self->has_trigger = TRUE;
+          self->trigger_pos = trigger.pos;
+        }
+    }
+
   /* Warnings: the reader's first, then the rebuild's. */
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   for (guint w = 0; w < parsed->warnings->len; w++)
@@ -1556,19 +1605,6 @@ tks_capture_rebuild (TksCapture *self)
                                         all - self->warnings->len));
   }
   g_ptr_array_add (self->warnings, NULL);
-
-  if (parsed->events != NULL)
-    {
-      TksTime trigger;
-
-      self->events = tks_events_build (self, parsed->events, rb.record_pos, rb.entry_threads);
-      /* The trigger entry says exactly where, inside its tick, the trigger was set. */
-      if (tks_events_get_trigger (self->events, &trigger))
-        {
-          self->has_trigger = TRUE;
-          self->trigger_pos = trigger.pos;
-        }
-    }
   g_free (rb.fractions);
   g_free (rb.jumps);
   if (self->events == NULL)

@@ -21,6 +21,7 @@
 #define CLASSES 11
 #define UNSEEN  0xFF
 #define SEQ_MASK 0x3FFFFu
+#define SEQ_HALF 0x20000u   /* a number less than half the numbers back is an earlier line */
 
 typedef struct
 {
@@ -49,7 +50,8 @@ struct _TksCompactDecoder
   GArray  *losses;    /* guint */
   guint    n_lines;   /* lines decoded */
   guint32  next_seq;  /* the sequence number expected next */
-  gboolean started;
+  gboolean started;   /* a line's number has set next_seq */
+  guint    n_lost;    /* lines whose records are lost */
   guint    coder;     /* of the counter: 1 or 2 */
   /* Coder 2: the state the last line decoded ended with, for the line after it. */
   State    chain;
@@ -216,6 +218,16 @@ get_eg (Bits *b, guint k)
       return 0;
     }
   return (guint32) w;
+}
+
+/* Whether the bits left are only the padding of the last character: fewer than 6, all zero
+ * (mcu-lib/WIRE-FORMAT.md). */
+static gboolean
+bits_only_padding (Bits *b)
+{
+  guint left = b->n_bits - b->pos;
+
+  return left == 0 || (left < 6 && get_bits (b, left) == 0);
 }
 
 static guint
@@ -550,6 +562,19 @@ tks_compact_decoder_n_lines (TksCompactDecoder *self)
   return self->n_lines;
 }
 
+guint
+tks_compact_decoder_n_lost (TksCompactDecoder *self)
+{
+  return self->n_lost;
+}
+
+/* How far @seq is ahead of @ref, modulo the numbers: half of them or more, it is behind. */
+static inline guint32
+seq_ahead (guint32 seq, guint32 ref)
+{
+  return (seq - ref) & SEQ_MASK;
+}
+
 static void
 note_loss (TksCompactDecoder *self)
 {
@@ -708,6 +733,13 @@ tks_compact_line_decode (TksCompactDecoder *self,
       out->status = TKS_COMPACT_LINE_REPEATED;
       return;
     }
+  /* A line numbered as the line before (with other bits) or earlier is out of order: it is not
+   * decoded, so that the line after the one before still goes on from it. */
+  if (chained (self) && self->chain_seen && seq_ahead (seq, self->chain_seq) - 1 >= SEQ_HALF - 1)
+    {
+      out->status = TKS_COMPACT_LINE_LATE;
+      return;
+    }
 
   /* The key frame, then the entries. */
   memset (&z, 0, sizeof z);
@@ -724,7 +756,9 @@ tks_compact_line_decode (TksCompactDecoder *self,
       z = self->chain;
       goto entries;
     }
-  z.tick = get_bits (&b, 20) & self->time_mask;
+  z.tick = get_bits (&b, 20);
+  if (z.tick > self->time_mask)
+    b.short_read = TRUE;   /* a tick wider than the board's record tick: not its line */
   if (self->counter_hz != 0)
     {
       guint k;
@@ -739,23 +773,44 @@ tks_compact_line_decode (TksCompactDecoder *self,
 entries:
   while (n < n_entries && decode_entry (self, &b, &z, &entries[n]))
     n++;
+  if (b.short_read || n != n_entries || n_entries > TKS_COMPACT_MAX_ENTRIES)
+    /* The checksum matched but the bits do not make whole entries: a board that encodes
+     * otherwise, or a forged line. */
+    out->status = TKS_COMPACT_LINE_UNDECODABLE;
+  else if (!bits_only_padding (&b))
+    /* More bits than the entries announced: the count is not to be believed. */
+    out->status = TKS_COMPACT_LINE_OVERFULL;
+  else
+    {
+      out->status = TKS_COMPACT_LINE_OK;
+      out->n_entries = n;
+    }
   if (chained (self))
     {
       self->chain = z;
       self->chain_seq = seq;
       self->chain_check = check;
       self->chain_seen = TRUE;
-      self->chain_ok = !b.short_read && n == n_entries;
+      self->chain_ok = out->status == TKS_COMPACT_LINE_OK;
     }
-  if (b.short_read || n != n_entries || n_entries > TKS_COMPACT_MAX_ENTRIES)
-    {
-      /* The checksum matched but the bits do not make whole entries: a board that encodes
-       * otherwise, or a forged line. */
-      out->status = TKS_COMPACT_LINE_UNDECODABLE;
-      return;
-    }
-  out->status = TKS_COMPACT_LINE_OK;
-  out->n_entries = n;
+}
+
+/* A line whose records are lost: the hole is marked and counted. */
+static void
+lose_line (TksCompactDecoder *self,
+           guint              n)
+{
+  note_loss (self);
+  self->n_lost += n;
+}
+
+/* The number the next line is expected to have is the one after @seq. */
+static void
+expect_after (TksCompactDecoder *self,
+              guint32            seq)
+{
+  self->next_seq = (seq + 1) & SEQ_MASK;
+  self->started = TRUE;
 }
 
 /* The line taken before, again (a link that repeats itself): nothing is lost, and its copy is
@@ -769,6 +824,127 @@ line_repeated (guint32   seq,
   return FALSE;
 }
 
+/* A line numbered before the one expected: late (out of order), a copy of an older line, or
+ * the number of the line before on other bits. What it would bring was taken already or said
+ * lost (the missing or damaged line of its number): it is left out, and nothing more is lost. */
+static gboolean
+line_late (TksCompactDecoder  *self,
+           guint32             seq,
+           GError            **error)
+{
+  guint32 before = (self->next_seq - 1) & SEQ_MASK;
+
+  if (seq == before)
+    g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
+                 _("compact line %u came twice, with other records: the second is left out"), seq);
+  else
+    g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
+                 _("compact line %u came after line %u, out of order: it is left out"), seq,
+                 before);
+  return FALSE;
+}
+
+/* A line whose checksum does not match: lost, unless it is most likely a copy of the line
+ * before (that line was taken whole, or said to be damaged already). */
+static gboolean
+line_damaged (TksCompactDecoder  *self,
+              guint32             seq,
+              GError            **error)
+{
+  if ((self->has_last && seq == self->last_seq) ||
+      (self->has_damaged && seq == self->damaged_seq))
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
+                   _("compact line %u came twice, the copy damaged: it is left out"), seq);
+      return FALSE;
+    }
+  lose_line (self, 1);
+  g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+               _("compact line %u is damaged (its checksum does not match): its records are lost"),
+               seq);
+  if (seq == self->next_seq)
+    {
+      expect_after (self, seq);
+      self->damaged_seq = seq;
+      self->has_damaged = TRUE;
+    }
+  return FALSE;
+}
+
+/* Lines whose number is not read, or not to be trusted: FALSE when @line is one of them (its
+ * loss said in @error). */
+static gboolean
+line_numbered (TksCompactDecoder     *self,
+               const TksCompactLine  *line,
+               GError               **error)
+{
+  switch (line->status)
+    {
+    case TKS_COMPACT_LINE_NOT_COMPACT:
+      lose_line (self, 1);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("not a line of the compact log"));
+      return FALSE;
+    case TKS_COMPACT_LINE_NO_CHECKSUM:
+      lose_line (self, 1);
+      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("compact line without its checksum"));
+      return FALSE;
+    case TKS_COMPACT_LINE_DAMAGED:
+      return line_damaged (self, line->seq, error);
+    case TKS_COMPACT_LINE_REPEATED:
+      return line_repeated (line->seq, error);
+    case TKS_COMPACT_LINE_LATE:
+      return line_late (self, line->seq, error);
+    case TKS_COMPACT_LINE_OK:
+    case TKS_COMPACT_LINE_UNDECODABLE:
+    case TKS_COMPACT_LINE_OVERFULL:
+    case TKS_COMPACT_LINE_UNCHAINED:
+    default:
+      return TRUE;
+    }
+}
+
+/* A good line numbered after the one expected: the lines between are missing (said, counted);
+ * its own records are kept. */
+static void
+lines_missing (TksCompactDecoder  *self,
+               guint32             seq,
+               GError            **error)
+{
+  guint32 missing = seq_ahead (seq, self->next_seq);
+
+  lose_line (self, missing);
+  g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+               g_dngettext (GETTEXT_PACKAGE, "compact line %u is missing: its records are lost",
+                            "compact lines %u to %u are missing: their records are lost", missing),
+               (guint) self->next_seq, (guint) ((seq - 1) & SEQ_MASK));
+}
+
+/* A line in its place whose records are lost all the same: why, after the lines missing
+ * before it, if any (already in @error). */
+static gboolean
+line_not_decoded (TksCompactDecoder     *self,
+                  const TksCompactLine  *line,
+                  GError               **error)
+{
+  g_autofree char *missing = error != NULL && *error != NULL ? g_strdup ((*error)->message) : NULL;
+  g_autofree char *text = NULL;
+
+  if (line->status == TKS_COMPACT_LINE_UNCHAINED)
+    text = g_strdup_printf (_("compact line %u goes on from a line that was lost: its records "
+                              "are lost"), line->seq);
+  else if (line->status == TKS_COMPACT_LINE_OVERFULL)
+    text = g_strdup_printf (_("compact line %u holds more than the entries it announces (a "
+                              "damaged count): its records are lost"), line->seq);
+  else
+    text = g_strdup_printf (_("compact line %u cannot be decoded: its records are lost"),
+                            line->seq);
+  lose_line (self, 1);
+  g_clear_error (error);
+  g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, "%s%s%s", missing != NULL ? missing : "",
+               missing != NULL ? "; " : "", text);
+  return FALSE;
+}
+
 gboolean
 tks_compact_decoder_take (TksCompactDecoder     *self,
                           const TksCompactLine  *line,
@@ -776,95 +952,33 @@ tks_compact_decoder_take (TksCompactDecoder     *self,
 {
   guint32 seq = line->seq;
 
-  switch (line->status)
-    {
-    case TKS_COMPACT_LINE_NOT_COMPACT:
-      note_loss (self);
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("not a line of the compact log"));
-      return FALSE;
-    case TKS_COMPACT_LINE_NO_CHECKSUM:
-      note_loss (self);
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("compact line without its checksum"));
-      return FALSE;
-    case TKS_COMPACT_LINE_DAMAGED:
-      if ((self->has_last && seq == self->last_seq) ||
-          (self->has_damaged && seq == self->damaged_seq))
-        {
-          /* most likely a copy of the line before, damaged: that line was taken whole, or
-           * said to be damaged already */
-          g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
-                       _("compact line %u came twice, the copy damaged: it is left out"), seq);
-          return FALSE;
-        }
-      note_loss (self);
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                   _("compact line %u is damaged (its checksum does not match): its records are lost"),
-                   seq);
-      if (seq == self->next_seq)
-        {
-          self->next_seq = (seq + 1) & 0x3FFFF;
-          self->damaged_seq = seq;
-          self->has_damaged = TRUE;
-        }
-      return FALSE;
-    case TKS_COMPACT_LINE_REPEATED:
-      return line_repeated (seq, error);
-    case TKS_COMPACT_LINE_OK:
-    case TKS_COMPACT_LINE_UNDECODABLE:
-    case TKS_COMPACT_LINE_UNCHAINED:
-    default:
-      break;
-    }
+  if (!line_numbered (self, line, error))
+    return FALSE;
   if (self->has_last && seq == self->last_seq && line->check == self->last_check)
     return line_repeated (seq, error);
+  if (self->has_damaged && seq == self->damaged_seq && seq == ((self->next_seq - 1) & SEQ_MASK))
+    {
+      /* the line just said to be damaged came again, whole: its records are kept after all
+       * (unless it cannot be decoded either, said and counted again below) */
+      self->has_damaged = FALSE;
+      self->n_lost--;
+      if (line->status == TKS_COMPACT_LINE_OK)
+        {
+          g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
+                       _("compact line %u came again, whole: its records are kept"), seq);
+        }
+    }
+  else if (self->started && seq_ahead (seq, self->next_seq) >= SEQ_HALF)
+    return line_late (self, seq, error);
+  else if (seq != self->next_seq)
+    lines_missing (self, seq, error);
+  expect_after (self, seq);
   self->has_last = TRUE;
   self->last_seq = seq;
   self->last_check = line->check;
-  if (self->has_damaged && seq == self->damaged_seq && seq == ((self->next_seq - 1) & 0x3FFFF))
-    {
-      /* the line just said to be damaged came again, whole: its records are kept after all
-       * (unless it cannot be decoded either, said below) */
-      self->has_damaged = FALSE;
-      if (line->status == TKS_COMPACT_LINE_OK)
-        g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
-                     _("compact line %u came again, whole: its records are kept"), seq);
-    }
-  else if (seq != self->next_seq)
-    {
-      guint32 missing = (seq - self->next_seq) & 0x3FFFF;
-
-      note_loss (self);
-      self->next_seq = (seq + 1) & 0x3FFFF;
-      /* The line itself is good: report the loss, then keep its entries. */
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                   g_dngettext (GETTEXT_PACKAGE, "compact line %u is missing: its records are lost",
-                                "compact lines %u to %u are missing: their records are lost", missing),
-                   (guint) ((seq - missing) & 0x3FFFF), (guint) ((seq - 1) & 0x3FFFF));
-    }
-  else
-    self->next_seq = (seq + 1) & 0x3FFFF;
   self->has_damaged = FALSE;
-  if (line->status == TKS_COMPACT_LINE_UNCHAINED)
-    {
-      g_autofree char *missing = error != NULL && *error != NULL ? g_strdup ((*error)->message) : NULL;
-      g_autofree char *text = g_strdup_printf (_("compact line %u goes on from a line that was "
-                                                 "lost: its records are lost"), seq);
-
-      note_loss (self);
-      g_clear_error (error);
-      /* the lines missing before it are named too */
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, "%s%s%s", missing != NULL ? missing : "",
-                   missing != NULL ? "; " : "", text);
-      return FALSE;
-    }
   if (line->status != TKS_COMPACT_LINE_OK)
-    {
-      note_loss (self);
-      g_clear_error (error);
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                   _("compact line %u cannot be decoded: its records are lost"), seq);
-      return FALSE;
-    }
+    return line_not_decoded (self, line, error);
   self->n_lines++;
   return TRUE;
 }

@@ -91,8 +91,11 @@ typedef enum
   TKS_COMPACT_LINE_NO_CHECKSUM,   /* no checksum where it ends */
   TKS_COMPACT_LINE_DAMAGED,       /* its checksum does not match */
   TKS_COMPACT_LINE_UNDECODABLE,   /* its checksum matches, but its bits are not whole entries */
+  TKS_COMPACT_LINE_OVERFULL,      /* its bits go on past the entries its key frame announces */
   TKS_COMPACT_LINE_UNCHAINED,     /* (coder 2) it goes on from a line that was not decoded */
   TKS_COMPACT_LINE_REPEATED,      /* (coder 2) the line before, again */
+  TKS_COMPACT_LINE_LATE,          /* (coder 2) numbered as the line before or earlier: out of
+                                   * order, it is left out and the state lines go on from kept */
 } TksCompactStatus;
 
 typedef struct
@@ -112,7 +115,10 @@ void               tks_compact_decoder_free     (TksCompactDecoder  *decoder);
  * line decodes as usual. Lines missing before this one are reported the same way, once. A
  * line that came twice is FALSE with TKS_ERROR_REPEATED: the line before come again (same
  * number, same checksum; or damaged, with the same number) is left out, a line said to be
- * damaged that comes again whole is kept; nothing is lost. */
+ * damaged that comes again whole is kept; nothing is lost. A line numbered before the line
+ * expected (half the numbers back at most: out of order, late, or a copy of an older line) is
+ * FALSE with TKS_ERROR_REPEATED too: it is left out, and loses nothing that was not said lost
+ * already (tks_compact_decoder_n_lost() counts each line once). */
 gboolean           tks_compact_decoder_line     (TksCompactDecoder  *decoder,
                                                  const char         *line,
                                                  gsize               len,
@@ -160,6 +166,10 @@ GArray            *tks_compact_decoder_entries  (TksCompactDecoder  *decoder);
 /* The index in the entries before which each lost stretch of lines lies (guint). */
 GArray            *tks_compact_decoder_losses   (TksCompactDecoder  *decoder);
 guint              tks_compact_decoder_n_lines  (TksCompactDecoder  *decoder);
+/* The lines whose records are lost so far: missing, damaged, or not decodable; each once
+ * (a line out of order or come twice is not counted again; a damaged line that came again
+ * whole is no longer counted). */
+guint              tks_compact_decoder_n_lost   (TksCompactDecoder  *decoder);
 
 /* What a compact stream's header says that its lines need to decode (mcu-lib/WIRE-FORMAT.md):
  * "Tick frequency: N", "Tick bits: N", "Counter frequency: N" (none, or 0: no counter) and

@@ -19,7 +19,8 @@ G_BEGIN_DECLS
  * @TKS_ERROR_USAGE: a caller gave arguments that make no sense
  * @TKS_ERROR_TOO_LONG: a reply passed what its command can legitimately return
  * @TKS_ERROR_RESTARTED: the board restarted during a command; the link is still up
- * @TKS_ERROR_REPEATED: a line came twice in a row: its copy was left out, nothing is lost
+ * @TKS_ERROR_REPEATED: a line came twice, or late (out of order): it was left out, and nothing
+ *   is lost that was not said lost already
  */
 typedef enum
 {

@@ -3,11 +3,12 @@
 
 #include "tks-capture-private.h"
 #include "tks-events.h"
+#include "tks-limits.h"
 
 G_BEGIN_DECLS
 
 /* The most names a board's table holds (ids 1 to 255). */
-#define TKS_EVENTS_MAX_NAMES 255
+#define TKS_EVENTS_MAX_NAMES TKS_MAX_NAME_ID
 
 /* One entry of a dump version 2 log, as the board printed it. */
 typedef struct

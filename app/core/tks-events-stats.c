@@ -237,24 +237,41 @@ tks_events_marker_stats (TksEvents *events,
   return out;
 }
 
-/* The outermost handlers' runs, [begin, end) by begin (they never overlap). */
+/* The time the slices of every track of @kind cover, as spans [begin, end) by begin that never
+ * overlap: nested slices lie in their outer one, and slices that began before the log all
+ * begin at its start; whatever a log says, no time is counted twice. */
 static GArray *
-outer_irqs (TksEvents *events)
+covered_spans (TksEvents    *events,
+               TksTrackKind  kind)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (double) * 2);
+  double (*s)[2];
   const TksTrack *tracks;
-  guint n;
+  guint n, kept = 0;
 
-  tracks = tks_events_get_tracks (events, TKS_TRACK_IRQ, &n);
+  tracks = tks_events_get_tracks (events, kind, &n);
   for (guint t = 0; t < n; t++)
     for (guint i = 0; i < tracks[t].n_slices; i++)
-      if (tracks[t].slices[i].depth == 0)
-        {
-          double span[2] = { tracks[t].slices[i].begin.pos, tracks[t].slices[i].end.pos };
+      {
+        double span[2] = { tracks[t].slices[i].begin.pos, tracks[t].slices[i].end.pos };
 
+        if (span[1] > span[0])
           g_array_append_vals (out, span, 1);
-        }
+      }
   g_array_sort (out, compare_doubles);
+  s = (double (*)[2]) (gpointer) out->data;
+  for (guint i = 0; i < out->len; i++)
+    {
+      if (kept > 0 && s[i][0] <= s[kept - 1][1])
+        s[kept - 1][1] = MAX (s[kept - 1][1], s[i][1]);
+      else
+        {
+          s[kept][0] = s[i][0];
+          s[kept][1] = s[i][1];
+          kept++;
+        }
+    }
+  g_array_set_size (out, kept);
   return out;
 }
 
@@ -296,7 +313,7 @@ tks_events_thread_time_without_irqs (TksEvents       *events,
 
   g_return_val_if_fail (events != NULL && thread != NULL, 0);
   resolve_range (events, &from, &to);
-  irqs = outer_irqs (events);
+  irqs = covered_spans (events, TKS_TRACK_IRQ);
   for (guint r = 0; thread->runs != NULL && r < thread->n_runs; r++)
     {
       double a = MAX (from, thread->runs[r].begin), b = MIN (to, thread->runs[r].end);
@@ -316,7 +333,7 @@ tks_events_irq_time (TksEvents *events,
 
   g_return_val_if_fail (events != NULL, 0);
   resolve_range (events, &from, &to);
-  irqs = outer_irqs (events);
+  irqs = covered_spans (events, TKS_TRACK_IRQ);
   return covered (irqs, from, to);
 }
 
@@ -325,16 +342,10 @@ tks_events_sleep_time (TksEvents *events,
                        double     from,
                        double     to)
 {
-  const TksTrack *tracks;
-  guint n;
-  double sum = 0;
+  g_autoptr(GArray) sleeps = NULL;
 
   g_return_val_if_fail (events != NULL, 0);
   resolve_range (events, &from, &to);
-  tracks = tks_events_get_tracks (events, TKS_TRACK_SLEEP, &n);
-  for (guint t = 0; t < n; t++)
-    for (guint i = 0; i < tracks[t].n_slices; i++)
-      sum += MAX (0.0, MIN (to, tracks[t].slices[i].end.pos) -
-                       MAX (from, tracks[t].slices[i].begin.pos));
-  return sum;
+  sleeps = covered_spans (events, TKS_TRACK_SLEEP);
+  return covered (sleeps, from, to);
 }

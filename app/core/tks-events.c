@@ -36,6 +36,7 @@ struct _TksEvents
   CpuState      *cpu;           /* by entry: what held the CPU just after it */
   gboolean       has_trigger;
   TksTime        trigger;
+  guint          unmatched[TKS_N_UNMATCHED];
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -373,6 +374,212 @@ add_slice (Build        *b,
   g_array_append_val (items_of (b, kind, id), slice);
 }
 
+/* The handlers under way and the CPU's sleep, as the log goes. Handlers nest, and leave before
+ * the switch they lead to; Sleep and Wake alternate (mcu-lib/WIRE-FORMAT.md): what the log
+ * says otherwise cannot have happened, and is counted, not drawn. */
+typedef struct
+{
+  GArray  *irqs;        /* Open: the handlers under way, innermost last */
+  Open     sleep;
+  gboolean sleeping;
+  gboolean woken;       /* a handler entered since the Sleep */
+  guint32  waker;       /* the first of them */
+  TksTime  begin;       /* where the log, or the stretch after its last hole, begins */
+  TksTime  last;        /* the last entry's time */
+  gboolean in_thread;   /* since then, a switch, Sleep or Wake: the CPU was outside every
+                         * handler, none from before is under way any more */
+  gboolean slept;       /* since then, a Sleep or a Wake */
+} Cpu;
+
+static void
+cpu_irq_enter (Build         *b,
+               Cpu           *cpu,
+               TksEventEntry *en)
+{
+  Open open = { .id = en->a, .begin = en->time };
+
+  intern_name (b->self, b->ev, TKS_NAME_IRQ, en->a);
+  g_array_append_val (cpu->irqs, open);
+  /* the first handler that enters after a Sleep woke the CPU */
+  if (cpu->sleeping && !cpu->woken)
+    {
+      cpu->woken = TRUE;
+      cpu->waker = en->a;
+    }
+}
+
+/* The innermost handler under way ends; none: it began before the log (or its last hole), unless
+ * the CPU was seen outside every handler since. */
+static void
+cpu_irq_leave (Build         *b,
+               Cpu           *cpu,
+               TksEventEntry *en)
+{
+  Open open = { .id = en->a, .begin = cpu->begin, .flags = TKS_SLICE_OPEN_BEGIN };
+
+  if (cpu->irqs->len > 0)
+    {
+      open = g_array_index (cpu->irqs, Open, cpu->irqs->len - 1);
+      g_array_set_size (cpu->irqs, cpu->irqs->len - 1);
+    }
+  else if (cpu->in_thread)
+    {
+      b->self->unmatched[TKS_UNMATCHED_IRQ_LEAVE]++;
+      return;
+    }
+  en->a = open.id;
+  add_slice (b, TKS_TRACK_IRQ, open.id, &open, en->time, cpu->irqs->len,
+             intern_name (b->self, b->ev, TKS_NAME_IRQ, open.id), 0);
+}
+
+/* The CPU runs a thread here (a switch, Sleep or Wake): the handlers still under way lost
+ * their leave. */
+static void
+cpu_in_thread (Build *b,
+               Cpu   *cpu)
+{
+  b->self->unmatched[TKS_UNMATCHED_IRQ_ENTER] += cpu->irqs->len;
+  g_array_set_size (cpu->irqs, 0);
+  cpu->in_thread = TRUE;
+}
+
+static void
+cpu_sleep (Build         *b,
+           Cpu           *cpu,
+           TksEventEntry *en)
+{
+  cpu_in_thread (b, cpu);
+  cpu->slept = TRUE;
+  if (cpu->sleeping)
+    {
+      b->self->unmatched[TKS_UNMATCHED_SLEEP]++;
+      return;
+    }
+  cpu->sleep = (Open) { .begin = en->time };
+  cpu->sleeping = TRUE;
+  cpu->woken = FALSE;
+}
+
+static void
+cpu_wake (Build         *b,
+          Cpu           *cpu,
+          TksEventEntry *en)
+{
+  gboolean woken = cpu->sleeping && cpu->woken;
+
+  cpu_in_thread (b, cpu);
+  en->a = woken ? cpu->waker : 0;
+  en->b = woken;
+  if (!cpu->sleeping && cpu->slept)
+    {
+      b->self->unmatched[TKS_UNMATCHED_WAKE]++;
+      return;
+    }
+  /* (asleep when the log began: what woke it is known only if it entered since) */
+  if (!cpu->sleeping)
+    cpu->sleep = (Open) { .begin = cpu->begin, .flags = TKS_SLICE_OPEN_BEGIN };
+  add_slice (b, TKS_TRACK_SLEEP, 0, &cpu->sleep, en->time, 0,
+             woken ? intern_name (b->self, b->ev, TKS_NAME_IRQ, cpu->waker) : NULL, 0);
+  cpu->sleeping = FALSE;
+  cpu->slept = TRUE;
+}
+
+/* What is still under way at the log's end, or where a hole begins, ends there. */
+static void
+cpu_close (Build *b,
+           Cpu   *cpu)
+{
+  for (guint d = cpu->irqs->len; d > 0; d--)
+    {
+      const Open *open = &g_array_index (cpu->irqs, Open, d - 1);
+
+      add_slice (b, TKS_TRACK_IRQ, open->id, open, cpu->last, d - 1,
+                 intern_name (b->self, b->ev, TKS_NAME_IRQ, open->id), TKS_SLICE_OPEN_END);
+    }
+  g_array_set_size (cpu->irqs, 0);
+  if (cpu->sleeping)
+    add_slice (b, TKS_TRACK_SLEEP, 0, &cpu->sleep, cpu->last, 0, NULL, TKS_SLICE_OPEN_END);
+  cpu->sleeping = FALSE;
+}
+
+/* The log begins at @at, or begins again there after a hole (the board lost what lies between):
+ * nothing is known to be under way. */
+static void
+cpu_begin (Build   *b,
+           Cpu     *cpu,
+           TksTime  at)
+{
+  cpu_close (b, cpu);
+  cpu->begin = at;
+  cpu->last = at;
+  cpu->in_thread = FALSE;
+  cpu->slept = FALSE;
+}
+
+static int
+compare_uints (gconstpointer a,
+               gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* The log's holes that lie before a record (TksParsedGap), by index. */
+static GArray *
+hole_places (const GArray *gaps)
+{
+  GArray *places = g_array_new (FALSE, FALSE, sizeof (TksParsedGap));
+
+  for (guint g = 0; g < gaps->len; g++)
+    if (g_array_index (gaps, TksParsedGap, g).index != G_MAXUINT)
+      g_array_append_val (places, g_array_index (gaps, TksParsedGap, g));
+  g_array_sort (places, compare_uints);   /* (index comes first) */
+  return places;
+}
+
+/* @tick - @from, modulo the ticks' @period. */
+static gint64
+tick_distance (gint64 tick,
+               gint64 from,
+               gint64 period)
+{
+  return ((tick - from) % period + period) % period;
+}
+
+/* Whether @entry lies past @hole: after the record before which the hole lies, or beside it
+ * (its index is the records before it) at the tick the hole ends at or later. */
+static gboolean
+entry_past (const TksParsedEntry *entry,
+            const TksParsedGap   *hole,
+            gint64                period)
+{
+  gint64 span = tick_distance (hole->end, hole->begin, period);
+  gint64 d = tick_distance (entry->tick, hole->begin, period);
+
+  if (entry->record != hole->index)
+    return entry->record > hole->index;
+  return entry->kind == TKS_EVENT_SWITCH || span == 0 || (d >= span && d < period / 2);
+}
+
+/* Whether @entry lies past the hole at places[*next]; then the holes after it are looked at. */
+static gboolean
+past_hole (const GArray         *places,
+           guint                *next,
+           const TksParsedEntry *entry,
+           gint64                period)
+{
+  gboolean past = FALSE;
+
+  while (*next < places->len &&
+         entry_past (entry, &g_array_index (places, TksParsedGap, *next), period))
+    {
+      past = TRUE;
+      (*next)++;
+    }
+  return past;
+}
+
 static int
 compare_slices (gconstpointer a,
                 gconstpointer b)
@@ -409,14 +616,13 @@ tks_events_build (TksCapture      *capture,
                                  capture->parsed->beats);
   double offset = 0;
   Build b = { self, ev };
-  g_autoptr(GArray) irqs = g_array_new (FALSE, FALSE, sizeof (Open));
+  g_autoptr(GArray) holes = hole_places (capture->parsed->gaps);
+  guint next_hole = 0;
+  Cpu cpu = { .irqs = g_array_new (FALSE, FALSE, sizeof (Open)) };
   g_autoptr(GPtrArray) states = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autoptr(GHashTable) state_index = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) wakeups = g_array_new (FALSE, FALSE, sizeof (TksWakeup));
   g_autoptr(GHashTable) pending = g_hash_table_new (NULL, NULL); /* thread => wakeup + 1 */
-  Open sleep = { 0 };
-  gboolean sleeping = FALSE, woken = FALSE;
-  guint32 waker = 0;
   guint running = G_MAXUINT;  /* the thread switched in last */
   guint n_threads = tks_capture_get_n_threads (capture);
 
@@ -461,62 +667,28 @@ tks_events_build (TksCapture      *capture,
       b.first = self->entries[0].time;
       b.last = self->entries[n - 1].time;
     }
+  cpu.begin = cpu.last = b.first;
 
   for (guint i = 0; i < n; i++)
     {
       TksEventEntry *en = &self->entries[i];
       guint thread = entry_threads != NULL ? entry_threads[map[i]] : G_MAXUINT;
 
+      if (past_hole (holes, &next_hole, &e[i], ev->tick_period))
+        cpu_begin (&b, &cpu, en->time);
       switch (en->kind)
         {
         case TKS_EVENT_IRQ_ENTER:
-          {
-            Open open = { .id = en->a, .begin = en->time };
-
-            intern_name (self, ev, TKS_NAME_IRQ, en->a);
-            g_array_append_val (irqs, open);
-            /* the first handler that enters after a Sleep woke the CPU */
-            if (sleeping && !woken)
-              {
-                woken = TRUE;
-                waker = en->a;
-              }
-          }
+          cpu_irq_enter (&b, &cpu, en);
           break;
         case TKS_EVENT_IRQ_LEAVE:
-          {
-            /* The innermost handler under way ends; none: it began before the log. */
-            Open open = { .id = en->a, .begin = b.first, .flags = TKS_SLICE_OPEN_BEGIN };
-            guint depth = 0;
-
-            if (irqs->len > 0)
-              {
-                open = g_array_index (irqs, Open, irqs->len - 1);
-                g_array_set_size (irqs, irqs->len - 1);
-                depth = irqs->len;
-              }
-            en->a = open.id;
-            add_slice (&b, TKS_TRACK_IRQ, open.id, &open, en->time, depth,
-                       intern_name (self, ev, TKS_NAME_IRQ, open.id), 0);
-          }
+          cpu_irq_leave (&b, &cpu, en);
           break;
         case TKS_EVENT_SLEEP:
-          if (!sleeping)
-            {
-              sleep = (Open) { .begin = en->time };
-              woken = FALSE;
-            }
-          sleeping = TRUE;
+          cpu_sleep (&b, &cpu, en);
           break;
         case TKS_EVENT_WAKE:
-          /* (asleep when the log began: what woke it is known only if it entered since) */
-          if (!sleeping)
-            sleep = (Open) { .begin = b.first, .flags = TKS_SLICE_OPEN_BEGIN };
-          add_slice (&b, TKS_TRACK_SLEEP, 0, &sleep, en->time, 0,
-                     sleeping && woken ? intern_name (self, ev, TKS_NAME_IRQ, waker) : NULL, 0);
-          en->a = sleeping && woken ? waker : 0;
-          en->b = sleeping && woken;
-          sleeping = FALSE;
+          cpu_wake (&b, &cpu, en);
           break;
         case TKS_EVENT_MARKER:
           {
@@ -566,10 +738,10 @@ tks_events_build (TksCapture      *capture,
                             .run_entry = G_MAXUINT };
 
             /* What made it ready: the handler under way, else the running thread. */
-            if (irqs->len > 0)
+            if (cpu.irqs->len > 0)
               {
                 w.waker_kind = TKS_WAKER_HANDLER;
-                w.waker = g_array_index (irqs, Open, irqs->len - 1).id;
+                w.waker = g_array_index (cpu.irqs, Open, cpu.irqs->len - 1).id;
               }
             else if (running != G_MAXUINT)
               {
@@ -587,6 +759,7 @@ tks_events_build (TksCapture      *capture,
           }
           break;
         case TKS_EVENT_SWITCH:
+          cpu_in_thread (&b, &cpu);
           {
             guint w = thread < n_threads
                       ? GPOINTER_TO_UINT (g_hash_table_lookup (pending, GUINT_TO_POINTER (thread)))
@@ -615,20 +788,16 @@ tks_events_build (TksCapture      *capture,
         default:
           break;
         }
-      self->cpu[i] = (CpuState) { running, irqs->len > 0 ? g_array_index (irqs, Open, irqs->len - 1).id : 0,
-                                  irqs->len };
+      self->cpu[i] = (CpuState) { running,
+                                  cpu.irqs->len > 0
+                                  ? g_array_index (cpu.irqs, Open, cpu.irqs->len - 1).id : 0,
+                                  cpu.irqs->len };
+      cpu.last = en->time;
     }
 
   /* What is still under way when the log ends. */
-  for (guint d = irqs->len; d > 0; d--)
-    {
-      const Open *open = &g_array_index (irqs, Open, d - 1);
-
-      add_slice (&b, TKS_TRACK_IRQ, open->id, open, b.last, d - 1,
-                 intern_name (self, ev, TKS_NAME_IRQ, open->id), TKS_SLICE_OPEN_END);
-    }
-  if (sleeping)
-    add_slice (&b, TKS_TRACK_SLEEP, 0, &sleep, b.last, 0, NULL, TKS_SLICE_OPEN_END);
+  cpu_close (&b, &cpu);
+  g_array_unref (cpu.irqs);
   for (guint s = 0; s < states->len; s++)
     {
       GArray *stack = g_ptr_array_index (states, s);
@@ -784,6 +953,15 @@ tks_events_get_wakeups (TksEvents *self,
   if (n_wakeups != NULL)
     *n_wakeups = self->n_wakeups;
   return self->wakeups;
+}
+
+guint
+tks_events_count_unmatched (TksEvents        *self,
+                            TksUnmatchedKind  kind)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (kind < TKS_N_UNMATCHED, 0);
+  return self->unmatched[kind];
 }
 
 gboolean

@@ -214,6 +214,23 @@ char                *tks_events_describe_waker     (TksEvents       *events,
 gboolean             tks_events_get_trigger        (TksEvents    *events,
                                                     TksTime      *time);
 
+/* Events that cannot have happened as the log has them (mcu-lib/WIRE-FORMAT.md: handlers
+ * nest and leave before the switch they lead to; Sleep and Wake alternate): each is left out
+ * of the tracks, and so of every time and share, and counted. */
+typedef enum
+{
+  TKS_UNMATCHED_IRQ_LEAVE,  /* a handler leave with none under way, once the CPU was seen
+                             * outside every handler (a switch, Sleep or Wake) */
+  TKS_UNMATCHED_IRQ_ENTER,  /* a handler still under way at a switch, Sleep or Wake: its leave
+                             * is missing */
+  TKS_UNMATCHED_WAKE,       /* a Wake while awake, after a first Sleep or Wake */
+  TKS_UNMATCHED_SLEEP,      /* a Sleep while asleep */
+  TKS_N_UNMATCHED
+} TksUnmatchedKind;
+
+guint                tks_events_count_unmatched    (TksEvents        *events,
+                                                    TksUnmatchedKind  kind);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Statistics (tks-events-stats.c): over a range [from, to] of positions (ticks, NAN: the
  * capture's start or end), in microseconds from the exact times.                             */

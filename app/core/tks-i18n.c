@@ -45,6 +45,25 @@ tks_i18n_init (void)
   textdomain (GETTEXT_PACKAGE);
 }
 
+/* Characters that show nothing, or a space that looks like any other, or that reorder text
+ * on screen: two names that differ by one look the same. Control characters apart. */
+static gboolean
+is_invisible (gunichar c)
+{
+  GUnicodeType type = g_unichar_type (c);
+
+  /* format characters: soft hyphen, zero widths and joiners, marks of direction, the
+   * byte order mark, invisible operators, tags... */
+  if (type == G_UNICODE_FORMAT || type == G_UNICODE_LINE_SEPARATOR ||
+      type == G_UNICODE_PARAGRAPH_SEPARATOR || (type == G_UNICODE_SPACE_SEPARATOR && c != ' '))
+    return TRUE;
+  /* letters and marks that draw nothing: the combining grapheme joiner, Hangul fillers,
+   * Khmer inherent vowels, Mongolian selectors, variation selectors, the Braille blank */
+  return c == 0x034f || c == 0x115f || c == 0x1160 || c == 0x17b4 || c == 0x17b5 ||
+         (c >= 0x180b && c <= 0x180f) || c == 0x2800 || c == 0x3164 || c == 0xffa0 ||
+         (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0xe0100 && c <= 0xe01ef);
+}
+
 char *
 tks_i18n_escape (const char *text)
 {
@@ -62,12 +81,11 @@ tks_i18n_escape (const char *text)
           p++;
           continue;
         }
-      /* Control characters (C0, DEL, C1: escape sequences start with them), and the marks
-       * that reorder text on screen. */
+      /* Control characters (C0, DEL, C1: escape sequences start with them), and what shows
+       * nothing or reorders text on screen. */
       if (c < 0x20 || (c >= 0x7f && c < 0xa0))
         g_string_append_printf (out, "\\x%02x", c);
-      else if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) ||
-               c == 0x200e || c == 0x200f || c == 0x061c || c == 0x2028 || c == 0x2029)
+      else if (is_invisible (c))
         g_string_append_printf (out, "\\u{%04x}", c);
       else
         g_string_append_len (out, p, g_utf8_next_char (p) - p);

@@ -15,8 +15,11 @@ char *tks_i18n_locale_dir (void);
 void  tks_i18n_init       (void);
 
 /* @text as it can be shown whatever it holds (a board's thread name): control characters (C0,
- * DEL, C1, where escape sequences start) and bytes that are not UTF-8 as \xNN, the marks that
- * reorder text on screen as \u{NNNN}. NULL reads as "". */
+ * DEL, C1, where escape sequences start) and bytes that are not UTF-8 as \xNN; the marks that
+ * reorder text on screen, and what shows nothing or looks like a plain space (zero widths,
+ * joiners, the soft hyphen, the byte order mark, invisible operators, other spaces, fillers,
+ * variation selectors) as \u{NNNN}, so that two names that differ never look the same. NULL
+ * reads as "". */
 char *tks_i18n_escape     (const char *text);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include "tks-error.h"
 #include "tks-events-private.h"
 #include "tks-compact.h"
+#include "tks-limits.h"
 #include "tks-parser.h"
 
 #define MAX_KEPT_WARNINGS 200
@@ -21,7 +22,7 @@
  * endless device, random bytes, a damaged rest) is refused, and so is a log or a list longer
  * than any board keeps (63 live threads, a log of 20-bit ticks in the board's RAM).
  */
-#define MAX_LINE 8192
+#define MAX_LINE TKS_MAX_LINE_BYTES
 #define MAX_JUNK ((guint64) 16 << 20)
 #define MAX_RECORDS (1u << 24)
 #define MAX_LIST_ENTRIES (1u << 22)

@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 
 #include "tks-compact.h"
+#include "tks-limits.h"
 #include "tks-recording-tail.h"
 
 /* A header longer than this without its "Compact:" line is not a recording's: it is kept as
@@ -24,13 +25,16 @@ struct _TksRecordingTail
   char     *path;
   gsize     max_bytes;
   guint64   offset;       /* of the file, read up to here */
-  GString  *partial;      /* the start of a line not finished yet */
+  GString  *partial;      /* the start of a line not finished yet: past the reader's longest
+                           * line, only its first TKS_MAX_LINE_BYTES + 1 bytes (enough for the
+                           * reader to say it is too long) */
   GString  *header;
   gboolean  header_done;
   GQueue   *lines;        /* char *: the kept lines, each with its line break */
   gsize     kept;         /* their bytes */
-  GTree    *announced;    /* "Name  3" -> its latest list line (owned), of the lines no
-                           * longer kept */
+  char     *announced[TKS_MAX_NAME_ID];  /* of the lines no longer kept, the latest list line
+                                          * of each name id (1 to TKS_MAX_NAME_ID), or NULL */
+  gsize     announced_bytes;
   /* The header's thread list, kept as of the first kept line: the header up to its line
    * "Threads:", the list lines without their "Thread number NN" (owned), the rest. */
   gboolean  has_list;
@@ -63,7 +67,6 @@ tks_recording_tail_new (const char *path,
   self->header = g_string_new (NULL);
   self->wrap = 1u << TKS_RECORDING_TICK_BITS;
   self->lines = g_queue_new ();
-  self->announced = g_tree_new_full ((GCompareDataFunc) strcmp, NULL, g_free, g_free);
   self->head = g_string_new (NULL);
   self->threads = g_ptr_array_new_with_free_func (g_free);
   self->rest = g_string_new (NULL);
@@ -79,7 +82,8 @@ tks_recording_tail_free (TksRecordingTail *self)
   g_string_free (self->partial, TRUE);
   g_string_free (self->header, TRUE);
   g_queue_free_full (self->lines, g_free);
-  g_tree_destroy (self->announced);
+  for (guint i = 0; i < TKS_MAX_NAME_ID; i++)
+    g_free (self->announced[i]);
   g_string_free (self->head, TRUE);
   g_ptr_array_unref (self->threads);
   g_string_free (self->rest, TRUE);
@@ -88,16 +92,43 @@ tks_recording_tail_free (TksRecordingTail *self)
   g_free (self);
 }
 
-/* The name of what a list line announces ("Name  3"), or NULL. */
-static char *
-announcement_key (const char *line)
+/* The name id a list line announces ("Name  3 : ..."), 0 when it is none the reader takes
+ * (ids 1 to TKS_MAX_NAME_ID: the reader ignores the others). */
+static guint
+announced_id (const char *line)
 {
-  const char *colon;
+  const char *p = line + strlen ("Name ");
+  guint64 id;
+  char *end = NULL;
 
   if (!g_str_has_prefix (line, "Name "))
-    return NULL;
-  colon = strstr (line, " : ");
-  return colon != NULL ? g_strndup (line, (gsize) (colon - line)) : NULL;
+    return 0;
+  p += strspn (p, " ");
+  if (!g_ascii_isdigit (*p))
+    return 0;
+  id = g_ascii_strtoull (p, &end, 10);
+  if (!g_str_has_prefix (end + strspn (end, " "), ":") || id < 1 || id > TKS_MAX_NAME_ID)
+    return 0;
+  return (guint) id;
+}
+
+/* A list line let go: the latest of its name id is kept (@line is taken), any other freed. */
+static void
+announce (TksRecordingTail *self,
+          char             *line)
+{
+  guint id = announced_id (line);
+
+  if (id == 0)
+    {
+      g_free (line);
+      return;
+    }
+  if (self->announced[id - 1] != NULL)
+    self->announced_bytes -= strlen (self->announced[id - 1]);
+  g_free (self->announced[id - 1]);
+  self->announced[id - 1] = line;
+  self->announced_bytes += strlen (line);
 }
 
 /* A thread's list line: it takes the next number (its own is rewritten when composing). */
@@ -204,7 +235,6 @@ trim (TksRecordingTail *self)
          (self->kept > self->max_bytes || !may_begin_at (self, g_queue_peek_head (self->lines))))
     {
       char *line = g_queue_pop_head (self->lines);
-      char *key = announcement_key (line);
 
       self->kept -= strlen (line);
       if (self->has_list && g_str_has_prefix (line, "Thread number "))
@@ -220,10 +250,7 @@ trim (TksRecordingTail *self)
         tks_compact_decoder_lost (self->decoder);
       else if (self->has_list && line[0] == 'H')
         list_beat (self, line);
-      if (key != NULL)
-        g_tree_replace (self->announced, key, line);
-      else
-        g_free (line);
+      announce (self, line);
     }
 }
 
@@ -292,6 +319,47 @@ add_line (TksRecordingTail *self,
   trim (self);
 }
 
+/* Bytes of a line not finished yet: past the reader's longest line, only counted. */
+static void
+partial_add (TksRecordingTail *self,
+             const char       *p,
+             gsize             len)
+{
+  gsize room = TKS_MAX_LINE_BYTES + 1 - MIN (self->partial->len, TKS_MAX_LINE_BYTES + 1);
+
+  g_string_append_len (self->partial, p, (gssize) MIN (len, room));
+}
+
+/* The bytes @p to @end (of the file, in order), cut into lines. */
+static void
+add_bytes (TksRecordingTail *self,
+           const char       *p,
+           const char       *end)
+{
+  while (p < end)
+    {
+      const char *nl = memchr (p, '\n', (size_t) (end - p));
+
+      if (nl == NULL)
+        {
+          partial_add (self, p, (gsize) (end - p));
+          break;
+        }
+      if (self->partial->len > 0 || nl - p > TKS_MAX_LINE_BYTES)
+        {
+          /* (a line longer than the reader's longest is kept too long by a byte: the reader
+           * says so, and skips it) */
+          partial_add (self, p, (gsize) (nl - p));
+          g_string_append_c (self->partial, '\n');
+          add_line (self, self->partial->str, self->partial->len);
+          g_string_truncate (self->partial, 0);
+        }
+      else
+        add_line (self, p, (gsize) (nl + 1 - p));
+      p = nl + 1;
+    }
+}
+
 void
 tks_recording_tail_set_max_bytes (TksRecordingTail *self,
                                   gsize             max_bytes)
@@ -335,28 +403,8 @@ tks_recording_tail_update_to (TksRecordingTail  *self,
   while (self->offset < limit &&
          (n = fread (buffer, 1, (size_t) MIN (64 * 1024, limit - self->offset), file)) > 0)
     {
-      const char *p = buffer, *end = buffer + n;
-
       self->offset += n;
-      while (p < end)
-        {
-          const char *nl = memchr (p, '\n', (size_t) (end - p));
-
-          if (nl == NULL)
-            {
-              g_string_append_len (self->partial, p, end - p);
-              break;
-            }
-          if (self->partial->len > 0)
-            {
-              g_string_append_len (self->partial, p, nl + 1 - p);
-              add_line (self, self->partial->str, self->partial->len);
-              g_string_truncate (self->partial, 0);
-            }
-          else
-            add_line (self, p, (gsize) (nl + 1 - p));
-          p = nl + 1;
-        }
+      add_bytes (self, buffer, buffer + n);
     }
   saved = errno;
   if (ferror (file))
@@ -370,14 +418,6 @@ tks_recording_tail_update_to (TksRecordingTail  *self,
   return TRUE;
 }
 
-static gboolean
-append_announcement (gpointer key,
-                     gpointer value,
-                     gpointer data)
-{
-  g_string_append (data, value);
-  return FALSE;
-}
 
 GBytes *
 tks_recording_tail_compose (TksRecordingTail *self)
@@ -401,9 +441,14 @@ tks_recording_tail_compose (TksRecordingTail *self)
     }
   else
     g_string_append_len (text, self->header->str, (gssize) self->header->len);
-  g_tree_foreach (self->announced, append_announcement, text);
+  for (guint i = 0; i < TKS_MAX_NAME_ID; i++)
+    if (self->announced[i] != NULL)
+      g_string_append (text, self->announced[i]);
   for (GList *l = self->lines->head; l != NULL; l = l->next)
     g_string_append (text, l->data);
+  /* a line that goes on past the reader's longest: it says so as it reads the file */
+  if (self->partial->len > TKS_MAX_LINE_BYTES)
+    g_string_append_printf (text, "%s\n", self->partial->str);
   return g_string_free_to_bytes (text);
 }
 
@@ -419,6 +464,19 @@ tks_recording_tail_get_kept (TksRecordingTail *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->kept;
+}
+
+gsize
+tks_recording_tail_get_held (TksRecordingTail *self)
+{
+  gsize held;
+
+  g_return_val_if_fail (self != NULL, 0);
+  held = self->header->len + self->partial->len + self->kept + self->announced_bytes +
+         self->head->len + self->rest->len + (self->last_gone != NULL ? strlen (self->last_gone) : 0);
+  for (guint i = 0; i < self->threads->len; i++)
+    held += strlen (g_ptr_array_index (self->threads, i));
+  return held;
 }
 
 double

@@ -16,9 +16,11 @@ G_BEGIN_DECLS
  * line decodes on its own, so that text reads as a recording whose first lines are missing
  * (the parser says so).
  *
- * Memory: the header, the thread list (at most 63 lines), the names (one line per name number)
- * and @max_bytes of lines. Time: each update reads what was added since the last one, and
- * decodes the compact lines it lets go.
+ * Memory: the header, the thread list (at most 63 lines), the names (one line per name id the
+ * reader takes, 1 to TKS_MAX_NAME_ID) and @max_bytes of lines, each line at most the reader's
+ * longest (TKS_MAX_LINE_BYTES, tks-limits.h) and a byte: a longer one is kept that long, for
+ * the reader to say it is too long and skip it, as it does reading the file. Time: each
+ * update reads what was added since the last one, and decodes the compact lines it lets go.
  */
 
 /* A recording's ticks have 20 bits unless its header's "Tick bits" says otherwise (16 on a board
@@ -48,6 +50,9 @@ GBytes           *tks_recording_tail_compose       (TksRecordingTail  *self);
 /* Bytes of the file read so far; bytes of lines kept now. */
 guint64           tks_recording_tail_get_offset    (TksRecordingTail  *self);
 gsize             tks_recording_tail_get_kept      (TksRecordingTail  *self);
+/* Bytes of text held in all (the header, the list, the names, the lines, a line not finished):
+ * bounded by the header's cap, @max_bytes and the reader's limits, whatever the stream. */
+gsize             tks_recording_tail_get_held      (TksRecordingTail  *self);
 /* Where the recording's tick wraps: 2^"Tick bits" ticks (TKS_RECORDING_TICK_WRAP while the
  * header is not complete). */
 double            tks_recording_tail_get_tick_wrap (TksRecordingTail  *self);

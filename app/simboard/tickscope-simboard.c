@@ -34,6 +34,11 @@
 #include "tks-simboard.h"
 #include "tks-simboard-private.h"
 
+/* Connections the system holds while the board serves another: each is served in turn. */
+#define LISTEN_BACKLOG 128
+/* A client that sends nothing this long is let go, for the next one. */
+#define DEFAULT_IDLE_S 120
+
 static gint stop_flag;
 
 static void
@@ -61,7 +66,7 @@ open_listener (guint port, GError **error)
   addr.sin_family = AF_INET;
   addr.sin_port = htons ((guint16) port);
   addr.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
-  if (bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0 || listen (fd, 1) < 0)
+  if (bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0 || listen (fd, LISTEN_BACKLOG) < 0)
     {
       int saved = errno;
 
@@ -174,6 +179,7 @@ main (int argc, char *argv[])
   gint64 baud = 0;
   int workers = 0;
   int systime_bits = 32;
+  int idle_s = DEFAULT_IDLE_S;
   gboolean legacy_defects = FALSE;
   gboolean legacy = FALSE;
   gboolean no_events = FALSE;
@@ -193,6 +199,7 @@ main (int argc, char *argv[])
     { "no-banner", 0, 0, G_OPTION_ARG_NONE, &no_banner, "Do not print the shell banner on connect", NULL },
     { "workers", 0, 0, G_OPTION_ARG_INT, &workers, "Extra logged threads alive from boot, to have more than the log can number (63; 62 with events) (default 0)", "N" },
     { "systime-bits", 0, 0, G_OPTION_ARG_INT, &systime_bits, "Width of the kernel's system time, 32 or 16 (CH_CFG_ST_RESOLUTION 16: ticks wrap every 65536) (default 32)", "BITS" },
+    { "idle-timeout", 0, 0, G_OPTION_ARG_INT, &idle_s, "Over TCP, let a client that sends nothing for SECONDS go, for the next one (default 120; 0: never)", "SECONDS" },
     { "no-events", 0, 0, G_OPTION_ARG_NONE, &no_events, "Run the board library built without its event options: threads_dump answers dump version 1 (switches only, at tick resolution), no threads_trigger_when", NULL },
     { "legacy", 0, 0, G_OPTION_ARG_NONE, &legacy, "Serve the original command set only (threads_list, threads_timestamps, threads_timestamps_trigger, threads_timestamps_run, threads_stat, threads_uc), from the library without events", NULL },
     { "legacy-defects", 0, 0, G_OPTION_ARG_NONE, &legacy_defects, "Behave like the original threads_utilities library: legacy commands only (no threads_dump), exit records written after a trigger froze the log, a deleted-thread history of the last 64 exits whatever the log holds", NULL },
@@ -220,6 +227,10 @@ main (int argc, char *argv[])
     "  a marker \"sample\" with the sensor's reading, from the thread \"sensor\";\n"
     "  the states \"busy\" and \"calibrate\" (nested) of a channel \"filter\".\n"
     "Its library records all of it (dump version 2) unless --no-events or --legacy.\n"
+    "\n"
+    "Over TCP it serves one client at a time, the others waiting their turn: a client that\n"
+    "sends nothing for --idle-timeout seconds is told so and let go, and a recording\n"
+    "(threads_record) whose client goes or falls silent ends, as on a board.\n"
     "\n"
     "Example: tickscope-simboard --tcp 29001, then tickscope tcp:127.0.0.1:29001");
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -258,6 +269,12 @@ main (int argc, char *argv[])
   opts.legacy = legacy;
   opts.events = !no_events;
   opts.systime_bits = systime_bits < 0 ? 0 : (guint) systime_bits;
+  if (idle_s < 0)
+    {
+      g_printerr ("tickscope-simboard: --idle-timeout takes a number of seconds, 0 for never\n");
+      return 2;
+    }
+  opts.idle_s = (guint) idle_s;
   if (!tks_simboard_options_check (&opts, &error) || !tks_simboard_state_acquire (&error))
     {
       g_printerr ("tickscope-simboard: %s\n", error->message);

@@ -327,6 +327,7 @@ struct _TksSimboardState
   gboolean    io_error;
   const gint *stop;
   gint64      wire_free_us;   /* at a baud rate: when the line can take the next byte */
+  gint64      heard_us;       /* when the client last sent a byte */
   guint       writes_per_tick; /* run_command_slowly: the board runs a tick every so many
                                   writes of the reply */
   guint       writes;
@@ -1345,7 +1346,10 @@ record_step (TksSimboardState *b)
       ssize_t n = read (b->fd, buf, sizeof buf);
 
       if (n > 0)
-        g_byte_array_append (b->in, buf, (guint) n);
+        {
+          g_byte_array_append (b->in, buf, (guint) n);
+          b->heard_us = g_get_monotonic_time ();
+        }
     }
   /* (what the poll prints goes out a packet at a time meanwhile: counted as printed) */
   before = b->printed;
@@ -1689,6 +1693,23 @@ clock_target (TksSimboardState *b)
   return b->clock_tick + (guint64) ((double) (g_get_monotonic_time () - b->clock_us) * ticks_per_us);
 }
 
+/* Whether the client has sent nothing for the idle time (never on a pty, which has no next
+ * client): it is told so, and let go. */
+static gboolean
+client_idle (TksSimboardState *b)
+{
+  g_autofree char *text = NULL;
+
+  if (b->opts.idle_s == 0 || b->is_pty ||
+      g_get_monotonic_time () - b->heard_us < (gint64) b->opts.idle_s * G_USEC_PER_SEC)
+    return FALSE;
+  text = g_strdup_printf ("\r\ntickscope-simboard: nothing heard from you for %u s: the board "
+                          "lets you go, for the next client\r\n", b->opts.idle_s);
+  out_str (b, text);
+  flush_out (b);
+  return TRUE;
+}
+
 gboolean
 tks_simboard_state_catch_up (TksSimboardState *b)
 {
@@ -1720,6 +1741,7 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
   b->line_len = 0;
   b->command_pending = FALSE;
   b->recording = FALSE;
+  b->heard_us = g_get_monotonic_time ();
   g_byte_array_set_size (b->in, 0);
   g_byte_array_set_size (b->out, 0);
 
@@ -1738,6 +1760,8 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
       shell_input (b);
       if (b->out->len > 0)
         flush_out (b);
+      if (client_idle (b))
+        break;
 
       timeout_ms = !caught_up ? 0 : (int) MAX (1.0, MIN (20.0, 1000.0 / (ticks_per_us * 1e6)));
       r = poll (&pfd, 1, timeout_ms);
@@ -1756,6 +1780,7 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
           if (n > 0)
             {
               g_byte_array_append (b->in, buf, (guint) n);
+              b->heard_us = g_get_monotonic_time ();
               shell_input (b);
               record_step (b);
             }
@@ -1820,6 +1845,7 @@ tks_simboard_options_init (TksSimboardOptions *opts)
   opts->events = TRUE;
   opts->legacy = FALSE;
   opts->systime_bits = 32;
+  opts->idle_s = 0;
 }
 
 gboolean

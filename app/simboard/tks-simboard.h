@@ -70,6 +70,9 @@ typedef struct
   guint   systime_bits;  /* width of the kernel's system time: 32, or 16 as on a board in
                           tick-less mode on a 16-bit timer (CH_CFG_ST_RESOLUTION 16: the
                           library's ticks wrap every 65536); default 32 */
+  guint   idle_s;        /* a client that sends nothing for this many seconds is told so and
+                          let go, for the next one (a recording it left ends before, at the
+                          library's silence timeout); 0 (default): never */
 } TksSimboardOptions;
 
 typedef struct _TksSimboard TksSimboard;
