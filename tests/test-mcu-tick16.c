@@ -86,6 +86,30 @@ count_warnings (TksCapture *capture)
   return n;
 }
 
+/* @capture saved to a file and read back; the file's text must hold @expect. */
+static TksCapture *
+saved_copy (TksCapture *capture,
+            const char *expect)
+{
+  g_autofree char *dir = NULL, *path = NULL, *saved = NULL;
+  g_autoptr(GError) error = NULL;
+  TksCapture *again;
+
+  dir = g_dir_make_tmp ("tks-tick16-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "saved.txt", NULL);
+  g_assert_true (tks_capture_save (capture, path, NULL, 10000, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &saved, NULL, &error));
+  g_assert_nonnull (strstr (saved, expect));
+  again = tks_capture_new_from_data (saved, strlen (saved), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_warnings (again), ==, 0);
+  g_unlink (path);
+  g_rmdir (dir);
+  return again;
+}
+
 /* A dump and a compact dump whose log crosses the 16-bit wrap twice: the header says 16 bits,
  * the ticks printed are below 65536, and the log reads back whole, as long as it was. */
 static void
@@ -121,10 +145,8 @@ test_dumps_across_wraps (gconstpointer data)
 static void
 test_saved_copy (void)
 {
-  g_autofree char *text = NULL, *dir = NULL, *path = NULL;
+  g_autofree char *text = NULL;
   g_autoptr(TksCapture) capture = NULL, again = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *saved = NULL;
   guint32 first = WRAP - 1000;
 
   boot (first);
@@ -132,21 +154,10 @@ test_saved_copy (void)
   tuCmdThreadsDump (&out.base, 0, NULL);
   text = take_text ();
   capture = read_back (text, "threads_dump");
-  dir = g_dir_make_tmp ("tks-tick16-XXXXXX", &error);
-  g_assert_no_error (error);
-  path = g_build_filename (dir, "saved.txt", NULL);
-  g_assert_true (tks_capture_save (capture, path, NULL, 10000, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_file_get_contents (path, &saved, NULL, &error));
-  g_assert_nonnull (strstr (saved, "Tickscope tick-bits 16\n"));
-  again = tks_capture_new_from_data (saved, strlen (saved), &error);
-  g_assert_no_error (error);
+  again = saved_copy (capture, "Tickscope tick-bits 16\n");
   g_assert_cmpuint (tks_capture_get_n_records (again), ==, 100);
   g_assert_cmpfloat (tks_capture_get_start (again), ==, tks_capture_get_start (capture));
   g_assert_cmpfloat (tks_capture_get_end (again), ==, tks_capture_get_end (capture));
-  g_assert_cmpuint (count_warnings (again), ==, 0);
-  g_unlink (path);
-  g_rmdir (dir);
 }
 
 #ifndef THREADS_TIMESTAMPS_USER
@@ -381,28 +392,14 @@ test_recording_events_quiet_stretches (void)
 
   /* a saved copy places every entry the same (its heartbeats say which entry they precede) */
   {
-    g_autofree char *dir = NULL, *path = NULL, *saved = NULL;
-    g_autoptr(GError) error = NULL;
-    g_autoptr(TksCapture) again = NULL;
+    g_autoptr(TksCapture) again = saved_copy (capture, ", entry ");
     const TksEventEntry *entries_again;
     guint n_again;
 
-    dir = g_dir_make_tmp ("tks-tick16-XXXXXX", &error);
-    g_assert_no_error (error);
-    path = g_build_filename (dir, "saved.txt", NULL);
-    g_assert_true (tks_capture_save (capture, path, NULL, 10000, &error));
-    g_assert_no_error (error);
-    g_assert_true (g_file_get_contents (path, &saved, NULL, &error));
-    g_assert_nonnull (strstr (saved, ", entry "));
-    again = tks_capture_new_from_data (saved, strlen (saved), &error);
-    g_assert_no_error (error);
-    g_assert_cmpuint (count_warnings (again), ==, 0);
     entries_again = tks_events_get_entries (tks_capture_get_events (again), &n_again);
     g_assert_cmpuint (n_again, ==, n_entries);
     for (guint i = 0; i < n_entries; i++)
       g_assert_cmpfloat (entries_again[i].time.pos, ==, entries[i].time.pos);
-    g_unlink (path);
-    g_rmdir (dir);
   }
 }
 #endif

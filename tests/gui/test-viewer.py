@@ -293,6 +293,9 @@ try:
     except Exception:
         pass
     time.sleep(0.2)
+    # the capture opens on its log (Zoom to fit's range); zoomed out, the time after its end
+    for _ in range(8):
+        press(0x2D)     # minus
     for _ in range(2):
         press(0xFF56)   # Page Down
     time.sleep(0.5)
