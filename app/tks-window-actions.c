@@ -310,6 +310,20 @@ record_change (GSimpleAction *action,
   _tks_window_record (user_data, g_variant_get_boolean (state));
 }
 
+/* The revealers the events list and the find bar slide in and out of. */
+static GtkRevealer *
+events_revealer (TksWindow *self)
+{
+  return GTK_REVEALER (gtk_widget_get_ancestor (GTK_WIDGET (self->events_panel),
+                                                GTK_TYPE_REVEALER));
+}
+
+static GtkRevealer *
+find_revealer (TksWindow *self)
+{
+  return GTK_REVEALER (gtk_widget_get_ancestor (GTK_WIDGET (self->find_bar), GTK_TYPE_REVEALER));
+}
+
 /* F8: the events list under the timeline. */
 static void
 events_change (GSimpleAction *action,
@@ -320,8 +334,8 @@ events_change (GSimpleAction *action,
   gboolean open = g_variant_get_boolean (state);
 
   if (open)
-    gtk_widget_set_visible (GTK_WIDGET (self->events_revealer), TRUE);
-  gtk_revealer_set_reveal_child (self->events_revealer, open);
+    gtk_widget_set_visible (GTK_WIDGET (events_revealer (self)), TRUE);
+  gtk_revealer_set_reveal_child (events_revealer (self), open);
   g_simple_action_set_state (action, state);
 }
 
@@ -341,8 +355,8 @@ find_action (GSimpleAction *action,
 {
   TksWindow *self = user_data;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->find_revealer), TRUE);
-  gtk_revealer_set_reveal_child (self->find_revealer, TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (find_revealer (self)), TRUE);
+  gtk_revealer_set_reveal_child (find_revealer (self), TRUE);
   tks_find_bar_focus (self->find_bar);
 }
 
@@ -355,7 +369,7 @@ find_close_action (GSimpleAction *action,
   TksWindow *self = user_data;
 
   tks_find_bar_clear (self->find_bar);
-  gtk_revealer_set_reveal_child (self->find_revealer, FALSE);
+  gtk_revealer_set_reveal_child (find_revealer (self), FALSE);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
 }
 
@@ -513,9 +527,9 @@ _tks_window_actions_init (TksWindow *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   g_signal_connect (self->threads_revealer, "notify::child-revealed",
                     G_CALLBACK (threads_panel_revealed), NULL);
-  g_signal_connect (self->events_revealer, "notify::child-revealed",
+  g_signal_connect (events_revealer (self), "notify::child-revealed",
                     G_CALLBACK (revealer_revealed), NULL);
-  g_signal_connect (self->find_revealer, "notify::child-revealed",
+  g_signal_connect (find_revealer (self), "notify::child-revealed",
                     G_CALLBACK (revealer_revealed), NULL);
   tks_find_bar_set_timeline (self->find_bar, self->timeline);
   /* bench/events-list-scroll.sh: the list shown from the start */

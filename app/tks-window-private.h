@@ -73,10 +73,13 @@ struct _TksWindow
 
   /* tks-window-record.c */
   TksRecording     *recording;       /* while recording */
-  gboolean          record_live;     /* the capture shown is the recording's, read back */
-  gboolean          close_after_record; /* closed while recording: closes once it has stopped */
-  double            record_origin;   /* the recording's first tick, in the whole recording's times */
-  double            record_wraps;    /* the tick's wraps before the stretch shown; NAN: none shown */
+  struct
+  {
+    gboolean        live;            /* the capture shown is the recording's, read back */
+    gboolean        close_after;     /* closed while recording: closes once it has stopped */
+    double          origin;          /* the recording's first tick, in the whole recording's times */
+    double          wraps;           /* the tick's wraps before the stretch shown; NAN: none shown */
+  } rec;
   GtkRevealer      *record_revealer;
   TksRecordPanel   *record_panel;    /* its line, its position, its live load */
 
@@ -84,14 +87,17 @@ struct _TksWindow
   TksWarningsButton *warnings_button; /* the status line's count, and the list's window */
 
   /* tks-window-trigger.c */
-  GtkWidget        *trigger_popover;  /* TksTriggerPopover: the Trigger button's menu */
-  guint             trigger_poll_id;  /* while a condition is armed: is the log frozen? */
-  gboolean          trigger_poll_pending;
-  gboolean          trigger_fetch;    /* the fetch after the freeze: the trigger into view */
-  /* the events list under the timeline, find above it (tks-window-actions.c) */
-  GtkRevealer      *events_revealer;
+  struct
+  {
+    GtkWidget      *popover;          /* TksTriggerPopover: the Trigger button's menu */
+    guint           poll_id;          /* while a condition is armed: is the log frozen? */
+    gboolean        poll_pending;
+    gboolean        fetch;            /* the fetch after the freeze: the trigger into view */
+  } trigger;
+
+  /* the events list under the timeline, find above it (tks-window-actions.c), each in a
+   * revealer */
   TksEventsPanel   *events_panel;
-  GtkRevealer      *find_revealer;
   TksFindBar       *find_bar;
 
   /* tks-window-chrome.c */

@@ -43,23 +43,23 @@ put_recording_capture (TksWindow  *self,
   double shift;
 
   /* the first stretch shown holds the recording's beginning */
-  if (isnan (self->record_origin))
-    self->record_origin = start + wraps * wrap;
-  shift = isnan (self->record_wraps) ? 0 : (self->record_wraps - wraps) * wrap;
+  if (isnan (self->rec.origin))
+    self->rec.origin = start + wraps * wrap;
+  shift = isnan (self->rec.wraps) ? 0 : (self->rec.wraps - wraps) * wrap;
 
   g_set_object (&self->capture, capture);
   g_clear_object (&self->file);
-  self->record_live = TRUE;
+  self->rec.live = TRUE;
   tks_viewport_set_bounds (self->viewport, start, end);
   /* the marks and the selected run stay where they are in the recording */
-  if (isnan (self->record_wraps))
+  if (isnan (self->rec.wraps))
     tks_timeline_view_set_capture (self->timeline, capture);
   else
     tks_timeline_view_set_next_capture (self->timeline, capture, shift);
-  self->record_wraps = wraps;
+  self->rec.wraps = wraps;
   tks_timeline_view_set_stretch (self->timeline, TRUE);
   tks_overview_set_capture (self->overview, capture);
-  tks_timeline_view_set_time_origin (self->timeline, self->record_origin - wraps * wrap);
+  tks_timeline_view_set_time_origin (self->timeline, self->rec.origin - wraps * wrap);
   return shift;
 }
 
@@ -85,7 +85,7 @@ show_live_capture (TksWindow  *self,
   double span = tks_viewport_get_span (self->viewport);
   double visible_start = tks_viewport_get_visible_start (self->viewport);
   double visible_end = tks_viewport_get_visible_end (self->viewport);
-  gboolean first = self->capture == NULL || !self->record_live;
+  gboolean first = self->capture == NULL || !self->rec.live;
   gboolean following = first || visible_end >= old_end - span * 0.02;
   double end = tks_capture_get_end (capture);
   double v_offset = tks_viewport_get_v_offset (self->viewport);
@@ -157,7 +157,7 @@ static void
 record_back_cb (TksWindow *self)
 {
   if (!tks_record_panel_get_back (self->record_panel))
-    self->record_live = FALSE;
+    self->rec.live = FALSE;
 }
 
 static void
@@ -262,14 +262,14 @@ recording_stopped_cb (TksWindow    *self,
   TksRecorderStats st;
 
   g_signal_handlers_disconnect_by_data (r, self);
-  if (self->close_after_record)
+  if (self->rec.close_after)
     {
       /* the file is complete: the window asked to close can go */
       gtk_window_destroy (GTK_WINDOW (self));
       return;
     }
-  shown_stretch = self->record_live && !isnan (self->record_wraps) ? self->capture : NULL;
-  self->record_live = FALSE;
+  shown_stretch = self->rec.live && !isnan (self->rec.wraps) ? self->capture : NULL;
+  self->rec.live = FALSE;
   tks_record_panel_set_recording (self->record_panel, NULL);
   tks_recording_get_stats (r, &st);
   file = g_file_new_for_path (tks_recording_get_path (r));
@@ -308,7 +308,7 @@ recording_stopped_cb (TksWindow    *self,
       if (shown_stretch != NULL)
         {
           load->stretch = g_object_ref (shown_stretch);
-          load->shift = self->record_wraps * tks_recording_get_tick_wrap (r);
+          load->shift = self->rec.wraps * tks_recording_get_tick_wrap (r);
         }
       /* the recording as a capture like any other, then what became of it */
       tks_capture_load_file_async (file, NULL, final_load_done_cb, load);
@@ -390,12 +390,12 @@ start_recording (TksWindow *self)
   self->recording = tks_recording_new (tks_session_get_address (self->session), &options, path,
                                        state != NULL && g_variant_get_boolean (state));
   g_signal_connect_swapped (self->recording, "stopped", G_CALLBACK (recording_stopped_cb), self);
-  self->record_origin = NAN;
-  self->record_wraps = NAN;
+  self->rec.origin = NAN;
+  self->rec.wraps = NAN;
 
   /* the board's shell is the recording's alone until it ends */
   tks_session_disconnect (self->session);
-  self->record_live = FALSE;
+  self->rec.live = FALSE;
   _tks_window_clear_error (self);
   tks_record_panel_set_recording (self->record_panel, self->recording);
   /* (after the panel's: each second's load and view are shown in the same frame) */
@@ -451,7 +451,7 @@ _tks_window_record_close_request (TksWindow *self)
 {
   if (self->recording == NULL)
     return FALSE;
-  self->close_after_record = TRUE;
+  self->rec.close_after = TRUE;
   tks_recording_stop (self->recording);
   return TRUE;
 }

@@ -21,14 +21,14 @@
 static void
 stop_polling (TksWindow *self)
 {
-  g_clear_handle_id (&self->trigger_poll_id, g_source_remove);
+  g_clear_handle_id (&self->trigger.poll_id, g_source_remove);
 }
 
 /* The names of the capture shown, offered in the menu: threads, handlers, markers. */
 static void
 refresh_choices (TksWindow *self)
 {
-  TksTriggerPopover *popover = TKS_TRIGGER_POPOVER (self->trigger_popover);
+  TksTriggerPopover *popover = TKS_TRIGGER_POPOVER (self->trigger.popover);
   g_autoptr(GPtrArray) threads = g_ptr_array_new ();
   g_autoptr(GPtrArray) handlers = g_ptr_array_new ();
   g_autoptr(GPtrArray) markers = g_ptr_array_new ();
@@ -71,7 +71,7 @@ tell (TksWindow  *self,
       const char *words,
       gboolean    failure)
 {
-  tks_trigger_popover_set_status (TKS_TRIGGER_POPOVER (self->trigger_popover), words);
+  tks_trigger_popover_set_status (TKS_TRIGGER_POPOVER (self->trigger.popover), words);
   if (failure)
     tks_window_show_error (self, words);
   else
@@ -88,10 +88,10 @@ poll_cb (gpointer user_data)
   TksWindow *self = user_data;
 
   /* one question at a time, and none while the board is read otherwise */
-  if (self->trigger_poll_pending || self->session == NULL || self->fetching
+  if (self->trigger.poll_pending || self->session == NULL || self->fetching
       || self->recording != NULL)
     return G_SOURCE_CONTINUE;
-  self->trigger_poll_pending = TRUE;
+  self->trigger.poll_pending = TRUE;
   tks_session_command_async (self->session, TKS_CONDITION_COMMAND, self->session_cancellable,
                              poll_done_cb, g_object_ref (self));
   return G_SOURCE_CONTINUE;
@@ -100,8 +100,8 @@ poll_cb (gpointer user_data)
 static void
 start_polling (TksWindow *self)
 {
-  if (self->trigger_poll_id == 0)
-    self->trigger_poll_id = g_timeout_add (POLL_MS, poll_cb, self);
+  if (self->trigger.poll_id == 0)
+    self->trigger.poll_id = g_timeout_add (POLL_MS, poll_cb, self);
 }
 
 static void
@@ -115,8 +115,8 @@ poll_done_cb (GObject      *source,
   g_auto(TksConditionReply) read = { 0 };
   g_autofree char *words = NULL;
 
-  self->trigger_poll_pending = FALSE;
-  if (TKS_SESSION (source) != self->session || self->trigger_poll_id == 0)
+  self->trigger.poll_pending = FALSE;
+  if (TKS_SESSION (source) != self->session || self->trigger.poll_id == 0)
     return;
   if (reply == NULL)
     {
@@ -142,12 +142,12 @@ poll_done_cb (GObject      *source,
 
   words = tks_condition_reply_describe (&read);
   _tks_window_board_set_state (self, words);
-  tks_trigger_popover_set_status (TKS_TRIGGER_POPOVER (self->trigger_popover), words);
+  tks_trigger_popover_set_status (TKS_TRIGGER_POPOVER (self->trigger.popover), words);
   if (read.mode == TKS_BOARD_MODE_FROZEN)
     {
       /* the log is ready: fetched at once, the trigger then put in view */
       stop_polling (self);
-      self->trigger_fetch = TRUE;
+      self->trigger.fetch = TRUE;
       _tks_window_board_fetch (self);
     }
 }
@@ -292,22 +292,22 @@ disarm_cb (TksTriggerPopover *popover,
 void
 _tks_window_trigger_init (TksWindow *self)
 {
-  self->trigger_popover = g_object_ref_sink (tks_trigger_popover_new ());
-  g_signal_connect (self->trigger_popover, "arm", G_CALLBACK (arm_cb), self);
-  g_signal_connect (self->trigger_popover, "disarm", G_CALLBACK (disarm_cb), self);
-  g_signal_connect_swapped (self->trigger_popover, "show", G_CALLBACK (refresh_choices), self);
+  self->trigger.popover = g_object_ref_sink (tks_trigger_popover_new ());
+  g_signal_connect (self->trigger.popover, "arm", G_CALLBACK (arm_cb), self);
+  g_signal_connect (self->trigger.popover, "disarm", G_CALLBACK (disarm_cb), self);
+  g_signal_connect_swapped (self->trigger.popover, "show", G_CALLBACK (refresh_choices), self);
 }
 
 void
 _tks_window_trigger_dispose (TksWindow *self)
 {
   stop_polling (self);
-  if (self->trigger_popover != NULL)
+  if (self->trigger.popover != NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->trigger_popover, self);
+      g_signal_handlers_disconnect_by_data (self->trigger.popover, self);
       tks_header_bar_set_trigger_popover (self->header, NULL);
     }
-  g_clear_object (&self->trigger_popover);
+  g_clear_object (&self->trigger.popover);
 }
 
 void
@@ -318,10 +318,10 @@ _tks_window_trigger_connected (TksWindow *self)
   gboolean offered = commands != NULL && tks_condition_board_offers (commands, NULL);
 
   stop_polling (self);
-  self->trigger_fetch = FALSE;
-  tks_trigger_popover_set_status (TKS_TRIGGER_POPOVER (self->trigger_popover), NULL);
+  self->trigger.fetch = FALSE;
+  tks_trigger_popover_set_status (TKS_TRIGGER_POPOVER (self->trigger.popover), NULL);
   tks_header_bar_set_trigger_popover (self->header,
-                                      offered ? GTK_POPOVER (self->trigger_popover) : NULL);
+                                      offered ? GTK_POPOVER (self->trigger.popover) : NULL);
 }
 
 void
@@ -336,9 +336,9 @@ _tks_window_trigger_fetched (TksWindow  *self,
   g_autofree char *what = NULL;
   g_autofree char *state = NULL;
 
-  if (!self->trigger_fetch)
+  if (!self->trigger.fetch)
     return;
-  self->trigger_fetch = FALSE;
+  self->trigger.fetch = FALSE;
   if (!tks_capture_get_trigger (capture, &pos))
     return;
 
@@ -363,5 +363,5 @@ _tks_window_trigger_fetched (TksWindow  *self,
     /* Translators: the condition (or who set the trigger) in words, the tick */
     state = g_strdup_printf (_("Triggered: %s, at tick %s"), what, tick);
   _tks_window_board_set_state (self, state);
-  tks_trigger_popover_set_status (TKS_TRIGGER_POPOVER (self->trigger_popover), state);
+  tks_trigger_popover_set_status (TKS_TRIGGER_POPOVER (self->trigger.popover), state);
 }

@@ -483,9 +483,7 @@ tks_window_class_init (TksWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksWindow, timeline);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_panel);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, events_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, events_panel);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, find_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, find_bar);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_revealer);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, record_panel);

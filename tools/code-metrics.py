@@ -55,7 +55,12 @@ def window_fields():
     if not m:
         return None
     body = re.sub(r"/\*.*?\*/", "", m.group(1), flags=re.S)
-    return sum(line.count(";") for line in body.splitlines())
+    # its own fields (a part's state grouped in a struct of its own counts once), and all
+    depth, own = 0, 0
+    for c in body:
+        depth += (c == "{") - (c == "}")
+        own += c == ";" and depth == 0
+    return own, body.count(";")
 
 
 def functions():
@@ -96,8 +101,13 @@ def main():
     misses += len(long_files) > 0
 
     fields = window_fields()
-    print("Fields of struct _TksWindow: %s (goal: %d or fewer)" % (fields, MAX_WINDOW_FIELDS))
-    misses += fields is None or fields > MAX_WINDOW_FIELDS
+    if fields is None:
+        print("Fields of struct _TksWindow: not found")
+        misses += 1
+    else:
+        print("Fields of struct _TksWindow: %d (goal: %d or fewer), %d with the members of the "
+              "parts' own structs" % (fields[0], MAX_WINDOW_FIELDS, fields[1]))
+        misses += fields[0] > MAX_WINDOW_FIELDS
 
     if shutil.which("pmccabe") is None:
         print("Complexity: pmccabe is not installed (apt-get install pmccabe)")
