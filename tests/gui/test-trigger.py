@@ -14,9 +14,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pyatspi  # noqa: E402
-from tksgui import (WORK, button, check, click, find, find_all, finish, get_app, labels,  # noqa: E402
-                    label_text, lane_names, mouse, press, screenshot, sensitive, start,
-                    stop, view_range, wait_for)
+from tksgui import (RETURN, WORK, button, check, click, find, find_all, finish, get_app, labels,  # noqa: E402
+                    label_text, lane_names, main_window, mouse, press, role_name, screenshot,
+                    sensitive, start, stop, type_text, view_range, wait_for)
 
 TICKSCOPE = sys.argv[1]
 ESCAPE = 0xFF1B
@@ -162,10 +162,41 @@ def conditions():
                 and abs((view[0] + view[1]) / 2 - tick) < 0.1 * (view[1] - view[0]) + 0.01
             check(ok, "the trigger is in the middle of the view", (tick, view))
         check("sensor" in lane_names(app), "the fetched capture shows its lanes", lane_names(app))
+        if m is not None:
+            why_late(app, int(m.group(2)))
         check(time.time() - t0 < 120, "the freeze came and was fetched within two minutes", time.time() - t0)
     finally:
         stop(proc)
     return log
+
+
+def selection_fields(app):
+    """The Selection panel's captions and values, shown ones only."""
+    panel = find(main_window(app), role_name("panel", "Selection"))
+    texts = [n.name or "" for n in find_all(panel, lambda n: n.getRoleName() == "label")
+             if n.queryComponent().getExtents(pyatspi.WINDOW_COORDS).width > 0] if panel else []
+    return {texts[i]: texts[i + 1] for i in range(0, len(texts) - 1, 2)}
+
+
+def why_late(app, measured_us):
+    """The wake-up that set the trigger, found (Ctrl+F, Enter from the trigger in the middle of
+    the view) and selected: the Selection panel reads its latency and where it went."""
+    for code, kind in ((37, pyatspi.KEY_PRESS), (41, pyatspi.KEY_PRESSRELEASE), (37, pyatspi.KEY_RELEASE)):
+        pyatspi.Registry.generateKeyboardEvent(code, None, kind)   # Ctrl+F
+    time.sleep(0.5)
+    type_text("latency sensor > 12us")
+    time.sleep(0.5)
+    press(RETURN)
+    fields = wait_for(lambda: (lambda f: f if f.get("Why late") else None)(selection_fields(app)), 10) or {}
+    check(fields.get("Thread", "").startswith("sensor"), "find selects a late wake-up of sensor", fields)
+    latency = re.match(r"([0-9.]+) µs", fields.get("Wake-up latency", ""))
+    check(latency is not None and float(latency.group(1)) > 12,
+          "its latency is over the condition's limit", (fields.get("Wake-up latency"), measured_us))
+    parts = [float(x) for x in re.findall(r"([0-9.]+) µs", fields.get("Why late", ""))]
+    check(bool(parts) and latency is not None and abs(sum(parts) - float(latency.group(1))) < 0.6,
+          "the Selection panel reads its breakdown, and the parts add up to the latency",
+          (fields.get("Why late"), fields.get("Wake-up latency")))
+    screenshot("trigger-why-late.png")
 
 
 def no_conditions():
