@@ -1127,7 +1127,6 @@ test_vcd_gtkwave (gconstpointer data)
       g_assert_true (g_spawn_check_wait_status (status, NULL));
       /* fst2vcd writes its timescale on lines of its own: only the variables count here */
       {
-        g_autoptr(GString) vars = g_string_new (NULL);
         g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
         guint n_vars = 0, n_values = 0;
         gboolean body = FALSE, dump = FALSE;

@@ -801,8 +801,8 @@ test_existing_file_kept (void)
   int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
   TksTestBoard *board;
   const char *refusals[] = {
-    "threads_record\r\nRecording is not built in\r\nPlease define THREADS_TIMESTAMPS_RECORD = "
-    "true in your makefile\r\nch> ",
+    ("threads_record\r\nRecording is not built in\r\nPlease define THREADS_TIMESTAMPS_RECORD = "
+     "true in your makefile\r\nch> "),
     "threads_record\r\nUsage: threads_record [events]\r\nch> ",
     "threads_record\r\nthreads_record ?\r\nch> ",
     "",

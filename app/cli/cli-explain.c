@@ -98,7 +98,6 @@ tks_cli_explain (int    argc,
   g_autofree char *thread_text = NULL;
   g_autofree char *at_text = NULL;
   g_autofree guint *threads = NULL;
-  g_autofree guint *worst = NULL;
   int n_worst = EXPLAIN_DEFAULT_WORST;
   guint n_threads = 0, n_found = 0;
   TksEvents *events;

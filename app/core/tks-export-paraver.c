@@ -626,7 +626,7 @@ tks_export_paraver (TksCapture      *capture,
       row.index = i;
       g_array_append_val (rows, row);
     }
-  p.rows = (Row *) rows->data;
+  p.rows = (Row *) (gpointer) rows->data;
   p.n_rows = rows->len;
 
   if (p.ready_known)
