@@ -542,10 +542,23 @@ test_damaged_line (void)
   /* the damage, the noise, and the threads announced after an exit the damaged line took
    * with it: numbered one higher than the board numbered them, as the reader warns too */
   g_assert_cmpuint (seen2.notices->len, ==, 2 + st2.misnumbered);
-  for (guint i = 2; i < seen2.notices->len; i++)
-    g_assert_nonnull (strstr (g_ptr_array_index (seen2.notices, i), "a thread comes as number"));
-  g_assert_true (g_str_has_prefix (g_ptr_array_index (seen2.notices, 0), "line "));
-  g_assert_nonnull (strstr (g_ptr_array_index (seen2.notices, 1), "noise"));
+  {
+    /* in the order of their lines, which depends on where the announcements fell */
+    guint n_damage = 0, n_noise = 0, n_numbers = 0;
+
+    for (guint i = 0; i < seen2.notices->len; i++)
+      {
+        const char *notice = g_ptr_array_index (seen2.notices, i);
+
+        g_assert_true (g_str_has_prefix (notice, "line "));
+        n_damage += strstr (notice, "is damaged") != NULL;
+        n_noise += strstr (notice, "noise") != NULL;
+        n_numbers += strstr (notice, "a thread comes as number") != NULL;
+      }
+    g_assert_cmpuint (n_damage, ==, 1);
+    g_assert_cmpuint (n_noise, ==, 1);
+    g_assert_cmpuint (n_numbers, ==, st2.misnumbered);
+  }
   g_assert_cmpuint (st2.entries, <, st.entries);
   g_assert_cmpuint (st2.entries, >, st.entries - 128);
   g_assert_true (st2.ended);
