@@ -401,6 +401,9 @@ start_recording (TksWindow *self)
   /* (after the panel's: each second's load and view are shown in the same frame) */
   g_signal_connect_swapped (self->recording, "live-stretch",
                             G_CALLBACK (recording_live_stretch_cb), self);
+  /* (the file's end is no capture yet: why, as reading the file would say) */
+  g_signal_connect_swapped (self->recording, "live-failed",
+                            G_CALLBACK (record_read_failed_cb), self);
   set_record_state (self, TRUE);
   tks_recording_start (self->recording);
 }

@@ -645,6 +645,92 @@ test_tail_hostile (void)
   g_rmdir (dir);
 }
 
+/* The tail's capture against the file's, both read by the reader: the same reason when it is
+ * none, the same warnings when it is one. */
+static void
+assert_reads_as_file (TksRecordingTail *tail,
+                      const char       *path)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(GError) tail_error = NULL;
+  g_autoptr(GError) file_error = NULL;
+  g_autoptr(TksCapture) tail_capture = tks_recording_tail_read (tail, &tail_error);
+  g_autoptr(TksCapture) file_capture = NULL;
+  const char * const *tail_warnings, * const *file_warnings;
+  guint n_tail = 0, n_file = 0;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+  file_capture = tks_capture_new_from_data (text, len, &file_error);
+  if (file_error != NULL)
+    {
+      g_assert_nonnull (tail_error);
+      g_assert_cmpstr (tail_error->message, ==, file_error->message);
+      return;
+    }
+  g_assert_no_error (tail_error);
+  g_assert_cmpuint (tks_capture_get_n_records (tail_capture), ==,
+                    tks_capture_get_n_records (file_capture));
+  tail_warnings = tks_capture_get_warnings (tail_capture, &n_tail);
+  file_warnings = tks_capture_get_warnings (file_capture, &n_file);
+  g_assert_cmpuint (n_tail, ==, n_file);
+  for (guint i = 0; i < n_file; i++)
+    g_assert_cmpstr (tail_warnings[i], ==, file_warnings[i]);
+}
+
+/* A line longer than any of a capture, growing, the only line of the recording yet; then it
+ * ends and the recording goes on. The tail keeps a bounded start of it, yet its reading says
+ * of it what the file's reading says: the line's length in the file, and, once the reader has
+ * read too far without a line of a capture, that it is none. */
+static void
+test_tail_long_line (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tks-tail-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "recording.txt", NULL);
+  g_autofree char *text = tks_test_data_contents (RECORDING_EVENTS, NULL);
+  const char *compact = strstr (text, "\nZ");
+  const char *after;
+  const gsize max_bytes = 16 * 1024 * 1024;
+  const gsize cap = 64 * 1024 + 2 * (TKS_MAX_LINE_BYTES + 2) + strlen (text);
+  g_autoptr(TksRecordingTail) tail = tks_recording_tail_new (path, max_bytes);
+  g_autoptr(GString) chunk = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+
+  g_assert_nonnull (compact);
+  grow (path, tail, text, (gsize) (compact + 1 - text));
+  g_string_set_size (chunk, 3 * 1024 * 1024 + 5);
+  memset (chunk->str, 'x', chunk->len);
+  grow (path, tail, chunk->str, chunk->len);
+  assert_reads_as_file (tail, path);
+  capture = tks_recording_tail_read (tail, &error);
+  g_assert_null (capture);
+  g_assert_nonnull (strstr (error->message, "a line of 3145733 bytes"));
+  g_clear_error (&error);
+  g_assert_cmpuint (tks_recording_tail_get_held (tail), <, cap);
+  /* past what the reader reads without a line of a capture */
+  for (guint i = 0; i < 5; i++)
+    grow (path, tail, chunk->str, chunk->len);
+  assert_reads_as_file (tail, path);
+  g_assert_cmpuint (tks_recording_tail_get_held (tail), <, cap);
+  g_remove (path);
+
+  /* after the first compact line, a shorter one ends, and the recording goes on: skipped, with
+   * its length, as the file's reading does */
+  g_clear_pointer (&tail, tks_recording_tail_free);
+  tail = tks_recording_tail_new (path, max_bytes);
+  after = strstr (compact + 1, "\nZ");
+  g_assert_nonnull (after);
+  grow (path, tail, text, (gsize) (after + 1 - text));
+  grow (path, tail, chunk->str, 100000);
+  grow (path, tail, "\r\n", 2);
+  grow (path, tail, after + 1, strlen (after + 1));
+  assert_reads_as_file (tail, path);
+  g_assert_true (tail_warns (tail, "longer than any line of a capture"));
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -657,5 +743,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/model/recording-tail/limit", test_limit);
   g_test_add_func ("/model/recording-tail/wraps", test_tail_wraps);
   g_test_add_func ("/model/recording-tail/hostile", test_tail_hostile);
+  g_test_add_func ("/model/recording-tail/long-line", test_tail_long_line);
   return g_test_run ();
 }

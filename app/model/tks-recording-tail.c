@@ -10,8 +10,10 @@
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 
+#include "tks-capture-private.h"
 #include "tks-compact.h"
 #include "tks-limits.h"
+#include "tks-parser.h"
 #include "tks-recording-tail.h"
 
 /* A header longer than this without its "Compact:" line is not a recording's: it is kept as
@@ -28,10 +30,13 @@ struct _TksRecordingTail
   GString  *partial;      /* the start of a line not finished yet: past the reader's longest
                            * line, only its first TKS_MAX_LINE_BYTES + 1 bytes (enough for the
                            * reader to say it is too long) */
+  guint64   partial_bytes; /* and its length */
   GString  *header;
   gboolean  header_done;
   GQueue   *lines;        /* char *: the kept lines, each with its line break */
   gsize     kept;         /* their bytes */
+  GHashTable *overlong;   /* of the kept lines longer than the reader's longest (kept that
+                           * long and a byte), each line's length: char * → guint64 * */
   char     *announced[TKS_MAX_NAME_ID];  /* of the lines no longer kept, the latest list line
                                           * of each name id (1 to TKS_MAX_NAME_ID), or NULL */
   gsize     announced_bytes;
@@ -67,6 +72,7 @@ tks_recording_tail_new (const char *path,
   self->header = g_string_new (NULL);
   self->wrap = 1u << TKS_RECORDING_TICK_BITS;
   self->lines = g_queue_new ();
+  self->overlong = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->head = g_string_new (NULL);
   self->threads = g_ptr_array_new_with_free_func (g_free);
   self->rest = g_string_new (NULL);
@@ -81,6 +87,7 @@ tks_recording_tail_free (TksRecordingTail *self)
   g_free (self->path);
   g_string_free (self->partial, TRUE);
   g_string_free (self->header, TRUE);
+  g_hash_table_unref (self->overlong);
   g_queue_free_full (self->lines, g_free);
   for (guint i = 0; i < TKS_MAX_NAME_ID; i++)
     g_free (self->announced[i]);
@@ -236,6 +243,7 @@ trim (TksRecordingTail *self)
     {
       char *line = g_queue_pop_head (self->lines);
 
+      g_hash_table_remove (self->overlong, line);
       self->kept -= strlen (line);
       if (self->has_list && g_str_has_prefix (line, "Thread number "))
         list_add (self, line);
@@ -296,11 +304,16 @@ split_header (TksRecordingTail *self)
     self->wrap = 1u << facts.tick_bits;
 }
 
+/* A line of the file (@len bytes, its line break included; @bytes: its length in the file, more
+ * than @len for a line longer than the reader's longest). */
 static void
 add_line (TksRecordingTail *self,
           const char       *line,
-          gsize             len)
+          gsize             len,
+          guint64           bytes)
 {
+  char *kept;
+
   if (!self->header_done)
     {
       g_string_append_len (self->header, line, (gssize) len);
@@ -314,8 +327,11 @@ add_line (TksRecordingTail *self,
         self->header_done = TRUE;
       return;
     }
-  g_queue_push_tail (self->lines, g_strndup (line, len));
+  kept = g_strndup (line, len);
+  g_queue_push_tail (self->lines, kept);
   self->kept += len;
+  if (bytes > len)
+    g_hash_table_insert (self->overlong, kept, g_memdup2 (&bytes, sizeof bytes));
   trim (self);
 }
 
@@ -328,6 +344,7 @@ partial_add (TksRecordingTail *self,
   gsize room = TKS_MAX_LINE_BYTES + 1 - MIN (self->partial->len, TKS_MAX_LINE_BYTES + 1);
 
   g_string_append_len (self->partial, p, (gssize) MIN (len, room));
+  self->partial_bytes += len;
 }
 
 /* The bytes @p to @end (of the file, in order), cut into lines. */
@@ -349,13 +366,15 @@ add_bytes (TksRecordingTail *self,
         {
           /* (a line longer than the reader's longest is kept too long by a byte: the reader
            * says so, and skips it) */
-          partial_add (self, p, (gsize) (nl - p));
-          g_string_append_c (self->partial, '\n');
-          add_line (self, self->partial->str, self->partial->len);
+          partial_add (self, p, (gsize) (nl + 1 - p));
+          if (self->partial->str[self->partial->len - 1] != '\n')
+            g_string_append_c (self->partial, '\n');
+          add_line (self, self->partial->str, self->partial->len, self->partial_bytes);
           g_string_truncate (self->partial, 0);
+          self->partial_bytes = 0;
         }
       else
-        add_line (self, p, (gsize) (nl + 1 - p));
+        add_line (self, p, (gsize) (nl + 1 - p), (guint64) (nl + 1 - p));
       p = nl + 1;
     }
 }
@@ -419,16 +438,12 @@ tks_recording_tail_update_to (TksRecordingTail  *self,
 }
 
 
-GBytes *
-tks_recording_tail_compose (TksRecordingTail *self)
+/* The header with its list as of the first kept line, and the announcements let go. */
+static GString *
+compose_head (TksRecordingTail *self)
 {
-  GString *text;
+  GString *text = g_string_sized_new (self->header->len + self->kept + 4096);
 
-  g_return_val_if_fail (self != NULL, NULL);
-
-  if (!self->header_done)
-    return NULL;
-  text = g_string_sized_new (self->header->len + self->kept + 4096);
   if (self->has_list)
     {
       /* The list as of the first kept line: the threads that exited before it are gone, those
@@ -444,12 +459,79 @@ tks_recording_tail_compose (TksRecordingTail *self)
   for (guint i = 0; i < TKS_MAX_NAME_ID; i++)
     if (self->announced[i] != NULL)
       g_string_append (text, self->announced[i]);
+  return text;
+}
+
+GBytes *
+tks_recording_tail_compose (TksRecordingTail *self)
+{
+  GString *text;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (!self->header_done)
+    return NULL;
+  text = compose_head (self);
   for (GList *l = self->lines->head; l != NULL; l = l->next)
     g_string_append (text, l->data);
   /* a line that goes on past the reader's longest: it says so as it reads the file */
   if (self->partial->len > TKS_MAX_LINE_BYTES)
     g_string_append_printf (text, "%s\n", self->partial->str);
   return g_string_free_to_bytes (text);
+}
+
+/* A line longer than the reader's longest, of which @kept bytes were kept (without their line
+ * break): the reader is given what stands for the rest (it only counts those bytes), so that it
+ * tells of the line as it does reading the file. */
+static void
+feed_overlong (TksParser  *parser,
+               const char *kept,
+               gsize       len,
+               guint64     bytes)
+{
+  g_autofree char *filler = g_malloc (64 * 1024);
+
+  memset (filler, 'x', 64 * 1024);
+  tks_parser_feed (parser, kept, len);
+  for (guint64 left = bytes - MIN (bytes, len + 1); left > 0; )
+    {
+      gsize n = (gsize) MIN (left, 64 * 1024);
+
+      tks_parser_feed (parser, filler, n);
+      left -= n;
+    }
+  tks_parser_feed (parser, "\n", 1);
+}
+
+TksCapture *
+tks_recording_tail_read (TksRecordingTail  *self,
+                         GError           **error)
+{
+  g_autoptr(TksParser) parser = NULL;
+  g_autoptr(GString) head = NULL;
+  TksParsed *parsed;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (!self->header_done)
+    return NULL;
+  parser = tks_parser_new ();
+  head = compose_head (self);
+  tks_parser_feed (parser, head->str, head->len);
+  for (GList *l = self->lines->head; l != NULL; l = l->next)
+    {
+      const guint64 *bytes = g_hash_table_lookup (self->overlong, l->data);
+      gsize len = strlen (l->data);
+
+      if (bytes != NULL)
+        feed_overlong (parser, l->data, len - 1, *bytes);
+      else
+        tks_parser_feed (parser, l->data, len);
+    }
+  if (self->partial->len > TKS_MAX_LINE_BYTES)
+    feed_overlong (parser, self->partial->str, self->partial->len, self->partial_bytes + 1);
+  parsed = tks_parser_finish (parser, error);
+  return parsed != NULL ? tks_capture_new_from_parsed (parsed) : NULL;
 }
 
 guint64

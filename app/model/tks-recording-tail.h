@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "tks-capture.h"
+
 G_BEGIN_DECLS
 
 /*
@@ -47,6 +49,13 @@ gboolean          tks_recording_tail_update_to     (TksRecordingTail  *self,
                                                     GError           **error);
 /* The bounded text; NULL while the header is not complete. */
 GBytes           *tks_recording_tail_compose       (TksRecordingTail  *self);
+/* That text read as a capture, as the reader reads the file: a line longer than the reader's
+ * longest is told of with its length in the file, as the file's reading tells of it (the reader
+ * counts the bytes not kept, so that time grows with such a line, memory does not). NULL while
+ * the header is not complete, or with @error when the text is not a capture (the reader's
+ * reason, as reading the file gives it). */
+TksCapture       *tks_recording_tail_read          (TksRecordingTail  *self,
+                                                    GError           **error);
 /* Bytes of the file read so far; bytes of lines kept now. */
 guint64           tks_recording_tail_get_offset    (TksRecordingTail  *self);
 gsize             tks_recording_tail_get_kept      (TksRecordingTail  *self);

@@ -69,6 +69,7 @@ enum {
 enum {
   SECOND,
   LIVE_STRETCH,
+  LIVE_FAILED,
   STOPPED,
   N_SIGNALS
 };
@@ -201,24 +202,21 @@ stretch_of_tail (TksRecordingTail *tail,
                  guint64           limit,
                  GError          **error)
 {
-  g_autoptr(GBytes) text = NULL;
+  g_autoptr(GError) failure = NULL;
   Stretch *stretch;
-  gsize len;
-  const char *data;
 
   if (!tks_recording_tail_update_to (tail, limit, error))
     return NULL;
   stretch = g_new0 (Stretch, 1);
-  text = tks_recording_tail_compose (tail);
-  if (text == NULL)
-    return stretch;
-  data = g_bytes_get_data (text, &len);
-  stretch->capture = tks_capture_new_from_data (data, len, error);
-  if (stretch->capture == NULL)
+  stretch->capture = tks_recording_tail_read (tail, &failure);
+  if (failure != NULL)
     {
+      g_propagate_error (error, g_steal_pointer (&failure));
       stretch_free (stretch);
       return NULL;
     }
+  if (stretch->capture == NULL)
+    return stretch;
   /* (asked of the tail between this update and the next, as it must be) */
   stretch->wraps = tks_recording_tail_wraps_before (tail, tks_capture_get_start (stretch->capture));
   stretch->wrap = tks_recording_tail_get_tick_wrap (tail);
@@ -247,7 +245,8 @@ reload_done_cb (GObject      *source,
                 gpointer      user_data)
 {
   TksRecording *self = TKS_RECORDING (source);
-  Stretch *stretch = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(GError) error = NULL;
+  Stretch *stretch = g_task_propagate_pointer (G_TASK (result), &error);
   TksRecorderStats st;
   RecordMark mark;
 
@@ -274,6 +273,9 @@ reload_done_cb (GObject      *source,
       self->tick_wrap = stretch->wrap;
       g_signal_emit (self, signals[LIVE_STRETCH], 0, stretch->capture, stretch->wraps);
     }
+  /* the file's end is no capture (yet): the reader's reason, as reading the file gives it */
+  if (error != NULL)
+    g_signal_emit (self, signals[LIVE_FAILED], 0, error);
   g_clear_pointer (&stretch, stretch_free);
 }
 
@@ -687,6 +689,17 @@ tks_recording_class_init (TksRecordingClass *klass)
   signals[LIVE_STRETCH] =
     g_signal_new ("live-stretch", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 2, TKS_TYPE_CAPTURE, G_TYPE_DOUBLE);
+  /**
+   * TksRecording::live-failed:
+   * @error: why the recording's end, read from its file this second, is no capture: the
+   *   reader's reason, as reading the file would give it (a line longer than any of a capture
+   *   that is all the recording holds yet, say)
+   *
+   * Instead of #TksRecording::live-stretch, in a second whose reading failed.
+   */
+  signals[LIVE_FAILED] =
+    g_signal_new ("live-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
   /**
    * TksRecording::stopped:
    * @error: (nullable): why the recording ended, NULL when the board ended its stream as asked

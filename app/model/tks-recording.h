@@ -18,7 +18,8 @@ G_BEGIN_DECLS
  * Once a second, on the main context it was started from, the recording brings its counters
  * up to date and emits TksRecording::second; when the second's reading of the file's end is
  * done, it notes the file's size at that length of the recording (TksRecording:length) and
- * emits TksRecording::live-stretch with the end as a capture. Earlier stretches are read back
+ * emits TksRecording::live-stretch with the end as a capture (or TksRecording::live-failed with
+ * the reader's reason when that end is no capture, as reading the file would say). Earlier stretches are read back
  * from the file on demand (tks_recording_read_back_async()). TksRecording::stopped tells, once,
  * that the worker is done and the file complete: the board ended the stream after
  * tks_recording_stop(), or the board or the link ended it (the error says how). A recording
