@@ -1710,6 +1710,33 @@ client_idle (TksSimboardState *b)
   return TRUE;
 }
 
+/* The link is gone, or another begins (with no link: b->fd is -1). What the host it served
+ * asked for goes with it:
+ * - a recording it streamed ends, as the board's silence would end it, and nobody reads its
+ *   end;
+ * - a command line it sent that the shell has not run yet is dropped, with the note of its
+ *   interrupt. Run with nobody connected, the board would run it alone: a threads_record run
+ *   so would start a recording nothing polls, which no silence would ever end, and every
+ *   later host's would be refused ("A recording is already under way"). */
+static void
+link_reset (TksSimboardState *b)
+{
+  if (b->recording)
+    {
+      static const guint8 stop_byte = 3;
+      BoardStream stream = { { &board_stream_vmt }, b };
+
+      g_assert (b->fd < 0);
+      (void) b->mcu->record_poll (&stream.base, &stop_byte, 1);
+      b->recording = FALSE;
+    }
+  b->line_len = 0;
+  b->command_pending = FALSE;
+  b->uart_rx_raised = FALSE;
+  g_byte_array_set_size (b->in, 0);
+  g_byte_array_set_size (b->out, 0);
+}
+
 gboolean
 tks_simboard_state_catch_up (TksSimboardState *b)
 {
@@ -1733,17 +1760,13 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
   double ticks_per_us = b->opts.tick_hz * b->opts.speed / 1e6;
   int saved_errno = 0;
 
+  link_reset (b);
   b->fd = fd;
   b->is_pty = is_pty;
   b->stop = stop;
   b->io_error = FALSE;
   b->want_exit = FALSE;
-  b->line_len = 0;
-  b->command_pending = FALSE;
-  b->recording = FALSE;
   b->heard_us = g_get_monotonic_time ();
-  g_byte_array_set_size (b->in, 0);
-  g_byte_array_set_size (b->out, 0);
 
   if (b->opts.banner)
     out_str (b, "\r\nChibiOS/RT Shell\r\n");
@@ -1805,19 +1828,10 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
         }
     }
   if (b->recording)
-    {
-      /* The host went away while the board streamed: on a board the silence ends it; here
-       * it ends with the link, as if stopped, and nobody reads the end. */
-      static const guint8 stop_byte = 3;
-      BoardStream stream = { { &board_stream_vmt }, b };
-
-      b->fd = -1;
-      (void) b->mcu->record_poll (&stream.base, &stop_byte, 1);
-      b->recording = FALSE;
-      g_byte_array_set_size (b->out, 0);
-    }
+    g_byte_array_set_size (b->out, 0);
   flush_out (b);
   b->fd = -1;
+  link_reset (b);
   if (saved_errno != 0)
     {
       errno = saved_errno;
