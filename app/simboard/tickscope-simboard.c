@@ -162,6 +162,80 @@ serve_pty (TksSimboardState *board, GError **error)
   return 0;
 }
 
+/* The command line's options, as given. */
+static gint tcp_port = 0;
+static gboolean pty = FALSE;
+static gboolean no_banner = FALSE;
+static gint64 seed = 1, tick_hz = 1000, log_size = 3000;
+static double speed = 1.0;
+static int uptime_ms = 0;
+static int packet_bytes = 256;
+static gint64 baud = 0;
+static int workers = 0;
+static int systime_bits = 32;
+static int idle_s = DEFAULT_IDLE_S;
+static gboolean legacy_defects = FALSE;
+static gboolean legacy = FALSE;
+static gboolean no_events = FALSE;
+static char *truth_path = NULL;
+
+/* The options given, as the board's (those out of range as such, for the board's check):
+ * FALSE, said, when they do not make sense together or do not fit. */
+static gboolean
+options_from_args (TksSimboardOptions *opts)
+{
+  if ((tcp_port > 0) == pty)
+    {
+      g_printerr ("tickscope-simboard: give either --tcp PORT or --pty\n");
+      return FALSE;
+    }
+  if (tcp_port > 65535)
+    {
+      g_printerr ("tickscope-simboard: TCP port %d is out of range (1 to 65535)\n", tcp_port);
+      return FALSE;
+    }
+  if (seed < 0 || seed > G_MAXUINT32 || tick_hz < 0 || tick_hz > G_MAXUINT || log_size < 0
+      || log_size > G_MAXUINT)
+    {
+      g_printerr ("tickscope-simboard: --seed, --tick-hz and --log-size take positive numbers\n");
+      return FALSE;
+    }
+
+  tks_simboard_options_init (opts);
+  opts->seed = (guint32) seed;
+  opts->tick_hz = (guint) tick_hz;
+  opts->log_size = (guint) log_size;
+  opts->speed = speed;
+  opts->uptime_ms = uptime_ms < 0 ? G_MAXUINT : (guint) uptime_ms;
+  opts->banner = !no_banner;
+  opts->packet_bytes = packet_bytes < 0 ? G_MAXUINT : (guint) packet_bytes;
+  opts->baud = baud < 0 || baud > G_MAXUINT ? G_MAXUINT : (guint) baud;
+  opts->workers = workers < 0 ? G_MAXUINT : (guint) workers;
+  opts->legacy_defects = legacy_defects;
+  opts->legacy = legacy;
+  opts->events = !no_events;
+  opts->systime_bits = systime_bits < 0 ? 0 : (guint) systime_bits;
+  if (idle_s < 0)
+    {
+      g_printerr ("tickscope-simboard: --idle-timeout takes a number of seconds, 0 for never\n");
+      return FALSE;
+    }
+  opts->idle_s = (guint) idle_s;
+  return TRUE;
+}
+
+static void
+catch_stop_signals (void)
+{
+  struct sigaction sa;
+
+  signal (SIGPIPE, SIG_IGN);
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = handle_stop_signal;
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -169,21 +243,6 @@ main (int argc, char *argv[])
   g_autoptr (GError) error = NULL;
   TksSimboardOptions opts;
   TksSimboardState *board;
-  gint tcp_port = 0;
-  gboolean pty = FALSE;
-  gboolean no_banner = FALSE;
-  gint64 seed = 1, tick_hz = 1000, log_size = 3000;
-  double speed = 1.0;
-  int uptime_ms = 0;
-  int packet_bytes = 256;
-  gint64 baud = 0;
-  int workers = 0;
-  int systime_bits = 32;
-  int idle_s = DEFAULT_IDLE_S;
-  gboolean legacy_defects = FALSE;
-  gboolean legacy = FALSE;
-  gboolean no_events = FALSE;
-  g_autofree char *truth_path = NULL;
   TksTruthWriter *truth = NULL;
   int status;
   GOptionEntry entries[] = {
@@ -238,58 +297,15 @@ main (int argc, char *argv[])
       g_printerr ("tickscope-simboard: %s\n", error->message);
       return 2;
     }
-  if ((tcp_port > 0) == pty)
-    {
-      g_printerr ("tickscope-simboard: give either --tcp PORT or --pty\n");
-      return 2;
-    }
-  if (tcp_port > 65535)
-    {
-      g_printerr ("tickscope-simboard: TCP port %d is out of range (1 to 65535)\n", tcp_port);
-      return 2;
-    }
-  if (seed < 0 || seed > G_MAXUINT32 || tick_hz < 0 || tick_hz > G_MAXUINT || log_size < 0
-      || log_size > G_MAXUINT)
-    {
-      g_printerr ("tickscope-simboard: --seed, --tick-hz and --log-size take positive numbers\n");
-      return 2;
-    }
-
-  tks_simboard_options_init (&opts);
-  opts.seed = (guint32) seed;
-  opts.tick_hz = (guint) tick_hz;
-  opts.log_size = (guint) log_size;
-  opts.speed = speed;
-  opts.uptime_ms = uptime_ms < 0 ? G_MAXUINT : (guint) uptime_ms;
-  opts.banner = !no_banner;
-  opts.packet_bytes = packet_bytes < 0 ? G_MAXUINT : (guint) packet_bytes;
-  opts.baud = baud < 0 || baud > G_MAXUINT ? G_MAXUINT : (guint) baud;
-  opts.workers = workers < 0 ? G_MAXUINT : (guint) workers;
-  opts.legacy_defects = legacy_defects;
-  opts.legacy = legacy;
-  opts.events = !no_events;
-  opts.systime_bits = systime_bits < 0 ? 0 : (guint) systime_bits;
-  if (idle_s < 0)
-    {
-      g_printerr ("tickscope-simboard: --idle-timeout takes a number of seconds, 0 for never\n");
-      return 2;
-    }
-  opts.idle_s = (guint) idle_s;
+  if (!options_from_args (&opts))
+    return 2;
   if (!tks_simboard_options_check (&opts, &error) || !tks_simboard_state_acquire (&error))
     {
       g_printerr ("tickscope-simboard: %s\n", error->message);
       return 2;
     }
 
-  signal (SIGPIPE, SIG_IGN);
-  {
-    struct sigaction sa;
-
-    memset (&sa, 0, sizeof sa);
-    sa.sa_handler = handle_stop_signal;
-    sigaction (SIGINT, &sa, NULL);
-    sigaction (SIGTERM, &sa, NULL);
-  }
+  catch_stop_signals ();
 
   if (truth_path != NULL && (truth = tks_truth_writer_open (truth_path, &error)) == NULL)
     {

@@ -167,11 +167,65 @@ tks_simboard_state_catch_up (TksSimboardState *b)
   return b->tick >= target;
 }
 
+/* What the client sent, if anything: -1 when the link ended (an errno, or 0 at its end). */
+static int
+take_input (TksSimboardState *b)
+{
+  guint8 buf[512];
+  ssize_t n = read (b->fd, buf, sizeof buf);
+
+  if (n > 0)
+    {
+      g_byte_array_append (b->in, buf, (guint) n);
+      b->heard_us = g_get_monotonic_time ();
+      tks_sim_shell_input (b);
+      tks_sim_record_step (b);
+      return 0;
+    }
+  if (n == 0)
+    return -1;   /* EOF */
+  if (errno == EINTR || errno == EAGAIN)
+    return 0;
+  if (b->is_pty && errno == EIO)
+    {
+      /* Nobody has the pty open: wait for a reader. */
+      g_usleep (20000);
+      return 0;
+    }
+  return errno;
+}
+
+/* A turn of the board's loop: it catches up with real time, takes the client's input, and
+ * waits a little for more. 0 while the link goes on; -1 when it ended, or an errno. */
+static int
+serve_turn (TksSimboardState *b,
+            double            ticks_per_us)
+{
+  struct pollfd pfd = { b->fd, POLLIN, 0 };
+  gboolean caught_up = tks_simboard_state_catch_up (b);
+  int timeout_ms;
+  int r;
+
+  tks_sim_shell_input (b);
+  if (b->out->len > 0)
+    tks_sim_flush_out (b);
+  if (client_idle (b))
+    return -1;
+
+  timeout_ms = !caught_up ? 0 : (int) MAX (1.0, MIN (20.0, 1000.0 / (ticks_per_us * 1e6)));
+  r = poll (&pfd, 1, timeout_ms);
+  if (r < 0)
+    return errno == EINTR ? 0 : errno;
+  if (r > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR)) != 0)
+    return take_input (b);
+  return 0;
+}
+
 int
 tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gint *stop)
 {
   double ticks_per_us = b->opts.tick_hz * b->opts.speed / 1e6;
-  int saved_errno = 0;
+  int ended = 0;
 
   link_reset (b);
   b->fd = fd;
@@ -186,68 +240,16 @@ tks_simboard_state_serve (TksSimboardState *b, int fd, gboolean is_pty, const gi
   tks_sim_out_str (b, "ch> ");
   tks_sim_flush_out (b);
 
-  while (!b->io_error && !b->want_exit && (stop == NULL || !g_atomic_int_get (stop)))
-    {
-      struct pollfd pfd = { fd, POLLIN, 0 };
-      gboolean caught_up = tks_simboard_state_catch_up (b);
-      int timeout_ms;
-      int r;
-
-      tks_sim_shell_input (b);
-      if (b->out->len > 0)
-        tks_sim_flush_out (b);
-      if (client_idle (b))
-        break;
-
-      timeout_ms = !caught_up ? 0 : (int) MAX (1.0, MIN (20.0, 1000.0 / (ticks_per_us * 1e6)));
-      r = poll (&pfd, 1, timeout_ms);
-      if (r < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          saved_errno = errno;
-          break;
-        }
-      if (r > 0 && (pfd.revents & (POLLIN | POLLHUP | POLLERR)) != 0)
-        {
-          guint8 buf[512];
-          ssize_t n = read (fd, buf, sizeof buf);
-
-          if (n > 0)
-            {
-              g_byte_array_append (b->in, buf, (guint) n);
-              b->heard_us = g_get_monotonic_time ();
-              tks_sim_shell_input (b);
-              tks_sim_record_step (b);
-            }
-          else if (n == 0)
-            {
-              break;   /* EOF */
-            }
-          else if (errno == EINTR || errno == EAGAIN)
-            {
-              continue;
-            }
-          else if (is_pty && errno == EIO)
-            {
-              /* Nobody has the pty open: wait for a reader. */
-              g_usleep (20000);
-            }
-          else
-            {
-              saved_errno = errno;
-              break;
-            }
-        }
-    }
+  while (ended == 0 && !b->io_error && !b->want_exit && (stop == NULL || !g_atomic_int_get (stop)))
+    ended = serve_turn (b, ticks_per_us);
   if (b->recording)
     g_byte_array_set_size (b->out, 0);
   tks_sim_flush_out (b);
   b->fd = -1;
   link_reset (b);
-  if (saved_errno != 0)
+  if (ended > 0)
     {
-      errno = saved_errno;
+      errno = ended;
       return -1;
     }
   return 0;
