@@ -206,6 +206,174 @@ load (const char *path)
   return capture;
 }
 
+/* The rows of a subject found in A (@a) and maybe in B (@b): one a metric measured on either
+ * side, or one saying it is in A only. */
+static void
+add_rows_of (GArray        *rows,
+             const Subject *a,
+             const Subject *b)
+{
+  if (b == NULL)
+    {
+      Row row = { a, NULL, N_METRICS, NAN, INFINITY };
+
+      g_array_append_val (rows, row);
+      return;
+    }
+  for (guint m = 0; m < N_METRICS; m++)
+    {
+      Row row = { a, b, m, b->v[m] - a->v[m], 0 };
+
+      if (isnan (a->v[m]) && isnan (b->v[m]))
+        continue;
+      if (isnan (row.change))
+        row.relative = INFINITY;   /* measured on one side only */
+      else if (row.change == 0)
+        row.relative = 0;
+      else
+        row.relative = a->v[m] != 0 ? fabs (row.change / a->v[m]) : INFINITY;
+      g_array_append_val (rows, row);
+    }
+}
+
+/* The rows comparing the subjects of A (@sa, in @order_a) and B: the largest changes first. */
+static GArray *
+rows_of (GHashTable *sa,
+         GPtrArray  *order_a,
+         GHashTable *sb,
+         GPtrArray  *order_b)
+{
+  GArray *rows = g_array_new (FALSE, TRUE, sizeof (Row));
+
+  for (guint i = 0; i < order_a->len; i++)
+    add_rows_of (rows, g_hash_table_lookup (sa, order_a->pdata[i]),
+                 g_hash_table_lookup (sb, order_a->pdata[i]));
+  for (guint i = 0; i < order_b->len; i++)
+    if (!g_hash_table_contains (sa, order_b->pdata[i]))
+      {
+        Row row = { NULL, g_hash_table_lookup (sb, order_b->pdata[i]), N_METRICS, NAN, INFINITY };
+
+        g_array_append_val (rows, row);
+      }
+  g_array_sort (rows, compare_rows);
+  return rows;
+}
+
+static void
+print_csv (GArray *rows)
+{
+  GString *out = g_string_new ("subject,kind,metric,a,b,change,change_percent\n");
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const Row *r = &g_array_index (rows, Row, i);
+      const Subject *s = r->a != NULL ? r->a : r->b;
+      char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+      char c[G_ASCII_DTOSTR_BUF_SIZE], p[G_ASCII_DTOSTR_BUF_SIZE];
+
+      csv_field (out, s->name);
+      g_string_append_printf (out, ",%s,", s->kind == TKS_SUBJECT_THREAD ? "thread" : "handler");
+      if (r->metric == N_METRICS)
+        {
+          g_string_append_printf (out, "present,%d,%d,,\n", r->a != NULL, r->b != NULL);
+          continue;
+        }
+      format_number (a, sizeof a, r->a->v[r->metric], FALSE);
+      format_number (b, sizeof b, r->b->v[r->metric], FALSE);
+      format_number (c, sizeof c, r->change, FALSE);
+      format_number (p, sizeof p, isinf (r->relative) || isnan (r->change) ? NAN
+                                  : 100 * r->change / r->a->v[r->metric] * (r->change != 0), FALSE);
+      g_string_append_printf (out, "%s,%s,%s,%s,%s\n", metric_keys[r->metric],
+                              isnan (r->a->v[r->metric]) ? "" : a,
+                              isnan (r->b->v[r->metric]) ? "" : b,
+                              isnan (r->change) ? "" : c, strcmp (p, "-") == 0 ? "" : p);
+    }
+  fputs (out->str, stdout);
+  g_string_free (out, TRUE);
+}
+
+/* A row's metric, its values and their change, in the table. */
+static void
+add_table_change (TksCliTable *table,
+                  const Row   *r)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  tks_cli_table_add (table, metric_names[r->metric]);
+  format_number (buf, sizeof buf, r->a->v[r->metric], FALSE);
+  tks_cli_table_add (table, buf);
+  format_number (buf, sizeof buf, r->b->v[r->metric], FALSE);
+  tks_cli_table_add (table, buf);
+  format_number (buf, sizeof buf, r->change, TRUE);
+  tks_cli_table_add (table, buf);
+  if (isnan (r->change))
+    tks_cli_table_add (table, "-");
+  else if (isinf (r->relative))
+    tks_cli_table_add (table, _("new"));
+  else
+    {
+      format_number (buf, sizeof buf, r->change != 0 ? 100 * r->change / r->a->v[r->metric] : 0, TRUE);
+      tks_cli_table_add (table, buf);
+    }
+}
+
+static void
+print_table (GArray      *rows,
+             char * const files[])
+{
+  g_autoptr(TksCliTable) table = NULL;
+  g_autofree char *na = tks_cli_escape (files[0]);
+  g_autofree char *nb = tks_cli_escape (files[1]);
+
+  printf ("A: %s\nB: %s\n\n", na, nb);
+  /* Translators: the heads of the columns of tickscope-cli diff */
+  table = tks_cli_table_new ("lllrrrr", _("Subject"), _("Kind"), _("Metric"), "A", "B",
+                             _("Change"), _("Change %"), NULL);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const Row *r = &g_array_index (rows, Row, i);
+      const Subject *s = r->a != NULL ? r->a : r->b;
+      g_autofree char *name = tks_cli_escape (s->name);
+
+      tks_cli_table_add (table, name);
+      tks_cli_table_add (table, s->kind == TKS_SUBJECT_THREAD ? _("thread") : _("handler"));
+      if (r->metric == N_METRICS)
+        {
+          tks_cli_table_add (table, r->a != NULL ? _("only in A") : _("only in B"));
+          for (guint c = 0; c < 4; c++)
+            tks_cli_table_add (table, "");
+          continue;
+        }
+      add_table_change (table, r);
+    }
+  tks_cli_table_print (table, stdout);
+}
+
+/* The files and the format given make sense: else a message and FALSE. */
+static gboolean
+check_args (char * const files[],
+            const char  *format)
+{
+  if (files == NULL || files[0] == NULL || files[1] == NULL || files[2] != NULL)
+    {
+      fprintf (stderr, _("tickscope-cli diff: give two captures, A and B\n"));
+      return FALSE;
+    }
+  if (format != NULL && strcmp (format, "text") != 0 && strcmp (format, "csv") != 0)
+    {
+      g_autofree char *shown = tks_cli_escape (format);
+
+      fprintf (stderr, _("tickscope-cli diff: unknown format “%s”: use text or csv\n"), shown);
+      return FALSE;
+    }
+  if (strcmp (files[0], "-") == 0 && strcmp (files[1], "-") == 0)
+    {
+      fprintf (stderr, _("tickscope-cli diff: only one of A and B can be standard input\n"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 int
 tks_cli_diff (int    argc,
               char **argv)
@@ -223,8 +391,7 @@ tks_cli_diff (int    argc,
   g_autoptr(GHashTable) sa = NULL, sb = NULL;
   g_autoptr(GPtrArray) order_a = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) order_b = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (Row));
-  gboolean csv;
+  g_autoptr(GArray) rows = NULL;
 
   g_option_context_set_summary (context,
     _("Compares two captures of the same firmware, thread by thread and handler by handler:\n"
@@ -238,142 +405,17 @@ tks_cli_diff (int    argc,
       fprintf (stderr, "tickscope-cli diff: %s\n", error->message);
       return TKS_CLI_MISUSE;
     }
-  if (files == NULL || files[0] == NULL || files[1] == NULL || files[2] != NULL)
-    {
-      fprintf (stderr, _("tickscope-cli diff: give two captures, A and B\n"));
-      return TKS_CLI_MISUSE;
-    }
-  if (format != NULL && strcmp (format, "text") != 0 && strcmp (format, "csv") != 0)
-    {
-      g_autofree char *shown = tks_cli_escape (format);
-
-      fprintf (stderr, _("tickscope-cli diff: unknown format “%s”: use text or csv\n"), shown);
-      return TKS_CLI_MISUSE;
-    }
-  csv = format != NULL && strcmp (format, "csv") == 0;
-  if (strcmp (files[0], "-") == 0 && strcmp (files[1], "-") == 0)
-    {
-      fprintf (stderr, _("tickscope-cli diff: only one of A and B can be standard input\n"));
-      return TKS_CLI_MISUSE;
-    }
+  if (!check_args (files, format))
+    return TKS_CLI_MISUSE;
 
   if ((ca = load (files[0])) == NULL || (cb = load (files[1])) == NULL)
     return TKS_CLI_BAD;
   sa = subjects_of (ca, order_a);
   sb = subjects_of (cb, order_b);
-
-  for (guint i = 0; i < order_a->len; i++)
-    {
-      const Subject *a = g_hash_table_lookup (sa, order_a->pdata[i]);
-      const Subject *b = g_hash_table_lookup (sb, order_a->pdata[i]);
-
-      if (b == NULL)
-        {
-          Row row = { a, NULL, N_METRICS, NAN, INFINITY };
-
-          g_array_append_val (rows, row);
-          continue;
-        }
-      for (guint m = 0; m < N_METRICS; m++)
-        {
-          Row row = { a, b, m, b->v[m] - a->v[m], 0 };
-
-          if (isnan (a->v[m]) && isnan (b->v[m]))
-            continue;
-          if (isnan (row.change))
-            row.relative = INFINITY;   /* measured on one side only */
-          else if (row.change == 0)
-            row.relative = 0;
-          else
-            row.relative = a->v[m] != 0 ? fabs (row.change / a->v[m]) : INFINITY;
-          g_array_append_val (rows, row);
-        }
-    }
-  for (guint i = 0; i < order_b->len; i++)
-    if (!g_hash_table_contains (sa, order_b->pdata[i]))
-      {
-        Row row = { NULL, g_hash_table_lookup (sb, order_b->pdata[i]), N_METRICS, NAN, INFINITY };
-
-        g_array_append_val (rows, row);
-      }
-  g_array_sort (rows, compare_rows);
-
-  if (csv)
-    {
-      GString *out = g_string_new ("subject,kind,metric,a,b,change,change_percent\n");
-
-      for (guint i = 0; i < rows->len; i++)
-        {
-          const Row *r = &g_array_index (rows, Row, i);
-          const Subject *s = r->a != NULL ? r->a : r->b;
-          char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
-          char c[G_ASCII_DTOSTR_BUF_SIZE], p[G_ASCII_DTOSTR_BUF_SIZE];
-
-          csv_field (out, s->name);
-          g_string_append_printf (out, ",%s,", s->kind == TKS_SUBJECT_THREAD ? "thread" : "handler");
-          if (r->metric == N_METRICS)
-            {
-              g_string_append_printf (out, "present,%d,%d,,\n", r->a != NULL, r->b != NULL);
-              continue;
-            }
-          format_number (a, sizeof a, r->a->v[r->metric], FALSE);
-          format_number (b, sizeof b, r->b->v[r->metric], FALSE);
-          format_number (c, sizeof c, r->change, FALSE);
-          format_number (p, sizeof p, isinf (r->relative) || isnan (r->change) ? NAN
-                                      : 100 * r->change / r->a->v[r->metric] * (r->change != 0), FALSE);
-          g_string_append_printf (out, "%s,%s,%s,%s,%s\n", metric_keys[r->metric],
-                                  isnan (r->a->v[r->metric]) ? "" : a,
-                                  isnan (r->b->v[r->metric]) ? "" : b,
-                                  isnan (r->change) ? "" : c, strcmp (p, "-") == 0 ? "" : p);
-        }
-      fputs (out->str, stdout);
-      g_string_free (out, TRUE);
-      return TKS_CLI_OK;
-    }
-
-  {
-    g_autoptr(TksCliTable) table = NULL;
-    g_autofree char *na = tks_cli_escape (files[0]);
-    g_autofree char *nb = tks_cli_escape (files[1]);
-
-    printf ("A: %s\nB: %s\n\n", na, nb);
-    /* Translators: the heads of the columns of tickscope-cli diff */
-    table = tks_cli_table_new ("lllrrrr", _("Subject"), _("Kind"), _("Metric"), "A", "B",
-                               _("Change"), _("Change %"), NULL);
-    for (guint i = 0; i < rows->len; i++)
-      {
-        const Row *r = &g_array_index (rows, Row, i);
-        const Subject *s = r->a != NULL ? r->a : r->b;
-        g_autofree char *name = tks_cli_escape (s->name);
-        char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-        tks_cli_table_add (table, name);
-        tks_cli_table_add (table, s->kind == TKS_SUBJECT_THREAD ? _("thread") : _("handler"));
-        if (r->metric == N_METRICS)
-          {
-            tks_cli_table_add (table, r->a != NULL ? _("only in A") : _("only in B"));
-            for (guint c = 0; c < 4; c++)
-              tks_cli_table_add (table, "");
-            continue;
-          }
-        tks_cli_table_add (table, metric_names[r->metric]);
-        format_number (buf, sizeof buf, r->a->v[r->metric], FALSE);
-        tks_cli_table_add (table, buf);
-        format_number (buf, sizeof buf, r->b->v[r->metric], FALSE);
-        tks_cli_table_add (table, buf);
-        format_number (buf, sizeof buf, r->change, TRUE);
-        tks_cli_table_add (table, buf);
-        if (isnan (r->change))
-          tks_cli_table_add (table, "-");
-        else if (isinf (r->relative))
-          tks_cli_table_add (table, _("new"));
-        else
-          {
-            format_number (buf, sizeof buf, r->change != 0 ? 100 * r->change / r->a->v[r->metric] : 0, TRUE);
-            tks_cli_table_add (table, buf);
-          }
-      }
-    tks_cli_table_print (table, stdout);
-  }
+  rows = rows_of (sa, order_a, sb, order_b);
+  if (format != NULL && strcmp (format, "csv") == 0)
+    print_csv (rows);
+  else
+    print_table (rows, files);
   return TKS_CLI_OK;
 }
