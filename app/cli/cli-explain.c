@@ -87,6 +87,187 @@ print_breakdown (TksCapture *capture,
   fputs (text, stdout);
 }
 
+/* Prints the help and TRUE when asked for it (--help, -h before any “--”). */
+static gboolean
+print_help_if_asked (GOptionContext *context,
+                     int             argc,
+                     char          **argv)
+{
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
+      {
+        g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+        fputs (help, stdout);
+        return TRUE;
+      }
+    else if (strcmp (argv[i], "--") == 0)
+      break;
+  return FALSE;
+}
+
+/* The arguments make sense (@at: --at's time, NAN without it): else a message and FALSE. */
+static gboolean
+check_explain_args (char * const files[],
+                    int          n_worst,
+                    const char  *at_text,
+                    double      *at)
+{
+  char *end = NULL;
+
+  if (files == NULL || files[0] == NULL || files[1] != NULL)
+    {
+      fprintf (stderr, _("tickscope-cli explain: give exactly one FILE (or “-”)\n"));
+      return FALSE;
+    }
+  if (n_worst < 1)
+    {
+      fprintf (stderr, _("tickscope-cli explain: --worst must be at least 1\n"));
+      return FALSE;
+    }
+  *at = NAN;
+  if (at_text == NULL)
+    return TRUE;
+  *at = g_ascii_strtod (at_text, &end);
+  if (end == at_text || *end != '\0' || !isfinite (*at))
+    {
+      g_autofree char *shown = tks_cli_escape (at_text);
+
+      fprintf (stderr, _("tickscope-cli explain: --at must be a finite number of ticks, not “%s”\n"),
+               shown);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The capture in @file, its warnings said; NULL, said, when it does not load. */
+static TksCapture *
+load_explained (const char *file)
+{
+  g_autofree char *base = g_path_get_basename (file);
+  g_autoptr(GError) error = NULL;
+  const char * const *warnings;
+  guint n_warnings = 0;
+  TksCapture *capture;
+
+  capture = tks_cli_load (file, strcmp (file, "-") == 0 ? "standard input" : base, &error);
+  if (capture == NULL)
+    {
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli explain: %s\n", message);
+      return NULL;
+    }
+  warnings = tks_capture_get_warnings (capture, &n_warnings);
+  for (guint i = 0; warnings != NULL && i < n_warnings; i++)
+    tks_cli_print_warning (stderr, "tickscope-cli explain: ", warnings[i]);
+  return capture;
+}
+
+/* The wake-up nearest @at among the threads of that name (every thread's without them),
+ * explained: FALSE when there is none. */
+static gboolean
+explain_at (TksCapture  *capture,
+            TksEvents   *events,
+            const guint *threads,
+            guint        n_threads,
+            double       at)
+{
+  guint best = G_MAXUINT;
+  double best_d = INFINITY;
+
+  for (guint k = 0; k < MAX (n_threads, 1); k++)
+    {
+      guint t = threads != NULL ? threads[k] : G_MAXUINT;
+      guint i = tks_latency_nearest (events, t, at);
+      const TksWakeup *w;
+      double d;
+
+      if (i == G_MAXUINT)
+        continue;
+      w = &tks_events_get_wakeups (events, NULL)[i];
+      d = at < w->ready.pos ? w->ready.pos - at : at > w->run.pos ? at - w->run.pos : 0;
+      if (d < best_d)
+        {
+          best_d = d;
+          best = i;
+        }
+    }
+  if (best == G_MAXUINT)
+    return FALSE;
+  print_breakdown (capture, events, best);
+  return TRUE;
+}
+
+/* The @n_worst longest wake-ups over the threads of that name (every thread's without them),
+ * the longest first, explained: FALSE when there is none. */
+static gboolean
+explain_worst (TksCapture  *capture,
+               TksEvents   *events,
+               const guint *threads,
+               guint        n_threads,
+               guint        n_worst)
+{
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (guint));
+  const TksWakeup *w;
+
+  for (guint k = 0; k < MAX (n_threads, 1); k++)
+    {
+      guint n_found = 0;
+      g_autofree guint *found = tks_latency_worst (events, threads != NULL ? threads[k] : G_MAXUINT,
+                                                   n_worst, &n_found);
+
+      g_array_append_vals (all, found, n_found);
+    }
+  if (all->len == 0)
+    return FALSE;
+  w = tks_events_get_wakeups (events, NULL);
+  for (guint i = 1; i < all->len; i++)
+    for (guint j = i; j > 0 && w[g_array_index (all, guint, j)].latency
+                               > w[g_array_index (all, guint, j - 1)].latency; j--)
+      {
+        guint tmp = g_array_index (all, guint, j);
+
+        g_array_index (all, guint, j) = g_array_index (all, guint, j - 1);
+        g_array_index (all, guint, j - 1) = tmp;
+      }
+  for (guint i = 0; i < MIN (all->len, n_worst); i++)
+    {
+      if (i > 0)
+        printf ("\n");
+      print_breakdown (capture, events, g_array_index (all, guint, i));
+    }
+  return TRUE;
+}
+
+/* No wake-up (of the threads of @thread_text, or any) was switched in: how many were made
+ * ready. */
+static void
+explain_none (TksEvents   *events,
+              const guint *threads,
+              guint        n_threads,
+              const char  *thread_text)
+{
+  guint n_wakeups, n_ready = 0;
+  const TksWakeup *w = tks_events_get_wakeups (events, &n_wakeups);
+  g_autofree char *shown = NULL;
+
+  for (guint i = 0; i < n_wakeups; i++)
+    for (guint k = 0; k < MAX (n_threads, 1); k++)
+      n_ready += threads == NULL || w[i].thread == threads[k];
+  if (thread_text == NULL)
+    {
+      printf (_("No wake-up in the capture was switched in (%u made ready)\n"), n_ready);
+      return;
+    }
+  shown = tks_cli_escape (thread_text);
+  if (n_ready == 0)
+    printf (_("%s: never made ready in the capture (no Ready entry names it)\n"), shown);
+  else
+    printf (_("%s: made ready %u times in the capture, never switched in after it\n"),
+            shown, n_ready);
+}
+
 int
 tks_cli_explain (int    argc,
                  char **argv)
@@ -99,7 +280,7 @@ tks_cli_explain (int    argc,
   g_autofree char *at_text = NULL;
   g_autofree guint *threads = NULL;
   int n_worst = EXPLAIN_DEFAULT_WORST;
-  guint n_threads = 0, n_found = 0;
+  guint n_threads = 0;
   TksEvents *events;
   GOptionEntry entries[] = {
     { "thread", 0, 0, G_OPTION_ARG_STRING, &thread_text, N_("Only the wake-ups of this thread (its name)"), "T" },
@@ -117,65 +298,18 @@ tks_cli_explain (int    argc,
                                   "the threads that ran meanwhile, the largest\nfirst, and the rest. "
                                   "Needs an events recording with wake-ups."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  for (int i = 1; i < argc; i++)
-    if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
-      {
-        g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-
-        fputs (help, stdout);
-        return TKS_CLI_OK;
-      }
-    else if (strcmp (argv[i], "--") == 0)
-      break;
+  if (print_help_if_asked (context, argc, argv))
+    return TKS_CLI_OK;
   g_option_context_set_help_enabled (context, FALSE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "tickscope-cli explain: %s\n", error->message);
       return TKS_CLI_MISUSE;
     }
-  if (files == NULL || files[0] == NULL || files[1] != NULL)
-    {
-      fprintf (stderr, _("tickscope-cli explain: give exactly one FILE (or “-”)\n"));
-      return TKS_CLI_MISUSE;
-    }
-  if (n_worst < 1)
-    {
-      fprintf (stderr, _("tickscope-cli explain: --worst must be at least 1\n"));
-      return TKS_CLI_MISUSE;
-    }
-  if (at_text != NULL)
-    {
-      char *end = NULL;
-
-      at = g_ascii_strtod (at_text, &end);
-      if (end == at_text || *end != '\0' || !isfinite (at))
-        {
-          g_autofree char *shown = tks_cli_escape (at_text);
-
-          fprintf (stderr, _("tickscope-cli explain: --at must be a finite number of ticks, not “%s”\n"),
-                   shown);
-          return TKS_CLI_MISUSE;
-        }
-    }
-
-  {
-    g_autofree char *base = g_path_get_basename (files[0]);
-    const char * const *warnings;
-    guint n_warnings = 0;
-
-    capture = tks_cli_load (files[0], strcmp (files[0], "-") == 0 ? "standard input" : base,
-                            &error);
-    if (capture == NULL)
-      {
-        g_autofree char *message = tks_cli_escape (error->message);
-
-        fprintf (stderr, "tickscope-cli explain: %s\n", message);
-        return TKS_CLI_BAD;
-      }
-    warnings = tks_capture_get_warnings (capture, &n_warnings);
-    for (guint i = 0; warnings != NULL && i < n_warnings; i++)
-      tks_cli_print_warning (stderr, "tickscope-cli explain: ", warnings[i]);
-  }
+  if (!check_explain_args (files, n_worst, at_text, &at))
+    return TKS_CLI_MISUSE;
+  if ((capture = load_explained (files[0])) == NULL)
+    return TKS_CLI_BAD;
 
   if (thread_text != NULL)
     {
@@ -192,91 +326,11 @@ tks_cli_explain (int    argc,
   if (events == NULL)
     return TKS_CLI_BAD;
 
-  if (!isnan (at))
-    {
-      guint best = G_MAXUINT;
-      double best_d = INFINITY;
-
-      /* the nearest among the threads of that name (every thread's without --thread) */
-      for (guint k = 0; k < MAX (n_threads, 1); k++)
-        {
-          guint t = threads != NULL ? threads[k] : G_MAXUINT;
-          guint i = tks_latency_nearest (events, t, at);
-          const TksWakeup *w;
-          double d;
-
-          if (i == G_MAXUINT)
-            continue;
-          w = &tks_events_get_wakeups (events, NULL)[i];
-          d = at < w->ready.pos ? w->ready.pos - at : at > w->run.pos ? at - w->run.pos : 0;
-          if (d < best_d)
-            {
-              best_d = d;
-              best = i;
-            }
-        }
-      if (best != G_MAXUINT)
-        {
-          print_breakdown (capture, events, best);
-          return TKS_CLI_OK;
-        }
-    }
-  else
-    {
-      g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (guint));
-
-      for (guint k = 0; k < MAX (n_threads, 1); k++)
-        {
-          g_autofree guint *found = tks_latency_worst (events, threads != NULL ? threads[k] : G_MAXUINT,
-                                                       (guint) n_worst, &n_found);
-
-          g_array_append_vals (all, found, n_found);
-        }
-      if (all->len > 0)
-        {
-          const TksWakeup *w = tks_events_get_wakeups (events, NULL);
-
-          /* the longest first over the threads of that name */
-          for (guint i = 1; i < all->len; i++)
-            for (guint j = i; j > 0 && w[g_array_index (all, guint, j)].latency
-                                       > w[g_array_index (all, guint, j - 1)].latency; j--)
-              {
-                guint tmp = g_array_index (all, guint, j);
-
-                g_array_index (all, guint, j) = g_array_index (all, guint, j - 1);
-                g_array_index (all, guint, j - 1) = tmp;
-              }
-          for (guint i = 0; i < MIN (all->len, (guint) n_worst); i++)
-            {
-              if (i > 0)
-                printf ("\n");
-              print_breakdown (capture, events, g_array_index (all, guint, i));
-            }
-          return TKS_CLI_OK;
-        }
-    }
-
+  if (!isnan (at) ? explain_at (capture, events, threads, n_threads, at)
+                  : explain_worst (capture, events, threads, n_threads, (guint) n_worst))
+    return TKS_CLI_OK;
   /* No wake-up was switched in. */
-  {
-    guint n_wakeups, n_ready = 0;
-    const TksWakeup *w = tks_events_get_wakeups (events, &n_wakeups);
-
-    for (guint i = 0; i < n_wakeups; i++)
-      for (guint k = 0; k < MAX (n_threads, 1); k++)
-        n_ready += threads == NULL || w[i].thread == threads[k];
-    if (thread_text != NULL)
-      {
-        g_autofree char *shown = tks_cli_escape (thread_text);
-
-        if (n_ready == 0)
-          printf (_("%s: never made ready in the capture (no Ready entry names it)\n"), shown);
-        else
-          printf (_("%s: made ready %u times in the capture, never switched in after it\n"),
-                  shown, n_ready);
-      }
-    else
-      printf (_("No wake-up in the capture was switched in (%u made ready)\n"), n_ready);
-  }
+  explain_none (events, threads, n_threads, thread_text);
   return TKS_CLI_OK;
 }
 
