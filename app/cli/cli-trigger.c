@@ -192,6 +192,169 @@ restart_if_held (TksSession *session,
   return TRUE;
 }
 
+/* The options make sense together (@condition: --when's, read): else a message and FALSE.
+ * Everything is checked before anything is sent. */
+static gboolean
+check_trigger_args (const TksCliBoardOptions *opts,
+                    TksCondition             *condition)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (opts->output != NULL && !opts->wait)
+    {
+      fprintf (stderr, _("tickscope-cli trigger: -o goes with --wait (the capture is fetched "
+                         "once the board froze)\n"));
+      return FALSE;
+    }
+  if (opts->wait && opts->output == NULL)
+    {
+      fprintf (stderr, _("tickscope-cli trigger: say where the capture goes: --wait -o FILE.txt "
+                         "(or -o - for standard output)\n"));
+      return FALSE;
+    }
+  if (opts->when != NULL && !tks_condition_parse (opts->when, condition, &error))
+    {
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli trigger: %s\n", message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Gives the board @condition and says what it answered (on @words): FALSE on failure (said). */
+static gboolean
+set_condition (TksSession         *session,
+               Waiter             *w,
+               const TksCondition *condition,
+               FILE               *words)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *command = tks_condition_to_command (condition);
+  g_autofree char *reply = board_command (session, w, command, &error);
+  g_autofree char *said = NULL;
+  g_autofree char *shown = NULL;
+  g_auto(TksConditionReply) read = { 0 };
+
+  if (reply == NULL)
+    {
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      if (!w->interrupted)
+        fprintf (stderr, "tickscope-cli trigger: %s\n", message);
+      return FALSE;
+    }
+  tks_condition_reply_read (reply, &read);
+  said = tks_condition_reply_describe (&read);
+  shown = tks_cli_escape (said);
+  if (read.kind != TKS_CONDITION_REPLY_SET && read.kind != TKS_CONDITION_REPLY_NONE)
+    {
+      fprintf (stderr, "tickscope-cli trigger: %s\n", shown);
+      return FALSE;
+    }
+  fprintf (words, "%s\n", shown);
+  fflush (words);
+  return read.kind != TKS_CONDITION_REPLY_SET || restart_if_held (session, w, words);
+}
+
+typedef enum
+{
+  WAIT_GO_ON,
+  WAIT_FROZEN,
+  WAIT_FAILED,   /* said */
+} WaitStep;
+
+/* One look at the board's mode, @waited seconds into the wait for its freeze (@shown: the
+ * mode said last). */
+static WaitStep
+wait_step (TksSession               *session,
+           Waiter                   *w,
+           const TksCliBoardOptions *opts,
+           double                    wait_s,
+           double                    waited,
+           gboolean                  tty,
+           TksBoardMode             *shown)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = board_command (session, w, TKS_CONDITION_COMMAND, &error);
+  g_auto(TksConditionReply) read = { 0 };
+
+  if (reply == NULL)
+    {
+      if (!w->interrupted)
+        {
+          g_autofree char *message = tks_cli_escape (error->message);
+
+          if (tty)
+            fputc ('\n', stderr);
+          fprintf (stderr, "tickscope-cli trigger: %s\n", message);
+        }
+      return WAIT_FAILED;
+    }
+  tks_condition_reply_read (reply, &read);
+  if (read.mode == TKS_BOARD_MODE_UNKNOWN)
+    {
+      g_autofree char *said = tks_condition_reply_describe (&read);
+      g_autofree char *escaped = tks_cli_escape (said);
+
+      if (read.kind == TKS_CONDITION_REPLY_SET || read.kind == TKS_CONDITION_REPLY_NONE)
+        fprintf (stderr, _("tickscope-cli trigger: the board does not say whether its "
+                           "log froze (its library prints no “Mode:” after "
+                           "“Condition:”): fetch with tickscope-cli fetch instead\n"));
+      else
+        fprintf (stderr, "tickscope-cli trigger: %s\n", escaped);
+      return WAIT_FAILED;
+    }
+  if (!opts->quiet)
+    show_wait (read.mode, *shown, waited, tty);
+  *shown = read.mode;
+  if (read.mode == TKS_BOARD_MODE_FROZEN)
+    return WAIT_FROZEN;
+  if (wait_s > 0 && waited >= wait_s)
+    {
+      if (tty)
+        fputc ('\n', stderr);
+      fprintf (stderr, _("tickscope-cli trigger: the board did not freeze within %.0f s; "
+                         "the condition stays armed (--when off removes it)\n"), wait_s);
+      return WAIT_FAILED;
+    }
+  return WAIT_GO_ON;
+}
+
+/* Waits for the board's log to freeze, at most @wait_s seconds (0: for ever): FALSE when it
+ * did not (said, unless interrupted). */
+static gboolean
+wait_for_freeze (TksSession               *session,
+                 Waiter                   *w,
+                 const TksCliBoardOptions *opts,
+                 double                    wait_s)
+{
+  gint64 begin = g_get_monotonic_time ();
+  TksBoardMode shown = TKS_BOARD_MODE_UNKNOWN;
+  gboolean tty = !opts->quiet && isatty (STDERR_FILENO);
+
+  for (;;)
+    {
+      double waited = (g_get_monotonic_time () - begin) / (double) G_USEC_PER_SEC;
+      WaitStep step = wait_step (session, w, opts, wait_s, waited, tty, &shown);
+
+      if (step == WAIT_FAILED)
+        return FALSE;
+      if (step == WAIT_FROZEN)
+        break;
+      pause_ms (w, POLL_MS);
+      if (w->interrupted)
+        {
+          if (tty)
+            fputc ('\n', stderr);
+          return FALSE;
+        }
+    }
+  if (tty)
+    fputc ('\n', stderr);
+  return TRUE;
+}
+
 int
 tks_cli_trigger_when (const char         *port,
                       TksCliBoardOptions *opts)
@@ -199,35 +362,15 @@ tks_cli_trigger_when (const char         *port,
   g_autoptr(TksSession) session = NULL;
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *command = NULL;
   Waiter w = { 0 };
   TksCondition condition;
   double wait_s = 0;
   FILE *words;
-  gboolean tty;
   guint sigint_id = 0;
   int ret = TKS_CLI_BAD;
 
-  /* Everything is checked before anything is sent. */
-  if (opts->output != NULL && !opts->wait)
-    {
-      fprintf (stderr, _("tickscope-cli trigger: -o goes with --wait (the capture is fetched "
-                         "once the board froze)\n"));
-      return TKS_CLI_MISUSE;
-    }
-  if (opts->wait && opts->output == NULL)
-    {
-      fprintf (stderr, _("tickscope-cli trigger: say where the capture goes: --wait -o FILE.txt "
-                         "(or -o - for standard output)\n"));
-      return TKS_CLI_MISUSE;
-    }
-  if (opts->when != NULL && !tks_condition_parse (opts->when, &condition, &error))
-    {
-      g_autofree char *message = tks_cli_escape (error->message);
-
-      fprintf (stderr, "tickscope-cli trigger: %s\n", message);
-      return TKS_CLI_MISUSE;
-    }
+  if (!check_trigger_args (opts, &condition))
+    return TKS_CLI_MISUSE;
   if (opts->wait)
     {
       /* With --wait, --timeout bounds the wait; the board may stay silent as long as usual. */
@@ -250,103 +393,12 @@ tks_cli_trigger_when (const char         *port,
       fprintf (stderr, "tickscope-cli trigger: %s\n", error->message);
       goto out;
     }
-
-  if (opts->when != NULL)
-    {
-      g_autofree char *reply = NULL;
-      g_autofree char *said = NULL;
-      g_autofree char *shown = NULL;
-      g_auto(TksConditionReply) read = { 0 };
-
-      command = tks_condition_to_command (&condition);
-      reply = board_command (session, &w, command, &error);
-      if (reply == NULL)
-        {
-          g_autofree char *message = tks_cli_escape (error->message);
-
-          if (!w.interrupted)
-            fprintf (stderr, "tickscope-cli trigger: %s\n", message);
-          goto out;
-        }
-      tks_condition_reply_read (reply, &read);
-      said = tks_condition_reply_describe (&read);
-      shown = tks_cli_escape (said);
-      if (read.kind != TKS_CONDITION_REPLY_SET && read.kind != TKS_CONDITION_REPLY_NONE)
-        {
-          fprintf (stderr, "tickscope-cli trigger: %s\n", shown);
-          goto out;
-        }
-      fprintf (words, "%s\n", shown);
-      fflush (words);
-      if (read.kind == TKS_CONDITION_REPLY_SET && !restart_if_held (session, &w, words))
-        goto out;
-    }
-
+  if (opts->when != NULL && !set_condition (session, &w, &condition, words))
+    goto out;
   if (opts->wait)
     {
-      gint64 begin = g_get_monotonic_time ();
-      TksBoardMode shown = TKS_BOARD_MODE_UNKNOWN;
-      gboolean frozen = FALSE;
-
-      tty = !opts->quiet && isatty (STDERR_FILENO);
-      while (!frozen)
-        {
-          g_autofree char *reply = NULL;
-          g_auto(TksConditionReply) read = { 0 };
-          double waited = (g_get_monotonic_time () - begin) / (double) G_USEC_PER_SEC;
-
-          reply = board_command (session, &w, TKS_CONDITION_COMMAND, &error);
-          if (reply == NULL)
-            {
-              if (!w.interrupted)
-                {
-                  g_autofree char *message = tks_cli_escape (error->message);
-
-                  if (tty)
-                    fputc ('\n', stderr);
-                  fprintf (stderr, "tickscope-cli trigger: %s\n", message);
-                }
-              goto out;
-            }
-          tks_condition_reply_read (reply, &read);
-          if (read.mode == TKS_BOARD_MODE_UNKNOWN)
-            {
-              g_autofree char *said = tks_condition_reply_describe (&read);
-              g_autofree char *escaped = tks_cli_escape (said);
-
-              if (read.kind == TKS_CONDITION_REPLY_SET || read.kind == TKS_CONDITION_REPLY_NONE)
-                fprintf (stderr, _("tickscope-cli trigger: the board does not say whether its "
-                                   "log froze (its library prints no “Mode:” after "
-                                   "“Condition:”): fetch with tickscope-cli fetch instead\n"));
-              else
-                fprintf (stderr, "tickscope-cli trigger: %s\n", escaped);
-              goto out;
-            }
-          if (!opts->quiet)
-            show_wait (read.mode, shown, waited, tty);
-          shown = read.mode;
-          if (read.mode == TKS_BOARD_MODE_FROZEN)
-            {
-              frozen = TRUE;
-              break;
-            }
-          if (wait_s > 0 && waited >= wait_s)
-            {
-              if (tty)
-                fputc ('\n', stderr);
-              fprintf (stderr, _("tickscope-cli trigger: the board did not freeze within %.0f s; "
-                                 "the condition stays armed (--when off removes it)\n"), wait_s);
-              goto out;
-            }
-          pause_ms (&w, POLL_MS);
-          if (w.interrupted)
-            break;
-        }
-      if (tty)
-        fputc ('\n', stderr);
-      if (!frozen)
+      if (!wait_for_freeze (session, &w, opts, wait_s))
         goto out;
-
       /* Ctrl+C during the fetch (bounded by the board's silence) ends the program. */
       g_source_remove (sigint_id);
       sigint_id = 0;
