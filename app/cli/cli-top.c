@@ -285,6 +285,188 @@ on_notice (const char *message,
     fprintf (stderr, _("tickscope-cli top: warning: %s\n"), shown);
 }
 
+/* The arguments make sense (@interval: --interval's seconds): else a message and FALSE. */
+static gboolean
+check_top_args (int         argc,
+                const char *interval_text,
+                int         count,
+                double      duration,
+                int         baud,
+                double     *interval)
+{
+  char *end = NULL;
+
+  if (argc != 2)
+    {
+      fprintf (stderr, _("tickscope-cli %s: give one PORT (see tickscope-cli %s --help)\n"),
+               "top", "top");
+      return FALSE;
+    }
+  *interval = 1;
+  if (interval_text != NULL)
+    *interval = g_ascii_strtod (interval_text, &end);
+  if ((interval_text != NULL && (end == interval_text || *end != '\0')) ||
+      !(*interval >= 0.1 && *interval <= 3600) || count < 0 || duration < 0 || baud < 0)
+    {
+      fprintf (stderr, _("tickscope-cli top: --interval takes 0.1 to 3600 seconds; --count, "
+                         "--duration and --baud are positive\n"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Where the recording goes: @output, or a temporary file (@temporary). FALSE, said, when no
+ * temporary file can be made. */
+static gboolean
+recording_path (const char  *output,
+                char       **path,
+                gboolean    *temporary)
+{
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  if (output != NULL)
+    {
+      *path = g_strdup (output);
+      return TRUE;
+    }
+  fd = g_file_open_tmp ("tickscope-top-XXXXXX.txt", path, &error);
+  if (fd < 0)
+    {
+      fprintf (stderr, "tickscope-cli top: %s\n", error->message);
+      return FALSE;
+    }
+  close (fd);
+  *temporary = TRUE;
+  return TRUE;
+}
+
+/* The link to the board at @port (@transport) and a recorder into @path: NULL, said, when
+ * either cannot be had. */
+static TksRecorder *
+open_recorder (const char    *port,
+               int            baud,
+               const char    *path,
+               gboolean       events,
+               Top           *top,
+               TksTransport **transport)
+{
+  g_autoptr(GError) error = NULL;
+  TksTransportOptions topts = { 0 };
+  TksRecorder *recorder;
+
+#ifdef HAVE_SIMBOARD
+  tks_transport_set_demo_funcs (tks_simboard_start_demo, tks_simboard_stop_demo);
+#endif
+  topts.baud = (guint) baud;
+  *transport = tks_transport_open (port, &topts, NULL, &error);
+  if (*transport == NULL)
+    {
+      fprintf (stderr, "tickscope-cli top: %s\n", error->message);
+      return NULL;
+    }
+  recorder = tks_recorder_new (path, &error);
+  if (recorder == NULL)
+    {
+      fprintf (stderr, "tickscope-cli top: %s\n", error->message);
+      return NULL;
+    }
+  tks_recorder_set_notice_func (recorder, on_notice, top);
+  tks_recorder_set_events (recorder, events);
+  return recorder;
+}
+
+/* An interval is over: the end of the recording, read back, shown. */
+static void
+show_tail (Top                    *top,
+           TksRecordingTail       *tail,
+           const TksRecorderStats *st)
+{
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) tail_error = NULL;
+  double rate = st->seconds > 0 ? st->bytes / st->seconds : 0;
+
+  /* the tail holds about three intervals, within 256 KiB and 64 MiB */
+  tks_recording_tail_set_max_bytes (tail, (gsize) CLAMP (rate * top->interval * 3,
+                                                         256 * 1024, 64 * 1024 * 1024));
+  capture = read_tail (tail, &tail_error);
+  if (capture != NULL)
+    show_interval (top, capture, st);
+  else if (tail_error != NULL)
+    {
+      g_autofree char *shown = tks_cli_escape (tail_error->message);
+
+      fprintf (stderr, "tickscope-cli top: %s\n", shown);
+    }
+}
+
+/* Records and shows an interval at a time until asked to stop (Ctrl+C, @count intervals,
+ * @duration seconds): TRUE then, FALSE with @error when the board or the link ended it. */
+static gboolean
+record_intervals (Top              *top,
+                  TksRecorder      *recorder,
+                  TksRecordingTail *tail,
+                  int               count,
+                  double            duration,
+                  GError          **error)
+{
+  gint64 begin = g_get_monotonic_time ();
+  gint64 next = begin + (gint64) (top->interval * G_USEC_PER_SEC);
+  TksRecorderStats st;
+
+  for (;;)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      if (interrupted || (duration > 0 && now - begin >= (gint64) (duration * G_USEC_PER_SEC)) ||
+          (count > 0 && top->n_shown >= (guint) count))
+        return TRUE;
+      if (!tks_recorder_step (recorder, 100, NULL, error))
+        return FALSE;
+      tks_recorder_get_stats (recorder, &st);
+      if (st.ended)
+        {
+          g_set_error_literal (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                               _("The board ended the recording"));
+          return FALSE;
+        }
+      if (g_get_monotonic_time () >= next)
+        {
+          next += (gint64) (top->interval * G_USEC_PER_SEC);
+          show_tail (top, tail, &st);
+        }
+    }
+}
+
+/* Closes the file of a recording stopped as asked (@stopped) or ended by the board or the
+ * link (@error): the exit status. */
+static int
+end_recording (TksRecorder *recorder,
+               gboolean     stopped,
+               GError      *error)
+{
+  g_autoptr(GError) close_error = NULL;
+  TksRecorderStats st;
+  int status = TKS_CLI_OK;
+
+  if (!stopped)
+    {
+      fprintf (stderr, "tickscope-cli top: %s\n", error->message);
+      status = TKS_CLI_BAD;
+    }
+  g_clear_error (&error);
+  if (!tks_recorder_close (recorder, &close_error))
+    {
+      fprintf (stderr, "tickscope-cli top: %s\n", close_error->message);
+      status = TKS_CLI_BAD;
+    }
+  tks_recorder_get_stats (recorder, &st);
+  if (st.damaged > 0)
+    fprintf (stderr, _("tickscope-cli top: warning: %u lines arrived damaged or not at all\n"),
+             st.damaged);
+  return status;
+}
+
 int
 tks_cli_top (int    argc,
              char **argv)
@@ -314,15 +496,11 @@ tks_cli_top (int    argc,
   g_autoptr(TksRecorder) recorder = NULL;
   g_autoptr(GHashTable) max_share = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   TksRecordingTail *tail = NULL;
-  TksTransportOptions topts = { 0 };
-  TksRecorderStats st;
   Top top = { 0 };
   struct sigaction sa, old_sa;
   g_autofree char *path = NULL;
-  gboolean temporary = FALSE, stopped = TRUE;
-  gint64 begin, next;
+  gboolean temporary = FALSE, stopped;
   int status = TKS_CLI_OK;
-  char *end = NULL;
 
   g_option_context_set_summary (context,
     _("Records a board (threads_record) and shows, every interval, each thread's share of\n"
@@ -342,61 +520,20 @@ tks_cli_top (int    argc,
       fprintf (stderr, "tickscope-cli top: %s\n", error->message);
       return TKS_CLI_MISUSE;
     }
-  if (argc != 2)
-    {
-      fprintf (stderr, _("tickscope-cli %s: give one PORT (see tickscope-cli %s --help)\n"),
-               "top", "top");
-      return TKS_CLI_MISUSE;
-    }
-  top.interval = 1;
-  if (interval_text != NULL)
-    top.interval = g_ascii_strtod (interval_text, &end);
-  if ((interval_text != NULL && (end == interval_text || *end != '\0')) ||
-      !(top.interval >= 0.1 && top.interval <= 3600) || count < 0 || duration < 0 || baud < 0)
-    {
-      fprintf (stderr, _("tickscope-cli top: --interval takes 0.1 to 3600 seconds; --count, "
-                         "--duration and --baud are positive\n"));
-      return TKS_CLI_MISUSE;
-    }
+  if (!check_top_args (argc, interval_text, count, duration, baud, &top.interval))
+    return TKS_CLI_MISUSE;
   top.json = json;
   top.tty = !json && isatty (STDOUT_FILENO);
   top.max_share = max_share;
 
-  if (output != NULL)
-    path = g_strdup (output);
-  else
-    {
-      int fd = g_file_open_tmp ("tickscope-top-XXXXXX.txt", &path, &error);
-
-      if (fd < 0)
-        {
-          fprintf (stderr, "tickscope-cli top: %s\n", error->message);
-          return TKS_CLI_BAD;
-        }
-      close (fd);
-      temporary = TRUE;
-    }
-
-#ifdef HAVE_SIMBOARD
-  tks_transport_set_demo_funcs (tks_simboard_start_demo, tks_simboard_stop_demo);
-#endif
-  topts.baud = (guint) baud;
-  transport = tks_transport_open (argv[1], &topts, NULL, &error);
-  if (transport == NULL)
-    {
-      fprintf (stderr, "tickscope-cli top: %s\n", error->message);
-      status = TKS_CLI_BAD;
-      goto out;
-    }
-  recorder = tks_recorder_new (path, &error);
+  if (!recording_path (output, &path, &temporary))
+    return TKS_CLI_BAD;
+  recorder = open_recorder (argv[1], baud, path, events, &top, &transport);
   if (recorder == NULL)
     {
-      fprintf (stderr, "tickscope-cli top: %s\n", error->message);
       status = TKS_CLI_BAD;
       goto out;
     }
-  tks_recorder_set_notice_func (recorder, on_notice, &top);
-  tks_recorder_set_events (recorder, events);
 
   memset (&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint;
@@ -416,69 +553,12 @@ tks_cli_top (int    argc,
     }
   /* room for a few intervals at the link's rate, grown as the rate shows */
   tail = tks_recording_tail_new (path, 256 * 1024);
-
-  begin = g_get_monotonic_time ();
-  next = begin + (gint64) (top.interval * G_USEC_PER_SEC);
-  for (;;)
-    {
-      gint64 now = g_get_monotonic_time ();
-
-      if (interrupted || (duration > 0 && now - begin >= (gint64) (duration * G_USEC_PER_SEC)) ||
-          (count > 0 && top.n_shown >= (guint) count))
-        break;
-      if (!tks_recorder_step (recorder, 100, NULL, &error))
-        {
-          stopped = FALSE;
-          break;
-        }
-      tks_recorder_get_stats (recorder, &st);
-      if (st.ended)
-        {
-          stopped = FALSE;
-          g_set_error_literal (&error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                               _("The board ended the recording"));
-          break;
-        }
-      if (g_get_monotonic_time () >= next)
-        {
-          g_autoptr(TksCapture) capture = NULL;
-          g_autoptr(GError) tail_error = NULL;
-          double rate = st.seconds > 0 ? st.bytes / st.seconds : 0;
-
-          next += (gint64) (top.interval * G_USEC_PER_SEC);
-          /* the tail holds about three intervals, within 256 KiB and 64 MiB */
-          tks_recording_tail_set_max_bytes (tail, (gsize) CLAMP (rate * top.interval * 3,
-                                                                 256 * 1024, 64 * 1024 * 1024));
-          capture = read_tail (tail, &tail_error);
-          if (capture != NULL)
-            show_interval (&top, capture, &st);
-          else if (tail_error != NULL)
-            {
-              g_autofree char *shown = tks_cli_escape (tail_error->message);
-
-              fprintf (stderr, "tickscope-cli top: %s\n", shown);
-            }
-        }
-    }
+  stopped = record_intervals (&top, recorder, tail, count, duration, &error);
   if (stopped && !tks_recorder_stop (recorder, NULL, &error))
     stopped = FALSE;
   sigaction (SIGINT, &old_sa, NULL);
   signal (SIGTERM, SIG_DFL);
-  if (!stopped)
-    {
-      fprintf (stderr, "tickscope-cli top: %s\n", error->message);
-      status = TKS_CLI_BAD;
-    }
-  g_clear_error (&error);
-  if (!tks_recorder_close (recorder, &error))
-    {
-      fprintf (stderr, "tickscope-cli top: %s\n", error->message);
-      status = TKS_CLI_BAD;
-    }
-  tks_recorder_get_stats (recorder, &st);
-  if (st.damaged > 0)
-    fprintf (stderr, _("tickscope-cli top: warning: %u lines arrived damaged or not at all\n"),
-             st.damaged);
+  status = end_recording (recorder, stopped, g_steal_pointer (&error));
 
 out:
   g_clear_pointer (&tail, tks_recording_tail_free);
