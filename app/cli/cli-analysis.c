@@ -152,6 +152,81 @@ thread_notes (const TksThread      *thread,
   return g_string_free (notes, FALSE);
 }
 
+/* The head of stats: the range, the threads, the busy time and the switches. */
+static void
+print_stats_head (const TksStatsTotals *totals,
+                  double                tick_hz)
+{
+  /* Numbers as C writes them, whatever the language: scripts read them. */
+  char from_buf[G_ASCII_DTOSTR_BUF_SIZE], to_buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char ms_buf[G_ASCII_DTOSTR_BUF_SIZE], hz_buf[G_ASCII_DTOSTR_BUF_SIZE];
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  /* Translators: the labels of tickscope-cli stats; they are aligned */
+  const char *labels[] = { _("Range:"), _("Threads:"), _("Busy:"), _("Switches:") };
+  double ms_per_tick = 1000.0 / tick_hz;
+  int width = 11;
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    width = MAX (width, (int) g_utf8_strlen (labels[i], -1) + 1);
+  tks_cli_print_label (labels[0], width);
+  /* Translators: the range's start and end in ticks, its length in ms, then the tick rate */
+  printf (_("%s to %s ticks (%s ms at %s Hz)\n"),
+          g_ascii_formatd (from_buf, sizeof from_buf, "%.3f", totals->from),
+          g_ascii_formatd (to_buf, sizeof to_buf, "%.3f", totals->to),
+          g_ascii_formatd (ms_buf, sizeof ms_buf, "%.3f", totals->duration * ms_per_tick),
+          g_ascii_formatd (hz_buf, sizeof hz_buf, "%g", tick_hz));
+  tks_cli_print_label (labels[1], width);
+  printf (_("%u (%u logged), %u activations, %u exits in range\n"),
+          totals->n_threads, totals->n_logged_threads, totals->activations, totals->exits);
+  tks_cli_print_label (labels[2], width);
+  printf (_("%s ms (%s %% of the range covered by runs of logged threads)\n"),
+          g_ascii_formatd (ms_buf, sizeof ms_buf, "%.3f", totals->busy_time * ms_per_tick),
+          g_ascii_formatd (buf, sizeof buf, "%.1f", totals->covered_share));
+  tks_cli_print_label (labels[3], width);
+  printf (_("%u per tick at most, %s per tick on average (whole capture)\n\n"),
+          totals->max_switches_per_tick,
+          g_ascii_formatd (buf, sizeof buf, "%.2f", totals->mean_switches_per_tick));
+}
+
+/* A thread's row of the stats table. */
+static void
+add_thread_row (TksCliTable          *table,
+                const TksThread      *thread,
+                const TksThreadStats *s,
+                double                ms_per_tick)
+{
+  gboolean logged = (thread->flags & TKS_THREAD_LOGGED) != 0;
+  g_autofree char *name = NULL;
+  g_autofree char *prio = NULL;
+  g_autofree char *notes = NULL;
+
+  name = thread->name != NULL && thread->name[0] != '\0'
+         ? tks_cli_escape (thread->name)
+         : g_strdup_printf (_("thread %d"), thread->number);
+  prio = (thread->flags & TKS_THREAD_NOT_LISTED) != 0
+         ? g_strdup ("?") : g_strdup_printf ("%d", thread->priority);
+  notes = thread_notes (thread, s);
+
+  tks_cli_table_add (table, name);
+  tks_cli_table_add (table, prio);
+  if (logged)
+    {
+      tks_cli_table_add_number (table, "%.3f", s->run_time * ms_per_tick);
+      tks_cli_table_add_number (table, "%.2f", s->share);
+      tks_cli_table_add_uint (table, s->activations);
+      tks_cli_table_add_number (table, "%.3f", s->min_run * ms_per_tick);
+      tks_cli_table_add_number (table, "%.3f", s->mean_run * ms_per_tick);
+      tks_cli_table_add_number (table, "%.3f", s->max_run * ms_per_tick);
+      tks_cli_table_add_number (table, "%.3f", s->longest_wait * ms_per_tick);
+    }
+  else
+    {
+      for (guint c = 0; c < 7; c++)
+        tks_cli_table_add (table, "-");
+    }
+  tks_cli_table_add (table, notes);
+}
+
 int
 tks_cli_stats (int    argc,
                char **argv)
@@ -173,11 +248,9 @@ tks_cli_stats (int    argc,
   g_auto(GStrv) periods = NULL;
   g_autofree gint64 *deadlines = NULL;
   double bucket_us = 0;
-  double ms_per_tick;
   gboolean help_shown;
   const guint *lanes;
   guint n_lanes = 0;
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
   GOptionEntry entries[] = {
     { "from", 0, 0, G_OPTION_ARG_STRING, &from_text, N_("Start of the range (ticks; default: start of the capture)"), "T" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to_text, N_("End of the range (ticks; default: end of the capture)"), "T" },
@@ -221,37 +294,7 @@ tks_cli_stats (int    argc,
     }
 
   tick_hz = effective_tick_hz (capture, tick_hz);
-  ms_per_tick = 1000.0 / tick_hz;
-
-  {
-    /* Numbers as C writes them, whatever the language: scripts read them. */
-    char from_buf[G_ASCII_DTOSTR_BUF_SIZE], to_buf[G_ASCII_DTOSTR_BUF_SIZE];
-    char ms_buf[G_ASCII_DTOSTR_BUF_SIZE], hz_buf[G_ASCII_DTOSTR_BUF_SIZE];
-    /* Translators: the labels of tickscope-cli stats; they are aligned */
-    const char *labels[] = { _("Range:"), _("Threads:"), _("Busy:"), _("Switches:") };
-    int width = 11;
-
-    for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
-      width = MAX (width, (int) g_utf8_strlen (labels[i], -1) + 1);
-    tks_cli_print_label (labels[0], width);
-    /* Translators: the range's start and end in ticks, its length in ms, then the tick rate */
-    printf (_("%s to %s ticks (%s ms at %s Hz)\n"),
-            g_ascii_formatd (from_buf, sizeof from_buf, "%.3f", totals.from),
-            g_ascii_formatd (to_buf, sizeof to_buf, "%.3f", totals.to),
-            g_ascii_formatd (ms_buf, sizeof ms_buf, "%.3f", totals.duration * ms_per_tick),
-            g_ascii_formatd (hz_buf, sizeof hz_buf, "%g", tick_hz));
-    tks_cli_print_label (labels[1], width);
-    printf (_("%u (%u logged), %u activations, %u exits in range\n"),
-            totals.n_threads, totals.n_logged_threads, totals.activations, totals.exits);
-    tks_cli_print_label (labels[2], width);
-    printf (_("%s ms (%s %% of the range covered by runs of logged threads)\n"),
-            g_ascii_formatd (ms_buf, sizeof ms_buf, "%.3f", totals.busy_time * ms_per_tick),
-            g_ascii_formatd (buf, sizeof buf, "%.1f", totals.covered_share));
-    tks_cli_print_label (labels[3], width);
-    printf (_("%u per tick at most, %s per tick on average (whole capture)\n\n"),
-            totals.max_switches_per_tick,
-            g_ascii_formatd (buf, sizeof buf, "%.2f", totals.mean_switches_per_tick));
-  }
+  print_stats_head (&totals, tick_hz);
 
   /* Translators: the heads of the columns of tickscope-cli stats */
   table = tks_cli_table_new ("lrrrrrrrrl", _("Thread"), _("Prio"), _("Run ms"), _("Share %"),
@@ -264,38 +307,9 @@ tks_cli_stats (int    argc,
   for (guint l = 0; l < n_lanes; l++)
     {
       guint index = lanes[l] < stats->len ? lanes[l] : l;
-      const TksThreadStats *s = &g_array_index (stats, TksThreadStats, index);
-      const TksThread *thread = tks_capture_get_thread (capture, index);
-      gboolean logged = (thread->flags & TKS_THREAD_LOGGED) != 0;
-      g_autofree char *name = NULL;
-      g_autofree char *prio = NULL;
-      g_autofree char *notes = NULL;
 
-      name = thread->name != NULL && thread->name[0] != '\0'
-             ? tks_cli_escape (thread->name)
-             : g_strdup_printf (_("thread %d"), thread->number);
-      prio = (thread->flags & TKS_THREAD_NOT_LISTED) != 0
-             ? g_strdup ("?") : g_strdup_printf ("%d", thread->priority);
-      notes = thread_notes (thread, s);
-
-      tks_cli_table_add (table, name);
-      tks_cli_table_add (table, prio);
-      if (logged)
-        {
-          tks_cli_table_add_number (table, "%.3f", s->run_time * ms_per_tick);
-          tks_cli_table_add_number (table, "%.2f", s->share);
-          tks_cli_table_add_uint (table, s->activations);
-          tks_cli_table_add_number (table, "%.3f", s->min_run * ms_per_tick);
-          tks_cli_table_add_number (table, "%.3f", s->mean_run * ms_per_tick);
-          tks_cli_table_add_number (table, "%.3f", s->max_run * ms_per_tick);
-          tks_cli_table_add_number (table, "%.3f", s->longest_wait * ms_per_tick);
-        }
-      else
-        {
-          for (guint c = 0; c < 7; c++)
-            tks_cli_table_add (table, "-");
-        }
-      tks_cli_table_add (table, notes);
+      add_thread_row (table, tks_capture_get_thread (capture, index),
+                      &g_array_index (stats, TksThreadStats, index), 1000.0 / tick_hz);
     }
 
   tks_cli_table_print (table, stdout);
@@ -326,6 +340,55 @@ export_files (TksCapture      *capture,
       return g_error_matches (error, TKS_ERROR, TKS_ERROR_USAGE) ? TKS_CLI_MISUSE : TKS_CLI_BAD;
     }
   return TKS_CLI_OK;
+}
+
+/* The arguments make sense (@format, @tick_hz, @unit: as read): else a message and FALSE. */
+static gboolean
+check_export_args (char * const     files[],
+                   const char      *format_name,
+                   const char      *tick_hz_text,
+                   const char      *unit_name,
+                   const char      *output,
+                   TksExportFormat *format,
+                   double          *tick_hz,
+                   TksExportUnit   *unit)
+{
+  if (files == NULL || files[0] == NULL || files[1] != NULL)
+    {
+      fprintf (stderr, _("tickscope-cli export: give exactly one FILE (or “-”)\n"));
+      return FALSE;
+    }
+  if (format_name == NULL)
+    {
+      fprintf (stderr, _("tickscope-cli export: --format is required: perfetto, csv, ftrace, "
+                         "paraver or vcd\n"));
+      return FALSE;
+    }
+  if (!tks_export_format_from_string (format_name, format))
+    {
+      g_autofree char *shown = tks_cli_escape (format_name);
+
+      fprintf (stderr, _("tickscope-cli export: unknown format “%s”: use perfetto, csv, ftrace, "
+                         "paraver or vcd\n"), shown);
+      return FALSE;
+    }
+  if (!number_option ("export", "tick-hz", tick_hz_text, TRUE, tick_hz))
+    return FALSE;
+  if (unit_name != NULL && !tks_export_unit_from_string (unit_name, unit))
+    {
+      g_autofree char *shown = tks_cli_escape (unit_name);
+
+      fprintf (stderr, _("tickscope-cli export: unknown unit “%s”: use s, ms, us or ns\n"), shown);
+      return FALSE;
+    }
+
+  if (*format == TKS_EXPORT_PARAVER && (output == NULL || strcmp (output, "-") == 0))
+    {
+      fprintf (stderr, _("tickscope-cli export: a Paraver trace is three files: give -o NAME "
+                         "(writes NAME.prv, NAME.pcf and NAME.row)\n"));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 int
@@ -365,41 +428,9 @@ tks_cli_export (int    argc,
                       entries, &argc, &argv, &help_shown))
     return help_shown ? TKS_CLI_OK : TKS_CLI_MISUSE;
 
-  if (files == NULL || files[0] == NULL || files[1] != NULL)
-    {
-      fprintf (stderr, _("tickscope-cli export: give exactly one FILE (or “-”)\n"));
-      return TKS_CLI_MISUSE;
-    }
-  if (format_name == NULL)
-    {
-      fprintf (stderr, _("tickscope-cli export: --format is required: perfetto, csv, ftrace, "
-                         "paraver or vcd\n"));
-      return TKS_CLI_MISUSE;
-    }
-  if (!tks_export_format_from_string (format_name, &format))
-    {
-      g_autofree char *shown = tks_cli_escape (format_name);
-
-      fprintf (stderr, _("tickscope-cli export: unknown format “%s”: use perfetto, csv, ftrace, "
-                         "paraver or vcd\n"), shown);
-      return TKS_CLI_MISUSE;
-    }
-  if (!number_option ("export", "tick-hz", tick_hz_text, TRUE, &tick_hz))
+  if (!check_export_args (files, format_name, tick_hz_text, unit_name, output, &format,
+                          &tick_hz, &unit))
     return TKS_CLI_MISUSE;
-  if (unit_name != NULL && !tks_export_unit_from_string (unit_name, &unit))
-    {
-      g_autofree char *shown = tks_cli_escape (unit_name);
-
-      fprintf (stderr, _("tickscope-cli export: unknown unit “%s”: use s, ms, us or ns\n"), shown);
-      return TKS_CLI_MISUSE;
-    }
-
-  if (format == TKS_EXPORT_PARAVER && (output == NULL || strcmp (output, "-") == 0))
-    {
-      fprintf (stderr, _("tickscope-cli export: a Paraver trace is three files: give -o NAME "
-                         "(writes NAME.prv, NAME.pcf and NAME.row)\n"));
-      return TKS_CLI_MISUSE;
-    }
 
   capture = load_capture ("export", files[0]);
   if (capture == NULL)
