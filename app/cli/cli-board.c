@@ -258,6 +258,78 @@ out:
   return ret;
 }
 
+/* The board's replies arrived damaged: where the bytes as received are kept (@raw, or NULL). */
+static void
+warn_damaged (const char *name,
+              const char *raw)
+{
+  g_autofree char *kept = raw != NULL ? tks_cli_escape (raw) : NULL;
+
+  if (kept != NULL && !g_str_equal (name, "fetch"))
+    /* Translators: the file of the history that keeps the bytes */
+    fprintf (stderr, _("tickscope-cli trigger: warning: the board's replies arrived "
+                       "damaged; the bytes as received are kept in %s (the lines named "
+                       "above are its lines)\n"), kept);
+  else if (kept != NULL)
+    /* Translators: the file of the history that keeps the bytes */
+    fprintf (stderr, _("tickscope-cli fetch: warning: the board's replies arrived damaged; "
+                       "the bytes as received are kept in %s (the lines named above are its "
+                       "lines)\n"), kept);
+  else if (!g_str_equal (name, "fetch"))
+    fprintf (stderr, _("tickscope-cli trigger: warning: the board's replies arrived "
+                       "damaged\n"));
+  else
+    fprintf (stderr, _("tickscope-cli fetch: warning: the board's replies arrived damaged\n"));
+}
+
+/* The summary of a fetch: what it brought, from where, at what cost. */
+static void
+print_fetch_summary (TksSession *session,
+                     TksCapture *capture)
+{
+  g_autofree char *board = tks_cli_escape (tks_session_get_description (session));
+  const char *saved = tks_session_get_last_saved_path (session);
+  guint n_threads = tks_capture_get_n_threads (capture);
+  guint n_records = tks_capture_get_n_records (capture);
+  TksEvents *events = tks_capture_get_events (capture);
+  /* Translators: the summary of a fetch, as in “12 threads, 3000 records from ChibiOS
+   * shell on /dev/ttyACM0 at 115200 baud” */
+  g_autofree char *threads = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads),
+                                              n_threads);
+  g_autofree char *records = g_strdup_printf (ngettext ("%u record", "%u records", n_records),
+                                              n_records);
+  guint64 bytes;
+  double seconds;
+  g_autofree char *size = NULL;
+
+  if (saved != NULL)
+    /* Translators: threads, records, the board, then the file of the history */
+    fprintf (stderr, _("%s, %s from %s; kept in %s\n"), threads, records, board, saved);
+  else
+    /* Translators: threads, records, then the board */
+    fprintf (stderr, _("%s, %s from %s\n"), threads, records, board);
+  tks_session_get_last_fetch_size (session, &bytes, &seconds);
+  size = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
+  if (events == NULL)
+    /* Translators: what a fetch cost: records, bytes received, seconds, bytes a record */
+    fprintf (stderr, _("%u records, %s bytes in %.2f s (%.2f bytes/record)\n"), n_records,
+             size, seconds, n_records > 0 ? (double) bytes / n_records : 0.0);
+  else
+    {
+      /* The log holds events besides the switches: what each of them cost differs. */
+      guint n_entries;
+
+      tks_events_get_entries (events, &n_entries);
+      /* Translators: what a fetch of a log with events cost: switches, entries of the
+       * log (switches and events), bytes received, seconds, bytes a switch, bytes an
+       * entry */
+      fprintf (stderr, _("%u switches in %u log entries, %s bytes in %.2f s (%.2f bytes per "
+                         "switch, %.2f bytes per log entry)\n"), n_records, n_entries, size,
+               seconds, n_records > 0 ? (double) bytes / n_records : 0.0,
+               n_entries > 0 ? (double) bytes / n_entries : 0.0);
+    }
+}
+
 /* The fetch of `fetch` on a connected @session: the capture written to opts->output (and
  * given in @fetched when not NULL), its warnings and (unless quiet) its summary on stderr. */
 static int
@@ -310,70 +382,9 @@ fetch_into (const char  *name,
   for (guint i = 0; warnings != NULL && i < n_warnings; i++)
     tks_cli_print_warning (stderr, prefix, warnings[i]);
   if (damaged)
-    {
-      g_autofree char *kept = raw != NULL ? tks_cli_escape (raw) : NULL;
-
-      if (kept != NULL && !g_str_equal (name, "fetch"))
-        /* Translators: the file of the history that keeps the bytes */
-        fprintf (stderr, _("tickscope-cli trigger: warning: the board's replies arrived "
-                           "damaged; the bytes as received are kept in %s (the lines named "
-                           "above are its lines)\n"), kept);
-      else if (kept != NULL)
-        /* Translators: the file of the history that keeps the bytes */
-        fprintf (stderr, _("tickscope-cli fetch: warning: the board's replies arrived damaged; "
-                           "the bytes as received are kept in %s (the lines named above are its "
-                           "lines)\n"), kept);
-      else if (!g_str_equal (name, "fetch"))
-        fprintf (stderr, _("tickscope-cli trigger: warning: the board's replies arrived "
-                           "damaged\n"));
-      else
-        fprintf (stderr, _("tickscope-cli fetch: warning: the board's replies arrived damaged\n"));
-    }
+    warn_damaged (name, raw);
   if (!opts->quiet)
-    {
-      g_autofree char *board = tks_cli_escape (tks_session_get_description (session));
-      const char *saved = tks_session_get_last_saved_path (session);
-      guint n_threads = tks_capture_get_n_threads (capture);
-      guint n_records = tks_capture_get_n_records (capture);
-      TksEvents *events = tks_capture_get_events (capture);
-      /* Translators: the summary of a fetch, as in “12 threads, 3000 records from ChibiOS
-       * shell on /dev/ttyACM0 at 115200 baud” */
-      g_autofree char *threads = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads),
-                                                  n_threads);
-      g_autofree char *records = g_strdup_printf (ngettext ("%u record", "%u records", n_records),
-                                                  n_records);
-
-      guint64 bytes;
-      double seconds;
-      g_autofree char *size = NULL;
-
-      if (saved != NULL)
-        /* Translators: threads, records, the board, then the file of the history */
-        fprintf (stderr, _("%s, %s from %s; kept in %s\n"), threads, records, board, saved);
-      else
-        /* Translators: threads, records, then the board */
-        fprintf (stderr, _("%s, %s from %s\n"), threads, records, board);
-      tks_session_get_last_fetch_size (session, &bytes, &seconds);
-      size = g_strdup_printf ("%" G_GUINT64_FORMAT, bytes);
-      if (events == NULL)
-        /* Translators: what a fetch cost: records, bytes received, seconds, bytes a record */
-        fprintf (stderr, _("%u records, %s bytes in %.2f s (%.2f bytes/record)\n"), n_records,
-                 size, seconds, n_records > 0 ? (double) bytes / n_records : 0.0);
-      else
-        {
-          /* The log holds events besides the switches: what each of them cost differs. */
-          guint n_entries;
-
-          tks_events_get_entries (events, &n_entries);
-          /* Translators: what a fetch of a log with events cost: switches, entries of the
-           * log (switches and events), bytes received, seconds, bytes a switch, bytes an
-           * entry */
-          fprintf (stderr, _("%u switches in %u log entries, %s bytes in %.2f s (%.2f bytes per "
-                             "switch, %.2f bytes per log entry)\n"), n_records, n_entries, size,
-                   seconds, n_records > 0 ? (double) bytes / n_records : 0.0,
-                   n_entries > 0 ? (double) bytes / n_entries : 0.0);
-        }
-    }
+    print_fetch_summary (session, capture);
   if (fetched != NULL)
     *fetched = g_steal_pointer (&capture);
   return TKS_CLI_OK;
