@@ -219,6 +219,76 @@ read_budgets (const char  *path,
   return g_steal_pointer (&data);
 }
 
+/* The capture in @file, its warnings said; NULL, said, when it does not load. */
+static TksCapture *
+load_checked (const char *file)
+{
+  g_autofree char *base = g_path_get_basename (file);
+  g_autoptr(GError) error = NULL;
+  const char * const *warnings;
+  guint n_warnings = 0;
+  TksCapture *capture;
+
+  capture = tks_cli_load (file, strcmp (file, "-") == 0 ? "standard input" : base, &error);
+  if (capture == NULL)
+    {
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli check: %s\n", message);
+      return NULL;
+    }
+  warnings = tks_capture_get_warnings (capture, &n_warnings);
+  for (guint i = 0; warnings != NULL && i < n_warnings; i++)
+    tks_cli_print_warning (stderr, "tickscope-cli check: ", warnings[i]);
+  return capture;
+}
+
+/* The table of the budgets and their verdicts, then a line for each that does not hold. */
+static void
+print_verdicts (TksBudgets *budgets,
+                TksCapture *capture,
+                const char *file,
+                guint       failed)
+{
+  g_autoptr(TksCliTable) table = NULL;
+  guint n = tks_budgets_get_n (budgets);
+
+  /* Translators: the heads of the columns of tickscope-cli check */
+  table = tks_cli_table_new ("llrrlr", _("Subject"), _("Budget"), _("Limit"), _("Measured"),
+                             _("Verdict"), _("At s"), NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      const TksBudget *b = tks_budgets_get (budgets, i);
+      g_autofree char *subject = tks_cli_escape (b->subject);
+      g_autofree char *measured = format_value (b, b->measured);
+      g_autofree char *moment = b->verdict == TKS_BUDGET_VIOLATED ? format_moment (capture, b->at)
+                                                                  : g_strdup ("");
+
+      tks_cli_table_add (table, subject);
+      tks_cli_table_add (table, tks_budget_kind_to_string (b->kind));
+      tks_cli_table_add (table, b->limit_text);
+      tks_cli_table_add (table, measured);
+      tks_cli_table_add (table, verdict_word (b));
+      tks_cli_table_add (table, moment);
+    }
+  tks_cli_table_print (table, stdout);
+
+  if (failed > 0)
+    printf ("\n");
+  for (guint i = 0; i < n; i++)
+    {
+      const TksBudget *b = tks_budgets_get (budgets, i);
+      g_autofree char *raw = NULL;
+      g_autofree char *message = NULL;
+
+      if (b->verdict == TKS_BUDGET_HOLDS)
+        continue;
+      raw = budget_message (capture, file, b);
+      message = tks_cli_escape (raw);
+      printf ("%s %s\n", b->verdict == TKS_BUDGET_VIOLATED ? "FAIL" : "NO DATA", message);
+    }
+}
+
 int
 tks_cli_check (int    argc,
                char **argv)
@@ -241,11 +311,8 @@ tks_cli_check (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(TksBudgets) budgets = NULL;
-  g_autoptr(TksCliTable) table = NULL;
   gint64 begin = g_get_monotonic_time ();
   guint failed, n;
-  const char * const *warnings;
-  guint n_warnings = 0;
 
   g_option_context_set_summary (context,
     _("Checks a capture against timing budgets: each thread's longest wake-up latency\n"
@@ -286,22 +353,8 @@ tks_cli_check (int    argc,
       return TKS_CLI_MISUSE;
     }
 
-  {
-    g_autofree char *base = g_path_get_basename (files[0]);
-
-    capture = tks_cli_load (files[0], strcmp (files[0], "-") == 0 ? "standard input" : base,
-                            &error);
-  }
-  if (capture == NULL)
-    {
-      g_autofree char *message = tks_cli_escape (error->message);
-
-      fprintf (stderr, "tickscope-cli check: %s\n", message);
-      return TKS_CLI_MISUSE;
-    }
-  warnings = tks_capture_get_warnings (capture, &n_warnings);
-  for (guint i = 0; warnings != NULL && i < n_warnings; i++)
-    tks_cli_print_warning (stderr, "tickscope-cli check: ", warnings[i]);
+  if ((capture = load_checked (files[0])) == NULL)
+    return TKS_CLI_MISUSE;
 
   display = g_filename_display_name (budgets_path);
   budgets = tks_budgets_new_from_data (data, len, display, capture, &error);
@@ -316,40 +369,7 @@ tks_cli_check (int    argc,
   failed = tks_budgets_check (budgets, capture);
   n = tks_budgets_get_n (budgets);
 
-  /* Translators: the heads of the columns of tickscope-cli check */
-  table = tks_cli_table_new ("llrrlr", _("Subject"), _("Budget"), _("Limit"), _("Measured"),
-                             _("Verdict"), _("At s"), NULL);
-  for (guint i = 0; i < n; i++)
-    {
-      const TksBudget *b = tks_budgets_get (budgets, i);
-      g_autofree char *subject = tks_cli_escape (b->subject);
-      g_autofree char *measured = format_value (b, b->measured);
-      g_autofree char *moment = b->verdict == TKS_BUDGET_VIOLATED ? format_moment (capture, b->at)
-                                                                  : g_strdup ("");
-
-      tks_cli_table_add (table, subject);
-      tks_cli_table_add (table, tks_budget_kind_to_string (b->kind));
-      tks_cli_table_add (table, b->limit_text);
-      tks_cli_table_add (table, measured);
-      tks_cli_table_add (table, verdict_word (b));
-      tks_cli_table_add (table, moment);
-    }
-  tks_cli_table_print (table, stdout);
-
-  if (failed > 0)
-    printf ("\n");
-  for (guint i = 0; i < n; i++)
-    {
-      const TksBudget *b = tks_budgets_get (budgets, i);
-      g_autofree char *raw = NULL;
-      g_autofree char *message = NULL;
-
-      if (b->verdict == TKS_BUDGET_HOLDS)
-        continue;
-      raw = budget_message (capture, files[0], b);
-      message = tks_cli_escape (raw);
-      printf ("%s %s\n", b->verdict == TKS_BUDGET_VIOLATED ? "FAIL" : "NO DATA", message);
-    }
+  print_verdicts (budgets, capture, files[0], failed);
   /* Translators: the last line of tickscope-cli check */
   printf (_("\n%u of %u budgets hold\n"), n - failed, n);
 
