@@ -226,10 +226,14 @@ struct _TksSimboardState
 };
 
 /* The scheduler (tks-simboard.c) */
-void tks_sim_tick (TksSimboardState *b);
-void tks_sim_serial_send (TksSimboardState *b, guint64 bytes);
+/* Runs the board one tick: its interrupts, its threads, its shell's command. */
+void tks_sim_tick        (TksSimboardState *b);
+/* The shell printed @bytes: the serial interrupt sends them, a chunk at a time. */
+void tks_sim_serial_send (TksSimboardState *b,
+                          guint64           bytes);
 
 /* The shell (tks-simboard-shell.c) */
+/* What the shell prints goes through this stream (tks_sim_stream_vmt). */
 typedef struct
 {
   BaseSequentialStream base;
@@ -238,8 +242,11 @@ typedef struct
 
 extern const struct BaseSequentialStreamVMT tks_sim_stream_vmt;
 
+/* The shell thread runs the pending command line. */
 void           tks_sim_run_shell_command (TksSimboardState *b);
+/* A step of threads_record, while it runs: the host's bytes to the library, its stream out. */
 void           tks_sim_record_step       (TksSimboardState *b);
+/* The host's bytes, edited into the command line as the ChibiOS shell does. */
 void           tks_sim_shell_input       (TksSimboardState *b);
 void           tks_sim_out_str           (TksSimboardState *b,
                                           const char       *s);
@@ -247,6 +254,7 @@ TksMcuCommand *tks_sim_make_commands     (const TksSimboardOptions *opts,
                                           const TksMcuLib          *mcu);
 
 /* The link (tks-simboard-serve.c) */
+/* Sends the output pending, at the link's pace. */
 void tks_sim_flush_out (TksSimboardState *b);
 
 G_END_DECLS
