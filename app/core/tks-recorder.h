@@ -76,12 +76,6 @@ void         tks_recorder_set_entries_func (TksRecorder          *self,
 void         tks_recorder_set_notice_func  (TksRecorder          *self,
                                             TksRecorderNoticeFunc  func,
                                             gpointer               user_data);
-/* How long the board may stay silent while it streams before the recording ends with
- * TKS_ERROR_TIMEOUT (default 5000 ms: the board sends a line at least every 250 ms while
- * anything is recorded). */
-void         tks_recorder_set_silence_timeout (TksRecorder       *self,
-                                               guint              timeout_ms);
-
 /* How often the keep-alive byte is sent (default 1000 ms; a board whose clock runs faster
  * than real time, as the simulated board's can, needs it more often). */
 void         tks_recorder_set_keepalive_interval (TksRecorder    *self,
@@ -124,7 +118,6 @@ void         tks_recorder_feed          (TksRecorder             *self,
                                          gsize                    len);
 void         tks_recorder_get_stats     (TksRecorder             *self,
                                          TksRecorderStats        *stats);
-const char  *tks_recorder_get_path      (TksRecorder             *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksRecorder, tks_recorder_free)
 

@@ -94,7 +94,6 @@ TksCapture      *tks_session_fetch_finish        (TksSession          *self,
 guint            tks_session_get_baud            (TksSession          *self);
 void             tks_session_set_timeout         (TksSession          *self,
                                                   guint                timeout_ms);
-guint            tks_session_get_timeout         (TksSession          *self);
 void             tks_session_set_slow_paste      (TksSession          *self,
                                                   gboolean             slow_paste);
 void             tks_session_set_flow_control    (TksSession          *self,

@@ -39,7 +39,6 @@ TksTransport *tks_shell_get_transport    (TksShell      *self);
  * expecting n bytes gets this plus twice the link's transfer time for n bytes in total. */
 void          tks_shell_set_timeout      (TksShell      *self,
                                           guint          timeout_ms);
-guint         tks_shell_get_timeout      (TksShell      *self);
 /* How long the link must stay silent after a prompt when resynchronising (default 100 ms). */
 void          tks_shell_set_quiet_time   (TksShell      *self,
                                           guint          quiet_ms);
