@@ -17,6 +17,11 @@ G_BEGIN_DECLS
  * 20-bit tick counter wraps), so times increase through the whole capture.
  */
 
+/**
+ * TKS_TYPE_CAPTURE:
+ *
+ * The #GType of #TksCapture.
+ */
 #define TKS_TYPE_CAPTURE (tks_capture_get_type ())
 G_DECLARE_FINAL_TYPE (TksCapture, tks_capture, TKS, CAPTURE, GObject)
 

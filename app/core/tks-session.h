@@ -16,6 +16,11 @@ G_BEGIN_DECLS
  * results come back to the thread-default main context of the caller.
  */
 
+/**
+ * TKS_TYPE_SESSION:
+ *
+ * The #GType of #TksSession.
+ */
 #define TKS_TYPE_SESSION (tks_session_get_type ())
 G_DECLARE_FINAL_TYPE (TksSession, tks_session, TKS, SESSION, GObject)
 
