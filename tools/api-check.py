@@ -75,7 +75,8 @@ def documented_names():
     names = set()
     for name in os.listdir(os.path.join(ROOT, CORE)):
         if name.endswith((".c", ".h")):
-            names.update(re.findall(r"/\*\*\s*\n\s*\*\s*([A-Za-z_]\w*):", read(os.path.join(CORE, name))))
+            text = read(os.path.join(CORE, name))
+            names.update(re.findall(r"/\*\*\s*\n\s*\*\s*([A-Za-z_]\w*):", text))
     return names
 
 
@@ -94,7 +95,8 @@ def uncalled():
     aliases = {}
     for private in (False, True):
         for h in headers(private):
-            for macro, body in re.findall(r"^[ \t]*#define[ \t]+(\w+)[ \t]+([^\n]*)", read(h), re.M):
+            defines = re.findall(r"^[ \t]*#define[ \t]+(\w+)[ \t]+([^\n]*)", read(h), re.M)
+            for macro, body in defines:
                 for n in re.findall(r"\b(tks_\w+)\s*\(", body):
                     aliases.setdefault(macro, []).append(n)
     uses = {}

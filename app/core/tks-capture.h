@@ -265,8 +265,8 @@ TksCapture      *tks_capture_new_from_data        (const char    *data,
  * @path: (type filename): a capture file or a shell transcript
  * @error: return location for a #GError, or %NULL
  *
- * Reads a capture file. Fails with the errors of tks_parser_finish(), the message beginning with the input's
- * name, and %TKS_ERROR_IO when it cannot be opened or read.
+ * Reads a capture file. Fails with the errors of tks_parser_finish(), the message beginning
+ * with the input's name, and %TKS_ERROR_IO when it cannot be opened or read.
  *
  * Returns: (transfer full) (nullable): the capture, or %NULL with @error set
  */
@@ -293,8 +293,9 @@ TksCapture      *tks_capture_new_from_file_full   (const char    *path,
  *   (tks_capture_get_source())
  * @error: return location for a #GError, or %NULL
  *
- * Reads @fd to its end, by chunks: reading stops as soon as the input cannot be a capture. Fails with the errors of tks_parser_finish(), the message beginning with the input's
- * name, and %TKS_ERROR_IO when it cannot be read.
+ * Reads @fd to its end, by chunks: reading stops as soon as the input cannot be a capture.
+ * Fails with the errors of tks_parser_finish(), the message beginning with the input's name,
+ * and %TKS_ERROR_IO when it cannot be read.
  *
  * Returns: (transfer full) (nullable): the capture, or %NULL with @error set
  */

@@ -174,10 +174,10 @@ typedef struct _TksCompactDecoder TksCompactDecoder;
  * @TKS_COMPACT_LINE_DAMAGED: its checksum does not match
  * @TKS_COMPACT_LINE_UNDECODABLE: its checksum matches, but its bits are not whole entries
  * @TKS_COMPACT_LINE_OVERFULL: its bits go on past the entries its key frame announces
- * @TKS_COMPACT_LINE_UNCHAINED: (coder 2) it goes on from a line that was not decoded
- * @TKS_COMPACT_LINE_REPEATED: (coder 2) the line before, again
- * @TKS_COMPACT_LINE_LATE: (coder 2) numbered as the line before or earlier: out of order, it
- *   is left out and the state lines go on from kept
+ * @TKS_COMPACT_LINE_UNCHAINED: with coder 2, it goes on from a line that was not decoded
+ * @TKS_COMPACT_LINE_REPEATED: with coder 2, the line before, again
+ * @TKS_COMPACT_LINE_LATE: with coder 2, numbered as the line before or earlier: out of order,
+ *   it is left out and the state lines go on from kept
  *
  * What one compact line is, read on its own (see tks_compact_line_decode()).
  */

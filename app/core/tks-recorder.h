@@ -139,7 +139,8 @@ void         tks_recorder_free          (TksRecorder             *self);
 /**
  * tks_recorder_set_entries_func:
  * @self: a recorder
- * @func: (nullable): called with each compact line's entries
+ * @func: (nullable) (scope forever): called with each compact line's entries, until @self is
+ *   freed
  * @user_data: data for @func
  *
  * Sets what receives the entries while the stream is decoded, for a live view.
@@ -150,7 +151,8 @@ void         tks_recorder_set_entries_func (TksRecorder          *self,
 /**
  * tks_recorder_set_notice_func:
  * @self: a recorder
- * @func: (nullable): called with every problem of the stream
+ * @func: (nullable) (scope forever): called with every problem of the stream, until @self is
+ *   freed
  * @user_data: data for @func
  *
  * Sets what receives the stream's problems as they happen.

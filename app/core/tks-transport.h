@@ -86,8 +86,8 @@ typedef void     (*TksDemoStopFunc)  (gpointer  board);
 
 /**
  * tks_transport_set_demo_funcs:
- * @start: starts the simulated board
- * @stop: stops it
+ * @start: (scope forever): starts the simulated board
+ * @stop: (scope forever): stops it
  *
  * Registers the simulated board, so that the address "demo" opens it. Programs that link the
  * board call it before they open a transport.
@@ -147,7 +147,7 @@ gssize            tks_transport_read                 (TksTransport  *self,
 /**
  * tks_transport_write_all:
  * @self: a transport
- * @buf: (array length=len): the bytes to write
+ * @buf: (array length=len) (element-type guint8): the bytes to write
  * @len: their number
  * @timeout_ms: how long writing them all may take
  * @cancellable: (nullable): a #GCancellable
