@@ -467,9 +467,9 @@ guint            tks_capture_get_n_switch_records (TksCapture    *self);
  * tks_capture_get_switch_record:
  * @self: a capture
  * @index: a switch record (tks_capture_get_n_switch_records())
- * @pos: (out) (optional): its place on the timeline (NAN: dropped, not on it)
- * @out: (out) (optional): the number of the thread switched out
- * @in: (out) (optional): the number of the thread switched in (an exit: @out = @in)
+ * @pos: (out): its place on the timeline (NAN: dropped, not on it)
+ * @out: (out): the number of the thread switched out
+ * @in: (out): the number of the thread switched in (an exit: @out = @in)
  *
  * Gets a switch record as the board wrote it.
  *

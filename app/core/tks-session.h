@@ -337,8 +337,8 @@ const char      *tks_session_get_last_saved_path (TksSession          *self);
 /**
  * tks_session_get_last_fetch_size:
  * @self: a session
- * @bytes: (out) (optional): the bytes the last fetch received
- * @seconds: (out) (optional): how long it took
+ * @bytes: (out): the bytes the last fetch received
+ * @seconds: (out): how long it took
  *
  * Gets the size and the time of the last fetch.
  */
