@@ -6,13 +6,16 @@
   - the fields of struct _TksWindow (goal: 40 or fewer);
   - functions by complexity (pmccabe's modified McCabe number): those of 20 or more as a
     share of all (goal: 0.8 % or less), and those above 25, which must say why in a comment
-    containing "complexity:" just above them.
+    containing "complexity:" just above them;
+  - the core's public functions without a gtk-doc comment, and the functions its headers
+    export that nothing calls (goal: 0 each; tools/api-check.py counts them).
 
 Usage: tools/code-metrics.py [--check] [--list]
   --check  exit 1 when a figure misses its goal
-  --list   list every function of complexity 20 or more
+  --list   list every function of complexity 20 or more, and the undocumented functions
 Run from anywhere; the tree is the one this script is in. pmccabe is a Debian package.
 """
+import importlib.util
 import os
 import re
 import shutil
@@ -80,6 +83,15 @@ def functions():
     return result
 
 
+def api_check():
+    """tools/api-check.py, loaded as a module (its name is not an identifier)."""
+    path = os.path.join(ROOT, "tools", "api-check.py")
+    spec = importlib.util.spec_from_file_location("api_check", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def justified(path, line):
     """Whether the comment just above the function at @line of @path says why it is complex."""
     with open(os.path.join(ROOT, path), encoding="utf-8", errors="replace") as f:
@@ -108,6 +120,8 @@ def main():
         print("Fields of struct _TksWindow: %d (goal: %d or fewer), %d with the members of the "
               "parts' own structs" % (fields[0], MAX_WINDOW_FIELDS, fields[1]))
         misses += fields[0] > MAX_WINDOW_FIELDS
+
+    misses += api_check().report(listing)
 
     if shutil.which("pmccabe") is None:
         print("Complexity: pmccabe is not installed (apt-get install pmccabe)")

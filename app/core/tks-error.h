@@ -5,6 +5,12 @@
 
 G_BEGIN_DECLS
 
+/**
+ * TKS_ERROR:
+ *
+ * The error domain of the core: the reader of captures, the shell protocol, the transports,
+ * the recorder, budgets and conditions. Its codes are #TksError.
+ */
 #define TKS_ERROR (tks_error_quark ())
 
 /**
@@ -37,6 +43,13 @@ typedef enum
   TKS_ERROR_REPEATED,
 } TksError;
 
+/**
+ * tks_error_quark:
+ *
+ * The quark of the %TKS_ERROR domain; use %TKS_ERROR.
+ *
+ * Returns: the quark
+ */
 GQuark tks_error_quark (void);
 
 G_END_DECLS

@@ -5,7 +5,9 @@
 
 G_BEGIN_DECLS
 
-/*
+/**
+ * TksEvents:
+ *
  * Events beyond the thread switches: what a board built with the library's event options
  * sends in a threads_dump of dump version 2 (see mcu-lib/WIRE-FORMAT.md): interrupt handlers,
  * CPU sleep, wake-ups, markers, states and the trigger entry, with the board's realtime
@@ -36,8 +38,26 @@ G_BEGIN_DECLS
 
 typedef struct _TksEvents TksEvents;
 
-/* The kinds of the log's entries: 0 is a switch record, the others are the board's event
- * kinds (the in-thread field of an entry whose out-thread is 63). */
+/**
+ * TksEventKind:
+ * @TKS_EVENT_SWITCH: a switch: a = out thread number, b = in thread number (an exit: a = b)
+ * @TKS_EVENT_IRQ_ENTER: a handler enters: a = its name id (0: a name the board could not
+ *   register)
+ * @TKS_EVENT_IRQ_LEAVE: the innermost handler under way ends; a = its name id (0 when it
+ *   entered before the log)
+ * @TKS_EVENT_SLEEP: the CPU goes idle
+ * @TKS_EVENT_WAKE: the CPU leaves idle; b = 1 when a handler entered since the Sleep, then
+ *   a = the first one's name id: it woke the CPU
+ * @TKS_EVENT_READY: a = number of the thread made ready (at that moment)
+ * @TKS_EVENT_MARKER: a = marker name id, b = value
+ * @TKS_EVENT_STATE_BEGIN: a = channel id, b = state id
+ * @TKS_EVENT_STATE_END: a = channel id
+ * @TKS_EVENT_TRIGGER: the trigger was set here
+ * @TKS_N_EVENT_KINDS: the number of kinds
+ *
+ * The kinds of the log's entries: 0 is a switch record, the others are the board's event
+ * kinds (the in-thread field of an entry whose out-thread is 63).
+ */
 typedef enum
 {
   TKS_EVENT_SWITCH      = 0, /* a = out thread number, b = in thread number (an exit: a = b) */
@@ -55,6 +75,15 @@ typedef enum
   TKS_N_EVENT_KINDS
 } TksEventKind;
 
+/**
+ * TksNameKind:
+ * @TKS_NAME_IRQ: a handler's name
+ * @TKS_NAME_MARKER: a marker's name
+ * @TKS_NAME_CHANNEL: a channel's name (states)
+ * @TKS_NAME_STATE: a state's name
+ *
+ * The board's name tables: an id means something only with its kind.
+ */
 typedef enum
 {
   TKS_NAME_IRQ,
@@ -63,13 +92,29 @@ typedef enum
   TKS_NAME_STATE,
 } TksNameKind;
 
+/**
+ * TksTime:
+ * @pos: ticks, on the runs' axis: what a view draws
+ * @time: exact: counter counts (unwrapped) or ticks, see tks_events_get_time_hz(); only
+ *   differences mean something
+ *
+ * The two times of every event (see #TksEvents).
+ */
 typedef struct
 {
   double pos;    /* ticks, on the runs' axis */
   gint64 time;   /* exact: counter counts (unwrapped) or ticks, see tks_events_get_time_hz() */
 } TksTime;
 
-/* One entry of the log, in the board's order. */
+/**
+ * TksEventEntry:
+ * @kind: a #TksEventKind
+ * @a: the payload's first word (see #TksEventKind)
+ * @b: its second word
+ * @time: when
+ *
+ * One entry of the log, in the board's order.
+ */
 typedef struct
 {
   guint32 kind;  /* TksEventKind */
@@ -78,13 +123,30 @@ typedef struct
   TksTime time;
 } TksEventEntry;
 
+/**
+ * TksSliceFlags:
+ * @TKS_SLICE_OPEN_BEGIN: it began before the log: begin is the log's first entry
+ * @TKS_SLICE_OPEN_END: it had not ended when the log ends: end is the last entry
+ *
+ * What a #TksSlice's ends mean.
+ */
 typedef enum
 {
   TKS_SLICE_OPEN_BEGIN = 1 << 0, /* it began before the log: begin is the log's first entry */
   TKS_SLICE_OPEN_END   = 1 << 1, /* it had not ended when the log ends: end is the last entry */
 } TksSliceFlags;
 
-/* A span on a track: a handler's run, a sleep, a state. */
+/**
+ * TksSlice:
+ * @begin: where it begins
+ * @end: where it ends
+ * @depth: nesting: 0 outermost (handlers nested in handlers, states in states)
+ * @label: handler: its name; sleep: the waking handler's name, %NULL when none was recorded;
+ *   state: the state's name
+ * @flags: its #TksSliceFlags
+ *
+ * A span on a track: a handler's run, a sleep, a state.
+ */
 typedef struct
 {
   TksTime     begin;
@@ -95,13 +157,29 @@ typedef struct
   guint       flags;  /* TksSliceFlags */
 } TksSlice;
 
-/* An instant: a marker. */
+/**
+ * TksInstant:
+ * @time: when
+ * @value: the marker's value
+ *
+ * An instant: a marker.
+ */
 typedef struct
 {
   TksTime time;
   guint32 value;
 } TksInstant;
 
+/**
+ * TksTrackKind:
+ * @TKS_TRACK_IRQ: one per handler name: its runs (nested in any handler: depth)
+ * @TKS_TRACK_SLEEP: one, "CPU sleep": the sleeps, labelled with the waking handler
+ * @TKS_TRACK_MARKER: one per marker name: its instants
+ * @TKS_TRACK_STATE: one per channel: its states, nested
+ * @TKS_N_TRACK_KINDS: the number of kinds
+ *
+ * What a #TksTrack holds.
+ */
 typedef enum
 {
   TKS_TRACK_IRQ,     /* one per handler name: its runs (nested in any handler: depth) */
@@ -111,6 +189,19 @@ typedef enum
   TKS_N_TRACK_KINDS
 } TksTrackKind;
 
+/**
+ * TksTrack:
+ * @kind: a #TksTrackKind
+ * @name_id: the board's id (0 for the sleep track)
+ * @name: its name
+ * @slices: (array length=n_slices): by begin; IRQ, SLEEP, STATE
+ * @n_slices: the number of @slices
+ * @instants: (array length=n_instants): by time; MARKER
+ * @n_instants: the number of @instants
+ * @max_depth: deepest slice's depth + 1 (lanes the track needs)
+ *
+ * A row of events: a handler's runs, the sleeps, a marker's instants or a channel's states.
+ */
 typedef struct
 {
   guint32           kind;      /* TksTrackKind */
@@ -123,9 +214,16 @@ typedef struct
   guint             max_depth; /* deepest slice's depth + 1 (lanes the track needs) */
 } TksTrack;
 
-/* What made a thread ready: what held the CPU at its Ready entry, read from the log (the
+/**
+ * TksWakerKind:
+ * @TKS_WAKER_NONE: not known: before the log's first switch, or a thread it does not name
+ * @TKS_WAKER_THREAD: the thread running (waker: its index)
+ * @TKS_WAKER_HANDLER: the innermost handler under way (waker: its name id)
+ *
+ * What made a thread ready: what held the CPU at its Ready entry, read from the log (the
  * board's ready hook runs in the code that makes the thread ready: the handler under way,
- * else the running thread). */
+ * else the running thread).
+ */
 typedef enum
 {
   TKS_WAKER_NONE,     /* not known: before the log's first switch, or a thread it does not
@@ -134,7 +232,22 @@ typedef enum
   TKS_WAKER_HANDLER,  /* the innermost handler under way (waker: its name id) */
 } TksWakerKind;
 
-/* A wake-up: the thread was made ready (Ready), then switched in. Latency = run - ready. */
+/**
+ * TksWakeup:
+ * @thread: index into the capture's threads (creation order), %G_MAXUINT when the number
+ *   names no thread
+ * @number: the thread's number in the Ready entry
+ * @ready: when it was made ready
+ * @run: when it was switched in; equals @ready when open
+ * @latency: run.time - ready.time (time units); 0 when open
+ * @open: no later switch-in of the thread in the log
+ * @waker_kind: a #TksWakerKind
+ * @waker: %TKS_WAKER_THREAD: a thread index; %TKS_WAKER_HANDLER: a name id
+ * @ready_entry: its Ready among the entries (tks_events_get_entries())
+ * @run_entry: the switch that switched it in; %G_MAXUINT when open
+ *
+ * A wake-up: the thread was made ready (Ready), then switched in.
+ */
 typedef struct
 {
   guint    thread;    /* index into the capture's threads (creation order), G_MAXUINT when
@@ -150,7 +263,25 @@ typedef struct
   guint    run_entry; /* the switch that switched it in; G_MAXUINT when open */
 } TksWakeup;
 
-/* The dump's header keys of version 2 (zero / NULL / FALSE when absent). */
+/**
+ * TksEventsInfo:
+ * @dump_version: "Dump version"
+ * @counter_hz: "Counter frequency"; 0: no counter
+ * @counter_bits: "Counter bits"
+ * @slot_words: "Slot words": 2 with the counter, else 1
+ * @slots: "Slots": the slots the printed entries take
+ * @options: "Events": e.g. "cycles irq sleep ready user conditions"
+ * @condition: "Condition": e.g. "latency above 500 us of sensor", "none"
+ * @max_names: "Max names"
+ * @names_refused: "Names refused"
+ * @counted: "Counted handler" lines: the handlers the board counts without logging them,
+ *   "NAME, N calls" each, joined by "; "
+ * @counted_calls: their calls, in all
+ * @has_trigger_value: the header has a "Trigger value"
+ * @trigger_value: "Trigger value": µs past the limit, or the marker's value
+ *
+ * The dump's header keys of version 2 (zero / %NULL / %FALSE when absent).
+ */
 typedef struct
 {
   guint        dump_version;
@@ -169,54 +300,155 @@ typedef struct
   guint64      trigger_value;   /* "Trigger value": µs past the limit, or the marker's value */
 } TksEventsInfo;
 
-/* NULL when the capture has no events (dump version 1, legacy commands). */
+/**
+ * tks_capture_get_events:
+ * @capture: a capture
+ *
+ * Returns: (transfer none) (nullable): the capture's events, owned by it; %NULL when it has none
+ *   (dump version 1, legacy commands)
+ */
 TksEvents           *tks_capture_get_events        (TksCapture   *capture);
 
+/**
+ * tks_events_get_info:
+ * @events: a capture's events
+ *
+ * Returns: (transfer none): the dump's header keys
+ */
 const TksEventsInfo *tks_events_get_info           (TksEvents    *events);
-/* The board's realtime counter, when it has one. */
+/**
+ * tks_events_has_counter:
+ * @events: a capture's events
+ *
+ * Returns: whether the board has a realtime counter
+ */
 gboolean             tks_events_has_counter        (TksEvents    *events);
-/* Units per second of TksTime.time: the counter's frequency, else the tick frequency. */
+/**
+ * tks_events_get_time_hz:
+ * @events: a capture's events
+ *
+ * Returns: the units per second of #TksTime's time: the counter's frequency, else the tick
+ *   frequency
+ */
 double               tks_events_get_time_hz        (TksEvents    *events);
-/* A difference of TksTime.time in microseconds. */
+/**
+ * tks_events_to_us:
+ * @events: a capture's events
+ * @delta: a difference of #TksTime's time
+ *
+ * Returns: @delta in microseconds
+ */
 double               tks_events_to_us              (TksEvents    *events,
                                                     gint64        delta);
 
-/* Every entry of the log, switches included, in order. */
+/**
+ * tks_events_get_entries:
+ * @events: a capture's events
+ * @n_entries: (out): their number
+ *
+ * Every entry of the log, switches included, in order.
+ *
+ * Returns: (transfer none) (array length=n_entries): the entries
+ */
 const TksEventEntry *tks_events_get_entries        (TksEvents    *events,
                                                     guint        *n_entries);
+/**
+ * tks_events_count:
+ * @events: a capture's events
+ * @kind: a kind of entry
+ *
+ * Returns: the number of entries of @kind
+ */
 guint                tks_events_count              (TksEvents    *events,
                                                     TksEventKind  kind);
 
-/* A name by its board id and kind: the registered name, or "irq 7". */
+/**
+ * tks_events_get_name:
+ * @events: a capture's events
+ * @kind: which of the board's tables
+ * @id: the board's id
+ *
+ * A name by its board id and kind.
+ *
+ * Returns: (transfer none) (nullable): the registered name, or "irq 7" for one the dump's
+ *   Names section does not list; %NULL for an id the log does not use
+ */
 const char          *tks_events_get_name           (TksEvents    *events,
                                                     TksNameKind   kind,
                                                     guint32       id);
 
+/**
+ * tks_events_get_tracks:
+ * @events: a capture's events
+ * @kind: the kind of tracks
+ * @n_tracks: (out): their number
+ *
+ * Returns: (transfer none) (array length=n_tracks): the tracks of @kind
+ */
 const TksTrack      *tks_events_get_tracks         (TksEvents    *events,
                                                     TksTrackKind  kind,
                                                     guint        *n_tracks);
-/* By ready time. */
+/**
+ * tks_events_get_wakeups:
+ * @events: a capture's events
+ * @n_wakeups: (out): their number
+ *
+ * Returns: (transfer none) (array length=n_wakeups): the wake-ups, by ready time
+ */
 const TksWakeup     *tks_events_get_wakeups        (TksEvents    *events,
                                                     guint        *n_wakeups);
-/* What held the CPU just after entry @entry: the innermost handler under way when
- * *@handler_depth > 0 (*@handler its name id), else the thread switched in last (*@thread: its
- * index, G_MAXUINT before the log's first switch or after a switch to no thread). Any output
- * may be NULL. */
+/**
+ * tks_events_get_cpu_after:
+ * @events: a capture's events
+ * @entry: an entry (tks_events_get_entries())
+ * @thread: (out) (optional): the thread switched in last: its index, %G_MAXUINT before the
+ *   log's first switch or after a switch to no thread
+ * @handler: (out) (optional): the innermost handler under way: its name id
+ * @handler_depth: (out) (optional): the handlers under way
+ *
+ * What held the CPU just after entry @entry: the innermost handler under way when
+ * *@handler_depth > 0, else the thread switched in last.
+ */
 void                 tks_events_get_cpu_after      (TksEvents    *events,
                                                     guint         entry,
                                                     guint        *thread,
                                                     guint32      *handler,
                                                     guint        *handler_depth);
-/* The waker of @wakeup in words: "thread NAME", "handler NAME", or "not known". */
+/**
+ * tks_events_describe_waker:
+ * @events: a capture's events
+ * @wakeup: one of tks_events_get_wakeups()
+ *
+ * The waker of @wakeup in words: "thread NAME", "handler NAME", or "not known".
+ *
+ * Returns: (transfer full): the text; free with g_free()
+ */
 char                *tks_events_describe_waker     (TksEvents       *events,
                                                     const TksWakeup *wakeup);
-/* The trigger entry (where the board's trigger was set), when the log holds it. */
+/**
+ * tks_events_get_trigger:
+ * @events: a capture's events
+ * @time: (out) (optional): when the board's trigger was set
+ *
+ * Returns: whether the log holds the trigger entry
+ */
 gboolean             tks_events_get_trigger        (TksEvents    *events,
                                                     TksTime      *time);
 
-/* Events that cannot have happened as the log has them (mcu-lib/WIRE-FORMAT.md: handlers
+/**
+ * TksUnmatchedKind:
+ * @TKS_UNMATCHED_IRQ_LEAVE: a handler leave with none under way, once the CPU was seen outside
+ *   every handler (a switch, Sleep or Wake)
+ * @TKS_UNMATCHED_IRQ_ENTER: a handler still under way at a switch, Sleep or Wake: its leave is
+ *   missing
+ * @TKS_UNMATCHED_WAKE: a Wake while awake, after a first Sleep or Wake
+ * @TKS_UNMATCHED_SLEEP: a Sleep while asleep
+ * @TKS_N_UNMATCHED: the number of kinds
+ *
+ * Events that cannot have happened as the log has them (mcu-lib/WIRE-FORMAT.md: handlers
  * nest and leave before the switch they lead to; Sleep and Wake alternate): each is left out
- * of the tracks, and so of every time and share, and counted. */
+ * of the tracks, and so of every time and share, and counted.
+ */
 typedef enum
 {
   TKS_UNMATCHED_IRQ_LEAVE,  /* a handler leave with none under way, once the CPU was seen
@@ -228,6 +460,13 @@ typedef enum
   TKS_N_UNMATCHED
 } TksUnmatchedKind;
 
+/**
+ * tks_events_count_unmatched:
+ * @events: a capture's events
+ * @kind: a kind of unmatched event
+ *
+ * Returns: the number of events of @kind left out
+ */
 guint                tks_events_count_unmatched    (TksEvents        *events,
                                                     TksUnmatchedKind  kind);
 
@@ -235,8 +474,20 @@ guint                tks_events_count_unmatched    (TksEvents        *events,
 /* Statistics (tks-events-stats.c): over a range [from, to] of positions (ticks, NAN: the
  * capture's start or end), in microseconds from the exact times.                             */
 
-/* A thread's wake-ups made ready inside the range. The percentiles are nearest-rank: the
- * smallest latency that at least 50 % (99 %) of them do not exceed. */
+/**
+ * TksLatencyStats:
+ * @thread: index into the capture's threads
+ * @count: wake-ups that ended in a switch-in
+ * @n_open: wake-ups still waiting when the log ends
+ * @min_us: the shortest latency; NAN when @count is 0
+ * @mean_us: the mean latency
+ * @p50_us: the median latency
+ * @p99_us: the 99th percentile
+ * @max_us: the longest latency
+ *
+ * A thread's wake-ups made ready inside the range. The percentiles are nearest-rank: the
+ * smallest latency that at least 50 % (99 %) of them do not exceed.
+ */
 typedef struct
 {
   guint  thread;     /* index into the capture's threads */
@@ -249,7 +500,15 @@ typedef struct
   double max_us;
 } TksLatencyStats;
 
-/* A handler's runs that begin inside the range. */
+/**
+ * TksHandlerStats:
+ * @track: the handler's track
+ * @count: its runs that begin inside the range
+ * @total_us: their time
+ * @longest_us: the longest of them
+ *
+ * A handler's runs that begin inside the range.
+ */
 typedef struct
 {
   const TksTrack *track;
@@ -258,7 +517,16 @@ typedef struct
   double          longest_us;
 } TksHandlerStats;
 
-/* A marker's occurrences inside the range, and the intervals between consecutive ones. */
+/**
+ * TksMarkerStats:
+ * @track: the marker's track
+ * @count: its occurrences inside the range
+ * @min_interval_us: the shortest interval between consecutive ones; NAN below two
+ * @mean_interval_us: the mean interval
+ * @max_interval_us: the longest interval
+ *
+ * A marker's occurrences inside the range, and the intervals between consecutive ones.
+ */
 typedef struct
 {
   const TksTrack *track;
@@ -268,37 +536,103 @@ typedef struct
   double          max_interval_us;
 } TksMarkerStats;
 
-/* One per thread with a wake-up in the range, by thread index. */
+/**
+ * tks_events_latency_stats:
+ * @events: a capture's events
+ * @from: start of the range in ticks, NAN for the capture's start
+ * @to: end of the range in ticks, NAN for the capture's end
+ *
+ * The latencies of the wake-ups made ready inside the range.
+ *
+ * Returns: (transfer full) (element-type TksLatencyStats): one per thread with a wake-up in the
+ *   range, by thread index; free with g_array_unref()
+ */
 GArray              *tks_events_latency_stats      (TksEvents    *events,
                                                     double        from,
                                                     double        to);
-/* The latencies of @thread's wake-ups in the range (every thread's: G_MAXUINT) in buckets of
- * @bucket_us: bucket i counts [i * bucket_us, (i + 1) * bucket_us); the last one of the
- * @n_buckets also counts every longer one. */
+/**
+ * tks_events_latency_histogram:
+ * @events: a capture's events
+ * @thread: a thread's index, %G_MAXUINT for every thread's
+ * @from: start of the range in ticks, NAN for the capture's start
+ * @to: end of the range in ticks, NAN for the capture's end
+ * @bucket_us: the width of a bucket (µs)
+ * @n_buckets: the number of buckets
+ *
+ * The latencies of @thread's wake-ups in the range in buckets: bucket i counts
+ * [i * @bucket_us, (i + 1) * @bucket_us); the last one also counts every longer one.
+ *
+ * Returns: (transfer full) (array length=n_buckets): the counts; free with g_free()
+ */
 guint               *tks_events_latency_histogram  (TksEvents    *events,
                                                     guint         thread,
                                                     double        from,
                                                     double        to,
                                                     double        bucket_us,
                                                     guint         n_buckets);
-/* One per handler track, in track order. */
+/**
+ * tks_events_handler_stats:
+ * @events: a capture's events
+ * @from: start of the range in ticks, NAN for the capture's start
+ * @to: end of the range in ticks, NAN for the capture's end
+ *
+ * The runs of each handler that begin inside the range.
+ *
+ * Returns: (transfer full) (element-type TksHandlerStats): one per handler track, in track order;
+ *   free with g_array_unref()
+ */
 GArray              *tks_events_handler_stats      (TksEvents    *events,
                                                     double        from,
                                                     double        to);
-/* One per marker track, in track order. */
+/**
+ * tks_events_marker_stats:
+ * @events: a capture's events
+ * @from: start of the range in ticks, NAN for the capture's start
+ * @to: end of the range in ticks, NAN for the capture's end
+ *
+ * The occurrences of each marker inside the range.
+ *
+ * Returns: (transfer full) (element-type TksMarkerStats): one per marker track, in track order;
+ *   free with g_array_unref()
+ */
 GArray              *tks_events_marker_stats       (TksEvents    *events,
                                                     double        from,
                                                     double        to);
-/* Ticks inside the range that @thread ran, handlers excluded (the time of the outermost
- * handlers that ran during its runs is taken out). */
+/**
+ * tks_events_thread_time_without_irqs:
+ * @events: a capture's events
+ * @thread: a thread of the capture
+ * @from: start of the range in ticks, NAN for the capture's start
+ * @to: end of the range in ticks, NAN for the capture's end
+ *
+ * The ticks inside the range that @thread ran, handlers excluded (the time of the outermost
+ * handlers that ran during its runs is taken out).
+ *
+ * Returns: the ticks
+ */
 double               tks_events_thread_time_without_irqs (TksEvents       *events,
                                                           const TksThread *thread,
                                                           double           from,
                                                           double           to);
-/* Ticks inside the range the CPU slept; spent in handlers (outermost). */
+/**
+ * tks_events_sleep_time:
+ * @events: a capture's events
+ * @from: start of the range in ticks, NAN for the capture's start
+ * @to: end of the range in ticks, NAN for the capture's end
+ *
+ * Returns: the ticks inside the range the CPU slept
+ */
 double               tks_events_sleep_time         (TksEvents    *events,
                                                     double        from,
                                                     double        to);
+/**
+ * tks_events_irq_time:
+ * @events: a capture's events
+ * @from: start of the range in ticks, NAN for the capture's start
+ * @to: end of the range in ticks, NAN for the capture's end
+ *
+ * Returns: the ticks inside the range spent in handlers (outermost)
+ */
 double               tks_events_irq_time           (TksEvents    *events,
                                                     double        from,
                                                     double        to);

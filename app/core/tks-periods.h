@@ -23,8 +23,39 @@ G_BEGIN_DECLS
  * capture without events has runs but no Ready: no activation here).
  */
 
+/**
+ * TKS_PERIODS_TOLERANCE:
+ *
+ * The fraction of the median interval an interval may differ from it and still count as
+ * regular, unless tks_periods_stats() is given another.
+ */
 #define TKS_PERIODS_TOLERANCE 0.10
 
+/**
+ * TksPeriodStats:
+ * @thread: index into the capture's threads
+ * @activations: its wake-ups
+ * @completed: those with a response time
+ * @periodic: a period was detected
+ * @period: the period detected (time units, the median interval); 0 when aperiodic
+ * @deadline: what misses count against: the period given, else the one detected; 0: none
+ * @deadline_given: @deadline is the period given
+ * @interval_min: the shortest interval; the interval figures are all 0 below two activations
+ * @interval_max: the longest interval
+ * @interval_p99: the 99th percentile of the intervals (nearest rank)
+ * @response_min: the shortest response time of the completed activations; the response
+ *   figures are all 0 when none completed
+ * @response_max: the longest response time
+ * @response_p99: the 99th percentile of the response times (nearest rank)
+ * @misses: activations whose response time exceeds @deadline
+ * @worst: the wake-up (index into tks_events_get_wakeups()) with the longest response time;
+ *   %G_MAXUINT when none completed
+ * @worst_ready: its Ready, where to look
+ * @worst_end: the end of its activation
+ *
+ * A thread's period and deadline figures, as tks_periods_stats() gives them. Times are in
+ * the units of #TksTime's time.
+ */
 typedef struct
 {
   guint    thread;          /* index into the capture's threads */
@@ -47,15 +78,35 @@ typedef struct
   TksTime  worst_end;       /* the end of its activation */
 } TksPeriodStats;
 
-/* The activation of wake-up @index (into tks_events_get_wakeups()) ends at *@end: FALSE when
- * the log does not show its end. */
+/**
+ * tks_periods_activation_end:
+ * @events: a capture's events
+ * @index: a wake-up (index into tks_events_get_wakeups())
+ * @end: (out): where the activation the wake-up begins ends
+ *
+ * The end of an activation: the thread's last switch-out before its next Ready.
+ *
+ * Returns: %FALSE when the log does not show its end (the last activation, or one still
+ *   running)
+ */
 gboolean tks_periods_activation_end (TksEvents *events,
                                      guint      index,
                                      TksTime   *end);
 
-/* One row per thread with a wake-up, by thread index. @deadlines: per thread index, a period
- * given (time units, 0: none), or NULL. @tolerance: the fraction of the median an interval
- * may differ from it and still count as regular (<= 0: TKS_PERIODS_TOLERANCE). */
+/**
+ * tks_periods_stats:
+ * @events: a capture's events
+ * @deadlines: (array length=n_deadlines) (nullable): per thread index, a period given (time
+ *   units, 0: none), or %NULL
+ * @n_deadlines: the number of @deadlines
+ * @tolerance: the fraction of the median an interval may differ from it and still count as
+ *   regular (<= 0: %TKS_PERIODS_TOLERANCE)
+ *
+ * The periods and deadline misses of every thread that was woken.
+ *
+ * Returns: (transfer full) (element-type TksPeriodStats): one row per thread with a wake-up,
+ *   by thread index; free with g_array_unref()
+ */
 GArray  *tks_periods_stats          (TksEvents    *events,
                                      const gint64 *deadlines,
                                      guint         n_deadlines,

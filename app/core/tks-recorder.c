@@ -165,13 +165,6 @@ tks_recorder_set_notice_func (TksRecorder           *self,
 }
 
 void
-tks_recorder_set_silence_timeout (TksRecorder *self,
-                                  guint        timeout_ms)
-{
-  self->silence_ms = MAX (timeout_ms, 100u);
-}
-
-void
 tks_recorder_set_keepalive_interval (TksRecorder *self,
                                      guint        interval_ms)
 {
@@ -183,12 +176,6 @@ tks_recorder_set_events (TksRecorder *self,
                          gboolean     events)
 {
   self->events = events;
-}
-
-const char *
-tks_recorder_get_path (TksRecorder *self)
-{
-  return self->path;
 }
 
 void

@@ -1359,13 +1359,6 @@ tks_session_set_timeout (TksSession *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMEOUT]);
 }
 
-guint
-tks_session_get_timeout (TksSession *self)
-{
-  g_return_val_if_fail (TKS_IS_SESSION (self), DEFAULT_TIMEOUT_MS);
-  return self->timeout_ms;
-}
-
 void
 tks_session_set_slow_paste (TksSession *self,
                             gboolean    slow_paste)

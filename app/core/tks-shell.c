@@ -68,12 +68,6 @@ tks_shell_set_timeout (TksShell *self,
   self->timeout_ms = MAX (timeout_ms, 1);
 }
 
-guint
-tks_shell_get_timeout (TksShell *self)
-{
-  return self->timeout_ms;
-}
-
 void
 tks_shell_set_quiet_time (TksShell *self,
                           guint     quiet_ms)

@@ -135,8 +135,8 @@ tks_thread_stats_compute (const TksThread *thread,
  * counted when the range reaches it. Threads that exited before the log began have a row (all
  * zero) but are not counted in @totals.
  *
- * Returns: (transfer full): a #GArray of #TksThreadStats in creation order, or %NULL with
- *   @error set when the range is empty or outside the capture.
+ * Returns: (transfer full) (element-type TksThreadStats): a #GArray of #TksThreadStats in
+ *   creation order, or %NULL with @error set when the range is empty or outside the capture.
  */
 GArray *
 tks_stats_compute (TksCapture     *capture,
