@@ -287,6 +287,68 @@ draw_wake_arrows (TksTimelineView           *self,
     }
 }
 
+/* What a widget without a capture says, in its middle. */
+static void
+draw_empty (GtkWidget     *widget,
+            GtkSnapshot   *snapshot,
+            const GdkRGBA *fg)
+{
+  g_autoptr(PangoLayout) layout =
+    gtk_widget_create_pango_layout (widget, _("No capture: open a file, drop one here, or get new data from a board."));
+  GdkRGBA dim = *fg;
+  int lw, lh;
+
+  dim.alpha = 0.6;
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot,
+                          &GRAPHENE_POINT_INIT (MAX (0, (gtk_widget_get_width (widget) - lw) / 2),
+                                                MAX (0, (gtk_widget_get_height (widget) - lh) / 2)));
+  gtk_snapshot_append_layout (snapshot, layout, &dim);
+  gtk_snapshot_restore (snapshot);
+}
+
+/* The marks A and B, and between them a band and the time from one to the other. */
+static void
+draw_marks (TksTimelineView           *self,
+            GtkSnapshot               *snapshot,
+            const TksTimelineGeometry *g)
+{
+  if (!isnan (self->mark_a))
+    draw_marker (self, snapshot, g, self->mark_a, "A");
+  if (!isnan (self->mark_b))
+    draw_marker (self, snapshot, g, self->mark_b, "B");
+  if (!isnan (self->mark_a) && !isnan (self->mark_b))
+    {
+      static const GdkRGBA band = { 0.95, 0.55, 0.05, 0.12 };
+      double xa = tks_timeline_x_at (g, MIN (self->mark_a, self->mark_b));
+      double xb = tks_timeline_x_at (g, MAX (self->mark_a, self->mark_b));
+
+      xa = MAX (xa, g->left);
+      xb = MIN (xb, g->left + g->width);
+      if (xb > xa)
+        gtk_snapshot_append_color (snapshot, &band,
+                                   &GRAPHENE_RECT_INIT (xa, g->top, xb - xa, g->bottom - g->top));
+      draw_delta (self, snapshot, g);
+    }
+}
+
+/* The range being dragged out to zoom into. */
+static void
+draw_drag_range (TksTimelineView           *self,
+                 GtkSnapshot               *snapshot,
+                 const TksTimelineGeometry *g)
+{
+  GdkRGBA sel = { 0.21, 0.52, 0.89, 0.25 };
+  GdkRGBA edge = { 0.21, 0.52, 0.89, 0.9 };
+  double a = MAX (g->left, MIN (self->drag_start_x, self->drag_cur_x));
+  double b = MIN (g->left + g->width, MAX (self->drag_start_x, self->drag_cur_x));
+
+  gtk_snapshot_append_color (snapshot, &sel,
+                             &GRAPHENE_RECT_INIT (a, g->top, b - a, g->bottom - g->top));
+  outline (snapshot, &edge, a, g->top, b - a, g->bottom - g->top, 1);
+}
+
 void
 _tks_timeline_view_snapshot (GtkWidget   *widget,
                              GtkSnapshot *snapshot)
@@ -299,28 +361,14 @@ _tks_timeline_view_snapshot (GtkWidget   *widget,
   _tks_timeline_view_current_geometry (self, &g);
   get_fg (self, &fg);
 
-  if (self->capture != NULL)
-    _tks_timeline_view_update_cache (self, &g, &fg);
-  if (self->cache != NULL && self->capture != NULL)
-    gtk_snapshot_append_node (snapshot, self->cache);
-
   if (self->capture == NULL)
     {
-      g_autoptr(PangoLayout) layout =
-        gtk_widget_create_pango_layout (widget, _("No capture: open a file, drop one here, or get new data from a board."));
-      GdkRGBA dim = fg;
-      int lw, lh;
-
-      dim.alpha = 0.6;
-      pango_layout_get_pixel_size (layout, &lw, &lh);
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot,
-                              &GRAPHENE_POINT_INIT (MAX (0, (gtk_widget_get_width (widget) - lw) / 2),
-                                                    MAX (0, (gtk_widget_get_height (widget) - lh) / 2)));
-      gtk_snapshot_append_layout (snapshot, layout, &dim);
-      gtk_snapshot_restore (snapshot);
+      draw_empty (widget, snapshot, &fg);
       return;
     }
+  _tks_timeline_view_update_cache (self, &g, &fg);
+  if (self->cache != NULL)
+    gtk_snapshot_append_node (snapshot, self->cache);
 
   for (i = 0; i < self->labels->len; i++)
     gtk_widget_snapshot_child (widget, g_ptr_array_index (self->labels, i), snapshot);
@@ -344,33 +392,8 @@ _tks_timeline_view_snapshot (GtkWidget   *widget,
       draw_run_outline (self, snapshot, &g, &self->selected, &sel, 2);
       draw_wakeup (self, snapshot, &g, &self->selected, &fg);
     }
-  if (!isnan (self->mark_a))
-    draw_marker (self, snapshot, &g, self->mark_a, "A");
-  if (!isnan (self->mark_b))
-    draw_marker (self, snapshot, &g, self->mark_b, "B");
-  if (!isnan (self->mark_a) && !isnan (self->mark_b))
-    {
-      static const GdkRGBA band = { 0.95, 0.55, 0.05, 0.12 };
-      double xa = tks_timeline_x_at (&g, MIN (self->mark_a, self->mark_b));
-      double xb = tks_timeline_x_at (&g, MAX (self->mark_a, self->mark_b));
-
-      xa = MAX (xa, g.left);
-      xb = MIN (xb, g.left + g.width);
-      if (xb > xa)
-        gtk_snapshot_append_color (snapshot, &band,
-                                   &GRAPHENE_RECT_INIT (xa, g.top, xb - xa, g.bottom - g.top));
-      draw_delta (self, snapshot, &g);
-    }
+  draw_marks (self, snapshot, &g);
   if (self->drag_mode == DRAG_RANGE && self->drag_moved)
-    {
-      GdkRGBA sel = { 0.21, 0.52, 0.89, 0.25 };
-      GdkRGBA edge = { 0.21, 0.52, 0.89, 0.9 };
-      double a = MAX (g.left, MIN (self->drag_start_x, self->drag_cur_x));
-      double b = MIN (g.left + g.width, MAX (self->drag_start_x, self->drag_cur_x));
-
-      gtk_snapshot_append_color (snapshot, &sel,
-                                 &GRAPHENE_RECT_INIT (a, g.top, b - a, g.bottom - g.top));
-      outline (snapshot, &edge, a, g.top, b - a, g.bottom - g.top, 1);
-    }
+    draw_drag_range (self, snapshot, &g);
   gtk_snapshot_pop (snapshot);
 }
