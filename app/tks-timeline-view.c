@@ -25,6 +25,10 @@ enum {
   PROP_INFO,
   PROP_ALL_LANES,
   PROP_RULER_TICKS,
+  PROP_LOAD_GRAPH,
+  PROP_WAKE_ARROWS,
+  PROP_TIME_ORIGIN,
+  PROP_STRETCH,
   N_PROPS
 };
 
@@ -264,8 +268,25 @@ tks_timeline_view_get_property (GObject    *object,
     case PROP_RULER_TICKS:
       g_value_set_boolean (value, self->ruler_ticks);
       break;
+
     case PROP_ALL_LANES:
       g_value_set_boolean (value, self->all_lanes);
+      break;
+
+    case PROP_LOAD_GRAPH:
+      g_value_set_boolean (value, self->load_graph);
+      break;
+
+    case PROP_WAKE_ARROWS:
+      g_value_set_boolean (value, self->wake_arrows);
+      break;
+
+    case PROP_TIME_ORIGIN:
+      g_value_set_double (value, self->origin);
+      break;
+
+    case PROP_STRETCH:
+      g_value_set_boolean (value, self->stretch);
       break;
 
     default:
@@ -298,8 +319,25 @@ tks_timeline_view_set_property (GObject      *object,
     case PROP_RULER_TICKS:
       tks_timeline_view_set_ruler_ticks (self, g_value_get_boolean (value));
       break;
+
     case PROP_ALL_LANES:
       tks_timeline_view_set_all_lanes (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_LOAD_GRAPH:
+      tks_timeline_view_set_load_graph (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_WAKE_ARROWS:
+      tks_timeline_view_set_wake_arrows (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_TIME_ORIGIN:
+      tks_timeline_view_set_time_origin (self, g_value_get_double (value));
+      break;
+
+    case PROP_STRETCH:
+      tks_timeline_view_set_stretch (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -358,6 +396,23 @@ tks_timeline_view_class_init (TksTimelineViewClass *klass)
   properties[PROP_RULER_TICKS] =
     g_param_spec_boolean ("ruler-ticks", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The CPU's load as a lane above the others. */
+  properties[PROP_LOAD_GRAPH] =
+    g_param_spec_boolean ("load-graph", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* An arrow from what made each visible thread ready to the run it led to. */
+  properties[PROP_WAKE_ARROWS] =
+    g_param_spec_boolean ("wake-arrows", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The time ruler's 0 (ticks) the user chose; NAN (the value it starts with, though a
+   * double's default cannot say so): the trigger, or the capture's start without one. */
+  properties[PROP_TIME_ORIGIN] =
+    g_param_spec_double ("time-origin", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The capture is a stretch of a recording under way rather than a whole log. */
+  properties[PROP_STRETCH] =
+    g_param_spec_boolean ("stretch", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_INFO] =
     g_param_spec_string ("info", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -413,19 +468,45 @@ tks_timeline_view_get_capture (TksTimelineView *self)
   return self->capture;
 }
 
+/* Whether two times of the ruler's 0 are the same (NAN, none, is the same as NAN). */
+static gboolean
+same_origin (double a,
+             double b)
+{
+  return a == b || (isnan (a) && isnan (b));
+}
+
+/* Shows @capture (_tks_timeline_view_replace_capture()) and tells what changed. */
+static void
+show_capture (TksTimelineView *self,
+              TksCapture      *capture,
+              gboolean         next,
+              double           shift)
+{
+  double origin = self->origin;
+
+  if (!_tks_timeline_view_replace_capture (self, capture, next, shift))
+    return;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE]);
+  if (!same_origin (origin, self->origin))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME_ORIGIN]);
+  _tks_timeline_view_lanes_changed (self);
+}
+
 void
 tks_timeline_view_set_capture (TksTimelineView *self,
                                TksCapture      *capture)
 {
+  gboolean stretch;
+
   g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
   g_return_if_fail (capture == NULL || TKS_IS_CAPTURE (capture));
 
+  stretch = self->stretch;
   self->stretch = FALSE;
-  if (_tks_timeline_view_replace_capture (self, capture, FALSE, 0))
-    {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE]);
-      _tks_timeline_view_lanes_changed (self);
-    }
+  show_capture (self, capture, FALSE, 0);
+  if (stretch)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STRETCH]);
 }
 
 void
@@ -439,6 +520,7 @@ tks_timeline_view_set_stretch (TksTimelineView *self,
   self->stretch = !!stretch;
   /* the Selection panel tells the selected run otherwise */
   _tks_timeline_view_selection_changed (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STRETCH]);
 }
 
 void
@@ -450,11 +532,7 @@ tks_timeline_view_set_next_capture (TksTimelineView *self,
   g_return_if_fail (TKS_IS_CAPTURE (capture));
   g_return_if_fail (isfinite (shift));
 
-  if (_tks_timeline_view_replace_capture (self, capture, self->capture != NULL, shift))
-    {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE]);
-      _tks_timeline_view_lanes_changed (self);
-    }
+  show_capture (self, capture, self->capture != NULL, shift);
 }
 
 TksViewport *
@@ -536,6 +614,7 @@ tks_timeline_view_set_wake_arrows (TksTimelineView *self,
     return;
   self->wake_arrows = wake_arrows;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WAKE_ARROWS]);
 }
 
 gboolean
@@ -559,6 +638,7 @@ tks_timeline_view_set_load_graph (TksTimelineView *self,
   _tks_timeline_view_update_content_height (self);
   _tks_timeline_view_invalidate (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOAD_GRAPH]);
 }
 
 gboolean
@@ -587,8 +667,11 @@ void
 tks_timeline_view_set_time_origin (TksTimelineView *self,
                                    double           t)
 {
+  gboolean changed;
+
   g_return_if_fail (TKS_IS_TIMELINE_VIEW (self));
 
+  changed = !same_origin (self->origin, t);
   self->origin = t;
   /* the lanes stay: only the exits' times are told from elsewhere */
   if (self->capture != NULL && self->lane_list != NULL)
@@ -601,6 +684,8 @@ tks_timeline_view_set_time_origin (TksTimelineView *self,
   _tks_timeline_view_rebuild_labels (self);
   _tks_timeline_view_update_info (self);
   _tks_timeline_view_invalidate (self);
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME_ORIGIN]);
 }
 
 double
