@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+
 #include <glib/gi18n.h>
 
 #include "tks-timeline-events.h"

@@ -5,10 +5,8 @@
 
 #include <math.h>
 
-#include <glib/gi18n.h>
-
-#include "tks-timeline-render.h"
 #include "tks-timeline-events.h"
+#include "tks-timeline-render.h"
 
 const char *
 tks_timeline_lane_name (TksCapture                *capture,

@@ -5,8 +5,6 @@
 
 #include <math.h>
 
-#include <glib/gi18n.h>
-
 #include "tks-timeline-render.h"
 
 /* The run and the mark of @thread within @tol of @t; whether there is either. */

@@ -4,9 +4,6 @@
  * the same colour batched into one fill. */
 #include "config.h"
 
-#include <math.h>
-
-#include <glib/gi18n.h>
 #include <pango/pangocairo.h>
 
 #include "tks-timeline-render.h"

@@ -12,8 +12,8 @@
 #include <pango/pangocairo.h>
 
 #include "tks-coverage.h"
-#include "tks-timeline-render.h"
 #include "tks-timeline-events.h"
+#include "tks-timeline-render.h"
 
 /* Colours that read on light and dark backgrounds: twelve hues, darker then lighter, in an
  * order where neighbours differ (a thread whose colour is taken moves to the next one). */

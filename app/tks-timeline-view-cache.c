@@ -4,10 +4,6 @@
  * previous image stays; and the coverage summaries that make it fast, built by a worker. */
 #include "config.h"
 
-#include <math.h>
-
-#include <glib/gi18n.h>
-
 #include "tks-coverage.h"
 #include "tks-timeline-view-private.h"
 

@@ -5,8 +5,6 @@
 
 #include <math.h>
 
-#include <glib/gi18n.h>
-
 #include "tks-timeline-events.h"
 #include "tks-timeline-view-private.h"
 

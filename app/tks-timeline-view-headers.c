@@ -3,8 +3,6 @@
  * again when the lanes change, and placed beside their lanes when the widget is allocated. */
 #include "config.h"
 
-#include <math.h>
-
 #include <glib/gi18n.h>
 
 #include "tks-timeline-events.h"

@@ -11,9 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "tks-coverage.h"
-#include "tks-timeline-events.h"
 #include "tks-timeline-view-private.h"
-#include "tks-widget-text.h"
 
 G_DEFINE_FINAL_TYPE (TksTimelineView, tks_timeline_view, GTK_TYPE_WIDGET)
 
