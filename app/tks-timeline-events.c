@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+
 #include <glib/gi18n.h>
 
 #include "tks-timeline-events.h"
@@ -470,6 +471,108 @@ tks_timeline_render_event_headers (TksCapture                *capture,
     }
 }
 
+/* The load graph's tooltip at @x: the share of its pixel column every thread but idle ran. */
+static char *
+load_tooltip (TksCapture                *capture,
+              const TksTimelineGeometry *g,
+              double                     x)
+{
+  double scale0 = g->width / (g->x1 - g->x0);
+  double t0 = g->x0 + (x - g->left) / scale0, t1 = t0 + 1 / scale0, busy = 0;
+  const guint *threads;
+  guint n_threads;
+
+  threads = tks_capture_get_shown_lanes (capture, g->all_lanes, &n_threads);
+  for (guint l = 0; l < n_threads; l++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, threads[l]);
+
+      if (counts_in_load (th))
+        busy += tks_thread_busy (th, t0, t1);
+    }
+  /* Translators: the CPU load graph's tooltip: threads busy, idle left out */
+  return g_strdup_printf (_("<b>CPU load</b> %.0f %%\nthreads other than idle, over this pixel"),
+                          100 * MIN (1.0, busy / (t1 - t0)));
+}
+
+/* A marker's tooltip: the one within @tol of @t on @track, NULL when none is. */
+static char *
+marker_tooltip (TksEvents      *events,
+                const TksTrack *track,
+                double          t,
+                double          tol)
+{
+  guint i = first_instant_at (track, t - tol);
+  const TksInstant *m;
+  g_autofree char *at = NULL;
+  g_autofree char *name = NULL;
+
+  if (i >= track->n_instants || track->instants[i].time.pos > t + tol)
+    return NULL;
+  m = &track->instants[i];
+  at = tks_timeline_format_us (tks_events_to_us (events, m->time.time - track->instants[0].time.time));
+  name = g_markup_escape_text (track->name, -1);
+  /* Translators: a marker's tooltip: its name, value and time since its first */
+  return g_strdup_printf (_("<b>%s</b> = %u\nmarker %u of %u, %s after the first"),
+                          name, m->value, i + 1, track->n_instants, at);
+}
+
+/* The deepest slice of @track within @tol of @t; NULL when none is. */
+static const TksSlice *
+slice_near (const TksTrack *track,
+            double          t,
+            double          tol)
+{
+  const TksSlice *best = NULL;
+
+  for (guint i = first_slice_at (track, t - tol); i < track->n_slices; i++)
+    {
+      const TksSlice *s = &track->slices[i];
+
+      if (s->begin.pos > t + tol)
+        break;
+      if (s->end.pos >= t - tol && (best == NULL || s->depth >= best->depth))
+        best = s;
+    }
+  return best;
+}
+
+/* A handler's, the CPU's sleep's or a state's tooltip, for @slice of @track. */
+static char *
+slice_tooltip (TksCapture                *capture,
+               const TksTimelineGeometry *g,
+               const TksTrack            *track,
+               const TksSlice            *slice)
+{
+  TksEvents *events = tks_capture_get_events (capture);
+  double start = tks_capture_get_start (capture);
+  g_autofree char *length = tks_timeline_format_us (
+    tks_events_to_us (events, slice->end.time - slice->begin.time));
+  g_autofree char *at = tks_timeline_format_us (
+    (slice->begin.pos - start) * 1e6 / (g->tick_hz > 0 ? g->tick_hz : 1000.0));
+  g_autofree char *label = g_markup_escape_text (slice->label != NULL ? slice->label : "", -1);
+
+  switch (track->kind)
+    {
+    case TKS_TRACK_IRQ:
+      /* Translators: an interrupt handler's tooltip: name, duration, start, nesting */
+      return g_strdup_printf (_("<b>%s</b>\nran %s, from %s%s"), label, length, at,
+                              slice->depth > 0 ? _(" (nested in another handler)") : "");
+    case TKS_TRACK_SLEEP:
+      if (slice->label != NULL)
+        return g_strdup_printf (_("<b>CPU asleep</b> %s, from %s\nwoken by %s"), length,
+                                at, label);
+      return g_strdup_printf (_("<b>CPU asleep</b> %s, from %s"), length, at);
+    default:
+      {
+        g_autofree char *channel = g_markup_escape_text (track->name, -1);
+
+        /* Translators: a state's tooltip: channel: state, duration, start */
+        return g_strdup_printf (_("<b>%s: %s</b>\n%s, from %s"), channel, label, length, at);
+      }
+    }
+}
+
 char *
 tks_timeline_event_tooltip (TksCapture                *capture,
                             const TksTimelineGeometry *g,
@@ -479,7 +582,8 @@ tks_timeline_event_tooltip (TksCapture                *capture,
   g_autofree TksEventLane *lanes = NULL;
   TksEvents *events;
   const TksTrack *track;
-  double lane, t, tol, scale, start;
+  const TksSlice *slice;
+  double lane, t, tol, scale;
   guint n;
 
   if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0) || x < g->left || y < g->top
@@ -491,25 +595,7 @@ tks_timeline_event_tooltip (TksCapture                *capture,
   if (g->load_graph)
     {
       if (lane == 0)
-        {
-          /* the load under the pointer: every thread but idle, over its pixel */
-          double scale0 = g->width / (g->x1 - g->x0);
-          double t0 = g->x0 + (x - g->left) / scale0, t1 = t0 + 1 / scale0, busy = 0;
-          const guint *threads;
-          guint n_threads;
-
-          threads = tks_capture_get_shown_lanes (capture, g->all_lanes, &n_threads);
-          for (guint l = 0; l < n_threads; l++)
-            {
-              const TksThread *th = tks_capture_get_thread (capture, threads[l]);
-
-              if (counts_in_load (th))
-                busy += tks_thread_busy (th, t0, t1);
-            }
-          /* Translators: the CPU load graph's tooltip: threads busy, idle left out */
-          return g_strdup_printf (_("<b>CPU load</b> %.0f %%\nthreads other than idle, over this pixel"),
-                                  100 * MIN (1.0, busy / (t1 - t0)));
-        }
+        return load_tooltip (capture, g, x);
       lane--;
     }
   if (events == NULL || lane < 0 || lane >= n)
@@ -518,68 +604,11 @@ tks_timeline_event_tooltip (TksCapture                *capture,
   scale = g->width / (g->x1 - g->x0);
   t = g->x0 + (x - g->left) / scale;
   tol = 3.0 / scale;
-  start = tks_capture_get_start (capture);
 
   if (track->kind == TKS_TRACK_MARKER)
-    {
-      guint i = first_instant_at (track, t - tol);
-
-      if (i < track->n_instants && track->instants[i].time.pos <= t + tol)
-        {
-          const TksInstant *m = &track->instants[i];
-          g_autofree char *at = tks_timeline_format_us (
-            tks_events_to_us (events, m->time.time - track->instants[0].time.time));
-          g_autofree char *name = g_markup_escape_text (track->name, -1);
-
-          /* Translators: a marker's tooltip: its name, value and time since its first */
-          return g_strdup_printf (_("<b>%s</b> = %u\nmarker %u of %u, %s after the first"),
-                                  name, m->value, i + 1, track->n_instants, at);
-        }
-      return NULL;
-    }
-
-  {
-    const TksSlice *best = NULL;
-
-    for (guint i = first_slice_at (track, t - tol); i < track->n_slices; i++)
-      {
-        const TksSlice *s = &track->slices[i];
-
-        if (s->begin.pos > t + tol)
-          break;
-        if (s->end.pos >= t - tol && (best == NULL || s->depth >= best->depth))
-          best = s;
-      }
-    if (best != NULL)
-      {
-        g_autofree char *length = tks_timeline_format_us (
-          tks_events_to_us (events, best->end.time - best->begin.time));
-        g_autofree char *at = tks_timeline_format_us (
-          (best->begin.pos - start) * 1e6 / (g->tick_hz > 0 ? g->tick_hz : 1000.0));
-        g_autofree char *label = g_markup_escape_text (best->label != NULL ? best->label : "", -1);
-
-        switch (track->kind)
-          {
-          case TKS_TRACK_IRQ:
-            /* Translators: an interrupt handler's tooltip: name, duration, start, nesting */
-            return g_strdup_printf (_("<b>%s</b>\nran %s, from %s%s"), label, length, at,
-                                    best->depth > 0 ? _(" (nested in another handler)") : "");
-          case TKS_TRACK_SLEEP:
-            if (best->label != NULL)
-              return g_strdup_printf (_("<b>CPU asleep</b> %s, from %s\nwoken by %s"), length,
-                                      at, label);
-            return g_strdup_printf (_("<b>CPU asleep</b> %s, from %s"), length, at);
-          default:
-            {
-              g_autofree char *channel = g_markup_escape_text (track->name, -1);
-
-              /* Translators: a state's tooltip: channel: state, duration, start */
-              return g_strdup_printf (_("<b>%s: %s</b>\n%s, from %s"), channel, label, length, at);
-            }
-          }
-      }
-  }
-  return NULL;
+    return marker_tooltip (events, track, t, tol);
+  slice = slice_near (track, t, tol);
+  return slice != NULL ? slice_tooltip (capture, g, track, slice) : NULL;
 }
 
 const TksWakeup *

@@ -571,6 +571,103 @@ gap_at (TksCapture *capture,
   return NULL;
 }
 
+/* A run's tooltip: @thread's name (@name, escaped here), priority, begin, end and duration,
+ * its number among the thread's runs and its wake-up latency when known. */
+static char *
+run_tooltip (TksTimelineView *self,
+             const TksThread *thread,
+             const char      *name,
+             int              run)
+{
+  const TksRun *r = &thread->runs[run];
+  double tick_hz = _tks_timeline_view_get_effective_tick_hz (self);
+  double log_end = tks_capture_get_log_end (self->capture, NULL);
+  g_autofree char *dur = tks_timeline_format_duration (r->end - r->begin, tick_hz);
+  gboolean at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) &&
+                    (guint)run + 1 == thread->n_runs;
+  const TksWakeup *w = tks_timeline_wakeup_of_run (self->capture, thread->index, r->begin);
+  g_autofree char *begin = _tks_timeline_view_format_time (self, r->begin);
+  g_autofree char *end = _tks_timeline_view_format_time (self, r->end);
+  char *text;
+
+  text = g_markup_printf_escaped (_("<b>%s</b> (priority %d)\nBegin: %s\nEnd: %s%s\nDuration: %s"),
+                                  name, thread->priority,
+                                  begin, end,
+                                  !at_end ? ""
+                                  : log_end < tks_capture_get_end (self->capture)
+                                  ? _(" (running when the log ended)")
+                                  : _(" (still running at the end of the capture)"),
+                                  dur);
+  /* a stretch of a recording under way does not hold all of the thread's runs */
+  if (!self->stretch)
+    {
+      /* Translators: added to a run's tooltip: its number among the thread's runs */
+      char *numbered = g_strdup_printf (_("%s\nActivation %d of %u"), text, run + 1,
+                                        thread->n_runs);
+
+      g_free (text);
+      text = numbered;
+    }
+  if (w != NULL)
+    {
+      g_autofree char *latency = tks_timeline_format_us (
+        tks_events_to_us (tks_capture_get_events (self->capture), w->latency));
+      /* Translators: added to a run's tooltip: the wait from made ready to running */
+      g_autofree char *ready = _tks_timeline_view_format_time (self, w->ready.pos);
+      char *with = g_strdup_printf (_("%s\nWake-up latency: %s (made ready at %s)"),
+                                    text, latency, ready);
+
+      g_free (text);
+      text = with;
+    }
+  return text;
+}
+
+/* The tooltip of @thread's lane at @t where it has no run nor mark: a hole in the log, the
+ * log's end, no data yet, or the thread's exit; NULL when none of them. */
+static char *
+lane_tooltip (TksTimelineView *self,
+              const TksThread *thread,
+              const char      *name,
+              double           t)
+{
+  double log_end = tks_capture_get_log_end (self->capture, NULL);
+  gboolean exited_in_log = (thread->flags & TKS_THREAD_EXITED) &&
+                           !(thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END);
+  const TksGap *gap;
+
+  if ((gap = gap_at (self->capture, t)) != NULL)
+    return g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE,
+                                                 "<b>Not recorded</b>\nThe board dropped %lu switch here while it was sending (a reply, or a recording faster than its link)",
+                                                 "<b>Not recorded</b>\nThe board dropped %lu switches here while it was sending (a reply, or a recording faster than its link)",
+                                                 (gulong) gap->dropped),
+                                    (gulong) gap->dropped);
+  if (t >= log_end && log_end < tks_capture_get_end (self->capture) &&
+      !(exited_in_log && t >= thread->exit_time))
+    {
+      g_autofree char *ended = _tks_timeline_view_format_time (self, log_end);
+      g_autofree char *exited = _tks_timeline_view_format_time (self, thread->exit_time);
+
+      if (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
+        return g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %s: after it only exits were recorded\n"
+                                          "Exited at %s (what it did until then is unknown)"),
+                                        name, ended, exited);
+      return g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %s: after it only exits were recorded"),
+                                      name, ended);
+    }
+  if (isnan (thread->first_event) || t < thread->first_event)
+    return g_markup_printf_escaped (_("<b>%s</b>\nNo data yet: the log holds no event of this thread before this point"),
+                                    name);
+  if ((thread->flags & TKS_THREAD_EXITED) && t >= thread->exit_time)
+    {
+      g_autofree char *exited = _tks_timeline_view_format_time (self, thread->exit_time);
+
+      return g_markup_printf_escaped (_("<b>%s</b>\nExited at %s"),
+                                      name, exited);
+    }
+  return NULL;
+}
+
 static gboolean
 query_tooltip (GtkWidget       *widget,
                int              x,
@@ -582,10 +679,6 @@ query_tooltip (GtkWidget       *widget,
   TksTimelineGeometry g;
   TksTimelineHit hit;
   const TksThread *thread;
-  const TksGap *gap;
-  double t, log_end;
-  gboolean exited_in_log;
-  double tick_hz = _tks_timeline_view_get_effective_tick_hz (self);
   g_autofree char *text = NULL;
   g_autofree char *name = NULL;
 
@@ -603,54 +696,9 @@ query_tooltip (GtkWidget       *widget,
   if (thread == NULL)
     return FALSE;
   name = tks_lane_list_shown_name (thread->name);
-  t = x_to_time (self, x);
-  log_end = tks_capture_get_log_end (self->capture, NULL);
-  exited_in_log = (thread->flags & TKS_THREAD_EXITED) &&
-                  !(thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END);
 
   if (hit.run >= 0)
-    {
-      const TksRun *r = &thread->runs[hit.run];
-      g_autofree char *dur = tks_timeline_format_duration (r->end - r->begin, tick_hz);
-      gboolean at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) &&
-                        (guint)hit.run + 1 == thread->n_runs;
-
-      const TksWakeup *w = tks_timeline_wakeup_of_run (self->capture, thread->index, r->begin);
-
-      g_autofree char *begin = _tks_timeline_view_format_time (self, r->begin);
-      g_autofree char *end = _tks_timeline_view_format_time (self, r->end);
-
-      text = g_markup_printf_escaped (_("<b>%s</b> (priority %d)\nBegin: %s\nEnd: %s%s\nDuration: %s"),
-                                      name, thread->priority,
-                                      begin, end,
-                                      !at_end ? ""
-                                      : log_end < tks_capture_get_end (self->capture)
-                                      ? _(" (running when the log ended)")
-                                      : _(" (still running at the end of the capture)"),
-                                      dur);
-      /* a stretch of a recording under way does not hold all of the thread's runs */
-      if (!self->stretch)
-        {
-          /* Translators: added to a run's tooltip: its number among the thread's runs */
-          char *numbered = g_strdup_printf (_("%s\nActivation %d of %u"), text, hit.run + 1,
-                                            thread->n_runs);
-
-          g_free (text);
-          text = numbered;
-        }
-      if (w != NULL)
-        {
-          g_autofree char *latency = tks_timeline_format_us (
-            tks_events_to_us (tks_capture_get_events (self->capture), w->latency));
-          /* Translators: added to a run's tooltip: the wait from made ready to running */
-          g_autofree char *ready = _tks_timeline_view_format_time (self, w->ready.pos);
-          char *with = g_strdup_printf (_("%s\nWake-up latency: %s (made ready at %s)"),
-                                        text, latency, ready);
-
-          g_free (text);
-          text = with;
-        }
-    }
+    text = run_tooltip (self, thread, name, hit.run);
   else if (hit.mark >= 0)
     {
       const TksMark *m = &thread->marks[hit.mark];
@@ -661,37 +709,9 @@ query_tooltip (GtkWidget       *widget,
                                       : _("<b>%s</b> (not logged)\nSwitched out at %s"),
                                       name, at);
     }
-  else if ((gap = gap_at (self->capture, t)) != NULL)
-    text = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE,
-                                                 "<b>Not recorded</b>\nThe board dropped %lu switch here while it was sending (a reply, or a recording faster than its link)",
-                                                 "<b>Not recorded</b>\nThe board dropped %lu switches here while it was sending (a reply, or a recording faster than its link)",
-                                                 (gulong) gap->dropped),
-                                    (gulong) gap->dropped);
-  else if (t >= log_end && log_end < tks_capture_get_end (self->capture) &&
-           !(exited_in_log && t >= thread->exit_time))
-    {
-      g_autofree char *ended = _tks_timeline_view_format_time (self, log_end);
-      g_autofree char *exited = _tks_timeline_view_format_time (self, thread->exit_time);
-
-      if (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
-        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %s: after it only exits were recorded\n"
-                                          "Exited at %s (what it did until then is unknown)"),
-                                        name, ended, exited);
-      else
-        text = g_markup_printf_escaped (_("<b>%s</b>\nThe log ended at %s: after it only exits were recorded"),
-                                        name, ended);
-    }
-  else if (isnan (thread->first_event) || t < thread->first_event)
-    text = g_markup_printf_escaped (_("<b>%s</b>\nNo data yet: the log holds no event of this thread before this point"),
-                                    name);
-  else if ((thread->flags & TKS_THREAD_EXITED) && t >= thread->exit_time)
-    {
-      g_autofree char *exited = _tks_timeline_view_format_time (self, thread->exit_time);
-
-      text = g_markup_printf_escaped (_("<b>%s</b>\nExited at %s"),
-                                      name, exited);
-    }
   else
+    text = lane_tooltip (self, thread, name, x_to_time (self, x));
+  if (text == NULL)
     return FALSE;
 
   gtk_tooltip_set_markup (tooltip, text);

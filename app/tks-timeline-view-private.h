@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* What the parts of the timeline widget share: its fields and the functions one part calls
- * in the other (tks-timeline-view.c, tks-timeline-view-input.c). */
+ * in another (tks-timeline-view.c and tks-timeline-view-*.c). */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -25,6 +25,14 @@ typedef struct
   guint  n_labels;
   guint  n_event_labels;
 } TksHeaderPlacement;
+
+/* What identifies a lane drawn: the row it shows and its threads. */
+typedef struct
+{
+  const TksLaneRow *row;
+  guint             n_threads;
+  guint32           threads_hash;
+} LaneKey;
 
 typedef enum
 {
@@ -123,6 +131,53 @@ void   _tks_timeline_view_set_info              (TksTimelineView     *self,
 
 /* Tells the selection's watchers (the "selection-changed" signal). */
 void   _tks_timeline_view_selection_changed     (TksTimelineView     *self);
+/* Tells the lanes' watchers (the "lanes-changed" signal). */
+void   _tks_timeline_view_lanes_changed         (TksTimelineView     *self);
+/* The number of thread lanes; 0 without a capture. */
+guint  _tks_timeline_view_n_lanes               (TksTimelineView     *self);
+/* What the image shows changed: it is drawn again at the next frame (the previous one is kept
+ * for a worker's drawing of a new capture, see _tks_timeline_view_update_cache()). */
+void   _tks_timeline_view_invalidate            (TksTimelineView     *self);
+/* The viewport's content: the lanes, event lanes and load graph. */
+void   _tks_timeline_view_update_content_height (TksTimelineView     *self);
+
+/* tks-timeline-view-capture.c */
+/* Shows @capture; @next: another stretch of the same recording, its times those of the
+ * capture shown plus @shift. FALSE when @capture is the one shown already. */
+gboolean _tks_timeline_view_replace_capture     (TksTimelineView     *self,
+                                                 TksCapture          *capture,
+                                                 gboolean             next,
+                                                 double               shift);
+void   _tks_timeline_view_update_lane_list      (TksTimelineView     *self);
+void   _tks_timeline_view_sync_lane_list_origin (TksTimelineView           *self,
+                                                 const TksTimelineGeometry *g);
+
+/* tks-timeline-view-headers.c */
+void     _tks_timeline_view_rebuild_labels       (TksTimelineView *self);
+void     _tks_timeline_view_rebuild_event_labels (TksTimelineView *self);
+gboolean _tks_timeline_view_labels_cover_view    (TksTimelineView *self);
+void     _tks_timeline_view_queue_place_headers  (TksTimelineView *self);
+void     _tks_timeline_view_size_allocate        (GtkWidget       *widget,
+                                                  int              width,
+                                                  int              height,
+                                                  int              baseline);
+void     _tks_timeline_view_measure              (GtkWidget       *widget,
+                                                  GtkOrientation   orientation,
+                                                  int              for_size,
+                                                  int             *minimum,
+                                                  int             *natural,
+                                                  int             *minimum_baseline,
+                                                  int             *natural_baseline);
+
+/* tks-timeline-view-cache.c */
+void   _tks_timeline_view_update_cache          (TksTimelineView           *self,
+                                                 const TksTimelineGeometry *g,
+                                                 const GdkRGBA             *fg);
+void   _tks_timeline_view_start_coverage        (TksTimelineView           *self);
+
+/* tks-timeline-view-draw.c */
+void   _tks_timeline_view_snapshot              (GtkWidget           *widget,
+                                                 GtkSnapshot         *snapshot);
 
 /* tks-timeline-view-input.c */
 void   _tks_timeline_view_update_info           (TksTimelineView     *self);

@@ -12,6 +12,12 @@ G_BEGIN_DECLS
 #define TKS_TYPE_TIMELINE_VIEW (tks_timeline_view_get_type ())
 G_DECLARE_FINAL_TYPE (TksTimelineView, tks_timeline_view, TKS, TIMELINE_VIEW, GtkWidget)
 
+/* What changes how the view looks is a property, notified when it changes (so that it can be
+ * bound): "capture", "viewport", "tick-hz", "all-lanes", "ruler-ticks", "load-graph",
+ * "wake-arrows", "time-origin" and "stretch"; "info" (read-only) is the line that tells the
+ * selection. The setters below set them. Which thread lanes are shown, and in what order, is
+ * the lane list's (tks_timeline_view_get_lane_list()). */
+
 GtkWidget   *tks_timeline_view_new           (void);
 TksCapture  *tks_timeline_view_get_capture   (TksTimelineView     *self);
 void         tks_timeline_view_set_capture   (TksTimelineView     *self,
@@ -26,7 +32,7 @@ void         tks_timeline_view_set_next_capture (TksTimelineView *self,
                                                  double           shift);
 /* The capture shown is a stretch of a recording under way (TRUE) rather than a whole log: a
  * run's number among its thread's runs, and the wait before a thread's first run in the
- * stretch, are then not known and not shown. set_capture() makes it FALSE. */
+ * stretch, are then not known and not shown. set_capture() makes it FALSE ("stretch"). */
 void         tks_timeline_view_set_stretch   (TksTimelineView     *self,
                                               gboolean             stretch);
 TksViewport *tks_timeline_view_get_viewport  (TksTimelineView     *self);
@@ -42,16 +48,17 @@ void         tks_timeline_view_set_all_lanes (TksTimelineView     *self,
 gboolean     tks_timeline_view_get_ruler_ticks (TksTimelineView   *self);
 void         tks_timeline_view_set_ruler_ticks (TksTimelineView   *self,
                                               gboolean             ruler_ticks);
-/* A lane of the CPU's load (threads stacked, idle left out) above the others. */
 /* Arrows from what made each visible thread ready (a thread's lane, a handler's) to the run
- * it led to, once the view is zoomed in enough to tell them apart. */
+ * it led to, once the view is zoomed in enough to tell them apart ("wake-arrows"). */
 gboolean     tks_timeline_view_get_wake_arrows (TksTimelineView   *self);
 void         tks_timeline_view_set_wake_arrows (TksTimelineView   *self,
                                                 gboolean           wake_arrows);
+/* A lane of the CPU's load (threads stacked, idle left out) above the others ("load-graph"). */
 gboolean     tks_timeline_view_get_load_graph (TksTimelineView    *self);
 void         tks_timeline_view_set_load_graph (TksTimelineView    *self,
                                               gboolean             load_graph);
-/* The time ruler's 0 at @t (ticks); NAN: the trigger, or the capture's start without one. */
+/* The time ruler's 0 at @t (ticks); NAN: the trigger, or the capture's start without one
+ * ("time-origin"). */
 void         tks_timeline_view_set_time_origin (TksTimelineView   *self,
                                               double               t);
 double       tks_timeline_view_get_time_origin (TksTimelineView   *self);

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <gtk/gtk.h>
@@ -430,6 +431,97 @@ test_hover_follows_content (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 GHashTable *counts)
+{
+  const char *name = g_param_spec_get_name (pspec);
+
+  g_hash_table_insert (counts, (gpointer) name,
+                       GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, name)) + 1));
+}
+
+static guint
+notified (GHashTable *counts,
+          const char *name)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (counts, name));
+}
+
+/* What changes how the view looks is a property: a setter sets it and notifies once, and only
+ * when the value changes; a property bound to another object's drives the view, as the window's
+ * settings may. */
+static void
+test_look_properties (void)
+{
+  GtkWidget *widget = g_object_ref_sink (tks_timeline_view_new ());
+  TksTimelineView *view = TKS_TIMELINE_VIEW (widget);
+  g_autoptr(GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(TksCapture) before = stretch_of (3, 0, 2000, 1000);
+  g_autoptr(TksCapture) after = stretch_of (3, 400, 2400, 1000);
+  g_autoptr(GObject) source = NULL;
+  const char *booleans[] = { "load-graph", "wake-arrows", "ruler-ticks", "all-lanes",
+                             "stretch" };
+  gboolean value;
+  double origin;
+
+  g_signal_connect (view, "notify", G_CALLBACK (count_notify_cb), counts);
+
+  for (guint i = 0; i < G_N_ELEMENTS (booleans); i++)
+    {
+      g_object_set (view, booleans[i], TRUE, NULL);
+      g_object_set (view, booleans[i], TRUE, NULL);
+      g_object_get (view, booleans[i], &value, NULL);
+      g_assert_true (value);
+      g_assert_cmpuint (notified (counts, booleans[i]), ==, 1);
+    }
+  g_assert_true (tks_timeline_view_get_load_graph (view));
+  g_assert_true (tks_timeline_view_get_wake_arrows (view));
+  tks_timeline_view_set_load_graph (view, FALSE);
+  tks_timeline_view_set_wake_arrows (view, FALSE);
+  g_assert_cmpuint (notified (counts, "load-graph"), ==, 2);
+  g_assert_cmpuint (notified (counts, "wake-arrows"), ==, 2);
+
+  /* the ruler's 0: none (NAN) is the same as none */
+  g_assert_true (isnan (tks_timeline_view_get_time_origin (view)));
+  tks_timeline_view_set_time_origin (view, NAN);
+  g_assert_cmpuint (notified (counts, "time-origin"), ==, 0);
+  g_object_set (view, "time-origin", 1250.0, NULL);
+  tks_timeline_view_set_time_origin (view, 1250.0);
+  g_object_get (view, "time-origin", &origin, NULL);
+  g_assert_cmpfloat (origin, ==, 1250.0);
+  g_assert_cmpuint (notified (counts, "time-origin"), ==, 1);
+
+  /* a new capture: the stretch and the ruler's 0 it had are gone, and both say so */
+  tks_timeline_view_set_capture (view, before);
+  g_assert_cmpuint (notified (counts, "capture"), ==, 1);
+  g_assert_false (view->stretch);
+  g_assert_cmpuint (notified (counts, "stretch"), ==, 2);
+  g_assert_true (isnan (tks_timeline_view_get_time_origin (view)));
+  g_assert_cmpuint (notified (counts, "time-origin"), ==, 2);
+
+  /* the next stretch moves a ruler's 0 by its shift */
+  tks_timeline_view_set_time_origin (view, 1300);
+  tks_timeline_view_set_next_capture (view, after, -100);
+  g_assert_cmpfloat (tks_timeline_view_get_time_origin (view), ==, 1200);
+  g_assert_cmpuint (notified (counts, "time-origin"), ==, 4);
+  g_assert_cmpuint (notified (counts, "capture"), ==, 2);
+
+  /* bound to another object's property, as to a setting */
+  source = g_object_new (GTK_TYPE_TOGGLE_BUTTON, NULL);
+  g_object_ref_sink (source);
+  g_object_bind_property (source, "active", view, "load-graph", G_BINDING_SYNC_CREATE);
+  g_assert_false (tks_timeline_view_get_load_graph (view));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (source), TRUE);
+  g_assert_true (tks_timeline_view_get_load_graph (view));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (source), FALSE);
+  g_assert_false (tks_timeline_view_get_load_graph (view));
+
+  g_signal_handlers_disconnect_by_func (view, count_notify_cb, counts);
+  g_object_unref (widget);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -440,5 +532,6 @@ main (int   argc,
   g_test_add_func ("/view/widgets/next-capture-without-layout", test_next_capture_without_layout);
   g_test_add_func ("/view/widgets/next-capture-after-wrap", test_next_capture_after_wrap);
   g_test_add_func ("/view/widgets/hover-follows-content", test_hover_follows_content);
+  g_test_add_func ("/view/widgets/look-properties", test_look_properties);
   return g_test_run ();
 }
