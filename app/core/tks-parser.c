@@ -142,8 +142,8 @@ tks_parsed_new (void)
 }
 
 static void
-list_entry_free (gpointer data,
-                 gpointer user_data)
+tks_list_entry_free (gpointer data,
+                     gpointer user_data)
 {
   TksListEntry *entry = data;
 
@@ -154,8 +154,8 @@ list_entry_free (gpointer data,
 static void
 clear_list (TksParsed *parsed)
 {
-  g_ptr_array_foreach (parsed->live, list_entry_free, NULL);
-  g_ptr_array_foreach (parsed->deleted, list_entry_free, NULL);
+  g_ptr_array_foreach (parsed->live, tks_list_entry_free, NULL);
+  g_ptr_array_foreach (parsed->deleted, tks_list_entry_free, NULL);
   g_ptr_array_set_size (parsed->live, 0);
   g_ptr_array_set_size (parsed->deleted, 0);
 }
@@ -264,7 +264,7 @@ tks_parser_new (void)
   return parser;
 }
 
-static void compact_batch_free (struct _CompactBatch *batch);
+static void tks_parser_compact_batch_free (struct _CompactBatch *batch);
 
 void
 tks_parser_free (TksParser *parser)
@@ -284,22 +284,22 @@ tks_parser_free (TksParser *parser)
   g_free (parser->end_line);
   if (parser->pool != NULL)
     g_thread_pool_free (parser->pool, FALSE, TRUE);
-  compact_batch_free (parser->batch);
+  tks_parser_compact_batch_free (parser->batch);
   g_free (parser->refusal);
   g_free (parser->fatal);
   g_free (parser);
 }
 
 static void
-add_warning (TksParser  *parser,
-             const char *format,
-             ...) G_GNUC_PRINTF (2, 3);
+tks_parser_warn (TksParser  *parser,
+                 const char *format,
+                 ...) G_GNUC_PRINTF (2, 3);
 
 /* Keeps @text (taken) unless enough are kept; a save writes it from @saved_from on. */
 static void
-keep_warning (TksParser *parser,
-              char      *text,
-              guint      saved_from)
+tks_parser_keep_warning (TksParser *parser,
+                         char      *text,
+                         guint      saved_from)
 {
   TksParsed *parsed = parser->current;
 
@@ -314,36 +314,36 @@ keep_warning (TksParser *parser,
 }
 
 static void
-fail (TksParser  *parser,
-      const char *format,
-      ...) G_GNUC_PRINTF (2, 3);
+tks_parser_fail (TksParser  *parser,
+                 const char *format,
+                 ...) G_GNUC_PRINTF (2, 3);
 
 static void
-add_warning (TksParser  *parser,
-             const char *format,
-             ...)
+tks_parser_warn (TksParser  *parser,
+                 const char *format,
+                 ...)
 {
   va_list args;
 
   va_start (args, format);
-  keep_warning (parser, g_strdup_vprintf (format, args), 0);
+  tks_parser_keep_warning (parser, g_strdup_vprintf (format, args), 0);
   va_end (args);
 }
 
 /* A threads_dump that did not arrive whole: a warning, and remembered for live sessions. */
 static void
-dump_damaged (TksParser  *parser,
-              const char *message)
+tks_parser_dump_damaged (TksParser  *parser,
+                         const char *message)
 {
-  add_warning (parser, _("line %u: warning: %s"), parser->line_no, message);
+  tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no, message);
   if (parser->current->damage == NULL)
     parser->current->damage = g_strdup_printf (_("Line %u: %s"), parser->line_no, message);
 }
 
 /* A short, printable excerpt of a bad line for messages. */
 static char *
-excerpt (const char *s,
-         gsize       len)
+tks_excerpt (const char *s,
+             gsize       len)
 {
   GString *out = g_string_new (NULL);
   gsize n = MIN (len, 60);
@@ -429,9 +429,9 @@ expect_word (const char *p,
 
 /* "From %2d to %2d at %7d" */
 static gboolean
-parse_record (const char *p,
-              const char *end,
-              TksRecord  *record)
+tks_parse_record_line (const char *p,
+                       const char *end,
+                       TksRecord  *record)
 {
   guint64 out, in, tick;
 
@@ -462,9 +462,9 @@ log_hash_add (guint32          hash,
 }
 
 static guint32
-log_hash_records (guint32          hash,
-                  const TksRecord *r,
-                  guint            n)
+tks_log_hash_records (guint32          hash,
+                      const TksRecord *r,
+                      guint            n)
 {
   for (guint i = 0; i < n; i++)
     hash = log_hash_add (hash, &r[i]);
@@ -474,14 +474,15 @@ log_hash_records (guint32          hash,
 /* The checksum of every record of the log so far. The reader of record lines hashes as it
  * goes; this adds the records it did not see. */
 static guint32
-log_hash (TksParser *parser)
+tks_parser_log_hash (TksParser *parser)
 {
   GArray *records = parser->current->records;
 
   if (parser->log_hashed < records->len)
-    parser->log_hash = log_hash_records (parser->log_hash,
-                                         &g_array_index (records, TksRecord, parser->log_hashed),
-                                         records->len - parser->log_hashed);
+    parser->log_hash =
+      tks_log_hash_records (parser->log_hash,
+                            &g_array_index (records, TksRecord, parser->log_hashed),
+                            records->len - parser->log_hashed);
   parser->log_hashed = MAX (parser->log_hashed, records->len);
   return parser->log_hash;
 }
@@ -545,9 +546,9 @@ parse_record_fixed (const char *p,
 /* Reads the record lines in the board's layout from @p on, straight into the log, and returns
  * where the first other line starts. */
 static const char *
-feed_records (TksParser  *parser,
-              const char *p,
-              const char *end)
+tks_parser_feed_records (TksParser  *parser,
+                         const char *p,
+                         const char *end)
 {
   GArray *records = parser->current->records;
   TksRecord *data = (TksRecord *) (gpointer) records->data;
@@ -555,7 +556,7 @@ feed_records (TksParser  *parser,
   guint n = first;          /* records in the log */
   guint room = first;       /* records the array holds */
   gboolean hashing = parser->in_dump;
-  guint32 hash = hashing ? log_hash (parser) : 0;
+  guint32 hash = hashing ? tks_parser_log_hash (parser) : 0;
   TksRecord record;
   const char *next;
 
@@ -589,8 +590,8 @@ feed_records (TksParser  *parser,
 
 /* "Thread number %2d : Prio = %3d, Log = %3s, Name = %s" */
 static TksListEntry *
-parse_list_entry (const char *p,
-                  const char *end)
+tks_parse_list_entry (const char *p,
+                      const char *end)
 {
   TksListEntry *entry;
   gint64 number, priority;
@@ -639,12 +640,12 @@ tks_parse_thread_line (const char *line,
                        const char *end,
                        int        *number)
 {
-  TksListEntry *entry = parse_list_entry (line, end);
+  TksListEntry *entry = tks_parse_list_entry (line, end);
 
   if (entry == NULL)
     return FALSE;
   *number = entry->number;
-  list_entry_free (entry, NULL);
+  tks_list_entry_free (entry, NULL);
   return TRUE;
 }
 
@@ -680,7 +681,7 @@ refuse (TksParser  *parser,
 }
 
 static void
-begin_list (TksParser *parser)
+tks_parser_begin_list (TksParser *parser)
 {
   TksParsed *cur = parser->current;
 
@@ -714,7 +715,7 @@ begin_list (TksParser *parser)
 }
 
 static void
-begin_log (TksParser *parser)
+tks_parser_begin_log (TksParser *parser)
 {
   clear_log (parser->current);
   parser->rec_renumbered = 0;
@@ -748,9 +749,9 @@ begin_command (TksParser  *parser,
 
 #define IS(word) ((gsize) (end - p) == strlen (word) && memcmp (p, word, strlen (word)) == 0)
   if (IS ("threads_list"))
-    begin_list (parser);
+    tks_parser_begin_list (parser);
   else if (IS ("threads_timestamps"))
-    begin_log (parser);
+    tks_parser_begin_log (parser);
   else if (IS ("threads_timestamps_trigger"))
     parser->section = SECTION_TRIGGER_REPLY;
   else if (IS ("threads_dump") || IS ("threads_dump_compact") || IS ("threads_record") ||
@@ -796,9 +797,9 @@ is_known_command (const char *p,
 
 /* Replies that mean the board refused or does not have a command. */
 static gboolean
-check_refusal (TksParser  *parser,
-               const char *p,
-               const char *end)
+tks_parser_check_refusal (TksParser  *parser,
+                          const char *p,
+                          const char *end)
 {
   g_autofree char *text = NULL;
 
@@ -807,7 +808,7 @@ check_refusal (TksParser  *parser,
       !has_prefix (p, end, "Usage: threads_"))
     return FALSE;
 
-  text = excerpt (p, end - p);
+  text = tks_excerpt (p, end - p);
   if (has_prefix (p, end, "Usage: "))
     refuse (parser, text);
   else if (end[-1] == '?')
@@ -874,14 +875,14 @@ tks_parse_lost_line (const char   *line,
  * its first record, 0 in a saved capture where the number is the record's position; @n_records:
  * how many it holds), else warned about. */
 static void
-gap_line (TksParser  *parser,
-          const char *p,
-          const char *end,
-          const char *text,
-          gboolean    known,
-          guint64     base,
-          guint64     n_records,
-          gboolean    wraps)
+tks_parser_gap_line (TksParser  *parser,
+                     const char *p,
+                     const char *end,
+                     const char *text,
+                     gboolean    known,
+                     guint64     base,
+                     guint64     n_records,
+                     gboolean    wraps)
 {
   TksParsedGap gap;
   guint64 seq, index;
@@ -896,18 +897,18 @@ gap_line (TksParser  *parser,
       g_array_append_val (parser->pending_gaps, gap);
       return;
     }
-  line = excerpt (p, end - p);
-  add_warning (parser, _("line %u: warning: a hole in the log that cannot be placed is ignored: "
-                 "“%s”"), parser->line_no, line);
+  line = tks_excerpt (p, end - p);
+  tks_parser_warn (parser, _("line %u: warning: a hole in the log that cannot be placed is "
+                             "ignored: “%s”"), parser->line_no, line);
 }
 
 /* A tick rate the input gives (@p to @end: its line): a sane one is taken, any other is
  * warned about and the default stays. */
 static void
-set_tick_hz (TksParser  *parser,
-             double      hz,
-             const char *p,
-             const char *end)
+tks_parser_set_tick_hz (TksParser  *parser,
+                        double      hz,
+                        const char *p,
+                        const char *end)
 {
   g_autofree char *text = NULL;
 
@@ -916,19 +917,19 @@ set_tick_hz (TksParser  *parser,
       parser->current->tick_hz = hz;
       return;
     }
-  text = excerpt (p, end - p);
-  add_warning (parser, _("line %u: warning: the tick rate is not a number of hertz from %g to %g: "
-                 "“%s”: %g Hz is used"), parser->line_no, TKS_TICK_HZ_MIN, TKS_TICK_HZ_MAX,
-               text, TKS_TICK_HZ_DEFAULT);
+  text = tks_excerpt (p, end - p);
+  tks_parser_warn (parser, _("line %u: warning: the tick rate is not a number of hertz from %g to "
+                             "%g: “%s”: %g Hz is used"), parser->line_no, TKS_TICK_HZ_MIN,
+                   TKS_TICK_HZ_MAX, text, TKS_TICK_HZ_DEFAULT);
 }
 
 /* The width of the record tick the input gives (@p to @end: its line): 8 to 32 bits are
  * taken; any other is warned about, and the ticks are read as 20-bit ones. */
 static void
-set_tick_bits (TksParser  *parser,
-               guint64     bits,
-               const char *p,
-               const char *end)
+tks_parser_set_tick_bits (TksParser  *parser,
+                          guint64     bits,
+                          const char *p,
+                          const char *end)
 {
   g_autofree char *text = NULL;
 
@@ -938,9 +939,9 @@ set_tick_bits (TksParser  *parser,
       return;
     }
   parser->tick_bits = 0;
-  text = excerpt (p, end - p);
-  add_warning (parser, _("line %u: warning: the width of the ticks is not a number of bits from "
-                         "8 to 32: “%s”: 20 bits are used"), parser->line_no, text);
+  text = tks_excerpt (p, end - p);
+  tks_parser_warn (parser, _("line %u: warning: the width of the ticks is not a number of bits "
+                             "from 8 to 32: “%s”: 20 bits are used"), parser->line_no, text);
 }
 
 /* "Heartbeat: tick T" (a recording's), or "beat before record I[, entry E], tick T" (after
@@ -977,10 +978,10 @@ parse_beat (const char *p,
  * far) or of a saved capture (kept for the log that follows): kept when it reads, else warned
  * about. */
 static void
-beat_line (TksParser  *parser,
-           const char *p,
-           const char *end,
-           gboolean    saved)
+tks_parser_beat_line (TksParser  *parser,
+                      const char *p,
+                      const char *end,
+                      gboolean    saved)
 {
   GArray *beats = saved ? parser->pending_beats : parser->current->beats;
   guint bits = parser->tick_bits != 0 ? parser->tick_bits : 20;
@@ -998,10 +999,10 @@ beat_line (TksParser  *parser,
       return;
     }
   {
-    g_autofree char *line = excerpt (p, end - p);
+    g_autofree char *line = tks_excerpt (p, end - p);
 
-    add_warning (parser, _("line %u: warning: an unreadable heartbeat is ignored: “%s”"),
-                 parser->line_no, line);
+    tks_parser_warn (parser, _("line %u: warning: an unreadable heartbeat is ignored: “%s”"),
+                     parser->line_no, line);
   }
 }
 
@@ -1027,9 +1028,9 @@ dump_version_line (TksParser  *parser,
       parser->compact = version == 3;
       return;
     }
-  text = excerpt (p, end - p);
-  fail (parser, _("Line %u: “%s”: this Tickscope reads dump versions 1 to 3 only: a newer "
-          "Tickscope is needed"), parser->line_no, text);
+  text = tks_excerpt (p, end - p);
+  tks_parser_fail (parser, _("Line %u: “%s”: this Tickscope reads dump versions 1 to 3 only: a "
+                             "newer Tickscope is needed"), parser->line_no, text);
 }
 
 /* "Records: N" of a dump's header: a count no board reaches is said, and not checked. */
@@ -1047,24 +1048,24 @@ records_line (TksParser  *parser,
       return;
     }
   parser->dump_records = G_MAXUINT;
-  text = excerpt (p, end - p);
-  add_warning (parser, _("line %u: warning: the header announces more records than any board "
-                         "keeps (%u at most): “%s”: the count of the records is not checked"),
-               parser->line_no, MAX_RECORDS, text);
+  text = tks_excerpt (p, end - p);
+  tks_parser_warn (parser, _("line %u: warning: the header announces more records than any board "
+                             "keeps (%u at most): “%s”: the count of the records is not checked"),
+                   parser->line_no, MAX_RECORDS, text);
 }
 
 /* The header of a threads_dump reply: "Key: value" lines, then "Threads:". */
 static void
-dump_header_line (TksParser  *parser,
-                  const char *p,
-                  const char *end)
+tks_parser_dump_header_line (TksParser  *parser,
+                             const char *p,
+                             const char *end)
 {
   guint64 v;
 
   trim (&p, &end);
   if (has_prefix (p, end, "Threads:"))
     {
-      begin_list (parser);
+      tks_parser_begin_list (parser);
       parser->in_dump = TRUE;
       /* A compact dump of a board without events is a dump version 1's. */
       if (parser->compact && parser->pending_events != NULL
@@ -1074,7 +1075,7 @@ dump_header_line (TksParser  *parser,
       parser->current->events = g_steal_pointer (&parser->pending_events);
       return;
     }
-  if (check_refusal (parser, p, end))
+  if (tks_parser_check_refusal (parser, p, end))
     return;
   if (has_prefix (p, end, "Dump version:"))
     {
@@ -1088,14 +1089,14 @@ dump_header_line (TksParser  *parser,
       if (tks_parsed_events_header (parser->pending_events, p, end, &problem))
         {
           if (problem != NULL)
-            dump_damaged (parser, problem);
+            tks_parser_dump_damaged (parser, problem);
           return;
         }
     }
   if (header_value (p, end, "Tick frequency:", &v))
-    set_tick_hz (parser, (double) v, p, end);
+    tks_parser_set_tick_hz (parser, (double) v, p, end);
   else if (has_prefix (p, end, "Tick bits:"))
-    set_tick_bits (parser, header_value (p, end, "Tick bits:", &v) ? v : 0, p, end);
+    tks_parser_set_tick_bits (parser, header_value (p, end, "Tick bits:", &v) ? v : 0, p, end);
   else if (header_value (p, end, "Records:", &v))
     records_line (parser, v, p, end);
   else if (header_value (p, end, "Log size:", &v))
@@ -1126,8 +1127,8 @@ dump_header_line (TksParser  *parser,
                                                  : parser->dump_records;
       gboolean known = c->known && parser->dump_records != G_MAXUINT && n > 0;
 
-      gap_line (parser, p, end, p + strlen ("Paused:"), known,
-                known ? (guint32) (c->records_written - n) : 0, known ? n : 0, TRUE);
+      tks_parser_gap_line (parser, p, end, p + strlen ("Paused:"), known,
+                           known ? (guint32) (c->records_written - n) : 0, known ? n : 0, TRUE);
     }
   else if (has_prefix (p, end, "Trigger name:"))
     {
@@ -1139,10 +1140,10 @@ dump_header_line (TksParser  *parser,
     }
   else if (header_value (p, end, "Unnumbered threads:", &v) && v > 0)
     {
-      g_autofree char *text = excerpt (p, end - p);
+      g_autofree char *text = tks_excerpt (p, end - p);
 
-      add_warning (parser, _("line %u: warning: the board had more threads than it can number: %s"),
-                   parser->line_no, text);
+      tks_parser_warn (parser, _("line %u: warning: the board had more threads than it can "
+                                 "number: %s"), parser->line_no, text);
     }
 }
 
@@ -1156,7 +1157,7 @@ dump_end_line (TksParser  *parser,
   TksParsedEvents *events = in_dump_v2 (parser) ? parser->current->events : NULL;
   /* version 2: every entry counts, and every word of it is hashed */
   guint n_read = events != NULL ? events->entries->len : records->len;
-  guint32 hash = events != NULL ? events->hash : log_hash (parser);
+  guint32 hash = events != NULL ? events->hash : tks_parser_log_hash (parser);
   guint64 count;
   g_autofree char *tail = NULL;
   guint64 checksum;
@@ -1168,7 +1169,7 @@ dump_end_line (TksParser  *parser,
   q = parse_uint (skip_spaces (p + strlen ("End of dump:"), end), end, G_MAXUINT32, &count);
   if (q == NULL || (q = expect_word (q, end, "records, checksum")) == NULL)
     {
-      dump_damaged (parser, _("unreadable end of the threads_dump reply"));
+      tks_parser_dump_damaged (parser, _("unreadable end of the threads_dump reply"));
       return;
     }
   tail = g_strndup (skip_spaces (q, end), end - skip_spaces (q, end));
@@ -1184,18 +1185,18 @@ dump_end_line (TksParser  *parser,
                                       "lines", (gulong) count),
                          sent, n_read);
 
-      dump_damaged (parser, message);
+      tks_parser_dump_damaged (parser, message);
     }
   else if (!g_ascii_isxdigit (*tail) || *endptr != '\0' || endptr - tail > 8 || checksum != hash)
-    dump_damaged (parser, _("the records do not match the board's checksum: the transfer "
-                    "damaged some of them"));
+    tks_parser_dump_damaged (parser, _("the records do not match the board's checksum: the "
+                                       "transfer damaged some of them"));
 }
 
 /* A thread line that cannot be read (@text: what it holds). A live thread keeps its place:
  * every later thread's number depends on it. */
 static void
-unreadable_list_line (TksParser  *parser,
-                      const char *text)
+tks_parser_unreadable_list_line (TksParser  *parser,
+                                 const char *text)
 {
   TksParsed *cur = parser->current;
   TksListEntry *entry;
@@ -1203,8 +1204,8 @@ unreadable_list_line (TksParser  *parser,
   parser->list_garbled++;
   if (parser->section != SECTION_LIST)
     {
-      add_warning (parser, _("line %u: warning: unreadable deleted-thread line skipped: %s"),
-                   parser->line_no, text);
+      tks_parser_warn (parser, _("line %u: warning: unreadable deleted-thread line skipped: %s"),
+                       parser->line_no, text);
       return;
     }
 
@@ -1216,15 +1217,15 @@ unreadable_list_line (TksParser  *parser,
   entry->name = g_strdup_printf (_("Unreadable thread %d"), entry->number);
   entry->line = parser->line_no;
   g_ptr_array_add (cur->live, entry);
-  add_warning (parser, _("line %u: warning: unreadable thread line kept as “%s”: %s"),
-               parser->line_no, entry->name, text);
+  tks_parser_warn (parser, _("line %u: warning: unreadable thread line kept as “%s”: %s"),
+                   parser->line_no, entry->name, text);
 }
 
 /* The input cannot be a capture: reading stops, and finishing gives this error. */
 static void
-fail (TksParser  *parser,
-      const char *format,
-      ...)
+tks_parser_fail (TksParser  *parser,
+                 const char *format,
+                 ...)
 {
   va_list args;
 
@@ -1245,14 +1246,14 @@ add_junk (TksParser *parser,
     {
       /* Records were read: what follows them is left out, said once. */
       parser->rest_ignored = TRUE;
-      add_warning (parser, _("line %u: warning: more than %u MiB follow without a readable line "
-                             "of a capture: the rest of the input is ignored"),
-                   parser->line_no + (parser->overlong > 0), (guint) (MAX_JUNK >> 20));
+      tks_parser_warn (parser, _("line %u: warning: more than %u MiB follow without a readable "
+                                 "line of a capture: the rest of the input is ignored"),
+                       parser->line_no + (parser->overlong > 0), (guint) (MAX_JUNK >> 20));
     }
   else if (parser->junk > MAX_JUNK)
-    fail (parser, _("Line %u: more than %u MiB without a readable line of a capture: this is "
-                    "not a capture, or the rest of it is damaged"),
-          parser->line_no + (parser->overlong > 0), (guint) (MAX_JUNK >> 20));
+    tks_parser_fail (parser, _("Line %u: more than %u MiB without a readable line of a capture: "
+                               "this is not a capture, or the rest of it is damaged"),
+                     parser->line_no + (parser->overlong > 0), (guint) (MAX_JUNK >> 20));
 }
 
 /* A line longer than any line of a capture (@head: its first bytes, @len: its length). */
@@ -1262,37 +1263,37 @@ overlong_line (TksParser  *parser,
                gsize       head_len,
                guint64     len)
 {
-  g_autofree char *start = excerpt (head, head_len);
+  g_autofree char *start = tks_excerpt (head, head_len);
   g_autofree char *bytes = g_strdup_printf ("%" G_GUINT64_FORMAT, len);
   g_autofree char *text = g_strdup_printf (_("a line of %s bytes, longer than any line of a "
                                              "capture, starting “%s”"), bytes, start);
 
   parser->line_no++;
   if (parser->section == SECTION_LIST || parser->section == SECTION_DELETED)
-    unreadable_list_line (parser, text);
+    tks_parser_unreadable_list_line (parser, text);
   else if (parser->section == SECTION_LOG)
     {
       g_array_append_val (parser->current->log_other_lines, parser->line_no);
       parser->log_garbled++;
-      add_warning (parser, _("line %u: warning: unreadable log line skipped: %s"),
-                   parser->line_no, text);
+      tks_parser_warn (parser, _("line %u: warning: unreadable log line skipped: %s"),
+                       parser->line_no, text);
     }
   else
-    add_warning (parser, _("line %u: warning: %s: skipped"), parser->line_no, text);
+    tks_parser_warn (parser, _("line %u: warning: %s: skipped"), parser->line_no, text);
 }
 
-static void content_line (TksParser  *parser,
-                          const char *p,
-                          const char *end);
+static void tks_parser_content_line (TksParser  *parser,
+                                     const char *p,
+                                     const char *end);
 
 /* The log of a dump begins; in a compact dump, its lines are decoded from here on. */
 static void
-begin_compact_log (TksParser *parser)
+tks_parser_begin_compact_log (TksParser *parser)
 {
   TksParsed *cur = parser->current;
   guint64 counter_hz = cur->events != NULL ? tks_parsed_events_counter_hz (cur->events) : 0;
 
-  begin_log (parser);
+  tks_parser_begin_log (parser);
   g_clear_pointer (&parser->decoder, tks_compact_decoder_free);
   if (parser->compact)
     {
@@ -1354,7 +1355,7 @@ compact_line_take (TksParser            *parser,
   gboolean keep = tks_compact_decoder_take (parser->decoder, line, &error);
 
   if (error != NULL)
-    add_warning (parser, _("line %u: warning: %s"), line_no, error->message);
+    tks_parser_warn (parser, _("line %u: warning: %s"), line_no, error->message);
   return keep;
 }
 
@@ -1362,9 +1363,9 @@ compact_line_take (TksParser            *parser,
  * the rest of its log is passed over (the file keeps it), said once. TRUE when a line that
  * brings the records read (entries with events) from @n to @n_after is one too many. */
 static gboolean
-recording_full (TksParser *parser,
-                guint64    n,
-                guint64    n_after)
+tks_parser_recording_full (TksParser *parser,
+                           guint64    n,
+                           guint64    n_after)
 {
   if (!parser->recording || parser->section != SECTION_LOG)
     return FALSE;
@@ -1374,9 +1375,9 @@ recording_full (TksParser *parser,
     {
       g_autofree char *kept = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
 
-      add_warning (parser, _("line %u: warning: the recording holds more than %u records, more "
-                             "than a capture can: only its first %s are shown (the file keeps "
-                             "them all)"), parser->line_no, parser->rec_max, kept);
+      tks_parser_warn (parser, _("line %u: warning: the recording holds more than %u records, more "
+                                 "than a capture can: only its first %s are shown (the file keeps "
+                                 "them all)"), parser->line_no, parser->rec_max, kept);
     }
   parser->rec_full = TRUE;
   return TRUE;
@@ -1393,9 +1394,9 @@ log_count (TksParser *parser)
 /* A line of a compact log: its entries are read as the lines of dump version 2 (or 1) that
  * the board would have printed, so that they go through the same checks and checksum. */
 static void
-compact_line (TksParser  *parser,
-              const char *p,
-              const char *end)
+tks_parser_compact_line (TksParser  *parser,
+                         const char *p,
+                         const char *end)
 {
   TksEntry entries[TKS_COMPACT_MAX_ENTRIES];
   TksCompactLine line;
@@ -1405,7 +1406,8 @@ compact_line (TksParser  *parser,
   tks_compact_line_decode (parser->decoder, p, end - p, &line, entries);
   /* (in the order of the batches' reading: the line that is one too many says nothing more) */
   if (line.status == TKS_COMPACT_LINE_OK &&
-      recording_full (parser, log_count (parser), (guint64) log_count (parser) + line.n_entries))
+      tks_parser_recording_full (parser, log_count (parser),
+                                 (guint64) log_count (parser) + line.n_entries))
     return;
   if (!compact_line_take (parser, &line, parser->line_no))
     {
@@ -1427,7 +1429,7 @@ compact_line (TksParser  *parser,
           continue;
         }
       text = tks_entry_format (e, tks_parsed_events_counter_hz (parser->current->events) > 0);
-      content_line (parser, text, text + strlen (text));
+      tks_parser_content_line (parser, text, text + strlen (text));
     }
   /* (The entries were read as lines of their own: they are on this one.) */
   if (parser->section == SECTION_LOG && parser->current == cur)
@@ -1442,7 +1444,7 @@ compact_line (TksParser  *parser,
  * exit order, and the threads after it are one lower, as the board renumbered them. At the end
  * the lists are those a threads_dump would have printed then: the rebuild reads them alike. */
 static void
-recording_renumber (TksParser *parser)
+tks_parser_recording_renumber (TksParser *parser)
 {
   TksParsed *cur = parser->current;
   const TksRecord *r = (const TksRecord *) (gconstpointer) cur->records->data;
@@ -1494,7 +1496,7 @@ keep_hole (TksParser    *parser,
                            "those after this line are not shown, and runs across them are "
                            "drawn too long"), TKS_MAX_GAPS);
 
-      dump_damaged (parser, message);
+      tks_parser_dump_damaged (parser, message);
     }
 }
 
@@ -1504,24 +1506,24 @@ keep_hole (TksParser    *parser,
  * a hole where the board could not send what it recorded (S counts the slots streamed before
  * it). */
 static gboolean
-recording_line (TksParser  *parser,
-                const char *p,
-                const char *end)
+tks_parser_recording_line (TksParser  *parser,
+                           const char *p,
+                           const char *end)
 {
   TksParsed *cur = parser->current;
 
   if (has_prefix (p, end, "Thread number"))
     {
-      TksListEntry *entry = parse_list_entry (p, end);
+      TksListEntry *entry = tks_parse_list_entry (p, end);
 
       if (entry == NULL)
         return FALSE;
       entry->line = parser->line_no;
-      recording_renumber (parser);
+      tks_parser_recording_renumber (parser);
       if (entry->number != (int) cur->live->len + 1)
-        add_warning (parser, _("line %u: warning: thread “%s” comes as number %d, but %u "
-                               "threads have a number at that point (lines were lost?)"),
-                     parser->line_no, entry->name, entry->number, cur->live->len);
+        tks_parser_warn (parser, _("line %u: warning: thread “%s” comes as number %d, but %u "
+                                   "threads have a number at that point (lines were lost?)"),
+                         parser->line_no, entry->name, entry->number, cur->live->len);
       g_ptr_array_add (cur->live, entry);
       return TRUE;
     }
@@ -1532,7 +1534,7 @@ recording_line (TksParser  *parser,
       if (!tks_parsed_events_name (cur->events, p, end, &problem))
         return FALSE;
       if (problem != NULL)
-        add_warning (parser, _("line %u: warning: %s"), parser->line_no, problem);
+        tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no, problem);
       return TRUE;
     }
   if (has_prefix (p, end, "Counted handler:") && cur->events != NULL)
@@ -1541,13 +1543,13 @@ recording_line (TksParser  *parser,
 
       /* A recording's running count of the handlers the board does not log. */
       if (!tks_parsed_events_header (cur->events, p, end, &problem) || problem != NULL)
-        add_warning (parser, _("line %u: warning: %s"), parser->line_no,
-                     problem != NULL ? problem : "unreadable counted handler");
+        tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no,
+                         problem != NULL ? problem : "unreadable counted handler");
       return TRUE;
     }
   if (has_prefix (p, end, "Heartbeat:"))
     {
-      beat_line (parser, p, end, FALSE);
+      tks_parser_beat_line (parser, p, end, FALSE);
       return TRUE;
     }
   if (has_prefix (p, end, "Lost:"))
@@ -1576,9 +1578,9 @@ recording_line (TksParser  *parser,
           g_autofree char *sent = g_strdup_printf ("%" G_GUINT64_FORMAT, seq);
           g_autofree char *arrived = g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) here);
 
-          add_warning (parser, _("line %u: warning: the board lost records before record %s, "
-                                 "which arrived as record %s: lines were lost too"),
-                       parser->line_no, sent, arrived);
+          tks_parser_warn (parser, _("line %u: warning: the board lost records before record %s, "
+                                     "which arrived as record %s: lines were lost too"),
+                           parser->line_no, sent, arrived);
         }
       gap.index = (guint) here;
       keep_hole (parser, &gap);
@@ -1592,9 +1594,9 @@ recording_line (TksParser  *parser,
  * the link (a recording's stream goes on after it): named, and passed over. TRUE when the line
  * is an end line. */
 static gboolean
-end_of_log_line (TksParser  *parser,
-                 const char *p,
-                 const char *end)
+tks_parser_end_of_log_line (TksParser  *parser,
+                            const char *p,
+                            const char *end)
 {
   const char *q = p, *q_end = end;
   gboolean is_end;
@@ -1603,12 +1605,12 @@ end_of_log_line (TksParser  *parser,
   is_end = (parser->in_dump || parser->rec_full) && has_prefix (q, q_end, "End of dump:");
   if (parser->end_line != NULL && (is_end || q != q_end))
     {
-      g_autofree char *text = excerpt (parser->end_line, strlen (parser->end_line));
+      g_autofree char *text = tks_excerpt (parser->end_line, strlen (parser->end_line));
 
       parser->log_garbled++;
-      add_warning (parser, _("line %u: warning: an end line in the middle of the log is "
-                             "ignored (more of the log follows it: noise on the link?): “%s”"),
-                   parser->end_line_no, text);
+      tks_parser_warn (parser, _("line %u: warning: an end line in the middle of the log is "
+                                 "ignored (more of the log follows it: noise on the link?): “%s”"),
+                       parser->end_line_no, text);
       g_clear_pointer (&parser->end_line, g_free);
     }
   if (!is_end)
@@ -1618,9 +1620,9 @@ end_of_log_line (TksParser  *parser,
   return TRUE;
 }
 
-/* The log ends: its last end line is read (see end_of_log_line()). */
+/* The log ends: its last end line is read (see tks_parser_end_of_log_line()). */
 static void
-judge_end_line (TksParser *parser)
+tks_parser_judge_end_line (TksParser *parser)
 {
   g_autofree char *line = g_steal_pointer (&parser->end_line);
   guint line_no = parser->line_no;
@@ -1639,9 +1641,9 @@ judge_end_line (TksParser *parser)
 }
 
 static void
-content_line (TksParser  *parser,
-              const char *p,
-              const char *end)
+tks_parser_content_line (TksParser  *parser,
+                         const char *p,
+                         const char *end)
 {
   TksParsed *cur = parser->current;
 
@@ -1651,11 +1653,11 @@ content_line (TksParser  *parser,
       {
         TksRecord record;
 
-        if (end_of_log_line (parser, p, end) || parser->rec_full)
+        if (tks_parser_end_of_log_line (parser, p, end) || parser->rec_full)
           return;
         if (parser->decoder != NULL && end > p && *p == 'Z')
           {
-            compact_line (parser, p, end);
+            tks_parser_compact_line (parser, p, end);
             return;
           }
         if (in_dump_v2 (parser))
@@ -1670,7 +1672,7 @@ content_line (TksParser  *parser,
                 return;
               }
           }
-        else if (G_LIKELY (parse_record (p, end, &record)))
+        else if (G_LIKELY (tks_parse_record_line (p, end, &record)))
           {
             g_array_append_val (cur->records, record);
             return;
@@ -1680,7 +1682,8 @@ content_line (TksParser  *parser,
         trim (&p, &end);
         if (p == end)
           return;
-        if (parser->recording && parser->decoder != NULL && recording_line (parser, p, end))
+        if (parser->recording && parser->decoder != NULL &&
+            tks_parser_recording_line (parser, p, end))
           return;
         if (has_prefix (p, end, "Triggered at"))
           {
@@ -1695,14 +1698,14 @@ content_line (TksParser  *parser,
                 return;
               }
           }
-        if (check_refusal (parser, p, end))
+        if (tks_parser_check_refusal (parser, p, end))
           return;
         {
-          g_autofree char *text = excerpt (p, end - p);
+          g_autofree char *text = tks_excerpt (p, end - p);
 
           parser->log_garbled++;
-          add_warning (parser, _("line %u: warning: unreadable log line skipped: “%s”"),
-                       parser->line_no, text);
+          tks_parser_warn (parser, _("line %u: warning: unreadable log line skipped: “%s”"),
+                           parser->line_no, text);
         }
       }
       break;
@@ -1722,7 +1725,7 @@ content_line (TksParser  *parser,
           }
         if (parser->in_dump && has_prefix (p, end, parser->compact ? "Compact:" : "Timestamps:"))
           {
-            begin_compact_log (parser);
+            tks_parser_begin_compact_log (parser);
             return;
           }
         if (in_dump_v2 (parser) && has_prefix (p, end, "Names:"))
@@ -1730,10 +1733,10 @@ content_line (TksParser  *parser,
             parser->section = SECTION_NAMES;
             return;
           }
-        if (check_refusal (parser, p, end))
+        if (tks_parser_check_refusal (parser, p, end))
           return;
 
-        entry = parse_list_entry (p, end);
+        entry = tks_parse_list_entry (p, end);
         if (entry != NULL)
           {
             entry->line = parser->line_no;
@@ -1742,10 +1745,10 @@ content_line (TksParser  *parser,
           }
 
         {
-          g_autofree char *text = excerpt (p, end - p);
+          g_autofree char *text = tks_excerpt (p, end - p);
           g_autofree char *quoted = g_strdup_printf ("“%s”", text);
 
-          unreadable_list_line (parser, quoted);
+          tks_parser_unreadable_list_line (parser, quoted);
         }
       }
       break;
@@ -1770,8 +1773,8 @@ content_line (TksParser  *parser,
               return;
             }
           parser->n_positions = 4;
-          add_warning (parser, _("line %u: warning: the saved position is unreadable; "
-                         "the whole capture is shown"), parser->line_no);
+          tks_parser_warn (parser, _("line %u: warning: the saved position is unreadable; "
+                                     "the whole capture is shown"), parser->line_no);
           return;
         }
       if (has_prefix (p, end, "Tickscope event"))
@@ -1782,17 +1785,19 @@ content_line (TksParser  *parser,
                                             &problem))
             {
               if (problem != NULL)
-                add_warning (parser, _("line %u: warning: %s"), parser->line_no, problem);
+                tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no, problem);
               if (parser->saved_switches->len > MAX_RECORDS)
-                fail (parser, _("Line %u: the saved events hold more than %u switches, more than "
-                      "any board keeps"), parser->line_no, MAX_RECORDS);
+                tks_parser_fail (parser, _("Line %u: the saved events hold more than %u switches, "
+                                           "more than any board keeps"), parser->line_no,
+                                 MAX_RECORDS);
               return;
             }
         }
       if (has_prefix (p, end, "Tickscope gap "))
-        gap_line (parser, p, end, p + strlen ("Tickscope gap "), TRUE, 0, MAX_RECORDS, FALSE);
+        tks_parser_gap_line (parser, p, end, p + strlen ("Tickscope gap "), TRUE, 0, MAX_RECORDS,
+                             FALSE);
       else if (has_prefix (p, end, "Tickscope beat "))
-        beat_line (parser, p, end, TRUE);
+        tks_parser_beat_line (parser, p, end, TRUE);
       else if (has_prefix (p, end, "Tickscope "))
         {
           g_autofree char *text = g_strndup (p + strlen ("Tickscope "), end - p - strlen ("Tickscope "));
@@ -1808,7 +1813,7 @@ content_line (TksParser  *parser,
 
               if (parse_uint (value, v_end, 64, &bits) != v_end)
                 bits = 0;
-              set_tick_bits (parser, bits, p, end);
+              tks_parser_set_tick_bits (parser, bits, p, end);
             }
           else if (g_str_equal (text, "tick-hz"))
             {
@@ -1817,7 +1822,7 @@ content_line (TksParser  *parser,
 
               if (endptr == value || *endptr != '\0')
                 hz = NAN;
-              set_tick_hz (parser, hz, p, end);
+              tks_parser_set_tick_hz (parser, hz, p, end);
             }
           else if (g_str_equal (text, "source"))
             {
@@ -1835,13 +1840,13 @@ content_line (TksParser  *parser,
               char *shown = g_strdup_printf (_("line %u: warning: in the input this capture "
                                                "was made from: %s"), parser->line_no, damage);
 
-              keep_warning (parser, shown, strlen (shown) - strlen (damage));
+              tks_parser_keep_warning (parser, shown, strlen (shown) - strlen (damage));
             }
         }
       break;
 
     case SECTION_DUMP_HEADER:
-      dump_header_line (parser, p, end);
+      tks_parser_dump_header_line (parser, p, end);
       break;
 
     case SECTION_NAMES:
@@ -1852,20 +1857,20 @@ content_line (TksParser  *parser,
         if (p == end)
           return;
         if (has_prefix (p, end, parser->compact ? "Compact:" : "Timestamps:"))
-          begin_compact_log (parser);
-        else if (check_refusal (parser, p, end))
+          tks_parser_begin_compact_log (parser);
+        else if (tks_parser_check_refusal (parser, p, end))
           return;
         else if (!tks_parsed_events_name (cur->events, p, end, &problem))
           {
-            g_autofree char *text = excerpt (p, end - p);
+            g_autofree char *text = tks_excerpt (p, end - p);
 
             parser->list_garbled++;
-            dump_damaged (parser, _("unreadable name line skipped"));
-            add_warning (parser, _("line %u: warning: unreadable name line skipped: “%s”"),
-                         parser->line_no, text);
+            tks_parser_dump_damaged (parser, _("unreadable name line skipped"));
+            tks_parser_warn (parser, _("line %u: warning: unreadable name line skipped: “%s”"),
+                             parser->line_no, text);
           }
         else if (problem != NULL)
-          add_warning (parser, _("line %u: warning: %s"), parser->line_no, problem);
+          tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no, problem);
       }
       break;
 
@@ -1895,20 +1900,22 @@ static void
 end_section (TksParser *parser)
 {
   if (parser->section == SECTION_LOG)
-    judge_end_line (parser);
+    tks_parser_judge_end_line (parser);
   g_clear_pointer (&parser->end_line, g_free);
   if (parser->holes_not_kept > 0)
     {
       g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, parser->holes_not_kept);
 
-      add_warning (parser, _("line %u: warning: %s holes of the recording are not shown (beyond "
-                             "the %u a capture keeps)"), parser->line_no, n, TKS_MAX_GAPS);
+      tks_parser_warn (parser, _("line %u: warning: %s holes of the recording are not shown "
+                                 "(beyond the %u a capture keeps)"), parser->line_no, n,
+                       TKS_MAX_GAPS);
       parser->holes_not_kept = 0;
     }
   if (parser->recording && parser->in_dump && parser->section == SECTION_LOG)
-    recording_renumber (parser);
+    tks_parser_recording_renumber (parser);
   if (parser->in_dump && parser->section == SECTION_LOG && !parser->dump_ended)
-    dump_damaged (parser, _("the threads_dump reply ends before its last line: the transfer was cut"));
+    tks_parser_dump_damaged (parser, _("the threads_dump reply ends before its last line: the "
+                                       "transfer was cut"));
   if (parser->section != SECTION_DUMP_HEADER)
     parser->in_dump = FALSE;
   parser->section = SECTION_NONE;
@@ -1916,8 +1923,8 @@ end_section (TksParser *parser)
 
 /* The prompt, or a bare "ch>" ending the line (an editor may strip the space). */
 static const char *
-find_prompt (const char *p,
-             const char *end)
+tks_parser_find_prompt (const char *p,
+                        const char *end)
 {
   const char *prompt = NULL;
 
@@ -1953,10 +1960,10 @@ process_line_content (TksParser  *parser,
     end--;
 
   /* The prompt ends a reply; what follows it on the line is the echo of the next command. */
-  while ((prompt = find_prompt (p, end)) != NULL)
+  while ((prompt = tks_parser_find_prompt (p, end)) != NULL)
     {
       if (prompt > p)
-        content_line (parser, p, prompt);
+        tks_parser_content_line (parser, p, prompt);
       end_section (parser);
       p = MIN (prompt + PROMPT_LEN, end);
       saw_prompt = TRUE;
@@ -1987,35 +1994,35 @@ process_line_content (TksParser  *parser,
       return;
     }
 
-  content_line (parser, p, end);
+  tks_parser_content_line (parser, p, end);
 }
 
 /* Stops reading a log or a list longer than any board keeps. */
 static void
-check_size (TksParser *parser)
+tks_parser_check_size (TksParser *parser)
 {
   TksParsed *cur = parser->current;
 
   if (cur->records->len > MAX_RECORDS)
-    fail (parser, _("Line %u: the log holds more than %u records, more than any board keeps"),
-          parser->line_no, MAX_RECORDS);
+    tks_parser_fail (parser, _("Line %u: the log holds more than %u records, more than any board "
+                               "keeps"), parser->line_no, MAX_RECORDS);
   else if (cur->log_other_lines->len > MAX_RECORDS)
     /* blank lines and repeated trigger lines are not junk, but a log does not hold more of
      * them than records */
-    fail (parser, _("Line %u: the log holds more than %u lines that are not records, more than "
-            "any board prints"), parser->line_no, MAX_RECORDS);
+    tks_parser_fail (parser, _("Line %u: the log holds more than %u lines that are not records, "
+                               "more than any board prints"), parser->line_no, MAX_RECORDS);
   else if (cur->events != NULL && cur->events->entries->len > MAX_RECORDS)
-    fail (parser, _("Line %u: the log holds more than %u entries, more than any board keeps"),
-          parser->line_no, MAX_RECORDS);
+    tks_parser_fail (parser, _("Line %u: the log holds more than %u entries, more than any board "
+                               "keeps"), parser->line_no, MAX_RECORDS);
   else if (cur->live->len + cur->deleted->len > MAX_LIST_ENTRIES)
-    fail (parser, _("Line %u: the thread list holds more than %u threads, more than any board "
-            "keeps"), parser->line_no, MAX_LIST_ENTRIES);
+    tks_parser_fail (parser, _("Line %u: the thread list holds more than %u threads, more than any "
+                               "board keeps"), parser->line_no, MAX_LIST_ENTRIES);
 }
 
 static void
-process_line (TksParser  *parser,
-              const char *p,
-              const char *end)
+tks_parser_process_line (TksParser  *parser,
+                         const char *p,
+                         const char *end)
 {
   guint garbled = parser->list_garbled + parser->log_garbled;
 
@@ -2032,7 +2039,7 @@ process_line (TksParser  *parser,
     add_junk (parser, (guint64) (end - p) + 1);
   else
     parser->junk = 0;
-  check_size (parser);
+  tks_parser_check_size (parser);
 }
 
 /* A compact line of a batch: where it is in the input being fed, and what decoding it gave. */
@@ -2069,7 +2076,7 @@ typedef struct _CompactBatch
 } CompactBatch;
 
 static void
-compact_batch_free (CompactBatch *batch)
+tks_parser_compact_batch_free (CompactBatch *batch)
 {
   if (batch == NULL)
     return;
@@ -2087,7 +2094,7 @@ compact_batch_decode (CompactBatch *batch)
   guint c;
 
   if (batch->hash_n > 0 && g_atomic_int_compare_and_exchange (&batch->hash_taken, 0, 1))
-    batch->hash = log_hash_records (batch->hash, batch->hash_records, batch->hash_n);
+    batch->hash = tks_log_hash_records (batch->hash, batch->hash_records, batch->hash_n);
   while ((c = (guint) g_atomic_int_add (&batch->next_chunk, 1)) < batch->n_chunks)
     {
       guint last = MIN ((c + 1) * batch->chunk_lines, batch->n_lines);
@@ -2101,7 +2108,7 @@ compact_batch_decode (CompactBatch *batch)
           tks_compact_line_decode (batch->decoder, bl->text, bl->len, &bl->result, entries);
           if (bl->result.status != TKS_COMPACT_LINE_OK)
             {
-              bl->has_prompt = find_prompt (bl->text, bl->text + bl->len) != NULL;
+              bl->has_prompt = tks_parser_find_prompt (bl->text, bl->text + bl->len) != NULL;
               continue;
             }
           /* (A line that decodes holds what its key frame announces.) */
@@ -2151,9 +2158,9 @@ compact_batch_run (TksParser    *parser,
   g_mutex_unlock (&batch->lock);
 }
 
-/* Takes the decoded lines in order, as compact_line() would one by one: their warnings, their
- * records moved up over those of the lines lost before them. Returns where reading goes on:
- * after the batch, or after a line with a prompt, which is read as any line. */
+/* Takes the decoded lines in order, as tks_parser_compact_line() would one by one: their
+ * warnings, their records moved up over those of the lines lost before them. Returns where
+ * reading goes on: after the batch, or after a line with a prompt, which is read as any line. */
 static const char *
 compact_batch_take (TksParser    *parser,
                     CompactBatch *batch,
@@ -2171,12 +2178,12 @@ compact_batch_take (TksParser    *parser,
         {
           g_array_set_size (records, n);
           parser->line_no = bl->line_no - 1;
-          process_line (parser, bl->text, bl->nl);
+          tks_parser_process_line (parser, bl->text, bl->nl);
           return bl->nl + 1;
         }
       parser->line_no = bl->line_no;
       if (bl->result.status == TKS_COMPACT_LINE_OK &&
-          recording_full (parser, n, (guint64) n + bl->result.n_entries))
+          tks_parser_recording_full (parser, n, (guint64) n + bl->result.n_entries))
         {
           g_array_set_size (records, n);
           return bl->nl + 1;
@@ -2194,7 +2201,7 @@ compact_batch_take (TksParser    *parser,
       if (n > MAX_RECORDS)
         {
           g_array_set_size (records, n);
-          check_size (parser);
+          tks_parser_check_size (parser);
           return bl->nl + 1;
         }
     }
@@ -2205,9 +2212,9 @@ compact_batch_take (TksParser    *parser,
 /* Reads the compact lines from @p on by batches, and returns where the first other line (or
  * an unfinished one) starts. */
 static const char *
-feed_compact (TksParser  *parser,
-              const char *p,
-              const char *end)
+tks_parser_feed_compact (TksParser  *parser,
+                         const char *p,
+                         const char *end)
 {
   CompactBatch *batch = parser->batch;
 
@@ -2305,7 +2312,8 @@ end_partial (TksParser *parser)
   if (parser->overlong > 0)
     overlong_line (parser, parser->partial->str, parser->partial->len, parser->overlong);
   else
-    process_line (parser, parser->partial->str, parser->partial->str + parser->partial->len);
+    tks_parser_process_line (parser, parser->partial->str,
+                             parser->partial->str + parser->partial->len);
   g_string_truncate (parser->partial, 0);
   parser->overlong = 0;
 }
@@ -2322,10 +2330,10 @@ tks_parser_begin_reply (TksParser        *parser,
   switch (section)
     {
     case TKS_PARSER_SECTION_LIST:
-      begin_list (parser);
+      tks_parser_begin_list (parser);
       break;
     case TKS_PARSER_SECTION_LOG:
-      begin_log (parser);
+      tks_parser_begin_log (parser);
       break;
     case TKS_PARSER_SECTION_DUMP:
       {
@@ -2397,17 +2405,17 @@ tks_parser_feed (TksParser  *parser,
 
           if (parser->decoder != NULL && parser->batch_compact && *p == 'Z')
             {
-              p = feed_compact (parser, p, end);
+              p = tks_parser_feed_compact (parser, p, end);
               if (p == end || parser->fatal != NULL)
                 return;
               if (p != start)
                 continue;
             }
-          p = feed_records (parser, p, end);
+          p = tks_parser_feed_records (parser, p, end);
           if (p != start)
             {
               parser->junk = 0;
-              check_size (parser);
+              tks_parser_check_size (parser);
             }
           if (p == end)
             return;
@@ -2429,7 +2437,7 @@ tks_parser_feed (TksParser  *parser,
 
           if (lend > p && lend[-1] == '\r')
             lend--;
-          if (G_LIKELY (parse_record (p, lend, &record)))
+          if (G_LIKELY (tks_parse_record_line (p, lend, &record)))
             {
               parser->line_no++;
               parser->junk = 0;
@@ -2439,7 +2447,7 @@ tks_parser_feed (TksParser  *parser,
             }
         }
 
-      process_line (parser, p, nl);
+      tks_parser_process_line (parser, p, nl);
       p = nl + 1;
     }
 }
