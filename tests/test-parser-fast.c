@@ -7,7 +7,7 @@
  * that both can be called directly; each line sits in a buffer of its exact size, so that a
  * read past its end shows under the sanitizers.
  */
-#include "tks-parser.c"
+#include "tks-parser-text.c"
 
 typedef struct
 {
