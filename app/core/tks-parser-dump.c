@@ -279,25 +279,167 @@ records_line (TksParser  *parser,
                    parser->line_no, MAX_RECORDS, text);
 }
 
+/* Counted since boot or run mode, not within this log: kept as information. */
+static void
+header_records_written (TksParser  *parser,
+                        guint64     v,
+                        const char *p,
+                        const char *end)
+{
+  parser->current->counters.known = TRUE;
+  parser->current->counters.records_written = v;
+}
+
+static void
+header_dropped_paused (TksParser  *parser,
+                       guint64     v,
+                       const char *p,
+                       const char *end)
+{
+  parser->current->counters.known = TRUE;
+  parser->current->counters.dropped_paused = v;
+}
+
+static void
+header_dropped_history (TksParser  *parser,
+                        guint64     v,
+                        const char *p,
+                        const char *end)
+{
+  parser->current->counters.known = TRUE;
+  parser->current->counters.dropped_history = v;
+}
+
+static void
+header_tick_hz (TksParser  *parser,
+                guint64     v,
+                const char *p,
+                const char *end)
+{
+  tks_parser_set_tick_hz (parser, (double) v, p, end);
+}
+
+static void
+header_log_size (TksParser  *parser,
+                 guint64     v,
+                 const char *p,
+                 const char *end)
+{
+  parser->current->log_size = (guint) v;
+}
+
+/* "Paused: before record S, ticks B to E, N switches dropped" */
+static void
+header_paused (TksParser  *parser,
+               guint64     v,
+               const char *p,
+               const char *end)
+{
+  /* Placed by the header's counts, which come before it. The board counts records in 32
+   * bits: its sequence numbers wrap, and so does the difference. */
+  TksBoardCounters *c = &parser->current->counters;
+  /* (a dump version 2 counts slots: Slots follows Records) */
+  guint64 n = parser->pending_events != NULL ? parser->pending_events->info.slots
+                                             : parser->dump_records;
+  gboolean known = c->known && parser->dump_records != G_MAXUINT && n > 0;
+
+  tks_parser_gap_line (parser, p, end, p + strlen ("Paused:"), known,
+                       known ? (guint32) (c->records_written - n) : 0, known ? n : 0, TRUE);
+}
+
+/* who set the trigger: a shell command, the code, or the condition that was met */
+static void
+header_trigger_name (TksParser  *parser,
+                     guint64     v,
+                     const char *p,
+                     const char *end)
+{
+  const char *q = skip_spaces (p + strlen ("Trigger name:"), end);
+
+  g_free (parser->current->trigger_name);
+  parser->current->trigger_name = q < end ? g_utf8_make_valid (q, MIN (end - q, 128)) : NULL;
+}
+
+static void
+header_unnumbered (TksParser  *parser,
+                   guint64     v,
+                   const char *p,
+                   const char *end)
+{
+  g_autofree char *text = NULL;
+
+  if (v == 0)
+    return;
+  text = tks_excerpt (p, end - p);
+  tks_parser_warn (parser, _("line %u: warning: the board had more threads than it can "
+                             "number: %s"), parser->line_no, text);
+}
+
+typedef void (*HeaderFunc) (TksParser  *parser,
+                            guint64     v,
+                            const char *p,
+                            const char *end);
+
+/* The keys of a dump's header. A key's line is read when its value is a number (with @number),
+ * or whatever it holds (its value 0 unless it is a number). */
+static const struct
+{
+  const char *key;
+  gboolean    number;
+  HeaderFunc  func;
+} header_keys[] = {
+  { "Tick frequency:", TRUE, header_tick_hz },
+  { "Tick bits:", FALSE, tks_parser_set_tick_bits },
+  { "Records:", TRUE, records_line },
+  { "Log size:", TRUE, header_log_size },
+  { "Records written:", TRUE, header_records_written },
+  { "Dropped while paused:", TRUE, header_dropped_paused },
+  { "Dropped for history:", TRUE, header_dropped_history },
+  { "Paused:", FALSE, header_paused },
+  { "Trigger name:", FALSE, header_trigger_name },
+  { "Unnumbered threads:", TRUE, header_unnumbered },
+};
+
+/* "Threads:" ends the header: the list, and the events the header announced, begin. */
+static void
+header_end_line (TksParser *parser)
+{
+  tks_parser_begin_list (parser);
+  parser->in_dump = TRUE;
+  /* A compact dump of a board without events is a dump version 1's. */
+  if (parser->compact && parser->pending_events != NULL
+      && !tks_parsed_events_has_options (parser->pending_events))
+    g_clear_pointer (&parser->pending_events, tks_parsed_events_free);
+  tks_parsed_events_free (parser->current->events);
+  parser->current->events = g_steal_pointer (&parser->pending_events);
+}
+
+/* A key of a dump version 2's header: TRUE when @p to @end is one. */
+static gboolean
+header_events_line (TksParser  *parser,
+                    const char *p,
+                    const char *end)
+{
+  g_autofree char *problem = NULL;
+
+  if (parser->pending_events == NULL ||
+      !tks_parsed_events_header (parser->pending_events, p, end, &problem))
+    return FALSE;
+  if (problem != NULL)
+    tks_parser_dump_damaged (parser, problem);
+  return TRUE;
+}
+
 /* The header of a threads_dump reply: "Key: value" lines, then "Threads:". */
 void
 tks_parser_dump_header_line (TksParser  *parser,
                              const char *p,
                              const char *end)
 {
-  guint64 v;
-
   trim (&p, &end);
   if (has_prefix (p, end, "Threads:"))
     {
-      tks_parser_begin_list (parser);
-      parser->in_dump = TRUE;
-      /* A compact dump of a board without events is a dump version 1's. */
-      if (parser->compact && parser->pending_events != NULL
-          && !tks_parsed_events_has_options (parser->pending_events))
-        g_clear_pointer (&parser->pending_events, tks_parsed_events_free);
-      tks_parsed_events_free (parser->current->events);
-      parser->current->events = g_steal_pointer (&parser->pending_events);
+      header_end_line (parser);
       return;
     }
   if (tks_parser_check_refusal (parser, p, end))
@@ -307,69 +449,50 @@ tks_parser_dump_header_line (TksParser  *parser,
       dump_version_line (parser, p, end);
       return;
     }
-  if (parser->pending_events != NULL)
-    {
-      g_autofree char *problem = NULL;
+  if (header_events_line (parser, p, end))
+    return;
 
-      if (tks_parsed_events_header (parser->pending_events, p, end, &problem))
-        {
-          if (problem != NULL)
-            tks_parser_dump_damaged (parser, problem);
-          return;
-        }
-    }
-  if (header_value (p, end, "Tick frequency:", &v))
-    tks_parser_set_tick_hz (parser, (double) v, p, end);
-  else if (has_prefix (p, end, "Tick bits:"))
-    tks_parser_set_tick_bits (parser, header_value (p, end, "Tick bits:", &v) ? v : 0, p, end);
-  else if (header_value (p, end, "Records:", &v))
-    records_line (parser, v, p, end);
-  else if (header_value (p, end, "Log size:", &v))
-    parser->current->log_size = (guint) v;
-  /* Counted since boot or run mode, not within this log: kept as information. */
-  else if (header_value (p, end, "Records written:", &v))
+  /* (no key is the start of another) */
+  for (guint i = 0; i < G_N_ELEMENTS (header_keys); i++)
     {
-      parser->current->counters.known = TRUE;
-      parser->current->counters.records_written = v;
-    }
-  else if (header_value (p, end, "Dropped while paused:", &v))
-    {
-      parser->current->counters.known = TRUE;
-      parser->current->counters.dropped_paused = v;
-    }
-  else if (header_value (p, end, "Dropped for history:", &v))
-    {
-      parser->current->counters.known = TRUE;
-      parser->current->counters.dropped_history = v;
-    }
-  else if (has_prefix (p, end, "Paused:"))
-    {
-      /* Placed by the header's counts, which come before it. The board counts records in 32
-       * bits: its sequence numbers wrap, and so does the difference. */
-      TksBoardCounters *c = &parser->current->counters;
-      /* (a dump version 2 counts slots: Slots follows Records) */
-      guint64 n = parser->pending_events != NULL ? parser->pending_events->info.slots
-                                                 : parser->dump_records;
-      gboolean known = c->known && parser->dump_records != G_MAXUINT && n > 0;
+      guint64 v = 0;
+      gboolean read;
 
-      tks_parser_gap_line (parser, p, end, p + strlen ("Paused:"), known,
-                           known ? (guint32) (c->records_written - n) : 0, known ? n : 0, TRUE);
+      if (!has_prefix (p, end, header_keys[i].key))
+        continue;
+      read = header_value (p, end, header_keys[i].key, &v);
+      if (read || !header_keys[i].number)
+        header_keys[i].func (parser, read ? v : 0, p, end);
+      return;
     }
-  else if (has_prefix (p, end, "Trigger name:"))
-    {
-      /* who set the trigger: a shell command, the code, or the condition that was met */
-      const char *q = skip_spaces (p + strlen ("Trigger name:"), end);
+}
 
-      g_free (parser->current->trigger_name);
-      parser->current->trigger_name = q < end ? g_utf8_make_valid (q, MIN (end - q, 128)) : NULL;
-    }
-  else if (header_value (p, end, "Unnumbered threads:", &v) && v > 0)
+/* A line of a dump version 2's names, or the line that ends them. */
+void
+tks_parser_names_line (TksParser  *parser,
+                       const char *p,
+                       const char *end)
+{
+  g_autofree char *problem = NULL;
+
+  trim (&p, &end);
+  if (p == end)
+    return;
+  if (has_prefix (p, end, parser->compact ? "Compact:" : "Timestamps:"))
+    tks_parser_begin_compact_log (parser);
+  else if (tks_parser_check_refusal (parser, p, end))
+    return;
+  else if (!tks_parsed_events_name (parser->current->events, p, end, &problem))
     {
       g_autofree char *text = tks_excerpt (p, end - p);
 
-      tks_parser_warn (parser, _("line %u: warning: the board had more threads than it can "
-                                 "number: %s"), parser->line_no, text);
+      parser->list_garbled++;
+      tks_parser_dump_damaged (parser, _("unreadable name line skipped"));
+      tks_parser_warn (parser, _("line %u: warning: unreadable name line skipped: “%s”"),
+                       parser->line_no, text);
     }
+  else if (problem != NULL)
+    tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no, problem);
 }
 
 /* "End of dump: N records, checksum X". */

@@ -17,6 +17,7 @@ G_BEGIN_DECLS
  *   tks-parser-dump.c     a threads_dump's header, its holes, heartbeats and end line;
  *   tks-parser-compact.c  the compact log of dump version 3, line by line or by batches;
  *   tks-parser-record.c   the lines of a threads_record stream;
+ *   tks-parser-saved.c    a capture file's own lines, after "Saved position";
  *   tks-parser-events.c   the events of dump version 2.
  */
 
@@ -218,6 +219,9 @@ void          tks_list_entry_free          (gpointer data,
 void          tks_parser_warn              (TksParser  *parser,
                                             const char *format,
                                             ...) G_GNUC_PRINTF (2, 3);
+void          tks_parser_keep_warning      (TksParser  *parser,
+                                            char       *text,
+                                            guint       saved_from);
 void          tks_parser_fail              (TksParser  *parser,
                                             const char *format,
                                             ...) G_GNUC_PRINTF (2, 3);
@@ -249,6 +253,15 @@ const char   *tks_parser_feed_records      (TksParser  *parser,
                                             const char *end);
 void          tks_parser_unreadable_list_line (TksParser  *parser,
                                                const char *text);
+void          tks_parser_list_line         (TksParser  *parser,
+                                            const char *p,
+                                            const char *end);
+void          tks_parser_log_line          (TksParser  *parser,
+                                            const char *p,
+                                            const char *end);
+void          tks_parser_trigger_reply_line (TksParser  *parser,
+                                             const char *p,
+                                             const char *end);
 
 /* tks-parser-dump.c: a threads_dump's header, holes, heartbeats and end */
 void          tks_parser_dump_damaged      (TksParser  *parser,
@@ -284,6 +297,9 @@ gboolean      tks_parser_end_of_log_line   (TksParser  *parser,
                                             const char *p,
                                             const char *end);
 void          tks_parser_judge_end_line    (TksParser  *parser);
+void          tks_parser_names_line        (TksParser  *parser,
+                                            const char *p,
+                                            const char *end);
 
 /* tks-parser-compact.c: the compact log (dump version 3), line by line or by batches */
 void          tks_parser_begin_compact_log (TksParser  *parser);
@@ -301,6 +317,11 @@ gboolean      tks_parser_recording_full    (TksParser  *parser,
                                             guint64     n_after);
 void          tks_parser_recording_renumber (TksParser *parser);
 gboolean      tks_parser_recording_line    (TksParser  *parser,
+                                            const char *p,
+                                            const char *end);
+
+/* tks-parser-saved.c: a capture file's own lines */
+void          tks_parser_saved_line        (TksParser  *parser,
                                             const char *p,
                                             const char *end);
 

@@ -94,91 +94,139 @@ keep_hole (TksParser    *parser,
     }
 }
 
-/* The lines a recording's log carries between its compact lines (see WIRE-FORMAT.md): a
- * thread created or a name registered meanwhile (a thread takes the next number once the
- * exits before it renumbered), and "Lost: before record S, ticks B to E, N switches dropped",
- * a hole where the board could not send what it recorded (S counts the slots streamed before
- * it). */
+/* "Thread number …": a thread created meanwhile, which takes the next number once the exits
+ * before it renumbered. */
+static gboolean
+recording_thread_line (TksParser  *parser,
+                       const char *p,
+                       const char *end)
+{
+  TksParsed *cur = parser->current;
+  TksListEntry *entry = tks_parse_list_entry (p, end);
+
+  if (entry == NULL)
+    return FALSE;
+  entry->line = parser->line_no;
+  tks_parser_recording_renumber (parser);
+  if (entry->number != (int) cur->live->len + 1)
+    tks_parser_warn (parser, _("line %u: warning: thread “%s” comes as number %d, but %u "
+                               "threads have a number at that point (lines were lost?)"),
+                     parser->line_no, entry->name, entry->number, cur->live->len);
+  g_ptr_array_add (cur->live, entry);
+  return TRUE;
+}
+
+/* "Name …": a name registered meanwhile. */
+static gboolean
+recording_name_line (TksParser  *parser,
+                     const char *p,
+                     const char *end)
+{
+  g_autofree char *problem = NULL;
+
+  if (!tks_parsed_events_name (parser->current->events, p, end, &problem))
+    return FALSE;
+  if (problem != NULL)
+    tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no, problem);
+  return TRUE;
+}
+
+/* "Counted handler: …": a recording's running count of the handlers the board does not log. */
+static gboolean
+recording_counted_line (TksParser  *parser,
+                        const char *p,
+                        const char *end)
+{
+  g_autofree char *problem = NULL;
+
+  if (!tks_parsed_events_header (parser->current->events, p, end, &problem) || problem != NULL)
+    tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no,
+                     problem != NULL ? problem : "unreadable counted handler");
+  return TRUE;
+}
+
+static gboolean
+recording_beat_line (TksParser  *parser,
+                     const char *p,
+                     const char *end)
+{
+  tks_parser_beat_line (parser, p, end, FALSE);
+  return TRUE;
+}
+
+/* Where a hole arrives: after the entries read so far (by slots with events, which the end of
+ * the reading turns into records). */
+static guint64
+recording_here (TksParser *parser)
+{
+  TksParsed *cur = parser->current;
+  const TksParsedEntry *e;
+
+  if (cur->events == NULL)
+    return cur->records->len;
+  e = (const TksParsedEntry *) (gconstpointer) cur->events->entries->data;
+  for (; parser->rec_entries < cur->events->entries->len; parser->rec_entries++)
+    parser->rec_slots += e[parser->rec_entries].slots;
+  return parser->rec_slots;
+}
+
+/* "Lost: before record S, ticks B to E, N switches dropped": a hole where the board could not
+ * send what it recorded (S counts the slots streamed before it). */
+static gboolean
+recording_lost_line (TksParser  *parser,
+                     const char *p,
+                     const char *end)
+{
+  TksParsedGap gap;
+  guint64 seq, here;
+
+  if (!tks_parse_lost_line (p, end, &seq, &gap))
+    return FALSE;
+  if (parser->decoder != NULL)
+    tks_compact_decoder_lost (parser->decoder);
+  here = recording_here (parser);
+  if (seq != here)
+    {
+      g_autofree char *sent = g_strdup_printf ("%" G_GUINT64_FORMAT, seq);
+      g_autofree char *arrived = g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) here);
+
+      tks_parser_warn (parser, _("line %u: warning: the board lost records before record %s, "
+                                 "which arrived as record %s: lines were lost too"),
+                       parser->line_no, sent, arrived);
+    }
+  gap.index = (guint) here;
+  keep_hole (parser, &gap);
+  return TRUE;
+}
+
+typedef gboolean (*RecordingLineFunc) (TksParser  *parser,
+                                       const char *p,
+                                       const char *end);
+
+/* The lines a recording's log carries between its compact lines (see WIRE-FORMAT.md), by their
+ * start; with @events, only in a recording with events. */
+static const struct
+{
+  const char        *prefix;
+  gboolean           events;
+  RecordingLineFunc  func;
+} recording_lines[] = {
+  { "Thread number", FALSE, recording_thread_line },
+  { "Name ", TRUE, recording_name_line },
+  { "Counted handler:", TRUE, recording_counted_line },
+  { "Heartbeat:", FALSE, recording_beat_line },
+  { "Lost:", FALSE, recording_lost_line },
+};
+
+/* A line of a recording's own (@p to @end): TRUE when it is one, and read. */
 gboolean
 tks_parser_recording_line (TksParser  *parser,
                            const char *p,
                            const char *end)
 {
-  TksParsed *cur = parser->current;
-
-  if (has_prefix (p, end, "Thread number"))
-    {
-      TksListEntry *entry = tks_parse_list_entry (p, end);
-
-      if (entry == NULL)
-        return FALSE;
-      entry->line = parser->line_no;
-      tks_parser_recording_renumber (parser);
-      if (entry->number != (int) cur->live->len + 1)
-        tks_parser_warn (parser, _("line %u: warning: thread “%s” comes as number %d, but %u "
-                                   "threads have a number at that point (lines were lost?)"),
-                         parser->line_no, entry->name, entry->number, cur->live->len);
-      g_ptr_array_add (cur->live, entry);
-      return TRUE;
-    }
-  if (has_prefix (p, end, "Name ") && cur->events != NULL)
-    {
-      g_autofree char *problem = NULL;
-
-      if (!tks_parsed_events_name (cur->events, p, end, &problem))
-        return FALSE;
-      if (problem != NULL)
-        tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no, problem);
-      return TRUE;
-    }
-  if (has_prefix (p, end, "Counted handler:") && cur->events != NULL)
-    {
-      g_autofree char *problem = NULL;
-
-      /* A recording's running count of the handlers the board does not log. */
-      if (!tks_parsed_events_header (cur->events, p, end, &problem) || problem != NULL)
-        tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no,
-                         problem != NULL ? problem : "unreadable counted handler");
-      return TRUE;
-    }
-  if (has_prefix (p, end, "Heartbeat:"))
-    {
-      tks_parser_beat_line (parser, p, end, FALSE);
-      return TRUE;
-    }
-  if (has_prefix (p, end, "Lost:"))
-    {
-      TksParsedGap gap;
-      guint64 seq, here;
-
-      if (!tks_parse_lost_line (p, end, &seq, &gap))
-        return FALSE;
-      if (parser->decoder != NULL)
-        tks_compact_decoder_lost (parser->decoder);
-      /* Placed where it arrived: after the entries read so far (by slots with events, which
-       * the end of the reading turns into records). */
-      if (cur->events != NULL)
-        {
-          const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) cur->events->entries->data;
-
-          for (; parser->rec_entries < cur->events->entries->len; parser->rec_entries++)
-            parser->rec_slots += e[parser->rec_entries].slots;
-          here = parser->rec_slots;
-        }
-      else
-        here = cur->records->len;
-      if (seq != here)
-        {
-          g_autofree char *sent = g_strdup_printf ("%" G_GUINT64_FORMAT, seq);
-          g_autofree char *arrived = g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) here);
-
-          tks_parser_warn (parser, _("line %u: warning: the board lost records before record %s, "
-                                     "which arrived as record %s: lines were lost too"),
-                           parser->line_no, sent, arrived);
-        }
-      gap.index = (guint) here;
-      keep_hole (parser, &gap);
-      return TRUE;
-    }
+  for (guint i = 0; i < G_N_ELEMENTS (recording_lines); i++)
+    if (has_prefix (p, end, recording_lines[i].prefix) &&
+        (!recording_lines[i].events || parser->current->events != NULL))
+      return recording_lines[i].func (parser, p, end);
   return FALSE;
 }

@@ -134,6 +134,40 @@ tks_parser_feed_records (TksParser  *parser,
   return p;
 }
 
+/* "Thread number %2d : Prio = %3d, Log =": where the rest starts, or NULL. */
+static const char *
+parse_list_head (const char *p,
+                 const char *end,
+                 gint64     *number,
+                 gint64     *priority)
+{
+  if ((p = expect_word (p, end, "Thread number")) == NULL ||
+      (p = parse_int (skip_spaces (p, end), end, number)) == NULL ||
+      (p = expect_word (p, end, ":")) == NULL ||
+      (p = expect_word (p, end, "Prio")) == NULL ||
+      (p = expect_word (p, end, "=")) == NULL ||
+      (p = parse_int (skip_spaces (p, end), end, priority)) == NULL ||
+      (p = expect_word (p, end, ",")) == NULL ||
+      (p = expect_word (p, end, "Log")) == NULL)
+    return NULL;
+  return expect_word (p, end, "=");
+}
+
+/* "Yes" or "No": where it ends, or NULL. */
+static const char *
+parse_yes_no (const char *p,
+              const char *end,
+              gboolean   *yes)
+{
+  p = skip_spaces (p, end);
+  *yes = end - p >= 3 && memcmp (p, "Yes", 3) == 0;
+  if (*yes)
+    return p + 3;
+  if (end - p >= 2 && memcmp (p, "No", 2) == 0)
+    return p + 2;
+  return NULL;
+}
+
 /* "Thread number %2d : Prio = %3d, Log = %3s, Name = %s" */
 TksListEntry *
 tks_parse_list_entry (const char *p,
@@ -143,27 +177,9 @@ tks_parse_list_entry (const char *p,
   gint64 number, priority;
   gboolean logged;
 
-  if ((p = expect_word (p, end, "Thread number")) == NULL ||
-      (p = parse_int (skip_spaces (p, end), end, &number)) == NULL ||
-      (p = expect_word (p, end, ":")) == NULL ||
-      (p = expect_word (p, end, "Prio")) == NULL ||
-      (p = expect_word (p, end, "=")) == NULL ||
-      (p = parse_int (skip_spaces (p, end), end, &priority)) == NULL ||
+  if ((p = parse_list_head (p, end, &number, &priority)) == NULL ||
+      (p = parse_yes_no (p, end, &logged)) == NULL ||
       (p = expect_word (p, end, ",")) == NULL ||
-      (p = expect_word (p, end, "Log")) == NULL ||
-      (p = expect_word (p, end, "=")) == NULL)
-    return NULL;
-
-  p = skip_spaces (p, end);
-  if (end - p >= 3 && memcmp (p, "Yes", 3) == 0)
-    logged = TRUE;
-  else if (end - p >= 2 && memcmp (p, "No", 2) == 0)
-    logged = FALSE;
-  else
-    return NULL;
-  p += logged ? 3 : 2;
-
-  if ((p = expect_word (p, end, ",")) == NULL ||
       (p = expect_word (p, end, "Name")) == NULL ||
       (p = expect_word (p, end, "=")) == NULL)
     return NULL;
@@ -222,4 +238,155 @@ tks_parser_unreadable_list_line (TksParser  *parser,
   g_ptr_array_add (cur->live, entry);
   tks_parser_warn (parser, _("line %u: warning: unreadable thread line kept as “%s”: %s"),
                    parser->line_no, entry->name, text);
+}
+
+/* A line of the log that is an entry or a record (a compact line, a dump version 2's entry, a
+ * record line): read, TRUE. */
+static gboolean
+log_entry_line (TksParser  *parser,
+                const char *p,
+                const char *end)
+{
+  TksParsed *cur = parser->current;
+  TksRecord record;
+
+  if (parser->decoder != NULL && end > p && *p == 'Z')
+    {
+      tks_parser_compact_line (parser, p, end);
+      return TRUE;
+    }
+  if (in_dump_v2 (parser))
+    {
+      TksLogLine entry = tks_parsed_events_log_line (cur->events, cur->records, p, end);
+
+      if (entry == TKS_LOG_LINE_EVENT)
+        g_array_append_val (cur->log_other_lines, parser->line_no);
+      return entry != TKS_LOG_LINE_NONE;
+    }
+  if (G_LIKELY (tks_parse_record_line (p, end, &record)))
+    {
+      g_array_append_val (cur->records, record);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* "Triggered at T": TRUE when @p to @end is one. */
+static gboolean
+triggered_line (TksParser  *parser,
+                const char *p,
+                const char *end)
+{
+  guint64 tick;
+  const char *q;
+
+  if (!has_prefix (p, end, "Triggered at"))
+    return FALSE;
+  q = parse_uint (skip_spaces (p + strlen ("Triggered at"), end), end, G_MAXUINT32, &tick);
+  if (q == NULL || skip_spaces (q, end) != end)
+    return FALSE;
+  parser->current->has_trigger = TRUE;
+  parser->current->trigger_tick = (guint32) tick;
+  return TRUE;
+}
+
+/* A line of a log: threads_timestamps's, a dump's or a recording's. */
+void
+tks_parser_log_line (TksParser  *parser,
+                     const char *p,
+                     const char *end)
+{
+  g_autofree char *text = NULL;
+
+  if (tks_parser_end_of_log_line (parser, p, end) || parser->rec_full)
+    return;
+  if (log_entry_line (parser, p, end))
+    return;
+
+  g_array_append_val (parser->current->log_other_lines, parser->line_no);
+  trim (&p, &end);
+  if (p == end)
+    return;
+  if (parser->recording && parser->decoder != NULL &&
+      tks_parser_recording_line (parser, p, end))
+    return;
+  if (triggered_line (parser, p, end) || tks_parser_check_refusal (parser, p, end))
+    return;
+  text = tks_excerpt (p, end - p);
+  parser->log_garbled++;
+  tks_parser_warn (parser, _("line %u: warning: unreadable log line skipped: “%s”"),
+                   parser->line_no, text);
+}
+
+/* The lines of a list that begin what follows it (deleted threads, a dump's log or names):
+ * TRUE when @p to @end is one. */
+static gboolean
+list_turn_line (TksParser  *parser,
+                const char *p,
+                const char *end)
+{
+  if (has_prefix (p, end, "Deleted threads:"))
+    {
+      parser->section = SECTION_DELETED;
+      return TRUE;
+    }
+  if (parser->in_dump && has_prefix (p, end, parser->compact ? "Compact:" : "Timestamps:"))
+    {
+      tks_parser_begin_compact_log (parser);
+      return TRUE;
+    }
+  if (in_dump_v2 (parser) && has_prefix (p, end, "Names:"))
+    {
+      parser->section = SECTION_NAMES;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* A line of a thread list (live or deleted threads). */
+void
+tks_parser_list_line (TksParser  *parser,
+                      const char *p,
+                      const char *end)
+{
+  TksParsed *cur = parser->current;
+  TksListEntry *entry;
+  g_autofree char *text = NULL;
+  g_autofree char *quoted = NULL;
+
+  trim (&p, &end);
+  if (p == end || list_turn_line (parser, p, end) || tks_parser_check_refusal (parser, p, end))
+    return;
+
+  entry = tks_parse_list_entry (p, end);
+  if (entry != NULL)
+    {
+      entry->line = parser->line_no;
+      g_ptr_array_add (parser->section == SECTION_LIST ? cur->live : cur->deleted, entry);
+      return;
+    }
+  text = tks_excerpt (p, end - p);
+  quoted = g_strdup_printf ("“%s”", text);
+  tks_parser_unreadable_list_line (parser, quoted);
+}
+
+/* A line of threads_timestamps_trigger's reply: "Trigger set by NAME at T". */
+void
+tks_parser_trigger_reply_line (TksParser  *parser,
+                               const char *p,
+                               const char *end)
+{
+  static const char head[] = "Trigger set by ";
+  TksParsed *cur = parser->current;
+  const char *at;
+
+  trim (&p, &end);
+  if (!has_prefix (p, end, head))
+    return;
+  at = g_strrstr_len (p, end - p, " at ");
+  if (at != NULL && at > p + strlen (head))
+    {
+      g_free (cur->trigger_name);
+      cur->trigger_name = g_utf8_make_valid (p + strlen (head), at - (p + strlen (head)));
+    }
 }

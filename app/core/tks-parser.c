@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,7 +187,7 @@ tks_parser_free (TksParser *parser)
 }
 
 /* Keeps @text (taken) unless enough are kept; a save writes it from @saved_from on. */
-static void
+void
 tks_parser_keep_warning (TksParser *parser,
                          char      *text,
                          guint      saved_from)
@@ -451,260 +450,31 @@ overlong_line (TksParser  *parser,
     tks_parser_warn (parser, _("line %u: warning: %s: skipped"), parser->line_no, text);
 }
 
+/* The reader of each section's lines: tks-parser-text.c reads the shell's lists and logs,
+ * tks-parser-dump.c a dump's header and names, tks-parser-saved.c a saved capture's own lines. */
+typedef void (*SectionLineFunc) (TksParser  *parser,
+                                 const char *p,
+                                 const char *end);
+
+static const SectionLineFunc section_lines[SECTION_OTHER + 1] = {
+  [SECTION_POSITION] = tks_parser_saved_line,
+  [SECTION_LIST] = tks_parser_list_line,
+  [SECTION_DELETED] = tks_parser_list_line,
+  [SECTION_LOG] = tks_parser_log_line,
+  [SECTION_TRIGGER_REPLY] = tks_parser_trigger_reply_line,
+  [SECTION_DUMP_HEADER] = tks_parser_dump_header_line,
+  [SECTION_NAMES] = tks_parser_names_line,
+};
+
 void
 tks_parser_content_line (TksParser  *parser,
                          const char *p,
                          const char *end)
 {
-  TksParsed *cur = parser->current;
+  SectionLineFunc func = section_lines[parser->section];
 
-  switch (parser->section)
-    {
-    case SECTION_LOG:
-      {
-        TksRecord record;
-
-        if (tks_parser_end_of_log_line (parser, p, end) || parser->rec_full)
-          return;
-        if (parser->decoder != NULL && end > p && *p == 'Z')
-          {
-            tks_parser_compact_line (parser, p, end);
-            return;
-          }
-        if (in_dump_v2 (parser))
-          {
-            TksLogLine entry = tks_parsed_events_log_line (cur->events, cur->records, p, end);
-
-            if (entry == TKS_LOG_LINE_SWITCH)
-              return;
-            if (entry == TKS_LOG_LINE_EVENT)
-              {
-                g_array_append_val (cur->log_other_lines, parser->line_no);
-                return;
-              }
-          }
-        else if (G_LIKELY (tks_parse_record_line (p, end, &record)))
-          {
-            g_array_append_val (cur->records, record);
-            return;
-          }
-
-        g_array_append_val (cur->log_other_lines, parser->line_no);
-        trim (&p, &end);
-        if (p == end)
-          return;
-        if (parser->recording && parser->decoder != NULL &&
-            tks_parser_recording_line (parser, p, end))
-          return;
-        if (has_prefix (p, end, "Triggered at"))
-          {
-            guint64 tick;
-            const char *q = parse_uint (skip_spaces (p + strlen ("Triggered at"), end), end,
-                                        G_MAXUINT32, &tick);
-
-            if (q != NULL && skip_spaces (q, end) == end)
-              {
-                cur->has_trigger = TRUE;
-                cur->trigger_tick = (guint32) tick;
-                return;
-              }
-          }
-        if (tks_parser_check_refusal (parser, p, end))
-          return;
-        {
-          g_autofree char *text = tks_excerpt (p, end - p);
-
-          parser->log_garbled++;
-          tks_parser_warn (parser, _("line %u: warning: unreadable log line skipped: “%s”"),
-                           parser->line_no, text);
-        }
-      }
-      break;
-
-    case SECTION_LIST:
-    case SECTION_DELETED:
-      {
-        TksListEntry *entry;
-
-        trim (&p, &end);
-        if (p == end)
-          return;
-        if (has_prefix (p, end, "Deleted threads:"))
-          {
-            parser->section = SECTION_DELETED;
-            return;
-          }
-        if (parser->in_dump && has_prefix (p, end, parser->compact ? "Compact:" : "Timestamps:"))
-          {
-            tks_parser_begin_compact_log (parser);
-            return;
-          }
-        if (in_dump_v2 (parser) && has_prefix (p, end, "Names:"))
-          {
-            parser->section = SECTION_NAMES;
-            return;
-          }
-        if (tks_parser_check_refusal (parser, p, end))
-          return;
-
-        entry = tks_parse_list_entry (p, end);
-        if (entry != NULL)
-          {
-            entry->line = parser->line_no;
-            g_ptr_array_add (parser->section == SECTION_LIST ? cur->live : cur->deleted, entry);
-            return;
-          }
-
-        {
-          g_autofree char *text = tks_excerpt (p, end - p);
-          g_autofree char *quoted = g_strdup_printf ("“%s”", text);
-
-          tks_parser_unreadable_list_line (parser, quoted);
-        }
-      }
-      break;
-
-    case SECTION_POSITION:
-      trim (&p, &end);
-      if (p == end)
-        return;
-      if (parser->n_positions < 4)
-        {
-          g_autofree char *text = g_strndup (p, end - p);
-          char *endptr = NULL;
-          double v = g_ascii_strtod (text, &endptr);
-
-          if (endptr != NULL && *endptr == '\0' && isfinite (v))
-            {
-              double *slot[] = { &cur->saved_view.x0, &cur->saved_view.x1,
-                                 &cur->saved_view.y0, &cur->saved_view.y1 };
-
-              *slot[parser->n_positions++] = v;
-              cur->has_saved_view = parser->n_positions == 4;
-              return;
-            }
-          parser->n_positions = 4;
-          tks_parser_warn (parser, _("line %u: warning: the saved position is unreadable; "
-                                     "the whole capture is shown"), parser->line_no);
-          return;
-        }
-      if (has_prefix (p, end, "Tickscope event"))
-        {
-          g_autofree char *problem = NULL;
-
-          if (tks_parsed_events_saved_line (&parser->saved_events, parser->saved_switches, p, end,
-                                            &problem))
-            {
-              if (problem != NULL)
-                tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no, problem);
-              if (parser->saved_switches->len > MAX_RECORDS)
-                tks_parser_fail (parser, _("Line %u: the saved events hold more than %u switches, "
-                                           "more than any board keeps"), parser->line_no,
-                                 MAX_RECORDS);
-              return;
-            }
-        }
-      if (has_prefix (p, end, "Tickscope gap "))
-        tks_parser_gap_line (parser, p, end, p + strlen ("Tickscope gap "), TRUE, 0, MAX_RECORDS,
-                             FALSE);
-      else if (has_prefix (p, end, "Tickscope beat "))
-        tks_parser_beat_line (parser, p, end, TRUE);
-      else if (has_prefix (p, end, "Tickscope "))
-        {
-          g_autofree char *text = g_strndup (p + strlen ("Tickscope "), end - p - strlen ("Tickscope "));
-          char *value = strchr (text, ' ');
-
-          if (value == NULL)
-            return;
-          *value++ = '\0';
-          if (g_str_equal (text, "tick-bits"))
-            {
-              guint64 bits = 0;
-              const char *v_end = value + strlen (value);
-
-              if (parse_uint (value, v_end, 64, &bits) != v_end)
-                bits = 0;
-              tks_parser_set_tick_bits (parser, bits, p, end);
-            }
-          else if (g_str_equal (text, "tick-hz"))
-            {
-              char *endptr = NULL;
-              double hz = g_ascii_strtod (value, &endptr);
-
-              if (endptr == value || *endptr != '\0')
-                hz = NAN;
-              tks_parser_set_tick_hz (parser, hz, p, end);
-            }
-          else if (g_str_equal (text, "source"))
-            {
-              g_free (cur->source);
-              cur->source = g_utf8_make_valid (value, -1);
-            }
-          else if (g_str_equal (text, "trigger-name"))
-            {
-              g_free (cur->trigger_name);
-              cur->trigger_name = g_utf8_make_valid (value, -1);
-            }
-          else if (g_str_equal (text, "damage"))
-            {
-              g_autofree char *damage = g_utf8_make_valid (value, -1);
-              char *shown = g_strdup_printf (_("line %u: warning: in the input this capture "
-                                               "was made from: %s"), parser->line_no, damage);
-
-              tks_parser_keep_warning (parser, shown, strlen (shown) - strlen (damage));
-            }
-        }
-      break;
-
-    case SECTION_DUMP_HEADER:
-      tks_parser_dump_header_line (parser, p, end);
-      break;
-
-    case SECTION_NAMES:
-      {
-        g_autofree char *problem = NULL;
-
-        trim (&p, &end);
-        if (p == end)
-          return;
-        if (has_prefix (p, end, parser->compact ? "Compact:" : "Timestamps:"))
-          tks_parser_begin_compact_log (parser);
-        else if (tks_parser_check_refusal (parser, p, end))
-          return;
-        else if (!tks_parsed_events_name (cur->events, p, end, &problem))
-          {
-            g_autofree char *text = tks_excerpt (p, end - p);
-
-            parser->list_garbled++;
-            tks_parser_dump_damaged (parser, _("unreadable name line skipped"));
-            tks_parser_warn (parser, _("line %u: warning: unreadable name line skipped: “%s”"),
-                             parser->line_no, text);
-          }
-        else if (problem != NULL)
-          tks_parser_warn (parser, _("line %u: warning: %s"), parser->line_no, problem);
-      }
-      break;
-
-    case SECTION_TRIGGER_REPLY:
-      trim (&p, &end);
-      if (has_prefix (p, end, "Trigger set by "))
-        {
-          const char *at = g_strrstr_len (p, end - p, " at ");
-
-          if (at != NULL && at > p + strlen ("Trigger set by "))
-            {
-              g_free (cur->trigger_name);
-              cur->trigger_name = g_utf8_make_valid (p + strlen ("Trigger set by "),
-                                                     at - (p + strlen ("Trigger set by ")));
-            }
-        }
-      break;
-
-    case SECTION_NONE:
-    case SECTION_OTHER:
-    default:
-      break;
-    }
+  if (func != NULL)
+    func (parser, p, end);
 }
 
 static void
@@ -940,6 +710,82 @@ tks_parser_reserve (TksParser *parser,
     }
 }
 
+/* A line kept in parser->partial from the last feed goes on at @p: returns where the next line
+ * starts, or NULL when the input ends before the line does. */
+static const char *
+feed_partial (TksParser  *parser,
+              const char *p,
+              const char *end)
+{
+  const char *nl = memchr (p, '\n', end - p);
+
+  if (nl == NULL)
+    {
+      add_partial (parser, p, end - p);
+      return NULL;
+    }
+  add_partial (parser, p, nl - p);
+  end_partial (parser);
+  return nl + 1;
+}
+
+/* The log's record lines come next, read on the hot path (a dump version 2 is read line by
+ * line, and so is what follows an end line). */
+static inline gboolean
+in_fast_log (TksParser *parser)
+{
+  return parser->section == SECTION_LOG && !in_dump_v2 (parser) && parser->end_line == NULL;
+}
+
+/* The hot path: reads the log's compact lines by batches, else its record lines in the board's
+ * layout, from @p on. Returns where reading goes on; *@batched when compact lines were read. */
+static const char *
+feed_log (TksParser  *parser,
+          const char *p,
+          const char *end,
+          gboolean   *batched)
+{
+  const char *start = p;
+
+  *batched = FALSE;
+  if (parser->decoder != NULL && parser->batch_compact && *p == 'Z')
+    {
+      p = tks_parser_feed_compact (parser, p, end);
+      *batched = p != start;
+      if (*batched)
+        return p;
+    }
+  p = tks_parser_feed_records (parser, p, end);
+  if (p != start)
+    {
+      parser->junk = 0;
+      tks_parser_check_size (parser);
+    }
+  return p;
+}
+
+/* A record line in another layout (@p to @nl, its LF), read on the hot path: TRUE when it is
+ * one. */
+static gboolean
+feed_other_record (TksParser  *parser,
+                   const char *p,
+                   const char *nl)
+{
+  TksRecord record;
+  const char *lend = nl;
+
+  if (!in_fast_log (parser) || *p != 'F')
+    return FALSE;
+  if (lend > p && lend[-1] == '\r')
+    lend--;
+  if (G_UNLIKELY (!tks_parse_record_line (p, lend, &record)))
+    return FALSE;
+  parser->line_no++;
+  parser->junk = 0;
+  g_array_append_val (parser->current->records, record);
+  return TRUE;
+}
+
 void
 tks_parser_feed (TksParser  *parser,
                  const char *data,
@@ -953,45 +799,22 @@ tks_parser_feed (TksParser  *parser,
   if (parser->fatal != NULL || parser->rest_ignored)
     return;
 
-  if (parser->partial->len > 0)
-    {
-      const char *nl = memchr (p, '\n', end - p);
-
-      if (nl == NULL)
-        {
-          add_partial (parser, p, end - p);
-          return;
-        }
-      add_partial (parser, p, nl - p);
-      end_partial (parser);
-      p = nl + 1;
-    }
+  if (parser->partial->len > 0 && (p = feed_partial (parser, p, end)) == NULL)
+    return;
 
   while (p < end && parser->fatal == NULL && !parser->rest_ignored)
     {
       const char *nl;
 
-      /* The hot path: the log's record lines (a dump version 2 is read line by line). */
-      if (parser->section == SECTION_LOG && !in_dump_v2 (parser) && parser->end_line == NULL)
+      if (in_fast_log (parser))
         {
-          const char *start = p;
+          gboolean batched;
 
-          if (parser->decoder != NULL && parser->batch_compact && *p == 'Z')
-            {
-              p = tks_parser_feed_compact (parser, p, end);
-              if (p == end || parser->fatal != NULL)
-                return;
-              if (p != start)
-                continue;
-            }
-          p = tks_parser_feed_records (parser, p, end);
-          if (p != start)
-            {
-              parser->junk = 0;
-              tks_parser_check_size (parser);
-            }
-          if (p == end)
+          p = feed_log (parser, p, end, &batched);
+          if (p == end || (batched && parser->fatal != NULL))
             return;
+          if (batched)
+            continue;
         }
 
       nl = memchr (p, '\n', end - p);
@@ -1000,27 +823,8 @@ tks_parser_feed (TksParser  *parser,
           add_partial (parser, p, end - p);
           return;
         }
-
-      /* A record line in another layout. */
-      if (parser->section == SECTION_LOG && *p == 'F' && !in_dump_v2 (parser) &&
-          parser->end_line == NULL)
-        {
-          TksRecord record;
-          const char *lend = nl;
-
-          if (lend > p && lend[-1] == '\r')
-            lend--;
-          if (G_LIKELY (tks_parse_record_line (p, lend, &record)))
-            {
-              parser->line_no++;
-              parser->junk = 0;
-              g_array_append_val (parser->current->records, record);
-              p = nl + 1;
-              continue;
-            }
-        }
-
-      tks_parser_process_line (parser, p, nl);
+      if (!feed_other_record (parser, p, nl))
+        tks_parser_process_line (parser, p, nl);
       p = nl + 1;
     }
 }
@@ -1055,6 +859,95 @@ tks_parser_get_n_unreadable (TksParser *parser)
   return parser->list_garbled + parser->log_garbled;
 }
 
+/* The board refused a command the capture needs. */
+static void
+set_refusal_error (TksParser  *parser,
+                   GError    **error)
+{
+  g_set_error (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
+               _("Line %u: %s"), parser->refusal_line, parser->refusal);
+}
+
+/* The last complete pair of a list and a log, or NULL with @error saying why there is none. */
+static TksParsed *
+take_pair (TksParser  *parser,
+           GError    **error)
+{
+  if (parser->have_list && parser->have_log)
+    return g_steal_pointer (&parser->current);
+  if (parser->complete != NULL)
+    return g_steal_pointer (&parser->complete);
+
+  if (parser->refusal != NULL)
+    set_refusal_error (parser, error);
+  else if (!parser->have_list && !parser->have_log)
+    g_set_error (error, TKS_ERROR, TKS_ERROR_NOT_A_CAPTURE,
+                 _("This is not a thread capture: it holds no threads_list reply and no "
+                   "threads_timestamps reply"));
+  else if (!parser->have_list)
+    g_set_error (error, TKS_ERROR, TKS_ERROR_EMPTY,
+                 _("The capture has a log but no threads_list reply, so its thread numbers "
+                   "cannot be named"));
+  else
+    g_set_error (error, TKS_ERROR, TKS_ERROR_EMPTY,
+                 _("The capture has a thread list but no threads_timestamps reply"));
+  return NULL;
+}
+
+/* The events that go with @result's log: a dump version 2's, or a saved capture's. */
+static void
+finish_events (TksParser *parser,
+               TksParsed *result)
+{
+  g_autofree char *problem = NULL;
+
+  /* A dump version 2's events go with its log only: a log read otherwise (a transcript's
+   * threads_timestamps in the middle of a dump) leaves them out. */
+  if (result->events != NULL &&
+      tks_parsed_events_n_switches (result->events) != result->records->len)
+    g_clear_pointer (&result->events, tks_parsed_events_free);
+  /* A dump version 2's holes are placed by slots: the rebuild places them by records. */
+  if (result->events != NULL)
+    {
+      tks_parsed_events_place_gaps (result->events, result->gaps, result->events->info.slots);
+      return;
+    }
+  /* A saved capture's events, when they are those of its log. */
+  if (parser->saved_events == NULL)
+    return;
+  result->events = tks_parsed_events_attach_saved (g_steal_pointer (&parser->saved_events),
+                                                   parser->saved_switches, result->records,
+                                                   &problem);
+  if (problem != NULL && result->warnings->len < MAX_KEPT_WARNINGS)
+    {
+      guint saved_from = 0;
+
+      g_ptr_array_add (result->warnings, g_strdup_printf ("warning: %s", problem));
+      g_array_append_val (result->warnings_saved, saved_from);
+    }
+  result->n_warnings += problem != NULL;
+}
+
+/* A reply that is mostly noise is a wrong baud rate or a broken link, not a capture. (Not a
+ * recording whose lines decode: its header and checksums say it is one, and its noise is
+ * named line by line.) TRUE, with @error set, for such a reply. */
+static gboolean
+mostly_noise (TksParser  *parser,
+              TksParsed  *result,
+              GError    **error)
+{
+  if (parser->log_garbled == 0 || (parser->recording && result->records->len > 0) ||
+      parser->log_garbled < (result->events != NULL ? result->events->entries->len
+                                                    : result->records->len))
+    return FALSE;
+  g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
+               _("The log is unreadable (%u bad lines, %u readable records): %s"),
+               parser->log_garbled, result->records->len,
+               result->warnings->len > 0 ? (char *) g_ptr_array_index (result->warnings, 0)
+                                         : "");
+  return TRUE;
+}
+
 TksParsed *
 tks_parser_finish (TksParser  *parser,
                    GError    **error)
@@ -1073,34 +966,14 @@ tks_parser_finish (TksParser  *parser,
       return NULL;
     }
 
-  if (parser->have_list && parser->have_log)
-    result = g_steal_pointer (&parser->current);
-  else if (parser->complete != NULL)
-    result = g_steal_pointer (&parser->complete);
-  else
-    {
-      if (parser->refusal != NULL)
-        g_set_error (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
-                     _("Line %u: %s"), parser->refusal_line, parser->refusal);
-      else if (!parser->have_list && !parser->have_log)
-        g_set_error (error, TKS_ERROR, TKS_ERROR_NOT_A_CAPTURE,
-                     _("This is not a thread capture: it holds no threads_list reply and no "
-                       "threads_timestamps reply"));
-      else if (!parser->have_list)
-        g_set_error (error, TKS_ERROR, TKS_ERROR_EMPTY,
-                     _("The capture has a log but no threads_list reply, so its thread numbers "
-                       "cannot be named"));
-      else
-        g_set_error (error, TKS_ERROR, TKS_ERROR_EMPTY,
-                     _("The capture has a thread list but no threads_timestamps reply"));
-      return NULL;
-    }
+  result = take_pair (parser, error);
+  if (result == NULL)
+    return NULL;
 
   if (result->live->len == 0 && result->deleted->len == 0)
     {
       if (parser->refusal != NULL)
-        g_set_error (error, TKS_ERROR, TKS_ERROR_UNKNOWN_COMMAND,
-                     _("Line %u: %s"), parser->refusal_line, parser->refusal);
+        set_refusal_error (parser, error);
       else
         g_set_error_literal (error, TKS_ERROR, TKS_ERROR_PARSE,
                              _("The threads_list reply lists no thread"));
@@ -1108,47 +981,11 @@ tks_parser_finish (TksParser  *parser,
       return NULL;
     }
 
-  /* A dump version 2's events go with its log only: a log read otherwise (a transcript's
-   * threads_timestamps in the middle of a dump) leaves them out. */
-  if (result->events != NULL &&
-      tks_parsed_events_n_switches (result->events) != result->records->len)
-    g_clear_pointer (&result->events, tks_parsed_events_free);
-  /* A dump version 2's holes are placed by slots: the rebuild places them by records. */
-  if (result->events != NULL)
-    tks_parsed_events_place_gaps (result->events, result->gaps, result->events->info.slots);
-  /* A saved capture's events, when they are those of its log. */
-  else if (parser->saved_events != NULL)
+  finish_events (parser, result);
+  if (mostly_noise (parser, result, error))
     {
-      g_autofree char *problem = NULL;
-
-      result->events = tks_parsed_events_attach_saved (g_steal_pointer (&parser->saved_events),
-                                                       parser->saved_switches, result->records,
-                                                       &problem);
-      if (problem != NULL && result->warnings->len < MAX_KEPT_WARNINGS)
-        {
-          guint saved_from = 0;
-
-          g_ptr_array_add (result->warnings, g_strdup_printf ("warning: %s", problem));
-          g_array_append_val (result->warnings_saved, saved_from);
-        }
-      result->n_warnings += problem != NULL;
-    }
-
-  /* A reply that is mostly noise is a wrong baud rate or a broken link, not a capture. (Not a
-   * recording whose lines decode: its header and checksums say it is one, and its noise is
-   * named line by line.) */
-  if (parser->log_garbled > 0 && !(parser->recording && result->records->len > 0) &&
-      parser->log_garbled >= (result->events != NULL ? result->events->entries->len
-                                                      : result->records->len))
-    {
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-                   _("The log is unreadable (%u bad lines, %u readable records): %s"),
-                   parser->log_garbled, result->records->len,
-                   result->warnings->len > 0 ? (char *) g_ptr_array_index (result->warnings, 0)
-                                             : "");
       tks_parsed_free (result);
       return NULL;
     }
-
   return result;
 }
