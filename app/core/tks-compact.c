@@ -564,35 +564,16 @@ tks_compact_line_room (const char *line,
   return a < 0 || b < 0 ? 0 : ((guint) a << 1) | ((guint) b >> 5);
 }
 
-void
-tks_compact_line_decode (TksCompactDecoder *self,
-                         const char        *line,
-                         gsize              len,
-                         TksCompactLine    *out,
-                         TksEntry          *entries)
+/* The checksum of the line's characters before @star, or one that cannot match the line's
+ * own (@check) when a character of that is not one of the alphabet. */
+static guint32
+line_hash (const char *line,
+           gsize       star,
+           guint32    *check)
 {
-  gsize n_payload, star;
-  guint32 seq = 0, check = 0, hash = TKS_HASH_START;
-  State z;
-  Bits b;
-  guint n_entries, n = 0;
+  guint32 hash = TKS_HASH_START;
 
-  out->seq = 0;
-  out->check = 0;
-  out->n_entries = 0;
-  /* Z, 3 characters of sequence number, the payload, '*', 4 characters of checksum. */
-  if (len < 1 + SEQ_CHARS + 1 + CHECK_CHARS || line[0] != 'Z'
-      || len > 1 + SEQ_CHARS + MAX_PAYLOAD + 1 + CHECK_CHARS)
-    {
-      out->status = TKS_COMPACT_LINE_NOT_COMPACT;
-      return;
-    }
-  star = len - 1 - CHECK_CHARS;
-  if (line[star] != '*')
-    {
-      out->status = TKS_COMPACT_LINE_NO_CHECKSUM;
-      return;
-    }
+  *check = 0;
   for (gsize i = 0; i < star; i++)
     hash = tks_hash_byte (hash, (guint8) line[i]);
   hash = (hash >> 24) ^ (hash & 0xFFFFFFu);
@@ -602,10 +583,32 @@ tks_compact_line_decode (TksCompactDecoder *self,
 
       if (v < 0)
         v = 64;   /* never matches */
-      check = (check << 6) | (guint32) (v & 63);
+      *check = (*check << 6) | (guint32) (v & 63);
       if (v == 64)
-        hash = ~check;
+        hash = ~*check;
     }
+  return hash;
+}
+
+/* The line's layout and checksum: OK when both are right, with its number and checksum in
+ * @out and its payload in @b. */
+static TksCompactStatus
+line_check (const char     *line,
+            gsize           len,
+            TksCompactLine *out,
+            Bits           *b)
+{
+  gsize star;
+  guint32 seq = 0, check, hash;
+
+  /* Z, 3 characters of sequence number, the payload, '*', 4 characters of checksum. */
+  if (len < 1 + SEQ_CHARS + 1 + CHECK_CHARS || line[0] != 'Z'
+      || len > 1 + SEQ_CHARS + MAX_PAYLOAD + 1 + CHECK_CHARS)
+    return TKS_COMPACT_LINE_NOT_COMPACT;
+  star = len - 1 - CHECK_CHARS;
+  if (line[star] != '*')
+    return TKS_COMPACT_LINE_NO_CHECKSUM;
+  hash = line_hash (line, star, &check);
   for (gsize i = 0; i < SEQ_CHARS; i++)
     {
       int v = char_value (line[1 + i]);
@@ -613,61 +616,95 @@ tks_compact_line_decode (TksCompactDecoder *self,
       seq = (seq << 6) | (guint32) (v < 0 ? 0 : v);
     }
   out->seq = seq;
-  n_payload = star - 1 - SEQ_CHARS;
-  if (!bits_fill (&b, line + 1 + SEQ_CHARS, n_payload))
+  if (!bits_fill (b, line + 1 + SEQ_CHARS, star - 1 - SEQ_CHARS))
     hash = ~check;
   if (hash != check)
-    {
-      out->status = TKS_COMPACT_LINE_DAMAGED;
-      return;
-    }
+    return TKS_COMPACT_LINE_DAMAGED;
   out->check = check;
+  return TKS_COMPACT_LINE_OK;
+}
 
-  /* With coder 2, the line before come again (with its key frame or not) leaves the state
-   * the lines go on from as it is, even after a loss (tks_compact_decoder_lost()). */
-  if (chained (self) && self->chain_seen && seq == self->chain_seq && check == self->chain_check)
-    {
-      out->status = TKS_COMPACT_LINE_REPEATED;
-      return;
-    }
-  /* A line numbered as the line before (with other bits) or earlier is out of order: it is not
-   * decoded, so that the line after the one before still goes on from it. */
-  if (chained (self) && self->chain_seen && seq_ahead (seq, self->chain_seq) - 1 >= SEQ_HALF - 1)
-    {
-      out->status = TKS_COMPACT_LINE_LATE;
-      return;
-    }
+/* With coder 2, the line before come again (with its key frame or not) leaves the state the
+ * lines go on from as it is, even after a loss (tks_compact_decoder_lost()). A line numbered as
+ * the line before (with other bits) or earlier is out of order: it is not decoded, so that the
+ * line after the one before still goes on from it. */
+static TksCompactStatus
+line_chain_order (const TksCompactDecoder *self,
+                  guint32                  seq,
+                  guint32                  check)
+{
+  if (!chained (self) || !self->chain_seen)
+    return TKS_COMPACT_LINE_OK;
+  if (seq == self->chain_seq && check == self->chain_check)
+    return TKS_COMPACT_LINE_REPEATED;
+  if (seq_ahead (seq, self->chain_seq) - 1 >= SEQ_HALF - 1)
+    return TKS_COMPACT_LINE_LATE;
+  return TKS_COMPACT_LINE_OK;
+}
 
-  /* The key frame, then the entries. */
-  memset (&z, 0, sizeof z);
-  n_entries = get_bits (&b, 7);
-  if (chained (self) && get_bits (&b, 1) == 0)
+/* The state the line's entries start from: its key frame, or with coder 2 and no key frame,
+ * the state the line before it ended with. FALSE when that line was not decoded. */
+static gboolean
+line_start_state (TksCompactDecoder *self,
+                  Bits              *b,
+                  guint32            seq,
+                  State             *z)
+{
+  memset (z, 0, sizeof *z);
+  if (chained (self) && get_bits (b, 1) == 0)
     {
       /* no key frame: the line goes on from the state the line before it ended with */
       if (!self->chain_ok || seq != ((self->chain_seq + 1) & SEQ_MASK))
         {
-          out->status = TKS_COMPACT_LINE_UNCHAINED;
           self->chain_ok = FALSE;
-          return;
+          return FALSE;
         }
-      z = self->chain;
-      goto entries;
+      *z = self->chain;
+      return TRUE;
     }
-  z.tick = get_bits (&b, 20);
-  if (z.tick > self->time_mask)
-    b.short_read = TRUE;   /* a tick wider than the board's record tick: not its line */
+  z->tick = get_bits (b, 20);
+  if (z->tick > self->time_mask)
+    b->short_read = TRUE;   /* a tick wider than the board's record tick: not its line */
   if (self->counter_hz != 0)
     {
       guint k;
 
-      z.counter = get_bits (&b, 32);
-      k = get_bits (&b, 5);
-      z.mean = 8u << MIN (k, 28u);
+      z->counter = get_bits (b, 32);
+      k = get_bits (b, 5);
+      z->mean = 8u << MIN (k, 28u);
     }
-  z.cur = (guint8) get_bits (&b, 6);
-  state_reset (&z);
+  z->cur = (guint8) get_bits (b, 6);
+  state_reset (z);
+  return TRUE;
+}
 
-entries:
+void
+tks_compact_line_decode (TksCompactDecoder *self,
+                         const char        *line,
+                         gsize              len,
+                         TksCompactLine    *out,
+                         TksEntry          *entries)
+{
+  State z;
+  Bits b;
+  guint n_entries, n = 0;
+
+  out->seq = 0;
+  out->check = 0;
+  out->n_entries = 0;
+  out->status = line_check (line, len, out, &b);
+  if (out->status == TKS_COMPACT_LINE_OK)
+    out->status = line_chain_order (self, out->seq, out->check);
+  if (out->status != TKS_COMPACT_LINE_OK)
+    return;
+
+  /* The key frame, then the entries. */
+  n_entries = get_bits (&b, 7);
+  if (!line_start_state (self, &b, out->seq, &z))
+    {
+      out->status = TKS_COMPACT_LINE_UNCHAINED;
+      return;
+    }
   while (n < n_entries && decode_entry (self, &b, &z, &entries[n]))
     n++;
   if (b.short_read || n != n_entries || n_entries > TKS_COMPACT_MAX_ENTRIES)
@@ -685,8 +722,8 @@ entries:
   if (chained (self))
     {
       self->chain = z;
-      self->chain_seq = seq;
-      self->chain_check = check;
+      self->chain_seq = out->seq;
+      self->chain_check = out->check;
       self->chain_seen = TRUE;
       self->chain_ok = out->status == TKS_COMPACT_LINE_OK;
     }
