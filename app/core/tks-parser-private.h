@@ -13,6 +13,7 @@ G_BEGIN_DECLS
 /*
  * The reader's insides, shared by its files, one per format:
  *   tks-parser.c          lines, prompts and sections, the bounds, warnings, the result;
+ *   tks-parsed.c          the capture as read (TksParsed);
  *   tks-parser-text.c     the shell's text replies: threads_list and threads_timestamps;
  *   tks-parser-dump.c     a threads_dump's header, its holes, heartbeats and end line;
  *   tks-parser-compact.c  the compact log of dump version 3, line by line or by batches;
@@ -213,9 +214,13 @@ trim (const char **p,
     (*end)--;
 }
 
-/* tks-parser.c: lines, prompts and sections, bounds, warnings */
+/* tks-parsed.c: the capture as read */
 void          tks_list_entry_free          (gpointer data,
                                             gpointer user_data);
+void          tks_parsed_clear_list        (TksParsed  *parsed);
+void          tks_parsed_clear_log         (TksParsed  *parsed);
+
+/* tks-parser.c: lines, prompts and sections, bounds, warnings */
 void          tks_parser_warn              (TksParser  *parser,
                                             const char *format,
                                             ...) G_GNUC_PRINTF (2, 3);
