@@ -7,7 +7,7 @@
  * that both can be called directly; each line sits in a buffer of its exact size, so that a
  * read past its end shows under the sanitizers.
  */
-#include "tks-parser.c"
+#include "tks-parser-text.c"
 
 typedef struct
 {
@@ -39,7 +39,7 @@ check_line (Counts     *counts,
   if (lend > line && lend[-1] == '\r')
     lend--;
 
-  if (!parse_record (line, lend, &general))
+  if (!tks_parse_record_line (line, lend, &general))
     g_error ("the general reader refuses a line the fast path read: “%s”",
              g_strescape (g_strndup (line, len), NULL));
   g_assert_cmpuint (fast.out, ==, general.out);

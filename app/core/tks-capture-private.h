@@ -153,10 +153,10 @@ TksParsed  *tks_parse_text                  (const char  *data,
                                              GError     **error);
 
 /* The lines of a recording that the recorder and the reader both read, by one rule
- * (tks-parser.c; see mcu-lib/WIRE-FORMAT.md). "Lost: before record S, ticks B to E, N
- * switches dropped" (@line to @end): TRUE with S and the hole when every number is a decimal
- * of 0 to 4294967295 (the board prints 32 bits; a sign, another number or anything after the
- * line is unreadable). */
+ * (tks-parser-dump.c, tks-parser-text.c; see mcu-lib/WIRE-FORMAT.md). "Lost: before record S,
+ * ticks B to E, N switches dropped" (@line to @end): TRUE with S and the hole when every
+ * number is a decimal of 0 to 4294967295 (the board prints 32 bits; a sign, another number or
+ * anything after the line is unreadable). */
 gboolean    tks_parse_lost_line             (const char   *line,
                                              const char   *end,
                                              guint64      *seq,

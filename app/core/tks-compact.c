@@ -4,70 +4,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "tks-compact.h"
-#include "tks-error.h"
-
-/* The layout of a line, as mcu-lib/WIRE-FORMAT.md gives it. */
-#define SEQ_CHARS      3
-#define CHECK_CHARS    4
-#define MAX_PAYLOAD    70
-#define TIME_MASK      0xFFFFFu
-#define EVENT_MARK     63u
-#define IRQ_SHORT      32u
-
-#define HEADS 64     /* 0: not a switch from the running thread; r: one, to rank r */
-#define STEPS 17     /* tick steps 0 to 15; 16: larger */
-/* Coder 2 (with the counter): kinds of entries, a pair's order not learnt yet */
-#define CLASSES 11
-#define UNSEEN  0xFF
-#define SEQ_MASK 0x3FFFFu
-#define SEQ_HALF 0x20000u   /* a number less than half the numbers back is an earlier line */
-
-typedef struct
-{
-  guint32 tick;
-  guint32 counter;
-  guint32 mean;       /* 8 times the running mean of the counter's steps */
-  guint8  cur;
-  guint8  mtf[64];
-  guint8  heads[HEADS];
-  guint8  head_counts[HEADS];
-  guint8  steps[STEPS];
-  guint8  step_counts[STEPS];
-  /* coder 2 */
-  guint8  prev;                       /* the kind of the last entry */
-  guint32 anchor;                     /* the counter at the start of the last entry's tick */
-  guint8  orders[CLASSES * CLASSES];  /* the order learnt for each pair of kinds */
-} State;
-
-struct _TksCompactDecoder
-{
-  guint64  tick_hz;
-  guint64  counter_hz;
-  guint32  cycles_per_tick;
-  guint32  time_mask; /* of the record tick: 2^tick bits - 1 */
-  GArray  *entries;   /* TksEntry */
-  GArray  *losses;    /* guint */
-  guint    n_lines;   /* lines decoded */
-  guint32  next_seq;  /* the sequence number expected next */
-  gboolean started;   /* a line's number has set next_seq */
-  guint    n_lost;    /* lines whose records are lost */
-  guint    coder;     /* of the counter: 1 or 2 */
-  /* Coder 2: the state the last line decoded ended with, for the line after it. */
-  State    chain;
-  guint32  chain_seq;
-  guint32  chain_check;
-  gboolean chain_seen;
-  gboolean chain_ok;
-  /* The last line taken whose checksum matched: a line that comes again (a link that repeats
-   * itself) is told from a new one by its number and checksum. */
-  guint32  last_seq;
-  guint32  last_check;
-  gboolean has_last;
-  /* The line just before said to be damaged, which may come again whole. */
-  guint32  damaged_seq;
-  gboolean has_damaged;
-};
+#include "tks-compact-private.h"
 
 /* A line's payload as a string of bits, most significant first, read through a 64-bit window:
  * the bytes after the payload are zero, so a window never reads past them. */
@@ -544,46 +481,6 @@ tks_compact_decoder_free (TksCompactDecoder *self)
   g_free (self);
 }
 
-GArray *
-tks_compact_decoder_entries (TksCompactDecoder *self)
-{
-  return self->entries;
-}
-
-GArray *
-tks_compact_decoder_losses (TksCompactDecoder *self)
-{
-  return self->losses;
-}
-
-guint
-tks_compact_decoder_n_lines (TksCompactDecoder *self)
-{
-  return self->n_lines;
-}
-
-guint
-tks_compact_decoder_n_lost (TksCompactDecoder *self)
-{
-  return self->n_lost;
-}
-
-/* How far @seq is ahead of @ref, modulo the numbers: half of them or more, it is behind. */
-static inline guint32
-seq_ahead (guint32 seq, guint32 ref)
-{
-  return (seq - ref) & SEQ_MASK;
-}
-
-static void
-note_loss (TksCompactDecoder *self)
-{
-  guint at = self->entries->len;
-
-  if (self->losses->len == 0 || g_array_index (self->losses, guint, self->losses->len - 1) != at)
-    g_array_append_val (self->losses, at);
-}
-
 /* The line's payload (@n characters at @chars) as bits; FALSE when a character is not one of
  * the alphabet. */
 static gboolean
@@ -667,35 +564,16 @@ tks_compact_line_room (const char *line,
   return a < 0 || b < 0 ? 0 : ((guint) a << 1) | ((guint) b >> 5);
 }
 
-void
-tks_compact_line_decode (TksCompactDecoder *self,
-                         const char        *line,
-                         gsize              len,
-                         TksCompactLine    *out,
-                         TksEntry          *entries)
+/* The checksum of the line's characters before @star, or one that cannot match the line's
+ * own (@check) when a character of that is not one of the alphabet. */
+static guint32
+line_hash (const char *line,
+           gsize       star,
+           guint32    *check)
 {
-  gsize n_payload, star;
-  guint32 seq = 0, check = 0, hash = TKS_HASH_START;
-  State z;
-  Bits b;
-  guint n_entries, n = 0;
+  guint32 hash = TKS_HASH_START;
 
-  out->seq = 0;
-  out->check = 0;
-  out->n_entries = 0;
-  /* Z, 3 characters of sequence number, the payload, '*', 4 characters of checksum. */
-  if (len < 1 + SEQ_CHARS + 1 + CHECK_CHARS || line[0] != 'Z'
-      || len > 1 + SEQ_CHARS + MAX_PAYLOAD + 1 + CHECK_CHARS)
-    {
-      out->status = TKS_COMPACT_LINE_NOT_COMPACT;
-      return;
-    }
-  star = len - 1 - CHECK_CHARS;
-  if (line[star] != '*')
-    {
-      out->status = TKS_COMPACT_LINE_NO_CHECKSUM;
-      return;
-    }
+  *check = 0;
   for (gsize i = 0; i < star; i++)
     hash = tks_hash_byte (hash, (guint8) line[i]);
   hash = (hash >> 24) ^ (hash & 0xFFFFFFu);
@@ -705,10 +583,32 @@ tks_compact_line_decode (TksCompactDecoder *self,
 
       if (v < 0)
         v = 64;   /* never matches */
-      check = (check << 6) | (guint32) (v & 63);
+      *check = (*check << 6) | (guint32) (v & 63);
       if (v == 64)
-        hash = ~check;
+        hash = ~*check;
     }
+  return hash;
+}
+
+/* The line's layout and checksum: OK when both are right, with its number and checksum in
+ * @out and its payload in @b. */
+static TksCompactStatus
+line_check (const char     *line,
+            gsize           len,
+            TksCompactLine *out,
+            Bits           *b)
+{
+  gsize star;
+  guint32 seq = 0, check, hash;
+
+  /* Z, 3 characters of sequence number, the payload, '*', 4 characters of checksum. */
+  if (len < 1 + SEQ_CHARS + 1 + CHECK_CHARS || line[0] != 'Z'
+      || len > 1 + SEQ_CHARS + MAX_PAYLOAD + 1 + CHECK_CHARS)
+    return TKS_COMPACT_LINE_NOT_COMPACT;
+  star = len - 1 - CHECK_CHARS;
+  if (line[star] != '*')
+    return TKS_COMPACT_LINE_NO_CHECKSUM;
+  hash = line_hash (line, star, &check);
   for (gsize i = 0; i < SEQ_CHARS; i++)
     {
       int v = char_value (line[1 + i]);
@@ -716,61 +616,95 @@ tks_compact_line_decode (TksCompactDecoder *self,
       seq = (seq << 6) | (guint32) (v < 0 ? 0 : v);
     }
   out->seq = seq;
-  n_payload = star - 1 - SEQ_CHARS;
-  if (!bits_fill (&b, line + 1 + SEQ_CHARS, n_payload))
+  if (!bits_fill (b, line + 1 + SEQ_CHARS, star - 1 - SEQ_CHARS))
     hash = ~check;
   if (hash != check)
-    {
-      out->status = TKS_COMPACT_LINE_DAMAGED;
-      return;
-    }
+    return TKS_COMPACT_LINE_DAMAGED;
   out->check = check;
+  return TKS_COMPACT_LINE_OK;
+}
 
-  /* With coder 2, the line before come again (with its key frame or not) leaves the state
-   * the lines go on from as it is, even after a loss (tks_compact_decoder_lost()). */
-  if (chained (self) && self->chain_seen && seq == self->chain_seq && check == self->chain_check)
-    {
-      out->status = TKS_COMPACT_LINE_REPEATED;
-      return;
-    }
-  /* A line numbered as the line before (with other bits) or earlier is out of order: it is not
-   * decoded, so that the line after the one before still goes on from it. */
-  if (chained (self) && self->chain_seen && seq_ahead (seq, self->chain_seq) - 1 >= SEQ_HALF - 1)
-    {
-      out->status = TKS_COMPACT_LINE_LATE;
-      return;
-    }
+/* With coder 2, the line before come again (with its key frame or not) leaves the state the
+ * lines go on from as it is, even after a loss (tks_compact_decoder_lost()). A line numbered as
+ * the line before (with other bits) or earlier is out of order: it is not decoded, so that the
+ * line after the one before still goes on from it. */
+static TksCompactStatus
+line_chain_order (const TksCompactDecoder *self,
+                  guint32                  seq,
+                  guint32                  check)
+{
+  if (!chained (self) || !self->chain_seen)
+    return TKS_COMPACT_LINE_OK;
+  if (seq == self->chain_seq && check == self->chain_check)
+    return TKS_COMPACT_LINE_REPEATED;
+  if (seq_ahead (seq, self->chain_seq) - 1 >= SEQ_HALF - 1)
+    return TKS_COMPACT_LINE_LATE;
+  return TKS_COMPACT_LINE_OK;
+}
 
-  /* The key frame, then the entries. */
-  memset (&z, 0, sizeof z);
-  n_entries = get_bits (&b, 7);
-  if (chained (self) && get_bits (&b, 1) == 0)
+/* The state the line's entries start from: its key frame, or with coder 2 and no key frame,
+ * the state the line before it ended with. FALSE when that line was not decoded. */
+static gboolean
+line_start_state (TksCompactDecoder *self,
+                  Bits              *b,
+                  guint32            seq,
+                  State             *z)
+{
+  memset (z, 0, sizeof *z);
+  if (chained (self) && get_bits (b, 1) == 0)
     {
       /* no key frame: the line goes on from the state the line before it ended with */
       if (!self->chain_ok || seq != ((self->chain_seq + 1) & SEQ_MASK))
         {
-          out->status = TKS_COMPACT_LINE_UNCHAINED;
           self->chain_ok = FALSE;
-          return;
+          return FALSE;
         }
-      z = self->chain;
-      goto entries;
+      *z = self->chain;
+      return TRUE;
     }
-  z.tick = get_bits (&b, 20);
-  if (z.tick > self->time_mask)
-    b.short_read = TRUE;   /* a tick wider than the board's record tick: not its line */
+  z->tick = get_bits (b, 20);
+  if (z->tick > self->time_mask)
+    b->short_read = TRUE;   /* a tick wider than the board's record tick: not its line */
   if (self->counter_hz != 0)
     {
       guint k;
 
-      z.counter = get_bits (&b, 32);
-      k = get_bits (&b, 5);
-      z.mean = 8u << MIN (k, 28u);
+      z->counter = get_bits (b, 32);
+      k = get_bits (b, 5);
+      z->mean = 8u << MIN (k, 28u);
     }
-  z.cur = (guint8) get_bits (&b, 6);
-  state_reset (&z);
+  z->cur = (guint8) get_bits (b, 6);
+  state_reset (z);
+  return TRUE;
+}
 
-entries:
+void
+tks_compact_line_decode (TksCompactDecoder *self,
+                         const char        *line,
+                         gsize              len,
+                         TksCompactLine    *out,
+                         TksEntry          *entries)
+{
+  State z;
+  Bits b;
+  guint n_entries, n = 0;
+
+  out->seq = 0;
+  out->check = 0;
+  out->n_entries = 0;
+  out->status = line_check (line, len, out, &b);
+  if (out->status == TKS_COMPACT_LINE_OK)
+    out->status = line_chain_order (self, out->seq, out->check);
+  if (out->status != TKS_COMPACT_LINE_OK)
+    return;
+
+  /* The key frame, then the entries. */
+  n_entries = get_bits (&b, 7);
+  if (!line_start_state (self, &b, out->seq, &z))
+    {
+      out->status = TKS_COMPACT_LINE_UNCHAINED;
+      return;
+    }
   while (n < n_entries && decode_entry (self, &b, &z, &entries[n]))
     n++;
   if (b.short_read || n != n_entries || n_entries > TKS_COMPACT_MAX_ENTRIES)
@@ -788,220 +722,9 @@ entries:
   if (chained (self))
     {
       self->chain = z;
-      self->chain_seq = seq;
-      self->chain_check = check;
+      self->chain_seq = out->seq;
+      self->chain_check = out->check;
       self->chain_seen = TRUE;
       self->chain_ok = out->status == TKS_COMPACT_LINE_OK;
     }
-}
-
-/* A line whose records are lost: the hole is marked and counted. */
-static void
-lose_line (TksCompactDecoder *self,
-           guint              n)
-{
-  note_loss (self);
-  self->n_lost += n;
-}
-
-/* The number the next line is expected to have is the one after @seq. */
-static void
-expect_after (TksCompactDecoder *self,
-              guint32            seq)
-{
-  self->next_seq = (seq + 1) & SEQ_MASK;
-  self->started = TRUE;
-}
-
-/* The line taken before, again (a link that repeats itself): nothing is lost, and its copy is
- * not taken twice. */
-static gboolean
-line_repeated (guint32   seq,
-               GError  **error)
-{
-  g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
-               _("compact line %u came twice: its copy is left out"), seq);
-  return FALSE;
-}
-
-/* A line numbered before the one expected: late (out of order), a copy of an older line, or
- * the number of the line before on other bits. What it would bring was taken already or said
- * lost (the missing or damaged line of its number): it is left out, and nothing more is lost. */
-static gboolean
-line_late (TksCompactDecoder  *self,
-           guint32             seq,
-           GError            **error)
-{
-  guint32 before = (self->next_seq - 1) & SEQ_MASK;
-
-  if (seq == before)
-    g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
-                 _("compact line %u came twice, with other records: the second is left out"), seq);
-  else
-    g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
-                 _("compact line %u came after line %u, out of order: it is left out"), seq,
-                 before);
-  return FALSE;
-}
-
-/* A line whose checksum does not match: lost, unless it is most likely a copy of the line
- * before (that line was taken whole, or said to be damaged already). */
-static gboolean
-line_damaged (TksCompactDecoder  *self,
-              guint32             seq,
-              GError            **error)
-{
-  if ((self->has_last && seq == self->last_seq) ||
-      (self->has_damaged && seq == self->damaged_seq))
-    {
-      g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
-                   _("compact line %u came twice, the copy damaged: it is left out"), seq);
-      return FALSE;
-    }
-  lose_line (self, 1);
-  g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-               _("compact line %u is damaged (its checksum does not match): its records are lost"),
-               seq);
-  if (seq == self->next_seq)
-    {
-      expect_after (self, seq);
-      self->damaged_seq = seq;
-      self->has_damaged = TRUE;
-    }
-  return FALSE;
-}
-
-/* Lines whose number is not read, or not to be trusted: FALSE when @line is one of them (its
- * loss said in @error). */
-static gboolean
-line_numbered (TksCompactDecoder     *self,
-               const TksCompactLine  *line,
-               GError               **error)
-{
-  switch (line->status)
-    {
-    case TKS_COMPACT_LINE_NOT_COMPACT:
-      lose_line (self, 1);
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("not a line of the compact log"));
-      return FALSE;
-    case TKS_COMPACT_LINE_NO_CHECKSUM:
-      lose_line (self, 1);
-      g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, _("compact line without its checksum"));
-      return FALSE;
-    case TKS_COMPACT_LINE_DAMAGED:
-      return line_damaged (self, line->seq, error);
-    case TKS_COMPACT_LINE_REPEATED:
-      return line_repeated (line->seq, error);
-    case TKS_COMPACT_LINE_LATE:
-      return line_late (self, line->seq, error);
-    case TKS_COMPACT_LINE_OK:
-    case TKS_COMPACT_LINE_UNDECODABLE:
-    case TKS_COMPACT_LINE_OVERFULL:
-    case TKS_COMPACT_LINE_UNCHAINED:
-    default:
-      return TRUE;
-    }
-}
-
-/* A good line numbered after the one expected: the lines between are missing (said, counted);
- * its own records are kept. */
-static void
-lines_missing (TksCompactDecoder  *self,
-               guint32             seq,
-               GError            **error)
-{
-  guint32 missing = seq_ahead (seq, self->next_seq);
-
-  lose_line (self, missing);
-  g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE,
-               g_dngettext (GETTEXT_PACKAGE, "compact line %u is missing: its records are lost",
-                            "compact lines %u to %u are missing: their records are lost", missing),
-               (guint) self->next_seq, (guint) ((seq - 1) & SEQ_MASK));
-}
-
-/* A line in its place whose records are lost all the same: why, after the lines missing
- * before it, if any (already in @error). */
-static gboolean
-line_not_decoded (TksCompactDecoder     *self,
-                  const TksCompactLine  *line,
-                  GError               **error)
-{
-  g_autofree char *missing = error != NULL && *error != NULL ? g_strdup ((*error)->message) : NULL;
-  g_autofree char *text = NULL;
-
-  if (line->status == TKS_COMPACT_LINE_UNCHAINED)
-    text = g_strdup_printf (_("compact line %u goes on from a line that was lost: its records "
-                              "are lost"), line->seq);
-  else if (line->status == TKS_COMPACT_LINE_OVERFULL)
-    text = g_strdup_printf (_("compact line %u holds more than the entries it announces (a "
-                              "damaged count): its records are lost"), line->seq);
-  else
-    text = g_strdup_printf (_("compact line %u cannot be decoded: its records are lost"),
-                            line->seq);
-  lose_line (self, 1);
-  g_clear_error (error);
-  g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, "%s%s%s", missing != NULL ? missing : "",
-               missing != NULL ? "; " : "", text);
-  return FALSE;
-}
-
-gboolean
-tks_compact_decoder_take (TksCompactDecoder     *self,
-                          const TksCompactLine  *line,
-                          GError               **error)
-{
-  guint32 seq = line->seq;
-
-  if (!line_numbered (self, line, error))
-    return FALSE;
-  if (self->has_last && seq == self->last_seq && line->check == self->last_check)
-    return line_repeated (seq, error);
-  if (self->has_damaged && seq == self->damaged_seq && seq == ((self->next_seq - 1) & SEQ_MASK))
-    {
-      /* the line just said to be damaged came again, whole: its records are kept after all
-       * (unless it cannot be decoded either, said and counted again below) */
-      self->has_damaged = FALSE;
-      self->n_lost--;
-      if (line->status == TKS_COMPACT_LINE_OK)
-        {
-          g_set_error (error, TKS_ERROR, TKS_ERROR_REPEATED,
-                       _("compact line %u came again, whole: its records are kept"), seq);
-        }
-    }
-  else if (self->started && seq_ahead (seq, self->next_seq) >= SEQ_HALF)
-    return line_late (self, seq, error);
-  else if (seq != self->next_seq)
-    lines_missing (self, seq, error);
-  expect_after (self, seq);
-  self->has_last = TRUE;
-  self->last_seq = seq;
-  self->last_check = line->check;
-  self->has_damaged = FALSE;
-  if (line->status != TKS_COMPACT_LINE_OK)
-    return line_not_decoded (self, line, error);
-  self->n_lines++;
-  return TRUE;
-}
-
-gboolean
-tks_compact_decoder_line (TksCompactDecoder *self, const char *line, gsize len, GError **error)
-{
-  TksEntry entries[TKS_COMPACT_MAX_ENTRIES];
-  TksCompactLine decoded;
-  GError *local_error = NULL;
-
-  tks_compact_line_decode (self, line, len, &decoded, entries);
-  if (!tks_compact_decoder_take (self, &decoded, &local_error))
-    {
-      g_propagate_error (error, local_error);
-      return FALSE;
-    }
-  g_array_append_vals (self->entries, entries, decoded.n_entries);
-  if (local_error != NULL)
-    {
-      /* Lines before it are missing: said, and its entries kept. */
-      g_propagate_error (error, local_error);
-      return error == NULL;
-    }
-  return TRUE;
 }

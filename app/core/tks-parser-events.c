@@ -198,6 +198,52 @@ tks_parsed_events_clear_log (TksParsedEvents *events)
   events->hash = TKS_HASH_START;
 }
 
+/* The entry of a line of @kind with its @numbers (the tick, the last, is set already), and the
+ * board's words for it (for the checksum): FALSE when a number is out of its range. */
+static gboolean
+entry_of_numbers (guint           kind,
+                  const guint32  *numbers,
+                  guint           n_numbers,
+                  TksParsedEntry *entry,
+                  TksEntry       *board)
+{
+  switch (kind)
+    {
+    case TKS_EVENT_SWITCH:
+      if (numbers[0] > MAX_THREAD_NUMBER || numbers[1] > MAX_THREAD_NUMBER)
+        return FALSE;
+      entry->a = numbers[0];
+      entry->b = numbers[1];
+      board->record = entry->tick << 12 | entry->a << 6 | entry->b;
+      break;
+    case TKS_EVENT_STATE_BEGIN:
+      /* channel | state << 8: both are name ids of one byte */
+      if (numbers[0] > 0xFF || numbers[1] > 0xFF)
+        return FALSE;
+      entry->a = numbers[0];
+      entry->b = numbers[1];
+      board->a = entry->a | entry->b << 8;
+      board->record = entry->tick << 12 | EVENT_MARK << 6 | kind;
+      break;
+    default:
+      /* A name id has 8 bits (a board names at most 255), a thread number is at most 62: a
+       * wider one is a garbled line, and the tracks stay as few as a board can make. */
+      if (n_numbers > 1 &&
+          numbers[0] > (kind == TKS_EVENT_READY ? MAX_THREAD_NUMBER : TKS_EVENTS_MAX_NAMES))
+        return FALSE;
+      if (n_numbers > 1)
+        entry->a = board->a = numbers[0];
+      if (n_numbers > 2)
+        entry->b = board->b = numbers[1];
+      board->record = entry->tick << 12 | EVENT_MARK << 6 | kind;
+      /* a handler with a small id: its id in the record word */
+      if (kind == TKS_EVENT_IRQ_ENTER && entry->a <= SHORT_IRQ_MAX)
+        board->record = entry->tick << 12 | EVENT_MARK << 6 | (32 + entry->a);
+      break;
+    }
+  return TRUE;
+}
+
 TksLogLine
 tks_parsed_events_log_line (TksParsedEvents *events,
                             GArray          *records,
@@ -225,40 +271,8 @@ tks_parsed_events_log_line (TksParsedEvents *events,
   entry.kind = (guint8) kind;
   entry.tick = numbers[n_numbers - 1];
   entry.counter = counter;
-  switch (kind)
-    {
-    case TKS_EVENT_SWITCH:
-      if (numbers[0] > MAX_THREAD_NUMBER || numbers[1] > MAX_THREAD_NUMBER)
-        return TKS_LOG_LINE_NONE;
-      entry.a = numbers[0];
-      entry.b = numbers[1];
-      board.record = entry.tick << 12 | entry.a << 6 | entry.b;
-      break;
-    case TKS_EVENT_STATE_BEGIN:
-      /* channel | state << 8: both are name ids of one byte */
-      if (numbers[0] > 0xFF || numbers[1] > 0xFF)
-        return TKS_LOG_LINE_NONE;
-      entry.a = numbers[0];
-      entry.b = numbers[1];
-      board.a = entry.a | entry.b << 8;
-      board.record = entry.tick << 12 | EVENT_MARK << 6 | kind;
-      break;
-    default:
-      /* A name id has 8 bits (a board names at most 255), a thread number is at most 62: a
-       * wider one is a garbled line, and the tracks stay as few as a board can make. */
-      if (n_numbers > 1 &&
-          numbers[0] > (kind == TKS_EVENT_READY ? MAX_THREAD_NUMBER : TKS_EVENTS_MAX_NAMES))
-        return TKS_LOG_LINE_NONE;
-      if (n_numbers > 1)
-        entry.a = board.a = numbers[0];
-      if (n_numbers > 2)
-        entry.b = board.b = numbers[1];
-      board.record = entry.tick << 12 | EVENT_MARK << 6 | kind;
-      /* a handler with a small id: its id in the record word */
-      if (kind == TKS_EVENT_IRQ_ENTER && entry.a <= SHORT_IRQ_MAX)
-        board.record = entry.tick << 12 | EVENT_MARK << 6 | (32 + entry.a);
-      break;
-    }
+  if (!entry_of_numbers (kind, numbers, n_numbers, &entry, &board))
+    return TKS_LOG_LINE_NONE;
 
   board.counter = counter;
   events->hash = tks_entry_hash (events->hash, &board, events->has_counter);
@@ -432,32 +446,46 @@ tks_parsed_events_header (TksParsedEvents *events,
   return TRUE;
 }
 
-gboolean
-tks_parsed_events_name (TksParsedEvents *events,
-                        const char      *p,
-                        const char      *end,
-                        char           **problem)
+/* The id of "Name %2d :", from @p (after "Name ") to @colon. */
+static gboolean
+name_id (const char *p,
+         const char *colon,
+         guint32    *id)
+{
+  while (p < colon && *p == ' ')
+    p++;
+  while (colon > p && colon[-1] == ' ')
+    colon--;
+  return read_u32 (p, colon, id);
+}
+
+/* The kind of a name, @p to @end: its index in name_kinds, or the count of the kinds. */
+static guint
+name_kind (const char *p,
+           const char *end)
+{
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (name_kinds); k++)
+    if ((gsize) (end - p) == strlen (name_kinds[k]) && memcmp (p, name_kinds[k], end - p) == 0)
+      break;
+  return k;
+}
+
+/* "Name %2d : Kind = %s, Name = %s": its id, its kind, and where the name starts. */
+static gboolean
+parse_name_line (const char  *p,
+                 const char  *end,
+                 guint32     *id,
+                 guint       *kind_index,
+                 const char **name_start)
 {
   static const char head[] = "Name ";
   const char *colon, *kind, *comma, *name;
-  guint32 id;
-  guint k;
 
-  *problem = NULL;
-  /* "Name %2d : Kind = %s, Name = %s" */
   if ((gsize) (end - p) < strlen (head) || memcmp (p, head, strlen (head)) != 0 ||
-      (colon = memchr (p, ':', end - p)) == NULL)
+      (colon = memchr (p, ':', end - p)) == NULL || !name_id (p + strlen (head), colon, id))
     return FALSE;
-  {
-    const char *a = p + strlen (head), *b = colon;
-
-    while (a < b && *a == ' ')
-      a++;
-    while (b > a && b[-1] == ' ')
-      b--;
-    if (!read_u32 (a, b, &id))
-      return FALSE;
-  }
   kind = colon + 1;
   while (kind < end && *kind == ' ')
     kind++;
@@ -466,19 +494,33 @@ tks_parsed_events_name (TksParsedEvents *events,
   kind += strlen ("Kind = ");
   if ((comma = memchr (kind, ',', end - kind)) == NULL)
     return FALSE;
-  for (k = 0; k < G_N_ELEMENTS (name_kinds); k++)
-    if ((gsize) (comma - kind) == strlen (name_kinds[k]) &&
-        memcmp (kind, name_kinds[k], comma - kind) == 0)
-      break;
+  *kind_index = name_kind (kind, comma);
   name = comma + 1;
   while (name < end && *name == ' ')
     name++;
-  if (k == G_N_ELEMENTS (name_kinds) ||
+  if (*kind_index == G_N_ELEMENTS (name_kinds) ||
       (gsize) (end - name) < strlen ("Name =") || memcmp (name, "Name =", strlen ("Name =")) != 0)
     return FALSE;
   name += strlen ("Name =");
   if (name < end && *name == ' ')
     name++;
+  *name_start = name;
+  return TRUE;
+}
+
+gboolean
+tks_parsed_events_name (TksParsedEvents *events,
+                        const char      *p,
+                        const char      *end,
+                        char           **problem)
+{
+  const char *name;
+  guint32 id;
+  guint k;
+
+  *problem = NULL;
+  if (!parse_name_line (p, end, &id, &k, &name))
+    return FALSE;
 
   if (id < 1 || id > TKS_EVENTS_MAX_NAMES)
     {

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "tks-compact.h"
+
+G_BEGIN_DECLS
+
+/*
+ * The compact decoder's insides, shared by its two files: tks-compact.c decodes a line on its
+ * own (its checksum, its key frame, its entries); tks-compact-order.c takes the decoded lines
+ * in the log's order (their numbers, copies, lines late or missing, what is lost).
+ */
+
+/* The layout of a line, as mcu-lib/WIRE-FORMAT.md gives it. */
+#define SEQ_CHARS      3
+#define CHECK_CHARS    4
+#define MAX_PAYLOAD    70
+#define TIME_MASK      0xFFFFFu
+#define EVENT_MARK     63u
+#define IRQ_SHORT      32u
+
+#define HEADS 64     /* 0: not a switch from the running thread; r: one, to rank r */
+#define STEPS 17     /* tick steps 0 to 15; 16: larger */
+/* Coder 2 (with the counter): kinds of entries, a pair's order not learnt yet */
+#define CLASSES 11
+#define UNSEEN  0xFF
+#define SEQ_MASK 0x3FFFFu
+#define SEQ_HALF 0x20000u   /* a number less than half the numbers back is an earlier line */
+
+typedef struct
+{
+  guint32 tick;
+  guint32 counter;
+  guint32 mean;       /* 8 times the running mean of the counter's steps */
+  guint8  cur;
+  guint8  mtf[64];
+  guint8  heads[HEADS];
+  guint8  head_counts[HEADS];
+  guint8  steps[STEPS];
+  guint8  step_counts[STEPS];
+  /* coder 2 */
+  guint8  prev;                       /* the kind of the last entry */
+  guint32 anchor;                     /* the counter at the start of the last entry's tick */
+  guint8  orders[CLASSES * CLASSES];  /* the order learnt for each pair of kinds */
+} State;
+
+struct _TksCompactDecoder
+{
+  guint64  tick_hz;
+  guint64  counter_hz;
+  guint32  cycles_per_tick;
+  guint32  time_mask; /* of the record tick: 2^tick bits - 1 */
+  GArray  *entries;   /* TksEntry */
+  GArray  *losses;    /* guint */
+  guint    n_lines;   /* lines decoded */
+  guint32  next_seq;  /* the sequence number expected next */
+  gboolean started;   /* a line's number has set next_seq */
+  guint    n_lost;    /* lines whose records are lost */
+  guint    coder;     /* of the counter: 1 or 2 */
+  /* Coder 2: the state the last line decoded ended with, for the line after it. */
+  State    chain;
+  guint32  chain_seq;
+  guint32  chain_check;
+  gboolean chain_seen;
+  gboolean chain_ok;
+  /* The last line taken whose checksum matched: a line that comes again (a link that repeats
+   * itself) is told from a new one by its number and checksum. */
+  guint32  last_seq;
+  guint32  last_check;
+  gboolean has_last;
+  /* The line just before said to be damaged, which may come again whole. */
+  guint32  damaged_seq;
+  gboolean has_damaged;
+};
+
+/* How far @seq is ahead of @ref, modulo the numbers: half of them or more, it is behind. */
+static inline guint32
+seq_ahead (guint32 seq, guint32 ref)
+{
+  return (seq - ref) & SEQ_MASK;
+}
+
+G_END_DECLS
