@@ -158,6 +158,67 @@ rebuild_pass_beats (Rebuild *rb,
   return at;
 }
 
+/* The record tick's period. A board's record tick has the bits its header says (20 when it
+ * does not say). A few wider ticks among them are garbled digits: they are skipped, rather
+ * than taking the whole log for a 32-bit one, in which every later wrap of the tick would
+ * look like time going backwards. A log of mostly wider ticks, of a board that does not say,
+ * is read as a 32-bit one. */
+static gint64
+check_period (Rebuild   *rb,
+              TksRecord *r,
+              guint      n)
+{
+  guint bits = tks_parsed_tick_bits (rb->parsed);
+  gint64 narrow = (gint64) 1 << bits;
+  guint n_wide = 0;
+  gint64 period;
+
+  for (guint i = 0; i < n; i++)
+    n_wide += (gint64) r[i].tick >= narrow;
+  period = n_wide == 0 || n_wide < n - n_wide || rb->parsed->tick_bits != 0
+           ? narrow : (gint64) 1 << 32;
+  if (period == narrow)
+    for (guint i = 0; i < n && n_wide > 0; i++)
+      if ((gint64) r[i].tick >= narrow)
+        {
+          r[i].flags |= TKS_RECORD_DROPPED;
+          tks_rebuild_warn (rb, _("line %u: warning: log line with a tick wider than the "
+                                  "board's %u bits skipped"),
+                            tks_parsed_record_line (rb->parsed, i), bits);
+          n_wide--;
+        }
+  return period;
+}
+
+/* Heartbeats before record @i (from *@beat on, moved past them): it lies less than half a
+ * wrap after the last of them. When that is more wraps after the last record kept (@n_top of
+ * them: @prev_index, read in wrap @prev_epoch) than the rule of a smaller tick gives, the
+ * wraps are noted, and *@epoch and *@u (its unwrapped tick) move on. */
+static inline void
+check_after_beats (Rebuild         *rb,
+                   const TksRecord *r,
+                   guint            i,
+                   guint           *beat,
+                   guint            n_top,
+                   guint32          prev_index,
+                   guint32          prev_epoch,
+                   guint32         *epoch,
+                   gint64          *u)
+{
+  gint64 period = rb->period;
+  gint64 prev_u = (gint64) prev_epoch * period + r[prev_index].tick;
+  gint64 at = rebuild_pass_beats (rb, i, beat, n_top > 0 ? prev_u : -1);
+  gint64 target = at + (((gint64) r[i].tick - at % period) % period + period) % period;
+  gint64 by_rule = n_top > 0 ? prev_epoch + (r[i].tick < r[prev_index].tick) : 0;
+
+  if (n_top > 0 && target / period > by_rule)
+    {
+      rb->jumps[i] = (guint32) (target / period - by_rule);
+      *epoch = (guint32) (target / period);
+      *u = target;
+    }
+}
+
 /* Step 2a: drop records that break the order of time (garbled ticks) or repeat a line, learn
  * the tick counter's width, and count the exits among the records kept.
  *
@@ -176,31 +237,12 @@ tks_rebuild_check_records (Rebuild *rb)
   guint32 prev_index = 0, prev_epoch = 0, prev2_index = 0, prev2_epoch = 0;
   guint n_top = 0;
   guint32 epoch = 0;
-  guint n_wide = 0;
   gint64 period;
   guint n_exits = 0;
   guint bits = tks_parsed_tick_bits (rb->parsed);
-  gint64 narrow = (gint64) 1 << bits;
   guint beat = 0;
 
-  /* A board's record tick has the bits its header says (20 when it does not say). A few wider
-   * ticks among them are garbled digits: they are skipped, rather than taking the whole log
-   * for a 32-bit one, in which every later wrap of the tick would look like time going
-   * backwards. A log of mostly wider ticks, of a board that does not say, is read as a 32-bit
-   * one. */
-  for (guint i = 0; i < n; i++)
-    n_wide += (gint64) r[i].tick >= narrow;
-  period = n_wide == 0 || n_wide < n - n_wide || rb->parsed->tick_bits != 0
-           ? narrow : (gint64) 1 << 32;
-  if (period == narrow)
-    for (guint i = 0; i < n && n_wide > 0; i++)
-      if ((gint64) r[i].tick >= narrow)
-        {
-          r[i].flags |= TKS_RECORD_DROPPED;
-          tks_rebuild_warn (rb, _("line %u: warning: log line with a tick wider than the board's %u "
-                          "bits skipped"), tks_parsed_record_line (rb->parsed, i), bits);
-          n_wide--;
-        }
+  period = check_period (rb, r, n);
   rb->period = period;
   /* The full ticks (trigger, holes) are the system time: 32 bits of it, or all of a narrower
    * one (a 16-bit system time is the record tick itself). */
@@ -226,19 +268,7 @@ tks_rebuild_check_records (Rebuild *rb)
 
       if (beat < rb->parsed->beats->len &&
           g_array_index (rb->parsed->beats, TksParsedBeat, beat).index <= i)
-        {
-          /* Heartbeats before it: it lies less than half a wrap after the last of them. */
-          gint64 at = rebuild_pass_beats (rb, i, &beat, n_top > 0 ? KEPT_U (prev) : -1);
-          gint64 target = at + (((gint64) r[i].tick - at % period) % period + period) % period;
-          gint64 by_rule = n_top > 0 ? prev_epoch + (r[i].tick < r[prev_index].tick) : 0;
-
-          if (n_top > 0 && target / period > by_rule)
-            {
-              rb->jumps[i] = (guint32) (target / period - by_rule);
-              epoch = (guint32) (target / period);
-              u = target;
-            }
-        }
+        check_after_beats (rb, r, i, &beat, n_top, prev_index, prev_epoch, &epoch, &u);
 
       if (n_top > 0 && u < KEPT_U (prev))
         {

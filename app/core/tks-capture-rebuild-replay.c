@@ -295,6 +295,59 @@ tks_rebuild_first_deleted (Rebuild *rb)
   return n_deleted > rb->n_exits ? (int) (n_deleted - rb->n_exits) : 0;
 }
 
+/* Pass 1's walk through the ticks of the log. */
+typedef struct
+{
+  gint64 epoch;
+  gint64 prev_tick;
+  gint64 first_tick;
+  gint64 last_tick;
+  guint  n_ticks;
+} TickCount;
+
+/* Pass 1, record @i (kept): a new tick is counted, and where it lies unwrapped. */
+static inline void
+count_tick (Rebuild         *rb,
+            const TksRecord *rec,
+            guint            i,
+            TickCount       *tc)
+{
+  if ((gint64) rec->tick == tc->prev_tick && (rb->jumps == NULL || rb->jumps[i] == 0))
+    return;
+  if (tc->prev_tick >= 0 && (gint64) rec->tick < tc->prev_tick)
+    tc->epoch++;
+  tc->epoch += rb->jumps != NULL ? rb->jumps[i] : 0;
+  tc->prev_tick = rec->tick;
+  tc->n_ticks++;
+  tc->last_tick = tc->epoch * rb->period + rec->tick;
+  if (tc->first_tick < 0)
+    tc->first_tick = tc->last_tick;
+}
+
+/* Pass 1: a record switched @out out and @in in (NO_THREAD: none). (rb->states moves when a
+ * thread is invented.) */
+static inline void
+count_switch (Rebuild *rb,
+              guint    out,
+              guint    in)
+{
+  if (out != NO_THREAD)
+    {
+      ThreadState *st = &rb->states[out];
+
+      st->n_marks++;
+      /* Switched out after a hole without an IN since: one more run (from its end). */
+      if (st->gaps_before != rb->gaps_passed)
+        st->n_runs++;
+      st->gaps_before = rb->gaps_passed;
+    }
+  if (in != NO_THREAD)
+    {
+      rb->states[in].n_runs++;
+      rb->states[in].gaps_before = rb->gaps_passed;
+    }
+}
+
 /* Pass 1: replays the log to count each thread's INs and OUTs (enough to size its arrays: a
  * run needs an IN, and one more may start the capture), invent the threads the list lacks,
  * warn, and find the span of the timeline. */
@@ -305,10 +358,7 @@ tks_rebuild_count (Rebuild *rb)
   guint n = rb->parsed->records->len;
   g_autoptr(GArray) working = g_array_copy (rb->initial);
   int next_deleted = tks_rebuild_first_deleted (rb);
-  gint64 epoch = 0;
-  gint64 prev_tick = -1;
-  gint64 first_tick = -1, last_tick = -1;
-  guint n_ticks = 0;
+  TickCount tc = { 0, -1, -1, -1, 0 };
 
   rb->pass = 1;
   rb->last_switch = -1;
@@ -323,18 +373,7 @@ tks_rebuild_count (Rebuild *rb)
 
       if (rec->flags & TKS_RECORD_DROPPED)
         continue;
-
-      if ((gint64) rec->tick != prev_tick || (rb->jumps != NULL && rb->jumps[i] != 0))
-        {
-          if (prev_tick >= 0 && (gint64) rec->tick < prev_tick)
-            epoch++;
-          epoch += rb->jumps != NULL ? rb->jumps[i] : 0;
-          prev_tick = rec->tick;
-          n_ticks++;
-          last_tick = epoch * rb->period + rec->tick;
-          if (first_tick < 0)
-            first_tick = last_tick;
-        }
+      count_tick (rb, rec, i, &tc);
 
       while (rb->gaps_passed < rb->n_gaps && rb->gaps[rb->gaps_passed].index <= i)
         rb->gaps_passed++;
@@ -342,30 +381,15 @@ tks_rebuild_count (Rebuild *rb)
         rb->last_switch = i;
       if (rebuild_step (rb, working, rec, i, &next_deleted, &out, &in))
         continue;
-      /* (rb->states moves when a thread is invented.) */
-      if (out != NO_THREAD)
-        {
-          ThreadState *st = &rb->states[out];
-
-          st->n_marks++;
-          /* Switched out after a hole without an IN since: one more run (from its end). */
-          if (st->gaps_before != rb->gaps_passed)
-            st->n_runs++;
-          st->gaps_before = rb->gaps_passed;
-        }
-      if (in != NO_THREAD)
-        {
-          rb->states[in].n_runs++;
-          rb->states[in].gaps_before = rb->gaps_passed;
-        }
+      count_switch (rb, out, in);
     }
 
   for (guint i = (guint) (rb->last_switch + 1); i < n && !rb->lone_exits; i++)
     rb->lone_exits = !(r[i].flags & TKS_RECORD_DROPPED) && record_is_exit (&r[i]);
 
-  rb->first_tick = first_tick;
-  rb->last_tick = last_tick;
-  rb->n_ticks = n_ticks;
+  rb->first_tick = tc.first_tick;
+  rb->last_tick = tc.last_tick;
+  rb->n_ticks = tc.n_ticks;
 }
 
 /* Pass 2, at the record (at @pos) after the next hole: places the hole between it and the
@@ -479,6 +503,112 @@ rebuild_events_switch (Rebuild *rb,
     rb->entry_threads[rb->next_entry++] = in != NO_THREAD ? in : G_MAXUINT;
 }
 
+/* Pass 2's walk through the log. */
+typedef struct
+{
+  GArray  *working;
+  int      next_deleted;
+  gint64   epoch;
+  gint64   prev_tick;
+  double   shares[SHARES_MAX + 1][SHARES_MAX];
+  double   prev_pos;        /* of the last record kept */
+  gint64   prev_unwrapped;
+  guint32  prev_raw;
+  guint    n_kept;
+} Fill;
+
+/* The records kept from @i on that share its tick: their count; @group_end after them. */
+static inline guint
+fill_group (Rebuild         *rb,
+            const TksRecord *r,
+            guint            n,
+            guint            i,
+            guint           *group_end)
+{
+  guint k = 0, end;
+
+  for (end = i; end < n; end++)
+    {
+      if (r[end].flags & TKS_RECORD_DROPPED)
+        continue;
+      if (r[end].tick != r[i].tick || (end > i && rb->jumps != NULL && rb->jumps[end] != 0))
+        break;
+      k++;
+    }
+  *group_end = end;
+  return k;
+}
+
+/* Pass 2, at record @rec (record @i, at @pos, on tick @tick unwrapped): the holes before it
+ * are placed, and it becomes the last record kept. */
+static inline void
+fill_gaps_before (Rebuild         *rb,
+                  Fill            *f,
+                  const TksRecord *rec,
+                  guint            i,
+                  double           pos,
+                  gint64           tick)
+{
+  if (f->n_kept == 0)
+    {
+      guint last = 0;
+
+      while (last < rb->n_gaps && rb->gaps[last].index <= i)
+        last++;
+      rebuild_place_leading_gaps (rb, last, pos, tick, rec->tick);
+    }
+  while (rb->gaps_passed < rb->n_gaps && rb->gaps[rb->gaps_passed].index <= i)
+    rebuild_place_gap (rb, f->n_kept, f->prev_pos, f->prev_unwrapped, f->prev_raw, pos);
+  f->n_kept++;
+  f->prev_pos = pos;
+  f->prev_unwrapped = tick;
+  f->prev_raw = rec->tick;
+}
+
+/* Pass 2, record @rec (record @i, kept), the @g-th of the @k on tick @tick unwrapped. */
+static inline void
+fill_record (Rebuild         *rb,
+             Fill            *f,
+             const TksRecord *rec,
+             guint            i,
+             gint64           tick,
+             guint            k,
+             guint            g)
+{
+  double pos;
+  gboolean at_zero;
+  guint out, in;
+
+  if (rb->fractions != NULL)
+    pos = (double) tick + rb->fractions[i];
+  else
+    pos = (double) tick + (k <= SHARES_MAX ? f->shares[k][g] : (double) g / (double) k);
+  if (rb->record_pos != NULL)
+    rb->record_pos[i] = pos;
+  at_zero = rec->tick == 0 && f->epoch == 0 && rb->base == 0;
+  fill_gaps_before (rb, f, rec, i, pos, tick);
+
+  if (rebuild_step (rb, f->working, rec, i, &f->next_deleted, &out, &in))
+    {
+      if ((gint64) i > rb->last_switch)
+        state_lone_exit (rb, out, pos);
+      else
+        state_event (rb, out, 2, pos, k, at_zero);
+      return;
+    }
+  if ((gint64) i == rb->last_switch && rb->lone_exits)
+    {
+      /* Only exits may follow: the log ends with this switch's share of the tick. */
+      rb->self->log_end = pos + 1.0 / k;
+      rb->self->log_end_reason = TKS_LOG_END_LONE_EXITS;
+    }
+  if (out != NO_THREAD)
+    state_event (rb, out, 1, pos, k, at_zero);
+  if (in != NO_THREAD)
+    state_event (rb, in, 0, pos, k, at_zero);
+  rebuild_events_switch (rb, i, in);
+}
+
 void
 tks_rebuild_fill (Rebuild *rb)
 {
@@ -486,16 +616,17 @@ tks_rebuild_fill (Rebuild *rb)
   const TksRecord *r = (const TksRecord *) (gconstpointer) parsed->records->data;
   guint n = parsed->records->len;
   g_autoptr(GArray) working = g_array_copy (rb->initial);
-  int next_deleted = tks_rebuild_first_deleted (rb);
-  gint64 epoch = 0;
-  gint64 prev_tick = -1;
+  Fill f;
   guint i = 0;
-  double shares[SHARES_MAX + 1][SHARES_MAX];
-  double prev_pos = rb->self->start;
-  gint64 prev_unwrapped = (gint64) rb->self->start;
-  guint32 prev_raw = 0;
-  guint n_kept = 0;
 
+  f.working = working;
+  f.next_deleted = tks_rebuild_first_deleted (rb);
+  f.epoch = 0;
+  f.prev_tick = -1;
+  f.prev_pos = rb->self->start;
+  f.prev_unwrapped = (gint64) rb->self->start;
+  f.prev_raw = 0;
+  f.n_kept = 0;
   rb->pass = 2;
   rb->synthetic_used = 0;
   rb->gaps_passed = 0;
@@ -503,11 +634,11 @@ tks_rebuild_fill (Rebuild *rb)
     thread_state_init (&rb->states[t]);
   for (guint k = 1; k <= SHARES_MAX; k++)
     for (guint g = 0; g < k; g++)
-      shares[k][g] = (double) g / (double) k;
+      f.shares[k][g] = (double) g / (double) k;
 
   while (i < n)
     {
-      guint group_end, k = 0, g = 0;
+      guint group_end, k, g = 0;
       gint64 tick;
 
       if (r[i].flags & TKS_RECORD_DROPPED)
@@ -517,81 +648,27 @@ tks_rebuild_fill (Rebuild *rb)
         }
 
       /* The records sharing this tick share it evenly. */
-      for (group_end = i; group_end < n; group_end++)
-        {
-          if (r[group_end].flags & TKS_RECORD_DROPPED)
-            continue;
-          if (r[group_end].tick != r[i].tick ||
-              (group_end > i && rb->jumps != NULL && rb->jumps[group_end] != 0))
-            break;
-          k++;
-        }
+      k = fill_group (rb, r, n, i, &group_end);
 
-      if (prev_tick >= 0 && (gint64) r[i].tick < prev_tick)
-        epoch++;
-      epoch += rb->jumps != NULL ? rb->jumps[i] : 0;
-      prev_tick = r[i].tick;
-      tick = rb->base + epoch * rb->period + r[i].tick;
+      if (f.prev_tick >= 0 && (gint64) r[i].tick < f.prev_tick)
+        f.epoch++;
+      f.epoch += rb->jumps != NULL ? rb->jumps[i] : 0;
+      f.prev_tick = r[i].tick;
+      tick = rb->base + f.epoch * rb->period + r[i].tick;
 
       rb->self->n_records += k;
       rb->self->max_per_tick = MAX (rb->self->max_per_tick, k);
 
       for (; i < group_end; i++)
         {
-          const TksRecord *rec = &r[i];
-          double pos;
-          gboolean at_zero;
-          guint out, in;
-
           rebuild_events_upto (rb, working, i);
-          if (rec->flags & TKS_RECORD_DROPPED)
+          if (r[i].flags & TKS_RECORD_DROPPED)
             continue;
-          if (rb->fractions != NULL)
-            pos = (double) tick + rb->fractions[i];
-          else
-            pos = (double) tick + (k <= SHARES_MAX ? shares[k][g] : (double) g / (double) k);
-          if (rb->record_pos != NULL)
-            rb->record_pos[i] = pos;
-          at_zero = rec->tick == 0 && epoch == 0 && rb->base == 0;
-          g++;
-          if (n_kept == 0)
-            {
-              guint last = 0;
-
-              while (last < rb->n_gaps && rb->gaps[last].index <= i)
-                last++;
-              rebuild_place_leading_gaps (rb, last, pos, tick, rec->tick);
-            }
-          while (rb->gaps_passed < rb->n_gaps && rb->gaps[rb->gaps_passed].index <= i)
-            rebuild_place_gap (rb, n_kept, prev_pos, prev_unwrapped, prev_raw, pos);
-          n_kept++;
-          prev_pos = pos;
-          prev_unwrapped = tick;
-          prev_raw = rec->tick;
-
-          if (rebuild_step (rb, working, rec, i, &next_deleted, &out, &in))
-            {
-              if ((gint64) i > rb->last_switch)
-                state_lone_exit (rb, out, pos);
-              else
-                state_event (rb, out, 2, pos, k, at_zero);
-              continue;
-            }
-          if ((gint64) i == rb->last_switch && rb->lone_exits)
-            {
-              /* Only exits may follow: the log ends with this switch's share of the tick. */
-              rb->self->log_end = pos + 1.0 / k;
-              rb->self->log_end_reason = TKS_LOG_END_LONE_EXITS;
-            }
-          if (out != NO_THREAD)
-            state_event (rb, out, 1, pos, k, at_zero);
-          if (in != NO_THREAD)
-            state_event (rb, in, 0, pos, k, at_zero);
-          rebuild_events_switch (rb, i, in);
+          fill_record (rb, &f, &r[i], i, tick, k, g++);
         }
     }
   /* The holes after the last record: the log goes on through them, and ends with the last. */
-  while (n_kept > 0 && rb->gaps_passed < rb->n_gaps)
-    rebuild_place_gap (rb, n_kept, prev_pos, prev_unwrapped, prev_raw, INFINITY);
+  while (f.n_kept > 0 && rb->gaps_passed < rb->n_gaps)
+    rebuild_place_gap (rb, f.n_kept, f.prev_pos, f.prev_unwrapped, f.prev_raw, INFINITY);
   rebuild_events_upto (rb, working, n);
 }

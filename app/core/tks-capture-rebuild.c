@@ -363,70 +363,57 @@ prefault_stop (Prefault *pf)
   pf->thread = NULL;
 }
 
-void
-tks_capture_rebuild (TksCapture *self)
+/* The span of the timeline, and the base that puts a full trigger tick in the right 20-bit
+ * epoch; where the log ends. */
+static void
+rebuild_place_span (Rebuild *rb)
 {
-  TksParsed *parsed = self->parsed;
-  Rebuild rb = { 0 };
-  gsize total_runs = 0, total_marks = 0;
-  Prefault prefault;
+  TksCapture *self = rb->self;
+  TksParsed *parsed = rb->parsed;
 
-  rb.self = self;
-  rb.parsed = parsed;
-  rb.infos = g_ptr_array_new_with_free_func (g_free);
-  rb.warnings = g_ptr_array_new_with_free_func (g_free);
-
-  rebuild_collect_gaps (&rb);
-  tks_rebuild_check_records (&rb);
-  if (parsed->events != NULL)
-    parsed->events->tick_period = rb.period;
-  rebuild_creation_order (&rb);
-  rebuild_initial_working_list (&rb);
-
-  /* Pass 1 counts (and invents the threads the list lacks); pass 2 fills. */
-  rb.n_states = rb.infos->len + 16;
-  rb.states = g_new (ThreadState, rb.n_states);
-  tks_rebuild_count (&rb);
-
-  /* The span, and the base that puts a full trigger tick in the right 20-bit epoch. */
-  if (parsed->has_trigger && rb.period < rb.full_period &&
-      parsed->trigger_tick >= rb.period && rb.first_tick >= 0)
+  if (parsed->has_trigger && rb->period < rb->full_period &&
+      parsed->trigger_tick >= rb->period && rb->first_tick >= 0)
     {
       /* Move the whole log to the epoch of the trigger, so times read as the board's. */
       gint64 t = parsed->trigger_tick;
-      gint64 mid = (rb.first_tick + rb.last_tick) / 2;
-      gint64 e = (t - mid + rb.period / 2) / rb.period;
+      gint64 mid = (rb->first_tick + rb->last_tick) / 2;
+      gint64 e = (t - mid + rb->period / 2) / rb->period;
 
-      rb.base = MAX (0, e * rb.period);
+      rb->base = MAX (0, e * rb->period);
     }
 
-  if (rb.first_tick >= 0)
+  if (rb->first_tick >= 0)
     {
       gint64 first, last;
 
-      self->start = (double) (rb.base + rb.first_tick);
-      self->end = (double) (rb.base + rb.last_tick + 1);
+      self->start = (double) (rb->base + rb->first_tick);
+      self->end = (double) (rb->base + rb->last_tick + 1);
       /* A dump version 2: the events before the first switch and after the last are in it. */
       if (tks_parsed_events_tick_span (parsed->events, parsed->records, parsed->beats,
                                        &first, &last))
         {
-          self->start = MIN (self->start, (double) (rb.base + rb.first_tick + first));
-          self->end = MAX (self->end, (double) (rb.base + rb.first_tick + last + 1));
+          self->start = MIN (self->start, (double) (rb->base + rb->first_tick + first));
+          self->end = MAX (self->end, (double) (rb->base + rb->first_tick + last + 1));
         }
     }
   /* Pass 2 moves it back when only exits follow the last switch. */
-  self->log_end = rb.last_switch >= 0 ? self->end : self->start;
-  self->log_end_reason = rb.lone_exits && rb.last_switch < 0 ? TKS_LOG_END_LONE_EXITS
+  self->log_end = rb->last_switch >= 0 ? self->end : self->start;
+  self->log_end_reason = rb->lone_exits && rb->last_switch < 0 ? TKS_LOG_END_LONE_EXITS
                          : TKS_LOG_END_CAPTURE_END;
-  rebuild_place_trigger (&rb);
+}
 
-  self->n_threads = rb.infos->len;
-  self->threads = g_new0 (TksThread, self->n_threads);
-  self->names = g_new0 (char *, self->n_threads + 1);
+/* The blocks pass 2 fills, sized from pass 1's counts; @prefault gets them. */
+static void
+rebuild_allocate (Rebuild  *rb,
+                  Prefault *prefault)
+{
+  TksCapture *self = rb->self;
+  gsize total_runs = 0, total_marks = 0;
+
   for (guint t = 0; t < self->n_threads; t++)
     {
-      ThreadInfo *info = g_ptr_array_index (rb.infos, t);
-      ThreadState *st = &rb.states[t];
+      ThreadInfo *info = g_ptr_array_index (rb->infos, t);
+      ThreadState *st = &rb->states[t];
 
       /* Room, from pass 1's counts: a logged thread's runs each need an IN, and one more run
        * may start the capture; an unlogged thread gets a mark per IN and per OUT. */
@@ -447,20 +434,26 @@ tks_capture_rebuild (TksCapture *self)
   self->marks = g_new (TksMark, MAX (total_marks, 1));
   /* The runs' sums (tks-capture.c): one more than the runs, per thread. */
   self->run_time = g_new (double, total_runs + self->n_threads + 1);
-  prefault.starts[0] = (guint8 *) self->runs;
-  prefault.lens[0] = total_runs * sizeof (TksRun);
-  prefault.starts[1] = (guint8 *) self->marks;
-  prefault.lens[1] = total_marks * sizeof (TksMark);
-  prefault.starts[2] = (guint8 *) self->run_time;
-  prefault.lens[2] = (total_runs + self->n_threads + 1) * sizeof (double);
-  prefault_start (&prefault);
+  prefault->starts[0] = (guint8 *) self->runs;
+  prefault->lens[0] = total_runs * sizeof (TksRun);
+  prefault->starts[1] = (guint8 *) self->marks;
+  prefault->lens[1] = total_marks * sizeof (TksMark);
+  prefault->starts[2] = (guint8 *) self->run_time;
+  prefault->lens[2] = (total_runs + self->n_threads + 1) * sizeof (double);
+}
 
-  total_runs = total_marks = 0;
+/* Each thread's place in the blocks, its name, priority and flags. */
+static void
+rebuild_name_threads (Rebuild *rb)
+{
+  TksCapture *self = rb->self;
+  gsize total_runs = 0, total_marks = 0;
+
   for (guint t = 0; t < self->n_threads; t++)
     {
-      ThreadInfo *info = g_ptr_array_index (rb.infos, t);
+      ThreadInfo *info = g_ptr_array_index (rb->infos, t);
       TksThread *th = &self->threads[t];
-      ThreadState *st = &rb.states[t];
+      ThreadState *st = &rb->states[t];
 
       th->index = t;
       th->runs = self->runs + total_runs;
@@ -486,44 +479,56 @@ tks_capture_rebuild (TksCapture *self)
         th->flags |= TKS_THREAD_DELETED;
       /* (not a thread whose exit the full list forgot: that one exits inside the log) */
       if (info->deleted && info->deleted_order >= 0 &&
-          info->deleted_order < tks_rebuild_first_deleted (&rb))
+          info->deleted_order < tks_rebuild_first_deleted (rb))
         th->flags |= TKS_THREAD_EXITED_BEFORE_LOG;
       th->name = self->names[t];
       th->number = info->number;
     }
+}
 
-  /* Every record's place: the events' entries are placed from it, and a capture without them
-   * keeps it for its list of switches (tks_capture_get_switch_record). */
-  rb.record_pos = g_new (double, MAX (parsed->records->len, 1));
+/* Every record's place: the events' entries are placed from it, and a capture without them
+ * keeps it for its list of switches (tks_capture_get_switch_record). */
+static void
+rebuild_prepare_places (Rebuild *rb)
+{
+  TksParsed *parsed = rb->parsed;
+
+  rb->record_pos = g_new (double, MAX (parsed->records->len, 1));
   for (guint i = 0; i < parsed->records->len; i++)
-    rb.record_pos[i] = NAN;
+    rb->record_pos[i] = NAN;
   if (parsed->events != NULL)
     {
       guint n_entries = parsed->events->entries->len;
 
-      rb.fractions = tks_parsed_events_fractions (parsed->events, parsed->records, parsed->beats,
-                                                  self->tick_hz);
-      rb.entry_threads = g_new (guint, MAX (n_entries, 1));
+      rb->fractions = tks_parsed_events_fractions (parsed->events, parsed->records,
+                                                   parsed->beats, rb->self->tick_hz);
+      rb->entry_threads = g_new (guint, MAX (n_entries, 1));
       for (guint i = 0; i < n_entries; i++)
-        rb.entry_threads[i] = G_MAXUINT;
+        rb->entry_threads[i] = G_MAXUINT;
     }
-  tks_rebuild_fill (&rb);
-  prefault_stop (&prefault);
+}
+
+/* After pass 2: the runs still open end with the log, and each thread takes its state. */
+static void
+rebuild_close_threads (Rebuild *rb)
+{
+  TksCapture *self = rb->self;
+
   /* Holes after the last record: the log (and the capture) ends with the last of them. */
-  if (rb.gaps_passed > 0 && self->gaps[rb.gaps_passed - 1].end > self->end)
+  if (rb->gaps_passed > 0 && self->gaps[rb->gaps_passed - 1].end > self->end)
     {
       if (self->log_end_reason == TKS_LOG_END_CAPTURE_END)
-        self->log_end = self->gaps[rb.gaps_passed - 1].end;
-      self->end = self->gaps[rb.gaps_passed - 1].end;
+        self->log_end = self->gaps[rb->gaps_passed - 1].end;
+      self->end = self->gaps[rb->gaps_passed - 1].end;
     }
 
   for (guint t = 0; t < self->n_threads; t++)
     {
       TksThread *th = &self->threads[t];
-      ThreadState *st = &rb.states[t];
+      ThreadState *st = &rb->states[t];
 
       if (th->flags & TKS_THREAD_LOGGED)
-        state_cross_gaps (&rb, st, (TksRun *) th->runs);
+        state_cross_gaps (rb, st, (TksRun *) th->runs);
       if (st->open)
         {
           /* Still running when the log was read (or when it ended): shown running to there. */
@@ -537,20 +542,25 @@ tks_capture_rebuild (TksCapture *self)
       th->exit_time = st->exit_time;
 
       if (st->lost_in > 0 || st->lost_out > 0)
-        tks_rebuild_warn (&rb, _("warning: thread “%s”: %u switches in and %u switches out could not "
-                        "be paired into runs"), th->name, st->lost_in, st->lost_out);
+        tks_rebuild_warn (rb, _("warning: thread “%s”: %u switches in and %u switches out "
+                                "could not be paired into runs"),
+                          th->name, st->lost_in, st->lost_out);
     }
 
-  self->n_gaps = rb.gaps_passed;
-  if (rb.n_gaps > rb.gaps_passed)
-    tks_rebuild_warn (&rb, g_dngettext (GETTEXT_PACKAGE,
-                                    "warning: %u hole in a log without a record is ignored",
-                                    "warning: %u holes in a log without a record are ignored",
-                                    rb.n_gaps - rb.gaps_passed),
-                      rb.n_gaps - rb.gaps_passed);
-  self->mean_per_tick = rb.n_ticks > 0 ? (double) self->n_records / rb.n_ticks : 0.0;
+  self->n_gaps = rb->gaps_passed;
+  if (rb->n_gaps > rb->gaps_passed)
+    tks_rebuild_warn (rb, g_dngettext (GETTEXT_PACKAGE,
+                                       "warning: %u hole in a log without a record is ignored",
+                                       "warning: %u holes in a log without a record are ignored",
+                                       rb->n_gaps - rb->gaps_passed),
+                      rb->n_gaps - rb->gaps_passed);
+  self->mean_per_tick = rb->n_ticks > 0 ? (double) self->n_records / rb->n_ticks : 0.0;
+}
 
-  tks_capture_assign_colors (self);
+/* The lanes: listed threads first, by priority, then creation; those shown. */
+static void
+rebuild_sort_lanes (TksCapture *self)
+{
   self->n_lanes = self->n_threads;
   self->lanes = g_new (guint, MAX (self->n_lanes, 1));
   for (guint t = 0; t < self->n_lanes; t++)
@@ -560,61 +570,122 @@ tks_capture_rebuild (TksCapture *self)
   for (guint l = 0; l < self->n_lanes; l++)
     if (!(self->threads[self->lanes[l]].flags & TKS_THREAD_EXITED_BEFORE_LOG))
       self->shown_lanes[self->n_shown_lanes++] = self->lanes[l];
+}
 
-  if (parsed->records->len == 0)
-    tks_rebuild_warn (&rb, _("warning: the log is empty: nothing was recorded yet"));
-  /* The board's drop counters count since run mode began. Only when the log still holds every
-   * record written since then do the switches dropped while paused fall inside it. */
-  if (parsed->counters.known && parsed->counters.dropped_paused > 0 &&
-      parsed->counters.dropped_history == 0 &&
-      parsed->counters.records_written == parsed->records->len &&
-      parsed->counters.dropped_paused != gaps_dropped (self))
+/* The board's drop counters count since run mode began. Only when the log still holds every
+ * record written since then do the switches dropped while paused fall inside it. */
+static void
+rebuild_check_counters (Rebuild *rb)
+{
+  TksParsed *parsed = rb->parsed;
+  guint64 n;
+  g_autofree char *count = NULL;
+
+  if (!(parsed->counters.known && parsed->counters.dropped_paused > 0 &&
+        parsed->counters.dropped_history == 0 &&
+        parsed->counters.records_written == parsed->records->len &&
+        parsed->counters.dropped_paused != gaps_dropped (rb->self)))
+    return;
+  n = parsed->counters.dropped_paused;
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+  tks_rebuild_warn (rb, g_dngettext (GETTEXT_PACKAGE,
+                                     "warning: the board did not record %s switch while this "
+                                     "log was paused for printing: runs around that moment may "
+                                     "be missing or too long",
+                                     "warning: the board did not record %s switches while this "
+                                     "log was paused for printing: runs around those moments "
+                                     "may be missing or too long", (gulong) n),
+                    count);
+}
+
+/* A dump version 2: the events model, and the trigger where its entry says. */
+static void
+rebuild_events (Rebuild *rb)
+{
+  TksCapture *self = rb->self;
+  TksTime trigger;
+
+  if (rb->parsed->events == NULL)
+    return;
+  self->events = tks_events_build (self, rb->parsed->events, rb->record_pos, rb->entry_threads);
+  warn_unmatched (rb, self->events);
+  /* The trigger entry says exactly where, inside its tick, the trigger was set. */
+  if (tks_events_get_trigger (self->events, &trigger))
     {
-      guint64 n = parsed->counters.dropped_paused;
-      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-
-      tks_rebuild_warn (&rb, g_dngettext (GETTEXT_PACKAGE,
-                                      "warning: the board did not record %s switch while this "
-                                      "log was paused for printing: runs around that moment may "
-                                      "be missing or too long",
-                                      "warning: the board did not record %s switches while this "
-                                      "log was paused for printing: runs around those moments "
-                                      "may be missing or too long", (gulong) n),
-                        count);
+      self->has_trigger = TRUE;
+      self->trigger_pos = trigger.pos;
     }
+}
 
-  if (parsed->events != NULL)
-    {
-      TksTime trigger;
+/* Warnings: the reader's first, then the rebuild's. */
+static void
+rebuild_collect_warnings (Rebuild *rb)
+{
+  TksCapture *self = rb->self;
+  TksParsed *parsed = rb->parsed;
+  guint all = parsed->n_warnings + rb->n_warnings;
 
-      self->events = tks_events_build (self, parsed->events, rb.record_pos, rb.entry_threads);
-      warn_unmatched (&rb, self->events);
-      /* The trigger entry says exactly where, inside its tick, the trigger was set. */
-      if (tks_events_get_trigger (self->events, &trigger))
-        {
-          self->has_trigger = TRUE;
-          self->trigger_pos = trigger.pos;
-        }
-    }
-
-  /* Warnings: the reader's first, then the rebuild's. */
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   for (guint w = 0; w < parsed->warnings->len; w++)
     g_ptr_array_add (self->warnings, g_strdup (g_ptr_array_index (parsed->warnings, w)));
-  for (guint w = 0; w < rb.warnings->len && self->warnings->len < MAX_KEPT_WARNINGS; w++)
-    g_ptr_array_add (self->warnings, g_strdup (g_ptr_array_index (rb.warnings, w)));
-  {
-    guint all = parsed->n_warnings + rb.n_warnings;
-
-    if (all > self->warnings->len)
-      g_ptr_array_add (self->warnings,
-                       g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                     "warning: %u more warning not shown",
-                                                     "warning: %u more warnings not shown",
-                                                     all - self->warnings->len),
-                                        all - self->warnings->len));
-  }
+  for (guint w = 0; w < rb->warnings->len && self->warnings->len < MAX_KEPT_WARNINGS; w++)
+    g_ptr_array_add (self->warnings, g_strdup (g_ptr_array_index (rb->warnings, w)));
+  if (all > self->warnings->len)
+    g_ptr_array_add (self->warnings,
+                     g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                   "warning: %u more warning not shown",
+                                                   "warning: %u more warnings not shown",
+                                                   all - self->warnings->len),
+                                      all - self->warnings->len));
   g_ptr_array_add (self->warnings, NULL);
+}
+
+void
+tks_capture_rebuild (TksCapture *self)
+{
+  TksParsed *parsed = self->parsed;
+  Rebuild rb = { 0 };
+  Prefault prefault;
+
+  rb.self = self;
+  rb.parsed = parsed;
+  rb.infos = g_ptr_array_new_with_free_func (g_free);
+  rb.warnings = g_ptr_array_new_with_free_func (g_free);
+
+  rebuild_collect_gaps (&rb);
+  tks_rebuild_check_records (&rb);
+  if (parsed->events != NULL)
+    parsed->events->tick_period = rb.period;
+  rebuild_creation_order (&rb);
+  rebuild_initial_working_list (&rb);
+
+  /* Pass 1 counts (and invents the threads the list lacks); pass 2 fills. */
+  rb.n_states = rb.infos->len + 16;
+  rb.states = g_new (ThreadState, rb.n_states);
+  tks_rebuild_count (&rb);
+  rebuild_place_span (&rb);
+  rebuild_place_trigger (&rb);
+
+  self->n_threads = rb.infos->len;
+  self->threads = g_new0 (TksThread, self->n_threads);
+  self->names = g_new0 (char *, self->n_threads + 1);
+  rebuild_allocate (&rb, &prefault);
+  prefault_start (&prefault);
+  rebuild_name_threads (&rb);
+  rebuild_prepare_places (&rb);
+  tks_rebuild_fill (&rb);
+  prefault_stop (&prefault);
+  rebuild_close_threads (&rb);
+
+  tks_capture_assign_colors (self);
+  rebuild_sort_lanes (self);
+
+  if (parsed->records->len == 0)
+    tks_rebuild_warn (&rb, _("warning: the log is empty: nothing was recorded yet"));
+  rebuild_check_counters (&rb);
+  rebuild_events (&rb);
+  rebuild_collect_warnings (&rb);
+
   g_free (rb.fractions);
   g_free (rb.jumps);
   if (self->events == NULL)
