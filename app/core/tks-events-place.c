@@ -68,6 +68,69 @@ unwrap_ticks (const TksParsedEvents *ev,
     }
 }
 
+/* The counter places each entry: pos = count / counts_per_tick + phase, with the phase that
+ * keeps every entry of a stretch inside its tick ([tick, tick + 1)); where the counter
+ * disagrees with the ticks (it stopped while the CPU slept, or the input says so), a new
+ * stretch begins with its own phase. The earliest phase is taken: an entry just after a tick's
+ * interrupt lies at its start. */
+static void
+place_by_counter (TksPlacedEntry *pl,
+                  guint           n,
+                  double          counts_per_tick)
+{
+  guint start = 0;
+  double lo = -INFINITY, hi = INFINITY;
+
+  for (guint i = 0; i <= n; i++)
+    {
+      double a = 0, b = 0;
+
+      if (i < n)
+        {
+          double c = (double) (pl[i].count - pl[0].count) / counts_per_tick;
+          double t = (double) (pl[i].tick - pl[0].tick);
+
+          a = t - c;
+          b = t + 1.0 - c;
+          if (MAX (lo, a) < MIN (hi, b))
+            {
+              lo = MAX (lo, a);
+              hi = MIN (hi, b);
+              continue;
+            }
+        }
+      for (guint j = start; j < i; j++)
+        {
+          double c = (double) (pl[j].count - pl[0].count) / counts_per_tick;
+          double t = (double) (pl[j].tick - pl[0].tick);
+
+          pl[j].frac = CLAMP (c + lo - t, 0.0, nextafter (1.0, 0.0));
+          if (j > 0 && pl[j].tick == pl[j - 1].tick && pl[j].frac < pl[j - 1].frac)
+            pl[j].frac = pl[j - 1].frac;
+        }
+      start = i;
+      lo = a;
+      hi = b;
+    }
+}
+
+/* Ticks only: the entries of a tick share it evenly, in their order. */
+static void
+place_evenly (TksPlacedEntry *pl,
+              guint           n)
+{
+  for (guint i = 0; i < n;)
+    {
+      guint k = i;
+
+      while (k < n && pl[k].tick == pl[i].tick)
+        k++;
+      for (guint j = i; j < k; j++)
+        pl[j].frac = (double) (j - i) / (double) (k - i);
+      i = k;
+    }
+}
+
 /* Places the @n entries @e, @map their indices among all (see tks-events.h, and
  * docs/rebuild.md). */
 TksPlacedEntry *
@@ -110,61 +173,9 @@ tks_parsed_events_place (TksParsedEvents      *ev,
     }
 
   if (counts_per_tick > 0)
-    {
-      /* The counter places each entry: pos = count / counts_per_tick + phase, with the phase
-       * that keeps every entry of a stretch inside its tick ([tick, tick + 1)); where the
-       * counter disagrees with the ticks (it stopped while the CPU slept, or the input says
-       * so), a new stretch begins with its own phase. The earliest phase is taken: an entry
-       * just after a tick's interrupt lies at its start. */
-      guint start = 0;
-      double lo = -INFINITY, hi = INFINITY;
-
-      for (guint i = 0; i <= n; i++)
-        {
-          double a = 0, b = 0;
-
-          if (i < n)
-            {
-              double c = (double) (pl[i].count - pl[0].count) / counts_per_tick;
-              double t = (double) (pl[i].tick - pl[0].tick);
-
-              a = t - c;
-              b = t + 1.0 - c;
-              if (MAX (lo, a) < MIN (hi, b))
-                {
-                  lo = MAX (lo, a);
-                  hi = MIN (hi, b);
-                  continue;
-                }
-            }
-          for (guint j = start; j < i; j++)
-            {
-              double c = (double) (pl[j].count - pl[0].count) / counts_per_tick;
-              double t = (double) (pl[j].tick - pl[0].tick);
-
-              pl[j].frac = CLAMP (c + lo - t, 0.0, nextafter (1.0, 0.0));
-              if (j > 0 && pl[j].tick == pl[j - 1].tick && pl[j].frac < pl[j - 1].frac)
-                pl[j].frac = pl[j - 1].frac;
-            }
-          start = i;
-          lo = a;
-          hi = b;
-        }
-    }
+    place_by_counter (pl, n, counts_per_tick);
   else
-    {
-      /* Ticks only: the entries of a tick share it evenly, in their order. */
-      for (guint i = 0; i < n;)
-        {
-          guint k = i;
-
-          while (k < n && pl[k].tick == pl[i].tick)
-            k++;
-          for (guint j = i; j < k; j++)
-            pl[j].frac = (double) (j - i) / (double) (k - i);
-          i = k;
-        }
-    }
+    place_evenly (pl, n);
   return pl;
 }
 

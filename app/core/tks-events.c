@@ -366,47 +366,180 @@ compare_wakeups (gconstpointer a,
   return wa->thread < wb->thread ? -1 : wa->thread > wb->thread ? 1 : 0;
 }
 
-TksEvents *
-tks_events_build (TksCapture      *capture,
-                  TksParsedEvents *ev,
-                  const double    *record_pos,
-                  const guint     *entry_threads)
+/* The walk through the entries: the CPU, the state channels' open slices, the wake-ups. */
+typedef struct
 {
-  TksEvents *self = g_new0 (TksEvents, 1);
-  g_autofree guint *map = NULL;
-  guint n;
-  g_autofree TksParsedEntry *e = tks_parsed_events_kept_entries (ev, capture->parsed->records,
-                                                                 &map, &n);
-  g_autofree TksPlacedEntry *pl = tks_parsed_events_place (ev, e, map, n,
-                                                           tks_capture_get_tick_hz (capture),
-                                                           capture->parsed->beats);
-  double offset = 0;
-  Build b = { self, ev };
-  g_autoptr(GArray) holes = hole_places (capture->parsed->gaps);
-  guint next_hole = 0;
-  Cpu cpu = { .irqs = g_array_new (FALSE, FALSE, sizeof (Open)) };
-  g_autoptr(GPtrArray) states = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g_autoptr(GHashTable) state_index = g_hash_table_new (NULL, NULL);
-  g_autoptr(GArray) wakeups = g_array_new (FALSE, FALSE, sizeof (TksWakeup));
-  g_autoptr(GHashTable) pending = g_hash_table_new (NULL, NULL); /* thread => wakeup + 1 */
-  guint running = G_MAXUINT;  /* the thread switched in last */
-  guint n_threads = tks_capture_get_n_threads (capture);
+  Cpu         cpu;
+  GPtrArray  *states;       /* GArray of Open per channel: its slices under way */
+  GHashTable *state_index;  /* channel => index in states */
+  GArray     *wakeups;      /* TksWakeup */
+  GHashTable *pending;      /* thread => wakeup + 1 */
+  guint       running;      /* the thread switched in last */
+  guint       n_threads;
+} Walk;
 
-  self->capture = capture;
-  self->info = ev->info;
-  self->info.options = self->options = g_strdup (ev->options);
-  self->info.condition = self->condition = g_strdup (ev->condition);
-  self->has_counter = ev->has_counter && ev->info.counter_hz > 0;
-  self->names = name_table_new (g_free);
-  for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
+/* A state channel's slice begins, or the innermost under way ends. */
+static void
+walk_state (Build         *b,
+            Walk          *walk,
+            TksEventEntry *en)
+{
+  TksEvents *self = b->self;
+  TksParsedEvents *ev = b->ev;
+  gpointer found;
+  GArray *stack;
+  Open open = { .id = en->a, .label = en->b, .begin = en->time };
+
+  if (!g_hash_table_lookup_extended (walk->state_index, GUINT_TO_POINTER (en->a), NULL, &found))
     {
-      self->tracks[k] = g_array_new (FALSE, FALSE, sizeof (TksTrack));
-      self->items[k] = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      found = GUINT_TO_POINTER (walk->states->len);
+      g_ptr_array_add (walk->states, g_array_new (FALSE, FALSE, sizeof (Open)));
+      g_hash_table_insert (walk->state_index, GUINT_TO_POINTER (en->a), found);
+      items_of (b, TKS_TRACK_STATE, en->a);
     }
-  b.index = name_table_new (NULL);
+  stack = g_ptr_array_index (walk->states, GPOINTER_TO_UINT (found));
+  if (en->kind == TKS_EVENT_STATE_BEGIN)
+    {
+      intern_name (self, ev, TKS_NAME_STATE, en->b);
+      g_array_append_val (stack, open);
+      return;
+    }
+  if (stack->len > 0)
+    {
+      open = g_array_index (stack, Open, stack->len - 1);
+      g_array_set_size (stack, stack->len - 1);
+    }
+  else
+    open = (Open) { .id = en->a, .begin = b->first, .flags = TKS_SLICE_OPEN_BEGIN };
+  add_slice (b, TKS_TRACK_STATE, en->a, &open, en->time, stack->len,
+             open.flags & TKS_SLICE_OPEN_BEGIN
+             ? intern_name (self, ev, TKS_NAME_STATE, 0)
+             : intern_name (self, ev, TKS_NAME_STATE, open.label), 0);
+}
 
-  /* The ticks of the rebuild: its place of the first switch it kept (the tick is unwrapped
-   * there, and moved to the trigger's epoch). */
+/* Entry @i makes @thread ready: a wake-up begins, unless one is already waiting. */
+static void
+walk_ready (Walk          *walk,
+            TksEventEntry *en,
+            guint          i,
+            guint          thread)
+{
+  TksWakeup w = { .thread = thread, .number = en->a, .ready = en->time,
+                  .run = en->time, .open = TRUE, .ready_entry = i,
+                  .run_entry = G_MAXUINT };
+
+  /* What made it ready: the handler under way, else the running thread. */
+  if (walk->cpu.irqs->len > 0)
+    {
+      w.waker_kind = TKS_WAKER_HANDLER;
+      w.waker = g_array_index (walk->cpu.irqs, Open, walk->cpu.irqs->len - 1).id;
+    }
+  else if (walk->running != G_MAXUINT)
+    {
+      w.waker_kind = TKS_WAKER_THREAD;
+      w.waker = walk->running;
+    }
+
+  /* A thread made ready twice before it runs: its latency runs from the first. */
+  if (thread < walk->n_threads && g_hash_table_contains (walk->pending, GUINT_TO_POINTER (thread)))
+    return;
+  g_array_append_val (walk->wakeups, w);
+  if (thread < walk->n_threads)
+    g_hash_table_insert (walk->pending, GUINT_TO_POINTER (thread),
+                         GUINT_TO_POINTER (walk->wakeups->len));
+}
+
+/* Entry @i switches @thread in: its wake-up, if one waits, ends. */
+static void
+walk_switch (Build         *b,
+             Walk          *walk,
+             TksEventEntry *en,
+             guint          i,
+             guint          thread)
+{
+  guint w;
+
+  cpu_in_thread (b, &walk->cpu);
+  w = thread < walk->n_threads
+      ? GPOINTER_TO_UINT (g_hash_table_lookup (walk->pending, GUINT_TO_POINTER (thread)))
+      : 0;
+  if (w > 0)
+    {
+      TksWakeup *wk = &g_array_index (walk->wakeups, TksWakeup, w - 1);
+
+      wk->run = en->time;
+      wk->latency = en->time.time - wk->ready.time;
+      wk->open = FALSE;
+      wk->run_entry = i;
+      g_hash_table_remove (walk->pending, GUINT_TO_POINTER (thread));
+    }
+  walk->running = thread < walk->n_threads ? thread : G_MAXUINT;
+}
+
+/* Entry @i, of @thread when it names one (a Ready, a switch). */
+static void
+walk_entry (Build         *b,
+            Walk          *walk,
+            TksEventEntry *en,
+            guint          i,
+            guint          thread)
+{
+  TksEvents *self = b->self;
+
+  switch (en->kind)
+    {
+    case TKS_EVENT_IRQ_ENTER:
+      cpu_irq_enter (b, &walk->cpu, en);
+      break;
+    case TKS_EVENT_IRQ_LEAVE:
+      cpu_irq_leave (b, &walk->cpu, en);
+      break;
+    case TKS_EVENT_SLEEP:
+      cpu_sleep (b, &walk->cpu, en);
+      break;
+    case TKS_EVENT_WAKE:
+      cpu_wake (b, &walk->cpu, en);
+      break;
+    case TKS_EVENT_MARKER:
+      {
+        TksInstant instant = { en->time, en->b };
+
+        g_array_append_val (items_of (b, TKS_TRACK_MARKER, en->a), instant);
+      }
+      break;
+    case TKS_EVENT_STATE_BEGIN:
+    case TKS_EVENT_STATE_END:
+      walk_state (b, walk, en);
+      break;
+    case TKS_EVENT_READY:
+      walk_ready (walk, en, i, thread);
+      break;
+    case TKS_EVENT_SWITCH:
+      walk_switch (b, walk, en, i, thread);
+      break;
+    case TKS_EVENT_TRIGGER:
+      if (!self->has_trigger)
+        {
+          self->has_trigger = TRUE;
+          self->trigger = en->time;
+        }
+      break;
+    default:
+      break;
+    }
+}
+
+/* The entries in time: on the ticks of the rebuild, from its place of the first switch it kept
+ * (the tick is unwrapped there, and moved to the trigger's epoch). */
+static void
+build_entries (TksEvents            *self,
+               const TksParsedEntry *e,
+               const TksPlacedEntry *pl,
+               guint                 n,
+               const double         *record_pos)
+{
+  double offset = 0;
+
   for (guint i = 0; i < n; i++)
     if (e[i].kind == TKS_EVENT_SWITCH && record_pos != NULL && !isnan (record_pos[e[i].record]))
       {
@@ -428,156 +561,32 @@ tks_events_build (TksCapture      *capture,
       out->time.time = self->has_counter ? pl[i].count : pl[i].tick + (gint64) offset;
       self->counts[e[i].kind]++;
     }
-  if (n > 0)
+}
+
+/* The state slices still under way when the log ends end there. */
+static void
+close_states (Build *b,
+              Walk  *walk)
+{
+  for (guint s = 0; s < walk->states->len; s++)
     {
-      b.first = self->entries[0].time;
-      b.last = self->entries[n - 1].time;
-    }
-  cpu.begin = cpu.last = b.first;
-
-  for (guint i = 0; i < n; i++)
-    {
-      TksEventEntry *en = &self->entries[i];
-      guint thread = entry_threads != NULL ? entry_threads[map[i]] : G_MAXUINT;
-
-      if (past_hole (holes, &next_hole, &e[i], ev->tick_period))
-        cpu_begin (&b, &cpu, en->time);
-      switch (en->kind)
-        {
-        case TKS_EVENT_IRQ_ENTER:
-          cpu_irq_enter (&b, &cpu, en);
-          break;
-        case TKS_EVENT_IRQ_LEAVE:
-          cpu_irq_leave (&b, &cpu, en);
-          break;
-        case TKS_EVENT_SLEEP:
-          cpu_sleep (&b, &cpu, en);
-          break;
-        case TKS_EVENT_WAKE:
-          cpu_wake (&b, &cpu, en);
-          break;
-        case TKS_EVENT_MARKER:
-          {
-            TksInstant instant = { en->time, en->b };
-
-            g_array_append_val (items_of (&b, TKS_TRACK_MARKER, en->a), instant);
-          }
-          break;
-        case TKS_EVENT_STATE_BEGIN:
-        case TKS_EVENT_STATE_END:
-          {
-            gpointer found;
-            GArray *stack;
-            Open open = { .id = en->a, .label = en->b, .begin = en->time };
-
-            if (!g_hash_table_lookup_extended (state_index, GUINT_TO_POINTER (en->a), NULL, &found))
-              {
-                found = GUINT_TO_POINTER (states->len);
-                g_ptr_array_add (states, g_array_new (FALSE, FALSE, sizeof (Open)));
-                g_hash_table_insert (state_index, GUINT_TO_POINTER (en->a), found);
-                items_of (&b, TKS_TRACK_STATE, en->a);
-              }
-            stack = g_ptr_array_index (states, GPOINTER_TO_UINT (found));
-            if (en->kind == TKS_EVENT_STATE_BEGIN)
-              {
-                intern_name (self, ev, TKS_NAME_STATE, en->b);
-                g_array_append_val (stack, open);
-                break;
-              }
-            if (stack->len > 0)
-              {
-                open = g_array_index (stack, Open, stack->len - 1);
-                g_array_set_size (stack, stack->len - 1);
-              }
-            else
-              open = (Open) { .id = en->a, .begin = b.first, .flags = TKS_SLICE_OPEN_BEGIN };
-            add_slice (&b, TKS_TRACK_STATE, en->a, &open, en->time, stack->len,
-                       open.flags & TKS_SLICE_OPEN_BEGIN
-                       ? intern_name (self, ev, TKS_NAME_STATE, 0)
-                       : intern_name (self, ev, TKS_NAME_STATE, open.label), 0);
-          }
-          break;
-        case TKS_EVENT_READY:
-          {
-            TksWakeup w = { .thread = thread, .number = en->a, .ready = en->time,
-                            .run = en->time, .open = TRUE, .ready_entry = i,
-                            .run_entry = G_MAXUINT };
-
-            /* What made it ready: the handler under way, else the running thread. */
-            if (cpu.irqs->len > 0)
-              {
-                w.waker_kind = TKS_WAKER_HANDLER;
-                w.waker = g_array_index (cpu.irqs, Open, cpu.irqs->len - 1).id;
-              }
-            else if (running != G_MAXUINT)
-              {
-                w.waker_kind = TKS_WAKER_THREAD;
-                w.waker = running;
-              }
-
-            /* A thread made ready twice before it runs: its latency runs from the first. */
-            if (thread < n_threads && g_hash_table_contains (pending, GUINT_TO_POINTER (thread)))
-              break;
-            g_array_append_val (wakeups, w);
-            if (thread < n_threads)
-              g_hash_table_insert (pending, GUINT_TO_POINTER (thread),
-                                   GUINT_TO_POINTER (wakeups->len));
-          }
-          break;
-        case TKS_EVENT_SWITCH:
-          cpu_in_thread (&b, &cpu);
-          {
-            guint w = thread < n_threads
-                      ? GPOINTER_TO_UINT (g_hash_table_lookup (pending, GUINT_TO_POINTER (thread)))
-                      : 0;
-
-            if (w > 0)
-              {
-                TksWakeup *wk = &g_array_index (wakeups, TksWakeup, w - 1);
-
-                wk->run = en->time;
-                wk->latency = en->time.time - wk->ready.time;
-                wk->open = FALSE;
-                wk->run_entry = i;
-                g_hash_table_remove (pending, GUINT_TO_POINTER (thread));
-              }
-            running = thread < n_threads ? thread : G_MAXUINT;
-          }
-          break;
-        case TKS_EVENT_TRIGGER:
-          if (!self->has_trigger)
-            {
-              self->has_trigger = TRUE;
-              self->trigger = en->time;
-            }
-          break;
-        default:
-          break;
-        }
-      self->cpu[i] = (CpuState) { running,
-                                  cpu.irqs->len > 0
-                                  ? g_array_index (cpu.irqs, Open, cpu.irqs->len - 1).id : 0,
-                                  cpu.irqs->len };
-      cpu.last = en->time;
-    }
-
-  /* What is still under way when the log ends. */
-  cpu_close (&b, &cpu);
-  g_array_unref (cpu.irqs);
-  for (guint s = 0; s < states->len; s++)
-    {
-      GArray *stack = g_ptr_array_index (states, s);
+      GArray *stack = g_ptr_array_index (walk->states, s);
 
       for (guint d = stack->len; d > 0; d--)
         {
           const Open *open = &g_array_index (stack, Open, d - 1);
 
-          add_slice (&b, TKS_TRACK_STATE, open->id, open, b.last, d - 1,
-                     intern_name (self, ev, TKS_NAME_STATE, open->label), TKS_SLICE_OPEN_END);
+          add_slice (b, TKS_TRACK_STATE, open->id, open, b->last, d - 1,
+                     intern_name (b->self, b->ev, TKS_NAME_STATE, open->label),
+                     TKS_SLICE_OPEN_END);
         }
     }
+}
 
-  /* Each track points to its items, sorted. */
+/* Each track points to its items, sorted. */
+static void
+finish_tracks (TksEvents *self)
+{
   for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
     for (guint t = 0; t < self->tracks[k]->len; t++)
       {
@@ -597,6 +606,76 @@ tks_events_build (TksCapture      *capture,
         for (guint i = 0; i < track->n_slices; i++)
           track->max_depth = MAX (track->max_depth, track->slices[i].depth + 1);
       }
+}
+
+TksEvents *
+tks_events_build (TksCapture      *capture,
+                  TksParsedEvents *ev,
+                  const double    *record_pos,
+                  const guint     *entry_threads)
+{
+  TksEvents *self = g_new0 (TksEvents, 1);
+  g_autofree guint *map = NULL;
+  guint n;
+  g_autofree TksParsedEntry *e = tks_parsed_events_kept_entries (ev, capture->parsed->records,
+                                                                 &map, &n);
+  g_autofree TksPlacedEntry *pl = tks_parsed_events_place (ev, e, map, n,
+                                                           tks_capture_get_tick_hz (capture),
+                                                           capture->parsed->beats);
+  Build b = { self, ev };
+  g_autoptr(GArray) holes = hole_places (capture->parsed->gaps);
+  guint next_hole = 0;
+  g_autoptr(GPtrArray) states = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr(GHashTable) state_index = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) wakeups = g_array_new (FALSE, FALSE, sizeof (TksWakeup));
+  g_autoptr(GHashTable) pending = g_hash_table_new (NULL, NULL);
+  Walk walk = { .cpu = { .irqs = g_array_new (FALSE, FALSE, sizeof (Open)) },
+                .states = states, .state_index = state_index, .wakeups = wakeups,
+                .pending = pending, .running = G_MAXUINT,
+                .n_threads = tks_capture_get_n_threads (capture) };
+
+  self->capture = capture;
+  self->info = ev->info;
+  self->info.options = self->options = g_strdup (ev->options);
+  self->info.condition = self->condition = g_strdup (ev->condition);
+  self->has_counter = ev->has_counter && ev->info.counter_hz > 0;
+  self->names = name_table_new (g_free);
+  for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
+    {
+      self->tracks[k] = g_array_new (FALSE, FALSE, sizeof (TksTrack));
+      self->items[k] = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+    }
+  b.index = name_table_new (NULL);
+
+  build_entries (self, e, pl, n, record_pos);
+  if (n > 0)
+    {
+      b.first = self->entries[0].time;
+      b.last = self->entries[n - 1].time;
+    }
+  walk.cpu.begin = walk.cpu.last = b.first;
+
+  for (guint i = 0; i < n; i++)
+    {
+      TksEventEntry *en = &self->entries[i];
+      guint thread = entry_threads != NULL ? entry_threads[map[i]] : G_MAXUINT;
+      Cpu *cpu = &walk.cpu;
+
+      if (past_hole (holes, &next_hole, &e[i], ev->tick_period))
+        cpu_begin (&b, cpu, en->time);
+      walk_entry (&b, &walk, en, i, thread);
+      self->cpu[i] = (CpuState) { walk.running,
+                                  cpu->irqs->len > 0
+                                  ? g_array_index (cpu->irqs, Open, cpu->irqs->len - 1).id : 0,
+                                  cpu->irqs->len };
+      cpu->last = en->time;
+    }
+
+  /* What is still under way when the log ends. */
+  cpu_close (&b, &walk.cpu);
+  g_array_unref (walk.cpu.irqs);
+  close_states (&b, &walk);
+  finish_tracks (self);
 
   g_array_sort (wakeups, compare_wakeups);
   self->n_wakeups = wakeups->len;
