@@ -345,6 +345,147 @@ reply_damage (const char  *command,
   return found;
 }
 
+/* A fetch by one consistent snapshot: header, list and log taken together, with a checksum; in
+ * the compact encoding when the board has it (about 20 times fewer bytes). NULL when the job
+ * failed. */
+static TksCapture *
+fetch_dump (Link         *link,
+            Job          *job,
+            guint         expected,
+            GCancellable *cancellable)
+{
+  const char *command = link->has_compact ? "threads_dump_compact" : "threads_dump";
+  g_autofree char *dump = NULL;
+  g_autofree char *how = NULL;
+  TksCapture *capture;
+  GError *error = NULL;
+  gsize dump_len = 0;
+
+  if (link->has_compact)
+    job->expected_bytes = 64 * LIST_LINE_BYTES + (gsize) expected * COMPACT_RECORD_BYTES;
+  set_log_limit (job, link->log_size, LIST_MAX_BYTES);
+  dump = checked_command (link, job, command, job->expected_bytes + 1024,
+                          TKS_PARSER_SECTION_DUMP, &dump_len, cancellable);
+  if (dump == NULL)
+    return NULL;
+
+  capture = finish_parser (job, &error);
+  if (capture != NULL && (tks_capture_get_damage (capture) != NULL ||
+                          reply_damage (command, dump, dump_len, &how) != DAMAGE_NONE))
+    {
+      /* A live fetch can simply be repeated: a damaged one is an error, not a capture. */
+      /* Translators: how the dump is damaged follows */
+      error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE, _("The board's dump arrived damaged: %s"),
+                           tks_capture_get_damage (capture) != NULL
+                           ? tks_capture_get_damage (capture) : how);
+      g_clear_object (&capture);
+    }
+  if (capture == NULL)
+    {
+      job->error = error;
+      tks_session_save_raw (link, job, job->transcript);
+      return NULL;
+    }
+
+  if (tks_capture_get_log_size (capture) > 0)
+    link->log_size = MIN (tks_capture_get_log_size (capture), MAX_EXPECTED_LOG);
+  return capture;
+}
+
+/* How the list and the log arrived (the worse of the two, or the lines the parser could not
+ * read), @how saying where. */
+static Damage
+list_and_log_damage (Job         *job,
+                     const char  *list,
+                     gsize        list_len,
+                     const char  *log,
+                     gsize        log_len,
+                     char       **how)
+{
+  g_autofree char *log_how = NULL;
+  Damage damage = reply_damage ("threads_list", list, list_len, how);
+  Damage log_damage = reply_damage ("threads_timestamps", log, log_len, &log_how);
+
+  if (log_damage > damage)
+    {
+      damage = log_damage;
+      g_free (*how);
+      *how = g_steal_pointer (&log_how);
+    }
+  if (tks_parser_get_n_unreadable (job->parser) > 0 && damage == DAMAGE_NONE)
+    {
+      guint n = tks_parser_get_n_unreadable (job->parser);
+
+      damage = DAMAGE_BYTES;
+      /* Translators: how a reply is damaged */
+      *how = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "%u line of the replies is unreadable",
+                                           "%u lines of the replies are unreadable", n), n);
+    }
+  return damage;
+}
+
+/* A fetch by the list, then the log (the board runs on in between: docs/rebuild.md). NULL
+ * when the job failed; @damage says how the replies arrived. */
+static TksCapture *
+fetch_list_and_log (Link         *link,
+                    Job          *job,
+                    guint         expected,
+                    Damage       *damage,
+                    GCancellable *cancellable)
+{
+  g_autofree char *list = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *how = NULL;
+  gsize list_len = 0, log_len = 0;
+  TksCapture *capture;
+  GError *error = NULL;
+
+  /* Translators: why a reply cannot be longer, as above */
+  set_limit (job, LIST_MAX_BYTES, _("a thread list is taken to hold at most 1024 threads"));
+  list = checked_command (link, job, "threads_list", 64 * LIST_LINE_BYTES,
+                          TKS_PARSER_SECTION_LIST, &list_len, cancellable);
+  if (list == NULL)
+    return NULL;
+  job->bytes_before = job->bytes;
+  set_log_limit (job, link->log_size, 0);
+  log = checked_command (link, job, "threads_timestamps", (gsize) expected * RECORD_BYTES + 64,
+                         TKS_PARSER_SECTION_LOG, &log_len, cancellable);
+  if (log == NULL)
+    return NULL;
+
+  *damage = list_and_log_damage (job, list, list_len, log, log_len, &how);
+  if (*damage == DAMAGE_PROMPT)
+    {
+      /* Cut in two by what looks like its end: what belongs to it cannot be told. */
+      job->error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE,
+                                /* Translators: how the reply is damaged follows */
+                                _("The board's reply arrived damaged: %s. Fetch again."),
+                                how);
+      tks_session_save_raw (link, job, job->transcript);
+      return NULL;
+    }
+  if (*damage != DAMAGE_NONE)
+    {
+      /* The capture, and its warnings, from the bytes as received: the lines the warnings
+       * name are lines of those bytes, kept next to the capture. */
+      g_clear_pointer (&job->parser, tks_parser_free);
+      capture = link_capture (link, tks_parse_text (job->transcript->str,
+                                                    job->transcript->len, &error));
+    }
+  else
+    capture = finish_parser (job, &error);
+  if (capture == NULL)
+    {
+      job->error = error;
+      tks_session_save_raw (link, job, job->transcript);
+      return NULL;
+    }
+  if (*damage != DAMAGE_NONE)
+    g_debug ("Fetched with damage: %s", how);
+  return capture;
+}
+
 void
 tks_session_run_fetch (Link         *link,
                        Job          *job,
@@ -352,8 +493,6 @@ tks_session_run_fetch (Link         *link,
 {
   guint expected = link->log_size ? link->log_size : MAX (link->expected_records, DEFAULT_LOG_SIZE);
   g_autoptr(TksCapture) capture = NULL;
-  g_autofree char *how = NULL;
-  GError *error = NULL;
   Damage damage = DAMAGE_NONE;
 
   job->start_us = job->last_progress_us = g_get_monotonic_time ();
@@ -364,112 +503,11 @@ tks_session_run_fetch (Link         *link,
   tks_parser_reserve (job->parser, job->expected_bytes);
 
   if (link->has_dump && link->prefer_snapshot)
-    {
-      /* One consistent snapshot: header, list and log taken together, with a checksum; in
-       * the compact encoding when the board has it (about 20 times fewer bytes). */
-      const char *command = link->has_compact ? "threads_dump_compact" : "threads_dump";
-      g_autofree char *dump = NULL;
-      gsize dump_len = 0;
-
-      if (link->has_compact)
-        job->expected_bytes = 64 * LIST_LINE_BYTES + (gsize) expected * COMPACT_RECORD_BYTES;
-      set_log_limit (job, link->log_size, LIST_MAX_BYTES);
-      dump = checked_command (link, job, command, job->expected_bytes + 1024,
-                              TKS_PARSER_SECTION_DUMP, &dump_len, cancellable);
-      if (dump == NULL)
-        return;
-
-      capture = finish_parser (job, &error);
-      damage = reply_damage (command, dump, dump_len, &how);
-      if (capture != NULL && (tks_capture_get_damage (capture) != NULL || damage != DAMAGE_NONE))
-        {
-          /* A live fetch can simply be repeated: a damaged one is an error, not a capture. */
-          /* Translators: how the dump is damaged follows */
-          error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE, _("The board's dump arrived damaged: %s"),
-                               tks_capture_get_damage (capture) != NULL
-                               ? tks_capture_get_damage (capture) : how);
-          g_clear_object (&capture);
-        }
-      if (capture == NULL)
-        {
-          job->error = error;
-          tks_session_save_raw (link, job, job->transcript);
-          return;
-        }
-
-      if (tks_capture_get_log_size (capture) > 0)
-        link->log_size = MIN (tks_capture_get_log_size (capture), MAX_EXPECTED_LOG);
-    }
+    capture = fetch_dump (link, job, expected, cancellable);
   else
-    {
-      g_autofree char *list = NULL;
-      g_autofree char *log = NULL;
-      gsize list_len = 0, log_len = 0;
-      g_autofree char *log_how = NULL;
-      Damage log_damage;
-
-      /* The list, then the log (the board runs on in between: docs/rebuild.md). */
-      /* Translators: why a reply cannot be longer, as above */
-      set_limit (job, LIST_MAX_BYTES, _("a thread list is taken to hold at most 1024 threads"));
-      list = checked_command (link, job, "threads_list", 64 * LIST_LINE_BYTES,
-                              TKS_PARSER_SECTION_LIST, &list_len, cancellable);
-      if (list == NULL)
-        return;
-      job->bytes_before = job->bytes;
-      set_log_limit (job, link->log_size, 0);
-      log = checked_command (link, job, "threads_timestamps", (gsize) expected * RECORD_BYTES + 64,
-                             TKS_PARSER_SECTION_LOG, &log_len, cancellable);
-      if (log == NULL)
-        return;
-
-      damage = reply_damage ("threads_list", list, list_len, &how);
-      log_damage = reply_damage ("threads_timestamps", log, log_len, &log_how);
-      if (log_damage > damage)
-        {
-          damage = log_damage;
-          g_free (how);
-          how = g_steal_pointer (&log_how);
-        }
-      if (tks_parser_get_n_unreadable (job->parser) > 0 && damage == DAMAGE_NONE)
-        {
-          guint n = tks_parser_get_n_unreadable (job->parser);
-
-          damage = DAMAGE_BYTES;
-          /* Translators: how a reply is damaged */
-          how = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                              "%u line of the replies is unreadable",
-                                              "%u lines of the replies are unreadable", n), n);
-        }
-
-      if (damage == DAMAGE_PROMPT)
-        {
-          /* Cut in two by what looks like its end: what belongs to it cannot be told. */
-          job->error = g_error_new (TKS_ERROR, TKS_ERROR_PARSE,
-                                    /* Translators: how the reply is damaged follows */
-                                    _("The board's reply arrived damaged: %s. Fetch again."),
-                                    how);
-          tks_session_save_raw (link, job, job->transcript);
-          return;
-        }
-      if (damage != DAMAGE_NONE)
-        {
-          /* The capture, and its warnings, from the bytes as received: the lines the warnings
-           * name are lines of those bytes, kept next to the capture. */
-          g_clear_pointer (&job->parser, tks_parser_free);
-          capture = link_capture (link, tks_parse_text (job->transcript->str,
-                                                        job->transcript->len, &error));
-        }
-      else
-        capture = finish_parser (job, &error);
-      if (capture == NULL)
-        {
-          job->error = error;
-          tks_session_save_raw (link, job, job->transcript);
-          return;
-        }
-      if (damage != DAMAGE_NONE)
-        g_debug ("Fetched with damage: %s", how);
-    }
+    capture = fetch_list_and_log (link, job, expected, &damage, cancellable);
+  if (capture == NULL)
+    return;
 
   link->expected_records = MIN (MAX (link->expected_records, tks_capture_get_n_records (capture)),
                                 MAX_EXPECTED_LOG);
