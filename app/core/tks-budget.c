@@ -289,11 +289,198 @@ known_subjects (TksCapture *capture)
   return g_string_free (s, FALSE);
 }
 
-#define FAIL(line, ...) G_STMT_START {                                              \
-    g_autofree char *why_ = g_strdup_printf (__VA_ARGS__);                            \
-    g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, "%s:%u: %s", display, line, why_); \
-    return NULL;                                                                      \
-  } G_STMT_END
+/* Sets @error to “@display:@line: what”, and returns FALSE. */
+static gboolean fail_at (GError    **error,
+                         const char *display,
+                         guint       line,
+                         const char *format,
+                         ...) G_GNUC_PRINTF (4, 5);
+
+static gboolean
+fail_at (GError    **error,
+         const char *display,
+         guint       line,
+         const char *format,
+         ...)
+{
+  g_autofree char *why = NULL;
+  va_list args;
+
+  va_start (args, format);
+  why = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, "%s:%u: %s", display, line, why);
+  return FALSE;
+}
+
+/* The reading of a budgets file, line by line. */
+typedef struct
+{
+  TksBudgets  *self;
+  TksCapture  *capture;
+  GKeyFile    *keyfile;
+  gboolean     keyfile_failed;
+  const char  *display;
+  GHashTable  *seen;          /* "group\nkey" => the line it was first given on */
+  char        *group;
+  guint        group_kind;    /* 1 a thread, 2 a handler, 4 the capture */
+} BudgetsReader;
+
+/* A “[name]” line @l: the group the keys after it belong to. */
+static gboolean
+read_group (BudgetsReader  *rd,
+            char           *l,
+            guint           line,
+            GError        **error)
+{
+  char *close = strchr (l, ']');
+
+  if (close == NULL || close[1] != '\0' || close == l + 1)
+    return fail_at (error, rd->display, line,
+                    _("“%s” is not a group: a thread's or handler's name in brackets"), l);
+  g_free (rd->group);
+  rd->group = g_strndup (l + 1, (gsize) (close - l - 1));
+  if (strcmp (rd->group, CAPTURE_GROUP) == 0)
+    rd->group_kind = 4;
+  else if ((rd->group_kind = subject_of (rd->capture, rd->group)) == 0)
+    {
+      g_autofree char *known = known_subjects (rd->capture);
+
+      return fail_at (error, rd->display, line,
+                      _("[%s]: no thread or handler of that name in the capture (%s)"),
+                      rd->group, known);
+    }
+  return TRUE;
+}
+
+/* The key @key of the current group, not given before in it. */
+static gboolean
+check_not_twice (BudgetsReader  *rd,
+                 const char     *key,
+                 guint           line,
+                 GError        **error)
+{
+  g_autofree char *dup_key = g_strdup_printf ("%s\n%s", rd->group, key);
+  gpointer first;
+
+  if (g_hash_table_lookup_extended (rd->seen, dup_key, NULL, &first))
+    return fail_at (error, rd->display, line, _("%s is given twice for [%s] (first on line %u)"),
+                    key, rd->group, GPOINTER_TO_UINT (first));
+  g_hash_table_insert (rd->seen, g_steal_pointer (&dup_key), GUINT_TO_POINTER (line));
+  return TRUE;
+}
+
+/* The index in keys[] of @key, a budget the current group takes. */
+static gboolean
+find_key (BudgetsReader  *rd,
+          const char     *key,
+          guint           line,
+          guint          *index,
+          GError        **error)
+{
+  const char *group = rd->group;
+  guint group_kind = rd->group_kind;
+  guint k, bit;
+
+  for (k = 0; k < G_N_ELEMENTS (keys); k++)
+    if (strcmp (key, kind_names[keys[k].kind]) == 0)
+      break;
+  *index = k;
+  if (k < G_N_ELEMENTS (keys) && (keys[k].groups & group_kind) != 0)
+    return TRUE;
+  bit = group_kind == 4 ? 2 : group_kind - 1;
+  if (k == G_N_ELEMENTS (keys) && group_kind == 1)
+    return fail_at (error, rd->display, line, _("unknown key “%s” in [%s] (a thread): use %s"),
+                    key, group, group_keys[bit]);
+  if (k == G_N_ELEMENTS (keys) && group_kind == 2)
+    return fail_at (error, rd->display, line, _("unknown key “%s” in [%s] (a handler): use %s"),
+                    key, group, group_keys[bit]);
+  if (k == G_N_ELEMENTS (keys))
+    return fail_at (error, rd->display, line,
+                    _("unknown key “%s” in [%s] (the capture): use %s"), key, group,
+                    group_keys[bit]);
+  if (group_kind == 1)
+    return fail_at (error, rd->display, line,
+                    _("%s is not a budget of a thread ([%s]): use %s"), key, group,
+                    group_keys[bit]);
+  if (group_kind == 2)
+    return fail_at (error, rd->display, line,
+                    _("%s is not a budget of a handler ([%s]): use %s"), key, group,
+                    group_keys[bit]);
+  return fail_at (error, rd->display, line, _("%s is not a budget of the capture ([%s]): use %s"),
+                  key, group, group_keys[bit]);
+}
+
+/* The value @value of key @k (keys[]) becomes a budget. */
+static gboolean
+add_budget (BudgetsReader  *rd,
+            guint           k,
+            const char     *key,
+            const char     *value,
+            guint           line,
+            GError        **error)
+{
+  g_autoptr(GError) local = NULL;
+  const char *unit;
+  double v, scale;
+  TksBudget *b;
+
+  if (!tks_quantity_parse (value, keys[k].quantity, &v, &unit, &scale, &local))
+    return fail_at (error, rd->display, line, "%s: %s", key, local->message);
+  b = g_new0 (TksBudget, 1);
+  b->subject = g_strdup (rd->group);
+  b->subject_kind = rd->group_kind == 1 ? TKS_SUBJECT_THREAD
+                    : rd->group_kind == 2 ? TKS_SUBJECT_HANDLER : G_MAXUINT;
+  b->kind = keys[k].kind;
+  b->line = line;
+  b->limit_text = g_strdup (value);
+  b->limit = v;
+  b->unit = unit;
+  b->unit_scale = scale;
+  b->measured = NAN;
+  b->at = NAN;
+  g_ptr_array_add (rd->self->budgets, b);
+  return TRUE;
+}
+
+/* A “key = value” line @l of the current group. Values come from the key file (its escapes,
+ * its comments). */
+static gboolean
+read_key (BudgetsReader  *rd,
+          char           *l,
+          guint           line,
+          GError        **error)
+{
+  char *eq = strchr (l, '=');
+  g_autofree char *key = NULL;
+  g_autofree char *value = NULL;
+  g_autoptr(GError) local = NULL;
+  const char *unit;
+  double v, scale;
+  guint k;
+
+  if (eq == NULL)
+    return fail_at (error, rd->display, line,
+                    _("“%s” is not a [group], a key = value or a # comment"), l);
+  if (rd->group == NULL)
+    return fail_at (error, rd->display, line, _("“%s” comes before any [group]"), l);
+  key = g_strstrip (g_strndup (l, (gsize) (eq - l)));
+  value = !rd->keyfile_failed ? g_key_file_get_value (rd->keyfile, rd->group, key, NULL) : NULL;
+  if (value == NULL)
+    value = g_strdup (g_strstrip (eq + 1));
+  if (!check_not_twice (rd, key, line, error))
+    return FALSE;
+
+  if (rd->group_kind == 4 && strcmp (key, SHARE_WINDOW_KEY) == 0)
+    {
+      if (!tks_quantity_parse (value, TKS_QUANTITY_TIME, &v, &unit, &scale, &local) || !(v > 0))
+        return fail_at (error, rd->display, line, "%s: %s", key,
+                        local != NULL ? local->message : _("the window must be longer than 0"));
+      rd->self->share_window = v;
+      return TRUE;
+    }
+  return find_key (rd, key, line, &k, error) && add_budget (rd, k, key, value, line, error);
+}
 
 TksBudgets *
 tks_budgets_new_from_data (const char  *data,
@@ -304,13 +491,11 @@ tks_budgets_new_from_data (const char  *data,
 {
   g_autoptr(TksBudgets) self = g_new0 (TksBudgets, 1);
   g_autoptr(GKeyFile) keyfile = g_key_file_new ();
-  g_autoptr(GError) local = NULL;
   g_autoptr(GError) keyfile_error = NULL;
-  g_autofree char *text = NULL;
-  g_autofree char *group = NULL;
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
-  guint group_kind = 0, group_line = 0;
+  BudgetsReader rd = { 0 };
 
   g_return_val_if_fail (TKS_IS_CAPTURE (capture), NULL);
 
@@ -326,116 +511,26 @@ tks_budgets_new_from_data (const char  *data,
    * below has named the line of any mistake it can see. */
   (void) g_key_file_load_from_data (keyfile, data, len, G_KEY_FILE_NONE, &keyfile_error);
 
-  /* Then line by line, which names the line of each mistake. Values come from the key file
-   * (its escapes, its comments). */
+  /* Then line by line, which names the line of each mistake. */
+  rd = (BudgetsReader) { self, capture, keyfile, keyfile_error != NULL, display, seen, NULL, 0 };
   text = g_strndup (data, len);
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      guint line = i + 1;
       char *l = g_strstrip (lines[i]);
-      char *eq;
-      g_autofree char *key = NULL;
-      g_autofree char *value = NULL;
-      const char *unit;
-      double v, scale;
-      guint k, bit;
+      gboolean ok = TRUE;
 
-      if (l[0] == '\0' || l[0] == '#')
-        continue;
       if (l[0] == '[')
+        ok = read_group (&rd, l, i + 1, error);
+      else if (l[0] != '\0' && l[0] != '#')
+        ok = read_key (&rd, l, i + 1, error);
+      if (!ok)
         {
-          char *close = strchr (l, ']');
-
-          if (close == NULL || close[1] != '\0' || close == l + 1)
-            FAIL (line, _("“%s” is not a group: a thread's or handler's name in brackets"), l);
-          g_free (group);
-          group = g_strndup (l + 1, (gsize) (close - l - 1));
-          group_line = line;
-          if (strcmp (group, CAPTURE_GROUP) == 0)
-            group_kind = 4;
-          else if ((group_kind = subject_of (capture, group)) == 0)
-            {
-              g_autofree char *known = known_subjects (capture);
-
-              FAIL (line, _("[%s]: no thread or handler of that name in the capture (%s)"),
-                    group, known);
-            }
-          continue;
+          g_free (rd.group);
+          return NULL;
         }
-      eq = strchr (l, '=');
-      if (eq == NULL)
-        FAIL (line, _("“%s” is not a [group], a key = value or a # comment"), l);
-      if (group == NULL)
-        FAIL (line, _("“%s” comes before any [group]"), l);
-      key = g_strstrip (g_strndup (l, (gsize) (eq - l)));
-      value = keyfile_error == NULL ? g_key_file_get_value (keyfile, group, key, NULL) : NULL;
-      if (value == NULL)
-        value = g_strdup (g_strstrip (eq + 1));
-
-      {
-        g_autofree char *dup_key = g_strdup_printf ("%s\n%s", group, key);
-        gpointer first;
-
-        if (g_hash_table_lookup_extended (seen, dup_key, NULL, &first))
-          FAIL (line, _("%s is given twice for [%s] (first on line %u)"), key, group,
-                GPOINTER_TO_UINT (first));
-        g_hash_table_insert (seen, g_steal_pointer (&dup_key), GUINT_TO_POINTER (line));
-      }
-
-      if (group_kind == 4 && strcmp (key, SHARE_WINDOW_KEY) == 0)
-        {
-          if (!tks_quantity_parse (value, TKS_QUANTITY_TIME, &v, &unit, &scale, &local) || !(v > 0))
-            FAIL (line, "%s: %s", key, local != NULL ? local->message : _("the window must be longer than 0"));
-          self->share_window = v;
-          continue;
-        }
-      for (k = 0; k < G_N_ELEMENTS (keys); k++)
-        if (strcmp (key, kind_names[keys[k].kind]) == 0)
-          break;
-      bit = group_kind == 4 ? 2 : group_kind - 1;
-      if (k == G_N_ELEMENTS (keys) || (keys[k].groups & group_kind) == 0)
-        {
-          if (k == G_N_ELEMENTS (keys) && group_kind == 1)
-            FAIL (line, _("unknown key “%s” in [%s] (a thread): use %s"), key, group,
-                  group_keys[bit]);
-          if (k == G_N_ELEMENTS (keys) && group_kind == 2)
-            FAIL (line, _("unknown key “%s” in [%s] (a handler): use %s"), key, group,
-                  group_keys[bit]);
-          if (k == G_N_ELEMENTS (keys))
-            FAIL (line, _("unknown key “%s” in [%s] (the capture): use %s"), key, group,
-                  group_keys[bit]);
-          if (group_kind == 1)
-            FAIL (line, _("%s is not a budget of a thread ([%s]): use %s"), key, group,
-                  group_keys[bit]);
-          if (group_kind == 2)
-            FAIL (line, _("%s is not a budget of a handler ([%s]): use %s"), key, group,
-                  group_keys[bit]);
-          FAIL (line, _("%s is not a budget of the capture ([%s]): use %s"), key, group,
-                group_keys[bit]);
-        }
-      g_clear_error (&local);
-      if (!tks_quantity_parse (value, keys[k].quantity, &v, &unit, &scale, &local))
-        FAIL (line, "%s: %s", key, local->message);
-
-      {
-        TksBudget *b = g_new0 (TksBudget, 1);
-
-        b->subject = g_strdup (group);
-        b->subject_kind = group_kind == 1 ? TKS_SUBJECT_THREAD
-                          : group_kind == 2 ? TKS_SUBJECT_HANDLER : G_MAXUINT;
-        b->kind = keys[k].kind;
-        b->line = line;
-        b->limit_text = g_strdup (value);
-        b->limit = v;
-        b->unit = unit;
-        b->unit_scale = scale;
-        b->measured = NAN;
-        b->at = NAN;
-        g_ptr_array_add (self->budgets, b);
-      }
     }
-  (void) group_line;
+  g_free (rd.group);
   if (keyfile_error != NULL)
     {
       g_set_error (error, TKS_ERROR, TKS_ERROR_PARSE, "%s: %s", display, keyfile_error->message);
@@ -450,8 +545,6 @@ tks_budgets_new_from_data (const char  *data,
     }
   return g_steal_pointer (&self);
 }
-
-#undef FAIL
 
 /* ------------------------------------------------------------------------------------------ */
 
@@ -486,6 +579,153 @@ beyond (double measured,
   return measured > limit * (1 + 1e-9) + 1e-12;
 }
 
+/* What one row of the profile measures for a budget: its worst value, where, and how many of
+ * its instances there are and go over the limit. */
+typedef struct
+{
+  double m;
+  double at;
+  guint  over;
+  guint  total;
+} RowMeasure;
+
+static gboolean
+measure_latency (TksBudget           *b,
+                 TksCapture          *capture,
+                 const TksProfileRow *row,
+                 RowMeasure          *rm)
+{
+  TksEvents *events = tks_capture_get_events (capture);
+  guint n;
+  const TksWakeup *w;
+
+  if (events == NULL || row->n_latencies == 0)
+    return FALSE;
+  rm->m = row->max_latency_us * 1e-6;
+  rm->at = row->max_latency_at;
+  w = tks_events_get_wakeups (events, &n);
+  for (guint i = 0; i < n; i++)
+    if (w[i].thread == row->index && !w[i].open)
+      {
+        rm->total++;
+        rm->over += beyond (tks_events_to_us (events, w[i].latency) * 1e-6, b->limit);
+      }
+  return TRUE;
+}
+
+static gboolean
+measure_run (TksBudget           *b,
+             TksCapture          *capture,
+             const TksProfileRow *row,
+             RowMeasure          *rm)
+{
+  const TksThread *t = tks_capture_get_thread (capture, row->index);
+  double tick_hz = tks_capture_get_tick_hz (capture);
+
+  if (isnan (row->max_run_us))
+    return FALSE;
+  rm->m = row->max_run_us * 1e-6;
+  rm->at = row->max_run_at;
+  for (guint i = 0; i < t->n_runs; i++)
+    {
+      rm->total++;
+      rm->over += beyond ((t->runs[i].end - t->runs[i].begin) / tick_hz, b->limit);
+    }
+  return TRUE;
+}
+
+static gboolean
+measure_share (TksBudgets          *self,
+               TksCapture          *capture,
+               const TksProfileRow *row,
+               RowMeasure          *rm)
+{
+  const TksThread *t = tks_capture_get_thread (capture, row->index);
+  double tick_hz = tks_capture_get_tick_hz (capture);
+
+  rm->m = tks_runs_max_window_share (t->runs, t->n_runs, tks_capture_get_start (capture),
+                                     tks_capture_get_end (capture),
+                                     self->share_window * tick_hz, &rm->at);
+  /* the moment named: the busiest window's middle */
+  rm->at += MIN (self->share_window * tick_hz,
+                 tks_capture_get_end (capture) - tks_capture_get_start (capture)) / 2;
+  return TRUE;
+}
+
+static gboolean
+measure_activations (TksBudget           *b,
+                     TksCapture          *capture,
+                     const TksProfileRow *row,
+                     const TksBudget     *period_budget,
+                     const TksBudget     *jitter_budget,
+                     RowMeasure          *rm)
+{
+  double tick_hz = tks_capture_get_tick_hz (capture);
+  g_autoptr(GArray) times = tks_thread_activations (capture, row->index, NAN, NAN, NULL);
+  TksActivationIntervals iv;
+  double period = period_budget != NULL ? period_budget->limit * tick_hz : NAN;
+  double tol = jitter_budget != NULL ? jitter_budget->limit * tick_hz : NAN;
+
+  tks_activation_intervals (&g_array_index (times, double, 0), times->len, period, tol, &iv);
+  if (iv.n_intervals == 0)
+    return FALSE;
+  rm->total = iv.n_intervals;
+  if (b->kind == TKS_BUDGET_PERIOD)
+    {
+      rm->m = iv.mean / tick_hz;
+      rm->at = iv.jitter_at;
+    }
+  else
+    {
+      rm->m = iv.jitter / tick_hz;
+      rm->at = iv.jitter_at;
+      rm->over = iv.n_over;
+    }
+  return TRUE;
+}
+
+/* What @row measures for the thread budget @b: FALSE when it measures nothing. */
+static gboolean
+measure_thread_row (TksBudget           *b,
+                    TksBudgets          *self,
+                    TksCapture          *capture,
+                    const TksProfileRow *row,
+                    const TksBudget     *period_budget,
+                    const TksBudget     *jitter_budget,
+                    RowMeasure          *rm)
+{
+  *rm = (RowMeasure) { NAN, NAN, 0, 0 };
+  switch (b->kind)
+    {
+    case TKS_BUDGET_MAX_LATENCY:
+      return measure_latency (b, capture, row, rm);
+    case TKS_BUDGET_MAX_RUN:
+      return measure_run (b, capture, row, rm);
+    case TKS_BUDGET_MAX_SHARE:
+      return measure_share (self, capture, row, rm);
+    case TKS_BUDGET_PERIOD:
+    case TKS_BUDGET_MAX_JITTER:
+      return measure_activations (b, capture, row, period_budget, jitter_budget, rm);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Why the thread budget @b has no data. */
+static void
+thread_no_data (TksBudget  *b,
+                TksCapture *capture)
+{
+  if (b->kind == TKS_BUDGET_MAX_LATENCY && tks_capture_get_events (capture) == NULL)
+    set_no_data (b, _("no wake-ups: the capture has no events (record with --events)"));
+  else if (b->kind == TKS_BUDGET_MAX_LATENCY)
+    set_no_data (b, _("no wake-up of the thread in the capture"));
+  else if (b->kind == TKS_BUDGET_PERIOD || b->kind == TKS_BUDGET_MAX_JITTER)
+    set_no_data (b, _("fewer than two activations in the capture"));
+  else
+    set_no_data (b, _("the thread is not logged: its runs are unknown"));
+}
+
 static void
 check_thread (TksBudget     *b,
               TksBudgets    *self,
@@ -494,7 +734,6 @@ check_thread (TksBudget     *b,
               const TksBudget *period_budget,
               const TksBudget *jitter_budget)
 {
-  double tick_hz = tks_capture_get_tick_hz (capture);
   gboolean any = FALSE;
 
   b->n_total = 0;
@@ -502,109 +741,27 @@ check_thread (TksBudget     *b,
   for (guint r = 0; r < profile->len; r++)
     {
       const TksProfileRow *row = &g_array_index (profile, TksProfileRow, r);
-      const TksThread *t;
-      double m = NAN, at = NAN;
-      guint over = 0, total = 0;
+      RowMeasure rm;
 
       if (row->kind != TKS_SUBJECT_THREAD || g_strcmp0 (row->name, b->subject) != 0)
         continue;
-      t = tks_capture_get_thread (capture, row->index);
-      if (!row->measured)
+      if (!row->measured ||
+          !measure_thread_row (b, self, capture, row, period_budget, jitter_budget, &rm))
         continue;
 
-      switch (b->kind)
+      b->n_total += rm.total;
+      b->n_over += rm.over;
+      if (!any || rm.m > b->measured)
         {
-        case TKS_BUDGET_MAX_LATENCY:
-          {
-            TksEvents *events = tks_capture_get_events (capture);
-            guint n;
-            const TksWakeup *w;
-
-            if (events == NULL || row->n_latencies == 0)
-              continue;
-            m = row->max_latency_us * 1e-6;
-            at = row->max_latency_at;
-            w = tks_events_get_wakeups (events, &n);
-            for (guint i = 0; i < n; i++)
-              if (w[i].thread == row->index && !w[i].open)
-                {
-                  total++;
-                  over += beyond (tks_events_to_us (events, w[i].latency) * 1e-6, b->limit);
-                }
-          }
-          break;
-
-        case TKS_BUDGET_MAX_RUN:
-          if (isnan (row->max_run_us))
-            continue;
-          m = row->max_run_us * 1e-6;
-          at = row->max_run_at;
-          for (guint i = 0; i < t->n_runs; i++)
-            {
-              total++;
-              over += beyond ((t->runs[i].end - t->runs[i].begin) / tick_hz, b->limit);
-            }
-          break;
-
-        case TKS_BUDGET_MAX_SHARE:
-          m = tks_runs_max_window_share (t->runs, t->n_runs, tks_capture_get_start (capture),
-                                         tks_capture_get_end (capture),
-                                         self->share_window * tick_hz, &at);
-          /* the moment named: the busiest window's middle */
-          at += MIN (self->share_window * tick_hz,
-                     tks_capture_get_end (capture) - tks_capture_get_start (capture)) / 2;
-          break;
-
-        case TKS_BUDGET_PERIOD:
-        case TKS_BUDGET_MAX_JITTER:
-          {
-            g_autoptr(GArray) times = tks_thread_activations (capture, row->index, NAN, NAN, NULL);
-            TksActivationIntervals iv;
-            double period = period_budget != NULL ? period_budget->limit * tick_hz : NAN;
-            double tol = jitter_budget != NULL ? jitter_budget->limit * tick_hz : NAN;
-
-            tks_activation_intervals (&g_array_index (times, double, 0), times->len, period, tol, &iv);
-            if (iv.n_intervals == 0)
-              continue;
-            total = iv.n_intervals;
-            if (b->kind == TKS_BUDGET_PERIOD)
-              {
-                m = iv.mean / tick_hz;
-                at = iv.jitter_at;
-              }
-            else
-              {
-                m = iv.jitter / tick_hz;
-                at = iv.jitter_at;
-                over = iv.n_over;
-              }
-          }
-          break;
-
-        default:
-          g_assert_not_reached ();
-        }
-
-      b->n_total += total;
-      b->n_over += over;
-      if (!any || m > b->measured)
-        {
-          b->measured = m;
-          b->at = at;
+          b->measured = rm.m;
+          b->at = rm.at;
         }
       any = TRUE;
     }
 
   if (!any)
     {
-      if (b->kind == TKS_BUDGET_MAX_LATENCY && tks_capture_get_events (capture) == NULL)
-        set_no_data (b, _("no wake-ups: the capture has no events (record with --events)"));
-      else if (b->kind == TKS_BUDGET_MAX_LATENCY)
-        set_no_data (b, _("no wake-up of the thread in the capture"));
-      else if (b->kind == TKS_BUDGET_PERIOD || b->kind == TKS_BUDGET_MAX_JITTER)
-        set_no_data (b, _("fewer than two activations in the capture"));
-      else
-        set_no_data (b, _("the thread is not logged: its runs are unknown"));
+      thread_no_data (b, capture);
       return;
     }
 

@@ -106,6 +106,112 @@ append_entry (GString            *out,
                           entry->name);
 }
 
+/* Tickscope's own lines: the tick rate, the source, the trigger's name, what the input lost
+ * (unreadable lines, a damaged transfer: it stays visible in the copy), and the holes in the
+ * log, placed among the records written below. */
+static void
+append_meta (TksCapture *self,
+             GString    *out,
+             double      tick_hz)
+{
+  TksParsed *parsed = self->parsed;
+
+  if (tick_hz != TKS_TICK_HZ_DEFAULT)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_string_append_printf (out, "Tickscope tick-hz %s\n",
+                              g_ascii_dtostr (buf, sizeof buf, tick_hz));
+    }
+  if (safe_meta (self->source))
+    g_string_append_printf (out, "Tickscope source %s\n", self->source);
+  if (safe_meta (parsed->trigger_name))
+    g_string_append_printf (out, "Tickscope trigger-name %s\n", parsed->trigger_name);
+  for (guint w = 0; w < parsed->warnings->len; w++)
+    append_damage (out, (const char *) g_ptr_array_index (parsed->warnings, w) +
+                        g_array_index (parsed->warnings_saved, guint, w));
+  if (parsed->n_warnings > parsed->warnings->len)
+    g_string_append_printf (out, "Tickscope damage %u more warnings about the input not shown\n",
+                            parsed->n_warnings - parsed->warnings->len);
+  for (guint g = 0; g < self->n_gaps; g++)
+    g_string_append_printf (out, "Tickscope gap before record %u, ticks %u to %u, "
+                            "%" G_GUINT64_FORMAT " switches dropped\n",
+                            self->saved_gaps[g].index, self->saved_gaps[g].begin,
+                            self->saved_gaps[g].end, self->saved_gaps[g].dropped);
+}
+
+/* The entries kept (the switches the rebuild dropped are left out) among @entries from *@j up
+ * to @entry, added to *@n_kept_entries. */
+static void
+count_kept_entries (const TksParsed *parsed,
+                    const GArray    *entries,
+                    guint            entry,
+                    guint           *j,
+                    guint           *n_kept_entries)
+{
+  const TksRecord *r = (const TksRecord *) (gconstpointer) parsed->records->data;
+
+  for (; *j < entry && *j < entries->len; (*j)++)
+    {
+      const TksParsedEntry *e = &g_array_index (entries, TksParsedEntry, *j);
+
+      *n_kept_entries += e->kind != TKS_EVENT_SWITCH ||
+                         (e->record < parsed->records->len &&
+                          !(r[e->record].flags & TKS_RECORD_DROPPED));
+    }
+}
+
+/* The width of the record tick, and a recording's heartbeats, placed among the records
+ * written below. */
+static void
+append_beats (const TksParsed *parsed,
+              GString         *out)
+{
+  const TksRecord *r = (const TksRecord *) (gconstpointer) parsed->records->data;
+
+  if (parsed->tick_bits != 0)
+    g_string_append_printf (out, "Tickscope tick-bits %u\n", parsed->tick_bits);
+  for (guint b = 0, i = 0, n_kept = 0, j = 0, n_kept_entries = 0; b < parsed->beats->len; b++)
+    {
+      const TksParsedBeat *beat = &g_array_index (parsed->beats, TksParsedBeat, b);
+
+      for (; i < beat->index && i < parsed->records->len; i++)
+        n_kept += !(r[i].flags & TKS_RECORD_DROPPED);
+      g_string_append_printf (out, "Tickscope beat before record %u, ", n_kept);
+      if (parsed->events != NULL && beat->entry != G_MAXUINT)
+        {
+          /* among the entries written */
+          count_kept_entries (parsed, parsed->events->entries, beat->entry, &j, &n_kept_entries);
+          g_string_append_printf (out, "entry %u, ", n_kept_entries);
+        }
+      g_string_append_printf (out, "tick %u\n", beat->tick);
+    }
+}
+
+/* The thread list and the log, as the board's shell prints them. */
+static void
+append_list_and_log (const TksParsed *parsed,
+                     GString         *out)
+{
+  const TksRecord *r = (const TksRecord *) (gconstpointer) parsed->records->data;
+
+  g_string_append (out, "threads_list\n");
+  for (guint i = 0; i < parsed->live->len; i++)
+    append_entry (out, g_ptr_array_index (parsed->live, i));
+  g_string_append (out, "Deleted threads: \n");
+  for (guint i = 0; i < parsed->deleted->len; i++)
+    append_entry (out, g_ptr_array_index (parsed->deleted, i));
+  g_string_append (out, "ch> \n");
+
+  g_string_append (out, "threads_timestamps\n");
+  if (parsed->has_trigger)
+    g_string_append_printf (out, "Triggered at %7u\n", parsed->trigger_tick);
+  for (guint i = 0; i < parsed->records->len; i++)
+    if (!(r[i].flags & TKS_RECORD_DROPPED))
+      g_string_append_printf (out, "From %2u to %2u at %7u\n", r[i].out, r[i].in, r[i].tick);
+  g_string_append (out, "ch> \n");
+}
+
 gboolean
 tks_capture_write (TksCapture         *self,
                    GString            *out,
@@ -114,7 +220,6 @@ tks_capture_write (TksCapture         *self,
 {
   TksParsed *parsed;
   TksSavedView whole;
-  const TksRecord *r;
 
   g_return_val_if_fail (TKS_IS_CAPTURE (self), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -141,79 +246,13 @@ tks_capture_write (TksCapture         *self,
 
   /* Tickscope's own lines: the original loader reads four floats here and ignores the rest. */
   g_string_append (out, "Tickscope capture 1\n");
-  if (tick_hz != TKS_TICK_HZ_DEFAULT)
-    {
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-      g_string_append_printf (out, "Tickscope tick-hz %s\n",
-                              g_ascii_dtostr (buf, sizeof buf, tick_hz));
-    }
-  if (safe_meta (self->source))
-    g_string_append_printf (out, "Tickscope source %s\n", self->source);
-  if (safe_meta (parsed->trigger_name))
-    g_string_append_printf (out, "Tickscope trigger-name %s\n", parsed->trigger_name);
-  /* What the input lost (unreadable lines, a damaged transfer) stays visible in the copy. */
-  for (guint w = 0; w < parsed->warnings->len; w++)
-    append_damage (out, (const char *) g_ptr_array_index (parsed->warnings, w) +
-                        g_array_index (parsed->warnings_saved, guint, w));
-  if (parsed->n_warnings > parsed->warnings->len)
-    g_string_append_printf (out, "Tickscope damage %u more warnings about the input not shown\n",
-                            parsed->n_warnings - parsed->warnings->len);
-  /* The holes in the log, placed among the records written below. */
-  for (guint g = 0; g < self->n_gaps; g++)
-    g_string_append_printf (out, "Tickscope gap before record %u, ticks %u to %u, "
-                            "%" G_GUINT64_FORMAT " switches dropped\n",
-                            self->saved_gaps[g].index, self->saved_gaps[g].begin,
-                            self->saved_gaps[g].end, self->saved_gaps[g].dropped);
-  /* The width of the record tick, and a recording's heartbeats, placed among the records
-   * written below. */
-  if (parsed->tick_bits != 0)
-    g_string_append_printf (out, "Tickscope tick-bits %u\n", parsed->tick_bits);
-  r = (const TksRecord *) (gconstpointer) parsed->records->data;
-  for (guint b = 0, i = 0, n_kept = 0, j = 0, n_kept_entries = 0; b < parsed->beats->len; b++)
-    {
-      const TksParsedBeat *beat = &g_array_index (parsed->beats, TksParsedBeat, b);
-
-      for (; i < beat->index && i < parsed->records->len; i++)
-        n_kept += !(r[i].flags & TKS_RECORD_DROPPED);
-      g_string_append_printf (out, "Tickscope beat before record %u, ", n_kept);
-      if (parsed->events != NULL && beat->entry != G_MAXUINT)
-        {
-          /* among the entries written (the switches the rebuild dropped are left out) */
-          const GArray *entries = parsed->events->entries;
-
-          for (; j < beat->entry && j < entries->len; j++)
-            {
-              const TksParsedEntry *e = &g_array_index (entries, TksParsedEntry, j);
-
-              n_kept_entries += e->kind != TKS_EVENT_SWITCH ||
-                                (e->record < parsed->records->len &&
-                                 !(r[e->record].flags & TKS_RECORD_DROPPED));
-            }
-          g_string_append_printf (out, "entry %u, ", n_kept_entries);
-        }
-      g_string_append_printf (out, "tick %u\n", beat->tick);
-    }
+  append_meta (self, out, tick_hz);
+  append_beats (parsed, out);
   /* The events of a dump version 2, on lines of their own. */
   if (parsed->events != NULL)
     tks_parsed_events_write (parsed->events, parsed->records, out);
 
-  g_string_append (out, "threads_list\n");
-  for (guint i = 0; i < parsed->live->len; i++)
-    append_entry (out, g_ptr_array_index (parsed->live, i));
-  g_string_append (out, "Deleted threads: \n");
-  for (guint i = 0; i < parsed->deleted->len; i++)
-    append_entry (out, g_ptr_array_index (parsed->deleted, i));
-  g_string_append (out, "ch> \n");
-
-  g_string_append (out, "threads_timestamps\n");
-  if (parsed->has_trigger)
-    g_string_append_printf (out, "Triggered at %7u\n", parsed->trigger_tick);
-  r = (const TksRecord *) (gconstpointer) parsed->records->data;
-  for (guint i = 0; i < parsed->records->len; i++)
-    if (!(r[i].flags & TKS_RECORD_DROPPED))
-      g_string_append_printf (out, "From %2u to %2u at %7u\n", r[i].out, r[i].in, r[i].tick);
-  g_string_append (out, "ch> \n");
+  append_list_and_log (parsed, out);
   return TRUE;
 }
 

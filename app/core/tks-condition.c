@@ -237,6 +237,127 @@ name_what (TksConditionKind kind)
          : kind == TKS_CONDITION_MARKER ? _("marker") : _("thread");
 }
 
+/* The kind of condition the first word @token names. */
+static gboolean
+parse_kind (const char       *text,
+            const Token      *token,
+            TksConditionKind *kind,
+            GError          **error)
+{
+  if (g_str_equal (token->text, "off") || g_str_equal (token->text, "none"))
+    *kind = TKS_CONDITION_OFF;
+  else if (g_str_equal (token->text, "latency") || g_str_equal (token->text, "wakeup")
+           || g_str_equal (token->text, "wake-up"))
+    *kind = TKS_CONDITION_LATENCY;
+  else if (g_str_equal (token->text, "run"))
+    *kind = TKS_CONDITION_RUN;
+  else if (g_str_equal (token->text, "irq") || g_str_equal (token->text, "handler"))
+    *kind = TKS_CONDITION_IRQ;
+  else if (g_str_equal (token->text, "marker"))
+    *kind = TKS_CONDITION_MARKER;
+  else
+    {
+      fail_at (error, text, token->column,
+               _("“%s” is not a kind of condition: say latency, run, irq, marker or off"),
+               token->text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* “marker NAME [= VALUE]”, from token *@i on (moved past what it takes). */
+static gboolean
+parse_marker (const char    *text,
+              GArray        *tokens,
+              guint         *i,
+              TksCondition  *c,
+              GError       **error)
+{
+  const Token *token;
+  guint64 value;
+
+  if (*i >= tokens->len || g_array_index (tokens, Token, *i).kind != TOKEN_WORD)
+    {
+      fail_at (error, text, *i < tokens->len ? g_array_index (tokens, Token, *i).column : 0,
+               _("name the marker: marker NAME or marker NAME = VALUE"));
+      return FALSE;
+    }
+  if (!read_name (text, &g_array_index (tokens, Token, *i), name_what (c->kind), c->name, error))
+    return FALSE;
+  (*i)++;
+  if (*i >= tokens->len)
+    return TRUE;
+
+  token = &g_array_index (tokens, Token, *i);
+  if (token->kind != TOKEN_EQUAL)
+    {
+      fail_at (error, text, token->column,
+               _("a marker is compared with “=” only: marker NAME = VALUE"));
+      return FALSE;
+    }
+  if (++(*i) >= tokens->len)
+    {
+      fail_at (error, text, 0, _("the marker's value is missing after “=”"));
+      return FALSE;
+    }
+  token = &g_array_index (tokens, Token, *i);
+  if (!read_number (token->text, &value))
+    {
+      fail_at (error, text, token->column,
+               _("“%s” is not a value the board compares: a whole number from 0 to %u"),
+               token->text, TKS_CONDITION_NUMBER_MAX);
+      return FALSE;
+    }
+  c->has_value = TRUE;
+  c->value = (guint32) value;
+  (*i)++;
+  return TRUE;
+}
+
+/* “KIND [NAME] > TIME” after the kind, from token *@i on (moved past what it takes). */
+static gboolean
+parse_limit (const char    *text,
+             GArray        *tokens,
+             guint         *i,
+             TksCondition  *c,
+             GError       **error)
+{
+  const Token *token;
+
+  if (*i < tokens->len && g_array_index (tokens, Token, *i).kind == TOKEN_WORD)
+    {
+      if (!read_name (text, &g_array_index (tokens, Token, *i), name_what (c->kind), c->name,
+                      error))
+        return FALSE;
+      (*i)++;
+    }
+  if (*i >= tokens->len)
+    {
+      /* Translators: the kind of condition, as typed (latency, run, irq) */
+      fail_at (error, text, 0, _("the limit is missing: %s [NAME] > TIME, e.g. > 1000us"),
+               g_array_index (tokens, Token, 0).text);
+      return FALSE;
+    }
+  token = &g_array_index (tokens, Token, *i);
+  if (token->kind != TOKEN_ABOVE)
+    {
+      if (token->kind == TOKEN_WORD)
+        fail_at (error, text, token->column,
+                 _("“%s”: one name only, then “>” and a time"), token->text);
+      else
+        fail_at (error, text, token->column,
+                 _("“%s” is not offered: the board sets the trigger on a time above a limit "
+                   "(“>”)"), token->text);
+      return FALSE;
+    }
+  if (++(*i) >= tokens->len)
+    {
+      fail_at (error, text, 0, _("the time is missing after “>”"));
+      return FALSE;
+    }
+  return read_time (text, tokens, i, &c->limit_us, error);
+}
+
 gboolean
 tks_condition_parse (const char    *text,
                      TksCondition  *condition,
@@ -256,102 +377,13 @@ tks_condition_parse (const char    *text,
       fail_at (error, text, 0, _("the condition is empty: say latency, run, irq, marker or off"));
       return FALSE;
     }
-  token = &g_array_index (tokens, Token, 0);
-  if (g_str_equal (token->text, "off") || g_str_equal (token->text, "none"))
-    c.kind = TKS_CONDITION_OFF;
-  else if (g_str_equal (token->text, "latency") || g_str_equal (token->text, "wakeup")
-           || g_str_equal (token->text, "wake-up"))
-    c.kind = TKS_CONDITION_LATENCY;
-  else if (g_str_equal (token->text, "run"))
-    c.kind = TKS_CONDITION_RUN;
-  else if (g_str_equal (token->text, "irq") || g_str_equal (token->text, "handler"))
-    c.kind = TKS_CONDITION_IRQ;
-  else if (g_str_equal (token->text, "marker"))
-    c.kind = TKS_CONDITION_MARKER;
-  else
-    {
-      fail_at (error, text, token->column,
-               _("“%s” is not a kind of condition: say latency, run, irq, marker or off"),
-               token->text);
-      return FALSE;
-    }
-
-  if (c.kind == TKS_CONDITION_MARKER)
-    {
-      if (i >= tokens->len || g_array_index (tokens, Token, i).kind != TOKEN_WORD)
-        {
-          fail_at (error, text, i < tokens->len ? g_array_index (tokens, Token, i).column : 0,
-                   _("name the marker: marker NAME or marker NAME = VALUE"));
-          return FALSE;
-        }
-      if (!read_name (text, &g_array_index (tokens, Token, i), name_what (c.kind), c.name, error))
-        return FALSE;
-      i++;
-      if (i < tokens->len)
-        {
-          guint64 value;
-
-          token = &g_array_index (tokens, Token, i);
-          if (token->kind != TOKEN_EQUAL)
-            {
-              fail_at (error, text, token->column,
-                       _("a marker is compared with “=” only: marker NAME = VALUE"));
-              return FALSE;
-            }
-          if (++i >= tokens->len)
-            {
-              fail_at (error, text, 0, _("the marker's value is missing after “=”"));
-              return FALSE;
-            }
-          token = &g_array_index (tokens, Token, i);
-          if (!read_number (token->text, &value))
-            {
-              fail_at (error, text, token->column,
-                       _("“%s” is not a value the board compares: a whole number from 0 to %u"),
-                       token->text, TKS_CONDITION_NUMBER_MAX);
-              return FALSE;
-            }
-          c.has_value = TRUE;
-          c.value = (guint32) value;
-          i++;
-        }
-    }
-  else if (c.kind != TKS_CONDITION_OFF)
-    {
-      if (i < tokens->len && g_array_index (tokens, Token, i).kind == TOKEN_WORD)
-        {
-          if (!read_name (text, &g_array_index (tokens, Token, i), name_what (c.kind), c.name,
-                          error))
-            return FALSE;
-          i++;
-        }
-      if (i >= tokens->len)
-        {
-          /* Translators: the kind of condition, as typed (latency, run, irq) */
-          fail_at (error, text, 0, _("the limit is missing: %s [NAME] > TIME, e.g. > 1000us"),
-                   g_array_index (tokens, Token, 0).text);
-          return FALSE;
-        }
-      token = &g_array_index (tokens, Token, i);
-      if (token->kind != TOKEN_ABOVE)
-        {
-          if (token->kind == TOKEN_WORD)
-            fail_at (error, text, token->column,
-                     _("“%s”: one name only, then “>” and a time"), token->text);
-          else
-            fail_at (error, text, token->column,
-                     _("“%s” is not offered: the board sets the trigger on a time above a limit "
-                       "(“>”)"), token->text);
-          return FALSE;
-        }
-      if (++i >= tokens->len)
-        {
-          fail_at (error, text, 0, _("the time is missing after “>”"));
-          return FALSE;
-        }
-      if (!read_time (text, tokens, &i, &c.limit_us, error))
-        return FALSE;
-    }
+  if (!parse_kind (text, &g_array_index (tokens, Token, 0), &c.kind, error))
+    return FALSE;
+  if (c.kind == TKS_CONDITION_MARKER && !parse_marker (text, tokens, &i, &c, error))
+    return FALSE;
+  if (c.kind != TKS_CONDITION_MARKER && c.kind != TKS_CONDITION_OFF &&
+      !parse_limit (text, tokens, &i, &c, error))
+    return FALSE;
 
   if (i < tokens->len)
     {
@@ -512,6 +544,56 @@ tks_condition_describe (const TksCondition *condition)
     }
 }
 
+/* A board's “marker NAME [= VALUE]” (@n words). */
+static gboolean
+marker_from_board (char         **words,
+                   guint          n,
+                   TksCondition  *c)
+{
+  guint64 number;
+
+  if (strlen (words[1]) == 0 || strlen (words[1]) > TKS_CONDITION_NAME_MAX)
+    return FALSE;
+  c->kind = TKS_CONDITION_MARKER;
+  strcpy (c->name, words[1]);
+  if (n == 4)
+    {
+      if (!g_str_equal (words[2], "=") || !read_number (words[3], &number))
+        return FALSE;
+      c->has_value = TRUE;
+      c->value = (guint32) number;
+    }
+  return TRUE;
+}
+
+/* A board's “KIND above N us [of NAME]” (@n words). */
+static gboolean
+limit_from_board (char         **words,
+                  guint          n,
+                  TksCondition  *c)
+{
+  guint64 number;
+  guint k;
+
+  if (!read_number (words[2], &number))
+    return FALSE;
+  for (k = TKS_CONDITION_LATENCY; k <= TKS_CONDITION_IRQ; k++)
+    if (g_str_equal (words[0], board_words[k]))
+      break;
+  if (k > TKS_CONDITION_IRQ)
+    return FALSE;
+  c->kind = k;
+  c->limit_us = (guint32) number;
+  if (n == 6)
+    {
+      if (!g_str_equal (words[4], "of") || strlen (words[5]) == 0
+          || strlen (words[5]) > TKS_CONDITION_NAME_MAX)
+        return FALSE;
+      strcpy (c->name, words[5]);
+    }
+  return TRUE;
+}
+
 gboolean
 tks_condition_from_board (const char   *text,
                           TksCondition *condition)
@@ -519,7 +601,6 @@ tks_condition_from_board (const char   *text,
   TksCondition c = { 0 };
   g_auto(GStrv) words = NULL;
   guint n;
-  guint64 number;
 
   g_return_val_if_fail (condition != NULL, FALSE);
 
@@ -531,37 +612,13 @@ tks_condition_from_board (const char   *text,
     c.kind = TKS_CONDITION_OFF;
   else if ((n == 2 || n == 4) && g_str_equal (words[0], "marker"))
     {
-      if (strlen (words[1]) == 0 || strlen (words[1]) > TKS_CONDITION_NAME_MAX)
+      if (!marker_from_board (words, n, &c))
         return FALSE;
-      c.kind = TKS_CONDITION_MARKER;
-      strcpy (c.name, words[1]);
-      if (n == 4)
-        {
-          if (!g_str_equal (words[2], "=") || !read_number (words[3], &number))
-            return FALSE;
-          c.has_value = TRUE;
-          c.value = (guint32) number;
-        }
     }
-  else if ((n == 4 || n == 6) && g_str_equal (words[1], "above") && g_str_equal (words[3], "us")
-           && read_number (words[2], &number))
+  else if ((n == 4 || n == 6) && g_str_equal (words[1], "above") && g_str_equal (words[3], "us"))
     {
-      guint k;
-
-      for (k = TKS_CONDITION_LATENCY; k <= TKS_CONDITION_IRQ; k++)
-        if (g_str_equal (words[0], board_words[k]))
-          break;
-      if (k > TKS_CONDITION_IRQ)
+      if (!limit_from_board (words, n, &c))
         return FALSE;
-      c.kind = k;
-      c.limit_us = (guint32) number;
-      if (n == 6)
-        {
-          if (!g_str_equal (words[4], "of") || strlen (words[5]) == 0
-              || strlen (words[5]) > TKS_CONDITION_NAME_MAX)
-            return FALSE;
-          strcpy (c.name, words[5]);
-        }
     }
   else
     return FALSE;

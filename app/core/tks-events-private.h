@@ -127,6 +127,29 @@ gboolean         tks_parsed_events_tick_span  (TksParsedEvents *events,
                                                gint64          *first,
                                                gint64          *last);
 
+/* An entry placed (tks-events-place.c). */
+typedef struct
+{
+  gint64 tick;    /* unwrapped, the first entry's tick as printed */
+  gint64 count;   /* unwrapped counter, the first entry's value as printed (ticks without) */
+  double frac;    /* place inside the tick, [0, 1) */
+} TksPlacedEntry;
+
+/* The entries on the timeline: all but the switches the rebuild dropped; @map: their indices
+ * among all. */
+TksParsedEntry  *tks_parsed_events_kept_entries (TksParsedEvents *ev,
+                                                 const GArray    *records,
+                                                 guint          **map,
+                                                 guint           *n_kept);
+/* Places the @n entries @e, @map their indices among all (see tks-events.h, and
+ * docs/rebuild.md). */
+TksPlacedEntry  *tks_parsed_events_place        (TksParsedEvents      *ev,
+                                                 const TksParsedEntry *e,
+                                                 const guint          *map,
+                                                 guint                 n,
+                                                 double                tick_hz,
+                                                 const GArray         *beats);
+
 /* Builds the model once the runs are rebuilt (tks-events.c): @record_pos the place the
  * rebuild gave each record (NAN when it dropped it), @entry_threads by entry the thread index
  * a Ready names and a switch switches in (G_MAXUINT when none). */

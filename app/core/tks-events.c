@@ -7,7 +7,6 @@
 
 #include "tks-events-private.h"
 
-#define COUNTER_PERIOD ((gint64) 1 << 32)
 
 /* What held the CPU after an entry: the innermost handler under way (depth > 0), else the
  * thread switched in last. */
@@ -38,241 +37,6 @@ struct _TksEvents
   TksTime        trigger;
   guint          unmatched[TKS_N_UNMATCHED];
 };
-
-/* ------------------------------------------------------------------------------------------ */
-/* Placement: unwrapped ticks and counter, and each entry's place inside its tick.             */
-
-typedef struct
-{
-  gint64 tick;    /* unwrapped, the first entry's tick as printed */
-  gint64 count;   /* unwrapped counter, the first entry's value as printed (ticks without) */
-  double frac;    /* place inside the tick, [0, 1) */
-} Placed;
-
-/* The entries on the timeline: all but the switches the rebuild dropped (a save leaves them
- * out too, so a saved capture places the others the same); @map: their indices among all. */
-static TksParsedEntry *
-kept_entries (TksParsedEvents *ev,
-              const GArray    *records,
-              guint          **map,
-              guint           *n_kept)
-{
-  const TksParsedEntry *e = (const TksParsedEntry *) (gconstpointer) ev->entries->data;
-  const TksRecord *r = (const TksRecord *) (gconstpointer) records->data;
-  TksParsedEntry *kept = g_new (TksParsedEntry, MAX (ev->entries->len, 1));
-  guint n = 0;
-
-  *map = g_new (guint, MAX (ev->entries->len, 1));
-  for (guint i = 0; i < ev->entries->len; i++)
-    if (e[i].kind != TKS_EVENT_SWITCH ||
-        (e[i].record < records->len && !(r[e[i].record].flags & TKS_RECORD_DROPPED)))
-      {
-        (*map)[n] = i;
-        kept[n++] = e[i];
-      }
-  *n_kept = n;
-  return kept;
-}
-
-/* The ticks of the @n entries @e (@map: their indices among all the entries read) unwrapped
- * into @ticks, each from the one before: a smaller tick is a wrap. A recording's heartbeats
- * (@beats, TksParsedBeat, may be NULL) between two entries carry the time over a quiet stretch
- * of more than half a wrap, as they carry the records in the rebuild: each one less than half
- * a wrap ahead of the time reached moves it on; one further ahead is behind it and tells
- * nothing. */
-static void
-unwrap_ticks (const TksParsedEvents *ev,
-              const TksParsedEntry  *e,
-              const guint           *map,
-              guint                  n,
-              const GArray          *beats,
-              gint64                *ticks)
-{
-  gint64 period = ev->tick_period;
-  guint n_beats = beats != NULL ? beats->len : 0, b = 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      gint64 at = i > 0 ? ticks[i - 1] : -1;
-
-      for (; b < n_beats && g_array_index (beats, TksParsedBeat, b).entry <= map[i]; b++)
-        {
-          gint64 t = (gint64) g_array_index (beats, TksParsedBeat, b).tick & (period - 1);
-          gint64 step = at < 0 ? 0 : ((t - at % period) % period + period) % period;
-
-          if (at >= 0 && step < period / 2)
-            at += step;
-        }
-      ticks[i] = at < 0 ? (gint64) e[i].tick
-                        : at + (((gint64) e[i].tick - at % period) % period + period) % period;
-    }
-}
-
-/* Places the @n entries @e, @map their indices among all (see tks-events.h, and
- * docs/rebuild.md). */
-static Placed *
-place (TksParsedEvents      *ev,
-       const TksParsedEntry *e,
-       const guint          *map,
-       guint                 n,
-       double                tick_hz,
-       const GArray         *beats)
-{
-  Placed *pl = g_new0 (Placed, MAX (n, 1));
-  g_autofree gint64 *ticks = g_new (gint64, MAX (n, 1));
-  double counts_per_tick = ev->has_counter && ev->info.counter_hz > 0
-                           ? (double) ev->info.counter_hz / tick_hz : 0.0;
-
-  unwrap_ticks (ev, e, map, n, beats, ticks);
-  for (guint i = 0; i < n; i++)
-    {
-      pl[i].tick = ticks[i];
-      if (i == 0)
-        {
-          pl[i].count = ev->has_counter ? (gint64) e[i].counter : (gint64) e[i].tick;
-          continue;
-        }
-      if (ev->has_counter)
-        {
-          /* The difference modulo 2^32, plus the wraps that bring it closest to the ticks. */
-          gint64 d = (gint64) (guint32) (e[i].counter - e[i - 1].counter);
-          double expected = (double) (pl[i].tick - pl[i - 1].tick) * counts_per_tick;
-          double wraps = floor ((expected - (double) d) / (double) COUNTER_PERIOD + 0.5);
-
-          /* (a hostile input's ticks could make it overflow 64 bits: it stops wrapping) */
-          if ((double) pl[i - 1].count + expected > 4e18)
-            wraps = 0;
-
-          pl[i].count = pl[i - 1].count + d + (gint64) MAX (wraps, 0.0) * COUNTER_PERIOD;
-        }
-      else
-        pl[i].count = pl[i].tick;
-    }
-
-  if (counts_per_tick > 0)
-    {
-      /* The counter places each entry: pos = count / counts_per_tick + phase, with the phase
-       * that keeps every entry of a stretch inside its tick ([tick, tick + 1)); where the
-       * counter disagrees with the ticks (it stopped while the CPU slept, or the input says
-       * so), a new stretch begins with its own phase. The earliest phase is taken: an entry
-       * just after a tick's interrupt lies at its start. */
-      guint start = 0;
-      double lo = -INFINITY, hi = INFINITY;
-
-      for (guint i = 0; i <= n; i++)
-        {
-          double a = 0, b = 0;
-
-          if (i < n)
-            {
-              double c = (double) (pl[i].count - pl[0].count) / counts_per_tick;
-              double t = (double) (pl[i].tick - pl[0].tick);
-
-              a = t - c;
-              b = t + 1.0 - c;
-              if (MAX (lo, a) < MIN (hi, b))
-                {
-                  lo = MAX (lo, a);
-                  hi = MIN (hi, b);
-                  continue;
-                }
-            }
-          for (guint j = start; j < i; j++)
-            {
-              double c = (double) (pl[j].count - pl[0].count) / counts_per_tick;
-              double t = (double) (pl[j].tick - pl[0].tick);
-
-              pl[j].frac = CLAMP (c + lo - t, 0.0, nextafter (1.0, 0.0));
-              if (j > 0 && pl[j].tick == pl[j - 1].tick && pl[j].frac < pl[j - 1].frac)
-                pl[j].frac = pl[j - 1].frac;
-            }
-          start = i;
-          lo = a;
-          hi = b;
-        }
-    }
-  else
-    {
-      /* Ticks only: the entries of a tick share it evenly, in their order. */
-      for (guint i = 0; i < n;)
-        {
-          guint k = i;
-
-          while (k < n && pl[k].tick == pl[i].tick)
-            k++;
-          for (guint j = i; j < k; j++)
-            pl[j].frac = (double) (j - i) / (double) (k - i);
-          i = k;
-        }
-    }
-  return pl;
-}
-
-gboolean
-tks_parsed_events_tick_span (TksParsedEvents *events,
-                             const GArray    *records,
-                             const GArray    *beats,
-                             gint64          *first,
-                             gint64          *last)
-{
-  g_autofree TksParsedEntry *e = NULL;
-  g_autofree guint *map = NULL;
-  g_autofree gint64 *ticks = NULL;
-  guint n;
-
-  if (events == NULL)
-    return FALSE;
-  e = kept_entries (events, records, &map, &n);
-  for (guint i = 0; i < n; i++)
-    if (e[i].kind == TKS_EVENT_SWITCH)
-      {
-        /* the ticks only, as the rebuild unwraps them */
-        ticks = g_new (gint64, n);
-        unwrap_ticks (events, e, map, n, beats, ticks);
-        *first = ticks[0] - ticks[i];
-        *last = ticks[n - 1] - ticks[i];
-        return TRUE;
-      }
-  return FALSE;
-}
-
-double *
-tks_parsed_events_fractions (TksParsedEvents *events,
-                             const GArray    *records,
-                             const GArray    *beats,
-                             double           tick_hz)
-{
-  g_autofree Placed *pl = NULL;
-  g_autofree TksParsedEntry *e = NULL;
-  g_autofree guint *map = NULL;
-  double *fractions;
-  guint n;
-
-  if (events == NULL)
-    return NULL;
-  e = kept_entries (events, records, &map, &n);
-  pl = place (events, e, map, n, tick_hz, beats);
-  fractions = g_new0 (double, MAX (records->len, 1));
-  for (guint i = 0; i < n; i++)
-    if (e[i].kind == TKS_EVENT_SWITCH)
-      fractions[e[i].record] = pl[i].frac;
-  /* The records of one tick keep their order whatever the entries between them say (a
-   * garbled tick among the events unwraps differently): their places never go back. */
-  {
-    const TksRecord *r = (const TksRecord *) (gconstpointer) records->data;
-    guint prev = G_MAXUINT;
-
-    for (guint i = 0; i < records->len; i++)
-      {
-        if (r[i].flags & TKS_RECORD_DROPPED)
-          continue;
-        if (prev != G_MAXUINT && r[i].tick == r[prev].tick && fractions[i] < fractions[prev])
-          fractions[i] = fractions[prev];
-        prev = i;
-      }
-  }
-  return fractions;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Build                                                                                        */
@@ -602,45 +366,180 @@ compare_wakeups (gconstpointer a,
   return wa->thread < wb->thread ? -1 : wa->thread > wb->thread ? 1 : 0;
 }
 
-TksEvents *
-tks_events_build (TksCapture      *capture,
-                  TksParsedEvents *ev,
-                  const double    *record_pos,
-                  const guint     *entry_threads)
+/* The walk through the entries: the CPU, the state channels' open slices, the wake-ups. */
+typedef struct
 {
-  TksEvents *self = g_new0 (TksEvents, 1);
-  g_autofree guint *map = NULL;
-  guint n;
-  g_autofree TksParsedEntry *e = kept_entries (ev, capture->parsed->records, &map, &n);
-  g_autofree Placed *pl = place (ev, e, map, n, tks_capture_get_tick_hz (capture),
-                                 capture->parsed->beats);
-  double offset = 0;
-  Build b = { self, ev };
-  g_autoptr(GArray) holes = hole_places (capture->parsed->gaps);
-  guint next_hole = 0;
-  Cpu cpu = { .irqs = g_array_new (FALSE, FALSE, sizeof (Open)) };
-  g_autoptr(GPtrArray) states = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g_autoptr(GHashTable) state_index = g_hash_table_new (NULL, NULL);
-  g_autoptr(GArray) wakeups = g_array_new (FALSE, FALSE, sizeof (TksWakeup));
-  g_autoptr(GHashTable) pending = g_hash_table_new (NULL, NULL); /* thread => wakeup + 1 */
-  guint running = G_MAXUINT;  /* the thread switched in last */
-  guint n_threads = tks_capture_get_n_threads (capture);
+  Cpu         cpu;
+  GPtrArray  *states;       /* GArray of Open per channel: its slices under way */
+  GHashTable *state_index;  /* channel => index in states */
+  GArray     *wakeups;      /* TksWakeup */
+  GHashTable *pending;      /* thread => wakeup + 1 */
+  guint       running;      /* the thread switched in last */
+  guint       n_threads;
+} Walk;
 
-  self->capture = capture;
-  self->info = ev->info;
-  self->info.options = self->options = g_strdup (ev->options);
-  self->info.condition = self->condition = g_strdup (ev->condition);
-  self->has_counter = ev->has_counter && ev->info.counter_hz > 0;
-  self->names = name_table_new (g_free);
-  for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
+/* A state channel's slice begins, or the innermost under way ends. */
+static void
+walk_state (Build         *b,
+            Walk          *walk,
+            TksEventEntry *en)
+{
+  TksEvents *self = b->self;
+  TksParsedEvents *ev = b->ev;
+  gpointer found;
+  GArray *stack;
+  Open open = { .id = en->a, .label = en->b, .begin = en->time };
+
+  if (!g_hash_table_lookup_extended (walk->state_index, GUINT_TO_POINTER (en->a), NULL, &found))
     {
-      self->tracks[k] = g_array_new (FALSE, FALSE, sizeof (TksTrack));
-      self->items[k] = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      found = GUINT_TO_POINTER (walk->states->len);
+      g_ptr_array_add (walk->states, g_array_new (FALSE, FALSE, sizeof (Open)));
+      g_hash_table_insert (walk->state_index, GUINT_TO_POINTER (en->a), found);
+      items_of (b, TKS_TRACK_STATE, en->a);
     }
-  b.index = name_table_new (NULL);
+  stack = g_ptr_array_index (walk->states, GPOINTER_TO_UINT (found));
+  if (en->kind == TKS_EVENT_STATE_BEGIN)
+    {
+      intern_name (self, ev, TKS_NAME_STATE, en->b);
+      g_array_append_val (stack, open);
+      return;
+    }
+  if (stack->len > 0)
+    {
+      open = g_array_index (stack, Open, stack->len - 1);
+      g_array_set_size (stack, stack->len - 1);
+    }
+  else
+    open = (Open) { .id = en->a, .begin = b->first, .flags = TKS_SLICE_OPEN_BEGIN };
+  add_slice (b, TKS_TRACK_STATE, en->a, &open, en->time, stack->len,
+             open.flags & TKS_SLICE_OPEN_BEGIN
+             ? intern_name (self, ev, TKS_NAME_STATE, 0)
+             : intern_name (self, ev, TKS_NAME_STATE, open.label), 0);
+}
 
-  /* The ticks of the rebuild: its place of the first switch it kept (the tick is unwrapped
-   * there, and moved to the trigger's epoch). */
+/* Entry @i makes @thread ready: a wake-up begins, unless one is already waiting. */
+static void
+walk_ready (Walk          *walk,
+            TksEventEntry *en,
+            guint          i,
+            guint          thread)
+{
+  TksWakeup w = { .thread = thread, .number = en->a, .ready = en->time,
+                  .run = en->time, .open = TRUE, .ready_entry = i,
+                  .run_entry = G_MAXUINT };
+
+  /* What made it ready: the handler under way, else the running thread. */
+  if (walk->cpu.irqs->len > 0)
+    {
+      w.waker_kind = TKS_WAKER_HANDLER;
+      w.waker = g_array_index (walk->cpu.irqs, Open, walk->cpu.irqs->len - 1).id;
+    }
+  else if (walk->running != G_MAXUINT)
+    {
+      w.waker_kind = TKS_WAKER_THREAD;
+      w.waker = walk->running;
+    }
+
+  /* A thread made ready twice before it runs: its latency runs from the first. */
+  if (thread < walk->n_threads && g_hash_table_contains (walk->pending, GUINT_TO_POINTER (thread)))
+    return;
+  g_array_append_val (walk->wakeups, w);
+  if (thread < walk->n_threads)
+    g_hash_table_insert (walk->pending, GUINT_TO_POINTER (thread),
+                         GUINT_TO_POINTER (walk->wakeups->len));
+}
+
+/* Entry @i switches @thread in: its wake-up, if one waits, ends. */
+static void
+walk_switch (Build         *b,
+             Walk          *walk,
+             TksEventEntry *en,
+             guint          i,
+             guint          thread)
+{
+  guint w;
+
+  cpu_in_thread (b, &walk->cpu);
+  w = thread < walk->n_threads
+      ? GPOINTER_TO_UINT (g_hash_table_lookup (walk->pending, GUINT_TO_POINTER (thread)))
+      : 0;
+  if (w > 0)
+    {
+      TksWakeup *wk = &g_array_index (walk->wakeups, TksWakeup, w - 1);
+
+      wk->run = en->time;
+      wk->latency = en->time.time - wk->ready.time;
+      wk->open = FALSE;
+      wk->run_entry = i;
+      g_hash_table_remove (walk->pending, GUINT_TO_POINTER (thread));
+    }
+  walk->running = thread < walk->n_threads ? thread : G_MAXUINT;
+}
+
+/* Entry @i, of @thread when it names one (a Ready, a switch). */
+static void
+walk_entry (Build         *b,
+            Walk          *walk,
+            TksEventEntry *en,
+            guint          i,
+            guint          thread)
+{
+  TksEvents *self = b->self;
+
+  switch (en->kind)
+    {
+    case TKS_EVENT_IRQ_ENTER:
+      cpu_irq_enter (b, &walk->cpu, en);
+      break;
+    case TKS_EVENT_IRQ_LEAVE:
+      cpu_irq_leave (b, &walk->cpu, en);
+      break;
+    case TKS_EVENT_SLEEP:
+      cpu_sleep (b, &walk->cpu, en);
+      break;
+    case TKS_EVENT_WAKE:
+      cpu_wake (b, &walk->cpu, en);
+      break;
+    case TKS_EVENT_MARKER:
+      {
+        TksInstant instant = { en->time, en->b };
+
+        g_array_append_val (items_of (b, TKS_TRACK_MARKER, en->a), instant);
+      }
+      break;
+    case TKS_EVENT_STATE_BEGIN:
+    case TKS_EVENT_STATE_END:
+      walk_state (b, walk, en);
+      break;
+    case TKS_EVENT_READY:
+      walk_ready (walk, en, i, thread);
+      break;
+    case TKS_EVENT_SWITCH:
+      walk_switch (b, walk, en, i, thread);
+      break;
+    case TKS_EVENT_TRIGGER:
+      if (!self->has_trigger)
+        {
+          self->has_trigger = TRUE;
+          self->trigger = en->time;
+        }
+      break;
+    default:
+      break;
+    }
+}
+
+/* The entries in time: on the ticks of the rebuild, from its place of the first switch it kept
+ * (the tick is unwrapped there, and moved to the trigger's epoch). */
+static void
+build_entries (TksEvents            *self,
+               const TksParsedEntry *e,
+               const TksPlacedEntry *pl,
+               guint                 n,
+               const double         *record_pos)
+{
+  double offset = 0;
+
   for (guint i = 0; i < n; i++)
     if (e[i].kind == TKS_EVENT_SWITCH && record_pos != NULL && !isnan (record_pos[e[i].record]))
       {
@@ -662,156 +561,32 @@ tks_events_build (TksCapture      *capture,
       out->time.time = self->has_counter ? pl[i].count : pl[i].tick + (gint64) offset;
       self->counts[e[i].kind]++;
     }
-  if (n > 0)
+}
+
+/* The state slices still under way when the log ends end there. */
+static void
+close_states (Build *b,
+              Walk  *walk)
+{
+  for (guint s = 0; s < walk->states->len; s++)
     {
-      b.first = self->entries[0].time;
-      b.last = self->entries[n - 1].time;
-    }
-  cpu.begin = cpu.last = b.first;
-
-  for (guint i = 0; i < n; i++)
-    {
-      TksEventEntry *en = &self->entries[i];
-      guint thread = entry_threads != NULL ? entry_threads[map[i]] : G_MAXUINT;
-
-      if (past_hole (holes, &next_hole, &e[i], ev->tick_period))
-        cpu_begin (&b, &cpu, en->time);
-      switch (en->kind)
-        {
-        case TKS_EVENT_IRQ_ENTER:
-          cpu_irq_enter (&b, &cpu, en);
-          break;
-        case TKS_EVENT_IRQ_LEAVE:
-          cpu_irq_leave (&b, &cpu, en);
-          break;
-        case TKS_EVENT_SLEEP:
-          cpu_sleep (&b, &cpu, en);
-          break;
-        case TKS_EVENT_WAKE:
-          cpu_wake (&b, &cpu, en);
-          break;
-        case TKS_EVENT_MARKER:
-          {
-            TksInstant instant = { en->time, en->b };
-
-            g_array_append_val (items_of (&b, TKS_TRACK_MARKER, en->a), instant);
-          }
-          break;
-        case TKS_EVENT_STATE_BEGIN:
-        case TKS_EVENT_STATE_END:
-          {
-            gpointer found;
-            GArray *stack;
-            Open open = { .id = en->a, .label = en->b, .begin = en->time };
-
-            if (!g_hash_table_lookup_extended (state_index, GUINT_TO_POINTER (en->a), NULL, &found))
-              {
-                found = GUINT_TO_POINTER (states->len);
-                g_ptr_array_add (states, g_array_new (FALSE, FALSE, sizeof (Open)));
-                g_hash_table_insert (state_index, GUINT_TO_POINTER (en->a), found);
-                items_of (&b, TKS_TRACK_STATE, en->a);
-              }
-            stack = g_ptr_array_index (states, GPOINTER_TO_UINT (found));
-            if (en->kind == TKS_EVENT_STATE_BEGIN)
-              {
-                intern_name (self, ev, TKS_NAME_STATE, en->b);
-                g_array_append_val (stack, open);
-                break;
-              }
-            if (stack->len > 0)
-              {
-                open = g_array_index (stack, Open, stack->len - 1);
-                g_array_set_size (stack, stack->len - 1);
-              }
-            else
-              open = (Open) { .id = en->a, .begin = b.first, .flags = TKS_SLICE_OPEN_BEGIN };
-            add_slice (&b, TKS_TRACK_STATE, en->a, &open, en->time, stack->len,
-                       open.flags & TKS_SLICE_OPEN_BEGIN
-                       ? intern_name (self, ev, TKS_NAME_STATE, 0)
-                       : intern_name (self, ev, TKS_NAME_STATE, open.label), 0);
-          }
-          break;
-        case TKS_EVENT_READY:
-          {
-            TksWakeup w = { .thread = thread, .number = en->a, .ready = en->time,
-                            .run = en->time, .open = TRUE, .ready_entry = i,
-                            .run_entry = G_MAXUINT };
-
-            /* What made it ready: the handler under way, else the running thread. */
-            if (cpu.irqs->len > 0)
-              {
-                w.waker_kind = TKS_WAKER_HANDLER;
-                w.waker = g_array_index (cpu.irqs, Open, cpu.irqs->len - 1).id;
-              }
-            else if (running != G_MAXUINT)
-              {
-                w.waker_kind = TKS_WAKER_THREAD;
-                w.waker = running;
-              }
-
-            /* A thread made ready twice before it runs: its latency runs from the first. */
-            if (thread < n_threads && g_hash_table_contains (pending, GUINT_TO_POINTER (thread)))
-              break;
-            g_array_append_val (wakeups, w);
-            if (thread < n_threads)
-              g_hash_table_insert (pending, GUINT_TO_POINTER (thread),
-                                   GUINT_TO_POINTER (wakeups->len));
-          }
-          break;
-        case TKS_EVENT_SWITCH:
-          cpu_in_thread (&b, &cpu);
-          {
-            guint w = thread < n_threads
-                      ? GPOINTER_TO_UINT (g_hash_table_lookup (pending, GUINT_TO_POINTER (thread)))
-                      : 0;
-
-            if (w > 0)
-              {
-                TksWakeup *wk = &g_array_index (wakeups, TksWakeup, w - 1);
-
-                wk->run = en->time;
-                wk->latency = en->time.time - wk->ready.time;
-                wk->open = FALSE;
-                wk->run_entry = i;
-                g_hash_table_remove (pending, GUINT_TO_POINTER (thread));
-              }
-            running = thread < n_threads ? thread : G_MAXUINT;
-          }
-          break;
-        case TKS_EVENT_TRIGGER:
-          if (!self->has_trigger)
-            {
-              self->has_trigger = TRUE;
-              self->trigger = en->time;
-            }
-          break;
-        default:
-          break;
-        }
-      self->cpu[i] = (CpuState) { running,
-                                  cpu.irqs->len > 0
-                                  ? g_array_index (cpu.irqs, Open, cpu.irqs->len - 1).id : 0,
-                                  cpu.irqs->len };
-      cpu.last = en->time;
-    }
-
-  /* What is still under way when the log ends. */
-  cpu_close (&b, &cpu);
-  g_array_unref (cpu.irqs);
-  for (guint s = 0; s < states->len; s++)
-    {
-      GArray *stack = g_ptr_array_index (states, s);
+      GArray *stack = g_ptr_array_index (walk->states, s);
 
       for (guint d = stack->len; d > 0; d--)
         {
           const Open *open = &g_array_index (stack, Open, d - 1);
 
-          add_slice (&b, TKS_TRACK_STATE, open->id, open, b.last, d - 1,
-                     intern_name (self, ev, TKS_NAME_STATE, open->label), TKS_SLICE_OPEN_END);
+          add_slice (b, TKS_TRACK_STATE, open->id, open, b->last, d - 1,
+                     intern_name (b->self, b->ev, TKS_NAME_STATE, open->label),
+                     TKS_SLICE_OPEN_END);
         }
     }
+}
 
-  /* Each track points to its items, sorted. */
+/* Each track points to its items, sorted. */
+static void
+finish_tracks (TksEvents *self)
+{
   for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
     for (guint t = 0; t < self->tracks[k]->len; t++)
       {
@@ -831,6 +606,76 @@ tks_events_build (TksCapture      *capture,
         for (guint i = 0; i < track->n_slices; i++)
           track->max_depth = MAX (track->max_depth, track->slices[i].depth + 1);
       }
+}
+
+TksEvents *
+tks_events_build (TksCapture      *capture,
+                  TksParsedEvents *ev,
+                  const double    *record_pos,
+                  const guint     *entry_threads)
+{
+  TksEvents *self = g_new0 (TksEvents, 1);
+  g_autofree guint *map = NULL;
+  guint n;
+  g_autofree TksParsedEntry *e = tks_parsed_events_kept_entries (ev, capture->parsed->records,
+                                                                 &map, &n);
+  g_autofree TksPlacedEntry *pl = tks_parsed_events_place (ev, e, map, n,
+                                                           tks_capture_get_tick_hz (capture),
+                                                           capture->parsed->beats);
+  Build b = { self, ev };
+  g_autoptr(GArray) holes = hole_places (capture->parsed->gaps);
+  guint next_hole = 0;
+  g_autoptr(GPtrArray) states = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr(GHashTable) state_index = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) wakeups = g_array_new (FALSE, FALSE, sizeof (TksWakeup));
+  g_autoptr(GHashTable) pending = g_hash_table_new (NULL, NULL);
+  Walk walk = { .cpu = { .irqs = g_array_new (FALSE, FALSE, sizeof (Open)) },
+                .states = states, .state_index = state_index, .wakeups = wakeups,
+                .pending = pending, .running = G_MAXUINT,
+                .n_threads = tks_capture_get_n_threads (capture) };
+
+  self->capture = capture;
+  self->info = ev->info;
+  self->info.options = self->options = g_strdup (ev->options);
+  self->info.condition = self->condition = g_strdup (ev->condition);
+  self->has_counter = ev->has_counter && ev->info.counter_hz > 0;
+  self->names = name_table_new (g_free);
+  for (guint k = 0; k < TKS_N_TRACK_KINDS; k++)
+    {
+      self->tracks[k] = g_array_new (FALSE, FALSE, sizeof (TksTrack));
+      self->items[k] = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+    }
+  b.index = name_table_new (NULL);
+
+  build_entries (self, e, pl, n, record_pos);
+  if (n > 0)
+    {
+      b.first = self->entries[0].time;
+      b.last = self->entries[n - 1].time;
+    }
+  walk.cpu.begin = walk.cpu.last = b.first;
+
+  for (guint i = 0; i < n; i++)
+    {
+      TksEventEntry *en = &self->entries[i];
+      guint thread = entry_threads != NULL ? entry_threads[map[i]] : G_MAXUINT;
+      Cpu *cpu = &walk.cpu;
+
+      if (past_hole (holes, &next_hole, &e[i], ev->tick_period))
+        cpu_begin (&b, cpu, en->time);
+      walk_entry (&b, &walk, en, i, thread);
+      self->cpu[i] = (CpuState) { walk.running,
+                                  cpu->irqs->len > 0
+                                  ? g_array_index (cpu->irqs, Open, cpu->irqs->len - 1).id : 0,
+                                  cpu->irqs->len };
+      cpu->last = en->time;
+    }
+
+  /* What is still under way when the log ends. */
+  cpu_close (&b, &walk.cpu);
+  g_array_unref (walk.cpu.irqs);
+  close_states (&b, &walk);
+  finish_tracks (self);
 
   g_array_sort (wakeups, compare_wakeups);
   self->n_wakeups = wakeups->len;

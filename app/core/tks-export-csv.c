@@ -205,15 +205,90 @@ csv_events_rows (TksCapture      *capture,
   return TRUE;
 }
 
+/* The rows of one thread: what is not known of it, its runs, its marks and its exit. */
+static gboolean
+csv_thread_rows (TksCapture      *capture,
+                 TksExportWriter *w,
+                 const TksThread *thread)
+{
+  double start = tks_capture_get_start (capture);
+  double end = tks_capture_get_end (capture);
+  double log_end = tks_capture_get_log_end (capture, NULL);
+  g_autofree char *display_name = tks_export_thread_name (thread);
+  g_autofree char *name = csv_field (display_name);
+
+  /* Nothing is known after the log's end (a log_end row covers it). */
+  if (isnan (thread->first_event))
+    csv_row (w, "no_data", thread, name, start, log_end);
+  else if (thread->first_event > start)
+    csv_row (w, "no_data", thread, name, start, MIN (thread->first_event, log_end));
+
+  for (guint r = 0; thread->runs != NULL && r < thread->n_runs; r++)
+    {
+      csv_row (w, "run", thread, name, thread->runs[r].begin, thread->runs[r].end);
+      if (!tks_export_flush (w, FALSE))
+        return FALSE;
+    }
+
+  if ((thread->flags & TKS_THREAD_RUNNING_AT_END) != 0 &&
+      thread->runs != NULL && thread->n_runs > 0)
+    {
+      const TksRun *last = &thread->runs[thread->n_runs - 1];
+
+      csv_row (w, "running_at_end", thread, name, last->begin, last->end);
+    }
+
+  for (guint m = 0; thread->marks != NULL && m < thread->n_marks; m++)
+    {
+      const TksMark *mark = &thread->marks[m];
+      double width = mark->width_div > 0 ? 1.0 / (2.0 * mark->width_div) : 0.0;
+
+      csv_row (w, mark->kind == TKS_MARK_IN ? "in" : "out", thread, name,
+               mark->pos, mark->pos + width);
+      if (!tks_export_flush (w, FALSE))
+        return FALSE;
+    }
+
+  if ((thread->flags & TKS_THREAD_EXITED) != 0 && isfinite (thread->exit_time))
+    csv_row (w, (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END) ? "exit_after_log_end"
+                : "exit", thread, name, thread->exit_time, MAX (end, thread->exit_time));
+  return tks_export_flush (w, FALSE);
+}
+
+/* The rows of the capture itself: the trigger, the holes in the log, the log's end. */
+static void
+csv_capture_rows (TksCapture      *capture,
+                  TksExportWriter *w)
+{
+  double end = tks_capture_get_end (capture);
+  double log_end;
+  double trigger;
+  guint n_gaps;
+  const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
+
+  if (tks_capture_get_trigger (capture, &trigger) && isfinite (trigger))
+    {
+      g_autofree char *by = csv_field (tks_capture_get_trigger_name (capture));
+
+      csv_row (w, "trigger", NULL, by, trigger, trigger);
+    }
+  /* The holes in the log; the thread field says how many switches are missing there. */
+  for (guint g = 0; g < n_gaps; g++)
+    {
+      g_autofree char *what = g_strdup_printf ("%" G_GUINT64_FORMAT " switches dropped",
+                                               gaps[g].dropped);
+
+      csv_row (w, "not_recorded", NULL, what, gaps[g].begin, gaps[g].end);
+    }
+  if (tks_export_log_end_before_end (capture, &log_end))
+    csv_row (w, "log_end", NULL, "lone_exits", log_end, end);
+}
+
 gboolean
 tks_export_csv (TksCapture      *capture,
                 TksExportWriter *w)
 {
   guint n_threads = tks_capture_get_n_threads (capture);
-  double start = tks_capture_get_start (capture);
-  double end = tks_capture_get_end (capture);
-  double log_end = tks_capture_get_log_end (capture, NULL);
-  double trigger;
 
   /* The events of a dump version 2 add rows with a value (csv_events_rows). */
   w->value_column = tks_capture_get_events (capture) != NULL;
@@ -223,75 +298,15 @@ tks_export_csv (TksCapture      *capture,
   for (guint i = 0; i < n_threads; i++)
     {
       const TksThread *thread = tks_capture_get_thread (capture, i);
-      g_autofree char *display_name = NULL;
-      g_autofree char *name = NULL;
 
       /* Gone before the log began: it has no row, as it did not run in it. */
       if (thread->flags & TKS_THREAD_EXITED_BEFORE_LOG)
         continue;
-      display_name = tks_export_thread_name (thread);
-      name = csv_field (display_name);
-
-      /* Nothing is known after the log's end (a log_end row covers it). */
-      if (isnan (thread->first_event))
-        csv_row (w, "no_data", thread, name, start, log_end);
-      else if (thread->first_event > start)
-        csv_row (w, "no_data", thread, name, start, MIN (thread->first_event, log_end));
-
-      for (guint r = 0; thread->runs != NULL && r < thread->n_runs; r++)
-        {
-          csv_row (w, "run", thread, name, thread->runs[r].begin, thread->runs[r].end);
-          if (!tks_export_flush (w, FALSE))
-            return FALSE;
-        }
-
-      if ((thread->flags & TKS_THREAD_RUNNING_AT_END) != 0 &&
-          thread->runs != NULL && thread->n_runs > 0)
-        {
-          const TksRun *last = &thread->runs[thread->n_runs - 1];
-
-          csv_row (w, "running_at_end", thread, name, last->begin, last->end);
-        }
-
-      for (guint m = 0; thread->marks != NULL && m < thread->n_marks; m++)
-        {
-          const TksMark *mark = &thread->marks[m];
-          double width = mark->width_div > 0 ? 1.0 / (2.0 * mark->width_div) : 0.0;
-
-          csv_row (w, mark->kind == TKS_MARK_IN ? "in" : "out", thread, name,
-                   mark->pos, mark->pos + width);
-          if (!tks_export_flush (w, FALSE))
-            return FALSE;
-        }
-
-      if ((thread->flags & TKS_THREAD_EXITED) != 0 && isfinite (thread->exit_time))
-        csv_row (w, (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END) ? "exit_after_log_end"
-                    : "exit", thread, name, thread->exit_time, MAX (end, thread->exit_time));
-      if (!tks_export_flush (w, FALSE))
+      if (!csv_thread_rows (capture, w, thread))
         return FALSE;
     }
 
-  if (tks_capture_get_trigger (capture, &trigger) && isfinite (trigger))
-    {
-      g_autofree char *by = csv_field (tks_capture_get_trigger_name (capture));
-
-      csv_row (w, "trigger", NULL, by, trigger, trigger);
-    }
-  {
-    guint n_gaps;
-    const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
-
-    /* The holes in the log; the thread field says how many switches are missing there. */
-    for (guint g = 0; g < n_gaps; g++)
-      {
-        g_autofree char *what = g_strdup_printf ("%" G_GUINT64_FORMAT " switches dropped",
-                                                 gaps[g].dropped);
-
-        csv_row (w, "not_recorded", NULL, what, gaps[g].begin, gaps[g].end);
-      }
-  }
-  if (tks_export_log_end_before_end (capture, &log_end))
-    csv_row (w, "log_end", NULL, "lone_exits", log_end, end);
+  csv_capture_rows (capture, w);
   if (w->value_column && !csv_events_rows (capture, w))
     return FALSE;
 

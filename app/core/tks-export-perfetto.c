@@ -146,6 +146,106 @@ perfetto_waker_tid (TksCapture      *capture,
   return 0;
 }
 
+/* The slices and instants of one track of @kind, under tid @tid. */
+static gboolean
+perfetto_track (const TksTrack  *track,
+                guint            kind,
+                guint            tid,
+                double           us_per_tick,
+                TksExportWriter *w,
+                gboolean        *first)
+{
+  static const char * const prefixes[TKS_N_TRACK_KINDS] = { "irq ", "", "marker ", "state " };
+  static const char * const cats[TKS_N_TRACK_KINDS] = { "irq", "sleep", "marker", "state" };
+  g_autofree char *label = g_strconcat (prefixes[kind], track->name, NULL);
+
+  json_begin_event (w, first, "M", "thread_name", tid);
+  g_string_append (w->out, ",\"args\":{\"name\":");
+  append_json_string (w->out, label);
+  g_string_append (w->out, "}}");
+  json_begin_event (w, first, "M", "thread_sort_index", tid);
+  g_string_append_printf (w->out, ",\"args\":{\"sort_index\":%u}}", tid);
+  for (guint i = 0; i < track->n_slices; i++)
+    {
+      const TksSlice *sl = &track->slices[i];
+
+      json_begin_event (w, first, "X", sl->label != NULL ? sl->label : "sleep", tid);
+      g_string_append_printf (w->out, ",\"cat\":\"%s\"", cats[kind]);
+      json_append_ts (w, "ts", sl->begin.pos * us_per_tick);
+      json_append_ts (w, "dur", MAX (0.0, sl->end.pos - sl->begin.pos) * us_per_tick);
+      g_string_append_printf (w->out, ",\"args\":{\"depth\":%u", sl->depth);
+      if (kind == TKS_TRACK_SLEEP)
+        {
+          g_string_append (w->out, ",\"woken_by\":");
+          append_json_string (w->out, sl->label != NULL ? sl->label : "");
+        }
+      g_string_append (w->out, "}}");
+      if (!tks_export_flush (w, FALSE))
+        return FALSE;
+    }
+  for (guint i = 0; i < track->n_instants; i++)
+    {
+      json_begin_event (w, first, "i", track->name, tid);
+      g_string_append (w->out, ",\"cat\":\"marker\",\"s\":\"t\"");
+      json_append_ts (w, "ts", track->instants[i].time.pos * us_per_tick);
+      g_string_append_printf (w->out, ",\"args\":{\"value\":%u}}", track->instants[i].value);
+      if (!tks_export_flush (w, FALSE))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Wake-up @i: a "ready" slice on its thread's track, and a flow from what made it ready. */
+static gboolean
+perfetto_wakeup (TksCapture      *capture,
+                 TksEvents       *events,
+                 guint            i,
+                 double           us_per_tick,
+                 guint            first_tid,
+                 TksExportWriter *w,
+                 gboolean        *first)
+{
+  guint n_wakeups;
+  const TksWakeup *wk = &tks_events_get_wakeups (events, &n_wakeups)[i];
+  guint thread_tid = wk->thread < tks_capture_get_n_threads (capture) ? wk->thread + 1 : 0;
+  guint from_tid = perfetto_waker_tid (capture, events, wk, first_tid);
+  g_autofree char *waker = tks_events_describe_waker (events, wk);
+
+  if (thread_tid == 0)
+    return TRUE;
+  json_begin_event (w, first, "X", "ready", thread_tid);
+  g_string_append (w->out, ",\"cat\":\"wakeup\"");
+  json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
+  if (wk->open)
+    {
+      /* Made ready and still waiting for the CPU when the capture ends: no run to flow
+       * to, the slice lasts to the end. */
+      json_append_ts (w, "dur", MAX (0.0, tks_capture_get_end (capture) - wk->ready.pos)
+                                * us_per_tick);
+      g_string_append (w->out, ",\"args\":{\"open\":true}}");
+      return tks_export_flush (w, FALSE);
+    }
+  json_append_ts (w, "dur", MAX (0.0, wk->run.pos - wk->ready.pos) * us_per_tick);
+  g_string_append (w->out, ",\"args\":{\"latency_us\":");
+  tks_export_append_number (w->out, tks_events_to_us (events, wk->latency), 3);
+  g_string_append (w->out, ",\"waker\":");
+  append_json_string (w->out, waker);
+  g_string_append (w->out, "}}");
+  /* the flow: from the waker (a thread's or a handler's track) to the run; none when the
+   * log does not say what made it ready */
+  if (from_tid == 0 || from_tid == thread_tid)
+    return tks_export_flush (w, FALSE);
+  json_begin_event (w, first, "s", "wakeup", from_tid);
+  g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u", i + 1);
+  json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
+  g_string_append (w->out, "}");
+  json_begin_event (w, first, "f", "wakeup", thread_tid);
+  g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u,\"bp\":\"e\"", i + 1);
+  json_append_ts (w, "ts", wk->run.pos * us_per_tick);
+  g_string_append (w->out, "}");
+  return tks_export_flush (w, FALSE);
+}
+
 /* The events of a dump version 2: a track per handler, one for the CPU's sleep, one per
  * marker (instants with their value) and per state channel (nested slices), after the
  * threads' (tids from @first_tid); each wake-up is a "ready" slice on its thread's track from
@@ -160,10 +260,7 @@ perfetto_events (TksCapture      *capture,
                  gboolean        *first)
 {
   TksEvents *events = tks_capture_get_events (capture);
-  static const char * const prefixes[TKS_N_TRACK_KINDS] = { "irq ", "", "marker ", "state " };
-  static const char * const cats[TKS_N_TRACK_KINDS] = { "irq", "sleep", "marker", "state" };
   guint tid = first_tid, n_wakeups;
-  const TksWakeup *wakeups;
 
   if (events == NULL)
     return TRUE;
@@ -173,113 +270,27 @@ perfetto_events (TksCapture      *capture,
       const TksTrack *tracks = tks_events_get_tracks (events, k, &n);
 
       for (guint t = 0; t < n; t++, tid++)
-        {
-          g_autofree char *label = g_strconcat (prefixes[k], tracks[t].name, NULL);
-
-          json_begin_event (w, first, "M", "thread_name", tid);
-          g_string_append (w->out, ",\"args\":{\"name\":");
-          append_json_string (w->out, label);
-          g_string_append (w->out, "}}");
-          json_begin_event (w, first, "M", "thread_sort_index", tid);
-          g_string_append_printf (w->out, ",\"args\":{\"sort_index\":%u}}", tid);
-          for (guint i = 0; i < tracks[t].n_slices; i++)
-            {
-              const TksSlice *sl = &tracks[t].slices[i];
-
-              json_begin_event (w, first, "X", sl->label != NULL ? sl->label : "sleep", tid);
-              g_string_append_printf (w->out, ",\"cat\":\"%s\"", cats[k]);
-              json_append_ts (w, "ts", sl->begin.pos * us_per_tick);
-              json_append_ts (w, "dur", MAX (0.0, sl->end.pos - sl->begin.pos) * us_per_tick);
-              g_string_append_printf (w->out, ",\"args\":{\"depth\":%u", sl->depth);
-              if (k == TKS_TRACK_SLEEP)
-                {
-                  g_string_append (w->out, ",\"woken_by\":");
-                  append_json_string (w->out, sl->label != NULL ? sl->label : "");
-                }
-              g_string_append (w->out, "}}");
-              if (!tks_export_flush (w, FALSE))
-                return FALSE;
-            }
-          for (guint i = 0; i < tracks[t].n_instants; i++)
-            {
-              json_begin_event (w, first, "i", tracks[t].name, tid);
-              g_string_append (w->out, ",\"cat\":\"marker\",\"s\":\"t\"");
-              json_append_ts (w, "ts", tracks[t].instants[i].time.pos * us_per_tick);
-              g_string_append_printf (w->out, ",\"args\":{\"value\":%u}}",
-                                      tracks[t].instants[i].value);
-              if (!tks_export_flush (w, FALSE))
-                return FALSE;
-            }
-        }
+        if (!perfetto_track (&tracks[t], k, tid, us_per_tick, w, first))
+          return FALSE;
     }
 
-  wakeups = tks_events_get_wakeups (events, &n_wakeups);
+  tks_events_get_wakeups (events, &n_wakeups);
   for (guint i = 0; i < n_wakeups; i++)
-    {
-      const TksWakeup *wk = &wakeups[i];
-      guint thread_tid = wk->thread < tks_capture_get_n_threads (capture) ? wk->thread + 1 : 0;
-      guint from_tid = perfetto_waker_tid (capture, events, wk, first_tid);
-      g_autofree char *waker = tks_events_describe_waker (events, wk);
-
-      if (thread_tid == 0)
-        continue;
-      json_begin_event (w, first, "X", "ready", thread_tid);
-      g_string_append (w->out, ",\"cat\":\"wakeup\"");
-      json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
-      if (wk->open)
-        {
-          /* Made ready and still waiting for the CPU when the capture ends: no run to flow
-           * to, the slice lasts to the end. */
-          json_append_ts (w, "dur", MAX (0.0, tks_capture_get_end (capture) - wk->ready.pos)
-                                    * us_per_tick);
-          g_string_append (w->out, ",\"args\":{\"open\":true}}");
-          if (!tks_export_flush (w, FALSE))
-            return FALSE;
-          continue;
-        }
-      json_append_ts (w, "dur", MAX (0.0, wk->run.pos - wk->ready.pos) * us_per_tick);
-      g_string_append (w->out, ",\"args\":{\"latency_us\":");
-      tks_export_append_number (w->out, tks_events_to_us (events, wk->latency), 3);
-      g_string_append (w->out, ",\"waker\":");
-      append_json_string (w->out, waker);
-      g_string_append (w->out, "}}");
-      /* the flow: from the waker (a thread's or a handler's track) to the run; none when the
-       * log does not say what made it ready */
-      if (from_tid == 0 || from_tid == thread_tid)
-        {
-          if (!tks_export_flush (w, FALSE))
-            return FALSE;
-          continue;
-        }
-      json_begin_event (w, first, "s", "wakeup", from_tid);
-      g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u", i + 1);
-      json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
-      g_string_append (w->out, "}");
-      json_begin_event (w, first, "f", "wakeup", thread_tid);
-      g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u,\"bp\":\"e\"", i + 1);
-      json_append_ts (w, "ts", wk->run.pos * us_per_tick);
-      g_string_append (w->out, "}");
-      if (!tks_export_flush (w, FALSE))
-        return FALSE;
-    }
+    if (!perfetto_wakeup (capture, events, i, us_per_tick, first_tid, w, first))
+      return FALSE;
   return TRUE;
 }
 
-gboolean
-tks_export_perfetto (TksCapture      *capture,
-                     double           tick_hz,
-                     TksExportWriter *w)
+/* Where each thread's track goes: lanes are listed top to bottom; threads missing from them
+ * go last, in creation order. */
+static guint *
+perfetto_sort_index (TksCapture *capture)
 {
-  const double us_per_tick = 1e6 / tick_hz;
-  const char *source = tks_capture_get_source (capture);
+  guint n_threads = tks_capture_get_n_threads (capture);
+  guint *sort_index = g_new0 (guint, MAX (n_threads, 1));
   const guint *lanes;
   guint n_lanes = 0;
-  guint n_threads = tks_capture_get_n_threads (capture);
-  g_autofree guint *sort_index = g_new0 (guint, MAX (n_threads, 1));
-  gboolean first = TRUE;
-  double trigger, log_end;
 
-  /* Lanes are listed top to bottom; threads missing from them go last, in creation order. */
   for (guint i = 0; i < n_threads; i++)
     sort_index[i] = G_MAXUINT;
   lanes = tks_capture_get_lanes (capture, &n_lanes);
@@ -289,114 +300,157 @@ tks_export_perfetto (TksCapture      *capture,
   for (guint i = 0, next = n_lanes; i < n_threads; i++)
     if (sort_index[i] == G_MAXUINT)
       sort_index[i] = next++;
+  return sort_index;
+}
+
+/* The file's head: the tick rate, the source and what the capture lost or could not read
+ * (which stays visible in the export), then the process. */
+static void
+perfetto_head (TksCapture      *capture,
+               double           tick_hz,
+               TksExportWriter *w,
+               gboolean        *first)
+{
+  const char *source = tks_capture_get_source (capture);
+  guint n_warnings = 0;
+  const char * const *warnings = tks_capture_get_warnings (capture, &n_warnings);
 
   g_string_append (w->out, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"tick_hz\":");
   tks_export_append_number (w->out, tick_hz, 6);
   g_string_append (w->out, ",\"source\":");
   append_json_string (w->out, source != NULL ? source : "");
-  {
-    /* What the capture lost or could not read stays visible in the export. */
-    guint n_warnings = 0;
-    const char * const *warnings = tks_capture_get_warnings (capture, &n_warnings);
-
-    g_string_append (w->out, ",\"warnings\":[");
-    for (guint i = 0; i < n_warnings; i++)
-      {
-        if (i > 0)
-          g_string_append_c (w->out, ',');
-        append_json_string (w->out, warnings[i]);
-      }
-    g_string_append_c (w->out, ']');
-  }
+  g_string_append (w->out, ",\"warnings\":[");
+  for (guint i = 0; i < n_warnings; i++)
+    {
+      if (i > 0)
+        g_string_append_c (w->out, ',');
+      append_json_string (w->out, warnings[i]);
+    }
+  g_string_append_c (w->out, ']');
   g_string_append (w->out, "},\"traceEvents\":[");
 
-  json_begin_event (w, &first, "M", "process_name", 0);
+  json_begin_event (w, first, "M", "process_name", 0);
   g_string_append (w->out, ",\"args\":{\"name\":");
   append_json_string (w->out, source != NULL && source[0] != '\0' ? source : "ChibiOS board");
   g_string_append (w->out, "}}");
+}
 
-  for (guint i = 0; i < n_threads; i++)
+/* The runs of a thread on its track (tid @tid). */
+static gboolean
+perfetto_runs (const TksThread *thread,
+               guint            tid,
+               double           us_per_tick,
+               TksExportWriter *w,
+               gboolean        *first)
+{
+  for (guint r = 0; thread->runs != NULL && r < thread->n_runs; r++)
     {
-      const TksThread *thread = tks_capture_get_thread (capture, i);
-      g_autofree char *name = NULL;
-      g_autofree char *label = NULL;
-      guint tid = i + 1;
+      const TksRun *run = &thread->runs[r];
+      gboolean at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) != 0 &&
+                        r + 1 == thread->n_runs;
 
-      /* Gone before the log began: no track, as it did not run in it. */
-      if (thread->flags & TKS_THREAD_EXITED_BEFORE_LOG)
-        continue;
-      name = tks_export_thread_name (thread);
-
-      /* A thread only the log names has no known priority; its name says so. */
-      if (tks_export_priority_known (thread))
-        label = g_strdup_printf ("%s (prio %d)", name, thread->priority);
-      else
-        label = g_strdup (name);
-
-      json_begin_event (w, &first, "M", "thread_name", tid);
-      g_string_append (w->out, ",\"args\":{\"name\":");
-      append_json_string (w->out, label);
+      json_begin_event (w, first, "X", "run", tid);
+      g_string_append (w->out, ",\"cat\":\"run\"");
+      json_append_ts (w, "ts", run->begin * us_per_tick);
+      json_append_ts (w, "dur", MAX (0.0, run->end - run->begin) * us_per_tick);
+      g_string_append (w->out, ",\"args\":{\"begin_tick\":");
+      tks_export_append_number (w->out, run->begin, 6);
+      g_string_append (w->out, ",\"end_tick\":");
+      tks_export_append_number (w->out, run->end, 6);
+      if (at_end)
+        g_string_append (w->out, ",\"running_at_end\":true");
       g_string_append (w->out, "}}");
 
-      json_begin_event (w, &first, "M", "thread_sort_index", tid);
-      g_string_append_printf (w->out, ",\"args\":{\"sort_index\":%u}}", sort_index[i]);
-
-      for (guint r = 0; thread->runs != NULL && r < thread->n_runs; r++)
-        {
-          const TksRun *run = &thread->runs[r];
-          gboolean at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) != 0 &&
-                            r + 1 == thread->n_runs;
-
-          json_begin_event (w, &first, "X", "run", tid);
-          g_string_append (w->out, ",\"cat\":\"run\"");
-          json_append_ts (w, "ts", run->begin * us_per_tick);
-          json_append_ts (w, "dur", MAX (0.0, run->end - run->begin) * us_per_tick);
-          g_string_append (w->out, ",\"args\":{\"begin_tick\":");
-          tks_export_append_number (w->out, run->begin, 6);
-          g_string_append (w->out, ",\"end_tick\":");
-          tks_export_append_number (w->out, run->end, 6);
-          if (at_end)
-            g_string_append (w->out, ",\"running_at_end\":true");
-          g_string_append (w->out, "}}");
-
-          if (!tks_export_flush (w, FALSE))
-            return FALSE;
-        }
-
-      for (guint m = 0; thread->marks != NULL && m < thread->n_marks; m++)
-        {
-          const TksMark *mark = &thread->marks[m];
-
-          json_begin_event (w, &first, "i", mark->kind == TKS_MARK_IN ? "in" : "out", tid);
-          g_string_append (w->out, ",\"cat\":\"mark\",\"s\":\"t\"");
-          json_append_ts (w, "ts", mark->pos * us_per_tick);
-          g_string_append (w->out, "}");
-
-          if (!tks_export_flush (w, FALSE))
-            return FALSE;
-        }
-
-      if ((thread->flags & TKS_THREAD_EXITED) != 0 && isfinite (thread->exit_time))
-        {
-          json_begin_event (w, &first, "i", "exit", tid);
-          g_string_append (w->out, ",\"cat\":\"exit\",\"s\":\"t\"");
-          json_append_ts (w, "ts", thread->exit_time * us_per_tick);
-          /* Recorded after the log ended: what the thread did until then is unknown. */
-          if (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
-            g_string_append (w->out, ",\"args\":{\"after_log_end\":true}");
-          g_string_append (w->out, "}");
-        }
-
-      /* Also for threads without runs: a history of many threads is written as it goes. */
       if (!tks_export_flush (w, FALSE))
         return FALSE;
     }
+  return TRUE;
+}
+
+/* The marks and the exit of a thread on its track (tid @tid). */
+static gboolean
+perfetto_marks (const TksThread *thread,
+                guint            tid,
+                double           us_per_tick,
+                TksExportWriter *w,
+                gboolean        *first)
+{
+  for (guint m = 0; thread->marks != NULL && m < thread->n_marks; m++)
+    {
+      const TksMark *mark = &thread->marks[m];
+
+      json_begin_event (w, first, "i", mark->kind == TKS_MARK_IN ? "in" : "out", tid);
+      g_string_append (w->out, ",\"cat\":\"mark\",\"s\":\"t\"");
+      json_append_ts (w, "ts", mark->pos * us_per_tick);
+      g_string_append (w->out, "}");
+
+      if (!tks_export_flush (w, FALSE))
+        return FALSE;
+    }
+
+  if ((thread->flags & TKS_THREAD_EXITED) != 0 && isfinite (thread->exit_time))
+    {
+      json_begin_event (w, first, "i", "exit", tid);
+      g_string_append (w->out, ",\"cat\":\"exit\",\"s\":\"t\"");
+      json_append_ts (w, "ts", thread->exit_time * us_per_tick);
+      /* Recorded after the log ended: what the thread did until then is unknown. */
+      if (thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END)
+        g_string_append (w->out, ",\"args\":{\"after_log_end\":true}");
+      g_string_append (w->out, "}");
+    }
+  return TRUE;
+}
+
+/* A thread's track (tid @tid): its name, its place, its runs, marks and exit. */
+static gboolean
+perfetto_thread (const TksThread *thread,
+                 guint            tid,
+                 guint            sort_index,
+                 double           us_per_tick,
+                 TksExportWriter *w,
+                 gboolean        *first)
+{
+  g_autofree char *name = tks_export_thread_name (thread);
+  g_autofree char *label = NULL;
+
+  /* A thread only the log names has no known priority; its name says so. */
+  if (tks_export_priority_known (thread))
+    label = g_strdup_printf ("%s (prio %d)", name, thread->priority);
+  else
+    label = g_strdup (name);
+
+  json_begin_event (w, first, "M", "thread_name", tid);
+  g_string_append (w->out, ",\"args\":{\"name\":");
+  append_json_string (w->out, label);
+  g_string_append (w->out, "}}");
+
+  json_begin_event (w, first, "M", "thread_sort_index", tid);
+  g_string_append_printf (w->out, ",\"args\":{\"sort_index\":%u}}", sort_index);
+
+  if (!perfetto_runs (thread, tid, us_per_tick, w, first) ||
+      !perfetto_marks (thread, tid, us_per_tick, w, first))
+    return FALSE;
+  /* Also for threads without runs: a history of many threads is written as it goes. */
+  return tks_export_flush (w, FALSE);
+}
+
+/* What belongs to no thread: the trigger, the holes in the log (slices on a track of their
+ * own, tid 0), the log's end. */
+static void
+perfetto_capture_marks (TksCapture      *capture,
+                        double           us_per_tick,
+                        TksExportWriter *w,
+                        gboolean        *first)
+{
+  double trigger, log_end;
+  guint n_gaps;
+  const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
 
   if (tks_capture_get_trigger (capture, &trigger) && isfinite (trigger))
     {
       const char *by = tks_capture_get_trigger_name (capture);
 
-      json_begin_event (w, &first, "i", "trigger", 0);
+      json_begin_event (w, first, "i", "trigger", 0);
       g_string_append (w->out, ",\"cat\":\"trigger\",\"s\":\"g\"");
       json_append_ts (w, "ts", trigger * us_per_tick);
       if (by != NULL)
@@ -408,30 +462,48 @@ tks_export_perfetto (TksCapture      *capture,
       g_string_append (w->out, "}");
     }
 
-  /* The holes in the log: slices on a track of their own (tid 0, no thread's). */
-  {
-    guint n_gaps;
-    const TksGap *gaps = tks_capture_get_gaps (capture, &n_gaps);
-
-    for (guint g = 0; g < n_gaps; g++)
-      {
-        json_begin_event (w, &first, "X", "not_recorded", 0);
-        g_string_append (w->out, ",\"cat\":\"not_recorded\"");
-        json_append_ts (w, "ts", gaps[g].begin * us_per_tick);
-        json_append_ts (w, "dur", (gaps[g].end - gaps[g].begin) * us_per_tick);
-        g_string_append_printf (w->out, ",\"args\":{\"dropped\":%" G_GUINT64_FORMAT "}}",
-                                gaps[g].dropped);
-      }
-  }
+  for (guint g = 0; g < n_gaps; g++)
+    {
+      json_begin_event (w, first, "X", "not_recorded", 0);
+      g_string_append (w->out, ",\"cat\":\"not_recorded\"");
+      json_append_ts (w, "ts", gaps[g].begin * us_per_tick);
+      json_append_ts (w, "dur", (gaps[g].end - gaps[g].begin) * us_per_tick);
+      g_string_append_printf (w->out, ",\"args\":{\"dropped\":%" G_GUINT64_FORMAT "}}",
+                              gaps[g].dropped);
+    }
 
   if (tks_export_log_end_before_end (capture, &log_end))
     {
-      json_begin_event (w, &first, "i", "log_end", 0);
+      json_begin_event (w, first, "i", "log_end", 0);
       g_string_append (w->out, ",\"cat\":\"log_end\",\"s\":\"g\"");
       json_append_ts (w, "ts", log_end * us_per_tick);
       g_string_append_printf (w->out, ",\"args\":{\"reason\":\"lone_exits\",\"exits_after\":%u}}",
                               tks_capture_get_n_exits_after_log_end (capture));
     }
+}
+
+gboolean
+tks_export_perfetto (TksCapture      *capture,
+                     double           tick_hz,
+                     TksExportWriter *w)
+{
+  const double us_per_tick = 1e6 / tick_hz;
+  guint n_threads = tks_capture_get_n_threads (capture);
+  g_autofree guint *sort_index = perfetto_sort_index (capture);
+  gboolean first = TRUE;
+
+  perfetto_head (capture, tick_hz, w, &first);
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TksThread *thread = tks_capture_get_thread (capture, i);
+
+      /* Gone before the log began: no track, as it did not run in it. */
+      if (thread->flags & TKS_THREAD_EXITED_BEFORE_LOG)
+        continue;
+      if (!perfetto_thread (thread, i + 1, sort_index[i], us_per_tick, w, &first))
+        return FALSE;
+    }
+  perfetto_capture_marks (capture, us_per_tick, w, &first);
   if (!perfetto_events (capture, us_per_tick, n_threads + 1, w, &first))
     return FALSE;
 

@@ -170,24 +170,17 @@ describe_port (struct sp_port *port)
   return g_strdup (desc);
 }
 
-TksTransport *
-tks_transport_open_serial (const char                *name,
-                           const TksTransportOptions *options,
-                           gboolean                  *try_tty,
-                           GError                   **error)
+/* Opens and locks the port @name: its handle in @fd. NULL with @error set (and *@try_tty when
+ * the device may be a tty libserialport cannot drive). */
+static struct sp_port *
+open_port (const char  *name,
+           int         *fd,
+           gboolean    *try_tty,
+           GError     **error)
 {
-  guint baud = options && options->baud ? options->baud : 115200;
   struct sp_port *port = NULL;
-  struct sp_port_config *config = NULL;
-  TksTransport *self = NULL;
-  enum sp_flowcontrol flow = SP_FLOWCONTROL_NONE;
-  enum sp_return ret;
-  g_autofree char *what = NULL;
-  int fd = -1;
+  enum sp_return ret = sp_get_port_by_name (name, &port);
 
-  *try_tty = FALSE;
-
-  ret = sp_get_port_by_name (name, &port);
   if (ret != SP_OK)
     {
       *try_tty = TRUE;
@@ -211,7 +204,7 @@ tks_transport_open_serial (const char                *name,
       return NULL;
     }
 
-  if (sp_get_port_handle (port, &fd) != SP_OK || fd < 0 || !tks_transport_lock_tty (fd, name, error))
+  if (sp_get_port_handle (port, fd) != SP_OK || *fd < 0 || !tks_transport_lock_tty (*fd, name, error))
     {
       if (error && *error == NULL)
         g_set_error (error, TKS_ERROR, TKS_ERROR_IO, _("Could not open %s"), name);
@@ -219,6 +212,21 @@ tks_transport_open_serial (const char                *name,
       sp_free_port (port);
       return NULL;
     }
+  return port;
+}
+
+/* Sets @baud, 8N1 and the flow control @options ask for on @port. */
+static gboolean
+configure_port (struct sp_port            *port,
+                const char                *name,
+                guint                      baud,
+                const TksTransportOptions *options,
+                GError                   **error)
+{
+  struct sp_port_config *config = NULL;
+  enum sp_flowcontrol flow = SP_FLOWCONTROL_NONE;
+  enum sp_return ret;
+  g_autofree char *what = NULL;
 
   if (options && options->flow_control == TKS_FLOW_RTSCTS)
     flow = SP_FLOWCONTROL_RTSCTS;
@@ -238,25 +246,46 @@ tks_transport_open_serial (const char                *name,
       set_sp_error (error, ret, name, what);
       if (config)
         sp_free_config (config);
+      return FALSE;
+    }
+  sp_free_config (config);
+  return TRUE;
+}
+
+TksTransport *
+tks_transport_open_serial (const char                *name,
+                           const TksTransportOptions *options,
+                           gboolean                  *try_tty,
+                           GError                   **error)
+{
+  guint baud = options && options->baud ? options->baud : 115200;
+  struct sp_port *port;
+  TksTransport *self = NULL;
+  g_autofree char *desc = NULL;
+  int fd = -1;
+
+  *try_tty = FALSE;
+
+  port = open_port (name, &fd, try_tty, error);
+  if (port == NULL)
+    return NULL;
+  if (!configure_port (port, name, baud, options, error))
+    {
       sp_close (port);
       sp_free_port (port);
       return NULL;
     }
-  sp_free_config (config);
   sp_flush (port, SP_BUF_INPUT);
 
   self = tks_transport_alloc (&serial_vtable, TKS_TRANSPORT_SERIAL, name, baud);
   self->port = port;
   self->fd = fd;
-  {
-    g_autofree char *desc = describe_port (port);
-
-    if (desc != NULL && *desc != '\0')
-      /* Translators: the port, its baud rate, then the device's description */
-      self->description = g_strdup_printf (_("%s at %u baud (%s)"), name, baud, desc);
-    else
-      self->description = g_strdup_printf (_("%s at %u baud"), name, baud);
-  }
+  desc = describe_port (port);
+  if (desc != NULL && *desc != '\0')
+    /* Translators: the port, its baud rate, then the device's description */
+    self->description = g_strdup_printf (_("%s at %u baud (%s)"), name, baud, desc);
+  else
+    self->description = g_strdup_printf (_("%s at %u baud"), name, baud);
   return self;
 }
 
