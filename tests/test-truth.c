@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
