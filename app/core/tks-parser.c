@@ -11,6 +11,7 @@
 #include "tks-compact.h"
 #include "tks-limits.h"
 #include "tks-parser.h"
+#include "tks-parser-private.h"
 
 #define MAX_KEPT_WARNINGS 200
 
@@ -28,15 +29,6 @@
 #define MAX_LIST_ENTRIES (1u << 22)
 #define PROMPT "ch> "
 #define PROMPT_LEN 4
-
-/*
- * A compact log of switches only (a recording may be hours long) is decoded by batches of
- * lines, in parallel: each line decodes on its own (see tks_compact_line_decode()); the lines
- * are then taken in order, as one by one, for their sequence numbers, warnings and records.
- */
-#define BATCH_LINES 8192
-#define CHUNK_LINES 128
-#define MAX_DECODE_THREADS 8
 
 typedef enum
 {
@@ -2570,4 +2562,47 @@ tks_parser_finish (TksParser  *parser,
     }
 
   return result;
+}
+
+/* For the reader's tests (tks-parser-private.h). */
+gboolean
+tks_parse_record_line (const char *p,
+                       const char *end,
+                       TksRecord  *record)
+{
+  return parse_record (p, end, record);
+}
+
+const char *
+tks_parse_record_fixed (const char *p,
+                        const char *end,
+                        TksRecord  *record)
+{
+  return parse_record_fixed (p, end, record);
+}
+
+void
+tks_parser_set_batches (TksParser *parser,
+                        gboolean   batch,
+                        guint      n_threads,
+                        guint      chunk_lines,
+                        guint      batch_lines)
+{
+  parser->batch_compact = batch;
+  parser->n_threads = n_threads;
+  parser->chunk_lines = chunk_lines;
+  parser->batch_lines = batch_lines;
+}
+
+void
+tks_parser_set_max_records (TksParser *parser,
+                            guint      max)
+{
+  parser->rec_max = max;
+}
+
+gboolean
+tks_parser_get_threads_used (TksParser *parser)
+{
+  return parser->pool != NULL;
 }
