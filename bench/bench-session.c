@@ -315,7 +315,7 @@ main (int    argc,
 {
   const char *exe = argc > 1 ? argv[1] : g_getenv ("TKS_SIMBOARD");
   guint rounds = argc > 2 ? (guint) g_ascii_strtoull (argv[2], NULL, 10) : 50;
-  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  TksWait wait = { 0 };
   int status;
 
   if (exe == NULL)
@@ -335,7 +335,6 @@ main (int    argc,
         status = run_board (exe, 0, rounds, &wait);
     }
 
-  g_clear_object (&wait.result);
-  g_main_loop_unref (wait.loop);
+  tks_wait_clear (&wait);
   return status;
 }

@@ -11,9 +11,11 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "tks-simboard.h"
+#include "tks-legacy-viewer.h"
 #include "tks-truth-check.h"
 
 typedef struct

@@ -18,6 +18,7 @@
 #include "tks-legacy-viewer.h"
 #include "tks-test-data.h"
 #include "tks-test-fixtures.h"
+#include "tks-test-wait.h"
 
 static const char * const real_captures[] = {
   "board-run-mode.raw.txt",
@@ -1877,8 +1878,7 @@ test_async_load (void)
   g_autoptr(TksCapture) capture = NULL;
 
   tks_capture_load_file_async (file, NULL, loaded_cb, &capture);
-  while (capture == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (tks_wait_until (tks_wait_nonnull, &capture));
   g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 3000);
 }
 
@@ -1901,8 +1901,7 @@ failed_load (const char *path)
   GError *error = NULL;
 
   tks_capture_load_file_async (file, NULL, failed_cb, &error);
-  while (error == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (tks_wait_until (tks_wait_nonnull, &error));
   return error;
 }
 

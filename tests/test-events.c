@@ -27,87 +27,15 @@
 #include "tks-test-board.h"
 #include "tks-test-cli.h"
 #include "tks-test-data.h"
+#include "tks-test-host-board.h"
 
 #define HZ 168000000.0
-#define N_THREADS 4
-
-static thread_t threads[N_THREADS];
-
-static void
-at (systime_t tick,
-    rtcnt_t   counter)
-{
-  ch_host_time = tick;
-  ch_host_counter = counter;
-}
-
-static void
-sw (int       i,
-    systime_t tick,
-    rtcnt_t   counter)
-{
-  at (tick, counter);
-  ch_host_switch (&threads[i]);
-}
-
-static void
-ready (int       i,
-       systime_t tick,
-       rtcnt_t   counter)
-{
-  at (tick, counter);
-  ch_host_ready (&threads[i]);
-}
-
-/* Interrupt handlers as on a board: @inside runs in the handler, which leaves at the clock
- * given to irq(). */
-static void (*inside) (void);
-static systime_t leave_tick[2];
-static rtcnt_t leave_counter[2];
-static int depth;
-
-static void
-SysTick_Handler (void)
-{
-  CH_IRQ_PROLOGUE ();
-  at (leave_tick[depth - 1], leave_counter[depth - 1]);
-  CH_IRQ_EPILOGUE ();
-}
-
-static void
-USART1_IRQHandler (void)
-{
-  CH_IRQ_PROLOGUE ();
-  if (inside != NULL)
-    inside ();
-  at (leave_tick[depth - 1], leave_counter[depth - 1]);
-  CH_IRQ_EPILOGUE ();
-}
-
-static void
-irq (void      (*handler) (void),
-     systime_t tick,
-     rtcnt_t   counter,
-     systime_t leave,
-     rtcnt_t   leave_at)
-{
-  int d = depth++;
-
-  leave_tick[d] = leave;
-  leave_counter[d] = leave_at;
-  at (tick, counter);
-  handler ();
-  depth--;
-}
 
 /* main (1), idle (2, priority 1), sensor (3); main is current. */
 static void
 boot (void)
 {
-  ch_host_reset ();
-  tuResetState ();
-  memset (threads, 0, sizeof threads);
-  inside = NULL;
+  host_boot ();
   ch_host_thread_init (&threads[0], "main", 128, CH_FLAG_MODE_STATIC);
   ch_host_switch (&threads[0]);
   ch_host_thread_init (&threads[1], "idle", 1, CH_FLAG_MODE_STATIC);

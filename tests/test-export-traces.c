@@ -14,6 +14,7 @@
 #include "tks-error.h"
 #include "tks-events.h"
 #include "tks-export.h"
+#include "tks-test-csv.h"
 #include "tks-test-data.h"
 #include "tks-test-fixtures.h"
 
@@ -29,70 +30,27 @@ static const char *captures[] = {
   "board-tick-wrap.raw.txt",
 };
 
-/* An exit, a thread that is not logged, two records in one tick, and a trigger. */
-static const char mixed_transcript[] =
-  "threads_list\r\n"
-  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
-  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
-  "Thread number  3 : Prio =  20, Log =  No, Name = odd, \"name\"\r\n"
-  "Deleted threads: \r\n"
-  "Thread number  4 : Prio = 140, Log = Yes, Name = Exited dynamic thread\r\n"
-  "ch> threads_timestamps\r\n"
-  "Triggered at     205\r\n"
-  "From  1 to  4 at     200\r\n"
-  "From  4 to  4 at     204\r\n"
-  "From  0 to  2 at     204\r\n"
-  "From  2 to  3 at     207\r\n"
-  "From  3 to  1 at     209\r\n"
-  "From  1 to  2 at     211\r\n"
-  "ch> ";
-
 /* ------------------------------------------------------------------------------------------ */
 /* The CSV export, as rows                                                                     */
 
+/* The rows after the header, each a GStrv. */
 static GPtrArray *
 csv_rows (TksCapture *capture)
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) parsed = NULL;
   GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-  const char *p;
 
   g_assert_true (tks_export_write (capture, TKS_EXPORT_CSV, 0, text, &error));
   g_assert_no_error (error);
-  p = strchr (text->str, '\n') + 1;  /* the header */
-  while (*p != '\0')
+  parsed = tks_test_csv_parse (text->str);
+  for (guint r = 1; r < parsed->len; r++)
     {
-      g_autoptr(GStrvBuilder) fields = g_strv_builder_new ();
-      g_autoptr(GString) field = g_string_new (NULL);
-      gboolean quoted = FALSE;
+      GPtrArray *fields = parsed->pdata[r];
 
-      for (;; p++)
-        {
-          if (quoted)
-            {
-              if (*p == '"' && p[1] == '"')
-                g_string_append_c (field, *p++);
-              else if (*p == '"')
-                quoted = FALSE;
-              else
-                g_string_append_c (field, *p);
-              continue;
-            }
-          if (*p == '"')
-            quoted = TRUE;
-          else if (*p == ',' || *p == '\r')
-            {
-              g_strv_builder_add (fields, field->str);
-              g_string_truncate (field, 0);
-              if (*p == '\r')
-                break;
-            }
-          else
-            g_string_append_c (field, *p);
-        }
-      p += 2;  /* \r\n */
-      g_ptr_array_add (rows, g_strv_builder_end (fields));
+      g_ptr_array_add (fields, NULL);
+      g_ptr_array_add (rows, g_ptr_array_steal (fields, NULL));
     }
   return rows;
 }
@@ -778,7 +736,7 @@ test_vcd_timescale (void)
     /* two records in a tick: at least 2 units a tick */
     { tks_test_simple_transcript, 1000, "100 us" },
     { tks_test_simple_transcript, 10000, "10 us" },
-    { mixed_transcript, 1000, "100 us" },
+    { tks_test_mixed_transcript, 1000, "100 us" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1035,7 +993,7 @@ test_paraver_stream_refused (void)
 static void
 test_paraver_mixed (void)
 {
-  g_autoptr(TksCapture) capture = tks_test_capture_of_text (mixed_transcript, -1);
+  g_autoptr(TksCapture) capture = tks_test_capture_of_text (tks_test_mixed_transcript, -1);
   g_auto(Prv) prv = { 0 };
   guint unlogged = 0, exits = 0, triggers = 0;
 

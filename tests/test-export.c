@@ -9,6 +9,7 @@
 #include "tks-capture.h"
 #include "tks-error.h"
 #include "tks-export.h"
+#include "tks-test-csv.h"
 #include "tks-test-data.h"
 #include "tks-test-fixtures.h"
 
@@ -16,24 +17,6 @@
 #include <json-glib/json-glib.h>
 #endif
 
-
-/* An exit, a thread that is not logged, names that need quoting, and a trigger. */
-static const char mixed_transcript[] =
-  "threads_list\r\n"
-  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
-  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
-  "Thread number  3 : Prio =  20, Log =  No, Name = odd, \"name\"\r\n"
-  "Deleted threads: \r\n"
-  "Thread number  4 : Prio = 140, Log = Yes, Name = Exited dynamic thread\r\n"
-  "ch> threads_timestamps\r\n"
-  "Triggered at     205\r\n"
-  "From  1 to  4 at     200\r\n"
-  "From  4 to  4 at     204\r\n"
-  "From  0 to  2 at     204\r\n"
-  "From  2 to  3 at     207\r\n"
-  "From  3 to  1 at     209\r\n"
-  "From  1 to  2 at     211\r\n"
-  "ch> ";
 
 static const char *real_files[] = {
   "board-run-mode.raw.txt",
@@ -493,7 +476,7 @@ test_perfetto_simple (void)
 static void
 test_perfetto_mixed (void)
 {
-  g_autoptr(TksCapture) capture = load_text (mixed_transcript);
+  g_autoptr(TksCapture) capture = load_text (tks_test_mixed_transcript);
   g_autofree char *json = export (capture, TKS_EXPORT_PERFETTO, 0);
 
   check_perfetto (capture, json, 1000);
@@ -525,68 +508,6 @@ test_perfetto_locale (void)
 /* ------------------------------------------------------------------------------------------ */
 /* CSV                                                                                         */
 
-/* Splits RFC 4180 CSV into rows of fields. */
-static GPtrArray *
-parse_csv (const char *text)
-{
-  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  GPtrArray *row = g_ptr_array_new_with_free_func (g_free);
-  GString *field = g_string_new (NULL);
-  const char *p = text;
-
-  while (*p != '\0')
-    {
-      if (*p == '"')
-        {
-          p++;
-          for (;;)
-            {
-              g_assert_true (*p != '\0');
-              if (*p == '"' && p[1] == '"')
-                {
-                  g_string_append_c (field, '"');
-                  p += 2;
-                }
-              else if (*p == '"')
-                {
-                  p++;
-                  break;
-                }
-              else
-                g_string_append_c (field, *p++);
-            }
-          g_assert_true (*p == ',' || *p == '\r' || *p == '\n' || *p == '\0');
-        }
-      else if (*p == ',')
-        {
-          g_ptr_array_add (row, g_strdup (field->str));
-          g_string_truncate (field, 0);
-          p++;
-        }
-      else if (*p == '\r' || *p == '\n')
-        {
-          if (*p == '\r')
-            {
-              g_assert_cmpint (p[1], ==, '\n');
-              p++;
-            }
-          p++;
-          g_ptr_array_add (row, g_strdup (field->str));
-          g_string_truncate (field, 0);
-          g_ptr_array_add (rows, row);
-          row = g_ptr_array_new_with_free_func (g_free);
-        }
-      else
-        g_string_append_c (field, *p++);
-    }
-
-  g_assert_cmpuint (row->len, ==, 0);
-  g_assert_cmpuint (field->len, ==, 0);
-  g_ptr_array_unref (row);
-  g_string_free (field, TRUE);
-  return rows;
-}
-
 static double
 csv_number (const char *text)
 {
@@ -603,7 +524,7 @@ static void
 check_csv (TksCapture *capture,
            const char *csv)
 {
-  g_autoptr(GPtrArray) rows = parse_csv (csv);
+  g_autoptr(GPtrArray) rows = tks_test_csv_parse (csv);
   guint n_runs, n_in, n_out, n_exits;
   guint runs = 0, ins = 0, outs = 0, exits = 0, triggers = 0, at_end = 0, no_data = 0;
   guint log_ends = 0;
@@ -741,7 +662,7 @@ test_csv_simple (void)
 static void
 test_csv_mixed (void)
 {
-  g_autoptr(TksCapture) capture = load_text (mixed_transcript);
+  g_autoptr(TksCapture) capture = load_text (tks_test_mixed_transcript);
   g_autofree char *csv = export (capture, TKS_EXPORT_CSV, 0);
 
   check_csv (capture, csv);
@@ -928,7 +849,7 @@ test_ftrace_simple (void)
 static void
 test_ftrace_mixed (void)
 {
-  g_autoptr(TksCapture) capture = load_text (mixed_transcript);
+  g_autoptr(TksCapture) capture = load_text (tks_test_mixed_transcript);
   g_autofree char *text = export (capture, TKS_EXPORT_FTRACE, 0);
   g_autoptr(GArray) switches = check_ftrace (capture, text);
   gboolean saw_exit = FALSE;

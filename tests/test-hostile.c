@@ -137,13 +137,6 @@ server_stop (Server *server)
 
 /* Sessions, through the main loop */
 
-static void
-wait_clear (TksWait *wait)
-{
-  g_clear_object (&wait->result);
-  g_clear_pointer (&wait->loop, g_main_loop_unref);
-}
-
 static TksSession *
 session_connect_at (const char *address,
                     guint       baud,
@@ -152,7 +145,6 @@ session_connect_at (const char *address,
 {
   g_autoptr(TksSession) session = tks_session_new ();
 
-  wait->loop = g_main_loop_new (NULL, FALSE);
   tks_session_set_timeout (session, SILENCE_MS);
   tks_session_set_baud (session, baud);
   tks_session_connect_async (session, address, NULL, tks_wait_done, wait);
@@ -188,7 +180,7 @@ session_end (TksSession *session,
   if (session != NULL)
     tks_session_disconnect (session);
   server_stop (server);
-  wait_clear (wait);
+  tks_wait_clear (wait);
 }
 
 /* The session still answers: a trigger goes through. */
@@ -499,7 +491,6 @@ test_history_limit (void)
   g_autoptr(TksSession) session = tks_session_new ();
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
 
-  wait.loop = g_main_loop_new (NULL, FALSE);
   tks_session_set_timeout (session, SILENCE_MS);
   tks_session_set_baud (session, 4000000);
   /* a capture of this board takes about 80 KB: room for two */

@@ -24,65 +24,15 @@
 #include "tks-latency.h"
 #include "tks-periods.h"
 #include "tks-test-cli.h"
+#include "tks-test-host-board.h"
 
-enum { MAIN, IDLE, SENSOR, PEER, HIGH, N_THREADS };
-
-static thread_t threads[N_THREADS];
-
-static void
-at (systime_t tick,
-    rtcnt_t   counter)
-{
-  ch_host_time = tick;
-  ch_host_counter = counter;
-}
-
-static void
-sw (int       i,
-    systime_t tick,
-    rtcnt_t   counter)
-{
-  at (tick, counter);
-  ch_host_switch (&threads[i]);
-}
-
-static void
-ready (int       i,
-       systime_t tick,
-       rtcnt_t   counter)
-{
-  at (tick, counter);
-  ch_host_ready (&threads[i]);
-}
-
-static void (*inside) (void);
-
-static void
-SysTick_Handler (void)
-{
-  CH_IRQ_PROLOGUE ();
-  at (10, 2150);
-  CH_IRQ_EPILOGUE ();
-}
-
-static void
-USART1_IRQHandler (void)
-{
-  CH_IRQ_PROLOGUE ();
-  if (inside != NULL)
-    inside ();
-  at (10, 2300);
-  CH_IRQ_EPILOGUE ();
-}
+enum { MAIN, IDLE, SENSOR, PEER, HIGH };
 
 /* main 128, idle 1, sensor 100, peer 100, high 140; main is current. */
 static void
 boot (void)
 {
-  ch_host_reset ();
-  tuResetState ();
-  memset (threads, 0, sizeof threads);
-  inside = NULL;
+  host_boot ();
   ch_host_thread_init (&threads[MAIN], "main", 128, CH_FLAG_MODE_STATIC);
   ch_host_switch (&threads[MAIN]);
   ch_host_thread_init (&threads[IDLE], "idle", 1, CH_FLAG_MODE_STATIC);
@@ -115,8 +65,7 @@ inside_usart (void)
 {
   at (10, 2050);
   ch_host_ready (&threads[SENSOR]);
-  at (10, 2100);
-  SysTick_Handler ();
+  irq (SysTick_Handler, 10, 2100, 10, 2150);
 }
 
 /* USART1 makes sensor ready at 2050 (with SysTick nested in it, 2100 to 2150) and leaves at
@@ -129,8 +78,7 @@ scenario (void)
   boot ();
   sw (PEER, 10, 1000);
   inside = inside_usart;
-  at (10, 2000);
-  USART1_IRQHandler ();
+  irq (USART1_IRQHandler, 10, 2000, 10, 2300);
   inside = NULL;
   sw (HIGH, 10, 2400);
   sw (IDLE, 11, 3400);

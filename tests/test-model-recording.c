@@ -21,6 +21,7 @@
 #include "tks-recording.h"
 #include "tks-test-board.h"
 #include "tks-test-data.h"
+#include "tks-test-wait.h"
 
 #define RECORDING "simboard-record.raw.txt"
 
@@ -94,19 +95,6 @@ recording_for (const char *address,
   return recording;
 }
 
-/* Runs the main context until *@counter is above 0 (or *@flag is set), within a generous
- * deadline. */
-static void
-wait_for (const guint    *counter,
-          const gboolean *flag)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
-  while ((counter != NULL ? *counter == 0 : !*flag) && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (counter != NULL ? *counter > 0 : *flag);
-}
-
 /* A pty whose far end plays the recorded board: its name. */
 static char *
 open_board (int               *master,
@@ -125,10 +113,13 @@ open_board (int               *master,
   return name;
 }
 
+/* A file of this run's own (two runs at once, by two builds, must not share one). */
 static char *
 temp_path (const char *name)
 {
-  return g_build_filename (g_get_tmp_dir (), name, NULL);
+  g_autofree char *own = g_strdup_printf ("%d-%s", (int) getpid (), name);
+
+  return g_build_filename (g_get_tmp_dir (), own, NULL);
 }
 
 /* The board streams its log and ends it: the recording stops by itself, without an error,
@@ -151,7 +142,7 @@ test_ended (void)
   g_assert_cmpstr (tks_recording_get_path (recording), ==, path);
   g_assert_cmpstr (tks_recording_get_address (recording), ==, address);
   tks_recording_start (recording);
-  wait_for (&seen.stopped, NULL);
+  g_assert_true (tks_wait_until (tks_wait_nonzero, &seen.stopped));
   g_assert_no_error (seen.error);
   g_assert_cmpuint (seen.stopped, ==, 1);
   g_assert_false (tks_recording_get_stopping (recording));
@@ -213,7 +204,7 @@ test_live (void)
   recording = recording_for (address, path, &seen);
   g_assert_false (tks_recording_can_read_back (recording));
   tks_recording_start (recording);
-  wait_for (&seen.stretches, NULL);
+  g_assert_true (tks_wait_until (tks_wait_nonzero, &seen.stretches));
   g_assert_cmpuint (seen.seconds, >=, 1);
   g_assert_cmpuint (seen.stretch_records, >, 10);
   g_assert_cmpuint (seen.lengths, >=, 1);
@@ -222,7 +213,7 @@ test_live (void)
   g_assert_true (tks_recording_can_read_back (recording));
 
   tks_recording_read_back_async (recording, 0, NULL, read_back_cb, &seen);
-  wait_for (NULL, &seen.read_back_done);
+  g_assert_true (tks_wait_until (tks_wait_true, &seen.read_back_done));
   g_assert_nonnull (seen.read_back);
   g_assert_cmpuint (tks_capture_get_n_records (seen.read_back), >, 10);
   g_assert_cmpfloat (seen.read_back_wraps, ==, 0);
@@ -231,7 +222,7 @@ test_live (void)
 
   tks_recording_stop (recording);
   g_assert_true (tks_recording_get_stopping (recording));
-  wait_for (&seen.stopped, NULL);
+  g_assert_true (tks_wait_until (tks_wait_nonzero, &seen.stopped));
   g_assert_cmpuint (seen.stopped, ==, 1);
   /* the board never ended its stream: the recording says why it ended */
   g_assert_nonnull (seen.error);
@@ -495,7 +486,7 @@ test_long_line (void)
   g_assert_null (strstr (failed.failure, "a line of "));
   g_assert_cmpuint (seen.stretches, ==, 0);
   tks_recording_stop (recording);
-  wait_for (&seen.stopped, NULL);
+  g_assert_true (tks_wait_until (tks_wait_nonzero, &seen.stopped));
   g_clear_error (&seen.error);
   long_line_board_stop (&board);
   g_free (failed.failure);
@@ -512,7 +503,7 @@ test_no_board (void)
 
   recording = recording_for ("/nonexistent/tks-no-such-port", path, &seen);
   tks_recording_start (recording);
-  wait_for (&seen.stopped, NULL);
+  g_assert_true (tks_wait_until (tks_wait_nonzero, &seen.stopped));
   g_assert_nonnull (seen.error);
   g_test_message ("%s", seen.error->message);
   g_assert_cmpuint (seen.stretches, ==, 0);

@@ -6,15 +6,18 @@
  * the same records, holes, warnings (and their line numbers), threads announced, damage, and
  * the same counts while the input arrives. The recordings are made by the board library on the
  * host stand-in, then damaged as a link would (lines lost, damaged, cut, noise, a prompt), and
- * read with batches and chunks of every small size, so that damage falls on every edge. The
- * reader's source is compiled in here to set its batch sizes.
+ * read with batches and chunks of every small size, so that damage falls on every edge (the
+ * batch sizes are set through the reader's private header).
  */
-#include "tks-parser.c"
+#include <string.h>
 
 #include "ch.h"
 #include "host-stream.h"
 #include "threads_utilities.h"
 #include "tks-capture.h"
+#include "tks-compact.h"
+#include "tks-events-private.h"
+#include "tks-parser-private.h"
 #include "tks-test-data.h"
 
 #define N_THREADS 10
@@ -179,12 +182,9 @@ read_text (const char    *text,
   gsize piece = how->piece > 0 ? how->piece : len;
   Read r = { NULL, NULL, g_array_new (FALSE, FALSE, sizeof (guint)), FALSE };
 
-  parser->batch_compact = how->batch;
-  parser->n_threads = how->n_threads;
-  parser->chunk_lines = how->chunk_lines;
-  parser->batch_lines = how->batch_lines;
+  tks_parser_set_batches (parser, how->batch, how->n_threads, how->chunk_lines, how->batch_lines);
   if (how->rec_max > 0)
-    parser->rec_max = how->rec_max;
+    tks_parser_set_max_records (parser, how->rec_max);
   for (gsize at = 0; at < len; at += piece)
     {
       guint n;
@@ -193,7 +193,7 @@ read_text (const char    *text,
       n = tks_parser_get_n_records (parser);
       g_array_append_val (r.counts, n);
     }
-  r.threads_used = parser->pool != NULL;
+  r.threads_used = tks_parser_get_threads_used (parser);
   r.parsed = tks_parser_finish (parser, &error);
   if (error != NULL)
     r.error = g_strdup (error->message);

@@ -3,11 +3,13 @@
 /*
  * The reader's fast path for record lines in the board's own layout ("From %2d to %2d at %7d")
  * must read exactly what the general reader reads: every line it takes, the general one takes
- * too, with the same values and the same line end. The reader's source is compiled in here so
- * that both can be called directly; each line sits in a buffer of its exact size, so that a
- * read past its end shows under the sanitizers.
+ * too, with the same values and the same line end. Both are reached through the reader's
+ * private header; each line sits in a buffer of its exact size, so that a read past its end
+ * shows under the sanitizers.
  */
-#include "tks-parser-text.c"
+#include <string.h>
+
+#include "tks-parser-private.h"
 
 typedef struct
 {
@@ -27,7 +29,7 @@ check_line (Counts     *counts,
   TksRecord fast, general;
 
   counts->lines++;
-  next = parse_record_fixed (line, line + len, &fast);
+  next = tks_parse_record_fixed (line, line + len, &fast);
   if (next == NULL)
     return;
   counts->fast++;

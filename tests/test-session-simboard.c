@@ -120,7 +120,7 @@ test_board (gconstpointer data)
   const char *how = data;
   gboolean snapshot = strstr (how, "legacy") == NULL;
   Board board = { 0 };
-  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  TksWait wait = { 0 };
   g_autoptr(TksSession) session = tks_session_new ();
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(GError) error = NULL;
@@ -143,8 +143,12 @@ test_board (gconstpointer data)
   g_assert_no_error (error);
 
   /* let the board log a while, then freeze the log */
-  g_timeout_add (500, quit_loop, wait.loop);
-  g_main_loop_run (wait.loop);
+  {
+    g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+
+    g_timeout_add (500, quit_loop, loop);
+    g_main_loop_run (loop);
+  }
   tks_session_trigger_async (session, NULL, tks_wait_done, &wait);
   trigger = tks_session_trigger_finish (session, tks_wait_for (&wait), &error);
   g_assert_no_error (error);
@@ -181,8 +185,7 @@ test_board (gconstpointer data)
 
   tks_session_disconnect (session);
   board_stop (&board);
-  g_clear_object (&wait.result);
-  g_main_loop_unref (wait.loop);
+  tks_wait_clear (&wait);
 }
 
 /* The board is gone (killed, unplugged): a clear error, the session disconnected, no hang. */
@@ -191,7 +194,7 @@ test_killed (gconstpointer data)
 {
   const char *how = data;
   Board board = { 0 };
-  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  TksWait wait = { 0 };
   g_autoptr(TksSession) session = tks_session_new ();
   g_autoptr(GError) error = NULL;
   gint64 start;
@@ -218,8 +221,7 @@ test_killed (gconstpointer data)
 
   tks_session_disconnect (session);
   board_stop (&board);
-  g_clear_object (&wait.result);
-  g_main_loop_unref (wait.loop);
+  tks_wait_clear (&wait);
 }
 
 /* A board on a slow line: a 300-record log (8 KB) takes about 4 s at 19200 baud. */
@@ -256,7 +258,7 @@ test_cancel_then_fetch (gconstpointer data)
 {
   const char *how = data;
   Board board = { 0 };
-  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  TksWait wait = { 0 };
   g_autoptr(TksSession) session = tks_session_new ();
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(TksCapture) capture = NULL;
@@ -283,8 +285,7 @@ test_cancel_then_fetch (gconstpointer data)
 
   tks_session_disconnect (session);
   board_stop (&board);
-  g_clear_object (&wait.result);
-  g_main_loop_unref (wait.loop);
+  tks_wait_clear (&wait);
 }
 
 /* A line slower than the baud rate the session was told (a TCP relay of a 4800-baud serial
@@ -296,7 +297,7 @@ test_slower_than_said (gconstpointer data)
   static const char * const slow[] = { "--baud", "4800", "--uptime", "5000", NULL };
   const char *how = data;
   Board board = { 0 };
-  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  TksWait wait = { 0 };
   g_autoptr(TksSession) session = tks_session_new ();
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(GError) error = NULL;
@@ -320,8 +321,7 @@ test_slower_than_said (gconstpointer data)
 
   tks_session_disconnect (session);
   board_stop (&board);
-  g_clear_object (&wait.result);
-  g_main_loop_unref (wait.loop);
+  tks_wait_clear (&wait);
 }
 
 static gboolean
@@ -339,7 +339,7 @@ test_killed_mid_fetch (gconstpointer data)
 {
   const char *how = data;
   Board board = { 0 };
-  TksWait wait = { g_main_loop_new (NULL, FALSE), NULL };
+  TksWait wait = { 0 };
   g_autoptr(TksSession) session = tks_session_new ();
   g_autoptr(GError) error = NULL;
   gint64 start;
@@ -359,8 +359,7 @@ test_killed_mid_fetch (gconstpointer data)
 
   tks_session_disconnect (session);
   board_stop (&board);
-  g_clear_object (&wait.result);
-  g_main_loop_unref (wait.loop);
+  tks_wait_clear (&wait);
 }
 
 int

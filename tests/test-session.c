@@ -11,6 +11,7 @@
 #include "tks-i18n.h"
 #include "tks-session.h"
 #include "tks-test-board.h"
+#include "tks-test-wait.h"
 
 /* A session against real board bytes served over TCP (and over a pty), through the main loop
  * as an application uses it. */
@@ -71,34 +72,13 @@ server_stop (Server *server)
 
 typedef struct
 {
-  GMainLoop    *loop;
-  GAsyncResult *result;
+  TksWait       call;
   guint         progress_calls;
   guint64       last_bytes;
   guint         last_records;
   double        last_fraction;
   GArray       *states;
 } Wait;
-
-static void
-on_done (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Wait *wait = user_data;
-
-  g_assert_null (wait->result);
-  wait->result = g_object_ref (result);
-  g_main_loop_quit (wait->loop);
-}
-
-static GAsyncResult *
-wait_for (Wait *wait)
-{
-  g_clear_object (&wait->result);
-  g_main_loop_run (wait->loop);
-  return wait->result;
-}
 
 static void
 on_progress (TksSession *session,
@@ -136,7 +116,6 @@ session_new (Wait *wait)
 {
   TksSession *session = tks_session_new ();
 
-  wait->loop = g_main_loop_new (NULL, FALSE);
   wait->states = g_array_new (FALSE, FALSE, sizeof (int));
   tks_session_set_timeout (session, 500);
   g_signal_connect (session, "progress", G_CALLBACK (on_progress), wait);
@@ -147,8 +126,7 @@ session_new (Wait *wait)
 static void
 wait_clear (Wait *wait)
 {
-  g_clear_object (&wait->result);
-  g_clear_pointer (&wait->loop, g_main_loop_unref);
+  tks_wait_clear (&wait->call);
   g_clear_pointer (&wait->states, g_array_unref);
 }
 
@@ -166,9 +144,9 @@ test_fetch_tcp (void)
   g_autofree char *trigger = NULL;
   const char * const *commands;
 
-  tks_session_connect_async (session, address, NULL, on_done, &wait);
+  tks_session_connect_async (session, address, NULL, tks_wait_done, &wait.call);
   g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_CONNECTING);
-  g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait.call), &error));
   g_assert_no_error (error);
   g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);
   /* the "state" property is a named enum, as bindings and the inspector show it */
@@ -191,18 +169,18 @@ test_fetch_tcp (void)
   g_assert_cmpuint (g_strv_length ((char **) commands), ==, 0);
   g_assert_false (tks_session_has_snapshot_command (session));
 
-  tks_session_run_async (session, NULL, on_done, &wait);
+  tks_session_run_async (session, NULL, tks_wait_done, &wait.call);
   g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_BUSY);
-  g_assert_true (tks_session_run_finish (session, wait_for (&wait), &error));
+  g_assert_true (tks_session_run_finish (session, tks_wait_for (&wait.call), &error));
   g_assert_no_error (error);
 
-  tks_session_trigger_async (session, NULL, on_done, &wait);
-  trigger = tks_session_trigger_finish (session, wait_for (&wait), &error);
+  tks_session_trigger_async (session, NULL, tks_wait_done, &wait.call);
+  trigger = tks_session_trigger_finish (session, tks_wait_for (&wait.call), &error);
   g_assert_no_error (error);
   g_assert_cmpstr (trigger, ==, "Trigger set by Shell command at   17154");
 
-  tks_session_fetch_async (session, NULL, on_done, &wait);
-  capture = tks_session_fetch_finish (session, wait_for (&wait), &error);
+  tks_session_fetch_async (session, NULL, tks_wait_done, &wait.call);
+  capture = tks_session_fetch_finish (session, tks_wait_for (&wait.call), &error);
   g_assert_no_error (error);
   g_assert_nonnull (capture);
   g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);
@@ -230,8 +208,8 @@ test_fetch_tcp (void)
   g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_DISCONNECTED);
 
   /* not connected: a clear error, at once */
-  tks_session_fetch_async (session, NULL, on_done, &wait);
-  g_assert_null (tks_session_fetch_finish (session, wait_for (&wait), &error));
+  tks_session_fetch_async (session, NULL, tks_wait_done, &wait.call);
+  g_assert_null (tks_session_fetch_finish (session, tks_wait_for (&wait.call), &error));
   g_assert_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED);
 
   server_stop (&server);
@@ -253,13 +231,13 @@ test_fetch_pty (void)
   g_assert_cmpint (unlockpt (master), ==, 0);
   board = tks_test_board_start ("board-run-mode.raw.txt", master, TKS_TEST_BOARD_NORMAL, 0, 0);
 
-  tks_session_connect_async (session, ptsname (master), NULL, on_done, &wait);
-  g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+  tks_session_connect_async (session, ptsname (master), NULL, tks_wait_done, &wait.call);
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait.call), &error));
   g_assert_no_error (error);
   g_assert_nonnull (strstr (tks_session_get_description (session), "115200 baud"));
 
-  tks_session_fetch_async (session, NULL, on_done, &wait);
-  capture = tks_session_fetch_finish (session, wait_for (&wait), &error);
+  tks_session_fetch_async (session, NULL, tks_wait_done, &wait.call);
+  capture = tks_session_fetch_finish (session, tks_wait_for (&wait.call), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (tks_capture_get_n_records (capture), ==, 3000);
   g_assert_false (tks_capture_get_trigger (capture, NULL));
@@ -283,8 +261,8 @@ test_refused (void)
   g_socket_listener_close (listener);
   address = g_strdup_printf ("tcp:127.0.0.1:%u", port);
 
-  tks_session_connect_async (session, address, NULL, on_done, &wait);
-  g_assert_false (tks_session_connect_finish (session, wait_for (&wait), &error));
+  tks_session_connect_async (session, address, NULL, tks_wait_done, &wait.call);
+  g_assert_false (tks_session_connect_finish (session, tks_wait_for (&wait.call), &error));
   g_assert_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED);
   g_assert_nonnull (strstr (error->message, "refused"));
   g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_DISCONNECTED);
@@ -304,13 +282,13 @@ test_fault (gconstpointer data)
   g_autoptr(GError) error = NULL;
   gint64 start;
 
-  tks_session_connect_async (session, address, NULL, on_done, &wait);
+  tks_session_connect_async (session, address, NULL, tks_wait_done, &wait.call);
   start = g_get_monotonic_time ();
   if (mode == TKS_TEST_BOARD_SILENT || mode == TKS_TEST_BOARD_GARBAGE)
     {
       int code = mode == TKS_TEST_BOARD_SILENT ? TKS_ERROR_TIMEOUT : TKS_ERROR_PARSE;
 
-      g_assert_false (tks_session_connect_finish (session, wait_for (&wait), &error));
+      g_assert_false (tks_session_connect_finish (session, tks_wait_for (&wait.call), &error));
       g_test_message ("%s", error->message);
       g_assert_error (error, TKS_ERROR, code);
       g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_DISCONNECTED);
@@ -320,11 +298,11 @@ test_fault (gconstpointer data)
       g_autoptr(TksCapture) capture = NULL;
       g_autoptr(GPtrArray) history = NULL;
 
-      g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+      g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait.call), &error));
       g_assert_no_error (error);
       start = g_get_monotonic_time ();
-      tks_session_fetch_async (session, NULL, on_done, &wait);
-      capture = tks_session_fetch_finish (session, wait_for (&wait), &error);
+      tks_session_fetch_async (session, NULL, tks_wait_done, &wait.call);
+      capture = tks_session_fetch_finish (session, tks_wait_for (&wait.call), &error);
       g_assert_null (capture);
       g_test_message ("%s", error->message);
       if (mode == TKS_TEST_BOARD_CLOSE_AFTER)
@@ -376,10 +354,10 @@ test_reset_french (void)
 
       address = server_start (&server, "board-run-mode.raw.txt", TKS_TEST_BOARD_RESET_AFTER, 20000);
       session = session_new (&wait);
-      tks_session_connect_async (session, address, NULL, on_done, &wait);
-      g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
-      tks_session_fetch_async (session, NULL, on_done, &wait);
-      g_assert_null (tks_session_fetch_finish (session, wait_for (&wait), &error));
+      tks_session_connect_async (session, address, NULL, tks_wait_done, &wait.call);
+      g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait.call), &error));
+      tks_session_fetch_async (session, NULL, tks_wait_done, &wait.call);
+      g_assert_null (tks_session_fetch_finish (session, tks_wait_for (&wait.call), &error));
       g_test_message ("%s", error->message);
       g_assert_nonnull (strstr (error->message, "La carte a redémarré pendant « threads_"));
       /* the link is fine: the board answers again */
@@ -409,11 +387,11 @@ test_damaged_dump (void)
   g_autoptr(TksCapture) capture = NULL;
   g_autoptr(GPtrArray) history = NULL;
 
-  tks_session_connect_async (session, address, NULL, on_done, &wait);
-  g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
+  tks_session_connect_async (session, address, NULL, tks_wait_done, &wait.call);
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait.call), &error));
   g_assert_no_error (error);
-  tks_session_fetch_async (session, NULL, on_done, &wait);
-  capture = tks_session_fetch_finish (session, wait_for (&wait), &error);
+  tks_session_fetch_async (session, NULL, tks_wait_done, &wait.call);
+  capture = tks_session_fetch_finish (session, tks_wait_for (&wait.call), &error);
   g_assert_null (capture);
   g_test_message ("%s", error->message);
   g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
@@ -442,12 +420,12 @@ test_cancel_fetch (void)
   gint64 start;
 
   tks_session_set_timeout (session, 10000);
-  tks_session_connect_async (session, address, NULL, on_done, &wait);
-  g_assert_true (tks_session_connect_finish (session, wait_for (&wait), &error));
-  tks_session_fetch_async (session, cancellable, on_done, &wait);
+  tks_session_connect_async (session, address, NULL, tks_wait_done, &wait.call);
+  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&wait.call), &error));
+  tks_session_fetch_async (session, cancellable, tks_wait_done, &wait.call);
   g_timeout_add_once (200, (GSourceOnceFunc) g_cancellable_cancel, cancellable);
   start = g_get_monotonic_time ();
-  g_assert_null (tks_session_fetch_finish (session, wait_for (&wait), &error));
+  g_assert_null (tks_session_fetch_finish (session, tks_wait_for (&wait.call), &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpint (g_get_monotonic_time () - start, <, 2 * G_USEC_PER_SEC);
   g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
@@ -19,6 +20,7 @@
 
 #include "tks-simboard.h"
 #include "tks-test-port.h"
+#include "tks-test-wait.h"
 #include "tks-truth-check.h"
 
 typedef struct
@@ -750,6 +752,77 @@ program_stop (ProgramBoard *board)
   g_string_free (board->buf, TRUE);
 }
 
+/* The thread of @truth that @th is (the same name and priority), or NULL. */
+static const TruthThread *
+truth_thread_named (const Truth     *truth,
+                    const TksThread *th)
+{
+  for (guint t = 0; t < truth->threads->len; t++)
+    {
+      const TruthThread *tt = &g_array_index (truth->threads, TruthThread, t);
+
+      if (tt->priority == th->priority && g_strcmp0 (tt->name, th->name) == 0)
+        return tt;
+    }
+  return NULL;
+}
+
+/* Records the board program (started with its truth in @path) until its stream has announced
+ * @n_threads threads, with a keep-alive byte after every read, within a generous deadline;
+ * then stops the stream and the program. Returns the recording; @truth and @running are the
+ * program's truth. */
+static char *
+record_until_announced (ProgramBoard        *board,
+                        guint                n_threads,
+                        const char          *path,
+                        const char * const  *unlogged,
+                        Truth              **truth,
+                        TksTruthEvent       *running)
+{
+  static const char stop = 3;
+  GInputStream *from_board = g_io_stream_get_input_stream (G_IO_STREAM (board->conn));
+  GOutputStream *to_board = g_io_stream_get_output_stream (G_IO_STREAM (board->conn));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = NULL;
+  gint64 deadline = g_get_monotonic_time () + TKS_WAIT_SECONDS * G_USEC_PER_SEC;
+  char *text;
+
+  g_string_truncate (board->buf, 0);
+  g_output_stream_write_all (to_board, "threads_record events\r\n", 23, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (;;)
+    {
+      const char *p = strstr (board->buf->str, "Compact:\r\n");
+      guint announced = 0;
+      char chunk[4096];
+      gssize n;
+
+      while (p != NULL && (p = strstr (p + 1, "\r\nThread number ")) != NULL)
+        announced++;
+      if (announced >= n_threads)
+        break;
+      if (g_get_monotonic_time () > deadline)
+        {
+          g_test_message ("only %u threads announced in %d s", announced, TKS_WAIT_SECONDS);
+          g_assert_cmpuint (announced, >=, n_threads);
+        }
+      n = g_input_stream_read (from_board, chunk, sizeof chunk, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (n, >, 0);
+      g_string_append_len (board->buf, chunk, n);
+      g_assert_cmpuint (board->buf->len, <, 64 << 20);
+      g_output_stream_write_all (to_board, "\x16", 1, NULL, NULL, &error);
+      g_assert_no_error (error);
+    }
+  g_output_stream_write_all (to_board, &stop, 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  text = read_until (from_board, board->buf, "\r\nch> ");
+  program_stop (board);
+  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
+  *truth = truth_from_csv (csv, unlogged, running);
+  return text;
+}
+
 static void
 test_program (void)
 {
@@ -848,15 +921,12 @@ test_program_record_names (void)
   /* Four times as fast, and a serial line the shell waits for: jobs start and exit while it
    * waits, before it announces them. */
   const char * const options[] = { "--truth", path, "--speed", "4", "--baud", "115200", NULL };
-  static const char stop = 3;
   ProgramBoard board = { 0 };
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *csv = NULL;
   g_autoptr(Truth) truth = NULL;
   g_autoptr(TksCapture) capture = NULL;
   TksTruthEvent running = { 0 };
-  GOutputStream *to_board;
   guint exited = 0;
 
   if (g_getenv ("TKS_SIMBOARD") == NULL)
@@ -865,40 +935,8 @@ test_program_record_names (void)
       return;
     }
   program_start (&board, options, 100000);
-  to_board = g_io_stream_get_output_stream (G_IO_STREAM (board.conn));
-  g_string_truncate (board.buf, 0);
-  g_output_stream_write_all (to_board, "threads_record events\r\n", 23, NULL, NULL, &error);
-  g_assert_no_error (error);
-  /* Until the board announced 12 threads in the stream (however long a busy machine takes),
-   * with a keep-alive byte after every read. */
-  for (;;)
-    {
-      const char *compact = strstr (board.buf->str, "Compact:\r\n");
-      const char *p = compact;
-      guint announced = 0;
-      char chunk[4096];
-      gssize n;
-
-      while (p != NULL && (p = strstr (p + 1, "\r\nThread number ")) != NULL)
-        announced++;
-      if (announced >= 12)
-        break;
-      n = g_input_stream_read (g_io_stream_get_input_stream (G_IO_STREAM (board.conn)), chunk,
-                               sizeof chunk, NULL, &error);
-      g_assert_no_error (error);
-      g_assert_cmpint (n, >, 0);
-      g_string_append_len (board.buf, chunk, n);
-      g_assert_cmpuint (board.buf->len, <, 64 << 20);
-      g_output_stream_write_all (to_board, "\x16", 1, NULL, NULL, &error);
-      g_assert_no_error (error);
-    }
-  g_output_stream_write_all (to_board, &stop, 1, NULL, NULL, &error);
-  g_assert_no_error (error);
-  text = read_until (g_io_stream_get_input_stream (G_IO_STREAM (board.conn)), board.buf,
-                     "\r\nch> ");
-  program_stop (&board);
-  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
-  truth = truth_from_csv (csv, unlogged, &running);
+  /* Until the board announced 12 threads in the stream. */
+  text = record_until_announced (&board, 12, path, unlogged, &truth, &running);
 
   g_assert_null (strstr (text, "Exited dynamic thread"));
   capture = tks_capture_new_from_data (text, strlen (text), &error);
@@ -906,19 +944,12 @@ test_program_record_names (void)
   for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
     {
       const TksThread *th = tks_capture_get_thread (capture, i);
-      gboolean found = FALSE, gone = FALSE;
+      const TruthThread *tt = truth_thread_named (truth, th);
 
-      for (guint t = 0; t < truth->threads->len && !found; t++)
-        {
-          const TruthThread *tt = &g_array_index (truth->threads, TruthThread, t);
-
-          found = tt->priority == th->priority && g_strcmp0 (tt->name, th->name) == 0;
-          gone = found && tt->dynamic && tt->exited;
-        }
-      if (!found)
+      if (tt == NULL)
         g_test_message ("thread %s (priority %d) is not in the truth", th->name, th->priority);
-      g_assert_true (found);
-      exited += gone;
+      g_assert_nonnull (tt);
+      exited += tt->dynamic && tt->exited;
     }
   g_test_message ("%u threads of the recording exited in the truth, named as there", exited);
   g_assert_cmpuint (exited, >=, 8);
@@ -937,18 +968,14 @@ test_program_record_saturated_numbers (void)
   g_autofree char *dir = g_dir_make_tmp ("tks-truth-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "truth.csv", NULL);
   const char * const options[] = { "--truth", path, "--speed", "4", "--baud", "115200", NULL };
-  static const char stop = 3;
   ProgramBoard board = { 0 };
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *csv = NULL;
   g_autoptr(Truth) truth = NULL;
   g_autoptr(TksCapture) capture = NULL;
   TksTruthEvent running = { 0 };
-  GOutputStream *to_board;
   const char * const *warnings;
-  guint n_warnings = 0, numbered = 0, announced = 0;
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  guint n_warnings = 0, numbered = 0;
 
   if (g_getenv ("TKS_SIMBOARD") == NULL)
     {
@@ -956,44 +983,9 @@ test_program_record_saturated_numbers (void)
       return;
     }
   program_start (&board, options, 100000);
-  to_board = g_io_stream_get_output_stream (G_IO_STREAM (board.conn));
-  g_string_truncate (board.buf, 0);
-  g_output_stream_write_all (to_board, "threads_record events\r\n", 23, NULL, NULL, &error);
-  g_assert_no_error (error);
   /* Until the stream announced 80 threads (about 6 s; a minute on a busy machine; without
-   * numbers given back, never), with a keep-alive byte after every read. */
-  for (;;)
-    {
-      const char *p = strstr (board.buf->str, "Compact:\r\n");
-      char chunk[4096];
-      gssize n;
-
-      announced = 0;
-      while (p != NULL && (p = strstr (p + 1, "\r\nThread number ")) != NULL)
-        announced++;
-      if (announced >= 80)
-        break;
-      if (g_get_monotonic_time () > deadline)
-        {
-          g_test_message ("only %u threads announced in 60 s", announced);
-          g_assert_cmpuint (announced, >=, 80);
-        }
-      n = g_input_stream_read (g_io_stream_get_input_stream (G_IO_STREAM (board.conn)), chunk,
-                               sizeof chunk, NULL, &error);
-      g_assert_no_error (error);
-      g_assert_cmpint (n, >, 0);
-      g_string_append_len (board.buf, chunk, n);
-      g_assert_cmpuint (board.buf->len, <, 64 << 20);
-      g_output_stream_write_all (to_board, "\x16", 1, NULL, NULL, &error);
-      g_assert_no_error (error);
-    }
-  g_output_stream_write_all (to_board, &stop, 1, NULL, NULL, &error);
-  g_assert_no_error (error);
-  text = read_until (g_io_stream_get_input_stream (G_IO_STREAM (board.conn)), board.buf,
-                     "\r\nch> ");
-  program_stop (&board);
-  g_assert_true (g_file_get_contents (path, &csv, NULL, &error));
-  truth = truth_from_csv (csv, unlogged, &running);
+   * numbers given back, never). */
+  text = record_until_announced (&board, 80, path, unlogged, &truth, &running);
 
   /* The link was saturated: the board left out what it could not send, and said so. */
   g_assert_nonnull (strstr (text, "\r\nLost: before record "));
@@ -1009,19 +1001,12 @@ test_program_record_saturated_numbers (void)
   for (guint i = 0; i < tks_capture_get_n_threads (capture); i++)
     {
       const TksThread *th = tks_capture_get_thread (capture, i);
-      gboolean found = FALSE;
 
       g_assert_false (th->flags & TKS_THREAD_NOT_LISTED);
-      for (guint t = 0; t < truth->threads->len && !found; t++)
-        {
-          const TruthThread *tt = &g_array_index (truth->threads, TruthThread, t);
-
-          found = tt->priority == th->priority && g_strcmp0 (tt->name, th->name) == 0;
-        }
-      g_assert_true (found);
+      g_assert_nonnull (truth_thread_named (truth, th));
       numbered += th->number > 0;
     }
-  g_test_message ("%u threads announced, %u numbered in the capture", announced, numbered);
+  g_test_message ("%u threads numbered in the capture", numbered);
   g_assert_cmpuint (numbered, >, 63);
   g_unlink (path);
   g_rmdir (dir);

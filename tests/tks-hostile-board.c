@@ -10,6 +10,7 @@
 
 #include <glib-unix.h>
 
+#include "tks-board-core.h"
 #include "tks-hostile-board.h"
 
 #define N_RECORDS   3000
@@ -28,15 +29,13 @@
 
 struct _TksHostileBoard
 {
-  int             fd;
+  TksBoardCore    core;
   TksHostileMode  mode;
   char           *target;
   guint           good_replies;
   guint           asked;
   guint64         max_bytes;
   guint64         sent;      /* atomic */
-  gint            stop;      /* atomic */
-  GThread        *thread;
 };
 
 typedef enum
@@ -84,10 +83,10 @@ send_bytes (TksHostileBoard *self,
 {
   while (len > 0)
     {
-      struct pollfd pfd = { self->fd, POLLOUT | (interruptible ? POLLIN : 0), 0 };
+      struct pollfd pfd = { self->core.fd, POLLOUT | (interruptible ? POLLIN : 0), 0 };
       gssize n;
 
-      if (g_atomic_int_get (&self->stop))
+      if (tks_board_core_stopping (&self->core))
         return INTERRUPTED;
       if (interruptible && __atomic_load_n (&self->sent, __ATOMIC_RELAXED) >= self->max_bytes)
         return INTERRUPTED;
@@ -97,9 +96,9 @@ send_bytes (TksHostileBoard *self,
         return INTERRUPTED;
       if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL))
         return FAILED;
-      n = send (self->fd, data, len, MSG_NOSIGNAL);
+      n = send (self->core.fd, data, len, MSG_NOSIGNAL);
       if (n < 0 && errno == ENOTSOCK)
-        n = write (self->fd, data, len);
+        n = write (self->core.fd, data, len);
       if (n < 0 && (errno == EINTR || errno == EAGAIN))
         continue;
       if (n <= 0)
@@ -277,46 +276,11 @@ answer (TksHostileBoard *self,
   return send_str (self, "ch> ");
 }
 
-static gpointer
-board_thread (gpointer data)
+static gboolean
+line (TksBoardCore *core,
+      const char   *text)
 {
-  TksHostileBoard *self = data;
-  g_autoptr(GString) line = g_string_new (NULL);
-
-  while (!g_atomic_int_get (&self->stop))
-    {
-      struct pollfd pfd = { self->fd, POLLIN, 0 };
-      char buf[256];
-      gssize n;
-
-      if (poll (&pfd, 1, 50) <= 0)
-        continue;
-      n = read (self->fd, buf, sizeof buf);
-      if (n < 0 && (errno == EINTR || errno == EAGAIN))
-        continue;
-      if (n < 0 && errno == EIO)
-        {
-          /* a pty master whose other side is not open (yet, or any more) */
-          g_usleep (20 * 1000);
-          continue;
-        }
-      if (n <= 0)
-        break;
-      for (gssize i = 0; i < n; i++)
-        {
-          if (buf[i] == '\r')
-            {
-              if (answer (self, line->str) == FAILED)
-                goto out;
-              g_string_truncate (line, 0);
-            }
-          else if ((guchar) buf[i] >= 0x20 && line->len < 256)
-            g_string_append_c (line, buf[i]);
-        }
-    }
-out:
-  shutdown (self->fd, SHUT_RDWR);
-  return NULL;
+  return answer ((TksHostileBoard *) core, text) != FAILED;
 }
 
 TksHostileBoard *
@@ -329,12 +293,15 @@ tks_hostile_board_start (int             fd,
   TksHostileBoard *self = g_new0 (TksHostileBoard, 1);
 
   g_unix_set_fd_nonblocking (fd, TRUE, NULL);
-  self->fd = fd;
+  self->core.fd = fd;
+  self->core.max_line = 256;
+  self->core.wait_on_eio = TRUE;
+  self->core.line = line;
   self->mode = mode;
   self->target = g_strdup (target);
   self->good_replies = good_replies;
   self->max_bytes = max_bytes ? max_bytes : G_MAXUINT64;
-  self->thread = g_thread_new ("hostile-board", board_thread, self);
+  tks_board_core_start (&self->core, "hostile-board");
   return self;
 }
 
@@ -349,9 +316,7 @@ tks_hostile_board_stop (TksHostileBoard *self)
 {
   if (self == NULL)
     return;
-  g_atomic_int_set (&self->stop, 1);
-  g_thread_join (self->thread);
-  close (self->fd);
+  tks_board_core_stop (&self->core);
   g_free (self->target);
   g_free (self);
 }

@@ -3,11 +3,11 @@
 #include "config.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tks-board-core.h"
 #include "tks-test-board.h"
 
 typedef struct
@@ -20,14 +20,13 @@ typedef struct
 
 struct _TksTestBoard
 {
-  int               fd;
+  TksBoardCore      core;
   TksTestBoardMode  mode;
   gsize             fault_after;
   gsize             chunk;
   char             *banner;
   GPtrArray        *segments;
-  GThread          *thread;
-  gint              stop;
+  GRand            *rand;
 };
 
 static void
@@ -119,10 +118,10 @@ send_all (TksTestBoard *self,
 {
   while (len > 0)
     {
-      gssize n = send (self->fd, data, MIN (len, self->chunk), MSG_NOSIGNAL);
+      gssize n = send (self->core.fd, data, MIN (len, self->chunk), MSG_NOSIGNAL);
 
       if (n < 0 && errno == ENOTSOCK)
-        n = write (self->fd, data, MIN (len, self->chunk));
+        n = write (self->core.fd, data, MIN (len, self->chunk));
 
       if (n < 0 && errno == EINTR)
         continue;
@@ -166,13 +165,13 @@ send_reply (TksTestBoard *self,
       return send_str (self, "\r\nChibiOS/RT Shell\r\nch> ");
     case TKS_TEST_BOARD_STALL_AFTER:
       send_all (self, reply, cut);
-      while (!g_atomic_int_get (&self->stop))
+      while (!tks_board_core_stopping (&self->core))
         g_usleep (10 * 1000);
       return FALSE;
     case TKS_TEST_BOARD_DEAF_AFTER:
       if (!send_all (self, reply, cut))
         return FALSE;
-      while (!g_atomic_int_get (&self->stop))
+      while (!tks_board_core_stopping (&self->core))
         {
           if (!send_str (self, "Heartbeat: tick 0\r\n"))
             return FALSE;
@@ -220,12 +219,11 @@ answer (TksTestBoard *self,
   }
 }
 
-static gpointer
-board_thread (gpointer data)
+/* The banner of a board that works, noise of one that does not yet. */
+static gboolean
+greet (TksBoardCore *core)
 {
-  TksTestBoard *self = data;
-  GString *line = g_string_new (NULL);
-  GRand *rand = g_rand_new_with_seed (42);
+  TksTestBoard *self = (TksTestBoard *) core;
 
   if (self->mode == TKS_TEST_BOARD_NOISE_FIRST)
     send_str (self, "\xff\x80garbled half line\x01");
@@ -234,64 +232,38 @@ board_thread (gpointer data)
       if (send_str (self, self->banner))
         send_str (self, "ch> ");
     }
+  return TRUE;
+}
 
-  while (!g_atomic_int_get (&self->stop))
-    {
-      struct pollfd pfd = { self->fd, POLLIN, 0 };
-      char buf[256];
-      gssize n;
+/* A silent board reads and says nothing; one at another baud rate answers with bytes, never
+ * a prompt. */
+static gboolean
+bytes (TksBoardCore *core,
+       const char   *buf,
+       gsize         n)
+{
+  TksTestBoard *self = (TksTestBoard *) core;
+  char junk[64];
 
-      if (poll (&pfd, 1, 50) <= 0)
-        continue;
-      n = read (self->fd, buf, sizeof buf);
-      if (n < 0 && (errno == EINTR || errno == EAGAIN))
-        continue;
-      if (n <= 0)
-        break;
-      if (self->mode == TKS_TEST_BOARD_SILENT)
-        continue;
-      if (self->mode == TKS_TEST_BOARD_GARBAGE)
-        {
-          /* What a shell at another baud rate looks like: bytes, never a prompt. */
-          char junk[64];
+  if (self->mode == TKS_TEST_BOARD_SILENT)
+    return TRUE;
+  if (self->mode != TKS_TEST_BOARD_GARBAGE)
+    return FALSE;
+  for (gsize i = 0; i < sizeof junk; i++)
+    junk[i] = (char) (0x80 | g_rand_int_range (self->rand, 0, 0x80));
+  send_all (self, junk, sizeof junk);
+  return TRUE;
+}
 
-          for (gsize i = 0; i < sizeof junk; i++)
-            junk[i] = (char) (0x80 | g_rand_int_range (rand, 0, 0x80));
-          send_all (self, junk, sizeof junk);
-          continue;
-        }
-      for (gssize i = 0; i < n; i++)
-        {
-          char c = buf[i];
+/* The shell echoes the line end, then answers. */
+static gboolean
+line (TksBoardCore *core,
+      const char   *text)
+{
+  TksTestBoard *self = (TksTestBoard *) core;
+  g_autofree char *echo = g_strconcat (text, "\r\n", NULL);
 
-          if (c == '\r')
-            {
-              /* the shell echoes the line end, then answers */
-              if (line->len == 0)
-                {
-                  if (!send_str (self, "\r\n") || !answer (self, ""))
-                    goto out;
-                }
-              else
-                {
-                  g_autofree char *echo = g_strconcat (line->str, "\r\n", NULL);
-
-                  if (!send_str (self, echo) || !answer (self, line->str))
-                    goto out;
-                }
-              g_string_truncate (line, 0);
-            }
-          else if ((guchar) c >= 0x20)
-            g_string_append_c (line, c);
-        }
-    }
-out:
-  shutdown (self->fd, SHUT_RDWR);
-  close (self->fd);
-  self->fd = -1;
-  g_string_free (line, TRUE);
-  g_rand_free (rand);
-  return NULL;
+  return send_str (self, echo) && answer (self, text);
 }
 
 TksTestBoard *
@@ -303,13 +275,18 @@ tks_test_board_start (const char       *fixture,
 {
   TksTestBoard *self = g_new0 (TksTestBoard, 1);
 
-  self->fd = fd;
+  self->core.fd = fd;
+  self->core.close_at_end = TRUE;
+  self->core.greet = greet;
+  self->core.bytes = bytes;
+  self->core.line = line;
+  self->rand = g_rand_new_with_seed (42);
   self->mode = mode;
   self->fault_after = fault_after;
   self->chunk = chunk ? chunk : 4096;
   self->segments = g_ptr_array_new_with_free_func (segment_free);
   load_fixture (self, fixture);
-  self->thread = g_thread_new ("test-board", board_thread, self);
+  tks_board_core_start (&self->core, "test-board");
   return self;
 }
 
@@ -318,8 +295,8 @@ tks_test_board_stop (TksTestBoard *self)
 {
   if (self == NULL)
     return;
-  g_atomic_int_set (&self->stop, 1);
-  g_thread_join (self->thread);
+  tks_board_core_stop (&self->core);
+  g_rand_free (self->rand);
   g_ptr_array_unref (self->segments);
   g_free (self->banner);
   g_free (self);

@@ -29,6 +29,25 @@ static const char tks_test_simple_transcript[] =
   "From  2 to  1 at     110\r\n"
   "ch> ";
 
+/* An exit, a thread that is not logged, a name that needs quoting, two records in one tick,
+ * and a trigger. */
+static const char tks_test_mixed_transcript[] =
+  "threads_list\r\n"
+  "Thread number  1 : Prio = 128, Log = Yes, Name = main\r\n"
+  "Thread number  2 : Prio =   1, Log = Yes, Name = idle\r\n"
+  "Thread number  3 : Prio =  20, Log =  No, Name = odd, \"name\"\r\n"
+  "Deleted threads: \r\n"
+  "Thread number  4 : Prio = 140, Log = Yes, Name = Exited dynamic thread\r\n"
+  "ch> threads_timestamps\r\n"
+  "Triggered at     205\r\n"
+  "From  1 to  4 at     200\r\n"
+  "From  4 to  4 at     204\r\n"
+  "From  0 to  2 at     204\r\n"
+  "From  2 to  3 at     207\r\n"
+  "From  3 to  1 at     209\r\n"
+  "From  1 to  2 at     211\r\n"
+  "ch> ";
+
 /*
  * @text with @n more exited threads at the head of every "Deleted threads" list, as the
  * original library keeps them (up to 64) after their exit records have left the log: threads

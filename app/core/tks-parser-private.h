@@ -330,4 +330,22 @@ void          tks_parser_saved_line        (TksParser  *parser,
                                             const char *p,
                                             const char *end);
 
+/* For the reader's tests: a record line in the board's own layout only, from @p to its line
+ * end included: where the next line starts, or NULL for any other layout
+ * (tks-parser-text.c). */
+const char   *tks_parse_record_fixed       (const char *p,
+                                            const char *end,
+                                            TksRecord  *record);
+/* For the reader's tests (tks-parser.c): batches (FALSE: line by line), the threads that
+ * decode a batch, the lines a thread takes at a time and a batch holds at most; a
+ * recording's records read at most; whether threads were started to decode batches. */
+void          tks_parser_set_batches       (TksParser  *parser,
+                                            gboolean    batch,
+                                            guint       n_threads,
+                                            guint       chunk_lines,
+                                            guint       batch_lines);
+void          tks_parser_set_max_records   (TksParser  *parser,
+                                            guint       max);
+gboolean      tks_parser_get_threads_used  (TksParser  *parser);
+
 G_END_DECLS

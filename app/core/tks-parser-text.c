@@ -390,3 +390,12 @@ tks_parser_trigger_reply_line (TksParser  *parser,
       cur->trigger_name = g_utf8_make_valid (p + strlen (head), at - (p + strlen (head)));
     }
 }
+
+/* For the reader's tests (tks-parser-private.h). */
+const char *
+tks_parse_record_fixed (const char *p,
+                        const char *end,
+                        TksRecord  *record)
+{
+  return parse_record_fixed (p, end, record);
+}

@@ -867,3 +867,30 @@ tks_parser_finish (TksParser  *parser,
     }
   return result;
 }
+
+/* For the reader's tests (tks-parser-private.h). */
+void
+tks_parser_set_batches (TksParser *parser,
+                        gboolean   batch,
+                        guint      n_threads,
+                        guint      chunk_lines,
+                        guint      batch_lines)
+{
+  parser->batch_compact = batch;
+  parser->n_threads = n_threads;
+  parser->chunk_lines = chunk_lines;
+  parser->batch_lines = batch_lines;
+}
+
+void
+tks_parser_set_max_records (TksParser *parser,
+                            guint      max)
+{
+  parser->rec_max = max;
+}
+
+gboolean
+tks_parser_get_threads_used (TksParser *parser)
+{
+  return parser->pool != NULL;
+}
