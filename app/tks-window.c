@@ -347,79 +347,41 @@ static void
 tick_rate_changed_cb (GtkAdjustment *adjustment,
                       TksWindow     *self)
 {
-  double hz = gtk_adjustment_get_value (adjustment);
-  GSettings *settings = _tks_window_get_settings (self);
-
-  tks_timeline_view_set_tick_hz (self->timeline, hz);
-  if (settings != NULL && g_settings_get_double (settings, "tick-rate") != hz)
-    g_settings_set_double (settings, "tick-rate", hz);
+  tks_timeline_view_set_tick_hz (self->timeline, gtk_adjustment_get_value (adjustment));
   _tks_window_update_status (self);
   update_range_label (self);
 }
 
+/* The settings bound to what they keep: the window's size, the tick rate, the menu's
+ * toggles. The board's port, speed and flow control are kept when a connection succeeds. */
 static void
-load_settings (TksWindow *self)
+bind_settings (TksWindow *self)
 {
   GSettings *settings = _tks_window_get_settings (self);
+  GtkAdjustment *tick_rate = tks_board_popover_get_tick_adjustment (self->board_popover);
   g_autofree char *port = NULL;
-  g_autofree char *flow = NULL;
-  int width, height;
 
+  _tks_window_actions_add_settings (self, settings);
   if (settings == NULL)
     return;
-  width = g_settings_get_int (settings, "window-width");
-  height = g_settings_get_int (settings, "window-height");
-  if (width > 0 && height > 0)
-    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
-  if (g_settings_get_boolean (settings, "window-maximized"))
-    gtk_window_maximize (GTK_WINDOW (self));
+  g_settings_bind (settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "tick-rate", tick_rate, "value", G_SETTINGS_BIND_DEFAULT);
   port = g_settings_get_string (settings, "last-port");
   tks_board_popover_set_port (self->board_popover, port);
   tks_board_popover_set_baud (self->board_popover, g_settings_get_uint (settings, "baud"));
   if (_tks_window_settings_has_key (settings, "flow-control"))
     {
-      flow = g_settings_get_string (settings, "flow-control");
+      g_autofree char *flow = g_settings_get_string (settings, "flow-control");
+
       tks_board_popover_set_flow_control (self->board_popover, flow);
     }
-  gtk_adjustment_set_value (tks_board_popover_get_tick_adjustment (self->board_popover),
-                            g_settings_get_double (settings, "tick-rate"));
-  if (_tks_window_settings_has_key (settings, "show-exited-threads"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "show-exited-threads",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "show-exited-threads")));
-  if (_tks_window_settings_has_key (settings, "ruler-ticks"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "ruler-ticks",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "ruler-ticks")));
-  if (_tks_window_settings_has_key (settings, "threads-panel"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "threads-panel",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "threads-panel")));
-  if (_tks_window_settings_has_key (settings, "load-graph"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "load-graph",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "load-graph")));
-  if (_tks_window_settings_has_key (settings, "wake-arrows"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "wake-arrows",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "wake-arrows")));
-  if (_tks_window_settings_has_key (settings, "record-events"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "record-events",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "record-events")));
 }
 
 static gboolean
 close_request_cb (TksWindow *self)
 {
-  GSettings *settings = _tks_window_get_settings (self);
-
-  if (settings != NULL)
-    {
-      int width, height;
-
-      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
-      g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
-      if (!gtk_window_is_maximized (GTK_WINDOW (self)) && width > 0 && height > 0)
-        {
-          g_settings_set_int (settings, "window-width", width);
-          g_settings_set_int (settings, "window-height", height);
-        }
-    }
   /* a recording under way ends first, its file complete; the window closes then */
   return _tks_window_record_close_request (self);
 }
@@ -547,7 +509,7 @@ tks_window_new (TksApplication *application)
 {
   TksWindow *self = g_object_new (TKS_TYPE_WINDOW, "application", application, NULL);
 
-  load_settings (self);
+  bind_settings (self);
   tick_rate_changed_cb (tks_board_popover_get_tick_adjustment (self->board_popover), self);
   return self;
 }
