@@ -347,12 +347,16 @@ static void
 tks_record_panel_dispose (GObject *object)
 {
   TksRecordPanel *self = TKS_RECORD_PANEL (object);
+  GtkWidget *child;
 
   if (self->recording != NULL)
     g_signal_handlers_disconnect_by_data (self->recording, self);
   g_clear_object (&self->recording);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  /* (the template's children without a name of their own too) */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   gtk_widget_dispose_template (GTK_WIDGET (self), TKS_TYPE_RECORD_PANEL);
 
   G_OBJECT_CLASS (tks_record_panel_parent_class)->dispose (object);
