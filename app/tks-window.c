@@ -347,13 +347,19 @@ static void
 tick_rate_changed_cb (GtkAdjustment *adjustment,
                       TksWindow     *self)
 {
-  tks_timeline_view_set_tick_hz (self->timeline, gtk_adjustment_get_value (adjustment));
+  double hz = gtk_adjustment_get_value (adjustment);
+  GSettings *settings = _tks_window_get_settings (self);
+
+  tks_timeline_view_set_tick_hz (self->timeline, hz);
+  if (settings != NULL && g_settings_get_double (settings, "tick-rate") != hz)
+    g_settings_set_double (settings, "tick-rate", hz);
   _tks_window_update_status (self);
   update_range_label (self);
 }
 
-/* The settings bound to what they keep: the window's size, the tick rate, the menu's
- * toggles. The board's port, speed and flow control are kept when a connection succeeds. */
+/* The menu's toggles are the actions of their settings. The window's size is kept when it
+ * closes, the tick rate when it changes (each capture shown sets it, a live one each second),
+ * the board's port, speed and flow control when a connection succeeds. */
 static void
 bind_settings (TksWindow *self)
 {
@@ -361,13 +367,18 @@ bind_settings (TksWindow *self)
   GtkAdjustment *tick_rate = tks_board_popover_get_tick_adjustment (self->board_popover);
   g_autofree char *port = NULL;
 
+  int width, height;
+
   _tks_window_actions_add_settings (self, settings);
   if (settings == NULL)
     return;
-  g_settings_bind (settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "window-height", self, "default-height", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "tick-rate", tick_rate, "value", G_SETTINGS_BIND_DEFAULT);
+  width = g_settings_get_int (settings, "window-width");
+  height = g_settings_get_int (settings, "window-height");
+  if (width > 0 && height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  gtk_adjustment_set_value (tick_rate, g_settings_get_double (settings, "tick-rate"));
   port = g_settings_get_string (settings, "last-port");
   tks_board_popover_set_port (self->board_popover, port);
   tks_board_popover_set_baud (self->board_popover, g_settings_get_uint (settings, "baud"));
@@ -382,6 +393,20 @@ bind_settings (TksWindow *self)
 static gboolean
 close_request_cb (TksWindow *self)
 {
+  GSettings *settings = _tks_window_get_settings (self);
+
+  if (settings != NULL)
+    {
+      int width, height;
+
+      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+      g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+      if (!gtk_window_is_maximized (GTK_WINDOW (self)) && width > 0 && height > 0)
+        {
+          g_settings_set_int (settings, "window-width", width);
+          g_settings_set_int (settings, "window-height", height);
+        }
+    }
   /* a recording under way ends first, its file complete; the window closes then */
   return _tks_window_record_close_request (self);
 }
