@@ -489,6 +489,7 @@ tks_events_panel_dispose (GObject *object)
   set_viewport (self, NULL);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TKS_TYPE_EVENTS_PANEL);
   G_OBJECT_CLASS (tks_events_panel_parent_class)->dispose (object);
 }
 
@@ -558,77 +559,37 @@ tks_events_panel_class_init (TksEventsPanelClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "eventspanel");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/tickscope/Tickscope/ui/tks-events-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, TksEventsPanel, kinds);
+  gtk_widget_class_bind_template_child (widget_class, TksEventsPanel, threads);
+  gtk_widget_class_bind_template_child (widget_class, TksEventsPanel, thread_names);
+  gtk_widget_class_bind_template_child (widget_class, TksEventsPanel, count);
+  gtk_widget_class_bind_template_child (widget_class, TksEventsPanel, scroller);
+  gtk_widget_class_bind_template_child (widget_class, TksEventsPanel, view);
+  gtk_widget_class_bind_template_callback (widget_class, filters_changed_cb);
 }
 
 static void
 tks_events_panel_init (TksEventsPanel *self)
 {
-  static const char *kinds[] = {
-    N_("All kinds"), N_("Switches"), N_("Handlers"), N_("Sleep"), N_("Wake-ups"),
-    N_("Markers"), N_("States"), N_("Trigger, holes, log end"), NULL,
-  };
-  const char *translated[G_N_ELEMENTS (kinds)];
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  g_autoptr(GtkStringList) kind_list = NULL;
-
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Events list"), -1);
-
   self->model = tks_event_list_model_new ();
   self->thread_of_item = g_array_new (FALSE, FALSE, sizeof (guint));
   self->at_bottom = FALSE;
-
-  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    translated[i] = kinds[i] != NULL ? _(kinds[i]) : NULL;
-  kind_list = gtk_string_list_new (translated);
-  self->kinds = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&kind_list)), NULL));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->kinds), _("Show the events of one kind"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->kinds), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Kinds of events"), -1);
-  self->thread_names = gtk_string_list_new (NULL);
-  self->threads = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->thread_names)),
-                                                    NULL));
-  gtk_drop_down_set_enable_search (self->threads, TRUE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->threads), _("Show the events of one thread"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->threads), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Thread of the events"), -1);
-  self->count = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->count), TRUE);
-  gtk_label_set_xalign (self->count, 1.0);
-  gtk_widget_add_css_class (GTK_WIDGET (self->count), "dim-label");
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->kinds));
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->threads));
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->count));
-  gtk_widget_set_margin_start (bar, 6);
-  gtk_widget_set_margin_end (bar, 6);
-  gtk_widget_set_margin_top (bar, 4);
-  gtk_widget_set_margin_bottom (bar, 4);
-  gtk_widget_set_parent (bar, GTK_WIDGET (self));
-  g_signal_connect_swapped (self->kinds, "notify::selected", G_CALLBACK (filters_changed_cb), self);
-  g_signal_connect_swapped (self->threads, "notify::selected", G_CALLBACK (filters_changed_cb), self);
-
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->model)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected", G_CALLBACK (selected_cb), self);
-  self->view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (g_object_ref (self->selection))));
-  gtk_column_view_set_show_column_separators (self->view, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->view), "data-table");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->view), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Events"), -1);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
   add_column (self, _("Time"), COLUMN_TIME, FALSE, 130);
   add_column (self, _("Kind"), COLUMN_KIND, FALSE, 100);
   add_column (self, _("Thread or handler"), COLUMN_WHO, FALSE, 170);
   add_column (self, _("Detail"), COLUMN_DETAIL, TRUE, -1);
   add_column (self, _("Duration"), COLUMN_DURATION, FALSE, 130);
-
-  self->scroller = GTK_SCROLLED_WINDOW (gtk_scrolled_window_new ());
-  gtk_scrolled_window_set_child (self->scroller, GTK_WIDGET (self->view));
-  gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_vexpand (GTK_WIDGET (self->scroller), TRUE);
-  gtk_widget_set_parent (GTK_WIDGET (self->scroller), GTK_WIDGET (self));
   g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (self->scroller), "value-changed",
                             G_CALLBACK (adjustment_cb), self);
   g_signal_connect_swapped (gtk_scrolled_window_get_vadjustment (self->scroller), "changed",

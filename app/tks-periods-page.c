@@ -11,13 +11,20 @@ struct _TksPeriodsPage
 {
   GtkWidget   parent_instance;
 
-  GtkWidget  *box;
   GtkWidget  *note;
   GtkWidget  *scroller;
   TksCapture *capture;
 };
 
 G_DEFINE_FINAL_TYPE (TksPeriodsPage, tks_periods_page, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_CAPTURE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static GtkWidget *
 cell (const char *text,
@@ -141,7 +148,9 @@ tks_periods_page_set_capture (TksPeriodsPage *self,
 {
   g_return_if_fail (TKS_IS_PERIODS_PAGE (self));
 
-  if (!g_set_object (&self->capture, capture) && capture != NULL)
+  if (g_set_object (&self->capture, capture))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE]);
+  else if (capture != NULL)
     return;
   refresh (self);
 }
@@ -156,46 +165,70 @@ static void
 tks_periods_page_dispose (GObject *object)
 {
   TksPeriodsPage *self = TKS_PERIODS_PAGE (object);
+  GtkWidget *child;
 
   g_clear_object (&self->capture);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TKS_TYPE_PERIODS_PAGE);
   G_OBJECT_CLASS (tks_periods_page_parent_class)->dispose (object);
+}
+
+static void
+tks_periods_page_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_CAPTURE:
+      g_value_set_object (value, TKS_PERIODS_PAGE (object)->capture);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tks_periods_page_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_CAPTURE:
+      tks_periods_page_set_capture (TKS_PERIODS_PAGE (object), g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
 tks_periods_page_class_init (TksPeriodsPageClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = tks_periods_page_dispose;
-  gtk_widget_class_set_layout_manager_type (GTK_WIDGET_CLASS (klass), GTK_TYPE_BIN_LAYOUT);
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tks_periods_page_dispose;
+  object_class->get_property = tks_periods_page_get_property;
+  object_class->set_property = tks_periods_page_set_property;
+  properties[PROP_CAPTURE] =
+    g_param_spec_object ("capture", NULL, NULL, TKS_TYPE_CAPTURE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/tickscope/Tickscope/ui/tks-periods-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, TksPeriodsPage, note);
+  gtk_widget_class_bind_template_child (widget_class, TksPeriodsPage, scroller);
 }
 
 static void
 tks_periods_page_init (TksPeriodsPage *self)
 {
-  GtkWidget *inner = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-
-  /* everything scrolls, sideways too: the page never widens the window beyond the other
-   * pages */
-  self->box = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->box), TRUE);
-  gtk_widget_set_vexpand (self->box, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->box), inner);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-  self->note = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->note), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (self->note), 60);
-  gtk_label_set_width_chars (GTK_LABEL (self->note), 40);
-  gtk_label_set_xalign (GTK_LABEL (self->note), 0);
-  gtk_widget_add_css_class (self->note, "dim-label");
-  gtk_widget_set_margin_start (self->note, 12);
-  gtk_widget_set_margin_end (self->note, 12);
-  gtk_box_append (GTK_BOX (inner), self->note);
-  /* (a frame for the table: a scrolled window that never scrolls, its child replaced) */
-  self->scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_NEVER);
-  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (self->scroller), TRUE);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->scroller), TRUE);
-  gtk_box_append (GTK_BOX (inner), self->scroller);
+  gtk_widget_init_template (GTK_WIDGET (self));
   refresh (self);
 }

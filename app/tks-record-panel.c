@@ -36,6 +36,7 @@ G_DEFINE_FINAL_TYPE (TksRecordPanel, tks_record_panel, GTK_TYPE_WIDGET)
 enum {
   PROP_0,
   PROP_BACK,
+  PROP_RECORDING,
   N_PROPS
 };
 
@@ -331,6 +332,7 @@ tks_record_panel_set_recording (TksRecordPanel *self,
       update_record_label (self);
     }
   update_position_label (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECORDING]);
 }
 
 gboolean
@@ -345,12 +347,16 @@ static void
 tks_record_panel_dispose (GObject *object)
 {
   TksRecordPanel *self = TKS_RECORD_PANEL (object);
+  GtkWidget *child;
 
   if (self->recording != NULL)
     g_signal_handlers_disconnect_by_data (self->recording, self);
   g_clear_object (&self->recording);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  /* (the template's children without a name of their own too) */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   gtk_widget_dispose_template (GTK_WIDGET (self), TKS_TYPE_RECORD_PANEL);
 
   G_OBJECT_CLASS (tks_record_panel_parent_class)->dispose (object);
@@ -369,6 +375,25 @@ tks_record_panel_get_property (GObject    *object,
     case PROP_BACK:
       g_value_set_boolean (value, self->back);
       break;
+    case PROP_RECORDING:
+      g_value_set_object (value, self->recording);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tks_record_panel_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_RECORDING:
+      tks_record_panel_set_recording (TKS_RECORD_PANEL (object), g_value_get_object (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -382,10 +407,15 @@ tks_record_panel_class_init (TksRecordPanelClass *klass)
 
   object_class->dispose = tks_record_panel_dispose;
   object_class->get_property = tks_record_panel_get_property;
+  object_class->set_property = tks_record_panel_set_property;
 
   properties[PROP_BACK] =
     g_param_spec_boolean ("back", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the recording under way shown, or NULL */
+  properties[PROP_RECORDING] =
+    g_param_spec_object ("recording", NULL, NULL, TKS_TYPE_RECORDING,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**

@@ -8,27 +8,9 @@
 #include "tks-events.h"
 #include "tks-stats.h"
 #include "tks-periods-page.h"
+#include "tks-stats-columns.h"
 #include "tks-stats-window.h"
 #include "tks-stats-row.h"
-
-/* The events' tables: what each column of a TksStatsLine holds. */
-typedef enum
-{
-  CELL_NAME,
-  CELL_COUNT,
-  CELL_US,
-  CELL_MS,
-  CELL_PERCENT,
-  CELL_HISTOGRAM,
-} CellKind;
-
-typedef struct
-{
-  CellKind kind;
-  guint    column;   /* index of the line's value */
-} CellSpec;
-
-#define HISTOGRAM_BUCKETS 16
 
 struct _TksStatsWindow
 {
@@ -50,13 +32,40 @@ struct _TksStatsWindow
   GListStore      *threads;
   GtkColumnView   *threads_view;
   GListStore      *latency;
+  GtkColumnView   *latency_view;
   GListStore      *handlers;
+  GtkColumnView   *handlers_view;
   GListStore      *markers;
+  GtkColumnView   *markers_view;
   GListStore      *cpu;
+  GtkColumnView   *cpu_view;
   TksPeriodsPage  *periods;
 };
 
 G_DEFINE_FINAL_TYPE (TksStatsWindow, tks_stats_window, GTK_TYPE_WINDOW)
+
+G_DEFINE_ENUM_TYPE (TksStatsRange, tks_stats_range,
+                    G_DEFINE_ENUM_VALUE (TKS_STATS_RANGE_WHOLE, "whole"),
+                    G_DEFINE_ENUM_VALUE (TKS_STATS_RANGE_VISIBLE, "visible"),
+                    G_DEFINE_ENUM_VALUE (TKS_STATS_RANGE_MARKS, "marks"),
+                    G_DEFINE_ENUM_VALUE (TKS_STATS_RANGE_RUN, "run"))
+
+enum
+{
+  PROP_0,
+  PROP_CAPTURE,
+  PROP_TICK_HZ,
+  PROP_MODE,
+  PROP_VISIBLE_START,
+  PROP_VISIBLE_END,
+  PROP_MARK_A,
+  PROP_MARK_B,
+  PROP_RUN_BEGIN,
+  PROP_RUN_END,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static double
 effective_tick_hz (TksStatsWindow *self)
@@ -149,7 +158,7 @@ thread_name (TksCapture *capture,
 static double
 nice_bucket (double max)
 {
-  double target = MAX (max / HISTOGRAM_BUCKETS, 1e-3);
+  double target = MAX (max / TKS_STATS_HISTOGRAM_BUCKETS, 1e-3);
   double p = pow (10, floor (log10 (target)));
 
   if (p >= target)
@@ -189,9 +198,9 @@ refresh_events (TksStatsWindow *self,
         {
           double bucket = nice_bucket (s->max_us);
           g_autofree guint *counts = tks_events_latency_histogram (events, s->thread, from, to,
-                                                                    bucket, HISTOGRAM_BUCKETS);
+                                                                    bucket, TKS_STATS_HISTOGRAM_BUCKETS);
 
-          tks_stats_line_set_histogram (line, counts, HISTOGRAM_BUCKETS, bucket);
+          tks_stats_line_set_histogram (line, counts, TKS_STATS_HISTOGRAM_BUCKETS, bucket);
         }
       g_ptr_array_add (lines, line);
     }
@@ -322,36 +331,12 @@ refresh (TksStatsWindow *self)
 
 /* Cells */
 
-static GtkWidget *
-cell_label (gboolean numeric)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0f : 0.0f);
-  gtk_label_set_width_chars (GTK_LABEL (label), numeric ? 7 : 21);
-  if (numeric)
-    gtk_widget_add_css_class (label, "numeric");
-  else
-    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  return label;
-}
-
 static void
 thread_setup_cb (GtkSignalListItemFactory *factory,
                  GtkListItem              *item,
                  gpointer                  data)
 {
-  gtk_list_item_set_child (item, cell_label (GPOINTER_TO_INT (data)));
-}
-
-static char *
-format_number (double      v,
-               int         decimals,
-               const char *suffix)
-{
-  if (isnan (v))
-    return g_strdup ("—");
-  return g_strdup_printf ("%.*f%s", decimals, v, suffix);
+  gtk_list_item_set_child (item, tks_stats_cell_label_new (GPOINTER_TO_INT (data)));
 }
 
 static void
@@ -385,7 +370,7 @@ thread_bind_cb (GtkSignalListItemFactory *factory,
   else if (g_str_equal (prop, "activations"))
     text = g_strdup_printf ("%u", stats->activations);
   else if (g_str_equal (prop, "share"))
-    text = format_number (stats->share, 2, " %");
+    text = tks_stats_format_number (stats->share, 2, " %");
   else
     {
       double v = NAN;
@@ -400,26 +385,9 @@ thread_bind_cb (GtkSignalListItemFactory *factory,
         v = stats->max_run;
       else if (g_str_equal (prop, "longest-wait"))
         v = stats->longest_wait;
-      text = format_number (v * ms_per_tick, 3, "");
+      text = tks_stats_format_number (v * ms_per_tick, 3, "");
     }
   gtk_label_set_text (label, text);
-}
-
-static void
-append_column (GtkColumnView      *view,
-               const char         *title,
-               GtkListItemFactory *factory,
-               GtkSorter          *sorter,
-               gboolean            expand)
-{
-  GtkColumnViewColumn *column = gtk_column_view_column_new (title, factory);
-
-  gtk_column_view_column_set_sorter (column, sorter);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_column_set_expand (column, expand);
-  gtk_column_view_append_column (view, column);
-  g_clear_object (&sorter);
-  g_object_unref (column);
 }
 
 static void
@@ -441,181 +409,7 @@ add_thread_column (TksStatsWindow *self,
     sorter = GTK_SORTER (gtk_numeric_sorter_new (expression));
   else
     sorter = GTK_SORTER (gtk_string_sorter_new (expression));
-  append_column (self->threads_view, title, factory, sorter, !numeric);
-}
-
-/* A histogram as a row of bars, the highest bucket full height, on a log scale. */
-static void
-draw_histogram (GtkDrawingArea *area,
-                cairo_t        *cr,
-                int             width,
-                int             height,
-                gpointer        data)
-{
-  TksStatsLine *line = g_object_get_data (G_OBJECT (area), "line");
-  const guint *counts;
-  guint n = 0, max = 0;
-  GdkRGBA fg;
-  double w;
-
-  if (line == NULL || (counts = tks_stats_line_get_histogram (line, &n, NULL)) == NULL || n == 0)
-    return;
-  for (guint i = 0; i < n; i++)
-    max = MAX (max, counts[i]);
-  if (max == 0)
-    return;
-
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
-  gdk_cairo_set_source_rgba (cr, &fg);
-  w = (double) width / n;
-  for (guint i = 0; i < n; i++)
-    if (counts[i] > 0)
-      {
-        /* on a log scale, so that a tail of a few long latencies shows next to thousands of
-         * short ones; at least a pixel: a bucket that holds something shows */
-        double h = MAX (1.0, (height - 2) * log1p (counts[i]) / log1p (max));
-
-        cairo_rectangle (cr, i * w + 0.5, height - 1 - h, MAX (1.0, w - 1), h);
-      }
-  cairo_fill (cr);
-}
-
-static void
-line_setup_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *item,
-               CellSpec                 *spec)
-{
-  if (spec->kind == CELL_HISTOGRAM)
-    {
-      GtkWidget *area = gtk_drawing_area_new ();
-
-      gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (area), 6 * HISTOGRAM_BUCKETS);
-      gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (area), 18);
-      gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_histogram, NULL, NULL);
-      gtk_list_item_set_child (item, area);
-      return;
-    }
-  gtk_list_item_set_child (item, cell_label (spec->kind != CELL_NAME));
-}
-
-/* The histogram's buckets in words, for its tooltip and accessible description. */
-static char *
-describe_histogram (TksStatsLine *line)
-{
-  double bucket = 0;
-  guint n = 0;
-  const guint *counts = tks_stats_line_get_histogram (line, &n, &bucket);
-  GString *s;
-
-  if (counts == NULL)
-    return g_strdup (_("No wake-up"));
-  /* Translators: the head of a latency histogram's description, then one bucket a line */
-  s = g_string_new (NULL);
-  g_string_printf (s, _("Wake-up latency in buckets of %g µs:"), bucket);
-  for (guint i = 0; i < n; i++)
-    if (counts[i] > 0)
-      {
-        g_string_append_c (s, '\n');
-        if (i + 1 == n)
-          g_string_append_printf (s, _("from %g µs: %u"), i * bucket, counts[i]);
-        else
-          g_string_append_printf (s, _("%g to %g µs: %u"), i * bucket, (i + 1) * bucket, counts[i]);
-      }
-  return g_string_free (s, FALSE);
-}
-
-static void
-line_bind_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *item,
-              CellSpec                 *spec)
-{
-  TksStatsLine *line = gtk_list_item_get_item (item);
-  GtkWidget *child = gtk_list_item_get_child (item);
-  double v = tks_stats_line_get_value (line, spec->column);
-  g_autofree char *text = NULL;
-
-  switch (spec->kind)
-    {
-    case CELL_HISTOGRAM:
-      text = describe_histogram (line);
-      g_object_set_data_full (G_OBJECT (child), "line", g_object_ref (line), g_object_unref);
-      gtk_widget_set_tooltip_text (child, text);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (child),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
-      gtk_widget_queue_draw (child);
-      return;
-    case CELL_NAME:
-      text = g_strdup (tks_stats_line_get_name (line));
-      break;
-    case CELL_COUNT:
-      text = format_number (v, 0, "");
-      break;
-    case CELL_US:
-    case CELL_MS:
-      text = format_number (v, 3, "");
-      break;
-    case CELL_PERCENT:
-      text = format_number (v, 2, " %");
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  gtk_label_set_text (GTK_LABEL (child), text);
-}
-
-static int
-compare_lines (gconstpointer a,
-               gconstpointer b,
-               gpointer      column)
-{
-  return tks_stats_line_compare ((TksStatsLine *) a, (TksStatsLine *) b, GPOINTER_TO_UINT (column));
-}
-
-/* A table of TksStatsLine: one column per @titles, @kinds, the first one the name. */
-static GtkWidget *
-line_table (GListStore     *store,
-            const char     *accessible_name,
-            const char    **titles,
-            const CellKind *kinds,
-            guint           n_columns)
-{
-  GtkColumnView *view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  GtkSortListModel *sorted;
-  GtkSelectionModel *selection;
-  GtkWidget *scroller;
-  guint value = 0;
-
-  gtk_column_view_set_show_column_separators (view, TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible_name, -1);
-  for (guint i = 0; i < n_columns; i++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      CellSpec *spec = g_new0 (CellSpec, 1);
-      GtkSorter *sorter = NULL;
-
-      spec->kind = kinds[i];
-      spec->column = kinds[i] == CELL_NAME || kinds[i] == CELL_HISTOGRAM ? G_MAXUINT : value++;
-      g_object_set_data_full (G_OBJECT (factory), "spec", spec, g_free);
-      g_signal_connect (factory, "setup", G_CALLBACK (line_setup_cb), spec);
-      g_signal_connect (factory, "bind", G_CALLBACK (line_bind_cb), spec);
-      if (kinds[i] != CELL_HISTOGRAM)
-        sorter = GTK_SORTER (gtk_custom_sorter_new (compare_lines, GUINT_TO_POINTER (spec->column),
-                                                    NULL));
-      append_column (view, titles[i], factory, sorter, kinds[i] == CELL_NAME);
-    }
-
-  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (store)),
-                                    g_object_ref (gtk_column_view_get_sorter (view)));
-  selection = GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (sorted)));
-  gtk_column_view_set_model (view, selection);
-  g_object_unref (selection);
-
-  scroller = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
-  return scroller;
+  tks_stats_append_column (self->threads_view, title, factory, sorter, !numeric);
 }
 
 /* Ranges */
@@ -630,6 +424,7 @@ range_toggled_cb (GtkToggleButton *button,
     if (self->range_buttons[i] == button && self->mode != i)
       {
         self->mode = i;
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
         refresh (self);
       }
 }
@@ -642,6 +437,71 @@ zoom_clicked_cb (TksStatsWindow *self)
   if (parent != NULL)
     gtk_widget_activate_action (GTK_WIDGET (parent), "win.zoom-to-marks", NULL);
 }
+
+/* The per-thread table: its columns, the busiest thread first. */
+static void
+add_thread_columns (TksStatsWindow *self)
+{
+  GtkColumnViewColumn *share;
+
+  /* times in ms, as the first one says */
+  add_thread_column (self, _("Thread"), "name", FALSE);
+  add_thread_column (self, _("Priority"), "priority", TRUE);
+  add_thread_column (self, _("Activations"), "activations", TRUE);
+  add_thread_column (self, _("Run time (ms)"), "run-time", TRUE);
+  add_thread_column (self, _("Share"), "share", TRUE);
+  add_thread_column (self, _("Shortest run"), "min-run", TRUE);
+  add_thread_column (self, _("Mean run"), "mean-run", TRUE);
+  add_thread_column (self, _("Longest run"), "max-run", TRUE);
+  add_thread_column (self, _("Longest wait"), "longest-wait", TRUE);
+  /* Translators: the IN and OUT marks of a thread that is not logged */
+  add_thread_column (self, _("Marks"), "marks", TRUE);
+  tks_stats_set_rows (self->threads_view, self->threads);
+
+  share = g_list_model_get_item (gtk_column_view_get_columns (self->threads_view), 4);
+  gtk_column_view_sort_by_column (self->threads_view, share, GTK_SORT_DESCENDING);
+  g_object_unref (share);
+}
+
+/* The tables of the events' pages. */
+static void
+add_line_columns (TksStatsWindow *self)
+{
+  const char *latency_titles[] = {
+    _("Thread"), _("Wake-ups"), _("Still waiting"), _("Min (µs)"), _("Mean (µs)"),
+    _("P50 (µs)"), _("P99 (µs)"), _("Max (µs)"), _("Histogram"),
+  };
+  const TksStatsCell latency_kinds[] = {
+    TKS_STATS_CELL_NAME, TKS_STATS_CELL_COUNT, TKS_STATS_CELL_COUNT, TKS_STATS_CELL_US,
+    TKS_STATS_CELL_US, TKS_STATS_CELL_US, TKS_STATS_CELL_US, TKS_STATS_CELL_US,
+    TKS_STATS_CELL_HISTOGRAM,
+  };
+  const char *handler_titles[] = { _("Handler"), _("Count"), _("Total (µs)"), _("Longest (µs)") };
+  const TksStatsCell handler_kinds[] = {
+    TKS_STATS_CELL_NAME, TKS_STATS_CELL_COUNT, TKS_STATS_CELL_US, TKS_STATS_CELL_US,
+  };
+  const char *marker_titles[] = {
+    _("Marker"), _("Count"), _("Shortest interval (µs)"), _("Mean interval (µs)"),
+    _("Longest interval (µs)"),
+  };
+  const TksStatsCell marker_kinds[] = {
+    TKS_STATS_CELL_NAME, TKS_STATS_CELL_COUNT, TKS_STATS_CELL_US, TKS_STATS_CELL_US,
+    TKS_STATS_CELL_US,
+  };
+  const char *cpu_titles[] = { _("Thread"), _("Run time without handlers (ms)"), _("Share") };
+  const TksStatsCell cpu_kinds[] = { TKS_STATS_CELL_NAME, TKS_STATS_CELL_MS, TKS_STATS_CELL_PERCENT };
+
+  tks_stats_add_line_columns (self->latency_view, self->latency, latency_titles, latency_kinds,
+                              G_N_ELEMENTS (latency_kinds));
+  tks_stats_add_line_columns (self->handlers_view, self->handlers, handler_titles, handler_kinds,
+                              G_N_ELEMENTS (handler_kinds));
+  tks_stats_add_line_columns (self->markers_view, self->markers, marker_titles, marker_kinds,
+                              G_N_ELEMENTS (marker_kinds));
+  tks_stats_add_line_columns (self->cpu_view, self->cpu, cpu_titles, cpu_kinds,
+                              G_N_ELEMENTS (cpu_kinds));
+}
+
+/* GObject */
 
 static void
 tks_stats_window_dispose (GObject *object)
@@ -659,180 +519,165 @@ tks_stats_window_dispose (GObject *object)
 }
 
 static void
+tks_stats_window_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  TksStatsWindow *self = TKS_STATS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_CAPTURE:
+      g_value_set_object (value, self->capture);
+      break;
+    case PROP_TICK_HZ:
+      g_value_set_double (value, self->tick_hz);
+      break;
+    case PROP_MODE:
+      g_value_set_enum (value, self->mode);
+      break;
+    case PROP_VISIBLE_START:
+    case PROP_VISIBLE_END:
+      g_value_set_double (value, self->visible[prop_id - PROP_VISIBLE_START]);
+      break;
+    case PROP_MARK_A:
+    case PROP_MARK_B:
+      g_value_set_double (value, self->marks[prop_id - PROP_MARK_A]);
+      break;
+    case PROP_RUN_BEGIN:
+    case PROP_RUN_END:
+      g_value_set_double (value, self->run[prop_id - PROP_RUN_BEGIN]);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tks_stats_window_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  TksStatsWindow *self = TKS_STATS_WINDOW (object);
+  double v = G_VALUE_HOLDS_DOUBLE (value) ? g_value_get_double (value) : 0;
+
+  switch (prop_id)
+    {
+    case PROP_CAPTURE:
+      tks_stats_window_set_capture (self, g_value_get_object (value));
+      break;
+    case PROP_TICK_HZ:
+      tks_stats_window_set_tick_hz (self, v);
+      break;
+    case PROP_MODE:
+      tks_stats_window_set_mode (self, g_value_get_enum (value));
+      break;
+    case PROP_VISIBLE_START:
+      tks_stats_window_set_range (self, v, self->visible[1]);
+      break;
+    case PROP_VISIBLE_END:
+      tks_stats_window_set_range (self, self->visible[0], v);
+      break;
+    case PROP_MARK_A:
+      tks_stats_window_set_marks (self, v, self->marks[1]);
+      break;
+    case PROP_MARK_B:
+      tks_stats_window_set_marks (self, self->marks[0], v);
+      break;
+    case PROP_RUN_BEGIN:
+      tks_stats_window_set_selected_run (self, v, self->run[1]);
+      break;
+    case PROP_RUN_END:
+      tks_stats_window_set_selected_run (self, self->run[0], v);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+/* A position of a range in ticks; NAN: unset (the marks and the run start so). */
+static GParamSpec *
+position_param (const char *name)
+{
+  return g_param_spec_double (name, NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, 0,
+                              G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+}
+
+static void
 tks_stats_window_class_init (TksStatsWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tks_stats_window_dispose;
+  object_class->get_property = tks_stats_window_get_property;
+  object_class->set_property = tks_stats_window_set_property;
+
+  properties[PROP_CAPTURE] =
+    g_param_spec_object ("capture", NULL, NULL, TKS_TYPE_CAPTURE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* 0: the capture's */
+  properties[PROP_TICK_HZ] =
+    g_param_spec_double ("tick-hz", NULL, NULL, 0, G_MAXDOUBLE, 0,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MODE] =
+    g_param_spec_enum ("mode", NULL, NULL, TKS_TYPE_STATS_RANGE, TKS_STATS_RANGE_WHOLE,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_VISIBLE_START] = position_param ("visible-start");
+  properties[PROP_VISIBLE_END] = position_param ("visible-end");
+  properties[PROP_MARK_A] = position_param ("mark-a");
+  properties[PROP_MARK_B] = position_param ("mark-b");
+  properties[PROP_RUN_BEGIN] = position_param ("run-begin");
+  properties[PROP_RUN_END] = position_param ("run-end");
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
   /* a secondary window closes with Escape or Ctrl+W */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
-}
 
-static GtkWidget *
-range_bar (TksStatsWindow *self)
-{
-  const char *titles[TKS_N_STATS_RANGES] = {
-    /* Translators: the ranges the statistics can cover */
-    _("Whole capture"), _("Visible range"), _("A–B"), _("Selected run"),
-  };
-  const char *tooltips[TKS_N_STATS_RANGES] = {
-    NULL, NULL,
-    _("Between the marks A and B: Shift+click two points in the timeline"),
-    _("The run selected in the timeline"),
-  };
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *linked = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-
-  gtk_widget_add_css_class (linked, "linked");
-  for (guint i = 0; i < TKS_N_STATS_RANGES; i++)
-    {
-      self->range_buttons[i] = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label (titles[i]));
-      if (i > 0)
-        gtk_toggle_button_set_group (self->range_buttons[i], self->range_buttons[0]);
-      if (tooltips[i] != NULL)
-        gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_buttons[i]), tooltips[i]);
-      g_signal_connect (self->range_buttons[i], "toggled", G_CALLBACK (range_toggled_cb), self);
-      gtk_box_append (GTK_BOX (linked), GTK_WIDGET (self->range_buttons[i]));
-    }
-  gtk_toggle_button_set_active (self->range_buttons[0], TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (linked), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Range"), -1);
-
-  self->zoom_button = gtk_button_new_with_label (_("Zoom to A–B"));
-  gtk_widget_set_tooltip_text (self->zoom_button,
-                               _("Show the range between the marks A and B in the timeline (Ctrl+M)"));
-  g_signal_connect_swapped (self->zoom_button, "clicked", G_CALLBACK (zoom_clicked_cb), self);
-
-  self->summary = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->summary, 1);
-  gtk_label_set_wrap (self->summary, TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->summary), TRUE);
-
-  gtk_widget_set_margin_start (bar, 12);
-  gtk_widget_set_margin_end (bar, 12);
-  gtk_widget_set_margin_top (bar, 6);
-  gtk_widget_set_margin_bottom (bar, 6);
-  gtk_box_append (GTK_BOX (bar), linked);
-  gtk_box_append (GTK_BOX (bar), self->zoom_button);
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->summary));
-  return bar;
-}
-
-static GtkWidget *
-threads_table (TksStatsWindow *self)
-{
-  GtkSortListModel *sorted;
-  GtkSelectionModel *selection;
-  GtkColumnViewColumn *share;
-  GtkWidget *scroller;
-
-  self->threads = g_list_store_new (TKS_TYPE_STATS_ROW);
-  self->threads_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  gtk_column_view_set_show_column_separators (self->threads_view, TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->threads_view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Per-thread statistics"), -1);
-  /* times in ms, as the first one says */
-  add_thread_column (self, _("Thread"), "name", FALSE);
-  add_thread_column (self, _("Priority"), "priority", TRUE);
-  add_thread_column (self, _("Activations"), "activations", TRUE);
-  add_thread_column (self, _("Run time (ms)"), "run-time", TRUE);
-  add_thread_column (self, _("Share"), "share", TRUE);
-  add_thread_column (self, _("Shortest run"), "min-run", TRUE);
-  add_thread_column (self, _("Mean run"), "mean-run", TRUE);
-  add_thread_column (self, _("Longest run"), "max-run", TRUE);
-  add_thread_column (self, _("Longest wait"), "longest-wait", TRUE);
-  /* Translators: the IN and OUT marks of a thread that is not logged */
-  add_thread_column (self, _("Marks"), "marks", TRUE);
-
-  sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->threads)),
-                                    g_object_ref (gtk_column_view_get_sorter (self->threads_view)));
-  selection = GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (sorted)));
-  gtk_column_view_set_model (self->threads_view, selection);
-  g_object_unref (selection);
-
-  /* busiest first */
-  share = g_list_model_get_item (gtk_column_view_get_columns (self->threads_view), 4);
-  gtk_column_view_sort_by_column (self->threads_view, share, GTK_SORT_DESCENDING);
-  g_object_unref (share);
-
-  scroller = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->threads_view));
-  return scroller;
+  g_type_ensure (TKS_TYPE_PERIODS_PAGE);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/tickscope/Tickscope/ui/tks-stats-window.ui");
+  gtk_widget_class_bind_template_child_full (widget_class, "whole_button", FALSE,
+                                             G_STRUCT_OFFSET (TksStatsWindow, range_buttons[TKS_STATS_RANGE_WHOLE]));
+  gtk_widget_class_bind_template_child_full (widget_class, "visible_button", FALSE,
+                                             G_STRUCT_OFFSET (TksStatsWindow, range_buttons[TKS_STATS_RANGE_VISIBLE]));
+  gtk_widget_class_bind_template_child_full (widget_class, "marks_button", FALSE,
+                                             G_STRUCT_OFFSET (TksStatsWindow, range_buttons[TKS_STATS_RANGE_MARKS]));
+  gtk_widget_class_bind_template_child_full (widget_class, "run_button", FALSE,
+                                             G_STRUCT_OFFSET (TksStatsWindow, range_buttons[TKS_STATS_RANGE_RUN]));
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, zoom_button);
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, summary);
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, switcher);
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, threads_view);
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, latency_view);
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, handlers_view);
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, markers_view);
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, cpu_view);
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, periods);
+  gtk_widget_class_bind_template_callback (widget_class, range_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, zoom_clicked_cb);
 }
 
 static void
 tks_stats_window_init (TksStatsWindow *self)
 {
-  const char *latency_titles[] = {
-    _("Thread"), _("Wake-ups"), _("Still waiting"), _("Min (µs)"), _("Mean (µs)"),
-    _("P50 (µs)"), _("P99 (µs)"), _("Max (µs)"), _("Histogram"),
-  };
-  const CellKind latency_kinds[] = {
-    CELL_NAME, CELL_COUNT, CELL_COUNT, CELL_US, CELL_US, CELL_US, CELL_US, CELL_US, CELL_HISTOGRAM,
-  };
-  const char *handler_titles[] = { _("Handler"), _("Count"), _("Total (µs)"), _("Longest (µs)") };
-  const CellKind handler_kinds[] = { CELL_NAME, CELL_COUNT, CELL_US, CELL_US };
-  const char *marker_titles[] = {
-    _("Marker"), _("Count"), _("Shortest interval (µs)"), _("Mean interval (µs)"),
-    _("Longest interval (µs)"),
-  };
-  const CellKind marker_kinds[] = { CELL_NAME, CELL_COUNT, CELL_US, CELL_US, CELL_US };
-  const char *cpu_titles[] = { _("Thread"), _("Run time without handlers (ms)"), _("Share") };
-  const CellKind cpu_kinds[] = { CELL_NAME, CELL_MS, CELL_PERCENT };
-  GtkWidget *box;
-
   self->visible[0] = self->visible[1] = 0;
   self->marks[0] = self->marks[1] = NAN;
   self->run[0] = self->run[1] = NAN;
   self->mode = TKS_STATS_RANGE_WHOLE;
-
-  gtk_window_set_title (GTK_WINDOW (self), _("Statistics"));
-  /* as wide as its columns (the tables propagate their natural width), as high as this */
-  gtk_window_set_default_size (GTK_WINDOW (self), -1, 480);
-  gtk_window_set_hide_on_close (GTK_WINDOW (self), FALSE);
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (box), range_bar (self));
-
-  self->stack = GTK_STACK (gtk_stack_new ());
-  self->switcher = gtk_stack_switcher_new ();
-  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (self->switcher), self->stack);
-  gtk_widget_set_halign (self->switcher, GTK_ALIGN_CENTER);
-  gtk_widget_set_margin_bottom (self->switcher, 6);
-  gtk_widget_set_visible (self->switcher, FALSE);
-  gtk_box_append (GTK_BOX (box), self->switcher);
-
+  self->threads = g_list_store_new (TKS_TYPE_STATS_ROW);
   self->latency = g_list_store_new (TKS_TYPE_STATS_LINE);
   self->handlers = g_list_store_new (TKS_TYPE_STATS_LINE);
   self->markers = g_list_store_new (TKS_TYPE_STATS_LINE);
   self->cpu = g_list_store_new (TKS_TYPE_STATS_LINE);
-  gtk_stack_add_titled (self->stack, threads_table (self), "threads", _("Threads"));
-  gtk_stack_add_titled (self->stack,
-                        line_table (self->latency, _("Wake-up latency"), latency_titles,
-                                    latency_kinds, G_N_ELEMENTS (latency_kinds)),
-                        "latency", _("Wake-up latency"));
-  gtk_stack_add_titled (self->stack,
-                        line_table (self->handlers, _("Interrupt handlers"), handler_titles,
-                                    handler_kinds, G_N_ELEMENTS (handler_kinds)),
-                        "handlers", _("Interrupt handlers"));
-  gtk_stack_add_titled (self->stack,
-                        line_table (self->markers, _("Markers"), marker_titles, marker_kinds,
-                                    G_N_ELEMENTS (marker_kinds)),
-                        "markers", _("Markers"));
-  gtk_stack_add_titled (self->stack,
-                        line_table (self->cpu, _("CPU share"), cpu_titles, cpu_kinds,
-                                    G_N_ELEMENTS (cpu_kinds)),
-                        "cpu", _("CPU share"));
-  self->periods = TKS_PERIODS_PAGE (tks_periods_page_new ());
-  gtk_stack_add_titled (self->stack, GTK_WIDGET (self->periods), "periods",
-                        _("Periods"));
-  gtk_stack_set_vhomogeneous (self->stack, FALSE);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->stack));
-  gtk_window_set_child (GTK_WINDOW (self), box);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  add_thread_columns (self);
+  add_line_columns (self);
   refresh (self);
 }
 
@@ -842,6 +687,40 @@ tks_stats_window_new (GtkWindow *parent)
   return g_object_new (TKS_TYPE_STATS_WINDOW,
                        "transient-for", parent,
                        NULL);
+}
+
+static gboolean
+same_position (double a,
+               double b)
+{
+  return a == b || (isnan (a) && isnan (b));
+}
+
+/* Sets the two ends of a range, each notified if it changed; FALSE: neither changed. */
+static gboolean
+set_positions (TksStatsWindow *self,
+               double         *range,
+               double          first,
+               double          second,
+               guint           first_prop)
+{
+  gboolean changed = FALSE;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (!same_position (range[0], first))
+    {
+      range[0] = first;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[first_prop]);
+      changed = TRUE;
+    }
+  if (!same_position (range[1], second))
+    {
+      range[1] = second;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[first_prop + 1]);
+      changed = TRUE;
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+  return changed;
 }
 
 void
@@ -855,13 +734,16 @@ tks_stats_window_set_capture (TksStatsWindow *self,
       refresh (self);
       return;
     }
+  g_object_freeze_notify (G_OBJECT (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAPTURE]);
   /* the marks and the selection were the other capture's */
-  self->marks[0] = self->marks[1] = NAN;
-  self->run[0] = self->run[1] = NAN;
+  set_positions (self, self->marks, NAN, NAN, PROP_MARK_A);
+  set_positions (self, self->run, NAN, NAN, PROP_RUN_BEGIN);
   if (self->mode == TKS_STATS_RANGE_MARKS || self->mode == TKS_STATS_RANGE_RUN)
     tks_stats_window_set_mode (self, TKS_STATS_RANGE_WHOLE);
   else
     refresh (self);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 void
@@ -873,6 +755,7 @@ tks_stats_window_set_tick_hz (TksStatsWindow *self,
   if (self->tick_hz == tick_hz)
     return;
   self->tick_hz = tick_hz;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TICK_HZ]);
   refresh (self);
 }
 
@@ -899,11 +782,8 @@ tks_stats_window_set_range (TksStatsWindow *self,
 {
   g_return_if_fail (TKS_IS_STATS_WINDOW (self));
 
-  if (self->visible[0] == visible_start && self->visible[1] == visible_end)
-    return;
-  self->visible[0] = visible_start;
-  self->visible[1] = visible_end;
-  range_changed (self, TKS_STATS_RANGE_VISIBLE);
+  if (set_positions (self, self->visible, visible_start, visible_end, PROP_VISIBLE_START))
+    range_changed (self, TKS_STATS_RANGE_VISIBLE);
 }
 
 void
@@ -913,12 +793,8 @@ tks_stats_window_set_marks (TksStatsWindow *self,
 {
   g_return_if_fail (TKS_IS_STATS_WINDOW (self));
 
-  if ((self->marks[0] == a || (isnan (a) && isnan (self->marks[0]))) &&
-      (self->marks[1] == b || (isnan (b) && isnan (self->marks[1]))))
-    return;
-  self->marks[0] = a;
-  self->marks[1] = b;
-  range_changed (self, TKS_STATS_RANGE_MARKS);
+  if (set_positions (self, self->marks, a, b, PROP_MARK_A))
+    range_changed (self, TKS_STATS_RANGE_MARKS);
 }
 
 void
@@ -928,12 +804,8 @@ tks_stats_window_set_selected_run (TksStatsWindow *self,
 {
   g_return_if_fail (TKS_IS_STATS_WINDOW (self));
 
-  if ((self->run[0] == begin || (isnan (begin) && isnan (self->run[0]))) &&
-      (self->run[1] == end || (isnan (end) && isnan (self->run[1]))))
-    return;
-  self->run[0] = begin;
-  self->run[1] = end;
-  range_changed (self, TKS_STATS_RANGE_RUN);
+  if (set_positions (self, self->run, begin, end, PROP_RUN_BEGIN))
+    range_changed (self, TKS_STATS_RANGE_RUN);
 }
 
 void
@@ -945,7 +817,11 @@ tks_stats_window_set_mode (TksStatsWindow *self,
 
   if (!range_available (self, mode))
     mode = TKS_STATS_RANGE_WHOLE;
-  self->mode = mode;
+  if (self->mode != mode)
+    {
+      self->mode = mode;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
+    }
   /* the toggle's handler does not refresh again: the mode is already set */
   gtk_toggle_button_set_active (self->range_buttons[mode], TRUE);
   refresh (self);

@@ -10,7 +10,10 @@ G_BEGIN_DECLS
 /* A sortable per-thread table: activations, CPU time, share, shortest, mean and longest run,
  * over the whole capture, the visible range, the range between the marks A and B or the
  * selected run. With events: the wake-up latency of each thread, the interrupt handlers, the
- * markers and the CPU share without handlers over the same range, in their own pages. */
+ * markers and the CPU share without handlers over the same range, in their own pages.
+ * Properties: "capture", "tick-hz", "mode", and the ranges' ends in ticks, "visible-start",
+ * "visible-end", "mark-a", "mark-b", "run-begin", "run-end" (NAN: unset), each notified
+ * when it changes. */
 
 typedef enum
 {
@@ -20,6 +23,9 @@ typedef enum
   TKS_STATS_RANGE_RUN,
   TKS_N_STATS_RANGES
 } TksStatsRange;
+
+#define TKS_TYPE_STATS_RANGE (tks_stats_range_get_type ())
+GType tks_stats_range_get_type (void);
 
 #define TKS_TYPE_STATS_WINDOW (tks_stats_window_get_type ())
 G_DECLARE_FINAL_TYPE (TksStatsWindow, tks_stats_window, TKS, STATS_WINDOW, GtkWindow)

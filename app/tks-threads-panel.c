@@ -39,7 +39,6 @@ struct _TksThreadsPanel
   TksTimelineView *timeline;
   TksViewport     *viewport;   /* the timeline's, whose visible range the shares are of */
   TksLaneList     *list;
-  GtkWidget       *box;
   GtkWidget       *search;
   GtkWidget       *sort;
   GtkWidget       *range_label;
@@ -569,10 +568,13 @@ static void
 tks_threads_panel_dispose (GObject *object)
 {
   TksThreadsPanel *self = TKS_THREADS_PANEL (object);
+  GtkWidget *child;
 
   g_clear_handle_id (&self->range_source, g_source_remove);
   disconnect_timeline (self);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TKS_TYPE_THREADS_PANEL);
   g_clear_object (&self->items);
   G_OBJECT_CLASS (tks_threads_panel_parent_class)->dispose (object);
 }
@@ -641,80 +643,34 @@ tks_threads_panel_class_init (TksThreadsPanelClass *klass)
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "threadspanel");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/tickscope/Tickscope/ui/tks-threads-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, TksThreadsPanel, search);
+  gtk_widget_class_bind_template_child (widget_class, TksThreadsPanel, sort);
+  gtk_widget_class_bind_template_child (widget_class, TksThreadsPanel, range_label);
+  gtk_widget_class_bind_template_child (widget_class, TksThreadsPanel, empty);
+  gtk_widget_class_bind_template_child (widget_class, TksThreadsPanel, listview);
+  gtk_widget_class_bind_template_callback (widget_class, setup_row);
+  gtk_widget_class_bind_template_callback (widget_class, bind_row);
+  gtk_widget_class_bind_template_callback (widget_class, unbind_row);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, stop_search);
+  gtk_widget_class_bind_template_callback (widget_class, sort_changed);
 }
 
 static void
 tks_threads_panel_init (TksThreadsPanel *self)
 {
-  const char *sorts[] = {
-    /* Translators: sort the threads panel by… (TksLaneSort's order) */
-    N_("Priority"), N_("Load"), N_("Name"), NULL
-  };
-  const char *translated[G_N_ELEMENTS (sorts)];
-  GtkWidget *row, *scrolled, *caption;
-  GtkListItemFactory *factory;
-
   self->bound = g_ptr_array_new ();
   self->items = g_list_store_new (TKS_TYPE_ROW_ITEM);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Threads"), -1);
 
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_margin_start (row, 6);
-  gtk_widget_set_margin_end (row, 6);
-  gtk_widget_set_margin_top (row, 6);
-  self->search = gtk_search_entry_new ();
-  gtk_widget_set_hexpand (self->search, TRUE);
-  g_object_set (self->search, "placeholder-text", _("Search threads"), NULL);
-  set_accessible_label (self->search, _("Search threads"));
-  gtk_box_append (GTK_BOX (row), self->search);
-
-  for (guint i = 0; sorts[i] != NULL; i++)
-    translated[i] = _(sorts[i]);
-  translated[G_N_ELEMENTS (sorts) - 1] = NULL;
-  self->sort = gtk_drop_down_new_from_strings (translated);
-  gtk_widget_set_tooltip_text (self->sort, _("Order of the rows and of the lanes"));
-  set_accessible_label (self->sort, _("Sort threads by"));
+  gtk_widget_init_template (GTK_WIDGET (self));
   /* the button inside, which screen readers reach, has no label of its own */
   if (gtk_widget_get_first_child (self->sort) != NULL)
     set_accessible_label (gtk_widget_get_first_child (self->sort), _("Sort threads by"));
-  gtk_box_append (GTK_BOX (row), self->sort);
-  gtk_box_append (GTK_BOX (self->box), row);
-
-  caption = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_margin_start (caption, 10);
-  gtk_widget_set_margin_end (caption, 10);
-  self->range_label = g_object_new (GTK_TYPE_LABEL, "xalign", 0.0f, "hexpand", TRUE, "wrap", TRUE, NULL);
-  gtk_widget_add_css_class (self->range_label, "dim-label");
-  gtk_widget_add_css_class (self->range_label, "caption");
   update_range_label (self, FALSE);
-  gtk_box_append (GTK_BOX (caption), self->range_label);
-  gtk_box_append (GTK_BOX (self->box), caption);
-
-  factory = gtk_signal_list_item_factory_new ();
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row), self);
-  self->listview = gtk_list_view_new (GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->items)))),
-                                      factory);
-  gtk_widget_add_css_class (self->listview, "navigation-sidebar");
-  set_accessible_label (self->listview, _("Thread lanes"));
-  self->empty = g_object_new (GTK_TYPE_LABEL, "margin-top", 18, "visible", FALSE, NULL);
-  gtk_widget_add_css_class (self->empty, "dim-label");
-
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->listview);
-  gtk_box_append (GTK_BOX (self->box), self->empty);
-  gtk_box_append (GTK_BOX (self->box), scrolled);
-
-  g_signal_connect_swapped (self->search, "search-changed", G_CALLBACK (search_changed), self);
-  g_signal_connect_swapped (self->search, "stop-search", G_CALLBACK (stop_search), self);
-  g_signal_connect_swapped (self->sort, "notify::selected", G_CALLBACK (sort_changed), self);
+  gtk_list_view_set_model (GTK_LIST_VIEW (self->listview),
+                           GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->items)))));
   g_signal_connect (self, "map", G_CALLBACK (panel_mapped), NULL);
   fill (self);
 }

@@ -193,96 +193,107 @@ show_span_action (GSimpleAction *action,
   tks_viewport_navigate (self->viewport, MIN (a, b) - room, MAX (a, b) + room);
 }
 
-/* A toggle of the main menu: its state, kept in the setting @key. */
-static void
-toggle_setting (GSimpleAction *action,
-                GVariant      *state,
-                TksWindow     *self,
-                const char    *key)
-{
-  GSettings *settings = _tks_window_get_settings (self);
-  gboolean on = g_variant_get_boolean (state);
+/* The toggles of the main menu, each the action of the setting of its name: the menus show
+ * the setting, and a change of it (from a menu, a key or outside) reaches the view here. */
 
-  g_simple_action_set_state (action, state);
-  if (_tks_window_settings_has_key (settings, key) && g_settings_get_boolean (settings, key) != on)
-    g_settings_set_boolean (settings, key, on);
+static gboolean
+toggle_is_on (GAction *action)
+{
+  g_autoptr(GVariant) state = g_action_get_state (action);
+
+  return state != NULL && g_variant_get_boolean (state);
 }
 
 /* Threads that exited before the log began: hidden unless asked for. */
 static void
-show_exited_threads_change (GSimpleAction *action,
-                            GVariant      *state,
-                            gpointer       user_data)
+show_exited_threads_changed (GAction    *action,
+                             GParamSpec *pspec,
+                             TksWindow  *self)
 {
-  TksWindow *self = user_data;
-
-  tks_timeline_view_set_all_lanes (self->timeline, g_variant_get_boolean (state));
+  tks_timeline_view_set_all_lanes (self->timeline, toggle_is_on (action));
   _tks_window_update_status (self);
   _tks_window_sync_vadjustment (self);
-  toggle_setting (action, state, self, "show-exited-threads");
 }
 
 /* The ruler in board ticks instead of real time. */
 static void
-ruler_ticks_change (GSimpleAction *action,
-                    GVariant      *state,
-                    gpointer       user_data)
+ruler_ticks_changed (GAction    *action,
+                     GParamSpec *pspec,
+                     TksWindow  *self)
 {
-  TksWindow *self = user_data;
-
-  tks_timeline_view_set_ruler_ticks (self->timeline, g_variant_get_boolean (state));
-  toggle_setting (action, state, self, "ruler-ticks");
+  tks_timeline_view_set_ruler_ticks (self->timeline, toggle_is_on (action));
 }
 
 /* The CPU load graph above the lanes. */
 static void
-load_graph_change (GSimpleAction *action,
-                   GVariant      *state,
-                   gpointer       user_data)
+load_graph_changed (GAction    *action,
+                    GParamSpec *pspec,
+                    TksWindow  *self)
 {
-  TksWindow *self = user_data;
-
-  tks_timeline_view_set_load_graph (self->timeline, g_variant_get_boolean (state));
+  tks_timeline_view_set_load_graph (self->timeline, toggle_is_on (action));
   _tks_window_sync_vadjustment (self);
-  toggle_setting (action, state, self, "load-graph");
 }
 
 /* Arrows from the waker to the woken run on the timeline. */
 static void
-wake_arrows_change (GSimpleAction *action,
-                    GVariant      *state,
-                    gpointer       user_data)
+wake_arrows_changed (GAction    *action,
+                     GParamSpec *pspec,
+                     TksWindow  *self)
 {
-  TksWindow *self = user_data;
-
-  tks_timeline_view_set_wake_arrows (self->timeline, g_variant_get_boolean (state));
-  toggle_setting (action, state, self, "wake-arrows");
-}
-
-/* Whether Record asks for the board's events as well as its switches: read when a recording
- * starts. */
-static void
-record_events_change (GSimpleAction *action,
-                      GVariant      *state,
-                      gpointer       user_data)
-{
-  toggle_setting (action, state, user_data, "record-events");
+  tks_timeline_view_set_wake_arrows (self->timeline, toggle_is_on (action));
 }
 
 /* The threads panel beside the timeline. */
 static void
-threads_panel_change (GSimpleAction *action,
-                      GVariant      *state,
-                      gpointer       user_data)
+threads_panel_changed (GAction    *action,
+                       GParamSpec *pspec,
+                       TksWindow  *self)
 {
-  TksWindow *self = user_data;
-  gboolean open = g_variant_get_boolean (state);
+  gboolean open = toggle_is_on (action);
 
   /* closed, the panel is hidden once it has slid away: out of the accessibility tree */
   if (open)
     gtk_widget_set_visible (GTK_WIDGET (self->threads_revealer), TRUE);
   gtk_revealer_set_reveal_child (self->threads_revealer, open);
-  toggle_setting (action, state, self, "threads-panel");
+}
+
+typedef void (*ToggleChanged) (GAction    *action,
+                               GParamSpec *pspec,
+                               TksWindow  *self);
+
+/* The action of the setting @key, or without the setting (no schema, or one compiled before
+ * the key was added) a toggle that is not kept; @changed applies its state now and on each
+ * change. */
+static void
+add_setting_toggle (TksWindow     *self,
+                    GSettings     *settings,
+                    const char    *key,
+                    ToggleChanged  changed)
+{
+  g_autoptr(GAction) action = NULL;
+
+  if (_tks_window_settings_has_key (settings, key))
+    action = g_settings_create_action (settings, key);
+  else
+    action = G_ACTION (g_simple_action_new_stateful (key, NULL, g_variant_new_boolean (FALSE)));
+  g_action_map_add_action (G_ACTION_MAP (self), action);
+  if (changed == NULL)
+    return;
+  g_signal_connect_object (action, "notify::state", G_CALLBACK (changed), self, 0);
+  changed (action, NULL, self);
+}
+
+void
+_tks_window_actions_add_settings (TksWindow *self,
+                                  GSettings *settings)
+{
+  add_setting_toggle (self, settings, "show-exited-threads", show_exited_threads_changed);
+  add_setting_toggle (self, settings, "ruler-ticks", ruler_ticks_changed);
+  add_setting_toggle (self, settings, "load-graph", load_graph_changed);
+  add_setting_toggle (self, settings, "wake-arrows", wake_arrows_changed);
+  add_setting_toggle (self, settings, "threads-panel", threads_panel_changed);
+  /* read when a recording starts */
+  add_setting_toggle (self, settings, "record-events", NULL);
 }
 
 static void
@@ -508,11 +519,6 @@ _tks_window_actions_init (TksWindow *self)
     { "fetch", fetch_action, NULL, NULL, NULL, { 0 } },
     { "disconnect", disconnect_action, NULL, NULL, NULL, { 0 } },
     { "browse-history", browse_history_action, NULL, NULL, NULL, { 0 } },
-    { "show-exited-threads", NULL, NULL, "false", show_exited_threads_change, { 0 } },
-    { "ruler-ticks", NULL, NULL, "false", ruler_ticks_change, { 0 } },
-    { "load-graph", NULL, NULL, "false", load_graph_change, { 0 } },
-    { "wake-arrows", NULL, NULL, "false", wake_arrows_change, { 0 } },
-    { "threads-panel", NULL, NULL, "false", threads_panel_change, { 0 } },
     { "find-thread", find_thread_action, NULL, NULL, NULL, { 0 } },
     { "events", NULL, NULL, "false", events_change, { 0 } },
     { "find", find_action, NULL, NULL, NULL, { 0 } },
@@ -520,7 +526,6 @@ _tks_window_actions_init (TksWindow *self)
     { "find-next", find_next_action, NULL, NULL, NULL, { 0 } },
     { "find-previous", find_previous_action, NULL, NULL, NULL, { 0 } },
     { "record", NULL, NULL, "false", record_change, { 0 } },
-    { "record-events", NULL, NULL, "false", record_events_change, { 0 } },
     { "close", close_action, NULL, NULL, NULL, { 0 } },
   };
 

@@ -120,6 +120,8 @@ void       _tks_window_sync_vadjustment    (TksWindow      *self);
 
 /* tks-window-actions.c */
 void       _tks_window_actions_init        (TksWindow      *self);
+void       _tks_window_actions_add_settings (TksWindow     *self,
+                                            GSettings     *settings);
 void       _tks_window_update_actions      (TksWindow      *self);
 
 /* tks-window-board.c */

@@ -357,14 +357,19 @@ tick_rate_changed_cb (GtkAdjustment *adjustment,
   update_range_label (self);
 }
 
+/* The menu's toggles are the actions of their settings. The window's size is kept when it
+ * closes, the tick rate when it changes (each capture shown sets it, a live one each second),
+ * the board's port, speed and flow control when a connection succeeds. */
 static void
-load_settings (TksWindow *self)
+bind_settings (TksWindow *self)
 {
   GSettings *settings = _tks_window_get_settings (self);
+  GtkAdjustment *tick_rate = tks_board_popover_get_tick_adjustment (self->board_popover);
   g_autofree char *port = NULL;
-  g_autofree char *flow = NULL;
+
   int width, height;
 
+  _tks_window_actions_add_settings (self, settings);
   if (settings == NULL)
     return;
   width = g_settings_get_int (settings, "window-width");
@@ -373,34 +378,16 @@ load_settings (TksWindow *self)
     gtk_window_set_default_size (GTK_WINDOW (self), width, height);
   if (g_settings_get_boolean (settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
+  gtk_adjustment_set_value (tick_rate, g_settings_get_double (settings, "tick-rate"));
   port = g_settings_get_string (settings, "last-port");
   tks_board_popover_set_port (self->board_popover, port);
   tks_board_popover_set_baud (self->board_popover, g_settings_get_uint (settings, "baud"));
   if (_tks_window_settings_has_key (settings, "flow-control"))
     {
-      flow = g_settings_get_string (settings, "flow-control");
+      g_autofree char *flow = g_settings_get_string (settings, "flow-control");
+
       tks_board_popover_set_flow_control (self->board_popover, flow);
     }
-  gtk_adjustment_set_value (tks_board_popover_get_tick_adjustment (self->board_popover),
-                            g_settings_get_double (settings, "tick-rate"));
-  if (_tks_window_settings_has_key (settings, "show-exited-threads"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "show-exited-threads",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "show-exited-threads")));
-  if (_tks_window_settings_has_key (settings, "ruler-ticks"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "ruler-ticks",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "ruler-ticks")));
-  if (_tks_window_settings_has_key (settings, "threads-panel"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "threads-panel",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "threads-panel")));
-  if (_tks_window_settings_has_key (settings, "load-graph"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "load-graph",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "load-graph")));
-  if (_tks_window_settings_has_key (settings, "wake-arrows"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "wake-arrows",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "wake-arrows")));
-  if (_tks_window_settings_has_key (settings, "record-events"))
-    g_action_group_change_action_state (G_ACTION_GROUP (self), "record-events",
-                                        g_variant_new_boolean (g_settings_get_boolean (settings, "record-events")));
 }
 
 static gboolean
@@ -547,7 +534,7 @@ tks_window_new (TksApplication *application)
 {
   TksWindow *self = g_object_new (TKS_TYPE_WINDOW, "application", application, NULL);
 
-  load_settings (self);
+  bind_settings (self);
   tick_rate_changed_cb (tks_board_popover_get_tick_adjustment (self->board_popover), self);
   return self;
 }

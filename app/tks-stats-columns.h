@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* The cells of the statistics window's tables. A table of TksStatsLine has one column per
+ * title, each showing the line's name, its next value in one of these forms, or its latency
+ * histogram. */
+
+typedef enum
+{
+  TKS_STATS_CELL_NAME,
+  TKS_STATS_CELL_COUNT,
+  TKS_STATS_CELL_US,
+  TKS_STATS_CELL_MS,
+  TKS_STATS_CELL_PERCENT,
+  TKS_STATS_CELL_HISTOGRAM,
+} TksStatsCell;
+
+#define TKS_STATS_HISTOGRAM_BUCKETS 16
+
+/* A cell's label: a name on the left, ellipsized, or a figure on the right. */
+GtkWidget *tks_stats_cell_label_new   (gboolean            numeric);
+/* @v with @decimals and @suffix; NAN: a dash. */
+char      *tks_stats_format_number    (double              v,
+                                       int                 decimals,
+                                       const char         *suffix);
+/* A resizable column; takes @sorter. */
+void       tks_stats_append_column    (GtkColumnView      *view,
+                                       const char         *title,
+                                       GtkListItemFactory *factory,
+                                       GtkSorter          *sorter,
+                                       gboolean            expand);
+void       tks_stats_set_rows         (GtkColumnView      *view,
+                                       GListStore         *store);
+/* The columns of a table of TksStatsLine (@store), then its rows. */
+void       tks_stats_add_line_columns (GtkColumnView      *view,
+                                       GListStore         *store,
+                                       const char        **titles,
+                                       const TksStatsCell *kinds,
+                                       guint               n_columns);
+
+G_END_DECLS
