@@ -81,12 +81,12 @@ uint8_t tu_hold_count;
 /* Trigger */
 uint8_t tu_triggered;
 uint32_t tu_trigger_time;
-uint32_t tu_trigger_seq;      /* the sequence number of the first record after it */
-uint32_t tu_freeze_at;        /* the log freezes when tu_written reaches it */
+uint32_t tu_trigger_seq; /* the sequence number of the first record after it */
+uint32_t tu_freeze_at;   /* the log freezes when tu_written reaches it */
 /* tu_freeze_at this far ahead: not before 2^31 slots (a trigger set while recording waits). */
 const char *tu_trigger_name;
 #if TU_RECORD
-uint8_t tu_recording;         /* threads_record under way: a trigger does not freeze */
+uint8_t tu_recording; /* threads_record under way: a trigger does not freeze */
 #endif
 
 /* Numbered threads and held exits; tu_frozen_slots: numbered threads when the log froze (the
@@ -156,13 +156,13 @@ uint8_t tu_irq_depth;
 /* The condition: its kind (tu_when_t), its limit in counter units (or the marker's value),
  * the name it is restricted to ("" for any) and its id once known (handlers, markers). */
 uint8_t tu_when;
-uint8_t tu_when_on_switch;   /* latency or run: checked at every switch */
+uint8_t tu_when_on_switch; /* latency or run: checked at every switch */
 uint32_t tu_when_limit;
 uint32_t tu_when_us;
 uint8_t tu_when_id;
 char tu_when_name[48];
 char tu_when_text[80];
-char tu_fired_text[80];      /* the trigger's name: the condition when it fired */
+char tu_fired_text[80]; /* the trigger's name: the condition when it fired */
 uint32_t tu_when_measured_us;
 uint8_t tu_when_fired;
 uint32_t tu_run_since;
@@ -170,42 +170,36 @@ uint32_t tu_run_since;
 
 #if !TU_RECORD
 const char tu_no_record_message[] =
-  "Recording is not built in" TU_NL
-  "Please define THREADS_TIMESTAMPS_RECORD = true in your makefile" TU_NL;
+    "Recording is not built in" TU_NL
+    "Please define THREADS_TIMESTAMPS_RECORD = true in your makefile" TU_NL;
 #endif
 
 #else
 const char tu_no_timestamps_message[] =
-  "The thread timestamps functionality is disabled" TU_NL
-  "Please define USE_THREADS_TIMESTAMPS = true in your makefile " TU_NL;
+    "The thread timestamps functionality is disabled" TU_NL
+    "Please define USE_THREADS_TIMESTAMPS = true in your makefile " TU_NL;
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
 /********************               PRIVATE FUNCTIONS              ********************/
 
 #ifdef ENABLE_THREADS_TIMESTAMPS
 
-void
-tu_update_active (void)
-{
-  tu_active = (uint8_t) ((tu_pause_count == 0U) && (tu_frozen == 0U));
-  tu_window ();
+void tu_update_active(void) {
+  tu_active = (uint8_t)((tu_pause_count == 0U) && (tu_frozen == 0U));
+  tu_window();
 }
 
 /* Stops the log where it is: what it holds stays as long as the trigger is set. */
-void
-tu_freeze (void)
-{
+void tu_freeze(void) {
   /* Any slot written from now on (continuation slots, replayed entries) freezes it again. */
   tu_freeze_at = tu_written;
   tu_frozen = 1U;
   tu_frozen_slots = tu_n_slots;
-  tu_update_active ();
+  tu_update_active();
 }
 
-void
-tu_deleted_pop (void)
-{
-  tu_deleted_first = (uint8_t) ((tu_deleted_first + 1U) % THREADS_TIMESTAMPS_MAX_DELETED);
+void tu_deleted_pop(void) {
+  tu_deleted_first = (uint8_t)((tu_deleted_first + 1U) % THREADS_TIMESTAMPS_MAX_DELETED);
   tu_deleted_count--;
 }
 
@@ -220,9 +214,7 @@ tu_deleted_pop (void)
  * countdown ends, a condition on interrupt handlers is set (their hooks measure then). All
  * of them are handled by the one slow path, tu_put_slow(), which recomputes the window after
  * each slot. Whatever changes the state the window depends on calls tu_window() after. */
-void
-tu_window (void)
-{
+void tu_window(void) {
   uint32_t room = 0;
 
   tu_count_step = tu_count < TU_LOG_SIZE ? 1U : 0U;
@@ -233,91 +225,76 @@ tu_window (void)
 #if TU_IRQ
       && tu_irq_skip == 0U
 #endif
-      && tu_head + 1U < TU_LOG_SIZE)
-    {
-      /* The last slot of the array: the slow path wraps the ring. */
-      room = TU_LOG_SIZE - 1U - tu_head;
-      if (tu_count < TU_LOG_SIZE)
-        {
-          /* Filling: nothing is overwritten until the log is full. */
-          if (room > TU_LOG_SIZE - tu_count)
-            room = TU_LOG_SIZE - tu_count;
-        }
-      else if (tu_deleted_count != 0U
-               && room > tu_deleted[tu_deleted_first].seq - (tu_written - tu_count))
-        {
-          /* Up to the oldest exit record in the history. */
-          room = tu_deleted[tu_deleted_first].seq - (tu_written - tu_count);
-        }
-      if (tu_triggered != 0U)
-        {
-          /* The slot that ends the countdown. */
-          uint32_t left = tu_freeze_at - tu_written;
-
-          if (room >= left)
-            room = left != 0U ? left - 1U : 0U;
-        }
+      && tu_head + 1U < TU_LOG_SIZE) {
+    /* The last slot of the array: the slow path wraps the ring. */
+    room = TU_LOG_SIZE - 1U - tu_head;
+    if (tu_count < TU_LOG_SIZE) {
+      /* Filling: nothing is overwritten until the log is full. */
+      if (room > TU_LOG_SIZE - tu_count)
+        room = TU_LOG_SIZE - tu_count;
+    } else if (tu_deleted_count != 0U &&
+               room > tu_deleted[tu_deleted_first].seq - (tu_written - tu_count)) {
+      /* Up to the oldest exit record in the history. */
+      room = tu_deleted[tu_deleted_first].seq - (tu_written - tu_count);
     }
+    if (tu_triggered != 0U) {
+      /* The slot that ends the countdown. */
+      uint32_t left = tu_freeze_at - tu_written;
+
+      if (room >= left)
+        room = left != 0U ? left - 1U : 0U;
+    }
+  }
   tu_fast_end = tu_head + room;
 }
 
-
 /* Every slot outside the fast window. @starts: the slot begins an entry (dropped while the
  * log is paused or frozen). Returns whether the slot was written. */
-TU_COLD int
-tu_put_slow (uint32_t record, uint32_t second, int starts)
-{
+TU_COLD int tu_put_slow(uint32_t record, uint32_t second, int starts) {
   uint32_t h = tu_head;
 
-  if (starts != 0 && tu_active == 0U)
-    {
-      if (tu_frozen == 0U)
-        tu_dropped_paused++;
-      return 0;
-    }
-  if (tu_count >= TU_LOG_SIZE)
-    {
-      /* The oldest slot goes: forget the exited thread it was the exit record of. */
-      if (tu_deleted_count != 0U && tu_deleted[tu_deleted_first].seq == tu_written - tu_count)
-        tu_deleted_pop ();
-      tu_count = TU_LOG_SIZE;
-    }
-  else
-    {
-      tu_count++;
-    }
+  if (starts != 0 && tu_active == 0U) {
+    if (tu_frozen == 0U)
+      tu_dropped_paused++;
+    return 0;
+  }
+  if (tu_count >= TU_LOG_SIZE) {
+    /* The oldest slot goes: forget the exited thread it was the exit record of. */
+    if (tu_deleted_count != 0U && tu_deleted[tu_deleted_first].seq == tu_written - tu_count)
+      tu_deleted_pop();
+    tu_count = TU_LOG_SIZE;
+  } else {
+    tu_count++;
+  }
   tu_log[h * TU_SLOT_WORDS] = record;
 #if TU_CYCLES
   tu_log[h * TU_SLOT_WORDS + 1U] = second;
 #else
-  (void) second;
+  (void)second;
 #endif
   if (++h >= TU_LOG_SIZE)
     h = 0;
   tu_head = h;
   tu_written++;
 
-  if (tu_triggered != 0U && (int32_t) (tu_written - tu_freeze_at) >= 0)
-    tu_freeze ();
+  if (tu_triggered != 0U && (int32_t)(tu_written - tu_freeze_at) >= 0)
+    tu_freeze();
   else
-    tu_window ();
+    tu_window();
   return 1;
 }
 #if TU_EVENTS
 /* A continuation slot carrying @a (20 bits) and @b. Without the counter, @b takes two more
  * continuation slots (16 bits each, low half first). */
-void
-tu_put_more (uint32_t a, uint32_t b, int with_b)
-{
-  (void) tu_put (((a & TU_MORE_A_MASK) << TU_TIME_POS) | TU_MORE_MARK, b, 0);
+void tu_put_more(uint32_t a, uint32_t b, int with_b) {
+  (void)tu_put(((a & TU_MORE_A_MASK) << TU_TIME_POS) | TU_MORE_MARK, b, 0);
 #if !TU_CYCLES
-  if (with_b != 0)
-    {
-      (void) tu_put (((b & 0xFFFFU) << TU_TIME_POS) | TU_MORE_MARK, 0, 0);
-      (void) tu_put (((b >> 16) << TU_TIME_POS) | TU_MORE_MARK, 0, 0);
-    }
+  if (with_b != 0) {
+    (void)tu_put(((b & 0xFFFFU) << TU_TIME_POS) | TU_MORE_MARK, 0, 0);
+    (void)tu_put(((b >> 16) << TU_TIME_POS) | TU_MORE_MARK, 0, 0);
+  }
 #else
-  (void) with_b;
+  (void)with_b;
 #endif
 }
 
@@ -325,18 +302,14 @@ tu_put_more (uint32_t a, uint32_t b, int with_b)
 
 #if TU_IRQ
 /* Registers the handler @name, keeping its id in @id (the handler's own variable). */
-TU_COLD static uint32_t
-tu_irq_register (uint8_t *id, const char *name)
-{
-  *id = tu_register_name (name, TU_NAME_IRQ);
+TU_COLD static uint32_t tu_irq_register(uint8_t *id, const char *name) {
+  *id = tu_register_name(name, TU_NAME_IRQ);
   return *id;
 }
 
 /* A handler with an id above TU_IRQ_SHORT_MAX enters: a continuation slot carries it. */
-TU_COLD static void
-tu_irq_long (uint32_t id)
-{
-  tu_event (TU_EV_IRQ_ENTER, id, 0);
+TU_COLD static void tu_irq_long(uint32_t id) {
+  tu_event(TU_EV_IRQ_ENTER, id, 0);
 }
 #endif
 
@@ -344,9 +317,7 @@ tu_irq_long (uint32_t id)
 
 /********************                CHCONF FUNCTION               ********************/
 
-uint8_t
-tuThreadLogSetting (void)
-{
+uint8_t tuThreadLogSetting(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   return tu_log_setting;
 #else
@@ -354,242 +325,212 @@ tuThreadLogSetting (void)
 #endif
 }
 
-void
-tuThreadInitHook (void *ntp)
-{
+void tuThreadInitHook(void *ntp) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  thread_t *tp = (thread_t *) ntp;
+  thread_t *tp = (thread_t *)ntp;
 
-  if (tu_n_slots < THREADS_TIMESTAMPS_MAX_THREADS)
-    {
-      tu_slots[tu_n_slots].tp = tp;
-      tu_n_slots++;
-      tp->tu_number = tu_n_slots;
-    }
-  else
-    {
-      tp->tu_number = 0;
-      tu_unnumbered_live++;
-      tu_unnumbered_total++;
-    }
+  if (tu_n_slots < THREADS_TIMESTAMPS_MAX_THREADS) {
+    tu_slots[tu_n_slots].tp = tp;
+    tu_n_slots++;
+    tp->tu_number = tu_n_slots;
+  } else {
+    tp->tu_number = 0;
+    tu_unnumbered_live++;
+    tu_unnumbered_total++;
+  }
 #else
-  ((thread_t *) ntp)->tu_number = 0;
+  ((thread_t *)ntp)->tu_number = 0;
 #endif
 }
 
-void
-tuThreadExitHook (void *otp)
-{
+void tuThreadExitHook(void *otp) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  thread_t *tp = (thread_t *) otp;
+  thread_t *tp = (thread_t *)otp;
   uint8_t index;
 
-  if (tp->tu_number == 0U || tp->tu_number > tu_n_slots || tu_slots[tp->tu_number - 1U].tp != tp)
-    {
-      if (tp->tu_number == 0U && tu_unnumbered_live != 0U)
-        tu_unnumbered_live--;
-      return;
-    }
+  if (tp->tu_number == 0U || tp->tu_number > tu_n_slots || tu_slots[tp->tu_number - 1U].tp != tp) {
+    if (tp->tu_number == 0U && tu_unnumbered_live != 0U)
+      tu_unnumbered_live--;
+    return;
+  }
 
-  index = (uint8_t) (tp->tu_number - 1U);
+  index = (uint8_t)(tp->tu_number - 1U);
 
-  if (tu_hold_count == 0U && tu_frozen != 0U && index >= tu_frozen_slots)
-    {
-      /* Created after the log froze: the log never names it nor the threads after it. */
-      tu_remove_slot (index);
-      tp->tu_number = 0;
-      return;
-    }
+  if (tu_hold_count == 0U && tu_frozen != 0U && index >= tu_frozen_slots) {
+    /* Created after the log froze: the log never names it nor the threads after it. */
+    tu_remove_slot(index);
+    tp->tu_number = 0;
+    return;
+  }
 
-  if (tu_active != 0U && tu_exit_squeezes_trigger () != 0)
-    tu_freeze ();
+  if (tu_active != 0U && tu_exit_squeezes_trigger() != 0)
+    tu_freeze();
 
-  if (tu_hold_count != 0U || tu_active == 0U)
-    {
-      /* Held: the thread keeps its number until printing ends or run mode empties the log.
+  if (tu_hold_count != 0U || tu_active == 0U) {
+    /* Held: the thread keeps its number until printing ends or run mode empties the log.
        * Its fields are copied now, since a dynamic thread's memory is released after exit. */
-      tu_slot_t *slot = &tu_slots[index];
+    tu_slot_t *slot = &tu_slots[index];
 
-      slot->flags = tu_flags_of (tp);
-      slot->name = tu_keep_name (TU_NAME (tp), &slot->flags, slot->copy);
-      slot->prio = (uint8_t) TU_PRIO (tp);
-      slot->exit_order = tu_exit_order++;
-      slot->tp = NULL;
-      tu_n_held++;
-      return;
-    }
+    slot->flags = tu_flags_of(tp);
+    slot->name = tu_keep_name(TU_NAME(tp), &slot->flags, slot->copy);
+    slot->prio = (uint8_t)TU_PRIO(tp);
+    slot->exit_order = tu_exit_order++;
+    slot->tp = NULL;
+    tu_n_held++;
+    return;
+  }
 
-  tu_exit_now (index, (uint8_t) TU_PRIO (tp), tu_flags_of (tp), TU_NAME (tp));
+  tu_exit_now(index, (uint8_t)TU_PRIO(tp), tu_flags_of(tp), TU_NAME(tp));
   /* The switch away from the exiting thread names no thread. */
   tp->tu_number = 0;
 #else
-  (void) otp;
+  (void)otp;
 #endif
 }
 
-void
-tuContextSwitchHook (void *ntp, void *otp)
-{
+void tuContextSwitchHook(void *ntp, void *otp) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  const thread_t *in = (const thread_t *) ntp;
-  const thread_t *out = (const thread_t *) otp;
+  const thread_t *in = (const thread_t *)ntp;
+  const thread_t *out = (const thread_t *)otp;
 
 #if TU_CONDITIONS
   if (tu_when_on_switch != 0U)
-    tu_check_switch ((thread_t *) ntp, out);
+    tu_check_switch((thread_t *)ntp, out);
 #endif
 
   if ((in->log_this_thread | out->log_this_thread) == 0U)
     return;
 
-  if (tu_active == 0U)
-    {
-      if (tu_frozen == 0U)
-        tu_dropped_paused++;
-      return;
-    }
+  if (tu_active == 0U) {
+    if (tu_frozen == 0U)
+      tu_dropped_paused++;
+    return;
+  }
 
-  (void) tu_put ((((uint32_t) chVTGetSystemTimeX () & TU_TIME_MASK) << TU_TIME_POS)
-                 | ((uint32_t) out->tu_number << TU_OUT_POS)
-                 | ((uint32_t) in->tu_number << TU_IN_POS), TU_NOW (), 1);
+  (void)tu_put((((uint32_t)chVTGetSystemTimeX() & TU_TIME_MASK) << TU_TIME_POS) |
+                   ((uint32_t)out->tu_number << TU_OUT_POS) |
+                   ((uint32_t)in->tu_number << TU_IN_POS),
+               TU_NOW(), 1);
 #else
-  (void) ntp;
-  (void) otp;
+  (void)ntp;
+  (void)otp;
 #endif
 }
 
 #if TU_IRQ
 /* The hooks' slow paths: the handler's first entry (or first since tuResetState()), a handler
  * with a long id, a condition on handlers, and every slot outside the writer's window. */
-TU_COLD static void
-tu_irq_enter_slow (uint8_t *id, const char *name)
-{
+TU_COLD static void tu_irq_enter_slow(uint8_t *id, const char *name) {
   uint32_t i = *id;
 
-  if (i - 1U >= tu_n_names || tu_names[i - 1U] != name)
-    {
-      i = tu_irq_register (id, name);
-      /* Named by tuIrqIgnore(): the handler's own string from now on (equal). */
-      if (i != 0U)
-        tu_names[i - 1U] = name;
-    }
-  if (i != 0U && tu_irq_ignored[i - 1U] != 0U)
-    {
-      tu_irq_calls[i - 1U]++;
-      tu_irq_skip = (tu_irq_skip << 1) | 1U;
-      tu_window ();
-      return;
-    }
+  if (i - 1U >= tu_n_names || tu_names[i - 1U] != name) {
+    i = tu_irq_register(id, name);
+    /* Named by tuIrqIgnore(): the handler's own string from now on (equal). */
+    if (i != 0U)
+      tu_names[i - 1U] = name;
+  }
+  if (i != 0U && tu_irq_ignored[i - 1U] != 0U) {
+    tu_irq_calls[i - 1U]++;
+    tu_irq_skip = (tu_irq_skip << 1) | 1U;
+    tu_window();
+    return;
+  }
   if (tu_irq_skip != 0U)
     tu_irq_skip <<= 1;
 #if TU_CONDITIONS
   /* Only kept while a condition on handlers is set. */
   if (tu_when == TU_WHEN_IRQ)
-    tu_irq_entered ((uint8_t) i);
+    tu_irq_entered((uint8_t)i);
 #endif
   if (i <= TU_IRQ_SHORT_MAX)
-    tu_event (TU_EV_IRQ_SHORT + i, 0, 0);
+    tu_event(TU_EV_IRQ_SHORT + i, 0, 0);
   else
-    tu_irq_long (i);
+    tu_irq_long(i);
 }
 
-TU_COLD static void
-tu_irq_leave_slow (void)
-{
-  if (tu_irq_skip != 0U)
-    {
-      uint32_t counted = tu_irq_skip & 1U;
+TU_COLD static void tu_irq_leave_slow(void) {
+  if (tu_irq_skip != 0U) {
+    uint32_t counted = tu_irq_skip & 1U;
 
-      tu_irq_skip >>= 1;
-      if (tu_irq_skip == 0U)
-        tu_window ();
-      if (counted != 0U)
-        return;
-    }
+    tu_irq_skip >>= 1;
+    if (tu_irq_skip == 0U)
+      tu_window();
+    if (counted != 0U)
+      return;
+  }
 #if TU_CONDITIONS
   if (tu_when == TU_WHEN_IRQ)
-    tu_check_irq ();
+    tu_check_irq();
 #endif
-  tu_event (TU_EV_IRQ_LEAVE, 0, 0);
+  tu_event(TU_EV_IRQ_LEAVE, 0, 0);
 }
 #endif
 
-void
-tuIrqEnterHook (uint8_t *id, const char *name)
-{
+void tuIrqEnterHook(uint8_t *id, const char *name) {
 #if TU_IRQ
   size_t i;
 
-  port_lock_from_isr ();
+  port_lock_from_isr();
   /* The handler's id, registered on its first entry (and again after tuResetState()). */
   i = *id;
   if (tu_head < tu_fast_end && tu_irq_fast[i] == name)
-    tu_put_fast ((((uint32_t) chVTGetSystemTimeX () & TU_TIME_MASK) << TU_TIME_POS)
-                 | ((TU_EVENT_MARK << TU_OUT_POS) | TU_EV_IRQ_SHORT | (uint32_t) i), TU_NOW ());
+    tu_put_fast((((uint32_t)chVTGetSystemTimeX() & TU_TIME_MASK) << TU_TIME_POS) |
+                    ((TU_EVENT_MARK << TU_OUT_POS) | TU_EV_IRQ_SHORT | (uint32_t)i),
+                TU_NOW());
   else
-    tu_irq_enter_slow (id, name);
-  port_unlock_from_isr ();
+    tu_irq_enter_slow(id, name);
+  port_unlock_from_isr();
 #else
-  (void) id;
-  (void) name;
+  (void)id;
+  (void)name;
 #endif
 }
 
-void
-tuIrqLeaveHook (void)
-{
+void tuIrqLeaveHook(void) {
 #if TU_IRQ
-  port_lock_from_isr ();
+  port_lock_from_isr();
   if (tu_head < tu_fast_end)
-    tu_put_fast (tu_record_now (TU_EVENT_MARK, TU_EV_IRQ_LEAVE), TU_NOW ());
+    tu_put_fast(tu_record_now(TU_EVENT_MARK, TU_EV_IRQ_LEAVE), TU_NOW());
   else
-    tu_irq_leave_slow ();
-  port_unlock_from_isr ();
+    tu_irq_leave_slow();
+  port_unlock_from_isr();
 #endif
 }
 
-void
-tuIdleEnterHook (void)
-{
+void tuIdleEnterHook(void) {
 #if TU_SLEEP
-  tu_event (TU_EV_SLEEP, 0, 0);
+  tu_event(TU_EV_SLEEP, 0, 0);
 #endif
 }
 
-void
-tuIdleLeaveHook (void)
-{
+void tuIdleLeaveHook(void) {
 #if TU_SLEEP
-  tu_event (TU_EV_WAKE, 0, 0);
+  tu_event(TU_EV_WAKE, 0, 0);
 #endif
 }
 
-void
-tuThreadReadyHook (void *ntp)
-{
+void tuThreadReadyHook(void *ntp) {
 #if TU_READY
-  thread_t *tp = (thread_t *) ntp;
+  thread_t *tp = (thread_t *)ntp;
 
   /* The running thread put back in the ready list (preempted) is not woken up. */
   if (tp->state == CH_STATE_CURRENT)
     return;
-  tp->tu_ready_at = TU_NOW ();
+  tp->tu_ready_at = TU_NOW();
   tp->tu_readied = 1U;
   if (tp->log_this_thread == 0U)
     return;
-  tu_event (TU_EV_READY, tp->tu_number, 0);
+  tu_event(TU_EV_READY, tp->tu_number, 0);
 #else
-  (void) ntp;
+  (void)ntp;
 #endif
 }
 
-void
-tuResetState (void)
-{
+void tuResetState(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   uint8_t i;
 
-  chSysLock ();
+  chSysLock();
   for (i = 0; i < THREADS_TIMESTAMPS_MAX_THREADS; i++)
     tu_slots[i].tp = NULL;
   tu_n_slots = 0;
@@ -632,63 +573,53 @@ tuResetState (void)
   tu_when_text[0] = '\0';
   tu_when_fired = 0;
 #endif
-  tu_clear_log ();
-  tu_update_active ();
-  chSysUnlock ();
+  tu_clear_log();
+  tu_update_active();
+  chSysUnlock();
 #endif
 }
 
-void
-tuReplayEntry (uint32_t record, uint32_t counter, uint32_t a, uint32_t b)
-{
+void tuReplayEntry(uint32_t record, uint32_t counter, uint32_t a, uint32_t b) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  chSysLock ();
+  chSysLock();
 #if TU_EVENTS
-  (void) tu_put (record, counter, 0);
-  if (((record >> TU_OUT_POS) & TU_NUM_MASK) == TU_EVENT_MARK && (record & TU_NUM_MASK) < TU_EV_KINDS
-      && tu_payload_of[record & TU_NUM_MASK] != 0U)
-    tu_put_more (a, b, tu_payload_of[record & TU_NUM_MASK] == 2U);
+  (void)tu_put(record, counter, 0);
+  if (((record >> TU_OUT_POS) & TU_NUM_MASK) == TU_EVENT_MARK &&
+      (record & TU_NUM_MASK) < TU_EV_KINDS && tu_payload_of[record & TU_NUM_MASK] != 0U)
+    tu_put_more(a, b, tu_payload_of[record & TU_NUM_MASK] == 2U);
 #else
-  (void) a;
-  (void) b;
-  (void) tu_put (record, counter, 0);
+  (void)a;
+  (void)b;
+  (void)tu_put(record, counter, 0);
 #endif
-  chSysUnlock ();
+  chSysUnlock();
 #else
-  (void) record;
-  (void) counter;
-  (void) a;
-  (void) b;
+  (void)record;
+  (void)counter;
+  (void)a;
+  (void)b;
 #endif
 }
 
-void
-tuLogThisThread (void)
-{
+void tuLogThisThread(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  chThdGetSelfX ()->log_this_thread = 1U;
+  chThdGetSelfX()->log_this_thread = 1U;
 #endif
 }
 
-void
-tuDontLogThisThread (void)
-{
+void tuDontLogThisThread(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  chThdGetSelfX ()->log_this_thread = 0U;
+  chThdGetSelfX()->log_this_thread = 0U;
 #endif
 }
 
-void
-tuLogNextCreatedThreads (void)
-{
+void tuLogNextCreatedThreads(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_log_setting = 1U;
 #endif
 }
 
-void
-tuDontLogNextCreatedThreads (void)
-{
+void tuDontLogNextCreatedThreads(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_log_setting = 0U;
 #endif

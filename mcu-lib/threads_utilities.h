@@ -86,7 +86,7 @@ void tuPrintDumpCompact(BaseSequentialStream *out);
  * stream of a ChibiOS board is a channel (a serial driver, serial over USB). */
 #ifndef THREADS_RECORD_READ
 #define THREADS_RECORD_READ(chp, buf, n, ms) \
-  chnReadTimeout ((BaseChannel *) (void *) (chp), (buf), (n), TIME_MS2I (ms))
+  chnReadTimeout((BaseChannel *)(void *)(chp), (buf), (n), TIME_MS2I(ms))
 #endif
 /* How the recording writes: at most @n bytes, waiting at most @ms milliseconds for room (0:
  * only what the output queue has room for now); returns the bytes taken. While streaming, the
@@ -95,7 +95,7 @@ void tuPrintDumpCompact(BaseSequentialStream *out);
  * byte the driver sends; only the end waits for the rest. */
 #ifndef THREADS_RECORD_WRITE
 #define THREADS_RECORD_WRITE(chp, buf, n, ms) \
-  chnWriteTimeout ((BaseChannel *) (void *) (chp), (buf), (n), TIME_MS2I (ms))
+  chnWriteTimeout((BaseChannel *)(void *)(chp), (buf), (n), TIME_MS2I(ms))
 #endif
 #ifndef THREADS_RECORD_BUFFER
 #define THREADS_RECORD_BUFFER      512U

@@ -9,21 +9,18 @@
 #ifdef ENABLE_THREADS_TIMESTAMPS
 #if TU_NAMES
 /* The id of @name of @kind, registered now if needed; 0 when the table is full. Locked. */
-tuname_t
-tu_register_name (const char *name, uint8_t kind)
-{
+tuname_t tu_register_name(const char *name, uint8_t kind) {
   uint8_t i;
 
   if (name == NULL)
     return 0;
   for (i = 0; i < tu_n_names; i++)
-    if (tu_name_kinds[i] == kind && (tu_names[i] == name || strcmp (tu_names[i], name) == 0))
-      return (tuname_t) (i + 1U);
-  if (tu_n_names >= THREADS_TIMESTAMPS_MAX_NAMES)
-    {
-      tu_names_refused++;
-      return 0;
-    }
+    if (tu_name_kinds[i] == kind && (tu_names[i] == name || strcmp(tu_names[i], name) == 0))
+      return (tuname_t)(i + 1U);
+  if (tu_n_names >= THREADS_TIMESTAMPS_MAX_NAMES) {
+    tu_names_refused++;
+    return 0;
+  }
   tu_names[tu_n_names] = name;
   tu_name_kinds[tu_n_names] = kind;
   tu_n_names++;
@@ -31,20 +28,21 @@ tu_register_name (const char *name, uint8_t kind)
   tu_irq_ignored[tu_n_names - 1U] = 0U;
   tu_irq_calls[tu_n_names - 1U] = 0U;
 #ifdef THREADS_TIMESTAMPS_IRQ_IGNORE
-  if (kind == TU_NAME_IRQ && strcmp (name, THREADS_TIMESTAMPS_IRQ_IGNORE) == 0)
-    {
-      tu_irq_ignored[tu_n_names - 1U] = 1U;
-      tu_n_ignored++;
-    }
+  if (kind == TU_NAME_IRQ && strcmp(name, THREADS_TIMESTAMPS_IRQ_IGNORE) == 0) {
+    tu_irq_ignored[tu_n_names - 1U] = 1U;
+    tu_n_ignored++;
+  }
 #endif
-  tu_irq_fast[tu_n_names] = kind == TU_NAME_IRQ && tu_n_names <= TU_IRQ_SHORT_MAX
-                            && tu_irq_ignored[tu_n_names - 1U] == 0U ? name : TU_IRQ_OTHER;
+  tu_irq_fast[tu_n_names] =
+      kind == TU_NAME_IRQ && tu_n_names <= TU_IRQ_SHORT_MAX && tu_irq_ignored[tu_n_names - 1U] == 0U
+          ? name
+          : TU_IRQ_OTHER;
 #endif
 #if TU_CONDITIONS
   /* A condition on a handler or marker named before it was registered. */
-  if (tu_when_id == 0U && tu_when_name[0] != '\0' && strcmp (tu_when_name, name) == 0
-      && ((tu_when == TU_WHEN_IRQ && kind == TU_NAME_IRQ)
-          || (tu_when == TU_WHEN_MARKER && kind == TU_NAME_MARKER)))
+  if (tu_when_id == 0U && tu_when_name[0] != '\0' && strcmp(tu_when_name, name) == 0 &&
+      ((tu_when == TU_WHEN_IRQ && kind == TU_NAME_IRQ) ||
+       (tu_when == TU_WHEN_MARKER && kind == TU_NAME_MARKER)))
     tu_when_id = tu_n_names;
 #endif
   return tu_n_names;
@@ -53,27 +51,24 @@ tu_register_name (const char *name, uint8_t kind)
 #endif /* TU_NAMES */
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
-int
-tuIrqIgnore (const char *name)
-{
+int tuIrqIgnore(const char *name) {
 #if TU_IRQ
   int done = -1;
   uint8_t id;
 
-  chSysLock ();
-  id = (uint8_t) tu_register_name (name, TU_NAME_IRQ);
-  if (id != 0U)
-    {
-      if (tu_irq_ignored[id - 1U] == 0U)
-        tu_n_ignored++;
-      tu_irq_ignored[id - 1U] = 1U;
-      tu_irq_fast[id] = TU_IRQ_OTHER;
-      done = 0;
-    }
-  chSysUnlock ();
+  chSysLock();
+  id = (uint8_t)tu_register_name(name, TU_NAME_IRQ);
+  if (id != 0U) {
+    if (tu_irq_ignored[id - 1U] == 0U)
+      tu_n_ignored++;
+    tu_irq_ignored[id - 1U] = 1U;
+    tu_irq_fast[id] = TU_IRQ_OTHER;
+    done = 0;
+  }
+  chSysUnlock();
   return done;
 #else
-  (void) name;
+  (void)name;
   return -1;
 #endif
 }
@@ -81,93 +76,102 @@ tuIrqIgnore (const char *name)
 /********************                  USER EVENTS                 ********************/
 
 #if TU_USER
-#define TU_REGISTER(kind) {                                                 \
-  tuname_t id;                                                              \
-  chSysLock ();                                                             \
-  id = tu_register_name (name, (kind));                                     \
-  chSysUnlock ();                                                           \
-  return id;                                                                \
+/* Registers @name of @kind from a thread. */
+static tuname_t tu_register(const char *name, uint8_t kind) {
+  tuname_t id;
+
+  chSysLock();
+  id = tu_register_name(name, kind);
+  chSysUnlock();
+  return id;
 }
-#define TU_REGISTER_I(kind) {                                               \
-  chDbgCheckClassI ();                                                      \
-  return tu_register_name (name, (kind));                                   \
+
+/* Registers @name of @kind from a locked context. */
+static tuname_t tu_register_i(const char *name, uint8_t kind) {
+  chDbgCheckClassI();
+  return tu_register_name(name, kind);
 }
 #else
-#define TU_REGISTER(kind) { (void) name; return 0; }
-#define TU_REGISTER_I(kind) TU_REGISTER(kind)
+#define tu_register(name, kind)   ((void)(name), (tuname_t)0)
+#define tu_register_i(name, kind) ((void)(name), (tuname_t)0)
 #endif
 
-tuname_t tuRegisterMarker (const char *name) TU_REGISTER (TU_NAME_MARKER)
-tuname_t tuRegisterChannel (const char *name) TU_REGISTER (TU_NAME_CHANNEL)
-tuname_t tuRegisterState (const char *name) TU_REGISTER (TU_NAME_STATE)
-tuname_t tuRegisterMarkerI (const char *name) TU_REGISTER_I (TU_NAME_MARKER)
-tuname_t tuRegisterChannelI (const char *name) TU_REGISTER_I (TU_NAME_CHANNEL)
-tuname_t tuRegisterStateI (const char *name) TU_REGISTER_I (TU_NAME_STATE)
+tuname_t tuRegisterMarker(const char *name) {
+  return tu_register(name, TU_NAME_MARKER);
+}
 
-void
-tuMarkerI (tuname_t marker, uint32_t value)
-{
+tuname_t tuRegisterChannel(const char *name) {
+  return tu_register(name, TU_NAME_CHANNEL);
+}
+
+tuname_t tuRegisterState(const char *name) {
+  return tu_register(name, TU_NAME_STATE);
+}
+
+tuname_t tuRegisterMarkerI(const char *name) {
+  return tu_register_i(name, TU_NAME_MARKER);
+}
+
+tuname_t tuRegisterChannelI(const char *name) {
+  return tu_register_i(name, TU_NAME_CHANNEL);
+}
+
+tuname_t tuRegisterStateI(const char *name) {
+  return tu_register_i(name, TU_NAME_STATE);
+}
+
+void tuMarkerI(tuname_t marker, uint32_t value) {
 #if TU_USER
-  chDbgCheckClassI ();
+  chDbgCheckClassI();
   if (marker == 0U)
     return;
 #if TU_CONDITIONS
-  if (tu_when == TU_WHEN_MARKER && marker == tu_when_id
-      && (tu_when_limit == TU_ANY_VALUE || value == tu_when_limit))
-    tu_fire (value);
+  if (tu_when == TU_WHEN_MARKER && marker == tu_when_id &&
+      (tu_when_limit == TU_ANY_VALUE || value == tu_when_limit))
+    tu_fire(value);
 #endif
-  tu_event (TU_EV_MARKER, marker, value);
+  tu_event(TU_EV_MARKER, marker, value);
 #else
-  (void) marker;
-  (void) value;
+  (void)marker;
+  (void)value;
 #endif
 }
 
-void
-tuStateBeginI (tuname_t channel, tuname_t state)
-{
+void tuStateBeginI(tuname_t channel, tuname_t state) {
 #if TU_USER
-  chDbgCheckClassI ();
+  chDbgCheckClassI();
   if (channel != 0U)
-    tu_event (TU_EV_BEGIN, (uint32_t) channel | ((uint32_t) state << 8), 0);
+    tu_event(TU_EV_BEGIN, (uint32_t)channel | ((uint32_t)state << 8), 0);
 #else
-  (void) channel;
-  (void) state;
+  (void)channel;
+  (void)state;
 #endif
 }
 
-void
-tuStateEndI (tuname_t channel)
-{
+void tuStateEndI(tuname_t channel) {
 #if TU_USER
-  chDbgCheckClassI ();
+  chDbgCheckClassI();
   if (channel != 0U)
-    tu_event (TU_EV_END, channel, 0);
+    tu_event(TU_EV_END, channel, 0);
 #else
-  (void) channel;
+  (void)channel;
 #endif
 }
 
-void
-tuMarker (tuname_t marker, uint32_t value)
-{
-  chSysLock ();
-  tuMarkerI (marker, value);
-  chSysUnlock ();
+void tuMarker(tuname_t marker, uint32_t value) {
+  chSysLock();
+  tuMarkerI(marker, value);
+  chSysUnlock();
 }
 
-void
-tuStateBegin (tuname_t channel, tuname_t state)
-{
-  chSysLock ();
-  tuStateBeginI (channel, state);
-  chSysUnlock ();
+void tuStateBegin(tuname_t channel, tuname_t state) {
+  chSysLock();
+  tuStateBeginI(channel, state);
+  chSysUnlock();
 }
 
-void
-tuStateEnd (tuname_t channel)
-{
-  chSysLock ();
-  tuStateEndI (channel);
-  chSysUnlock ();
+void tuStateEnd(tuname_t channel) {
+  chSysLock();
+  tuStateEndI(channel);
+  chSysUnlock();
 }

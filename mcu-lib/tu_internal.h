@@ -52,7 +52,7 @@
 #if CH_CFG_USE_REGISTRY == TRUE
 #define TU_NAME(tp) ((tp)->name)
 #else
-#define TU_NAME(tp) ((const char *) NULL)
+#define TU_NAME(tp) ((const char *)NULL)
 #endif
 
 #define TU_NONAME(name) ((name) == NULL ? "NONAME" : (name))
@@ -97,17 +97,17 @@
 #error "THREADS_TIMESTAMPS_MAX_PAUSES must be between 1 and 255"
 #endif
 
-#define TU_LOG_SIZE ((uint32_t) (THREADS_TIMESTAMPS_LOG_SIZE))
+#define TU_LOG_SIZE ((uint32_t)(THREADS_TIMESTAMPS_LOG_SIZE))
 
 /* threads_record: the host's stop byte, and how long the board streams without a byte from
  * the host (its keep-alive). */
 #define TU_REC_STOP       THREADS_RECORD_STOP_BYTE
 #define TU_REC_SILENCE_MS THREADS_RECORD_SILENCE_MS
 
-#define TU_IN_POS    0
-#define TU_OUT_POS   6
-#define TU_TIME_POS  12
-#define TU_NUM_MASK  0x3FU
+#define TU_IN_POS   0
+#define TU_OUT_POS  6
+#define TU_TIME_POS 12
+#define TU_NUM_MASK 0x3FU
 /* Bits of the system tick a record keeps: 20, or the 16 of a 16-bit system time (the header's
  * "Tick bits"). Ticks, steps and the ticks of the "Paused:", "Lost:" and "Heartbeat:" lines
  * wrap there. */
@@ -116,11 +116,11 @@
 #else
 #define TU_TICK_BITS 20U
 #endif
-#define TU_TIME_MASK ((uint32_t) ((1UL << TU_TICK_BITS) - 1UL))
+#define TU_TIME_MASK ((uint32_t)((1UL << TU_TICK_BITS) - 1UL))
 
 #define TU_FLAG_LOG     0x01U
 #define TU_FLAG_DYNAMIC 0x02U
-#define TU_FLAG_COPIED  0x04U   /* the name is the entry's copy (a dynamic thread's) */
+#define TU_FLAG_COPIED  0x04U /* the name is the entry's copy (a dynamic thread's) */
 
 /* An exited dynamic thread's memory, where its name may be, can be reused: its name is kept
  * as a pointer when it lies in constant storage (TU_NAME_IS_CONSTANT), else as a copy of up to
@@ -137,73 +137,71 @@
  * Cortex-M with GCC, the .rodata section of ChibiOS's linker scripts (its bounds are weak:
  * a script without them makes every name a copy). */
 #if defined(THREADS_TIMESTAMPS_NAME_IS_CONSTANT)
-#define TU_NAME_IS_CONSTANT(p) THREADS_TIMESTAMPS_NAME_IS_CONSTANT (p)
-#elif defined(__GNUC__) && defined(__arm__) && defined(__ARM_ARCH_PROFILE) && (__ARM_ARCH_PROFILE == 'M')
+#define TU_NAME_IS_CONSTANT(p) THREADS_TIMESTAMPS_NAME_IS_CONSTANT(p)
+#elif defined(__GNUC__) && defined(__arm__) && defined(__ARM_ARCH_PROFILE) && \
+    (__ARM_ARCH_PROFILE == 'M')
 extern const char __rodata_base__[] __attribute__((weak));
 extern const char __rodata_end__[] __attribute__((weak));
-#define TU_NAME_IS_CONSTANT(p) ((uintptr_t) (p) >= (uintptr_t) __rodata_base__         \
-                                && (uintptr_t) (p) < (uintptr_t) __rodata_end__)
+#define TU_NAME_IS_CONSTANT(p) \
+  ((uintptr_t)(p) >= (uintptr_t)__rodata_base__ && (uintptr_t)(p) < (uintptr_t)__rodata_end__)
 #else
 #define TU_NAME_IS_CONSTANT(p) 0
 #endif
 
 /* Priorities are 0..255 in every ChibiOS/RT version. */
-typedef struct
-{
-  thread_t   *tp;          /* NULL: exited while held */
+typedef struct {
+  thread_t *tp;            /* NULL: exited while held */
   const char *name;        /* held exits only (see tu_keep_name()) */
-  uint16_t    exit_order;  /* held exits only */
-  uint8_t     prio;        /* held exits only */
-  uint8_t     flags;       /* held exits only */
-  char        copy[TU_NAME_ROOM];   /* held exits only */
+  uint16_t exit_order;     /* held exits only */
+  uint8_t prio;            /* held exits only */
+  uint8_t flags;           /* held exits only */
+  char copy[TU_NAME_ROOM]; /* held exits only */
 } tu_slot_t;
 
-typedef struct
-{
-  const char *name;        /* see tu_keep_name() */
-  uint32_t    seq;         /* sequence number of the exit record */
-  uint8_t     prio;
-  uint8_t     number;
-  uint8_t     flags;
-  char        copy[TU_NAME_ROOM];
+typedef struct {
+  const char *name; /* see tu_keep_name() */
+  uint32_t seq;     /* sequence number of the exit record */
+  uint8_t prio;
+  uint8_t number;
+  uint8_t flags;
+  char copy[TU_NAME_ROOM];
 } tu_deleted_t;
 
 /* A pause of the log during which switches were dropped: a hole in the log. */
-typedef struct
-{
-  uint32_t seq;            /* sequence number of the first record written after it */
-  uint32_t begin;          /* system time when the pause began and ended (not wrapped) */
+typedef struct {
+  uint32_t seq;   /* sequence number of the first record written after it */
+  uint32_t begin; /* system time when the pause began and ended (not wrapped) */
   uint32_t end;
-  uint32_t dropped;        /* switches not recorded during it */
+  uint32_t dropped; /* switches not recorded during it */
 } tu_pause_t;
 
 extern const char tu_dynamic_name[];
 
 /* Kinds of the event entries (record word with out-thread TU_EVENT_MARK), with events. */
 #define TU_EVENT_MARK   63U
-#define TU_EV_IRQ_ENTER 1U   /* payload A: name id of the handler (above 30) */
-#define TU_EV_IRQ_LEAVE 2U   /* the innermost handler under way ends */
-#define TU_EV_SLEEP     3U   /* the CPU goes idle */
-#define TU_EV_WAKE      4U   /* the CPU leaves idle */
-#define TU_EV_READY     5U   /* payload A: number of the thread made ready */
-#define TU_EV_MARKER    6U   /* payload A: name id, B: value */
-#define TU_EV_BEGIN     7U   /* payload A: channel id | state id << 8 */
-#define TU_EV_END       8U   /* payload A: channel id */
-#define TU_EV_TRIGGER   9U   /* the trigger was set here */
+#define TU_EV_IRQ_ENTER 1U /* payload A: name id of the handler (above 30) */
+#define TU_EV_IRQ_LEAVE 2U /* the innermost handler under way ends */
+#define TU_EV_SLEEP     3U /* the CPU goes idle */
+#define TU_EV_WAKE      4U /* the CPU leaves idle */
+#define TU_EV_READY     5U /* payload A: number of the thread made ready */
+#define TU_EV_MARKER    6U /* payload A: name id, B: value */
+#define TU_EV_BEGIN     7U /* payload A: channel id | state id << 8 */
+#define TU_EV_END       8U /* payload A: channel id */
+#define TU_EV_TRIGGER   9U /* the trigger was set here */
 #define TU_EV_KINDS     10U
 /* A handler with a name id up to 30 enters without a payload: kind 32 + id. */
-#define TU_EV_IRQ_SHORT 32U
+#define TU_EV_IRQ_SHORT  32U
 #define TU_IRQ_SHORT_MAX 30U
 /* A continuation slot: record word A << 12 | 0xFFF, then (with the counter) B. */
-#define TU_EV_MORE      63U
-#define TU_MORE_MARK    0xFFFU
-#define TU_MORE_A_MASK  0xFFFFFU
+#define TU_EV_MORE     63U
+#define TU_MORE_MARK   0xFFFU
+#define TU_MORE_A_MASK 0xFFFFFU
 
 #if TU_EVENTS
 /* Payload of each kind: 0 none, 1 A, 2 A and B. */
 extern const uint8_t tu_payload_of[TU_EV_KINDS];
 
-#define TU_STAMP_WORDS ((uint32_t) TU_CYCLES)
+#define TU_STAMP_WORDS ((uint32_t)TU_CYCLES)
 #else
 #define TU_STAMP_WORDS 0U
 #endif
@@ -213,13 +211,14 @@ extern const uint8_t tu_payload_of[TU_EV_KINDS];
 
 #if TU_CYCLES
 #ifndef THREADS_TIMESTAMPS_COUNTER_HZ
-#error "THREADS_TIMESTAMPS_COUNTER_HZ (the realtime counter's frequency) must be set with THREADS_TIMESTAMPS_CYCLES"
+#error \
+    "THREADS_TIMESTAMPS_COUNTER_HZ (the realtime counter's frequency) must be set with THREADS_TIMESTAMPS_CYCLES"
 #endif
-#define TU_NOW()     ((uint32_t) chSysGetRealtimeCounterX ())
-#define TU_NOW_HZ    ((uint64_t) (THREADS_TIMESTAMPS_COUNTER_HZ))
+#define TU_NOW()  ((uint32_t)chSysGetRealtimeCounterX())
+#define TU_NOW_HZ ((uint64_t)(THREADS_TIMESTAMPS_COUNTER_HZ))
 #else
-#define TU_NOW()     ((uint32_t) chVTGetSystemTimeX ())
-#define TU_NOW_HZ    ((uint64_t) (CH_CFG_ST_FREQUENCY))
+#define TU_NOW()  ((uint32_t)chVTGetSystemTimeX())
+#define TU_NOW_HZ ((uint64_t)(CH_CFG_ST_FREQUENCY))
 #endif
 
 #if TU_IRQ || TU_USER
@@ -273,13 +272,13 @@ extern uint8_t tu_hold_count;
 /* Trigger */
 extern uint8_t tu_triggered;
 extern uint32_t tu_trigger_time;
-extern uint32_t tu_trigger_seq;      /* the sequence number of the first record after it */
-extern uint32_t tu_freeze_at;        /* the log freezes when tu_written reaches it */
+extern uint32_t tu_trigger_seq; /* the sequence number of the first record after it */
+extern uint32_t tu_freeze_at;   /* the log freezes when tu_written reaches it */
 /* tu_freeze_at this far ahead: not before 2^31 slots (a trigger set while recording waits). */
 #define TU_FREEZE_NEVER 0x7FFFFFFFU
 extern const char *tu_trigger_name;
 #if TU_RECORD
-extern uint8_t tu_recording;         /* threads_record under way: a trigger does not freeze */
+extern uint8_t tu_recording; /* threads_record under way: a trigger does not freeze */
 #endif
 
 /* Numbered threads and held exits; tu_frozen_slots: numbered threads when the log froze (the
@@ -355,13 +354,13 @@ extern uint8_t tu_irq_depth;
 /* The condition: its kind (tu_when_t), its limit in counter units (or the marker's value),
  * the name it is restricted to ("" for any) and its id once known (handlers, markers). */
 extern uint8_t tu_when;
-extern uint8_t tu_when_on_switch;   /* latency or run: checked at every switch */
+extern uint8_t tu_when_on_switch; /* latency or run: checked at every switch */
 extern uint32_t tu_when_limit;
 extern uint32_t tu_when_us;
 extern uint8_t tu_when_id;
 extern char tu_when_name[48];
 extern char tu_when_text[80];
-extern char tu_fired_text[80];      /* the trigger's name: the condition when it fired */
+extern char tu_fired_text[80]; /* the trigger's name: the condition when it fired */
 extern uint32_t tu_when_measured_us;
 extern uint8_t tu_when_fired;
 extern uint32_t tu_run_since;
@@ -374,32 +373,29 @@ extern const char tu_no_record_message[];
 /* What tu_print_dump() prints: threads_dump, threads_dump_compact, or the beginning of
  * threads_record (the header and the lists up to "Compact:"; the numbers are held by the
  * recording, which does not pause the log). */
-#define TU_DUMP_TEXT    0
-#define TU_DUMP_COMPACT 1
-#define TU_DUMP_RECORD  2
-#define TU_DUMP_RECORD_SWITCHES 3   /* threads_record of the switches only: as dump version 1 */
+#define TU_DUMP_TEXT            0
+#define TU_DUMP_COMPACT         1
+#define TU_DUMP_RECORD          2
+#define TU_DUMP_RECORD_SWITCHES 3 /* threads_record of the switches only: as dump version 1 */
 
-typedef struct
-{
+typedef struct {
   const char *name;
-  int         number;
-  int         prio;
-  int         log;
-  char        copy[TU_NAME_ROOM];   /* a held exit's copied name, taken under the lock */
+  int number;
+  int prio;
+  int log;
+  char copy[TU_NAME_ROOM]; /* a held exit's copied name, taken under the lock */
 } tu_line_t;
 
-typedef struct
-{
+typedef struct {
   uint32_t first;
   uint32_t count;
   uint32_t checksum;
 } tu_span_t;
 
-typedef struct
-{
+typedef struct {
   uint32_t record;
   uint32_t stamp;
-  uint32_t kind;      /* 0: a switch; else TU_EV_*, a short handler entry as TU_EV_IRQ_ENTER */
+  uint32_t kind; /* 0: a switch; else TU_EV_*, a short handler entry as TU_EV_IRQ_ENTER */
   uint32_t a;
   uint32_t b;
 } tu_entry_t;
@@ -409,19 +405,18 @@ typedef struct
 #define TU_Z_PAYLOAD_BITS  (TU_Z_PAYLOAD_CHARS * 6U)
 #define TU_Z_MAX_ENTRIES   127U
 /* Counter periods in a tick, for predicting the counter from the tick. */
-#define TU_Z_CYCLES_PER_TICK ((uint32_t) (TU_NOW_HZ / (uint64_t) (CH_CFG_ST_FREQUENCY)))
+#define TU_Z_CYCLES_PER_TICK ((uint32_t)(TU_NOW_HZ / (uint64_t)(CH_CFG_ST_FREQUENCY)))
 
-typedef struct
-{
-  uint8_t  bits[(TU_Z_PAYLOAD_BITS + 7U) / 8U];
-  uint32_t n;              /* bits written */
-  int      full;           /* a write did not fit */
+typedef struct {
+  uint8_t bits[(TU_Z_PAYLOAD_BITS + 7U) / 8U];
+  uint32_t n; /* bits written */
+  int full;   /* a write did not fit */
 } tu_bits_t;
 
 /* A list of symbols kept sorted by how often they were coded on the line (the most recent
  * first among equals): a symbol is coded as its position. */
-#define TU_Z_HEADS 64U     /* 0: not a switch from the running thread; r: one, to rank r */
-#define TU_Z_STEPS 17U     /* tick steps 0 to 15; 16: larger */
+#define TU_Z_HEADS 64U /* 0: not a switch from the running thread; r: one, to rank r */
+#define TU_Z_STEPS 17U /* tick steps 0 to 15; 16: larger */
 /* With the counter (coder 2): kinds of entries, whose pairs (the previous entry's kind, the
  * entry's) each learn the order of their counter steps; and a line in TU_Z_CHAIN starts from
  * a key frame, the others go on from the state the line before them ended with. */
@@ -432,47 +427,44 @@ typedef struct
 
 /* What the coder remembers between entries; a line's key frame resets it (with the counter,
  * one line in TU_Z_CHAIN has one). */
-typedef struct
-{
-  uint32_t tick;           /* 20-bit tick of the last entry */
-  uint32_t counter;        /* counter of the last entry */
-  uint32_t mean;           /* running mean of the counter's steps, times 8 */
-  uint8_t  cur;            /* number of the thread running (the implied out-thread) */
-  uint8_t  mtf[64];        /* thread numbers, most recent first */
-  uint8_t  heads[TU_Z_HEADS];
-  uint8_t  head_counts[TU_Z_HEADS];
-  uint8_t  steps[TU_Z_STEPS];
-  uint8_t  step_counts[TU_Z_STEPS];
-  uint8_t  stamps;         /* the entries carry the counter (with it, unless recording
+typedef struct {
+  uint32_t tick;    /* 20-bit tick of the last entry */
+  uint32_t counter; /* counter of the last entry */
+  uint32_t mean;    /* running mean of the counter's steps, times 8 */
+  uint8_t cur;      /* number of the thread running (the implied out-thread) */
+  uint8_t mtf[64];  /* thread numbers, most recent first */
+  uint8_t heads[TU_Z_HEADS];
+  uint8_t head_counts[TU_Z_HEADS];
+  uint8_t steps[TU_Z_STEPS];
+  uint8_t step_counts[TU_Z_STEPS];
+  uint8_t stamps;             /* the entries carry the counter (with it, unless recording
                             * switches only), coded by the counter's coder 2 */
-  uint8_t  prev;           /* with stamps: the kind of the last entry */
-  uint32_t anchor;         /* with stamps: where the counter stood at the start of the tick
+  uint8_t prev;               /* with stamps: the kind of the last entry */
+  uint32_t anchor;            /* with stamps: where the counter stood at the start of the tick
                             * the last entry's tick began (its lowest place seen) */
-  uint8_t  orders[TU_Z_PAIRS]; /* with stamps: the order learnt for each pair of kinds */
+  uint8_t orders[TU_Z_PAIRS]; /* with stamps: the order learnt for each pair of kinds */
 } tu_zstate_t;
 
 /* What a key frame carries of the coder's state. */
-typedef struct
-{
+typedef struct {
   uint32_t tick;
   uint32_t counter;
   uint32_t mean;
-  uint8_t  cur;
-  uint8_t  stamps;
+  uint8_t cur;
+  uint8_t stamps;
 } tu_zkey_t;
 
 /* A compact log being printed: the line being filled, the coder's state after its entries
  * and at its key frame, and the checksum of the entries so far. */
-typedef struct
-{
+typedef struct {
   tu_zstate_t z;
-  tu_zkey_t   key;
-  tu_bits_t   b;
-  uint32_t    seq;        /* the number of the line being filled */
-  uint32_t    entries;    /* entries on it */
-  uint32_t    hash;
-  uint8_t     chained;    /* the line being filled goes on from the one before */
-  uint8_t     chain;      /* lines that may still go on from the one before (coder 2) */
+  tu_zkey_t key;
+  tu_bits_t b;
+  uint32_t seq;     /* the number of the line being filled */
+  uint32_t entries; /* entries on it */
+  uint32_t hash;
+  uint8_t chained; /* the line being filled goes on from the one before */
+  uint8_t chain;   /* lines that may still go on from the one before (coder 2) */
 } tu_zlog_t;
 
 /* threads_utilities.c: the log and the hooks */
@@ -541,60 +533,47 @@ void tu_zlog_add(BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e);
 uint32_t tu_print_compact(BaseSequentialStream *out, tu_span_t *span);
 
 /* The writer's fast path (see tu_window()). */
-TU_HOT static inline void
-tu_put_fast (uint32_t record, uint32_t second)
-{
+TU_HOT static inline void tu_put_fast(uint32_t record, uint32_t second) {
   uint32_t h = tu_head;
 
   tu_log[h * TU_SLOT_WORDS] = record;
 #if TU_CYCLES
   tu_log[h * TU_SLOT_WORDS + 1U] = second;
 #else
-  (void) second;
+  (void)second;
 #endif
   tu_head = h + 1U;
   tu_written++;
   tu_count += tu_count_step;
 }
 
-
 /* Appends one slot (see tu_window()); @starts as for tu_put_slow(). */
-static inline int
-tu_put (uint32_t record, uint32_t second, int starts)
-{
+static inline int tu_put(uint32_t record, uint32_t second, int starts) {
   if (tu_head >= tu_fast_end)
-    return tu_put_slow (record, second, starts);
-  tu_put_fast (record, second);
+    return tu_put_slow(record, second, starts);
+  tu_put_fast(record, second);
   return 1;
 }
 
 #if TU_EVENTS
-static inline uint32_t
-tu_record_now (uint32_t out_number, uint32_t in_number)
-{
-  return (((uint32_t) chVTGetSystemTimeX () & TU_TIME_MASK) << TU_TIME_POS)
-         | ((out_number & TU_NUM_MASK) << TU_OUT_POS)
-         | ((in_number & TU_NUM_MASK) << TU_IN_POS);
+static inline uint32_t tu_record_now(uint32_t out_number, uint32_t in_number) {
+  return (((uint32_t)chVTGetSystemTimeX() & TU_TIME_MASK) << TU_TIME_POS) |
+         ((out_number & TU_NUM_MASK) << TU_OUT_POS) | ((in_number & TU_NUM_MASK) << TU_IN_POS);
 }
 
 /* Records an event of @kind (locked) with its payload, or counts it when the log is
  * paused. */
-static inline void
-tu_event (uint32_t kind, uint32_t a, uint32_t b)
-{
-  if (tu_put (tu_record_now (TU_EVENT_MARK, kind), TU_NOW (), 1) == 0)
+static inline void tu_event(uint32_t kind, uint32_t a, uint32_t b) {
+  if (tu_put(tu_record_now(TU_EVENT_MARK, kind), TU_NOW(), 1) == 0)
     return;
   if (kind < TU_EV_KINDS && tu_payload_of[kind] != 0U)
-    tu_put_more (a, b, tu_payload_of[kind] == 2U);
+    tu_put_more(a, b, tu_payload_of[kind] == 2U);
 }
 #endif
 
-static inline uint32_t
-tu_make_record (uint32_t tick, uint32_t out_number, uint32_t in_number)
-{
-  return ((tick & TU_TIME_MASK) << TU_TIME_POS)
-         | ((out_number & TU_NUM_MASK) << TU_OUT_POS)
-         | ((in_number & TU_NUM_MASK) << TU_IN_POS);
+static inline uint32_t tu_make_record(uint32_t tick, uint32_t out_number, uint32_t in_number) {
+  return ((tick & TU_TIME_MASK) << TU_TIME_POS) | ((out_number & TU_NUM_MASK) << TU_OUT_POS) |
+         ((in_number & TU_NUM_MASK) << TU_IN_POS);
 }
 
 #else /* !ENABLE_THREADS_TIMESTAMPS */

@@ -8,30 +8,23 @@
 /********************                SHELL FUNCTIONS               ********************/
 
 /* A command that takes no argument: given some, it answers with its usage. */
-static int
-tu_no_arguments (BaseSequentialStream *chp, int argc, const char *name)
-{
-  if (argc > 0)
-    {
-      shellUsage (chp, name);
-      return 0;
-    }
+static int tu_no_arguments(BaseSequentialStream *chp, int argc, const char *name) {
+  if (argc > 0) {
+    shellUsage(chp, name);
+    return 0;
+  }
   return 1;
 }
 
-void
-tuCmdThreadsList (BaseSequentialStream *chp, int argc, char *argv[])
-{
-  (void) argv;
-  if (tu_no_arguments (chp, argc, "threads_list"))
-    tuPrintListThreads (chp);
+void tuCmdThreadsList(BaseSequentialStream *chp, int argc, char *argv[]) {
+  (void)argv;
+  if (tu_no_arguments(chp, argc, "threads_list"))
+    tuPrintListThreads(chp);
 }
 
-void
-tuCmdThreadsTimestampsTrigger (BaseSequentialStream *chp, int argc, char *argv[])
-{
-  (void) argv;
-  if (!tu_no_arguments (chp, argc, "threads_timestamps_trigger"))
+void tuCmdThreadsTimestampsTrigger(BaseSequentialStream *chp, int argc, char *argv[]) {
+  (void)argv;
+  if (!tu_no_arguments(chp, argc, "threads_timestamps_trigger"))
     return;
 #ifdef ENABLE_THREADS_TIMESTAMPS
   {
@@ -39,174 +32,149 @@ tuCmdThreadsTimestampsTrigger (BaseSequentialStream *chp, int argc, char *argv[]
     uint32_t time;
 
     /* Name and tick read together: an interrupt may set or reset the trigger meanwhile. */
-    chSysLock ();
-    name = tuSetTriggerI ("Shell command");
+    chSysLock();
+    name = tuSetTriggerI("Shell command");
     time = tu_trigger_time;
-    chSysUnlock ();
-    chprintf (chp, "Trigger set by %s at %7d" TU_NL, TU_NONAME (name), (int) time);
+    chSysUnlock();
+    chprintf(chp, "Trigger set by %s at %7d" TU_NL, TU_NONAME(name), (int)time);
   }
 #else
-  chprintf (chp, "%s", tu_no_timestamps_message);
+  chprintf(chp, "%s", tu_no_timestamps_message);
 #endif
 }
 
-void
-tuCmdThreadsTimestampsRun (BaseSequentialStream *chp, int argc, char *argv[])
-{
-  (void) argv;
-  if (!tu_no_arguments (chp, argc, "threads_timestamps_run"))
+void tuCmdThreadsTimestampsRun(BaseSequentialStream *chp, int argc, char *argv[]) {
+  (void)argv;
+  if (!tu_no_arguments(chp, argc, "threads_timestamps_run"))
     return;
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  tuResetTrigger ();
-  chprintf (chp, "Run mode" TU_NL);
+  tuResetTrigger();
+  chprintf(chp, "Run mode" TU_NL);
 #else
-  chprintf (chp, "%s", tu_no_timestamps_message);
+  chprintf(chp, "%s", tu_no_timestamps_message);
 #endif
 }
 
-void
-tuCmdThreadsTimestamps (BaseSequentialStream *chp, int argc, char *argv[])
-{
-  (void) argv;
-  if (tu_no_arguments (chp, argc, "threads_timestamps"))
-    tuPrintTimestamps (chp);
+void tuCmdThreadsTimestamps(BaseSequentialStream *chp, int argc, char *argv[]) {
+  (void)argv;
+  if (tu_no_arguments(chp, argc, "threads_timestamps"))
+    tuPrintTimestamps(chp);
 }
 
-void
-tuCmdThreadsDump (BaseSequentialStream *chp, int argc, char *argv[])
-{
-  (void) argv;
-  if (tu_no_arguments (chp, argc, "threads_dump"))
-    tuPrintDump (chp);
+void tuCmdThreadsDump(BaseSequentialStream *chp, int argc, char *argv[]) {
+  (void)argv;
+  if (tu_no_arguments(chp, argc, "threads_dump"))
+    tuPrintDump(chp);
 }
 
-void
-tuCmdThreadsDumpCompact (BaseSequentialStream *chp, int argc, char *argv[])
-{
-  (void) argv;
-  if (tu_no_arguments (chp, argc, "threads_dump_compact"))
-    tuPrintDumpCompact (chp);
+void tuCmdThreadsDumpCompact(BaseSequentialStream *chp, int argc, char *argv[]) {
+  (void)argv;
+  if (tu_no_arguments(chp, argc, "threads_dump_compact"))
+    tuPrintDumpCompact(chp);
 }
 
-void
-tuCmdThreadsRecord (BaseSequentialStream *chp, int argc, char *argv[])
-{
-  int events = argc == 1 && strcmp (argv[0], "events") == 0;
+void tuCmdThreadsRecord(BaseSequentialStream *chp, int argc, char *argv[]) {
+  int events = argc == 1 && strcmp(argv[0], "events") == 0;
 
-  if (argc > 1 || (argc == 1 && events == 0))
-    {
-      shellUsage (chp, "threads_record [events]");
-      return;
-    }
-#if TU_RECORD
-  if (tuRecordBegin (chp, events) == 0)
+  if (argc > 1 || (argc == 1 && events == 0)) {
+    shellUsage(chp, "threads_record [events]");
     return;
-  for (;;)
-    {
-      uint8_t input[8];
-      size_t n = THREADS_RECORD_READ (chp, input, sizeof input, tuRecordPollMs ());
+  }
+#if TU_RECORD
+  if (tuRecordBegin(chp, events) == 0)
+    return;
+  for (;;) {
+    uint8_t input[8];
+    size_t n = THREADS_RECORD_READ(chp, input, sizeof input, tuRecordPollMs());
 
-      if (tuRecordPoll (chp, input, n) == 0)
-        break;
-    }
+    if (tuRecordPoll(chp, input, n) == 0)
+      break;
+  }
 #else
-  chprintf (chp, "%s", tu_no_record_message);
+  chprintf(chp, "%s", tu_no_record_message);
 #endif
 }
 
 #if TU_CONDITIONS
 /* Reads a decimal number no larger than 2^32 - 2; -1 otherwise. */
-static int
-tu_parse_number (const char *text, uint32_t *value)
-{
+static int tu_parse_number(const char *text, uint32_t *value) {
   uint64_t v = 0;
 
   if (*text == '\0')
     return -1;
-  for (; *text != '\0'; text++)
-    {
-      if (*text < '0' || *text > '9')
-        return -1;
-      v = v * 10U + (uint64_t) (*text - '0');
-      if (v >= TU_ANY_VALUE)
-        return -1;
-    }
-  *value = (uint32_t) v;
+  for (; *text != '\0'; text++) {
+    if (*text < '0' || *text > '9')
+      return -1;
+    v = v * 10U + (uint64_t)(*text - '0');
+    if (v >= TU_ANY_VALUE)
+      return -1;
+  }
+  *value = (uint32_t)v;
   return 0;
 }
 
-static void
-tu_when_usage (BaseSequentialStream *chp)
-{
-  shellUsage (chp, "threads_trigger_when latency|run|irq MICROSECONDS [NAME] | marker NAME [VALUE] | off");
+static void tu_when_usage(BaseSequentialStream *chp) {
+  shellUsage(
+      chp, "threads_trigger_when latency|run|irq MICROSECONDS [NAME] | marker NAME [VALUE] | off");
 }
 #endif
 
-void
-tuCmdThreadsTriggerWhen (BaseSequentialStream *chp, int argc, char *argv[])
-{
+void tuCmdThreadsTriggerWhen(BaseSequentialStream *chp, int argc, char *argv[]) {
 #if TU_CONDITIONS
   uint32_t limit = TU_ANY_VALUE;
   unsigned w;
   const char *name = NULL;
 
-  if (argc == 0)
-    {
-      /* The condition and the log's mode, as the dump's header prints them: a host waiting
+  if (argc == 0) {
+    /* The condition and the log's mode, as the dump's header prints them: a host waiting
        * for the board to freeze asks this, not for a whole dump. */
-      char text[sizeof tu_when_text];
-      uint8_t triggered, frozen;
+    char text[sizeof tu_when_text];
+    uint8_t triggered, frozen;
 
-      chSysLock ();
-      memcpy (text, tu_when_text, sizeof text);
-      triggered = tu_triggered;
-      frozen = tu_frozen;
-      chSysUnlock ();
-      chprintf (chp, "Condition: %s" TU_NL, text[0] != '\0' ? text : "none");
-      chprintf (chp, "Mode: %s" TU_NL, triggered == 0U ? "run" : frozen != 0U ? "frozen" : "armed");
-      return;
-    }
+    chSysLock();
+    memcpy(text, tu_when_text, sizeof text);
+    triggered = tu_triggered;
+    frozen = tu_frozen;
+    chSysUnlock();
+    chprintf(chp, "Condition: %s" TU_NL, text[0] != '\0' ? text : "none");
+    chprintf(chp, "Mode: %s" TU_NL, triggered == 0U ? "run" : frozen != 0U ? "frozen" : "armed");
+    return;
+  }
   for (w = 0; w < sizeof tu_when_words / sizeof tu_when_words[0]; w++)
-    if (strcmp (argv[0], tu_when_words[w]) == 0)
+    if (strcmp(argv[0], tu_when_words[w]) == 0)
       break;
   if (w == TU_WHEN_OFF && argc == 1)
     ;
-  else if (w == TU_WHEN_MARKER && (argc == 2 || argc == 3)
-           && (argc == 2 || tu_parse_number (argv[2], &limit) == 0))
+  else if (w == TU_WHEN_MARKER && (argc == 2 || argc == 3) &&
+           (argc == 2 || tu_parse_number(argv[2], &limit) == 0))
     name = argv[1];
-  else if (w > TU_WHEN_OFF && w < TU_WHEN_MARKER && (argc == 2 || argc == 3)
-           && tu_parse_number (argv[1], &limit) == 0)
+  else if (w > TU_WHEN_OFF && w < TU_WHEN_MARKER && (argc == 2 || argc == 3) &&
+           tu_parse_number(argv[1], &limit) == 0)
     name = argc == 3 ? argv[2] : NULL;
-  else
-    {
-      tu_when_usage (chp);
-      return;
-    }
-  if (tuTriggerWhen ((tu_when_t) w, limit, name) != 0)
-    {
-      chprintf (chp, "This condition is not available on this board (or the name is too long)" TU_NL);
-      return;
-    }
-  chprintf (chp, "Condition: %s" TU_NL, tu_when_text[0] != '\0' ? tu_when_text : "none");
+  else {
+    tu_when_usage(chp);
+    return;
+  }
+  if (tuTriggerWhen((tu_when_t)w, limit, name) != 0) {
+    chprintf(chp, "This condition is not available on this board (or the name is too long)" TU_NL);
+    return;
+  }
+  chprintf(chp, "Condition: %s" TU_NL, tu_when_text[0] != '\0' ? tu_when_text : "none");
 #else
-  (void) argc;
-  (void) argv;
-  chprintf (chp, "Condition triggers are disabled (THREADS_TIMESTAMPS_CONDITIONS)" TU_NL);
+  (void)argc;
+  (void)argv;
+  chprintf(chp, "Condition triggers are disabled (THREADS_TIMESTAMPS_CONDITIONS)" TU_NL);
 #endif
 }
 
-void
-tuCmdThreadsStat (BaseSequentialStream *chp, int argc, char *argv[])
-{
-  (void) argc;
-  (void) argv;
-  tuPrintStatThreads (chp);
+void tuCmdThreadsStat(BaseSequentialStream *chp, int argc, char *argv[]) {
+  (void)argc;
+  (void)argv;
+  tuPrintStatThreads(chp);
 }
 
-void
-tuCmdThreadsUc (BaseSequentialStream *chp, int argc, char *argv[])
-{
-  (void) argc;
-  (void) argv;
-  tuPrintUcUsage (chp);
+void tuCmdThreadsUc(BaseSequentialStream *chp, int argc, char *argv[]) {
+  (void)argc;
+  (void)argv;
+  tuPrintUcUsage(chp);
 }

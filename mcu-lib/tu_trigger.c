@@ -9,66 +9,54 @@
 
 #if TU_CONDITIONS
 /* The condition held: sets the trigger (once), remembering the time that exceeded it. */
-void
-tu_fire (uint32_t measured)
-{
+void tu_fire(uint32_t measured) {
   /* Only while recording: an event met while the log is paused (being printed) is not in
    * the log, and a capture frozen around it would not show it. */
   if (tu_triggered != 0U || tu_active == 0U)
     return;
   tu_when_fired = 1U;
-  tu_when_measured_us = tu_when == TU_WHEN_MARKER
-                        ? measured : (uint32_t) ((uint64_t) measured * 1000000U / TU_NOW_HZ);
-  memcpy (tu_fired_text, tu_when_text, sizeof tu_fired_text);
-  (void) tu_set_trigger (tu_fired_text);
+  tu_when_measured_us =
+      tu_when == TU_WHEN_MARKER ? measured : (uint32_t)((uint64_t)measured * 1000000U / TU_NOW_HZ);
+  memcpy(tu_fired_text, tu_when_text, sizeof tu_fired_text);
+  (void)tu_set_trigger(tu_fired_text);
 }
 
-static int
-tu_when_names (const char *name)
-{
-  return tu_when_name[0] == '\0' || (name != NULL && strcmp (name, tu_when_name) == 0);
+static int tu_when_names(const char *name) {
+  return tu_when_name[0] == '\0' || (name != NULL && strcmp(name, tu_when_name) == 0);
 }
 
 /* A switch from @out to @in: the wait of @in since it was made ready, the run of @out. */
-TU_COLD void
-tu_check_switch (thread_t *in, const thread_t *out)
-{
-  uint32_t now = TU_NOW ();
+TU_COLD void tu_check_switch(thread_t *in, const thread_t *out) {
+  uint32_t now = TU_NOW();
 
-  if (tu_when == TU_WHEN_RUN)
-    {
-      uint32_t run = now - tu_run_since;
+  if (tu_when == TU_WHEN_RUN) {
+    uint32_t run = now - tu_run_since;
 
-      tu_run_since = now;
-      if (run > tu_when_limit && tu_when_names (TU_NAME (out)))
-        tu_fire (run);
-    }
+    tu_run_since = now;
+    if (run > tu_when_limit && tu_when_names(TU_NAME(out)))
+      tu_fire(run);
+  }
 #if TU_READY
-  else if (in->tu_readied != 0U && now - in->tu_ready_at > tu_when_limit
-           && tu_when_names (TU_NAME (in)))
-    tu_fire (now - in->tu_ready_at);
+  else if (in->tu_readied != 0U && now - in->tu_ready_at > tu_when_limit &&
+           tu_when_names(TU_NAME(in)))
+    tu_fire(now - in->tu_ready_at);
   /* Waiting no more (the flag is only kept up to date while a condition is set). */
   in->tu_readied = 0U;
 #endif
-  (void) in;
+  (void)in;
 }
 
 #if TU_IRQ
-TU_COLD void
-tu_irq_entered (uint8_t id)
-{
-  if (tu_irq_depth < TU_MAX_NESTING)
-    {
-      tu_irq_stack[tu_irq_depth] = id;
-      tu_irq_since[tu_irq_depth] = TU_NOW ();
-    }
+TU_COLD void tu_irq_entered(uint8_t id) {
+  if (tu_irq_depth < TU_MAX_NESTING) {
+    tu_irq_stack[tu_irq_depth] = id;
+    tu_irq_since[tu_irq_depth] = TU_NOW();
+  }
   tu_irq_depth++;
 }
 
 /* The innermost handler leaves: whether it lasted too long. */
-TU_COLD void
-tu_check_irq (void)
-{
+TU_COLD void tu_check_irq(void) {
   uint8_t id;
   uint32_t length;
 
@@ -78,23 +66,21 @@ tu_check_irq (void)
   if (tu_irq_depth >= TU_MAX_NESTING)
     return;
   id = tu_irq_stack[tu_irq_depth];
-  length = TU_NOW () - tu_irq_since[tu_irq_depth];
+  length = TU_NOW() - tu_irq_since[tu_irq_depth];
   if (length > tu_when_limit && (tu_when_name[0] == '\0' || (id != 0U && id == tu_when_id)))
-    tu_fire (length);
+    tu_fire(length);
 }
 #endif
 #endif /* TU_CONDITIONS */
 
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
-const char *
-tuSetTriggerI (const char *trigger_name)
-{
+const char *tuSetTriggerI(const char *trigger_name) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  chDbgCheckClassI ();
-  return tu_set_trigger (trigger_name);
+  chDbgCheckClassI();
+  return tu_set_trigger(trigger_name);
 #else
-  (void) trigger_name;
+  (void)trigger_name;
   return NULL;
 #endif
 }
@@ -102,89 +88,76 @@ tuSetTriggerI (const char *trigger_name)
 #ifdef ENABLE_THREADS_TIMESTAMPS
 /* tuSetTriggerI() without the class check: the IRQ hooks run outside the kernel's view of
  * the handler (before its enter check, after its leave check). */
-const char *
-tu_set_trigger (const char *trigger_name)
-{
-  if (tu_triggered == 0U)
-    {
+const char *tu_set_trigger(const char *trigger_name) {
+  if (tu_triggered == 0U) {
 #if TU_EVENTS
-      tu_event (TU_EV_TRIGGER, 0, 0);
+    tu_event(TU_EV_TRIGGER, 0, 0);
 #endif
-      tu_trigger_name = trigger_name;
-      tu_triggered = 1U;
-      tu_trigger_time = (uint32_t) chVTGetSystemTimeX ();
-      tu_trigger_seq = tu_written;
-      if (tu_count <= TU_LOG_SIZE / 2U)
-        {
-          /* Triggered before the log is half full: use the whole remaining room. */
-          tu_freeze_at = tu_written + (TU_LOG_SIZE - tu_count);
-        }
-      else
-        {
-          tu_freeze_at = tu_written + TU_LOG_SIZE / 2U;
-        }
-#if TU_RECORD
-      /* While recording, the log fills from the trigger on only once the recording ends. */
-      if (tu_recording != 0U)
-        tu_freeze_at = tu_written + TU_FREEZE_NEVER;
-#endif
-      if (tu_freeze_at == tu_written)
-        tu_freeze ();
-      else
-        tu_window ();
+    tu_trigger_name = trigger_name;
+    tu_triggered = 1U;
+    tu_trigger_time = (uint32_t)chVTGetSystemTimeX();
+    tu_trigger_seq = tu_written;
+    if (tu_count <= TU_LOG_SIZE / 2U) {
+      /* Triggered before the log is half full: use the whole remaining room. */
+      tu_freeze_at = tu_written + (TU_LOG_SIZE - tu_count);
+    } else {
+      tu_freeze_at = tu_written + TU_LOG_SIZE / 2U;
     }
+#if TU_RECORD
+    /* While recording, the log fills from the trigger on only once the recording ends. */
+    if (tu_recording != 0U)
+      tu_freeze_at = tu_written + TU_FREEZE_NEVER;
+#endif
+    if (tu_freeze_at == tu_written)
+      tu_freeze();
+    else
+      tu_window();
+  }
   return tu_trigger_name;
 }
 #endif
 
-const char *
-tuSetTrigger (const char *trigger_name)
-{
+const char *tuSetTrigger(const char *trigger_name) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   const char *name;
 
-  chSysLock ();
-  name = tuSetTriggerI (trigger_name);
-  chSysUnlock ();
+  chSysLock();
+  name = tuSetTriggerI(trigger_name);
+  chSysUnlock();
   return name;
 #else
-  (void) trigger_name;
+  (void)trigger_name;
   return NULL;
 #endif
 }
 
-void
-tuResetTriggerI (void)
-{
+void tuResetTriggerI(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  chDbgCheckClassI ();
+  chDbgCheckClassI();
 
-  if (tu_triggered != 0U)
-    {
-      tu_triggered = 0;
-      tu_frozen = 0;
-      tu_trigger_time = 0;
-      tu_trigger_name = NULL;
-      tu_freeze_at = 0;
+  if (tu_triggered != 0U) {
+    tu_triggered = 0;
+    tu_frozen = 0;
+    tu_trigger_time = 0;
+    tu_trigger_name = NULL;
+    tu_freeze_at = 0;
 #if TU_CONDITIONS
-      tu_when_fired = 0;
+    tu_when_fired = 0;
 #endif
-      /* Old records would leave a gap and unpaired switches: start a new log. */
-      tu_clear_log ();
-      if (tu_hold_count == 0U)
-        tu_purge_held ();
-      tu_update_active ();
-    }
+    /* Old records would leave a gap and unpaired switches: start a new log. */
+    tu_clear_log();
+    if (tu_hold_count == 0U)
+      tu_purge_held();
+    tu_update_active();
+  }
 #endif
 }
 
-void
-tuResetTrigger (void)
-{
+void tuResetTrigger(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
-  chSysLock ();
-  tuResetTriggerI ();
-  chSysUnlock ();
+  chSysLock();
+  tuResetTriggerI();
+  chSysUnlock();
 #endif
 }
 
@@ -194,74 +167,70 @@ tuResetTrigger (void)
 const char *const tu_when_words[TU_WHEN_MARKER + 1] = { "off", "latency", "run", "irq", "marker" };
 #endif
 
-int
-tuTriggerWhen (tu_when_t what, uint32_t limit, const char *name)
-{
+int tuTriggerWhen(tu_when_t what, uint32_t limit, const char *name) {
 #if TU_CONDITIONS
   char text[sizeof tu_when_text];
   uint8_t id = 0;
-  size_t len = name != NULL ? strlen (name) : 0U;
+  size_t len = name != NULL ? strlen(name) : 0U;
 
-  if ((unsigned) what > (unsigned) TU_WHEN_MARKER || len >= sizeof tu_when_name
-      || (what == TU_WHEN_LATENCY && !TU_READY) || (what == TU_WHEN_IRQ && !TU_IRQ)
-      || (what == TU_WHEN_MARKER && (!TU_USER || len == 0U))
+  if ((unsigned)what > (unsigned)TU_WHEN_MARKER || len >= sizeof tu_when_name ||
+      (what == TU_WHEN_LATENCY && !TU_READY) || (what == TU_WHEN_IRQ && !TU_IRQ) ||
+      (what == TU_WHEN_MARKER && (!TU_USER || len == 0U))
       /* A limit the 32-bit counter cannot measure (above 2^32 counts). */
-      || (what != TU_WHEN_OFF && what != TU_WHEN_MARKER
-          && (uint64_t) limit * TU_NOW_HZ > 0xFFFFFFFFULL * 1000000U))
+      || (what != TU_WHEN_OFF && what != TU_WHEN_MARKER &&
+          (uint64_t)limit * TU_NOW_HZ > 0xFFFFFFFFULL * 1000000U))
     return -1;
 
   if (what == TU_WHEN_OFF)
     text[0] = '\0';
-  else if (what == TU_WHEN_MARKER)
-    {
-      if (limit == TU_ANY_VALUE)
-        chsnprintf (text, sizeof text, "marker %s", name);
-      else
-        chsnprintf (text, sizeof text, "marker %s = %lu", name, (unsigned long) limit);
-    }
-  else
-    chsnprintf (text, sizeof text, "%s above %lu us%s%s", tu_when_words[what],
-                (unsigned long) limit, len != 0U ? " of " : "", len != 0U ? name : "");
+  else if (what == TU_WHEN_MARKER) {
+    if (limit == TU_ANY_VALUE)
+      chsnprintf(text, sizeof text, "marker %s", name);
+    else
+      chsnprintf(text, sizeof text, "marker %s = %lu", name, (unsigned long)limit);
+  } else
+    chsnprintf(text, sizeof text, "%s above %lu us%s%s", tu_when_words[what], (unsigned long)limit,
+               len != 0U ? " of " : "", len != 0U ? name : "");
 
-  chSysLock ();
+  chSysLock();
 #if TU_NAMES
-  if (len != 0U && (what == TU_WHEN_IRQ || what == TU_WHEN_MARKER))
-    {
-      uint8_t i, kind = (uint8_t) (what == TU_WHEN_IRQ ? TU_NAME_IRQ : TU_NAME_MARKER);
+  if (len != 0U && (what == TU_WHEN_IRQ || what == TU_WHEN_MARKER)) {
+    uint8_t i, kind = (uint8_t)(what == TU_WHEN_IRQ ? TU_NAME_IRQ : TU_NAME_MARKER);
 
-      for (i = 0; i < tu_n_names; i++)
-        if (tu_name_kinds[i] == kind && strcmp (tu_names[i], name) == 0)
-          id = (uint8_t) (i + 1U);
-    }
+    for (i = 0; i < tu_n_names; i++)
+      if (tu_name_kinds[i] == kind && strcmp(tu_names[i], name) == 0)
+        id = (uint8_t)(i + 1U);
+  }
 #endif
-  tu_when = (uint8_t) what;
+  tu_when = (uint8_t)what;
 #if TU_IRQ
   tu_irq_depth = 0;
 #endif
-  tu_when_on_switch = (uint8_t) (what == TU_WHEN_LATENCY || what == TU_WHEN_RUN);
+  tu_when_on_switch = (uint8_t)(what == TU_WHEN_LATENCY || what == TU_WHEN_RUN);
   tu_when_us = limit;
   tu_when_limit = what == TU_WHEN_MARKER
-                  ? limit : (uint32_t) (((uint64_t) limit * TU_NOW_HZ + 999999U) / 1000000U);
+                      ? limit
+                      : (uint32_t)(((uint64_t)limit * TU_NOW_HZ + 999999U) / 1000000U);
   tu_when_id = id;
-  memcpy (tu_when_name, name != NULL ? name : "", len + 1U);
-  memcpy (tu_when_text, text, sizeof text);
-  tu_run_since = TU_NOW ();
-  tu_window ();
-  chSysUnlock ();
+  memcpy(tu_when_name, name != NULL ? name : "", len + 1U);
+  memcpy(tu_when_text, text, sizeof text);
+  tu_run_since = TU_NOW();
+  tu_window();
+  chSysUnlock();
 #if TU_READY && (CH_CFG_USE_REGISTRY == TRUE)
   {
     /* Wake-ups before now are forgotten: the flags were not kept while no condition was set. */
     thread_t *tp;
 
-    for (tp = chRegFirstThread (); tp != NULL; tp = chRegNextThread (tp))
+    for (tp = chRegFirstThread(); tp != NULL; tp = chRegNextThread(tp))
       tp->tu_readied = 0U;
   }
 #endif
   return 0;
 #else
-  (void) what;
-  (void) limit;
-  (void) name;
+  (void)what;
+  (void)limit;
+  (void)name;
   return -1;
 #endif
 }
