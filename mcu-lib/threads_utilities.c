@@ -368,7 +368,7 @@ void tuThreadExitHook(void *otp) {
 
   if (tu_hold_count != 0U || tu_active == 0U) {
     /* Held: the thread keeps its number until printing ends or run mode empties the log.
-       * Its fields are copied now, since a dynamic thread's memory is released after exit. */
+     * Its fields are copied now, since a dynamic thread's memory is released after exit. */
     tu_slot_t *slot = &tu_slots[index];
 
     slot->flags = tu_flags_of(tp);

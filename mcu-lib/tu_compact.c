@@ -168,6 +168,47 @@ static void tu_z_stamp(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32
 }
 #endif
 
+/* Codes what and who of an entry that is not a switch from the running thread: head 0, then
+ * 3 bits of kind and what the kind carries. */
+static void tu_z_other(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, int is_switch,
+                       uint32_t out_number, uint32_t in_number) {
+  tu_z_symbol(b, z->heads, z->head_counts, TU_Z_HEADS, 0);
+  if (is_switch) {
+    tu_bits_put(b, 0U, 3);
+    tu_bits_put(b, out_number, 6);
+    tu_bits_eg(b, tu_mtf_use(z, in_number), 0);
+  } else if (e->kind == 0U) {
+    tu_bits_put(b, 1U, 3);
+    tu_bits_put(b, out_number, 6);
+  } else if (e->kind == TU_EV_IRQ_ENTER) {
+    tu_bits_put(b, 2U, 3);
+    tu_bits_eg(b, e->a, 0);
+  } else if (e->kind == TU_EV_IRQ_LEAVE)
+    tu_bits_put(b, 3U, 3);
+  else if (e->kind == TU_EV_SLEEP || e->kind == TU_EV_WAKE || e->kind == TU_EV_TRIGGER) {
+    tu_bits_put(b, 4U, 3);
+    tu_bits_put(b, e->kind == TU_EV_SLEEP ? 0U : e->kind == TU_EV_WAKE ? 1U : 2U, 2);
+  } else if (e->kind == TU_EV_READY) {
+    tu_bits_put(b, 5U, 3);
+    /* coder 2: the thread's rank; it then comes second, behind the running thread that
+     * heads the list (it is likely the next switch's in-thread) */
+    if (z->stamps != 0U)
+      tu_bits_eg(b, tu_mtf_move(z, e->a & 63U, 1U), 0);
+    else
+      tu_bits_put(b, e->a, 6);
+  } else if (e->kind == TU_EV_MARKER) {
+    tu_bits_put(b, 6U, 3);
+    tu_bits_eg(b, e->a, 0);
+    tu_bits_eg(b, e->b, 4);
+  } else {
+    tu_bits_put(b, 7U, 3);
+    tu_bits_put(b, e->kind == TU_EV_END ? 1U : 0U, 1);
+    tu_bits_eg(b, e->a & 0xFFU, 0);
+    if (e->kind == TU_EV_BEGIN)
+      tu_bits_eg(b, (e->a >> 8) & 0xFFU, 0);
+  }
+}
+
 /* Codes one entry, updating @z. */
 static void tu_z_entry(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e) {
   uint32_t tick = (e->record >> TU_TIME_POS) & TU_TIME_MASK;
@@ -180,43 +221,8 @@ static void tu_z_entry(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e) {
    * threads; anything else is head 0 then 3 bits of kind. */
   if (is_switch && out_number == z->cur)
     tu_z_symbol(b, z->heads, z->head_counts, TU_Z_HEADS, tu_mtf_use(z, in_number));
-  else {
-    tu_z_symbol(b, z->heads, z->head_counts, TU_Z_HEADS, 0);
-    if (is_switch) {
-      tu_bits_put(b, 0U, 3);
-      tu_bits_put(b, out_number, 6);
-      tu_bits_eg(b, tu_mtf_use(z, in_number), 0);
-    } else if (e->kind == 0U) {
-      tu_bits_put(b, 1U, 3);
-      tu_bits_put(b, out_number, 6);
-    } else if (e->kind == TU_EV_IRQ_ENTER) {
-      tu_bits_put(b, 2U, 3);
-      tu_bits_eg(b, e->a, 0);
-    } else if (e->kind == TU_EV_IRQ_LEAVE)
-      tu_bits_put(b, 3U, 3);
-    else if (e->kind == TU_EV_SLEEP || e->kind == TU_EV_WAKE || e->kind == TU_EV_TRIGGER) {
-      tu_bits_put(b, 4U, 3);
-      tu_bits_put(b, e->kind == TU_EV_SLEEP ? 0U : e->kind == TU_EV_WAKE ? 1U : 2U, 2);
-    } else if (e->kind == TU_EV_READY) {
-      tu_bits_put(b, 5U, 3);
-      /* coder 2: the thread's rank; it then comes second, behind the running thread that
-           * heads the list (it is likely the next switch's in-thread) */
-      if (z->stamps != 0U)
-        tu_bits_eg(b, tu_mtf_move(z, e->a & 63U, 1U), 0);
-      else
-        tu_bits_put(b, e->a, 6);
-    } else if (e->kind == TU_EV_MARKER) {
-      tu_bits_put(b, 6U, 3);
-      tu_bits_eg(b, e->a, 0);
-      tu_bits_eg(b, e->b, 4);
-    } else {
-      tu_bits_put(b, 7U, 3);
-      tu_bits_put(b, e->kind == TU_EV_END ? 1U : 0U, 1);
-      tu_bits_eg(b, e->a & 0xFFU, 0);
-      if (e->kind == TU_EV_BEGIN)
-        tu_bits_eg(b, (e->a >> 8) & 0xFFU, 0);
-    }
-  }
+  else
+    tu_z_other(b, z, e, is_switch, out_number, in_number);
   if (is_switch)
     z->cur = (uint8_t)in_number;
   else if (e->kind == 0U)

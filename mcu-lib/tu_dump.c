@@ -325,16 +325,21 @@ void tu_print_counted(BaseSequentialStream *out) {
 }
 #endif
 
-/* Prints a dump of @compact kind; returns the number of threads listed. */
-uint8_t tu_print_dump(BaseSequentialStream *out, int compact) {
-  uint8_t listed;
-  int events = compact != TU_DUMP_RECORD_SWITCHES; /* the event lines, with the options */
+/* What a dump prints of the library's state, taken under one lock. */
+typedef struct {
   tu_span_t span;
-  uint8_t triggered, frozen, log_setting;
-  uint32_t trigger_time, written, dropped_paused, dropped_history, unnumbered_live,
-      unnumbered_total;
-  uint8_t i, pauses_first, pauses_count;
+  uint8_t triggered;
+  uint8_t frozen;
+  uint8_t log_setting;
+  uint8_t pauses_first;
+  uint8_t pauses_count;
+  uint32_t trigger_time;
   const char *trigger_name;
+  uint32_t written;
+  uint32_t dropped_paused;
+  uint32_t dropped_history;
+  uint32_t unnumbered_live;
+  uint32_t unnumbered_total;
 #if TU_NAMES
   uint8_t n_names;
   uint32_t names_refused;
@@ -344,37 +349,38 @@ uint8_t tu_print_dump(BaseSequentialStream *out, int compact) {
   uint8_t when_fired;
   uint32_t when_measured;
 #endif
+} tu_dump_t;
 
-  (void)events;
-  if (compact == TU_DUMP_RECORD_SWITCHES)
-    compact = TU_DUMP_RECORD;
-  if (compact != TU_DUMP_RECORD)
-    tu_hold(1);
+static void tu_dump_snapshot(tu_dump_t *d) {
   chSysLock();
-  tu_snapshot_span(&span);
-  triggered = tu_triggered;
-  frozen = tu_frozen;
-  trigger_time = tu_trigger_time;
-  trigger_name = tu_trigger_name;
-  written = tu_written;
-  dropped_paused = tu_dropped_paused;
-  dropped_history = tu_dropped_history;
-  unnumbered_live = tu_unnumbered_live;
-  unnumbered_total = tu_unnumbered_total;
-  log_setting = tu_log_setting;
-  pauses_first = tu_pauses_first;
-  pauses_count = tu_pauses_count;
+  tu_snapshot_span(&d->span);
+  d->triggered = tu_triggered;
+  d->frozen = tu_frozen;
+  d->trigger_time = tu_trigger_time;
+  d->trigger_name = tu_trigger_name;
+  d->written = tu_written;
+  d->dropped_paused = tu_dropped_paused;
+  d->dropped_history = tu_dropped_history;
+  d->unnumbered_live = tu_unnumbered_live;
+  d->unnumbered_total = tu_unnumbered_total;
+  d->log_setting = tu_log_setting;
+  d->pauses_first = tu_pauses_first;
+  d->pauses_count = tu_pauses_count;
 #if TU_NAMES
-  n_names = tu_n_names;
-  names_refused = tu_names_refused;
+  d->n_names = tu_n_names;
+  d->names_refused = tu_names_refused;
 #endif
 #if TU_CONDITIONS
-  memcpy(when_text, tu_when_text, sizeof when_text);
-  when_fired = tu_when_fired;
-  when_measured = tu_when_measured_us;
+  memcpy(d->when_text, tu_when_text, sizeof d->when_text);
+  d->when_fired = tu_when_fired;
+  d->when_measured = tu_when_measured_us;
 #endif
   chSysUnlock();
+}
 
+/* The header's lines that describe the build: versions, clocks, sizes. */
+static void tu_print_build(BaseSequentialStream *out, int compact, int events) {
+  (void)events;
   chprintf(out, "Dump version: %d" TU_NL, compact != 0 ? 3 : THREADS_UTILITIES_DUMP_VERSION);
   chprintf(out, "Library version: %s" TU_NL, THREADS_UTILITIES_VERSION);
   chprintf(out, "Kernel version: %s" TU_NL, CH_KERNEL_VERSION);
@@ -384,8 +390,9 @@ uint8_t tu_print_dump(BaseSequentialStream *out, int compact) {
   if (events != 0) {
     chprintf(out, "Counter frequency: %lu" TU_NL, (unsigned long)(THREADS_TIMESTAMPS_COUNTER_HZ));
     chprintf(out, "Counter bits: %d" TU_NL, 32);
-    if (compact != 0)
+    if (compact != 0) {
       chprintf(out, "Counter coder: 2" TU_NL);
+    }
   }
 #endif
   chprintf(out, "Log size: %lu" TU_NL, (unsigned long)TU_LOG_SIZE);
@@ -399,27 +406,43 @@ uint8_t tu_print_dump(BaseSequentialStream *out, int compact) {
 #endif
   chprintf(out, "Max threads: %d" TU_NL, THREADS_TIMESTAMPS_MAX_THREADS);
   chprintf(out, "Max deleted: %d" TU_NL, THREADS_TIMESTAMPS_MAX_DELETED);
-  chprintf(out, "Default log: %s" TU_NL, log_setting != 0U ? "Yes" : "No");
-  chprintf(out, "Mode: %s" TU_NL, triggered == 0U ? "run" : frozen != 0U ? "frozen" : "armed");
-  if (triggered != 0U) {
-    chprintf(out, "Trigger tick: %lu" TU_NL, (unsigned long)trigger_time);
-    chprintf(out, "Trigger name: %s" TU_NL, TU_NONAME(trigger_name));
+}
+
+/* The header's lines that describe the log's state: its mode, the trigger, the condition. */
+static void tu_print_state(BaseSequentialStream *out, const tu_dump_t *d, int events) {
+  (void)events;
+  chprintf(out, "Default log: %s" TU_NL, d->log_setting != 0U ? "Yes" : "No");
+  chprintf(out, "Mode: %s" TU_NL,
+           d->triggered == 0U ? "run"
+           : d->frozen != 0U  ? "frozen"
+                              : "armed");
+  if (d->triggered != 0U) {
+    chprintf(out, "Trigger tick: %lu" TU_NL, (unsigned long)d->trigger_time);
+    chprintf(out, "Trigger name: %s" TU_NL, TU_NONAME(d->trigger_name));
 #if TU_CONDITIONS
-    if (when_fired != 0U)
-      chprintf(out, "Trigger value: %lu" TU_NL, (unsigned long)when_measured);
+    if (d->when_fired != 0U) {
+      chprintf(out, "Trigger value: %lu" TU_NL, (unsigned long)d->when_measured);
+    }
 #endif
   }
 #if TU_CONDITIONS
-  chprintf(out, "Condition: %s" TU_NL, when_text[0] != '\0' ? when_text : "none");
+  chprintf(out, "Condition: %s" TU_NL, d->when_text[0] != '\0' ? d->when_text : "none");
 #endif
 #if TU_NAMES
   chprintf(out, "Max names: %d" TU_NL, THREADS_TIMESTAMPS_MAX_NAMES);
-  chprintf(out, "Names refused: %lu" TU_NL, (unsigned long)names_refused);
+  chprintf(out, "Names refused: %lu" TU_NL, (unsigned long)d->names_refused);
 #endif
 #if TU_IRQ
-  if (events != 0)
+  if (events != 0) {
     tu_print_counted(out);
+  }
 #endif
+}
+
+/* The header's counters, and the holes of the log ("Paused:" lines). */
+static void tu_print_counters(BaseSequentialStream *out, const tu_dump_t *d, int compact) {
+  uint8_t i, pauses_count = d->pauses_count;
+
   if (compact == TU_DUMP_RECORD) {
     /* The entries follow as they are written: no count, no hole of the log. */
     chprintf(out, "Recording: stop byte %d, keep-alive %d ms" TU_NL, (int)TU_REC_STOP,
@@ -427,66 +450,99 @@ uint8_t tu_print_dump(BaseSequentialStream *out, int compact) {
     pauses_count = 0;
   } else {
 #if TU_EVENTS
-    chprintf(out, "Records: %lu" TU_NL, (unsigned long)tu_count_entries(&span));
-    chprintf(out, "Slots: %lu" TU_NL, (unsigned long)span.count);
+    chprintf(out, "Records: %lu" TU_NL, (unsigned long)tu_count_entries(&d->span));
+    chprintf(out, "Slots: %lu" TU_NL, (unsigned long)d->span.count);
 #else
-    chprintf(out, "Records: %lu" TU_NL, (unsigned long)span.count);
+    chprintf(out, "Records: %lu" TU_NL, (unsigned long)d->span.count);
 #endif
   }
-  chprintf(out, "Records written: %lu" TU_NL, (unsigned long)written);
-  chprintf(out, "Dropped while paused: %lu" TU_NL, (unsigned long)dropped_paused);
-  chprintf(out, "Dropped for history: %lu" TU_NL, (unsigned long)dropped_history);
-  chprintf(out, "Unnumbered threads: %lu live, %lu total" TU_NL, (unsigned long)unnumbered_live,
-           (unsigned long)unnumbered_total);
+  chprintf(out, "Records written: %lu" TU_NL, (unsigned long)d->written);
+  chprintf(out, "Dropped while paused: %lu" TU_NL, (unsigned long)d->dropped_paused);
+  chprintf(out, "Dropped for history: %lu" TU_NL, (unsigned long)d->dropped_history);
+  chprintf(out, "Unnumbered threads: %lu live, %lu total" TU_NL, (unsigned long)d->unnumbered_live,
+           (unsigned long)d->unnumbered_total);
   /* No pause ends while this one lasts: these entries stay valid. Only the holes with
    * printed records on both sides. */
   for (i = 0; i < pauses_count; i++) {
-    const tu_pause_t *p = &tu_pauses[(pauses_first + i) % THREADS_TIMESTAMPS_MAX_PAUSES];
-    uint32_t index = p->seq - (written - span.count);
+    const tu_pause_t *p = &tu_pauses[(d->pauses_first + i) % THREADS_TIMESTAMPS_MAX_PAUSES];
+    uint32_t index = p->seq - (d->written - d->span.count);
 
-    if (index != 0U && index < span.count)
+    if (index != 0U && index < d->span.count) {
       chprintf(out, "Paused: before record %lu, ticks %lu to %lu, %lu switches dropped" TU_NL,
                (unsigned long)p->seq, (unsigned long)p->begin, (unsigned long)p->end,
                (unsigned long)p->dropped);
+    }
   }
+}
+
+#if TU_NAMES
+/* The name table; names are only ever added: the first n_names stay as they are. */
+static void tu_print_names(BaseSequentialStream *out, const tu_dump_t *d) {
+  uint8_t i;
+
+  chprintf(out, "Names:" TU_NL);
+  for (i = 0; i < d->n_names; i++) {
+    chprintf(out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int)i + 1,
+             tu_name_kind_names[tu_name_kinds[i]], TU_NONAME(tu_names[i]));
+  }
+}
+#endif
+
+/* The entries of the log, in text or (@compact) in the compact encoding, and the end line. */
+static void tu_print_entries(BaseSequentialStream *out, tu_dump_t *d, int compact) {
+  uint32_t records;
+
+  if (compact != 0) {
+    chprintf(out, "Compact:" TU_NL);
+  } else {
+    chprintf(out, "Timestamps:" TU_NL);
+  }
+  if (d->triggered != 0U) {
+    chprintf(out, "Triggered at %7d" TU_NL, (int)d->trigger_time);
+  }
+  if (compact != 0) {
+    (void)tu_print_compact(out, &d->span);
+  } else {
+    tu_print_records(out, &d->span, 1);
+  }
+#if TU_EVENTS
+  records = tu_count_entries(&d->span);
+#else
+  records = compact != 0 ? tu_count_entries(&d->span) : d->span.count;
+#endif
+  chprintf(out, "End of dump: %lu records, checksum %08lx" TU_NL, (unsigned long)records,
+           (unsigned long)d->span.checksum);
+}
+
+/* Prints a dump of @compact kind; returns the number of threads listed. */
+uint8_t tu_print_dump(BaseSequentialStream *out, int compact) {
+  int events = compact != TU_DUMP_RECORD_SWITCHES; /* the event lines, with the options */
+  tu_dump_t d;
+  uint8_t listed;
+
+  if (compact == TU_DUMP_RECORD_SWITCHES) {
+    compact = TU_DUMP_RECORD;
+  }
+  if (compact != TU_DUMP_RECORD) {
+    tu_hold(1);
+  }
+  tu_dump_snapshot(&d);
+  tu_print_build(out, compact, events);
+  tu_print_state(out, &d, events);
+  tu_print_counters(out, &d, compact);
   chprintf(out, "Threads:" TU_NL);
   /* A recording streams no exit (the numbers are held): no history either. */
   listed = tu_print_list(out, compact != TU_DUMP_RECORD, 0);
 #if TU_NAMES
-  /* Names are only ever added: the first n_names stay as they are. */
   if (events != 0) {
-    chprintf(out, "Names:" TU_NL);
-    for (i = 0; i < n_names; i++)
-      chprintf(out, "Name %2d : Kind = %s, Name = %s" TU_NL, (int)i + 1,
-               tu_name_kind_names[tu_name_kinds[i]], TU_NONAME(tu_names[i]));
+    tu_print_names(out, &d);
   }
 #endif
   if (compact == TU_DUMP_RECORD) {
     chprintf(out, "Compact:" TU_NL);
     return listed;
   }
-  if (compact != 0) {
-    chprintf(out, "Compact:" TU_NL);
-    if (triggered != 0U)
-      chprintf(out, "Triggered at %7d" TU_NL, (int)trigger_time);
-    (void)tu_print_compact(out, &span);
-    chprintf(out, "End of dump: %lu records, checksum %08lx" TU_NL,
-             (unsigned long)tu_count_entries(&span), (unsigned long)span.checksum);
-    tu_release(1);
-    return listed;
-  }
-  chprintf(out, "Timestamps:" TU_NL);
-  if (triggered != 0U)
-    chprintf(out, "Triggered at %7d" TU_NL, (int)trigger_time);
-  tu_print_records(out, &span, 1);
-#if TU_EVENTS
-  chprintf(out, "End of dump: %lu records, checksum %08lx" TU_NL,
-           (unsigned long)tu_count_entries(&span), (unsigned long)span.checksum);
-#else
-  chprintf(out, "End of dump: %lu records, checksum %08lx" TU_NL, (unsigned long)span.count,
-           (unsigned long)span.checksum);
-#endif
-
+  tu_print_entries(out, &d, compact);
   tu_release(1);
   return listed;
 }

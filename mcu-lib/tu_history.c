@@ -90,7 +90,7 @@ void tu_exit_now(uint8_t index, uint8_t prio, uint8_t flags, const char *name) {
 
   if (tu_deleted_count >= THREADS_TIMESTAMPS_MAX_DELETED) {
     /* History full: discard the log up to and including the oldest exit record, so that
-       * the log never names an exited thread the history has forgotten. */
+     * the log never names an exited thread the history has forgotten. */
     uint32_t oldest = tu_written - tu_count;
     uint32_t drop = tu_deleted[tu_deleted_first].seq - oldest + 1U;
 

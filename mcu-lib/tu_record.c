@@ -146,6 +146,73 @@ static void tu_rec_announce(BaseSequentialStream *out, uint8_t n_threads, uint8_
 #endif
 }
 
+/* Whether the reader, lagging while short of numbers, leaves out what it has not read (see
+ * tu_rec_take()). Locked. */
+static int tu_rec_short_of_numbers(void) {
+  return tu_n_held != 0U && tu_rec.seq != tu_written && tu_rec.stopping == 0U &&
+         tu_n_slots + TU_REC_SPARE > (uint32_t)THREADS_TIMESTAMPS_MAX_THREADS &&
+         tu_rec.threads == tu_n_slots && tu_active != 0U && tu_hold_count == 1U;
+}
+
+/* Writes up to a batch of the exits held, at the reader, when it has caught up and only the
+ * recording holds the numbers (see tu_rec_take()). Locked. */
+static void tu_rec_give_back(void) {
+  if (tu_n_held != 0U && tu_rec.seq == tu_written && tu_rec.threads == tu_n_slots &&
+      tu_active != 0U && tu_hold_count == 1U) {
+    uint8_t before = tu_n_slots;
+
+    tu_hold_count = 0;
+    tu_flush_held_some(TU_REC_BATCH);
+    tu_hold_count = 1U;
+    tu_rec.threads = (uint8_t)(tu_rec.threads - (before - tu_n_slots));
+  }
+}
+
+/* The reader behind the oldest slot of the log: it goes on from there. Run mode (the log
+ * emptied meanwhile) goes on from its beginning; slots overwritten are added to @lost. Locked. */
+static void tu_rec_catch_up(uint32_t *lost) {
+  uint32_t oldest = tu_written - tu_count;
+
+  if (tu_rec.seq - oldest <= tu_count) {
+    return;
+  }
+  if (tu_written - tu_rec.seq >= 0x80000000U) {
+    tu_rec.until = oldest; /* emptied: what a stop was to send is gone */
+  } else {
+    /* overwritten; after the stop byte, only what came before it counts */
+    if (tu_rec.stopping != 0U && oldest - tu_rec.until < 0x80000000U) {
+      oldest = tu_rec.until;
+    }
+    *lost += oldest - tu_rec.seq;
+  }
+  tu_rec.seq = oldest;
+}
+
+/* Reads up to TU_REC_BATCH entries from the reader on (locked): their number. */
+static uint32_t tu_rec_read(tu_entry_t *batch, uint32_t *slots, uint32_t *lost) {
+  uint32_t n = 0, left = tu_written - tu_rec.seq, keep, pos;
+
+  /* After the stop byte, the entries written since are not part of the recording. */
+  keep = tu_rec.stopping != 0U ? tu_written - tu_rec.until : 0U;
+  if (keep > left) {
+    keep = left;
+  }
+  pos = (tu_head + TU_LOG_SIZE - left) % TU_LOG_SIZE;
+  while (n < TU_REC_BATCH && left > keep) {
+    uint32_t before = left;
+
+    if (tu_read_entry(&pos, &left, &batch[n]) == 0) {
+      *lost += before - left; /* the rest of an entry overwritten */
+    } else if (tu_rec.events != 0U) {
+      slots[n++] = before - left;
+    } else if (batch[n].kind == 0U) {
+      slots[n++] = 1U; /* a record of dump version 1 */
+    }
+  }
+  tu_rec.seq = tu_written - left;
+  return n;
+}
+
 /* Takes up to TU_REC_BATCH entries from the log (locked): their number; the slots overwritten
  * before they could be read are added to @lost.
  *
@@ -158,60 +225,25 @@ static void tu_rec_announce(BaseSequentialStream *out, uint8_t n_threads, uint8_
  * to give them back without waiting. */
 static uint32_t tu_rec_take(tu_entry_t *batch, uint32_t *slots, uint32_t *lost, uint8_t *n_threads,
                             uint8_t *n_names, int give_back) {
-  uint32_t n = 0, left, keep, pos, oldest;
+  uint32_t n;
 
   chSysLock();
   /* Short of numbers while the reader lags (a link slower than the board): waiting to catch up
    * would leave the threads created meanwhile unnumbered. The reader leaves out what the log
    * holds beyond it (counted, a hole like any other) and gives the numbers back at once. On a
    * saturated link this costs nothing: the link takes as many entries either way. */
-  if (tu_n_held != 0U && tu_rec.seq != tu_written && tu_rec.stopping == 0U &&
-      tu_n_slots + TU_REC_SPARE > (uint32_t)THREADS_TIMESTAMPS_MAX_THREADS &&
-      tu_rec.threads == tu_n_slots && tu_active != 0U && tu_hold_count == 1U) {
-    if (tu_written - tu_rec.seq < 0x80000000U)
+  if (tu_rec_short_of_numbers()) {
+    if (tu_written - tu_rec.seq < 0x80000000U) {
       *lost += tu_written - tu_rec.seq;
+    }
     tu_rec.seq = tu_written;
     give_back = 1;
   }
-  if (give_back != 0 && tu_n_held != 0U && tu_rec.seq == tu_written &&
-      tu_rec.threads == tu_n_slots && tu_active != 0U && tu_hold_count == 1U) {
-    uint8_t before = tu_n_slots;
-
-    tu_hold_count = 0;
-    tu_flush_held_some(TU_REC_BATCH);
-    tu_hold_count = 1U;
-    tu_rec.threads = (uint8_t)(tu_rec.threads - (before - tu_n_slots));
+  if (give_back != 0) {
+    tu_rec_give_back();
   }
-  /* Run mode (the log emptied meanwhile) goes on from its beginning. */
-  if (tu_rec.seq - (tu_written - tu_count) > tu_count) {
-    oldest = tu_written - tu_count;
-    if (tu_written - tu_rec.seq >= 0x80000000U)
-      tu_rec.until = oldest; /* emptied: what a stop was to send is gone */
-    else {
-      /* overwritten; after the stop byte, only what came before it counts */
-      if (tu_rec.stopping != 0U && oldest - tu_rec.until < 0x80000000U)
-        oldest = tu_rec.until;
-      *lost += oldest - tu_rec.seq;
-    }
-    tu_rec.seq = oldest;
-  }
-  left = tu_written - tu_rec.seq;
-  /* After the stop byte, the entries written since are not part of the recording. */
-  keep = tu_rec.stopping != 0U ? tu_written - tu_rec.until : 0U;
-  if (keep > left)
-    keep = left;
-  pos = (tu_head + TU_LOG_SIZE - left) % TU_LOG_SIZE;
-  while (n < TU_REC_BATCH && left > keep) {
-    uint32_t before = left;
-
-    if (tu_read_entry(&pos, &left, &batch[n]) == 0)
-      *lost += before - left; /* the rest of an entry overwritten */
-    else if (tu_rec.events != 0U)
-      slots[n++] = before - left;
-    else if (batch[n].kind == 0U)
-      slots[n++] = 1U; /* a record of dump version 1 */
-  }
-  tu_rec.seq = tu_written - left;
+  tu_rec_catch_up(lost);
+  n = tu_rec_read(batch, slots, lost);
   *n_threads = tu_n_slots;
 #if TU_NAMES
   *n_names = tu_n_names;
@@ -234,6 +266,30 @@ static void tu_rec_lost(BaseSequentialStream *out, uint32_t lost, uint32_t next)
   tu_rec.lost += lost;
 }
 
+/* Streams the @n entries of @batch, of @slots slots each, taken at @now. */
+static void tu_rec_stream(BaseSequentialStream *out, const tu_entry_t *batch, const uint32_t *slots,
+                          uint32_t n, systime_t now) {
+  uint32_t i;
+
+  for (i = 0; i < n; i++) {
+    if (tu_rec.log.entries == 0U) {
+      tu_rec.line_began = now;
+    }
+    tu_zlog_add(out, &tu_rec.log, &batch[i]);
+    tu_rec.slots += slots[i];
+    tu_rec.entries++;
+    tu_rec.last_tick = (batch[i].record >> TU_TIME_POS) & TU_TIME_MASK;
+  }
+  if (n != 0U) {
+    /* Quiet since the last entry was written, by the time now (not the poll's start:
+     * the drain may have waited for the link, and the entries are newer than that). */
+    tu_rec.quiet = ((uint32_t)chVTGetSystemTimeX() - tu_rec.last_tick) & TU_TIME_MASK;
+    if (tu_rec.quiet > TU_TIME_MASK / 2U) {
+      tu_rec.quiet = 0;
+    }
+  }
+}
+
 /* Streams what the log holds beyond the reader, @most entries at most (after the stop byte,
  * up to the stop however many that is: at most a log). */
 static void tu_rec_drain(BaseSequentialStream *out, systime_t now, uint32_t most) {
@@ -243,11 +299,11 @@ static void tu_rec_drain(BaseSequentialStream *out, systime_t now, uint32_t most
   while (taken < most) {
     tu_entry_t batch[TU_REC_BATCH];
     uint32_t slots[TU_REC_BATCH];
-    uint32_t i, n, lost = 0;
+    uint32_t n, lost = 0;
     uint8_t n_threads, n_names;
 
     /* No room for a batch: the channel takes what it can without waiting (at the end,
-       * waiting), else the rest waits in the log for the next poll. */
+     * waiting), else the rest waits in the log for the next poll. */
     if (TU_REC_OUT_SIZE - tu_rec_out.n < TU_REC_ROOM &&
         (tu_rec_send(tu_rec_out.ending != 0U ? TU_REC_SILENCE_MS : 0U) == 0U ||
          TU_REC_OUT_SIZE - tu_rec_out.n < TU_REC_ROOM))
@@ -260,21 +316,7 @@ static void tu_rec_drain(BaseSequentialStream *out, systime_t now, uint32_t most
                   n != 0U ? (batch[0].record >> TU_TIME_POS) & TU_TIME_MASK
                           : (uint32_t)now & TU_TIME_MASK);
     tu_rec_announce(out, n_threads, n_names);
-    for (i = 0; i < n; i++) {
-      if (tu_rec.log.entries == 0U)
-        tu_rec.line_began = now;
-      tu_zlog_add(out, &tu_rec.log, &batch[i]);
-      tu_rec.slots += slots[i];
-      tu_rec.entries++;
-      tu_rec.last_tick = (batch[i].record >> TU_TIME_POS) & TU_TIME_MASK;
-    }
-    if (n != 0U) {
-      /* Quiet since the last entry was written, by the time now (not the poll's start:
-           * the drain may have waited for the link, and the entries are newer than that). */
-      tu_rec.quiet = ((uint32_t)chVTGetSystemTimeX() - tu_rec.last_tick) & TU_TIME_MASK;
-      if (tu_rec.quiet > TU_TIME_MASK / 2U)
-        tu_rec.quiet = 0;
-    }
+    tu_rec_stream(out, batch, slots, n, now);
     taken += n;
     if (n == TU_REC_BATCH)
       give_back = 0; /* more to read first */
@@ -416,8 +458,8 @@ int tuRecordPoll(BaseSequentialStream *out, const uint8_t *input, size_t n) {
   for (i = 0; i < n; i++) {
     if (input[i] == (uint8_t)TU_REC_STOP) {
       /* What the log holds up to now is sent, however far behind the reader is (at most
-           * a log: what the writer overwrites meanwhile is counted in "Lost:" lines); the
-           * output waits for the channel from here on. */
+       * a log: what the writer overwrites meanwhile is counted in "Lost:" lines); the
+       * output waits for the channel from here on. */
       tu_rec_out.ending = 1U;
       chSysLock();
       tu_rec.stopping = 1U;
@@ -431,7 +473,7 @@ int tuRecordPoll(BaseSequentialStream *out, const uint8_t *input, size_t n) {
   }
   if (tu_rec.unheard >= tu_rec_ticks(TU_REC_SILENCE_MS)) {
     /* Nobody listens any more (the host went away, the cable was pulled): what the log
-       * holds is not sent, but counted, so that a host still reading knows. */
+     * holds is not sent, but counted, so that a host still reading knows. */
     uint32_t unsent;
 
     chSysLock();

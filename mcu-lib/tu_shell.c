@@ -119,6 +119,52 @@ static void tu_when_usage(BaseSequentialStream *chp) {
 }
 #endif
 
+#if TU_CONDITIONS
+/* threads_trigger_when without arguments: the condition and the log's mode, as the dump's
+ * header prints them (a host waiting for the board to freeze asks this, not for a whole
+ * dump). */
+static void tu_when_status(BaseSequentialStream *chp) {
+  char text[sizeof tu_when_text];
+  uint8_t triggered, frozen;
+
+  chSysLock();
+  memcpy(text, tu_when_text, sizeof text);
+  triggered = tu_triggered;
+  frozen = tu_frozen;
+  chSysUnlock();
+  chprintf(chp, "Condition: %s" TU_NL, text[0] != '\0' ? text : "none");
+  chprintf(chp, "Mode: %s" TU_NL, triggered == 0U ? "run" : frozen != 0U ? "frozen" : "armed");
+}
+
+/* Reads the arguments of threads_trigger_when into @w, @limit and @name; -1 when they are not
+ * a condition. */
+static int tu_when_parse(int argc, char *argv[], unsigned *w, uint32_t *limit, const char **name) {
+  unsigned i;
+
+  for (i = 0; i < sizeof tu_when_words / sizeof tu_when_words[0]; i++) {
+    if (strcmp(argv[0], tu_when_words[i]) == 0) {
+      break;
+    }
+  }
+  *w = i;
+  if (i == TU_WHEN_OFF && argc == 1) {
+    return 0;
+  }
+  if (argc != 2 && argc != 3) {
+    return -1;
+  }
+  if (i == TU_WHEN_MARKER && (argc == 2 || tu_parse_number(argv[2], limit) == 0)) {
+    *name = argv[1];
+    return 0;
+  }
+  if (i > TU_WHEN_OFF && i < TU_WHEN_MARKER && tu_parse_number(argv[1], limit) == 0) {
+    *name = argc == 3 ? argv[2] : NULL;
+    return 0;
+  }
+  return -1;
+}
+#endif
+
 void tuCmdThreadsTriggerWhen(BaseSequentialStream *chp, int argc, char *argv[]) {
 #if TU_CONDITIONS
   uint32_t limit = TU_ANY_VALUE;
@@ -126,32 +172,10 @@ void tuCmdThreadsTriggerWhen(BaseSequentialStream *chp, int argc, char *argv[]) 
   const char *name = NULL;
 
   if (argc == 0) {
-    /* The condition and the log's mode, as the dump's header prints them: a host waiting
-       * for the board to freeze asks this, not for a whole dump. */
-    char text[sizeof tu_when_text];
-    uint8_t triggered, frozen;
-
-    chSysLock();
-    memcpy(text, tu_when_text, sizeof text);
-    triggered = tu_triggered;
-    frozen = tu_frozen;
-    chSysUnlock();
-    chprintf(chp, "Condition: %s" TU_NL, text[0] != '\0' ? text : "none");
-    chprintf(chp, "Mode: %s" TU_NL, triggered == 0U ? "run" : frozen != 0U ? "frozen" : "armed");
+    tu_when_status(chp);
     return;
   }
-  for (w = 0; w < sizeof tu_when_words / sizeof tu_when_words[0]; w++)
-    if (strcmp(argv[0], tu_when_words[w]) == 0)
-      break;
-  if (w == TU_WHEN_OFF && argc == 1)
-    ;
-  else if (w == TU_WHEN_MARKER && (argc == 2 || argc == 3) &&
-           (argc == 2 || tu_parse_number(argv[2], &limit) == 0))
-    name = argv[1];
-  else if (w > TU_WHEN_OFF && w < TU_WHEN_MARKER && (argc == 2 || argc == 3) &&
-           tu_parse_number(argv[1], &limit) == 0)
-    name = argc == 3 ? argv[2] : NULL;
-  else {
+  if (tu_when_parse(argc, argv, &w, &limit, &name) != 0) {
     tu_when_usage(chp);
     return;
   }

@@ -165,43 +165,98 @@ void tuResetTrigger(void) {
 
 #if TU_CONDITIONS
 const char *const tu_when_words[TU_WHEN_MARKER + 1] = { "off", "latency", "run", "irq", "marker" };
-#endif
 
-int tuTriggerWhen(tu_when_t what, uint32_t limit, const char *name) {
-#if TU_CONDITIONS
-  char text[sizeof tu_when_text];
-  uint8_t id = 0;
-  size_t len = name != NULL ? strlen(name) : 0U;
+/* Whether the condition @what with @limit and a name of @len characters can be set here. */
+static int tu_when_valid(tu_when_t what, uint32_t limit, size_t len) {
+  if ((unsigned)what > (unsigned)TU_WHEN_MARKER || len >= sizeof tu_when_name) {
+    return 0;
+  }
+  switch (what) {
+    case TU_WHEN_OFF:
+      return 1;
+    case TU_WHEN_MARKER:
+      return TU_USER && len != 0U;
+    case TU_WHEN_LATENCY:
+      if (!TU_READY) {
+        return 0;
+      }
+      break;
+    case TU_WHEN_IRQ:
+      if (!TU_IRQ) {
+        return 0;
+      }
+      break;
+    case TU_WHEN_RUN:
+    default:
+      break;
+  }
+  /* A limit the 32-bit counter cannot measure (above 2^32 counts). */
+  return (uint64_t)limit * TU_NOW_HZ <= 0xFFFFFFFFULL * 1000000U;
+}
 
-  if ((unsigned)what > (unsigned)TU_WHEN_MARKER || len >= sizeof tu_when_name ||
-      (what == TU_WHEN_LATENCY && !TU_READY) || (what == TU_WHEN_IRQ && !TU_IRQ) ||
-      (what == TU_WHEN_MARKER && (!TU_USER || len == 0U))
-      /* A limit the 32-bit counter cannot measure (above 2^32 counts). */
-      || (what != TU_WHEN_OFF && what != TU_WHEN_MARKER &&
-          (uint64_t)limit * TU_NOW_HZ > 0xFFFFFFFFULL * 1000000U))
-    return -1;
-
-  if (what == TU_WHEN_OFF)
+/* The condition in words, as the dump's header and threads_trigger_when print it. */
+static void tu_when_describe(char *text, size_t size, tu_when_t what, uint32_t limit,
+                             const char *name, size_t len) {
+  if (what == TU_WHEN_OFF) {
     text[0] = '\0';
-  else if (what == TU_WHEN_MARKER) {
-    if (limit == TU_ANY_VALUE)
-      chsnprintf(text, sizeof text, "marker %s", name);
-    else
-      chsnprintf(text, sizeof text, "marker %s = %lu", name, (unsigned long)limit);
-  } else
-    chsnprintf(text, sizeof text, "%s above %lu us%s%s", tu_when_words[what], (unsigned long)limit,
+  } else if (what == TU_WHEN_MARKER) {
+    if (limit == TU_ANY_VALUE) {
+      chsnprintf(text, size, "marker %s", name);
+    } else {
+      chsnprintf(text, size, "marker %s = %lu", name, (unsigned long)limit);
+    }
+  } else {
+    chsnprintf(text, size, "%s above %lu us%s%s", tu_when_words[what], (unsigned long)limit,
                len != 0U ? " of " : "", len != 0U ? name : "");
+  }
+}
 
-  chSysLock();
+/* The id of the handler or marker @name a condition of @what names, 0 when it is not
+ * registered yet (it is then found at its registration). Locked. */
+static uint8_t tu_when_find(tu_when_t what, const char *name, size_t len) {
+  uint8_t id = 0;
 #if TU_NAMES
   if (len != 0U && (what == TU_WHEN_IRQ || what == TU_WHEN_MARKER)) {
     uint8_t i, kind = (uint8_t)(what == TU_WHEN_IRQ ? TU_NAME_IRQ : TU_NAME_MARKER);
 
-    for (i = 0; i < tu_n_names; i++)
-      if (tu_name_kinds[i] == kind && strcmp(tu_names[i], name) == 0)
+    for (i = 0; i < tu_n_names; i++) {
+      if (tu_name_kinds[i] == kind && strcmp(tu_names[i], name) == 0) {
         id = (uint8_t)(i + 1U);
+      }
+    }
+  }
+#else
+  (void)what;
+  (void)name;
+  (void)len;
+#endif
+  return id;
+}
+
+/* Wake-ups before now are forgotten: the flags were not kept while no condition was set. */
+static void tu_when_forget_wakeups(void) {
+#if TU_READY && (CH_CFG_USE_REGISTRY == TRUE)
+  thread_t *tp;
+
+  for (tp = chRegFirstThread(); tp != NULL; tp = chRegNextThread(tp)) {
+    tp->tu_readied = 0U;
   }
 #endif
+}
+#endif /* TU_CONDITIONS */
+
+int tuTriggerWhen(tu_when_t what, uint32_t limit, const char *name) {
+#if TU_CONDITIONS
+  char text[sizeof tu_when_text];
+  size_t len = name != NULL ? strlen(name) : 0U;
+
+  if (!tu_when_valid(what, limit, len)) {
+    return -1;
+  }
+  tu_when_describe(text, sizeof text, what, limit, name, len);
+
+  chSysLock();
+  tu_when_id = tu_when_find(what, name, len);
   tu_when = (uint8_t)what;
 #if TU_IRQ
   tu_irq_depth = 0;
@@ -211,21 +266,12 @@ int tuTriggerWhen(tu_when_t what, uint32_t limit, const char *name) {
   tu_when_limit = what == TU_WHEN_MARKER
                       ? limit
                       : (uint32_t)(((uint64_t)limit * TU_NOW_HZ + 999999U) / 1000000U);
-  tu_when_id = id;
   memcpy(tu_when_name, name != NULL ? name : "", len + 1U);
   memcpy(tu_when_text, text, sizeof text);
   tu_run_since = TU_NOW();
   tu_window();
   chSysUnlock();
-#if TU_READY && (CH_CFG_USE_REGISTRY == TRUE)
-  {
-    /* Wake-ups before now are forgotten: the flags were not kept while no condition was set. */
-    thread_t *tp;
-
-    for (tp = chRegFirstThread(); tp != NULL; tp = chRegNextThread(tp))
-      tp->tu_readied = 0U;
-  }
-#endif
+  tu_when_forget_wakeups();
   return 0;
 #else
   (void)what;
