@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: stack and CPU usage of the threads and a log of the context switches.
+/**
+ * @file    threads_utilities.c
+ * @brief   Threads utilities: stack and CPU usage of the threads and a log of the context switches.
  *
+ * @details
  * Plain C99, no allocation. The context-switch hook does constant work: every thread keeps
  * its current number in its extra fields (tu_number), so a record is built from the two
  * threads' fields without walking any list. Numbers change only when a thread exits, which
@@ -37,6 +39,9 @@
  *    at once instead (the exit is then held, like any exit while frozen).
  *  - At most THREADS_TIMESTAMPS_MAX_THREADS (63) threads are numbered; threads created when
  *    all numbers are taken get number 0, are not listed, and are counted.
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #include "tu_internal.h"
@@ -317,6 +322,15 @@ TU_COLD static void tu_irq_long(uint32_t id) {
 
 /********************                CHCONF FUNCTION               ********************/
 
+/**
+ * @brief   Whether a thread created now is logged (the value its log flag starts with).
+ *
+ * @return              1 when new threads are logged, 0 otherwise.
+ *
+ * @note    Called by @p TIMESTAMPS_THREAD_INIT_HOOK.
+ *
+ * @special
+ */
 uint8_t tuThreadLogSetting(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   return tu_log_setting;
@@ -325,6 +339,15 @@ uint8_t tuThreadLogSetting(void) {
 #endif
 }
 
+/**
+ * @brief   Gives a thread being created its number in the log.
+ *
+ * @param[in] ntp       the thread being created (a @p thread_t)
+ *
+ * @note    Called by @p TIMESTAMPS_THREAD_INIT_HOOK, in the kernel's thread init hook.
+ *
+ * @special
+ */
 void tuThreadInitHook(void *ntp) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   thread_t *tp = (thread_t *)ntp;
@@ -343,6 +366,18 @@ void tuThreadInitHook(void *ntp) {
 #endif
 }
 
+/**
+ * @brief   Records the exit of a thread and gives its number back.
+ *
+ * @param[in] otp       the thread that exits (a @p thread_t)
+ *
+ * @details
+ * While numbers are held (a list being printed, a recording, a frozen log) the exit
+ * is held and written later; the thread's name is kept or copied now.
+ * @note    Called by @p TIMESTAMPS_THREAD_EXIT_HOOK, with the kernel locked.
+ *
+ * @special
+ */
 void tuThreadExitHook(void *otp) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   thread_t *tp = (thread_t *)otp;
@@ -388,6 +423,16 @@ void tuThreadExitHook(void *otp) {
 #endif
 }
 
+/**
+ * @brief   Records a context switch: one slot, constant work.
+ *
+ * @param[in] ntp       the thread switched in (a @p thread_t)
+ * @param[in] otp       the thread switched out (a @p thread_t)
+ *
+ * @note    Called by @p TIMESTAMPS_CONTEXT_SWITCH_HOOK, with the kernel locked.
+ *
+ * @special
+ */
 void tuContextSwitchHook(void *ntp, void *otp) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   const thread_t *in = (const thread_t *)ntp;
@@ -466,6 +511,17 @@ TU_COLD static void tu_irq_leave_slow(void) {
 }
 #endif
 
+/**
+ * @brief   Records that an interrupt handler begins.
+ *
+ * @param[in,out] id    the handler's own id variable, set on its first entry
+ * @param[in] name      the handler's name (its function name)
+ *
+ * @note    Called by @p TIMESTAMPS_IRQ_PROLOGUE_HOOK; does nothing without
+ * @p THREADS_TIMESTAMPS_IRQ.
+ *
+ * @special
+ */
 void tuIrqEnterHook(uint8_t *id, const char *name) {
 #if TU_IRQ
   size_t i;
@@ -486,6 +542,14 @@ void tuIrqEnterHook(uint8_t *id, const char *name) {
 #endif
 }
 
+/**
+ * @brief   Records that the innermost interrupt handler under way ends.
+ *
+ * @note    Called by @p TIMESTAMPS_IRQ_EPILOGUE_HOOK; does nothing without
+ * @p THREADS_TIMESTAMPS_IRQ.
+ *
+ * @special
+ */
 void tuIrqLeaveHook(void) {
 #if TU_IRQ
   port_lock_from_isr();
@@ -497,18 +561,44 @@ void tuIrqLeaveHook(void) {
 #endif
 }
 
+/**
+ * @brief   Records that the CPU goes idle.
+ *
+ * @note    Called by @p TIMESTAMPS_IDLE_ENTER_HOOK; does nothing without
+ * @p THREADS_TIMESTAMPS_SLEEP.
+ *
+ * @special
+ */
 void tuIdleEnterHook(void) {
 #if TU_SLEEP
   tu_event(TU_EV_SLEEP, 0, 0);
 #endif
 }
 
+/**
+ * @brief   Records that the CPU leaves idle.
+ *
+ * @note    Called by @p TIMESTAMPS_IDLE_LEAVE_HOOK; does nothing without
+ * @p THREADS_TIMESTAMPS_SLEEP.
+ *
+ * @special
+ */
 void tuIdleLeaveHook(void) {
 #if TU_SLEEP
   tu_event(TU_EV_WAKE, 0, 0);
 #endif
 }
 
+/**
+ * @brief   Records that a thread is made ready (its wake-up).
+ *
+ * @param[in] ntp       the thread made ready (a @p thread_t)
+ *
+ * @note    Called by @p TIMESTAMPS_READY_HOOK (ChibiOS/RT 7 and later); does nothing
+ * without @p THREADS_TIMESTAMPS_READY.
+ *
+ * @special
+ */
 void tuThreadReadyHook(void *ntp) {
 #if TU_READY
   thread_t *tp = (thread_t *)ntp;
@@ -526,6 +616,13 @@ void tuThreadReadyHook(void *ntp) {
 #endif
 }
 
+/**
+ * @brief   Forgets every thread and empties the log, back to the state at boot.
+ *
+ * @note    Only for host programs and tests that restart a simulated kernel.
+ *
+ * @api
+ */
 void tuResetState(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   uint8_t i;
@@ -579,6 +676,18 @@ void tuResetState(void) {
 #endif
 }
 
+/**
+ * @brief   Appends an entry to the log as given.
+ *
+ * @param[in] record    the record word
+ * @param[in] counter   the realtime counter's value (with @p THREADS_TIMESTAMPS_CYCLES)
+ * @param[in] a         the payload's first word, when the kind has one
+ * @param[in] b         the payload's second word, when the kind has one
+ *
+ * @note    Only for host programs that re-encode saved logs; never on a board.
+ *
+ * @api
+ */
 void tuReplayEntry(uint32_t record, uint32_t counter, uint32_t a, uint32_t b) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chSysLock();
@@ -601,26 +710,52 @@ void tuReplayEntry(uint32_t record, uint32_t counter, uint32_t a, uint32_t b) {
 #endif
 }
 
+/**
+ * @brief   The calling thread is logged from now on.
+ *
+ * @api
+ */
 void tuLogThisThread(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chThdGetSelfX()->log_this_thread = 1U;
 #endif
 }
 
+/**
+ * @brief   The calling thread is no longer logged.
+ *
+ * @api
+ */
 void tuDontLogThisThread(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chThdGetSelfX()->log_this_thread = 0U;
 #endif
 }
 
+/**
+ * @brief   Threads created from now on are logged.
+ *
+ * @note    Callable before @p chSysInit().
+ *
+ * @api
+ */
 void tuLogNextCreatedThreads(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_log_setting = 1U;
 #endif
 }
 
+/**
+ * @brief   Threads created from now on are not logged.
+ *
+ * @note    Callable before @p chSysInit().
+ *
+ * @api
+ */
 void tuDontLogNextCreatedThreads(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_log_setting = 0U;
 #endif
 }
+
+/** @} */

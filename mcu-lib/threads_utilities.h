@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: stack and CPU usage of the threads, and a log of the context switches
- * (the "timestamps") read through the ChibiOS shell.
+/**
+ * @file    threads_utilities.h
+ * @brief   Threads utilities: stack and CPU usage of the threads, and a log of the context switches
+ *          (the "timestamps") read through the ChibiOS shell.
  *
+ * @details
  * The timestamps log works like an oscilloscope: in run mode the switches are recorded
  * continuously in a circular buffer; once a trigger is set (from the shell, from code or from
  * an interrupt), recording continues until about half of the buffer holds records taken after
@@ -10,6 +12,9 @@
  *
  * Cost: the context-switch hook does constant work whatever the number of threads; numbering
  * work is done when a thread exits.
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #ifndef THREADS_UTILITIES_H
@@ -267,3 +272,5 @@ void tuCmdThreadsRecord(BaseSequentialStream *chp, int argc, char *argv[]);
 #endif
 
 #endif /* THREADS_UTILITIES_H */
+
+/** @} */

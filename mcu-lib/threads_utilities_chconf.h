@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Kernel hooks of the threads utilities library. Include from chconf.h, before
- * CH_CFG_THREAD_EXTRA_FIELDS:
- *
+/**
+ * @file    threads_utilities_chconf.h
+ * @brief   Threads utilities: the kernel hooks, and the options the library is built with.
+ * @details Include from chconf.h, before CH_CFG_THREAD_EXTRA_FIELDS:
+ * @code
  *   #define TIMESTAMPS_INCLUDE
  *   #include "threads_utilities_chconf.h"
+ * @endcode
+ *          then place the four macros in the matching kernel hooks (see README.md), and the
+ *          event macros in theirs when the event options are on. The options come from the
+ *          makefile (threads_utilities.mk) or from tuconf.h (see templates/tuconf.h).
  *
- * then place the four macros in the matching kernel hooks (see README.md), and the event
- * macros in theirs when the event options are on.
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #ifndef THREADS_UTILITIES_CHCONF_H
@@ -139,3 +144,5 @@ void tuThreadReadyHook(void *tp);
 #endif /* TIMESTAMPS_INCLUDE */
 
 #endif /* THREADS_UTILITIES_CHCONF_H */
+
+/** @} */

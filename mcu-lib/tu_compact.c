@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: the compact encoding of the log (dump version 3, threads_record).
+/**
+ * @file    tu_compact.c
+ * @brief   Threads utilities: the compact encoding of the log (dump version 3, threads_record).
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #include "tu_internal.h"
@@ -391,3 +395,5 @@ uint32_t tu_print_compact(BaseSequentialStream *out, tu_span_t *span) {
 }
 
 #endif /* ENABLE_THREADS_TIMESTAMPS */
+
+/** @} */

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: the reader of the log, and the replies that print it (threads_dump,
- * threads_timestamps), the thread statistics (threads_stat, threads_uc).
+/**
+ * @file    tu_dump.c
+ * @brief   Threads utilities: the reader of the log, and the replies that print it (threads_dump,
+ *          threads_timestamps), the thread statistics (threads_stat, threads_uc).
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #include "tu_internal.h"
@@ -198,6 +202,15 @@ void tu_snapshot_span(tu_span_t *span) {
 
 /********************                PUBLIC FUNCTIONS              ********************/
 
+/**
+ * @brief   Prints the share of time used by each thread.
+ *
+ * @param[in] out       the stream printed to
+ *
+ * @note    Needs @p CH_DBG_STATISTICS and @p CH_CFG_USE_REGISTRY.
+ *
+ * @api
+ */
 void tuPrintUcUsage(BaseSequentialStream *out) {
 #if (CH_DBG_STATISTICS == TRUE) && (CH_CFG_USE_REGISTRY == TRUE)
   thread_t *tp;
@@ -233,6 +246,15 @@ void tuPrintUcUsage(BaseSequentialStream *out) {
 #endif
 }
 
+/**
+ * @brief   Prints the stack usage of the threads.
+ *
+ * @param[in] out       the stream printed to
+ *
+ * @note    Needs @p CH_CFG_USE_REGISTRY; the "used" column needs @p CH_DBG_FILL_THREADS.
+ *
+ * @api
+ */
 void tuPrintStatThreads(BaseSequentialStream *out) {
 #if CH_CFG_USE_REGISTRY == TRUE
   static const char *const states[] = { CH_STATE_NAMES };
@@ -281,6 +303,15 @@ void tuPrintStatThreads(BaseSequentialStream *out) {
 #endif
 }
 
+/**
+ * @brief   Prints the log's switches, oldest first (the reply of threads_timestamps).
+ *
+ * @param[in] out       the stream printed to
+ *
+ * @note    The log is paused while it is printed.
+ *
+ * @api
+ */
 void tuPrintTimestamps(BaseSequentialStream *out) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_span_t span;
@@ -548,6 +579,16 @@ uint8_t tu_print_dump(BaseSequentialStream *out, int compact) {
 }
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
+/**
+ * @brief   Prints a dump: a header, the thread list and the log, taken together.
+ *
+ * @param[in] out       the stream printed to
+ *
+ * @details The reply of threads_dump (dump version 1, or 2 with any event option; see
+ *          WIRE-FORMAT.md). The log is paused while it is printed, so the parts agree.
+ *
+ * @api
+ */
 void tuPrintDump(BaseSequentialStream *out) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   (void)tu_print_dump(out, TU_DUMP_TEXT);
@@ -556,6 +597,15 @@ void tuPrintDump(BaseSequentialStream *out) {
 #endif
 }
 
+/**
+ * @brief   Prints a dump with the log in the compact encoding (dump version 3).
+ *
+ * @param[in] out       the stream printed to
+ *
+ * @details The reply of threads_dump_compact: about 20 times fewer bytes, for slow links.
+ *
+ * @api
+ */
 void tuPrintDumpCompact(BaseSequentialStream *out) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   (void)tu_print_dump(out, TU_DUMP_COMPACT);
@@ -563,3 +613,5 @@ void tuPrintDumpCompact(BaseSequentialStream *out) {
   chprintf(out, "%s", tu_no_timestamps_message);
 #endif
 }
+
+/** @} */

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: the name table, the interrupt handlers only counted, and the user
- * events (markers and states).
+/**
+ * @file    tu_events.c
+ * @brief   Threads utilities: the name table, the interrupt handlers only counted, and the user
+ *          events (markers and states).
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #include "tu_internal.h"
@@ -51,6 +55,17 @@ tuname_t tu_register_name(const char *name, uint8_t kind) {
 #endif /* TU_NAMES */
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
+/**
+ * @brief   Counts the interrupt handler @p name from now on instead of logging it.
+ *
+ * @param[in] name      the handler's name (its function name, as the IRQ hooks see it)
+ * @return              0, or -1 when the name table is full or handlers are not recorded.
+ *
+ * @details Meant for the handler of the link that carries the shell, which would fill a
+ *          recording with its own output. Its calls are reported in "Counted handler:" lines.
+ *
+ * @api
+ */
 int tuIrqIgnore(const char *name) {
 #if TU_IRQ
   int done = -1;
@@ -96,30 +111,90 @@ static tuname_t tu_register_i(const char *name, uint8_t kind) {
 #define tu_register_i(name, kind) ((void)(name), (tuname_t)0)
 #endif
 
+/**
+ * @brief   Registers a marker name.
+ *
+ * @param[in] name      the marker's name, kept by pointer
+ * @return              its id, or 0 when the name table is full (calls with 0 do nothing).
+ *
+ * @note    Registering the same name again returns the same id.
+ *
+ * @api
+ */
 tuname_t tuRegisterMarker(const char *name) {
   return tu_register(name, TU_NAME_MARKER);
 }
 
+/**
+ * @brief   Registers a state channel name.
+ *
+ * @param[in] name      the channel's name, kept by pointer
+ * @return              its id, or 0 when the name table is full (calls with 0 do nothing).
+ *
+ * @api
+ */
 tuname_t tuRegisterChannel(const char *name) {
   return tu_register(name, TU_NAME_CHANNEL);
 }
 
+/**
+ * @brief   Registers a state name.
+ *
+ * @param[in] name      the state's name, kept by pointer
+ * @return              its id, or 0 when the name table is full (calls with 0 do nothing).
+ *
+ * @api
+ */
 tuname_t tuRegisterState(const char *name) {
   return tu_register(name, TU_NAME_STATE);
 }
 
+/**
+ * @brief   Registers a marker name, from a locked context.
+ *
+ * @param[in] name      the marker's name, kept by pointer
+ * @return              its id, or 0 when the name table is full.
+ *
+ * @iclass
+ */
 tuname_t tuRegisterMarkerI(const char *name) {
   return tu_register_i(name, TU_NAME_MARKER);
 }
 
+/**
+ * @brief   Registers a state channel name, from a locked context.
+ *
+ * @param[in] name      the channel's name, kept by pointer
+ * @return              its id, or 0 when the name table is full.
+ *
+ * @iclass
+ */
 tuname_t tuRegisterChannelI(const char *name) {
   return tu_register_i(name, TU_NAME_CHANNEL);
 }
 
+/**
+ * @brief   Registers a state name, from a locked context.
+ *
+ * @param[in] name      the state's name, kept by pointer
+ * @return              its id, or 0 when the name table is full.
+ *
+ * @iclass
+ */
 tuname_t tuRegisterStateI(const char *name) {
   return tu_register_i(name, TU_NAME_STATE);
 }
 
+/**
+ * @brief   Records an instant marker with a value, from a locked context.
+ *
+ * @param[in] marker    the marker's id (0: nothing is recorded)
+ * @param[in] value     the value it carries
+ *
+ * @note    Meets a marker condition (@p TU_WHEN_MARKER) set on it.
+ *
+ * @iclass
+ */
 void tuMarkerI(tuname_t marker, uint32_t value) {
 #if TU_USER
   chDbgCheckClassI();
@@ -137,6 +212,16 @@ void tuMarkerI(tuname_t marker, uint32_t value) {
 #endif
 }
 
+/**
+ * @brief   A state begins on a channel, from a locked context.
+ *
+ * @param[in] channel   the channel's id (0: nothing is recorded)
+ * @param[in] state     the state's id
+ *
+ * @note    States nest: it begins above the states already begun on the channel.
+ *
+ * @iclass
+ */
 void tuStateBeginI(tuname_t channel, tuname_t state) {
 #if TU_USER
   chDbgCheckClassI();
@@ -148,6 +233,13 @@ void tuStateBeginI(tuname_t channel, tuname_t state) {
 #endif
 }
 
+/**
+ * @brief   The newest state of a channel ends, from a locked context.
+ *
+ * @param[in] channel   the channel's id (0: nothing is recorded)
+ *
+ * @iclass
+ */
 void tuStateEndI(tuname_t channel) {
 #if TU_USER
   chDbgCheckClassI();
@@ -158,20 +250,45 @@ void tuStateEndI(tuname_t channel) {
 #endif
 }
 
+/**
+ * @brief   Records an instant marker with a value.
+ *
+ * @param[in] marker    the marker's id (0: nothing is recorded)
+ * @param[in] value     the value it carries
+ *
+ * @api
+ */
 void tuMarker(tuname_t marker, uint32_t value) {
   chSysLock();
   tuMarkerI(marker, value);
   chSysUnlock();
 }
 
+/**
+ * @brief   A state begins on a channel.
+ *
+ * @param[in] channel   the channel's id (0: nothing is recorded)
+ * @param[in] state     the state's id
+ *
+ * @api
+ */
 void tuStateBegin(tuname_t channel, tuname_t state) {
   chSysLock();
   tuStateBeginI(channel, state);
   chSysUnlock();
 }
 
+/**
+ * @brief   The newest state of a channel ends.
+ *
+ * @param[in] channel   the channel's id (0: nothing is recorded)
+ *
+ * @api
+ */
 void tuStateEnd(tuname_t channel) {
   chSysLock();
   tuStateEndI(channel);
   chSysUnlock();
 }
+
+/** @} */

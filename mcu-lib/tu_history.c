@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: the numbered threads and the exited-thread history, the exits held
- * while the numbers are held, the pauses of the log, and the thread list.
+/**
+ * @file    tu_history.c
+ * @brief   Threads utilities: the numbered threads and the exited-thread history, the exits held
+ *          while the numbers are held, the pauses of the log, and the thread list.
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #include "tu_internal.h"
@@ -308,6 +312,15 @@ uint8_t tu_print_list(BaseSequentialStream *out, int history, int legacy) {
 
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
+/**
+ * @brief   Prints the live threads in creation order, then the exited threads still in the log.
+ *
+ * @param[in] out       the stream printed to
+ *
+ * @details The reply of threads_list, byte for byte the original library's.
+ *
+ * @api
+ */
 void tuPrintListThreads(BaseSequentialStream *out) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   tu_hold(0);
@@ -325,3 +338,5 @@ void tuPrintListThreads(BaseSequentialStream *out) {
   (void)out;
 #endif
 }
+
+/** @} */

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: what the files of the library share (not for users, who include
- * threads_utilities.h): the layout of the log, the state the hooks write and the shell
- * thread reads, and the writer's inline fast path.
+/**
+ * @file    tu_internal.h
+ * @brief   Threads utilities: what the files of the library share (not for users, who include
+ *          threads_utilities.h): the layout of the log, the state the hooks write and the shell
+ *          thread reads, and the writer's inline fast path.
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #ifndef TU_INTERNAL_H
@@ -582,3 +586,5 @@ extern const char tu_no_timestamps_message[];
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
 #endif /* TU_INTERNAL_H */
+
+/** @} */

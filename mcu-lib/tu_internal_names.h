@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: the names the files of the library share, each given the prefix
- * TU_INTERNAL_PREFIX. Only for a host program that links several builds of the library into
- * one program (each build with its own prefix, and its public names renamed as well); a
- * board never defines TU_INTERNAL_PREFIX. A name missing here makes such a link fail
- * (defined twice).
+/**
+ * @file    tu_internal_names.h
+ * @brief   Threads utilities: the names the files of the library share, prefixed.
+ * @details Each name gets the prefix TU_INTERNAL_PREFIX. Only for a host program that links
+ *          several builds of the library into one program (each build with its own prefix,
+ *          and its public names renamed as well); a board never defines TU_INTERNAL_PREFIX.
+ *          A name missing here makes such a link fail (defined twice).
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #ifndef TU_INTERNAL_NAMES_H
@@ -120,3 +124,5 @@
 #define tu_zlog_init             TU_INTERNAL_NAME(tu_zlog_init)
 
 #endif /* TU_INTERNAL_NAMES_H */
+
+/** @} */

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: continuous recording (threads_record).
+/**
+ * @file    tu_record.c
+ * @brief   Threads utilities: continuous recording (threads_record).
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #include "tu_internal.h"
@@ -391,6 +395,18 @@ static void tu_rec_end(BaseSequentialStream *out) {
 
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
+/**
+ * @brief   Begins a continuous recording: prints its header.
+ *
+ * @param[in] out       the stream printed to
+ * @param[in] events    0: the switches at tick resolution; else every entry with its counter
+ * @return              1 when the recording began, 0 when none can start (one is under way, or
+ *                      recording is not built in).
+ *
+ * @details Then call tuRecordPoll() every tuRecordPollMs() milliseconds (see WIRE-FORMAT.md).
+ *
+ * @api
+ */
 int tuRecordBegin(BaseSequentialStream *out, int events) {
 #if TU_RECORD
   uint8_t listed;
@@ -439,6 +455,19 @@ int tuRecordBegin(BaseSequentialStream *out, int events) {
 #endif
 }
 
+/**
+ * @brief   Streams what the log holds beyond the recording's reader.
+ *
+ * @param[in] out       the stream printed to
+ * @param[in] input     the bytes the host sent since the last poll
+ * @param[in] n         their number
+ * @return              1 while the recording goes on, 0 once it ended (its end line printed).
+ *
+ * @details The recording ends at the host's stop byte (@p THREADS_RECORD_STOP_BYTE) or after
+ *          @p THREADS_RECORD_SILENCE_MS without a byte from the host.
+ *
+ * @api
+ */
 int tuRecordPoll(BaseSequentialStream *out, const uint8_t *input, size_t n) {
 #if TU_RECORD
   systime_t now = chVTGetSystemTimeX();
@@ -499,6 +528,14 @@ int tuRecordPoll(BaseSequentialStream *out, const uint8_t *input, size_t n) {
 #endif
 }
 
+/**
+ * @brief   Milliseconds until the next tuRecordPoll() is due.
+ *
+ * @return              @p THREADS_RECORD_BUSY_POLL_MS while bytes wait for the link, else
+ *                      @p THREADS_RECORD_POLL_MS.
+ *
+ * @api
+ */
 uint32_t tuRecordPollMs(void) {
 #if TU_RECORD
   /* Bytes left for the link: poll again soon, so that a small output queue is kept fed
@@ -508,3 +545,5 @@ uint32_t tuRecordPollMs(void) {
 #endif
   return THREADS_RECORD_POLL_MS;
 }
+
+/** @} */

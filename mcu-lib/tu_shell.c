@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: the shell commands.
+/**
+ * @file    tu_shell.c
+ * @brief   Threads utilities: the shell commands.
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #include "tu_internal.h"
@@ -16,12 +20,30 @@ static int tu_no_arguments(BaseSequentialStream *chp, int argc, const char *name
   return 1;
 }
 
+/**
+ * @brief   Shell command threads_list.
+ *
+ * @param[in] chp       the shell's stream
+ * @param[in] argc      the number of arguments
+ * @param[in] argv      the arguments
+ *
+ * @api
+ */
 void tuCmdThreadsList(BaseSequentialStream *chp, int argc, char *argv[]) {
   (void)argv;
   if (tu_no_arguments(chp, argc, "threads_list"))
     tuPrintListThreads(chp);
 }
 
+/**
+ * @brief   Shell command threads_timestamps_trigger: sets the trigger.
+ *
+ * @param[in] chp       the shell's stream
+ * @param[in] argc      the number of arguments
+ * @param[in] argv      the arguments
+ *
+ * @api
+ */
 void tuCmdThreadsTimestampsTrigger(BaseSequentialStream *chp, int argc, char *argv[]) {
   (void)argv;
   if (!tu_no_arguments(chp, argc, "threads_timestamps_trigger"))
@@ -43,6 +65,15 @@ void tuCmdThreadsTimestampsTrigger(BaseSequentialStream *chp, int argc, char *ar
 #endif
 }
 
+/**
+ * @brief   Shell command threads_timestamps_run: back to run mode.
+ *
+ * @param[in] chp       the shell's stream
+ * @param[in] argc      the number of arguments
+ * @param[in] argv      the arguments
+ *
+ * @api
+ */
 void tuCmdThreadsTimestampsRun(BaseSequentialStream *chp, int argc, char *argv[]) {
   (void)argv;
   if (!tu_no_arguments(chp, argc, "threads_timestamps_run"))
@@ -55,24 +86,62 @@ void tuCmdThreadsTimestampsRun(BaseSequentialStream *chp, int argc, char *argv[]
 #endif
 }
 
+/**
+ * @brief   Shell command threads_timestamps: the log's switches.
+ *
+ * @param[in] chp       the shell's stream
+ * @param[in] argc      the number of arguments
+ * @param[in] argv      the arguments
+ *
+ * @api
+ */
 void tuCmdThreadsTimestamps(BaseSequentialStream *chp, int argc, char *argv[]) {
   (void)argv;
   if (tu_no_arguments(chp, argc, "threads_timestamps"))
     tuPrintTimestamps(chp);
 }
 
+/**
+ * @brief   Shell command threads_dump.
+ *
+ * @param[in] chp       the shell's stream
+ * @param[in] argc      the number of arguments
+ * @param[in] argv      the arguments
+ *
+ * @api
+ */
 void tuCmdThreadsDump(BaseSequentialStream *chp, int argc, char *argv[]) {
   (void)argv;
   if (tu_no_arguments(chp, argc, "threads_dump"))
     tuPrintDump(chp);
 }
 
+/**
+ * @brief   Shell command threads_dump_compact.
+ *
+ * @param[in] chp       the shell's stream
+ * @param[in] argc      the number of arguments
+ * @param[in] argv      the arguments
+ *
+ * @api
+ */
 void tuCmdThreadsDumpCompact(BaseSequentialStream *chp, int argc, char *argv[]) {
   (void)argv;
   if (tu_no_arguments(chp, argc, "threads_dump_compact"))
     tuPrintDumpCompact(chp);
 }
 
+/**
+ * @brief   Shell command threads_record [events]: streams the log until the host stops it.
+ *
+ * @param[in] chp       the shell's stream
+ * @param[in] argc      the number of arguments
+ * @param[in] argv      the arguments
+ *
+ * @note    Needs @p THREADS_TIMESTAMPS_RECORD.
+ *
+ * @api
+ */
 void tuCmdThreadsRecord(BaseSequentialStream *chp, int argc, char *argv[]) {
   int events = argc == 1 && strcmp(argv[0], "events") == 0;
 
@@ -165,6 +234,17 @@ static int tu_when_parse(int argc, char *argv[], unsigned *w, uint32_t *limit, c
 }
 #endif
 
+/**
+ * @brief   Shell command threads_trigger_when: sets, shows or removes a condition trigger.
+ *
+ * @param[in] chp       the shell's stream
+ * @param[in] argc      the number of arguments
+ * @param[in] argv      the arguments
+ *
+ * @note    Needs @p THREADS_TIMESTAMPS_CONDITIONS.
+ *
+ * @api
+ */
 void tuCmdThreadsTriggerWhen(BaseSequentialStream *chp, int argc, char *argv[]) {
 #if TU_CONDITIONS
   uint32_t limit = TU_ANY_VALUE;
@@ -191,14 +271,34 @@ void tuCmdThreadsTriggerWhen(BaseSequentialStream *chp, int argc, char *argv[]) 
 #endif
 }
 
+/**
+ * @brief   Shell command threads_stat: the stack usage of the threads.
+ *
+ * @param[in] chp       the shell's stream
+ * @param[in] argc      the number of arguments
+ * @param[in] argv      the arguments
+ *
+ * @api
+ */
 void tuCmdThreadsStat(BaseSequentialStream *chp, int argc, char *argv[]) {
   (void)argc;
   (void)argv;
   tuPrintStatThreads(chp);
 }
 
+/**
+ * @brief   Shell command threads_uc: the share of time of the threads.
+ *
+ * @param[in] chp       the shell's stream
+ * @param[in] argc      the number of arguments
+ * @param[in] argv      the arguments
+ *
+ * @api
+ */
 void tuCmdThreadsUc(BaseSequentialStream *chp, int argc, char *argv[]) {
   (void)argc;
   (void)argv;
   tuPrintUcUsage(chp);
 }
+
+/** @} */

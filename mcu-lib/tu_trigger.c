@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: the trigger, run mode, and the condition triggers.
+/**
+ * @file    tu_trigger.c
+ * @brief   Threads utilities: the trigger, run mode, and the condition triggers.
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #include "tu_internal.h"
@@ -75,6 +79,17 @@ TU_COLD void tu_check_irq(void) {
 
 #endif /* ENABLE_THREADS_TIMESTAMPS */
 
+/**
+ * @brief   Sets the trigger, from a locked context or an interrupt handler.
+ *
+ * @param[in] trigger_name the trigger's name, kept by pointer
+ * @return              the name of the trigger in effect (an earlier one stays).
+ *
+ * @details The log goes on until about half of it holds entries after the trigger, then
+ *          freezes until run mode.
+ *
+ * @iclass
+ */
 const char *tuSetTriggerI(const char *trigger_name) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chDbgCheckClassI();
@@ -117,6 +132,14 @@ const char *tu_set_trigger(const char *trigger_name) {
 }
 #endif
 
+/**
+ * @brief   Sets the trigger.
+ *
+ * @param[in] trigger_name the trigger's name, kept by pointer
+ * @return              the name of the trigger in effect (an earlier one stays).
+ *
+ * @api
+ */
 const char *tuSetTrigger(const char *trigger_name) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   const char *name;
@@ -131,6 +154,13 @@ const char *tuSetTrigger(const char *trigger_name) {
 #endif
 }
 
+/**
+ * @brief   Back to run mode, from a locked context: removes the trigger and empties the log.
+ *
+ * @note    Does nothing when no trigger is set.
+ *
+ * @iclass
+ */
 void tuResetTriggerI(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chDbgCheckClassI();
@@ -153,6 +183,13 @@ void tuResetTriggerI(void) {
 #endif
 }
 
+/**
+ * @brief   Back to run mode: removes the trigger and empties the log.
+ *
+ * @note    Does nothing when no trigger is set.
+ *
+ * @api
+ */
 void tuResetTrigger(void) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
   chSysLock();
@@ -245,6 +282,19 @@ static void tu_when_forget_wakeups(void) {
 }
 #endif /* TU_CONDITIONS */
 
+/**
+ * @brief   Sets a condition trigger: the first event that meets it sets the trigger.
+ *
+ * @param[in] what      the condition's kind (@p TU_WHEN_OFF removes it)
+ * @param[in] limit     microseconds (latency, run, irq), or the marker's value or
+ *                      @p TU_ANY_VALUE
+ * @param[in] name      the thread, handler or marker it is restricted to; NULL: any (copied)
+ * @return              0, or -1 when the condition cannot be set here.
+ *
+ * @note    Needs @p THREADS_TIMESTAMPS_CONDITIONS.
+ *
+ * @api
+ */
 int tuTriggerWhen(tu_when_t what, uint32_t limit, const char *name) {
 #if TU_CONDITIONS
   char text[sizeof tu_when_text];
@@ -280,3 +330,5 @@ int tuTriggerWhen(tu_when_t what, uint32_t limit, const char *name) {
   return -1;
 #endif
 }
+
+/** @} */
