@@ -18,6 +18,14 @@
 #ifndef THREADS_UTILITIES_CHCONF_H
 #define THREADS_UTILITIES_CHCONF_H
 
+/* The firmware's options (a copy of templates/tuconf.h), when the compiler finds one; an
+ * option given on the command line (-D, from the makefile's variables) wins over it. */
+#if defined(__has_include)
+#if __has_include("tuconf.h")
+#include "tuconf.h"
+#endif
+#endif
+
 /* Event options, each set to 1 by its makefile variable (threads_utilities.mk). They need
  * the timestamps log (ENABLE_THREADS_TIMESTAMPS). */
 #if defined(ENABLE_THREADS_TIMESTAMPS) && defined(THREADS_TIMESTAMPS_CYCLES) && THREADS_TIMESTAMPS_CYCLES

@@ -65,6 +65,15 @@
 
 #ifdef ENABLE_THREADS_TIMESTAMPS
 
+/* The defaults of templates/tuconf.h, for a build that sets neither the makefile's variable
+ * nor tuconf.h. */
+#ifndef THREADS_TIMESTAMPS_LOG_SIZE
+#define THREADS_TIMESTAMPS_LOG_SIZE 3000
+#endif
+#ifndef THREADS_TIMESTAMPS_DEFAULT_LOG
+#define THREADS_TIMESTAMPS_DEFAULT_LOG false
+#endif
+
 /* Room of the log array. Equal to THREADS_TIMESTAMPS_LOG_SIZE on a board; a host program may
  * define a larger room and make THREADS_TIMESTAMPS_LOG_SIZE a variable no larger than it. */
 #ifndef THREADS_TIMESTAMPS_LOG_CAPACITY
