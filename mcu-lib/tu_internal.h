@@ -65,8 +65,10 @@
 
 #ifdef ENABLE_THREADS_TIMESTAMPS
 
-/* The defaults of templates/tuconf.h, for a build that sets neither the makefile's variable
- * nor tuconf.h. */
+/**
+ * @brief   The defaults of templates/tuconf.h, for a build that sets neither the makefile's
+ *          variable nor tuconf.h.
+ */
 #ifndef THREADS_TIMESTAMPS_LOG_SIZE
 #define THREADS_TIMESTAMPS_LOG_SIZE 3000
 #endif
@@ -74,8 +76,11 @@
 #define THREADS_TIMESTAMPS_DEFAULT_LOG false
 #endif
 
-/* Room of the log array. Equal to THREADS_TIMESTAMPS_LOG_SIZE on a board; a host program may
- * define a larger room and make THREADS_TIMESTAMPS_LOG_SIZE a variable no larger than it. */
+/**
+ * @brief   Room of the log array. Equal to THREADS_TIMESTAMPS_LOG_SIZE on a board; a host
+ *          program may define a larger room and make THREADS_TIMESTAMPS_LOG_SIZE a variable no
+ *          larger than it.
+ */
 #ifndef THREADS_TIMESTAMPS_LOG_CAPACITY
 #define THREADS_TIMESTAMPS_LOG_CAPACITY THREADS_TIMESTAMPS_LOG_SIZE
 #endif
@@ -94,7 +99,9 @@
 #error "THREADS_TIMESTAMPS_MAX_THREADS must be between 2 and 63 (62 with events)"
 #endif
 
-/* Exited threads remembered while their exit record is in the log. */
+/**
+ * @brief   Exited threads remembered while their exit record is in the log.
+ */
 #ifndef THREADS_TIMESTAMPS_MAX_DELETED
 #define THREADS_TIMESTAMPS_MAX_DELETED 64
 #endif
@@ -102,7 +109,9 @@
 #error "THREADS_TIMESTAMPS_MAX_DELETED must be between 1 and 255"
 #endif
 
-/* Pauses remembered (those during which switches were dropped), newest kept. */
+/**
+ * @brief   Pauses remembered (those during which switches were dropped), newest kept.
+ */
 #ifndef THREADS_TIMESTAMPS_MAX_PAUSES
 #define THREADS_TIMESTAMPS_MAX_PAUSES 8
 #endif
@@ -135,9 +144,12 @@
 #define TU_FLAG_DYNAMIC 0x02U
 #define TU_FLAG_COPIED  0x04U /* the name is the entry's copy (a dynamic thread's) */
 
-/* An exited dynamic thread's memory, where its name may be, can be reused: its name is kept
- * as a pointer when it lies in constant storage (TU_NAME_IS_CONSTANT), else as a copy of up to
- * THREADS_TIMESTAMPS_NAME_COPY - 1 characters taken at its exit; with 0, not kept. */
+/**
+ * @brief   An exited dynamic thread's memory, where its name may be, can be reused: its name is
+ *          kept as a pointer when it lies in constant storage (TU_NAME_IS_CONSTANT), else as a
+ *          copy of up to THREADS_TIMESTAMPS_NAME_COPY - 1 characters taken at its exit; with 0,
+ *          not kept.
+ */
 #ifndef THREADS_TIMESTAMPS_NAME_COPY
 #define THREADS_TIMESTAMPS_NAME_COPY 12
 #endif
@@ -146,9 +158,11 @@
 #endif
 #define TU_NAME_ROOM (THREADS_TIMESTAMPS_NAME_COPY > 0 ? THREADS_TIMESTAMPS_NAME_COPY : 1)
 
-/* Whether @p lies in constant storage. THREADS_TIMESTAMPS_NAME_IS_CONSTANT(p) may say it; on
- * Cortex-M with GCC, the .rodata section of ChibiOS's linker scripts (its bounds are weak:
- * a script without them makes every name a copy). */
+/**
+ * @brief   Whether @p lies in constant storage. THREADS_TIMESTAMPS_NAME_IS_CONSTANT(p) may say
+ *          it; on Cortex-M with GCC, the .rodata section of ChibiOS's linker scripts (its
+ *          bounds are weak: a script without them makes every name a copy).
+ */
 #if defined(THREADS_TIMESTAMPS_NAME_IS_CONSTANT)
 #define TU_NAME_IS_CONSTANT(p) THREADS_TIMESTAMPS_NAME_IS_CONSTANT(p)
 #elif defined(__GNUC__) && defined(__arm__) && defined(__ARM_ARCH_PROFILE) && \
@@ -339,13 +353,16 @@ extern uint32_t tu_names_refused;
 #define TU_IRQ_OTHER tu_dynamic_name
 extern const char *tu_irq_fast[THREADS_TIMESTAMPS_MAX_NAMES + 1];
 
-/* Handlers only counted, not logged (tuIrqIgnore(), THREADS_TIMESTAMPS_IRQ_IGNORE): typically
- * the one of the link that carries the shell, which runs for every byte the board sends, so a
- * recording would log its own output. Indexed by id - 1: whether it is counted only, and its
- * calls since it was named. Such a handler takes the slow path (its tu_irq_fast entry is
- * TU_IRQ_OTHER); while one is under way, tu_irq_skip has a bit per nesting level (1: counted
- * only), innermost lowest, and the writer's window is shut, so that its leave takes the slow
- * path too. The fast paths of the other handlers do not change. */
+/**
+ * @brief   Handlers only counted, not logged (tuIrqIgnore(), THREADS_TIMESTAMPS_IRQ_IGNORE):
+ *          typically the one of the link that carries the shell, which runs for every byte the
+ *          board sends, so a recording would log its own output. Indexed by id - 1: whether it
+ *          is counted only, and its calls since it was named. Such a handler takes the slow
+ *          path (its tu_irq_fast entry is TU_IRQ_OTHER); while one is under way, tu_irq_skip
+ *          has a bit per nesting level (1: counted only), innermost lowest, and the writer's
+ *          window is shut, so that its leave takes the slow path too. The fast paths of the
+ *          other handlers do not change.
+ */
 #if !defined(THREADS_TIMESTAMPS_IRQ_IGNORE) && defined(PORT_ARCHITECTURE_SIMIA32)
 /* The RT-Posix simulator's serial driver: polled at every turn of the idle loop. */
 #define THREADS_TIMESTAMPS_IRQ_IGNORE "sd_lld_interrupt_pending"
