@@ -380,7 +380,7 @@ void tu_zlog_add(BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e) {
 
 /* Prints the entries of @span in the compact encoding; fills its checksum (as dump version 2
  * computes it) and returns the number of lines. */
-uint32_t tu_print_compact(BaseSequentialStream *out, tu_span_t *span) {
+TU_NOINLINE uint32_t tu_print_compact(BaseSequentialStream *out, tu_span_t *span) {
   uint32_t pos = span->first, left = span->count;
   tu_zlog_t l;
   tu_entry_t e;

@@ -98,7 +98,7 @@ uint32_t tu_count_entries(const tu_span_t *span) {
  * entry with its counter value, and the checksum over each entry's words (record word,
  * counter, payload A and B when the kind has them); otherwise only the switches, as
  * threads_timestamps always printed them. */
-void tu_print_records(BaseSequentialStream *out, tu_span_t *span, int all) {
+static void tu_print_records(BaseSequentialStream *out, tu_span_t *span, int all) {
   uint32_t pos = span->first, left = span->count;
   uint32_t hash = 2166136261U;
   tu_entry_t e;
@@ -170,7 +170,7 @@ void tu_print_records(BaseSequentialStream *out, tu_span_t *span, int all) {
 }
 #else
 /* Prints the records of the log; the caller paused the log. */
-void tu_print_records(BaseSequentialStream *out, tu_span_t *span, int all) {
+static void tu_print_records(BaseSequentialStream *out, tu_span_t *span, int all) {
   uint32_t i, pos;
   uint32_t hash = 2166136261U;
 
@@ -192,7 +192,7 @@ void tu_print_records(BaseSequentialStream *out, tu_span_t *span, int all) {
 }
 #endif /* TU_EVENTS */
 
-void tu_snapshot_span(tu_span_t *span) {
+static void tu_snapshot_span(tu_span_t *span) {
   span->count = tu_count;
   span->first = (tu_head + TU_LOG_SIZE - tu_count) % TU_LOG_SIZE;
   span->checksum = 0;
@@ -358,7 +358,6 @@ void tu_print_counted(BaseSequentialStream *out) {
 
 /* What a dump prints of the library's state, taken under one lock. */
 typedef struct {
-  tu_span_t span;
   uint8_t triggered;
   uint8_t frozen;
   uint8_t log_setting;
@@ -382,9 +381,9 @@ typedef struct {
 #endif
 } tu_dump_t;
 
-static void tu_dump_snapshot(tu_dump_t *d) {
+static void tu_dump_snapshot(tu_dump_t *d, tu_span_t *span) {
   chSysLock();
-  tu_snapshot_span(&d->span);
+  tu_snapshot_span(span);
   d->triggered = tu_triggered;
   d->frozen = tu_frozen;
   d->trigger_time = tu_trigger_time;
@@ -471,7 +470,8 @@ static void tu_print_state(BaseSequentialStream *out, const tu_dump_t *d, int ev
 }
 
 /* The header's counters, and the holes of the log ("Paused:" lines). */
-static void tu_print_counters(BaseSequentialStream *out, const tu_dump_t *d, int compact) {
+static void tu_print_counters(BaseSequentialStream *out, const tu_dump_t *d, const tu_span_t *span,
+                              int compact) {
   uint8_t i, pauses_count = d->pauses_count;
 
   if (compact == TU_DUMP_RECORD) {
@@ -481,10 +481,10 @@ static void tu_print_counters(BaseSequentialStream *out, const tu_dump_t *d, int
     pauses_count = 0;
   } else {
 #if TU_EVENTS
-    chprintf(out, "Records: %lu" TU_NL, (unsigned long)tu_count_entries(&d->span));
-    chprintf(out, "Slots: %lu" TU_NL, (unsigned long)d->span.count);
+    chprintf(out, "Records: %lu" TU_NL, (unsigned long)tu_count_entries(span));
+    chprintf(out, "Slots: %lu" TU_NL, (unsigned long)span->count);
 #else
-    chprintf(out, "Records: %lu" TU_NL, (unsigned long)d->span.count);
+    chprintf(out, "Records: %lu" TU_NL, (unsigned long)span->count);
 #endif
   }
   chprintf(out, "Records written: %lu" TU_NL, (unsigned long)d->written);
@@ -496,9 +496,9 @@ static void tu_print_counters(BaseSequentialStream *out, const tu_dump_t *d, int
    * printed records on both sides. */
   for (i = 0; i < pauses_count; i++) {
     const tu_pause_t *p = &tu_pauses[(d->pauses_first + i) % THREADS_TIMESTAMPS_MAX_PAUSES];
-    uint32_t index = p->seq - (d->written - d->span.count);
+    uint32_t index = p->seq - (d->written - span->count);
 
-    if (index != 0U && index < d->span.count) {
+    if (index != 0U && index < span->count) {
       chprintf(out, "Paused: before record %lu, ticks %lu to %lu, %lu switches dropped" TU_NL,
                (unsigned long)p->seq, (unsigned long)p->begin, (unsigned long)p->end,
                (unsigned long)p->dropped);
@@ -520,35 +520,37 @@ static void tu_print_names(BaseSequentialStream *out, const tu_dump_t *d) {
 #endif
 
 /* The entries of the log, in text or (@compact) in the compact encoding, and the end line. */
-static void tu_print_entries(BaseSequentialStream *out, tu_dump_t *d, int compact) {
-  uint32_t records;
-
+static void tu_print_entries(BaseSequentialStream *out, const tu_dump_t *d, tu_span_t *span,
+                             int compact) {
   if (compact != 0) {
     chprintf(out, "Compact:" TU_NL);
-  } else {
-    chprintf(out, "Timestamps:" TU_NL);
+    if (d->triggered != 0U) {
+      chprintf(out, "Triggered at %7d" TU_NL, (int)d->trigger_time);
+    }
+    (void)tu_print_compact(out, span);
+    chprintf(out, "End of dump: %lu records, checksum %08lx" TU_NL,
+             (unsigned long)tu_count_entries(span), (unsigned long)span->checksum);
+    return;
   }
+  chprintf(out, "Timestamps:" TU_NL);
   if (d->triggered != 0U) {
     chprintf(out, "Triggered at %7d" TU_NL, (int)d->trigger_time);
   }
-  if (compact != 0) {
-    (void)tu_print_compact(out, &d->span);
-  } else {
-    tu_print_records(out, &d->span, 1);
-  }
+  tu_print_records(out, span, 1);
 #if TU_EVENTS
-  records = tu_count_entries(&d->span);
+  chprintf(out, "End of dump: %lu records, checksum %08lx" TU_NL,
+           (unsigned long)tu_count_entries(span), (unsigned long)span->checksum);
 #else
-  records = compact != 0 ? tu_count_entries(&d->span) : d->span.count;
+  chprintf(out, "End of dump: %lu records, checksum %08lx" TU_NL, (unsigned long)span->count,
+           (unsigned long)span->checksum);
 #endif
-  chprintf(out, "End of dump: %lu records, checksum %08lx" TU_NL, (unsigned long)records,
-           (unsigned long)d->span.checksum);
 }
 
 /* Prints a dump of @compact kind; returns the number of threads listed. */
 uint8_t tu_print_dump(BaseSequentialStream *out, int compact) {
   int events = compact != TU_DUMP_RECORD_SWITCHES; /* the event lines, with the options */
   tu_dump_t d;
+  tu_span_t span;
   uint8_t listed;
 
   if (compact == TU_DUMP_RECORD_SWITCHES) {
@@ -557,10 +559,10 @@ uint8_t tu_print_dump(BaseSequentialStream *out, int compact) {
   if (compact != TU_DUMP_RECORD) {
     tu_hold(1);
   }
-  tu_dump_snapshot(&d);
+  tu_dump_snapshot(&d, &span);
   tu_print_build(out, compact, events);
   tu_print_state(out, &d, events);
-  tu_print_counters(out, &d, compact);
+  tu_print_counters(out, &d, &span, compact);
   chprintf(out, "Threads:" TU_NL);
   /* A recording streams no exit (the numbers are held): no history either. */
   listed = tu_print_list(out, compact != TU_DUMP_RECORD, 0);
@@ -573,7 +575,7 @@ uint8_t tu_print_dump(BaseSequentialStream *out, int compact) {
     chprintf(out, "Compact:" TU_NL);
     return listed;
   }
-  tu_print_entries(out, &d, compact);
+  tu_print_entries(out, &d, &span, compact);
   tu_release(1);
   return listed;
 }

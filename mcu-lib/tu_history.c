@@ -42,13 +42,13 @@ const char *tu_keep_name(const char *name, uint8_t *flags, char *copy) {
 }
 
 /* The name kept by tu_keep_name() in an entry of @name, @flags and @copy. */
-const char *tu_kept_name(const char *name, uint8_t flags, const char *copy) {
+static const char *tu_kept_name(const char *name, uint8_t flags, const char *copy) {
   return (flags & TU_FLAG_COPIED) != 0U ? copy : TU_NONAME(name);
 }
 
 /* The name the legacy replies (threads_list) give an exited thread: as the original library,
  * "Exited dynamic thread" for a dynamic one. */
-const char *tu_legacy_name(const char *name, uint8_t flags, const char *copy) {
+static const char *tu_legacy_name(const char *name, uint8_t flags, const char *copy) {
   return (flags & TU_FLAG_DYNAMIC) != 0U ? tu_dynamic_name : tu_kept_name(name, flags, copy);
 }
 
@@ -118,7 +118,7 @@ void tu_exit_now(uint8_t index, uint8_t prio, uint8_t flags, const char *name) {
 
 /* Writes at most @limit of the exits held while a list was printed, in the order they
  * happened, as long as the log records and nobody holds the numbers. */
-void tu_flush_held_some(uint8_t limit) {
+static void tu_flush_held_some(uint8_t limit) {
   if (tu_frozen != 0U && tu_hold_count == 0U) {
     /* Frozen: exits of threads created after the freeze leave for good now. */
     uint8_t i = tu_n_slots;
@@ -162,8 +162,16 @@ void tu_flush_held_some(uint8_t limit) {
     tu_exit_order = 0;
 }
 
+#if TU_RECORD
+/* Writes at most @limit of the exits held (see tu_flush_held_some()): the recording gives
+ * the numbers back. */
+void tu_give_back_held(uint8_t limit) {
+  tu_flush_held_some(limit);
+}
+#endif
+
 /* Writes every exit held (see tu_flush_held_some()). */
-void tu_flush_held(void) {
+static void tu_flush_held(void) {
   tu_flush_held_some(UINT8_MAX);
 }
 
@@ -200,7 +208,7 @@ void tu_clear_log(void) {
 
 /* The pause under way ends: remembers it when it dropped switches. Before the held exits are
  * written, so that the hole lies before their records. */
-void tu_pause_ended(void) {
+static void tu_pause_ended(void) {
   uint32_t dropped = tu_dropped_paused - tu_pause_dropped_base;
   tu_pause_t *entry;
 
@@ -233,7 +241,7 @@ void tu_hold(int pause) {
   chSysUnlock();
 }
 
-void tu_release(int pause) {
+TU_NOINLINE void tu_release(int pause) {
   chSysLock();
   if (tu_hold_count != 0U)
     tu_hold_count--;

@@ -30,10 +30,14 @@
 
 /* Out of the hooks' fast path: rare work (condition checks, making room). */
 /* The hooks' fast path, inline even at -Os. */
+/* Out of line at every call: one copy of a function the optimizer would otherwise copy into
+ * its callers (smaller flash; the functions so marked are not on the hooks' path). */
 #if defined(__GNUC__)
-#define TU_COLD __attribute__((cold, noinline))
-#define TU_HOT  __attribute__((always_inline))
+#define TU_NOINLINE __attribute__((noinline))
+#define TU_COLD     __attribute__((cold, noinline))
+#define TU_HOT      __attribute__((always_inline))
 #else
+#define TU_NOINLINE
 #define TU_COLD
 #define TU_HOT
 #endif
@@ -513,7 +517,6 @@ tuname_t tu_register_name(const char *name, uint8_t kind);
 #endif
 
 /* tu_trigger.c */
-const char *tu_set_trigger(const char *trigger_name);
 #if TU_CONDITIONS
 extern const char *const tu_when_words[TU_WHEN_MARKER + 1];
 void tu_fire(uint32_t measured);
@@ -527,18 +530,16 @@ TU_COLD void tu_check_irq(void);
 /* tu_history.c */
 uint8_t tu_flags_of(const thread_t *tp);
 const char *tu_keep_name(const char *name, uint8_t *flags, char *copy);
-const char *tu_kept_name(const char *name, uint8_t flags, const char *copy);
-const char *tu_legacy_name(const char *name, uint8_t flags, const char *copy);
 void tu_remove_slot(uint8_t index);
 int tu_exit_squeezes_trigger(void);
 void tu_exit_now(uint8_t index, uint8_t prio, uint8_t flags, const char *name);
-void tu_flush_held_some(uint8_t limit);
-void tu_flush_held(void);
+#if TU_RECORD
+void tu_give_back_held(uint8_t limit);
+#endif
 void tu_purge_held(void);
 void tu_clear_log(void);
-void tu_pause_ended(void);
 void tu_hold(int pause);
-void tu_release(int pause);
+TU_NOINLINE void tu_release(int pause);
 int tu_list_line(uint8_t i, tu_line_t *line, int legacy);
 void tu_print_list_line(BaseSequentialStream *out, uint8_t i, const tu_line_t *line);
 uint8_t tu_print_list(BaseSequentialStream *out, int history, int legacy);
@@ -549,8 +550,6 @@ uint32_t tu_entry_payload(const tu_entry_t *e);
 uint32_t tu_read_slot(uint32_t *pos, uint32_t *left, uint32_t *second);
 int tu_read_entry(uint32_t *pos, uint32_t *left, tu_entry_t *e);
 uint32_t tu_count_entries(const tu_span_t *span);
-void tu_print_records(BaseSequentialStream *out, tu_span_t *span, int all);
-void tu_snapshot_span(tu_span_t *span);
 #if TU_IRQ
 void tu_print_counted(BaseSequentialStream *out);
 #endif
@@ -560,7 +559,7 @@ uint8_t tu_print_dump(BaseSequentialStream *out, int compact);
 void tu_zlog_init(tu_zlog_t *l);
 void tu_zlog_flush(BaseSequentialStream *out, tu_zlog_t *l);
 void tu_zlog_add(BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e);
-uint32_t tu_print_compact(BaseSequentialStream *out, tu_span_t *span);
+TU_NOINLINE uint32_t tu_print_compact(BaseSequentialStream *out, tu_span_t *span);
 
 /* The writer's fast path (see tu_window()). */
 TU_HOT static inline void tu_put_fast(uint32_t record, uint32_t second) {

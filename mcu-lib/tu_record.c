@@ -166,7 +166,7 @@ static void tu_rec_give_back(void) {
     uint8_t before = tu_n_slots;
 
     tu_hold_count = 0;
-    tu_flush_held_some(TU_REC_BATCH);
+    tu_give_back_held(TU_REC_BATCH);
     tu_hold_count = 1U;
     tu_rec.threads = (uint8_t)(tu_rec.threads - (before - tu_n_slots));
   }

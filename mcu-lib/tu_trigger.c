@@ -10,6 +10,10 @@
 #include "tu_internal.h"
 
 #ifdef ENABLE_THREADS_TIMESTAMPS
+static const char *tu_set_trigger(const char *trigger_name);
+#endif
+
+#ifdef ENABLE_THREADS_TIMESTAMPS
 
 #if TU_CONDITIONS
 /* The condition held: sets the trigger (once), remembering the time that exceeded it. */
@@ -103,7 +107,7 @@ const char *tuSetTriggerI(const char *trigger_name) {
 #ifdef ENABLE_THREADS_TIMESTAMPS
 /* tuSetTriggerI() without the class check: the IRQ hooks run outside the kernel's view of
  * the handler (before its enter check, after its leave check). */
-const char *tu_set_trigger(const char *trigger_name) {
+static const char *tu_set_trigger(const char *trigger_name) {
   if (tu_triggered == 0U) {
 #if TU_EVENTS
     tu_event(TU_EV_TRIGGER, 0, 0);
