@@ -72,11 +72,13 @@ if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
                  "disabled:"; do
     name=${variant%%:*}
     defs=${variant#*:}
-    # shellcheck disable=SC2086
-    arm-none-eabi-gcc -Os -mcpu=cortex-m4 -mthumb -std=c99 -ffunction-sections -fdata-sections \
-      -I"$src/mcu-lib" -I"$src/app/chibios-host" -I"$src/app/chibios-host/config" $defs \
-      -c "$src/mcu-lib/threads_utilities.c" -o "$tmp/tu-$name.o"
-    arm-none-eabi-size "$tmp/tu-$name.o" | awk -v n="$name" 'NR == 2 {
+    for c in "$src"/mcu-lib/*.c; do
+      # shellcheck disable=SC2086
+      arm-none-eabi-gcc -Os -mcpu=cortex-m4 -mthumb -std=c99 -ffunction-sections -fdata-sections \
+        -I"$src/mcu-lib" -I"$src/app/chibios-host" -I"$src/app/chibios-host/config" $defs \
+        -c "$c" -o "$tmp/tu-$name-$(basename "$c" .c).o"
+    done
+    arm-none-eabi-size -t "$tmp"/tu-"$name"-*.o | awk -v n="$name" '$6 == "(TOTALS)" {
       printf "  %-10s text (flash) %5d B, data %d B, bss %6d B (RAM %d B)\n", n, $1, $2, $3, $2 + $3 }'
   done
   arm-none-eabi-gcc -Os -mcpu=cortex-m4 -mthumb -std=c99 -I"$src/mcu-lib" \

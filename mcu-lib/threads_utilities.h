@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Threads utilities: stack and CPU usage of the threads, and a log of the context switches
- * (the "timestamps") read through the ChibiOS shell.
+/**
+ * @file    threads_utilities.h
+ * @brief   Threads utilities: stack and CPU usage of the threads, and a log of the context switches
+ *          (the "timestamps") read through the ChibiOS shell.
  *
+ * @details
  * The timestamps log works like an oscilloscope: in run mode the switches are recorded
  * continuously in a circular buffer; once a trigger is set (from the shell, from code or from
  * an interrupt), recording continues until about half of the buffer holds records taken after
@@ -10,6 +12,9 @@
  *
  * Cost: the context-switch hook does constant work whatever the number of threads; numbering
  * work is done when a thread exits.
+ *
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #ifndef THREADS_UTILITIES_H
@@ -72,31 +77,44 @@ void tuPrintDumpCompact(BaseSequentialStream *out);
  * few milliseconds with the bytes the host sent meanwhile, until it returns 0 (the end line
  * printed). Output that blocks while the link is busy is what makes the log fill up: slots
  * overwritten before they were streamed are counted and reported in the stream. */
-#define THREADS_RECORD_STOP_BYTE   3     /* ETX, Ctrl+C */
+/** @brief   The byte that stops a recording: ETX, Ctrl+C. */
+#define THREADS_RECORD_STOP_BYTE   3
+/** @brief   Milliseconds without a byte from the host after which a recording ends. */
 #define THREADS_RECORD_SILENCE_MS  3000U
+/** @brief   Milliseconds between two polls of a recording (see templates/tuconf.h). */
 #ifndef THREADS_RECORD_POLL_MS
 #define THREADS_RECORD_POLL_MS     10U
 #endif
-/* The poll's period while the recording holds bytes the link has not taken yet: a driver's
- * output queue (16 bytes by default in ChibiOS) may hold less than a poll's worth of the link. */
+/**
+ * @brief   The poll's period while the recording holds bytes the link has not taken yet.
+ * @details A driver's output queue (16 bytes by default in ChibiOS) may hold less than a
+ *          poll's worth of the link.
+ */
 #ifndef THREADS_RECORD_BUSY_POLL_MS
 #define THREADS_RECORD_BUSY_POLL_MS 1U
 #endif
-/* How threads_record reads the host's bytes: at most @n within @ms milliseconds. The shell's
- * stream of a ChibiOS board is a channel (a serial driver, serial over USB). */
+/**
+ * @brief   How threads_record reads the host's bytes: at most @p n within @p ms milliseconds.
+ * @details The shell's stream of a ChibiOS board is a channel (a serial driver, serial over
+ *          USB).
+ */
 #ifndef THREADS_RECORD_READ
 #define THREADS_RECORD_READ(chp, buf, n, ms) \
-  chnReadTimeout ((BaseChannel *) (void *) (chp), (buf), (n), TIME_MS2I (ms))
+  chnReadTimeout((BaseChannel *)(void *)(chp), (buf), (n), TIME_MS2I(ms))
 #endif
-/* How the recording writes: at most @n bytes, waiting at most @ms milliseconds for room (0:
- * only what the output queue has room for now); returns the bytes taken. While streaming, the
- * recording prints into a buffer of its own (THREADS_RECORD_BUFFER bytes) and each poll moves
- * what the channel takes without waiting, so that the shell thread does not wake for every
- * byte the driver sends; only the end waits for the rest. */
+/**
+ * @brief   How the recording writes: at most @p n bytes, waiting at most @p ms milliseconds
+ *          for room (0: only what the output queue has room for now); the bytes taken.
+ * @details While streaming, the recording prints into a buffer of its own
+ *          (@p THREADS_RECORD_BUFFER bytes) and each poll moves what the channel takes without
+ *          waiting, so that the shell thread does not wake for every byte the driver sends;
+ *          only the end waits for the rest.
+ */
 #ifndef THREADS_RECORD_WRITE
 #define THREADS_RECORD_WRITE(chp, buf, n, ms) \
-  chnWriteTimeout ((BaseChannel *) (void *) (chp), (buf), (n), TIME_MS2I (ms))
+  chnWriteTimeout((BaseChannel *)(void *)(chp), (buf), (n), TIME_MS2I(ms))
 #endif
+/** @brief   Bytes the recording buffers between the log and the link. */
 #ifndef THREADS_RECORD_BUFFER
 #define THREADS_RECORD_BUFFER      512U
 #endif
@@ -267,3 +285,5 @@ void tuCmdThreadsRecord(BaseSequentialStream *chp, int argc, char *argv[]);
 #endif
 
 #endif /* THREADS_UTILITIES_H */
+
+/** @} */

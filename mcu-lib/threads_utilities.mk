@@ -21,7 +21,14 @@
 # Then add $(ALLCSRC) to CSRC, $(ALLINC) to INCDIR and $(ALLDEFS) to UDEFS.
 
 # Source files for the Threads utilities library
-THDUSRC = $(THDULIB)/threads_utilities.c
+THDUSRC = $(THDULIB)/threads_utilities.c \
+          $(THDULIB)/tu_compact.c \
+          $(THDULIB)/tu_dump.c \
+          $(THDULIB)/tu_events.c \
+          $(THDULIB)/tu_history.c \
+          $(THDULIB)/tu_record.c \
+          $(THDULIB)/tu_shell.c \
+          $(THDULIB)/tu_trigger.c
 
 # Include directories
 THDUINC = $(THDULIB)

@@ -1,17 +1,30 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * Kernel hooks of the threads utilities library. Include from chconf.h, before
- * CH_CFG_THREAD_EXTRA_FIELDS:
- *
+/**
+ * @file    threads_utilities_chconf.h
+ * @brief   Threads utilities: the kernel hooks, and the options the library is built with.
+ * @details Include from chconf.h, before CH_CFG_THREAD_EXTRA_FIELDS:
+ * @code
  *   #define TIMESTAMPS_INCLUDE
  *   #include "threads_utilities_chconf.h"
+ * @endcode
+ *          then place the four macros in the matching kernel hooks (see README.md), and the
+ *          event macros in theirs when the event options are on. The options come from the
+ *          makefile (threads_utilities.mk) or from tuconf.h (see templates/tuconf.h).
  *
- * then place the four macros in the matching kernel hooks (see README.md), and the event
- * macros in theirs when the event options are on.
+ * @addtogroup threads_utilities
+ * @{
  */
 
 #ifndef THREADS_UTILITIES_CHCONF_H
 #define THREADS_UTILITIES_CHCONF_H
+
+/* The firmware's options (a copy of templates/tuconf.h), when the compiler finds one; an
+ * option given on the command line (-D, from the makefile's variables) wins over it. */
+#if defined(__has_include)
+#if __has_include("tuconf.h")
+#include "tuconf.h"
+#endif
+#endif
 
 /* Event options, each set to 1 by its makefile variable (threads_utilities.mk). They need
  * the timestamps log (ENABLE_THREADS_TIMESTAMPS). */
@@ -139,3 +152,5 @@ void tuThreadReadyHook(void *tp);
 #endif /* TIMESTAMPS_INCLUDE */
 
 #endif /* THREADS_UTILITIES_CHCONF_H */
+
+/** @} */

@@ -17,6 +17,8 @@
 #define TKS_MCU_CAT_(a, b) a##b
 #define TKS_MCU_CAT(a, b) TKS_MCU_CAT_ (a, b)
 #define TKS_MCU_NAME(name) TKS_MCU_CAT (TKS_MCU_PREFIX, name)
+/* The names the library's files share (mcu-lib/tu_internal_names.h). */
+#define TU_INTERNAL_PREFIX TKS_MCU_PREFIX
 
 #define tuCmdThreadsDump                 TKS_MCU_NAME (tuCmdThreadsDump)
 #define tuCmdThreadsDumpCompact          TKS_MCU_NAME (tuCmdThreadsDumpCompact)
