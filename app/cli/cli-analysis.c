@@ -57,38 +57,6 @@ parse_options (const char    *command,
   return TRUE;
 }
 
-/* Loads FILE ("-" is standard input); prints its warnings. NULL with the reason printed. */
-static TksCapture *
-load_capture (const char *command,
-              const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TksCapture) capture = NULL;
-  const char * const *warnings;
-  guint n_warnings = 0;
-  g_autofree char *base = g_path_get_basename (path);
-
-  /* named as the exports name it: not translated */
-  capture = tks_cli_load (path, strcmp (path, "-") == 0 ? "standard input" : base, &error);
-  if (capture == NULL)
-    {
-      g_autofree char *message = tks_cli_escape (error->message);
-
-      fprintf (stderr, "tickscope-cli %s: %s\n", command, message);
-      return NULL;
-    }
-
-  warnings = tks_capture_get_warnings (capture, &n_warnings);
-  for (guint i = 0; warnings != NULL && i < n_warnings; i++)
-    {
-      g_autofree char *prefix = g_strdup_printf ("tickscope-cli %s: ", command);
-
-      tks_cli_print_warning (stderr, prefix, warnings[i]);
-    }
-
-  return g_steal_pointer (&capture);
-}
-
 static double
 effective_tick_hz (TksCapture *capture,
                    double      option)
@@ -280,7 +248,7 @@ tks_cli_stats (int    argc,
                               MIN_BUCKET_US, MAX_BUCKET_US, FALSE, &bucket_us))
     return TKS_CLI_MISUSE;
 
-  capture = load_capture ("stats", files[0]);
+  capture = tks_cli_load_reported ("stats", files[0]);
   if (capture == NULL)
     return TKS_CLI_BAD;
   if (!tks_cli_parse_periods (capture, (const char * const *) periods, &deadlines))
@@ -432,7 +400,7 @@ tks_cli_export (int    argc,
                           &tick_hz, &unit))
     return TKS_CLI_MISUSE;
 
-  capture = load_capture ("export", files[0]);
+  capture = tks_cli_load_reported ("export", files[0]);
   if (capture == NULL)
     return TKS_CLI_BAD;
 

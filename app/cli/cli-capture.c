@@ -30,6 +30,38 @@ tks_cli_load (const char  *path,
   return tks_capture_new_from_file_full (path, source, error);
 }
 
+/* The capture of @path for @command, its warnings printed; NULL with the reason printed. */
+TksCapture *
+tks_cli_load_reported (const char *command,
+                       const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  const char * const *warnings;
+  guint n_warnings = 0;
+  g_autofree char *base = g_path_get_basename (path);
+
+  /* named as the exports name it: not translated */
+  capture = tks_cli_load (path, strcmp (path, "-") == 0 ? "standard input" : base, &error);
+  if (capture == NULL)
+    {
+      g_autofree char *message = tks_cli_escape (error->message);
+
+      fprintf (stderr, "tickscope-cli %s: %s\n", command, message);
+      return NULL;
+    }
+
+  warnings = tks_capture_get_warnings (capture, &n_warnings);
+  for (guint i = 0; warnings != NULL && i < n_warnings; i++)
+    {
+      g_autofree char *prefix = g_strdup_printf ("tickscope-cli %s: ", command);
+
+      tks_cli_print_warning (stderr, prefix, warnings[i]);
+    }
+
+  return g_steal_pointer (&capture);
+}
+
 /* Where the output goes: standard output for "-"; a device or a pipe as it is; a file
  * through a temporary file renamed over it, so that an existing file is never left half
  * written (and a device node is never replaced by a file). */

@@ -220,29 +220,6 @@ read_budgets (const char  *path,
 }
 
 /* The capture in @file, its warnings said; NULL, said, when it does not load. */
-static TksCapture *
-load_checked (const char *file)
-{
-  g_autofree char *base = g_path_get_basename (file);
-  g_autoptr(GError) error = NULL;
-  const char * const *warnings;
-  guint n_warnings = 0;
-  TksCapture *capture;
-
-  capture = tks_cli_load (file, strcmp (file, "-") == 0 ? "standard input" : base, &error);
-  if (capture == NULL)
-    {
-      g_autofree char *message = tks_cli_escape (error->message);
-
-      fprintf (stderr, "tickscope-cli check: %s\n", message);
-      return NULL;
-    }
-  warnings = tks_capture_get_warnings (capture, &n_warnings);
-  for (guint i = 0; warnings != NULL && i < n_warnings; i++)
-    tks_cli_print_warning (stderr, "tickscope-cli check: ", warnings[i]);
-  return capture;
-}
-
 /* The table of the budgets and their verdicts, then a line for each that does not hold. */
 static void
 print_verdicts (TksBudgets *budgets,
@@ -353,7 +330,7 @@ tks_cli_check (int    argc,
       return TKS_CLI_MISUSE;
     }
 
-  if ((capture = load_checked (files[0])) == NULL)
+  if ((capture = tks_cli_load_reported ("check", files[0])) == NULL)
     return TKS_CLI_MISUSE;
 
   display = g_filename_display_name (budgets_path);

@@ -141,29 +141,6 @@ check_explain_args (char * const files[],
 }
 
 /* The capture in @file, its warnings said; NULL, said, when it does not load. */
-static TksCapture *
-load_explained (const char *file)
-{
-  g_autofree char *base = g_path_get_basename (file);
-  g_autoptr(GError) error = NULL;
-  const char * const *warnings;
-  guint n_warnings = 0;
-  TksCapture *capture;
-
-  capture = tks_cli_load (file, strcmp (file, "-") == 0 ? "standard input" : base, &error);
-  if (capture == NULL)
-    {
-      g_autofree char *message = tks_cli_escape (error->message);
-
-      fprintf (stderr, "tickscope-cli explain: %s\n", message);
-      return NULL;
-    }
-  warnings = tks_capture_get_warnings (capture, &n_warnings);
-  for (guint i = 0; warnings != NULL && i < n_warnings; i++)
-    tks_cli_print_warning (stderr, "tickscope-cli explain: ", warnings[i]);
-  return capture;
-}
-
 /* The wake-up nearest @at among the threads of that name (every thread's without them),
  * explained: FALSE when there is none. */
 static gboolean
@@ -308,7 +285,7 @@ tks_cli_explain (int    argc,
     }
   if (!check_explain_args (files, n_worst, at_text, &at))
     return TKS_CLI_MISUSE;
-  if ((capture = load_explained (files[0])) == NULL)
+  if ((capture = tks_cli_load_reported ("explain", files[0])) == NULL)
     return TKS_CLI_BAD;
 
   if (thread_text != NULL)

@@ -78,6 +78,9 @@ void     tks_cli_stats_periods (TksCapture *capture, const gint64 *deadlines);
 /* Shared helpers (cli-capture.c) */
 /* "-" is stdin; @source names where the capture comes from if the file does not say (NULL: unnamed) */
 TksCapture    *tks_cli_load           (const char *path, const char *source, GError **error);
+/* The same for @command ("stats"), with the file's name as its source: its warnings printed
+ * on standard error, NULL with the reason printed. */
+TksCapture    *tks_cli_load_reported  (const char *command, const char *path);
 GOutputStream *tks_cli_open_output    (const char *path, GError **error); /* "-" is stdout */
 void           tks_cli_abandon_output (GOutputStream *out);
 gboolean       tks_cli_write_output   (const char *path, const char *data, gsize len,
