@@ -261,17 +261,9 @@ static TksCapture *
 read_tail (TksRecordingTail *tail,
            GError          **error)
 {
-  g_autoptr(GBytes) text = NULL;
-  gsize len;
-  const char *data;
-
   if (!tks_recording_tail_update (tail, error))
     return NULL;
-  text = tks_recording_tail_compose (tail);
-  if (text == NULL)
-    return NULL;
-  data = g_bytes_get_data (text, &len);
-  return tks_capture_new_from_data (data, len, error);
+  return tks_recording_tail_read (tail, error);
 }
 
 static void
