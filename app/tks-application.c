@@ -128,6 +128,9 @@ tks_application_command_line (GApplication            *app,
                                            _("--baud takes 300 to 4000000, --flow none, xonxoff or rtscts"));
       return EXIT_FAILURE;
     }
+  /* The window is built: it appears with the capture read meanwhile rather than empty above a
+   * progress bar, unless the read takes longer than a second (then the progress shows). */
+  tks_capture_preload_wait (1000);
   gtk_window_present (GTK_WINDOW (window));
 
   if (demo)

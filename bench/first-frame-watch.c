@@ -5,15 +5,17 @@
  * into any window is reported), reads the screen back after each burst of drawing and keeps
  * its checksum and the time of the drawing. When the screen has not changed for QUIET ms the
  * picture is final; the first frame is the earliest moment the screen showed that picture.
- * Then the program's peak and current resident memory (/proc/PID/status, smaps_rollup) are
+ * The pointer is put in the screen's bottom right corner first, where a window shows no
+ * tooltip. Then the program's peak and current resident memory (/proc/PID/status, smaps_rollup) are
  * read, and it is stopped.
  *
  * Prints one line:
  *   first-frame: ms=M changes=N hwm_kb=K rss_kb=K pss_kb=K
  * (ms: from just before the program is started to its first complete picture; changes: the
- * screen's distinct pictures on the way.) With --shot FILE the final picture is written as PPM.
+ * screen's distinct pictures on the way.) With --shot FILE the final picture is written as PPM;
+ * with --shots DIR every picture on the way, as DIR/N-MSms.ppm (slow: to look at, not to time).
  *
- * Usage: first-frame-watch [--quiet MS] [--timeout S] [--shot FILE] -- COMMAND [ARG...]
+ * Usage: first-frame-watch [--quiet MS] [--timeout S] [--shot FILE] [--shots DIR] -- COMMAND [ARG...]
  * The program must be the only one drawing on the display (a private Xvfb).
  */
 #include <errno.h>
@@ -136,7 +138,7 @@ main (int   argc,
 {
   static Change changes[MAX_CHANGES];
   double quiet = 3000, timeout = 60, start, last_damage;
-  const char *shot = NULL;
+  const char *shot = NULL, *shots = NULL;
   XImage *image = NULL;
   Display *display;
   Window root;
@@ -153,12 +155,14 @@ main (int   argc,
         timeout = atof (argv[++arg]);
       else if (strcmp (argv[arg], "--shot") == 0 && arg + 1 < argc)
         shot = argv[++arg];
+      else if (strcmp (argv[arg], "--shots") == 0 && arg + 1 < argc)
+        shots = argv[++arg];
       else
         break;
     }
   if (arg >= argc - 1 || strcmp (argv[arg], "--") != 0)
     {
-      fprintf (stderr, "usage: %s [--quiet MS] [--timeout S] [--shot FILE] -- COMMAND [ARG...]\n", argv[0]);
+      fprintf (stderr, "usage: %s [--quiet MS] [--timeout S] [--shot FILE] [--shots DIR] -- COMMAND [ARG...]\n", argv[0]);
       return 2;
     }
   arg++;
@@ -176,6 +180,8 @@ main (int   argc,
     }
   root = DefaultRootWindow (display);
   XGetWindowAttributes (display, root, &attributes);
+  /* the pointer in the screen's corner, over no widget: a tooltip would change the picture */
+  XWarpPointer (display, None, root, 0, 0, 0, 0, attributes.width - 1, attributes.height - 1);
   XDamageCreate (display, root, XDamageReportRawRectangles);
   XSync (display, False);
   changes[n].ms = 0;
@@ -214,11 +220,19 @@ main (int   argc,
       if (damaged)
         {
           last_damage = t;
-          sum = screen_sum (display, root, attributes.width, attributes.height, NULL);
+          sum = screen_sum (display, root, attributes.width, attributes.height,
+                            shots != NULL ? &image : NULL);
           if (sum != changes[n - 1].sum && n < MAX_CHANGES)
             {
               changes[n].ms = t - start;
               changes[n++].sum = sum;
+              if (shots != NULL)
+                {
+                  char path[4096];
+
+                  snprintf (path, sizeof path, "%s/%d-%.0fms.ppm", shots, n - 1, t - start);
+                  write_ppm (path, image);
+                }
             }
           continue;
         }

@@ -14,7 +14,8 @@
 # (Tickscope <= 0.6x GTKWave's) are printed, then each program's peak resident memory
 # (VmHWM, and Pss) once its picture is final, on the 1M capture and on a 3,000-switch one.
 # Tickscope runs with the renderer it chooses itself unless GSK_RENDERER is set.
-# FIRST_FRAME_SHOTS=DIR keeps each program's final picture (PPM) there, to check by eye.
+# FIRST_FRAME_WATCH=PROGRAM times with another build's first-frame-watch (to measure a build
+# that has none). FIRST_FRAME_SHOTS=DIR keeps each program's final picture (PPM) there, to check by eye.
 # Usage: bench/first-frame.sh BUILD_DIR [RUNS (default 5) [SWITCHES (default 1000000)]]
 set -eu
 build=${1:?usage: $0 BUILD_DIR [RUNS [SWITCHES]]}
@@ -22,7 +23,7 @@ runs=${2:-5}
 size=${3:-1000000}
 small=3000
 build=$(cd "$build" && pwd)
-watch="$build/bench/first-frame-watch"
+watch=${FIRST_FRAME_WATCH:-$build/bench/first-frame-watch}
 tmp=$(mktemp -d)
 xvfb="" wm=""
 cleanup() {

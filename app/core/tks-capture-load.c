@@ -312,6 +312,29 @@ tks_capture_preload_forget (void)
     preload_unref (preload);
 }
 
+gboolean
+tks_capture_preload_wait (guint timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  Preload *preload;
+  gboolean done;
+
+  G_LOCK (preload);
+  preload = preload_pending;
+  if (preload != NULL)
+    g_atomic_ref_count_inc (&preload->ref);
+  G_UNLOCK (preload);
+  if (preload == NULL)
+    return TRUE;
+  g_mutex_lock (&preload->lock);
+  while (!preload->done && g_cond_wait_until (&preload->cond, &preload->lock, end))
+    ;
+  done = preload->done;
+  g_mutex_unlock (&preload->lock);
+  preload_unref (preload);
+  return done;
+}
+
 /* The pending preload of @path, taken over (NULL: none) */
 static Preload *
 preload_take (const char *path)

@@ -362,6 +362,16 @@ void             tks_capture_load_file_async      (GFile               *file,
  */
 void             tks_capture_preload_file         (GFile               *file);
 /**
+ * tks_capture_preload_wait:
+ * @timeout_ms: how long to wait at most, in milliseconds
+ *
+ * Waits for the pending preload's read to end, for at most @timeout_ms.
+ *
+ * Returns: %TRUE when no preload is pending or its read has ended, %FALSE when it is still
+ * reading after @timeout_ms
+ */
+gboolean         tks_capture_preload_wait         (guint                timeout_ms);
+/**
  * tks_capture_preload_forget:
  *
  * Drops the pending preload, if any (its thread lets go of the capture when it ends): a later
