@@ -24,6 +24,14 @@ size=${3:-1000000}
 small=3000
 build=$(cd "$build" && pwd)
 watch=${FIRST_FRAME_WATCH:-$build/bench/first-frame-watch}
+# Under a private session bus, as on a desktop (without one, GApplication would start a bus
+# through dbus-launch at each run).
+# The bus daemon's own messages go to /dev/null; the script's, to fd 3 and back to stderr.
+if [ -z "${FIRST_FRAME_BUS:-}" ] && command -v dbus-run-session >/dev/null 2>&1; then
+  FIRST_FRAME_BUS=1 exec dbus-run-session -- sh "$0" "$@" 3>&2 2>/dev/null
+fi
+[ "${FIRST_FRAME_BUS:-}" = 1 ] && exec 2>&3 3>&-
+
 tmp=$(mktemp -d)
 xvfb="" wm=""
 cleanup() {
@@ -31,12 +39,6 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-
-# Under a private session bus, as on a desktop (without one, GApplication would start a bus
-# through dbus-launch at each run).
-if [ -z "${FIRST_FRAME_BUS:-}" ] && command -v dbus-run-session >/dev/null 2>&1; then
-  FIRST_FRAME_BUS=1 exec dbus-run-session -- "$0" "$@"
-fi
 
 gtkwave=""
 if [ -x /usr/bin/gtkwave ] || command -v gtkwave >/dev/null 2>&1; then
