@@ -11,11 +11,11 @@
 #include "tks-i18n.h"
 
 /* The renderer: cairo unless GSK_RENDERER says otherwise. The timeline is drawn into an image
- * by a worker thread either way, and shown at each frame: the cairo renderer shows it at once,
- * where the GL renderer uploads it first; without a GPU (Mesa's software GL) GL draws the rest
- * of the window more slowly, and loading it holds about 60 MB (LLVM) and a few hundred ms at
- * start-up. With cairo, GDK is told not to probe GL at all (GDK_DEBUG=gl-disable): on X11 it
- * otherwise loads Mesa to choose the window's visual. */
+ * by a worker thread either way, which the cairo renderer shows as it is. Without a GPU
+ * (Mesa's software GL) the GL renderer showed the first frame later and held 130 MB more
+ * (docs/performance.md, "Start-up and memory"). With cairo, GDK is told not to probe GL at all
+ * (GDK_DEBUG=gl-disable): on X11 it otherwise loads Mesa and LLVM to choose the window's
+ * visual, 53 MB for nothing. */
 static void
 choose_renderer (void)
 {
