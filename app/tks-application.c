@@ -128,6 +128,9 @@ tks_application_command_line (GApplication            *app,
                                            _("--baud takes 300 to 4000000, --flow none, xonxoff or rtscts"));
       return EXIT_FAILURE;
     }
+  /* The window is built: it appears with the capture read meanwhile rather than empty above a
+   * progress bar, unless the read takes longer than a second (then the progress shows). */
+  tks_capture_preload_wait (1000);
   gtk_window_present (GTK_WINDOW (window));
 
   if (demo)
@@ -147,7 +150,34 @@ tks_application_command_line (GApplication            *app,
         connect_board (window, args[i], record, events);
     }
 
+  /* each capture of the command line has taken its preload over, or did not want it */
+  tks_capture_preload_forget ();
   return EXIT_SUCCESS;
+}
+
+/* Runs before the application registers and starts GTK: the capture the window will open
+ * (the last file of the command line, as each cancels the one before) is read meanwhile. */
+static int
+tks_application_handle_local_options (GApplication *app,
+                                      GVariantDict *options)
+{
+  g_autofree const char **args = NULL;
+  guint n;
+
+  if (!g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &args))
+    return -1;
+  for (n = g_strv_length ((char **) args); n > 0; n--)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (args[n - 1]);
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path != NULL && g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        {
+          tks_capture_preload_file (file);
+          break;
+        }
+    }
+  return -1;
 }
 
 static void
@@ -292,6 +322,7 @@ tks_application_class_init (TksApplicationClass *klass)
   app_class->activate = tks_application_activate;
   app_class->open = tks_application_open;
   app_class->command_line = tks_application_command_line;
+  app_class->handle_local_options = tks_application_handle_local_options;
   app_class->startup = tks_application_startup;
 }
 

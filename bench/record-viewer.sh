@@ -10,8 +10,8 @@
 # A window manager runs in that X server when openbox is installed (tools/install-deps.sh
 # installs it), as on a desktop: without one, GDK asks the X server at every frame whether a
 # window manager supports frame timing, a round trip that waits for the server's drawing.
-# GSK_RENDERER=cairo measures the viewer without the GL renderer's own memory (under Xvfb,
-# Mesa's software GL holds about 80 MB more).
+# The viewer draws with cairo unless GSK_RENDERER names another: GSK_RENDERER=gl measures it
+# with the GL renderer's own memory (under Xvfb, Mesa's software GL holds about 80 MB more).
 set -eu
 build=${1:?usage: $0 BUILD_DIR [SECONDS]}
 seconds=${2:-120}

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -225,14 +226,153 @@ tks_capture_new_from_dump (const char  *threads_dump_reply,
   return tks_capture_new_from_parsed (parsed);
 }
 
+/* A load started before anyone asked for it (tks_capture_preload_file()): the next
+ * tks_capture_load_file_async() of the same file takes it over. One at a time. */
+typedef struct
+{
+  gatomicrefcount  ref;     /* the reading thread, and the one pending or its taker */
+  char            *path;
+  GMutex           lock;
+  GCond            cond;
+  gboolean         done;
+  TksCapture      *capture;
+  GError          *error;
+} Preload;
+
+G_LOCK_DEFINE_STATIC (preload);
+static Preload *preload_pending;
+
+static void
+preload_unref (Preload *preload)
+{
+  if (!g_atomic_ref_count_dec (&preload->ref))
+    return;
+  g_clear_object (&preload->capture);
+  g_clear_error (&preload->error);
+  g_mutex_clear (&preload->lock);
+  g_cond_clear (&preload->cond);
+  g_free (preload->path);
+  g_free (preload);
+}
+
+static gpointer
+preload_thread (gpointer data)
+{
+  Preload *preload = data;
+  GError *error = NULL;
+  TksCapture *capture = read_file (preload->path, NULL, NULL, &error);
+
+  g_mutex_lock (&preload->lock);
+  preload->capture = capture;
+  preload->error = error;
+  preload->done = TRUE;
+  g_cond_broadcast (&preload->cond);
+  g_mutex_unlock (&preload->lock);
+  preload_unref (preload);
+  return NULL;
+}
+
+void
+tks_capture_preload_file (GFile *file)
+{
+  g_autofree char *path = NULL;
+  Preload *preload;
+
+  g_return_if_fail (G_IS_FILE (file));
+
+  path = g_file_get_path (file);
+  if (path == NULL)
+    return;
+  G_LOCK (preload);
+  if (preload_pending != NULL)
+    {
+      G_UNLOCK (preload);
+      return;
+    }
+  preload = g_new0 (Preload, 1);
+  g_atomic_ref_count_init (&preload->ref);
+  g_atomic_ref_count_inc (&preload->ref);
+  preload->path = g_steal_pointer (&path);
+  g_mutex_init (&preload->lock);
+  g_cond_init (&preload->cond);
+  preload_pending = preload;
+  G_UNLOCK (preload);
+  g_thread_unref (g_thread_new ("tks-preload", preload_thread, preload));
+}
+
+void
+tks_capture_preload_forget (void)
+{
+  Preload *preload;
+
+  G_LOCK (preload);
+  preload = g_steal_pointer (&preload_pending);
+  G_UNLOCK (preload);
+  if (preload != NULL)
+    preload_unref (preload);
+}
+
+gboolean
+tks_capture_preload_wait (guint timeout_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  Preload *preload;
+  gboolean done;
+
+  G_LOCK (preload);
+  preload = preload_pending;
+  if (preload != NULL)
+    g_atomic_ref_count_inc (&preload->ref);
+  G_UNLOCK (preload);
+  if (preload == NULL)
+    return TRUE;
+  g_mutex_lock (&preload->lock);
+  while (!preload->done && g_cond_wait_until (&preload->cond, &preload->lock, end))
+    ;
+  done = preload->done;
+  g_mutex_unlock (&preload->lock);
+  preload_unref (preload);
+  return done;
+}
+
+/* The pending preload of @path, taken over (NULL: none) */
+static Preload *
+preload_take (const char *path)
+{
+  Preload *preload = NULL;
+
+  G_LOCK (preload);
+  if (path != NULL && preload_pending != NULL && strcmp (preload_pending->path, path) == 0)
+    preload = g_steal_pointer (&preload_pending);
+  G_UNLOCK (preload);
+  return preload;
+}
+
+typedef struct
+{
+  GFile   *file;
+  Preload *preload;   /* NULL: read the file */
+} LoadData;
+
+static void
+load_data_free (gpointer data)
+{
+  LoadData *load = data;
+
+  g_object_unref (load->file);
+  if (load->preload != NULL)
+    preload_unref (load->preload);
+  g_free (load);
+}
+
 static void
 load_file_thread (GTask        *task,
                   gpointer      source_object,
                   gpointer      task_data,
                   GCancellable *cancellable)
 {
-  GFile *file = task_data;
-  g_autofree char *path = g_file_get_path (file);
+  LoadData *load = task_data;
+  g_autofree char *path = g_file_get_path (load->file);
   GError *error = NULL;
   TksCapture *capture;
 
@@ -242,7 +382,19 @@ load_file_thread (GTask        *task,
                                _("Only local files can be opened"));
       return;
     }
-  capture = read_file (path, NULL, NULL, &error);
+  if (load->preload != NULL)
+    {
+      Preload *preload = load->preload;
+
+      g_mutex_lock (&preload->lock);
+      while (!preload->done)
+        g_cond_wait (&preload->cond, &preload->lock);
+      capture = g_steal_pointer (&preload->capture);
+      error = g_steal_pointer (&preload->error);
+      g_mutex_unlock (&preload->lock);
+    }
+  else
+    capture = read_file (path, NULL, NULL, &error);
   if (capture == NULL)
     g_task_return_error (task, error);
   else if (g_task_return_error_if_cancelled (task))
@@ -258,12 +410,18 @@ tks_capture_load_file_async (GFile               *file,
                              gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  g_autofree char *path = NULL;
+  LoadData *load;
 
   g_return_if_fail (G_IS_FILE (file));
 
+  path = g_file_get_path (file);
+  load = g_new0 (LoadData, 1);
+  load->file = g_object_ref (file);
+  load->preload = preload_take (path);
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, tks_capture_load_file_async);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_set_task_data (task, load, load_data_free);
   g_task_run_in_thread (task, load_file_thread);
 }
 

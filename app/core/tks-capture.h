@@ -350,6 +350,35 @@ void             tks_capture_load_file_async      (GFile               *file,
                                                    GAsyncReadyCallback  callback,
                                                    gpointer             user_data);
 /**
+ * tks_capture_preload_file:
+ * @file: a local file
+ *
+ * Starts reading @file in a thread of its own at once, for a program that knows which file it
+ * will show before it is ready to ask (the viewer, while its toolkit starts): the next
+ * tks_capture_load_file_async() of the same file takes the read over, waiting for its end
+ * rather than reading again. One preload at a time: a second call while one is pending, or a
+ * file that is not local, does nothing. tks_capture_preload_forget() drops one that is not
+ * wanted after all.
+ */
+void             tks_capture_preload_file         (GFile               *file);
+/**
+ * tks_capture_preload_wait:
+ * @timeout_ms: how long to wait at most, in milliseconds
+ *
+ * Waits for the pending preload's read to end, for at most @timeout_ms.
+ *
+ * Returns: %TRUE when no preload is pending or its read has ended, %FALSE when it is still
+ * reading after @timeout_ms
+ */
+gboolean         tks_capture_preload_wait         (guint                timeout_ms);
+/**
+ * tks_capture_preload_forget:
+ *
+ * Drops the pending preload, if any (its thread lets go of the capture when it ends): a later
+ * load of the same file reads it again.
+ */
+void             tks_capture_preload_forget       (void);
+/**
  * tks_capture_load_file_finish:
  * @result: the result given to the callback
  * @error: return location for a #GError, or %NULL
