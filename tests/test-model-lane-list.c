@@ -690,6 +690,38 @@ test_expansion_per_board (void)
   g_assert_cmpint (lane_of_row (list, group), >=, 0);
 }
 
+/* A group's members show their own name where the board gives one ("worker #7, exited at…");
+ * "Exited dynamic thread" is no name of their own: "#7, exited at…". */
+static void
+test_member_names (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-trigger-exits.raw.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) named = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(TksLaneList) list = NULL;
+  const TksLaneRow *group;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  named = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (named, "Name = " GROUP_NAME "\r", "Name = worker\r", 0), >, 0);
+  capture = tks_test_capture_of_text (named->str, named->len);
+  list = tks_lane_list_new (capture, FALSE, 1000);
+  group = row_named (list, "worker");
+  g_assert_nonnull (group);
+  g_assert_cmpint (group->kind, ==, TKS_LANE_ROW_GROUP);
+  for (guint m = 0; m < group->n_threads; m++)
+    {
+      const TksLaneRow *member = tks_lane_list_find_thread (list, group->threads[m]);
+      const TksThread *th = tks_capture_get_thread (capture, group->threads[m]);
+      g_autofree char *label = g_strdup_printf ("worker #%d, exited at %.1f ms", th->number,
+                                                th->exit_time);
+
+      g_assert_cmpstr (member->label, ==, label);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -702,6 +734,7 @@ main (int   argc,
   g_test_add_func ("/model/lane-list/sort", test_sort);
   g_test_add_func ("/model/lane-list/load-order-holds", test_load_order_holds);
   g_test_add_func ("/model/lane-list/expansion-per-board", test_expansion_per_board);
+  g_test_add_func ("/model/lane-list/member-names", test_member_names);
   g_test_add_func ("/model/lane-list/pin-hide", test_pin_hide);
   g_test_add_func ("/model/lane-list/search", test_search);
   g_test_add_func ("/model/lane-list/rebuild-keeps-state", test_rebuild_keeps_state);

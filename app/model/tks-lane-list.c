@@ -156,6 +156,16 @@ tks_lane_list_shown_name (const char *name)
   return tks_i18n_escape (name);
 }
 
+/* What a board without a copy of an exited dynamic thread's name calls it (threads_list
+ * always does): no name of the thread's own. */
+#define NAME_OF_EXITED_DYNAMIC "Exited dynamic thread"
+
+static gboolean
+has_own_name (const char *name)
+{
+  return name != NULL && *name != '\0' && strcmp (name, NAME_OF_EXITED_DYNAMIC) != 0;
+}
+
 static void
 label_row (TksLaneList *self,
            Row         *row)
@@ -173,15 +183,30 @@ label_row (TksLaneList *self,
                                     name, row->members->len);
       break;
     case TKS_LANE_ROW_MEMBER:
+      if (!has_own_name (row->pub.name))
+        {
+          g_autofree char *number = g_strdup_printf ("#%d", row->pub.number);
+
+          g_free (name);
+          name = g_steal_pointer (&number);
+        }
+      else
+        {
+          /* Translators: a thread of a group of exited threads: its name and number */
+          g_autofree char *named = g_strdup_printf (_("%s #%d"), name, row->pub.number);
+
+          g_free (name);
+          name = g_steal_pointer (&named);
+        }
       if (!isnan (row->exit_time))
-        /* Translators: a thread of a group of exited threads: its number, then when it
-         * exited, in milliseconds */
-        row->label = g_strdup_printf (_("#%d, exited at %.1f ms"), row->pub.number,
+        /* Translators: a thread of a group of exited threads: its name and number ("#7"
+         * alone when the board did not name it), then when it exited, in milliseconds */
+        row->label = g_strdup_printf (_("%s, exited at %.1f ms"), name,
                                       (row->exit_time - self->origin) * 1000.0 / self->tick_hz);
       else
         /* Translators: a thread of a group of exited threads, whose exit is older than the
-         * log: its number */
-        row->label = g_strdup_printf (_("#%d, exited before the log"), row->pub.number);
+         * log: its name and number ("#7" alone when the board did not name it) */
+        row->label = g_strdup_printf (_("%s, exited before the log"), name);
       break;
     case TKS_LANE_ROW_THREAD:
     default:
