@@ -46,8 +46,8 @@ char *
 tks_timeline_format_duration (double ticks,
                               double tick_hz)
 {
-  /* time first, ticks second, whole ticks (records sharing a tick have no finer time) */
-  return tks_time_format_span (ticks, tick_hz, 1.0);
+  /* time first, ticks second */
+  return tks_time_format_span (ticks, tick_hz);
 }
 
 /* Whether a tick is a millisecond: then the ruler shows one number per step. */

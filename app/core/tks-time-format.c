@@ -42,25 +42,6 @@ tick_number (double ticks,
 }
 
 char *
-tks_time_format_ticks (double ticks,
-                       double resolution)
-{
-  int decimals = tks_time_tick_decimals (resolution);
-  double unit = pow (10, -decimals);
-  g_autofree char *number = NULL;
-  double shown;
-
-  if (ticks != 0 && fabs (ticks) < unit / 2)
-    /* Translators: a length shorter than the board's tick (or its counter's step) */
-    return g_strdup (decimals == 0 ? _("< 1 tick") : _("< 1 step of the counter"));
-  number = tick_number (ticks, decimals);
-  shown = g_ascii_strtod (number, NULL);
-  /* Translators: a number of board ticks; %s: the number, as "7904" or "7904.25" */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s tick", "%s ticks",
-                                       fabs (shown) == 1 ? 1 : 2), number);
-}
-
-char *
 tks_time_format_position (double t)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -78,11 +59,21 @@ tks_time_format_position (double t)
 }
 
 char *
-tks_time_format_span (double ticks,
-                      double tick_hz,
-                      double resolution)
+tks_time_format_ticks (double ticks)
 {
-  g_autofree char *count = tks_time_format_ticks (ticks, resolution);
+  g_autofree char *number = tks_time_format_position (ticks);
+
+  /* Translators: a number of board ticks; %s: the number, as "7904" or "17.34" */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s tick", "%s ticks",
+                                       g_str_equal (number, "1") || g_str_equal (number, "-1")
+                                       ? 1 : 2), number);
+}
+
+char *
+tks_time_format_span (double ticks,
+                      double tick_hz)
+{
+  g_autofree char *count = tks_time_format_ticks (ticks);
   g_autofree char *time = NULL;
 
   if (!(tick_hz > 0) || !isfinite (tick_hz))

@@ -8,9 +8,11 @@ G_BEGIN_DECLS
 /*
  * Times as every part of the program writes them (tooltips, panels, the events list, find,
  * exports): a real time first, in the unit that suits it, then the board's ticks, at the
- * precision the data has. Ticks are whole unless the data has a finer clock (a cycle counter:
- * @resolution, the counter's period in ticks, is below 1); the fractions that records sharing a
- * tick are given to keep them in order are no precision and are not shown.
+ * precision the data has. An entry's tick is whole unless the data has a finer clock (a cycle
+ * counter: @resolution, the counter's period in ticks, is below 1); the fractions that records
+ * sharing a tick are given to keep them in order are no precision and are not shown. Lengths
+ * and places the user chose (cursors) are written as they are, without zeros that say
+ * nothing.
  */
 
 /**
@@ -28,7 +30,7 @@ char *tks_time_format_us           (double us);
  * tks_time_tick_decimals:
  * @resolution: the data's finest step, in ticks (1: the tick; 0 or less reads as 1)
  *
- * The decimals that show a number of ticks at @resolution: 0 for a step of a tick or more,
+ * The decimals that show a tick of the data (an entry's) at @resolution: 0 for a step of a tick or more,
  * else enough for the step (0.25: 2), at most 6.
  *
  * Returns: the number of decimals
@@ -37,16 +39,14 @@ int   tks_time_tick_decimals       (double resolution);
 
 /**
  * tks_time_format_ticks:
- * @ticks: a number of ticks, or a tick (a point)
- * @resolution: the data's finest step, in ticks, as tks_time_tick_decimals()
+ * @ticks: a number of ticks (a length, or a place that need not be a tick's: a cursor)
  *
- * Writes @ticks at the data's precision: "7904 ticks", "1 tick", "7904.25 ticks"; a non-zero
- * length under the precision as "< 1 tick".
+ * Writes @ticks without the zeros that say nothing: "7904 ticks", "1 tick", "17.34 ticks"
+ * (to a millionth, as tks_time_format_position()).
  *
  * Returns: (transfer full): the text; free with g_free()
  */
-char *tks_time_format_ticks        (double ticks,
-                                    double resolution);
+char *tks_time_format_ticks        (double ticks);
 
 /**
  * tks_time_format_position:
@@ -64,7 +64,6 @@ char *tks_time_format_position     (double t);
  * tks_time_format_span:
  * @ticks: a length of time, in ticks
  * @tick_hz: ticks per second; 0 or less when unknown
- * @resolution: the data's finest step, in ticks
  *
  * Writes a length of time first, its ticks second: "2.000 ms (2 ticks)"; ticks alone when the
  * tick rate is unknown.
@@ -72,8 +71,7 @@ char *tks_time_format_position     (double t);
  * Returns: (transfer full): the text; free with g_free()
  */
 char *tks_time_format_span         (double ticks,
-                                    double tick_hz,
-                                    double resolution);
+                                    double tick_hz);
 
 /**
  * tks_time_format_at:
