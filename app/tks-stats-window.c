@@ -11,6 +11,7 @@
 #include "tks-stats-columns.h"
 #include "tks-stats-window.h"
 #include "tks-stats-row.h"
+#include "tks-time-format.h"
 
 struct _TksStatsWindow
 {
@@ -276,7 +277,7 @@ refresh (TksStatsWindow *self)
   TksEvents *events;
   const guint *lanes;
   guint n = 0;
-  double from, to, ms_per_tick;
+  double from, to;
 
   for (guint i = 0; i < TKS_N_STATS_RANGES; i++)
     gtk_widget_set_sensitive (GTK_WIDGET (self->range_buttons[i]),
@@ -321,11 +322,24 @@ refresh (TksStatsWindow *self)
   if (events != NULL)
     refresh_events (self, events, totals.from, totals.to);
 
-  ms_per_tick = 1000.0 / effective_tick_hz (self);
-  /* Translators: the range the statistics cover, in ticks and in ms, then what it holds */
-  text = g_strdup_printf (_("%.6f to %.6f ticks (%.3f ms): %u activations, %.1f %% busy"),
-                          totals.from, totals.to, totals.duration * ms_per_tick,
-                          totals.activations, totals.covered_share);
+  {
+    /* times as the ruler counts them by default (from the trigger, else the capture's start),
+     * then the ticks exactly, for tickscope-cli stats --from --to */
+    double hz = effective_tick_hz (self), origin = tks_capture_get_start (self->capture);
+    g_autofree char *a = NULL, *b = NULL, *ta = NULL, *tb = NULL, *length = NULL;
+
+    tks_capture_get_trigger (self->capture, &origin);
+    a = tks_time_format_us ((totals.from - origin) * 1e6 / hz);
+    b = tks_time_format_us ((totals.to - origin) * 1e6 / hz);
+    ta = tks_time_format_position (totals.from);
+    tb = tks_time_format_position (totals.to);
+    length = tks_time_format_us (totals.duration * 1e6 / hz);
+    /* Translators: the range the statistics cover (time first, then its ticks), its length,
+     * then what it holds: the share of the range the log's runs of threads cover */
+    text = g_strdup_printf (_("From %s to %s (ticks %s to %s), %s: %u activations, "
+                              "%.1f %% covered by runs in the log"),
+                            a, b, ta, tb, length, totals.activations, totals.covered_share);
+  }
   gtk_label_set_text (self->summary, text);
 }
 

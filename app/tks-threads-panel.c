@@ -3,8 +3,9 @@
  * view of the timeline's thread rows. A list view makes widgets for the rows in view only, so
  * a capture with thousands of threads costs what a screenful does. A change of the shares
  * alone (the timeline scrolled) refills the rows in view; a change of the rows themselves
- * (sorted, searched, expanded) replaces the list's items. While the panel is closed, it does
- * not follow the visible range. */
+ * (sorted, searched, expanded) replaces the list's items. The load sort holds the order it took
+ * until the user sorts again, so the lanes never move on a pan, a zoom or a recording's second.
+ * While the panel is closed, it does not follow the visible range. */
 #include "config.h"
 
 #include <math.h>
@@ -41,6 +42,7 @@ struct _TksThreadsPanel
   TksLaneList     *list;
   GtkWidget       *search;
   GtkWidget       *sort;
+  GtkWidget       *sort_again;  /* the load order taken anew: shown with the load sort */
   GtkWidget       *range_label;
   GtkWidget       *listview;
   GtkWidget       *empty;
@@ -125,9 +127,7 @@ fill_slot (Slot             *slot,
 
   slot->row = row;
   gtk_label_set_text (GTK_LABEL (slot->name), row->label);
-  /* a group's count, at the end of its label, stays in view; a name keeps its start */
-  gtk_label_set_ellipsize (GTK_LABEL (slot->name), row->kind == TKS_LANE_ROW_GROUP
-                           ? PANGO_ELLIPSIZE_MIDDLE : PANGO_ELLIPSIZE_END);
+  /* a name keeps its start, cut at the end; the tooltip has it whole */
   tks_widget_set_tooltip (slot->name, row->label);
   gtk_widget_set_margin_start (slot->name, member ? 18 : 0);
   priority = g_strdup_printf ("%d", row->priority);
@@ -508,8 +508,25 @@ stop_search (TksThreadsPanel *self)
 static void
 sort_changed (TksThreadsPanel *self)
 {
+  guint sort = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->sort));
+
+  gtk_widget_set_visible (self->sort_again, sort == TKS_LANE_SORT_LOAD);
   if (self->list != NULL)
-    tks_lane_list_set_sort (self->list, gtk_drop_down_get_selected (GTK_DROP_DOWN (self->sort)));
+    tks_lane_list_set_sort (self->list, sort);
+}
+
+/* The load order is taken when the sort is chosen and held (the lanes do not move as the view
+ * pans or records): this takes it again from the shares shown. */
+static void
+sort_again_clicked (TksThreadsPanel *self)
+{
+  if (self->range_source != 0)
+    {
+      g_clear_handle_id (&self->range_source, g_source_remove);
+      apply_range (self);
+    }
+  if (self->list != NULL)
+    tks_lane_list_sort_again (self->list);
 }
 
 TksTimelineView *
@@ -647,6 +664,7 @@ tks_threads_panel_class_init (TksThreadsPanelClass *klass)
                                                "/io/github/tickscope/Tickscope/ui/tks-threads-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, TksThreadsPanel, search);
   gtk_widget_class_bind_template_child (widget_class, TksThreadsPanel, sort);
+  gtk_widget_class_bind_template_child (widget_class, TksThreadsPanel, sort_again);
   gtk_widget_class_bind_template_child (widget_class, TksThreadsPanel, range_label);
   gtk_widget_class_bind_template_child (widget_class, TksThreadsPanel, empty);
   gtk_widget_class_bind_template_child (widget_class, TksThreadsPanel, listview);
@@ -656,6 +674,7 @@ tks_threads_panel_class_init (TksThreadsPanelClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_changed);
   gtk_widget_class_bind_template_callback (widget_class, stop_search);
   gtk_widget_class_bind_template_callback (widget_class, sort_changed);
+  gtk_widget_class_bind_template_callback (widget_class, sort_again_clicked);
 }
 
 static void

@@ -65,19 +65,17 @@ double
 tks_timeline_event_lane_y (const TksTimelineGeometry *g,
                            guint                      lane)
 {
-  return g->top + lane * g->lane_height - g->v_offset;
+  /* below the pinned thread lanes, scrolled */
+  return g->top + (g->n_pinned + lane) * g->lane_height - g->v_offset;
 }
 
-char *
-tks_timeline_format_us (double us)
-{
-  double a = fabs (us);
 
-  if (a < 1000.0)
-    return g_strdup_printf (_("%.1f µs"), us);
-  if (a < 1e6)
-    return g_strdup_printf (_("%.3f ms"), us / 1e3);
-  return g_strdup_printf (_("%.6f s"), us / 1e6);
+char *
+tks_timeline_format_point (const TksTimelineGeometry *g,
+                           double                     t)
+{
+  return tks_time_format_at (t, g->origin, g->time_ruler ? g->tick_hz : 0,
+                             g->resolution > 0 ? g->resolution : 1.0);
 }
 
 /* The first slice that may show at or after @t: slices are sorted by begin, and nested ones
@@ -370,10 +368,15 @@ tks_timeline_render_events (TksCapture                *capture,
   g_autofree TksEventLane *lanes = NULL;
   g_autoptr(PangoLayout) layout = NULL;
   GdkRGBA band = painter->fg;
+  TksClipPainter scrolled;
+  double top = tks_timeline_scroll_top (g);
   guint n;
 
   if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
     return;
+  /* the event lanes scroll under the pinned thread lanes */
+  tks_clip_painter_init (&scrolled, painter, top);
+  painter = &scrolled.base;
   lanes = tks_timeline_event_lanes (capture, &n);
   if (painter->pango != NULL)
     {
@@ -385,7 +388,7 @@ tks_timeline_render_events (TksCapture                *capture,
     {
       double y = tks_timeline_event_lane_y (g, 0);
 
-      if (y + g->lane_height > g->top && y < g->bottom)
+      if (y + g->lane_height > top && y < g->bottom)
         {
           painter->fill (painter, &band, g->left, y, g->width, g->lane_height);
           render_load (capture, g, painter, y);
@@ -396,7 +399,7 @@ tks_timeline_render_events (TksCapture                *capture,
       const TksTrack *track = lanes[i].track;
       double y = tks_timeline_event_lane_y (g, i + (g->load_graph ? 1 : 0));
 
-      if (y + g->lane_height <= g->top || y >= g->bottom)
+      if (y + g->lane_height <= top || y >= g->bottom)
         continue;
       painter->fill (painter, &band, g->left, y, g->width, g->lane_height);
       if (track->kind == TKS_TRACK_MARKER)
@@ -432,10 +435,13 @@ tks_timeline_render_event_headers (TksCapture                *capture,
 {
   g_autofree TksEventLane *lanes = NULL;
   g_autoptr(PangoLayout) layout = NULL;
+  TksClipPainter scrolled;
   guint n;
 
   if (capture == NULL || painter->pango == NULL)
     return;
+  tks_clip_painter_init (&scrolled, painter, tks_timeline_scroll_top (g));
+  painter = &scrolled.base;
   lanes = tks_timeline_event_lanes (capture, &n);
   if (n == 0 && !g->load_graph)
     return;
@@ -459,7 +465,7 @@ tks_timeline_render_event_headers (TksCapture                *capture,
       const GdkRGBA *chip;
       int lw, lh;
 
-      if (y + g->lane_height <= g->top || y >= g->bottom)
+      if (y + g->lane_height <= tks_timeline_scroll_top (g) || y >= g->bottom)
         continue;
       chip = track->kind == TKS_TRACK_IRQ ? &irq_color
              : track->kind == TKS_TRACK_MARKER ? &marker_color : &sleep_color;
@@ -497,24 +503,28 @@ load_tooltip (TksCapture                *capture,
 
 /* A marker's tooltip: the one within @tol of @t on @track, NULL when none is. */
 static char *
-marker_tooltip (TksEvents      *events,
-                const TksTrack *track,
-                double          t,
-                double          tol)
+marker_tooltip (TksEvents                 *events,
+                const TksTimelineGeometry *g,
+                const TksTrack            *track,
+                double                     t,
+                double                     tol)
 {
   guint i = first_instant_at (track, t - tol);
   const TksInstant *m;
+  g_autofree char *since = NULL;
   g_autofree char *at = NULL;
   g_autofree char *name = NULL;
 
   if (i >= track->n_instants || track->instants[i].time.pos > t + tol)
     return NULL;
   m = &track->instants[i];
-  at = tks_timeline_format_us (tks_events_to_us (events, m->time.time - track->instants[0].time.time));
+  since = tks_timeline_format_us (tks_events_to_us (events, m->time.time - track->instants[0].time.time));
+  at = tks_timeline_format_point (g, m->time.pos);
   name = g_markup_escape_text (track->name, -1);
-  /* Translators: a marker's tooltip: its name, value and time since its first */
-  return g_strdup_printf (_("<b>%s</b> = %u\nmarker %u of %u, %s after the first"),
-                          name, m->value, i + 1, track->n_instants, at);
+  /* Translators: a marker's tooltip: its name and value; its place among the marker's, when
+   * (from the ruler's 0), and the time since its first */
+  return g_strdup_printf (_("<b>%s</b> = %u\nmarker %u of %u, at %s, %s after the first"),
+                          name, m->value, i + 1, track->n_instants, at, since);
 }
 
 /* The deepest slice of @track within @tol of @t; NULL when none is. */
@@ -545,11 +555,10 @@ slice_tooltip (TksCapture                *capture,
                const TksSlice            *slice)
 {
   TksEvents *events = tks_capture_get_events (capture);
-  double start = tks_capture_get_start (capture);
   g_autofree char *length = tks_timeline_format_us (
     tks_events_to_us (events, slice->end.time - slice->begin.time));
-  g_autofree char *at = tks_timeline_format_us (
-    (slice->begin.pos - start) * 1e6 / (g->tick_hz > 0 ? g->tick_hz : 1000.0));
+  /* from the ruler's 0, as every time the view shows */
+  g_autofree char *at = tks_timeline_format_point (g, slice->begin.pos);
   g_autofree char *label = g_markup_escape_text (slice->label != NULL ? slice->label : "", -1);
 
   switch (track->kind)
@@ -591,7 +600,9 @@ tks_timeline_event_tooltip (TksCapture                *capture,
     return NULL;
   events = tks_capture_get_events (capture);
   lanes = tks_timeline_event_lanes (capture, &n);
-  lane = floor ((y - g->top + g->v_offset) / g->lane_height);
+  if (y < tks_timeline_scroll_top (g))
+    return NULL;   /* a pinned thread lane */
+  lane = floor ((y - g->top + g->v_offset) / g->lane_height) - g->n_pinned;
   if (g->load_graph)
     {
       if (lane == 0)
@@ -606,7 +617,7 @@ tks_timeline_event_tooltip (TksCapture                *capture,
   tol = 3.0 / scale;
 
   if (track->kind == TKS_TRACK_MARKER)
-    return marker_tooltip (events, track, t, tol);
+    return marker_tooltip (events, g, track, t, tol);
   slice = slice_near (track, t, tol);
   return slice != NULL ? slice_tooltip (capture, g, track, slice) : NULL;
 }

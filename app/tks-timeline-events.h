@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tks-events.h"
+#include "tks-time-format.h"
 #include "tks-timeline-render.h"
 
 G_BEGIN_DECLS
@@ -46,7 +47,17 @@ const TksWakeup *tks_timeline_wakeup_of_run   (TksCapture                *captur
                                                guint                      thread,
                                                double                     begin);
 
-/* "12.5 µs", "3.20 ms", "1.234 s": a duration in microseconds, to the data's resolution. */
-char         *tks_timeline_format_us          (double                     us);
+/* "12.5 µs", "3.200 ms", "1.234000 s": a time in microseconds, as the core writes every time
+ * (tks_time_format_us()). */
+static inline char *
+tks_timeline_format_us (double us)
+{
+  return tks_time_format_us (us);
+}
+
+/* A point of the view (ticks) as its ruler counts it, time first and tick second: "-1.250 ms
+ * (tick 7904)" from the ruler's 0 (@geometry's origin), or "tick 7904" with a ruler in ticks. */
+char         *tks_timeline_format_point       (const TksTimelineGeometry *geometry,
+                                               double                     t);
 
 G_END_DECLS

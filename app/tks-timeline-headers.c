@@ -38,24 +38,30 @@ tks_timeline_render_headers (TksCapture                *capture,
 {
   guint n_lanes, first, last, l;
   g_autoptr(PangoLayout) layout = NULL;
+  TksClipPainter scrolled;
 
   if (capture == NULL || painter->pango == NULL)
     return;
   n_lanes = tks_timeline_n_lanes (capture, g);
   if (!tks_timeline_visible_lanes (g, n_lanes, &first, &last))
-    return;
+    first = last = 0;
   layout = pango_layout_new (painter->pango);
   pango_layout_set_width (layout, (int)(g->left - 12) * PANGO_SCALE);
   pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-  for (l = first; l < last; l++)
+  /* the scrolled lanes' headers below the pinned ones, then the pinned ones */
+  tks_clip_painter_init (&scrolled, painter, tks_timeline_scroll_top (g));
+  for (guint k = 0; k < (last - first) + MIN (g->n_pinned, n_lanes); k++)
     {
+      TksPainter *p = k < last - first ? &scrolled.base : painter;
       guint n_threads;
-      const guint *threads = tks_timeline_lane_threads (capture, g, l, &n_threads, NULL);
+      const guint *threads;
       g_autofree char *label = NULL;
       const char *name;
       int lw, lh, priority;
       GdkRGBA color;
 
+      l = k < last - first ? first + k : k - (last - first);
+      threads = tks_timeline_lane_threads (capture, g, l, &n_threads, NULL);
       name = tks_timeline_lane_name (capture, g, l, &priority);
       if (name == NULL)
         continue;
@@ -63,9 +69,8 @@ tks_timeline_render_headers (TksCapture                *capture,
       pango_layout_set_text (layout, label, -1);
       pango_layout_get_pixel_size (layout, &lw, &lh);
       tks_timeline_thread_color (tks_capture_get_thread (capture, threads[0]), &color);
-      painter->fill (painter, &color, 2, tks_timeline_lane_y (g, l) + 6, 4, g->lane_height - 12);
-      painter->text (painter, &painter->fg, 10,
-                     tks_timeline_lane_y (g, l) + (g->lane_height - lh) / 2, layout);
+      p->fill (p, &color, 2, tks_timeline_lane_y (g, l) + 6, 4, g->lane_height - 12);
+      p->text (p, &painter->fg, 10, tks_timeline_lane_y (g, l) + (g->lane_height - lh) / 2, layout);
     }
 }
 

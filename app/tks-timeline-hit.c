@@ -84,7 +84,14 @@ tks_timeline_hit_test (TksCapture                *capture,
     return FALSE;
   if (y < g->top || y >= g->bottom || x < g->left || x > g->left + g->width)
     return FALSE;
-  lane = floor ((y - g->top + g->v_offset) / g->lane_height) - g->n_event_lanes;
+  if (y < tks_timeline_scroll_top (g))
+    lane = floor ((y - g->top) / g->lane_height);   /* a pinned lane, which does not scroll */
+  else
+    {
+      lane = floor ((y - g->top + g->v_offset) / g->lane_height) - g->n_event_lanes;
+      if (lane < g->n_pinned)
+        return FALSE;   /* an event lane, or a pinned lane's place in the scrolled lanes */
+    }
   if (lane < 0 || lane >= tks_timeline_n_lanes (capture, g))
     return FALSE;
   threads = tks_timeline_lane_threads (capture, g, (guint) lane, &n_threads, NULL);

@@ -49,8 +49,17 @@ double
 tks_timeline_lane_y (const TksTimelineGeometry *geometry,
                      guint                      lane)
 {
+  if (lane < geometry->n_pinned)
+    return geometry->top + lane * geometry->lane_height;
+  /* below the pinned lanes, after the event lanes */
   return geometry->top + (geometry->n_event_lanes + lane) * geometry->lane_height
          - geometry->v_offset;
+}
+
+double
+tks_timeline_scroll_top (const TksTimelineGeometry *geometry)
+{
+  return geometry->top + geometry->n_pinned * geometry->lane_height;
 }
 
 guint
@@ -126,12 +135,13 @@ tks_timeline_visible_lanes (const TksTimelineGeometry *geometry,
 
   if (n_lanes == 0 || geometry->lane_height <= 0 || geometry->bottom <= geometry->top)
     return FALSE;
-  /* thread lanes come after the event lanes */
-  a = floor (geometry->v_offset / geometry->lane_height) - geometry->n_event_lanes;
+  /* thread lanes come after the pinned ones and the event lanes */
+  a = floor (geometry->v_offset / geometry->lane_height) + geometry->n_pinned
+      - geometry->n_event_lanes;
   b = ceil ((geometry->v_offset + geometry->bottom - geometry->top) / geometry->lane_height)
       - geometry->n_event_lanes;
-  if (a < 0)
-    a = 0;
+  if (a < geometry->n_pinned)
+    a = geometry->n_pinned;
   if (b > n_lanes)
     b = n_lanes;
   if (a >= b)
@@ -495,69 +505,131 @@ has_exit (const TksThread *thread)
   return thread != NULL && (thread->flags & TKS_THREAD_EXITED) && !isnan (thread->exit_time);
 }
 
+/* Lane @l: its stripe, grid line, where nothing is known, exits, runs and marks. */
+static void
+render_lane (TksCapture                *capture,
+             const TksTimelineGeometry *g,
+             TksPainter                *painter,
+             guint                      l)
+{
+  GdkRGBA stripe = painter->fg;
+  GdkRGBA grid = painter->fg;
+  guint n_threads;
+  const guint *threads = tks_timeline_lane_threads (capture, g, l, &n_threads, NULL);
+  double y = tks_timeline_lane_y (g, l);
+  double h = g->lane_height;
+  double inset = MIN (5.0, floor (h * 0.15));
+  double bar_y = y + inset;
+  double bar_h = h - 2 * inset;
+  double last_exit = -INFINITY;
+  GdkRGBA color;
+
+  if (n_threads == 0 || tks_capture_get_thread (capture, threads[0]) == NULL)
+    return;
+  stripe.alpha = 0.035;
+  grid.alpha = 0.12;
+  /* a group's lane takes its first member's colour */
+  tks_timeline_thread_color (tks_capture_get_thread (capture, threads[0]), &color);
+
+  if (l % 2 == 1)
+    painter->fill (painter, &stripe, g->left, y, g->width, h);
+  if (h >= 8)
+    painter->fill (painter, &grid, g->left, y + h - 1, g->width, 1);
+
+  draw_no_data (capture, g, painter, threads, n_threads, bar_y, bar_h);
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TksThread *thread = tks_capture_get_thread (capture, threads[i]);
+
+      if (has_exit (thread))
+        last_exit = MAX (last_exit, thread->exit_time);
+    }
+
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TksThread *thread = tks_capture_get_thread (capture, threads[i]);
+
+      if (thread == NULL)
+        continue;
+      if (has_exit (thread))
+        draw_exit (capture, g, painter, thread, thread->exit_time >= last_exit, y, bar_y, bar_h);
+      if (thread->flags & TKS_THREAD_LOGGED)
+        draw_runs (painter, g, g->coverage, threads[i], thread, &color, bar_y, bar_h);
+      if (thread->n_marks > 0)
+        draw_marks (painter, g, thread, bar_y, bar_h);
+    }
+}
+
+static void
+clip_fill (TksPainter    *painter,
+           const GdkRGBA *color,
+           double         x,
+           double         y,
+           double         width,
+           double         height)
+{
+  TksClipPainter *clip = (TksClipPainter *) painter;
+
+  if (y < clip->clip_top)
+    {
+      height -= clip->clip_top - y;
+      y = clip->clip_top;
+    }
+  if (height > 0)
+    clip->inner->fill (clip->inner, color, x, y, width, height);
+}
+
+static void
+clip_text (TksPainter    *painter,
+           const GdkRGBA *color,
+           double         x,
+           double         y,
+           PangoLayout   *layout)
+{
+  TksClipPainter *clip = (TksClipPainter *) painter;
+
+  if (y >= clip->clip_top)
+    clip->inner->text (clip->inner, color, x, y, layout);
+}
+
+void
+tks_clip_painter_init (TksClipPainter *clip,
+                       TksPainter     *inner,
+                       double          clip_top)
+{
+  clip->base = *inner;
+  clip->base.fill = clip_fill;
+  clip->base.text = clip_text;
+  clip->inner = inner;
+  clip->clip_top = clip_top;
+}
+
 void
 tks_timeline_render_lanes (TksCapture                *capture,
                            const TksTimelineGeometry *g,
                            TksPainter                *painter)
 {
   guint n_lanes, first, last, l;
-  GdkRGBA stripe = painter->fg;
-  GdkRGBA grid = painter->fg;
-  const TksCoverage *coverage = g->coverage;
+  TksClipPainter scrolled;
 
   if (capture == NULL || g->width <= 0 || !(g->x1 > g->x0))
     return;
 
-  stripe.alpha = 0.035;
-  grid.alpha = 0.12;
   n_lanes = tks_timeline_n_lanes (capture, g);
-  if (!tks_timeline_visible_lanes (g, n_lanes, &first, &last))
-    return;
-
-  for (l = first; l < last; l++)
+  /* the lanes that scroll are drawn below the pinned ones only */
+  tks_clip_painter_init (&scrolled, painter, tks_timeline_scroll_top (g));
+  if (tks_timeline_visible_lanes (g, n_lanes, &first, &last))
+    for (l = first; l < last; l++)
+      render_lane (capture, g, &scrolled.base, l);
+  for (l = 0; l < MIN (g->n_pinned, n_lanes); l++)
+    render_lane (capture, g, painter, l);
+  if (g->n_pinned > 0)
     {
-      guint n_threads;
-      const guint *threads = tks_timeline_lane_threads (capture, g, l, &n_threads, NULL);
-      double y = tks_timeline_lane_y (g, l);
-      double h = g->lane_height;
-      double inset = MIN (5.0, floor (h * 0.15));
-      double bar_y = y + inset;
-      double bar_h = h - 2 * inset;
-      double last_exit = -INFINITY;
-      GdkRGBA color;
+      /* the edge of the pinned lanes, what scrolls passing under it */
+      GdkRGBA edge = painter->fg;
 
-      if (n_threads == 0 || tks_capture_get_thread (capture, threads[0]) == NULL)
-        continue;
-      /* a group's lane takes its first member's colour */
-      tks_timeline_thread_color (tks_capture_get_thread (capture, threads[0]), &color);
-
-      if (l % 2 == 1)
-        painter->fill (painter, &stripe, g->left, y, g->width, h);
-      if (h >= 8)
-        painter->fill (painter, &grid, g->left, y + h - 1, g->width, 1);
-
-      draw_no_data (capture, g, painter, threads, n_threads, bar_y, bar_h);
-      for (guint i = 0; i < n_threads; i++)
-        {
-          const TksThread *thread = tks_capture_get_thread (capture, threads[i]);
-
-          if (has_exit (thread))
-            last_exit = MAX (last_exit, thread->exit_time);
-        }
-
-      for (guint i = 0; i < n_threads; i++)
-        {
-          const TksThread *thread = tks_capture_get_thread (capture, threads[i]);
-
-          if (thread == NULL)
-            continue;
-          if (has_exit (thread))
-            draw_exit (capture, g, painter, thread, thread->exit_time >= last_exit, y, bar_y, bar_h);
-          if (thread->flags & TKS_THREAD_LOGGED)
-            draw_runs (painter, g, coverage, threads[i], thread, &color, bar_y, bar_h);
-          if (thread->n_marks > 0)
-            draw_marks (painter, g, thread, bar_y, bar_h);
-        }
+      edge.alpha = 0.45;
+      painter->fill (painter, &edge, g->left, tks_timeline_scroll_top (g) - 1, g->width, 1);
     }
 }
 

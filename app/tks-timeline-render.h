@@ -71,6 +71,10 @@ typedef struct
    * (@all_lanes), as exports and tests without a panel draw. */
   const TksLane *lanes;
   guint n_lanes;
+  /* The first @n_pinned thread lanes (the pinned rows, which come first) stay at the top,
+   * right under the ruler, as a spreadsheet's frozen rows: the event lanes and the other
+   * thread lanes scroll (@v_offset) below them. 0: every lane scrolls. */
+  guint n_pinned;
 } TksTimelineGeometry;
 
 /* Where the time ruler's 0 is. */
@@ -108,6 +112,19 @@ void     tks_painter_init_cairo           (TksPainter          *painter,
                                            PangoContext        *pango);
 void     tks_painter_finish               (TksPainter          *painter);
 
+/* A painter that draws through @inner only at and below @clip_top: what scrolls under the
+ * pinned lanes. It is @inner's until @inner is finished. */
+typedef struct
+{
+  TksPainter  base;
+  TksPainter *inner;
+  double      clip_top;
+} TksClipPainter;
+
+void     tks_clip_painter_init            (TksClipPainter      *clip,
+                                           TksPainter          *inner,
+                                           double               clip_top);
+
 /* A thread's colour (from its identity: TksThread.color), and the @index-th of the palette
  * the threads' colours come from. */
 void     tks_timeline_thread_color        (const TksThread     *thread,
@@ -117,6 +134,9 @@ void     tks_timeline_palette_color       (guint                index,
 
 double   tks_timeline_lane_y              (const TksTimelineGeometry *geometry,
                                            guint                lane);
+/* Where the scrolled lanes begin: below the pinned lanes (geometry->top without any). What
+ * scrolls is drawn only below it. */
+double   tks_timeline_scroll_top          (const TksTimelineGeometry *geometry);
 /* The number of thread lanes, and the threads lane @lane draws (one, or a group's members;
  * NULL with *n_threads 0 past the last lane). @row: the panel's row it shows, or NULL. */
 guint        tks_timeline_n_lanes         (TksCapture                *capture,
@@ -137,6 +157,8 @@ int          tks_timeline_lane_of_thread  (TksCapture                *capture,
                                            const TksTimelineGeometry *geometry,
                                            guint                      thread);
 
+/* The scrolled thread lanes in view, [*first, *last): the pinned ones (always in view,
+ * [0, geometry->n_pinned)) are not among them. */
 gboolean tks_timeline_visible_lanes       (const TksTimelineGeometry *geometry,
                                            guint                n_lanes,
                                            guint               *first,

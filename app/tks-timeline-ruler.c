@@ -7,6 +7,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tks-time-format.h"
 #include "tks-timeline-render.h"
 
 double
@@ -45,17 +46,8 @@ char *
 tks_timeline_format_duration (double ticks,
                               double tick_hz)
 {
-  double ms;
-
-  if (!(tick_hz > 0))
-    /* Translators: a duration in board ticks */
-    return g_strdup_printf (_("%.3f ticks"), ticks);
-  ms = ticks * 1000.0 / tick_hz;
-  if (fabs (ms) >= 1000)
-    return g_strdup_printf (_("%.3f ticks (%.4f s)"), ticks, ms / 1000);
-  if (fabs (ms) >= 1)
-    return g_strdup_printf (_("%.3f ticks (%.3f ms)"), ticks, ms);
-  return g_strdup_printf (_("%.3f ticks (%.1f µs)"), ticks, ms * 1000);
+  /* time first, ticks second */
+  return tks_time_format_span (ticks, tick_hz);
 }
 
 /* Whether a tick is a millisecond: then the ruler shows one number per step. */

@@ -32,8 +32,9 @@ label_range (TksTimelineView *self,
       a = 0;
       b = MIN (n, LABEL_MARGIN);
     }
-  *first = a > LABEL_MARGIN ? a - LABEL_MARGIN : 0;
-  *end = MIN (n, b + LABEL_MARGIN);
+  /* the pinned lanes, always in view, have theirs too */
+  *first = a > LABEL_MARGIN && g.n_pinned == 0 ? a - LABEL_MARGIN : 0;
+  *end = MIN (n, MAX (b, g.n_pinned) + LABEL_MARGIN);
 }
 
 /* Whether the lanes in view all have their header. */
@@ -45,6 +46,11 @@ _tks_timeline_view_labels_cover_view (TksTimelineView *self)
 
   _tks_timeline_view_current_geometry (self, &g);
   if (!tks_timeline_visible_lanes (&g, _tks_timeline_view_n_lanes (self), &a, &b))
+    a = b = 0;
+  if (g.n_pinned > 0)
+    a = 0;
+  b = MAX (b, MIN (g.n_pinned, _tks_timeline_view_n_lanes (self)));
+  if (a >= b)
     return TRUE;
   return a >= self->labels_first && b <= self->labels_first + self->labels->len;
 }
@@ -87,15 +93,13 @@ static GtkWidget *
 lane_header (TksTimelineView *self,
              GtkWidget       *label,
              const char      *name,
-             int              priority,
-             gboolean         group)
+             int              priority)
 {
   g_autofree char *markup = g_markup_printf_escaped ("%s <span alpha=\"55%%\" size=\"small\">%d</span>",
                                                      name, priority);
   g_autofree char *description = NULL;
-  /* a group's count, at the end of its name, stays in view */
-  GtkInscriptionOverflow overflow = group ? GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE
-                                          : GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END;
+  /* a name keeps its start, cut at the end; the tooltip has it whole */
+  GtkInscriptionOverflow overflow = GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END;
 
   if (label == NULL)
     label = header_new (self);
@@ -133,14 +137,11 @@ _tks_timeline_view_rebuild_labels (TksTimelineView *self)
     {
       const char *name;
       int priority;
-      const TksLaneRow *row = NULL;
-      guint n_threads, at = i - first;
+      guint at = i - first;
       GtkWidget *label = at < self->labels->len ? g_ptr_array_index (self->labels, at) : NULL;
 
       name = tks_timeline_lane_name (self->capture, &g, i, &priority);
-      tks_timeline_lane_threads (self->capture, &g, i, &n_threads, &row);
-      label = lane_header (self, label, name != NULL ? name : "?", priority,
-                           row != NULL && row->kind == TKS_LANE_ROW_GROUP);
+      label = lane_header (self, label, name != NULL ? name : "?", priority);
       if (at == self->labels->len)
         g_ptr_array_add (self->labels, label);
     }
@@ -228,6 +229,7 @@ header_placement (TksTimelineView    *self,
   p->v_offset = g.v_offset;
   p->left = g.left;
   p->n_event_lanes = g.n_event_lanes;
+  p->n_pinned = g.n_pinned;
   p->labels_first = self->labels_first;
   p->n_labels = self->labels->len;
   p->n_event_labels = self->event_labels->len;
@@ -267,9 +269,12 @@ static void
 place_header (GtkWidget                 *header,
               const TksTimelineGeometry *g,
               double                     y,
+              gboolean                   pinned,
               int                        height)
 {
-  gboolean visible = y > g->top - g->lane_height / 2 && y < height;
+  /* what scrolls hides under the pinned lanes */
+  gboolean visible = y > (pinned ? g->top : tks_timeline_scroll_top (g)) - g->lane_height / 2
+                     && y < height;
   int line;
 
   gtk_widget_set_child_visible (header, visible);
@@ -302,10 +307,11 @@ _tks_timeline_view_size_allocate (GtkWidget *widget,
 
   for (i = 0; i < self->event_labels->len; i++)
     place_header (g_ptr_array_index (self->event_labels, i), &g, tks_timeline_event_lane_y (&g, i),
-                  height);
+                  FALSE, height);
   for (i = 0; i < self->labels->len; i++)
     place_header (g_ptr_array_index (self->labels, i), &g,
-                  tks_timeline_lane_y (&g, self->labels_first + i), height);
+                  tks_timeline_lane_y (&g, self->labels_first + i),
+                  self->labels_first + i < g.n_pinned, height);
   header_placement (self, &self->placed);
 }
 

@@ -21,6 +21,7 @@ typedef struct
   double v_offset;
   double left;
   guint  n_event_lanes;
+  guint  n_pinned;
   guint  labels_first;
   guint  n_labels;
   guint  n_event_labels;

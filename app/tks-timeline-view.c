@@ -124,7 +124,18 @@ tks_timeline_view_get_geometry (TksTimelineView     *self,
     }
   g->coverage = tks_coverage_ref_get (self->coverage);
   if (self->capture != NULL && self->lane_list != NULL)
-    g->lanes = tks_lane_list_get_lanes (self->lane_list, &g->n_lanes);
+    {
+      g->lanes = tks_lane_list_get_lanes (self->lane_list, &g->n_lanes);
+      /* the pinned rows' lanes come first: they stay put while the others scroll */
+      while (g->n_pinned < g->n_lanes)
+        {
+          const TksLaneRow *row = g->lanes[g->n_pinned].row;
+
+          if (row == NULL || !(row->pinned || (row->group != NULL && row->group->pinned)))
+            break;
+          g->n_pinned++;
+        }
+    }
 }
 
 void

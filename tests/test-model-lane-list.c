@@ -585,6 +585,143 @@ test_shown_names (void)
   }
 }
 
+/* The keys of the top-level rows, in order. */
+static char *
+order_of (TksLaneList *list)
+{
+  GString *order = g_string_new (NULL);
+  guint n;
+  const TksLaneRow *const *rows = tks_lane_list_get_rows (list, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (rows[i]->kind != TKS_LANE_ROW_MEMBER)
+      g_string_append_printf (order, "%s|", rows[i]->key);
+  return g_string_free (order, FALSE);
+}
+
+/* The load order is taken when asked for: a new range (a pan, a zoom) or a new capture of the
+ * same threads (a recording's next second) changes the shares, never the lanes' order; asked
+ * again, it follows the shares of the range then. */
+static void
+test_load_order_holds (void)
+{
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksLaneList) list = tks_lane_list_new (capture, FALSE, 1000);
+  g_autofree char *taken = NULL, *after_range = NULL, *after_capture = NULL, *again = NULL;
+  double start = tks_capture_get_start (capture), end = tks_capture_get_log_end (capture, NULL);
+  const TksLaneRow *const *rows;
+  guint n_rows;
+
+  tks_lane_list_set_sort (list, TKS_LANE_SORT_LOAD);
+  taken = order_of (list);
+  rows = tks_lane_list_get_rows (list, &n_rows);
+  for (guint i = 1; i < n_rows; i++)
+    g_assert_cmpfloat (rows[i - 1]->share, >=, rows[i]->share);
+
+  /* a range of its own (the first tenth), whose shares would order the rows otherwise (see
+   * below) */
+  tks_lane_list_set_range (list, start, start + (end - start) / 10);
+  after_range = order_of (list);
+  g_assert_cmpstr (after_range, ==, taken);
+
+  tks_lane_list_set_capture (list, capture, FALSE);
+  after_capture = order_of (list);
+  g_assert_cmpstr (after_capture, ==, taken);
+
+  /* asked again: the shares of the range now */
+  tks_lane_list_sort_again (list);
+  again = order_of (list);
+  g_assert_cmpstr (again, !=, taken);
+  rows = tks_lane_list_get_rows (list, &n_rows);
+  for (guint i = 1; i < n_rows; i++)
+    g_assert_cmpfloat (rows[i - 1]->share, >=, rows[i]->share);
+}
+
+/* @capture's text with the threads of another program: the same group of exited threads,
+ * every other thread named otherwise. */
+static TksCapture *
+other_board (void)
+{
+  static const char * const names[] = { "main", "console", "control", "sensor", "blinker",
+                                         "logger", "filter", "spawner", "shell1",
+                                         "housekeep" };
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-trigger-exits.raw.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) other = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  other = g_string_new (text);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *from = g_strdup_printf ("Name = %s\r", names[i]);
+      g_autofree char *to = g_strdup_printf ("Name = other%u\r", i);
+
+      g_assert_cmpuint (g_string_replace (other, from, to, 0), >, 0);
+    }
+  return tks_test_capture_of_text (other->str, other->len);
+}
+
+/* A group expanded stays so for the same board's captures only: another board's capture
+ * opens with it collapsed, though it has a group of the same key. */
+static void
+test_expansion_per_board (void)
+{
+  g_autoptr(TksCapture) first = tks_test_load_data ("board-run-mode.raw.txt");
+  g_autoptr(TksCapture) same = tks_test_load_data ("board-trigger-exits.raw.txt");
+  g_autoptr(TksCapture) other = other_board ();
+  g_autoptr(TksLaneList) list = tks_lane_list_new (first, FALSE, 1000);
+  g_autofree char *key = NULL;
+  const TksLaneRow *group = group_of_priority (list, 129);
+
+  g_assert_nonnull (group);
+  key = g_strdup (group->key);
+  g_assert_true (tks_lane_list_set_expanded (list, key, TRUE));
+
+  tks_lane_list_set_capture (list, same, FALSE);
+  group = tks_lane_list_find_row (list, key);
+  g_assert_nonnull (group);
+  g_assert_true (group->expanded);
+
+  tks_lane_list_set_capture (list, other, FALSE);
+  group = tks_lane_list_find_row (list, key);
+  g_assert_nonnull (group);
+  g_assert_false (group->expanded);
+  g_assert_cmpint (lane_of_row (list, group), >=, 0);
+}
+
+/* A group's members show their own name where the board gives one ("worker #7, exited at…");
+ * "Exited dynamic thread" is no name of their own: "#7, exited at…". */
+static void
+test_member_names (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "board-trigger-exits.raw.txt", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GString) named = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(TksLaneList) list = NULL;
+  const TksLaneRow *group;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  named = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (named, "Name = " GROUP_NAME "\r", "Name = worker\r", 0), >, 0);
+  capture = tks_test_capture_of_text (named->str, named->len);
+  list = tks_lane_list_new (capture, FALSE, 1000);
+  group = row_named (list, "worker");
+  g_assert_nonnull (group);
+  g_assert_cmpint (group->kind, ==, TKS_LANE_ROW_GROUP);
+  for (guint m = 0; m < group->n_threads; m++)
+    {
+      const TksLaneRow *member = tks_lane_list_find_thread (list, group->threads[m]);
+      const TksThread *th = tks_capture_get_thread (capture, group->threads[m]);
+      g_autofree char *label = g_strdup_printf ("worker #%d, exited at %.1f ms", th->number,
+                                                th->exit_time);
+
+      g_assert_cmpstr (member->label, ==, label);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -595,6 +732,9 @@ main (int   argc,
   g_test_add_func ("/model/lane-list/expand", test_expand);
   g_test_add_func ("/model/lane-list/shares", test_shares);
   g_test_add_func ("/model/lane-list/sort", test_sort);
+  g_test_add_func ("/model/lane-list/load-order-holds", test_load_order_holds);
+  g_test_add_func ("/model/lane-list/expansion-per-board", test_expansion_per_board);
+  g_test_add_func ("/model/lane-list/member-names", test_member_names);
   g_test_add_func ("/model/lane-list/pin-hide", test_pin_hide);
   g_test_add_func ("/model/lane-list/search", test_search);
   g_test_add_func ("/model/lane-list/rebuild-keeps-state", test_rebuild_keeps_state);

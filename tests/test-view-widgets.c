@@ -15,6 +15,8 @@
 #include <gtk/gtk.h>
 
 #include "tks-capture.h"
+#include "tks-time-format.h"
+#include "tks-timeline-events.h"
 #include "tks-timeline-view.h"
 #include "tks-timeline-view-private.h"
 #include "test-view-synthetic.h"
@@ -522,6 +524,145 @@ test_look_properties (void)
   g_object_unref (widget);
 }
 
+/* The lane headers cut a name at its end (a group's too), the whole name in the tooltip. */
+static void
+test_header_names (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *widget = tks_timeline_view_new ();
+  TksTimelineView *view = TKS_TIMELINE_VIEW (widget);
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
+  guint headers = 0, groups = 0;
+
+  gtk_window_set_child (GTK_WINDOW (window), widget);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 900);
+  tks_timeline_view_set_capture (view, capture);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (window, 2);
+
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (gtk_widget_has_css_class (c, "lane-header") && GTK_IS_INSCRIPTION (c))
+      {
+        const char *text = gtk_inscription_get_text (GTK_INSCRIPTION (c));
+        const char *tooltip = g_object_get_data (G_OBJECT (c), "tks-tooltip-text");
+        g_autofree char *name = g_strndup (text, strrchr (text, ' ') - text);
+
+        g_assert_cmpint (gtk_inscription_get_text_overflow (GTK_INSCRIPTION (c)), ==,
+                         GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+        g_assert_nonnull (tooltip);
+        g_assert_nonnull (strstr (tooltip, name));
+        groups += strstr (text, "×") != NULL;
+        headers++;
+      }
+  g_assert_cmpuint (headers, >, 5);
+  g_assert_cmpuint (groups, >, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* An interrupt's tooltip counts from the ruler's 0, as the ruler and the threads' tooltips
+ * do, not from the capture's start: time first, then the tick. */
+static void
+test_event_tooltip_origin (void)
+{
+  GtkWidget *widget = g_object_ref_sink (tks_timeline_view_new ());
+  TksTimelineView *view = TKS_TIMELINE_VIEW (widget);
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-events-v2.raw.txt");
+  g_autofree TksEventLane *lanes = NULL;
+  g_autofree char *tooltip = NULL;
+  g_autofree char *at = NULL;
+  const TksSlice *slice = NULL;
+  TksTimelineGeometry g;
+  guint n, lane = 0;
+  double origin;
+
+  tks_timeline_view_set_capture (view, capture);
+  lanes = tks_timeline_event_lanes (capture, &n);
+  for (lane = 0; lane < n && slice == NULL; lane++)
+    if (lanes[lane].track->kind == TKS_TRACK_IRQ && lanes[lane].track->n_slices > 0)
+      slice = &lanes[lane].track->slices[0];
+  g_assert_nonnull (slice);
+  lane--;
+
+  /* the ruler's 0 at a point of the user's, well after the capture's start */
+  origin = tks_capture_get_start (capture) + 7;
+  tks_timeline_view_set_time_origin (view, origin);
+  tks_timeline_view_get_geometry (view, 1000, 800, &g);
+  g_assert_cmpfloat (g.origin, ==, origin);
+  g.x0 = slice->begin.pos - 1;
+  g.x1 = slice->end.pos + 1;
+  tooltip = tks_timeline_event_tooltip (capture, &g,
+                                        tks_timeline_x_at (&g, (slice->begin.pos + slice->end.pos) / 2),
+                                        tks_timeline_event_lane_y (&g, lane + (g.load_graph ? 1 : 0))
+                                        + g.lane_height / 2);
+  g_assert_nonnull (tooltip);
+  at = tks_time_format_at (slice->begin.pos, origin, g.tick_hz, g.resolution);
+  g_assert_nonnull (strstr (at, "(tick "));
+  if (strstr (tooltip, at) == NULL)
+    g_error ("the tooltip “%s” does not say “%s”", tooltip, at);
+  g_object_unref (widget);
+}
+
+/* A pinned lane stays at the top, under the ruler, when the lanes scroll (a spreadsheet's
+ * frozen row): its header and its bars there, what scrolls passing under it. */
+static void
+test_pinned_lane_holds (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *widget = tks_timeline_view_new ();
+  TksTimelineView *view = TKS_TIMELINE_VIEW (widget);
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-trigger-exits.raw.txt");
+  TksViewport *viewport = tks_timeline_view_get_viewport (view);
+  const TksLane *lanes;
+  const TksLaneRow *pinned;
+  TksTimelineGeometry g;
+  TksTimelineHit hit;
+  guint n_lanes, seen = 0;
+
+  gtk_window_set_child (GTK_WINDOW (window), widget);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 260);
+  tks_timeline_view_set_capture (view, capture);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (window, 2);
+
+  /* the last lane pinned: it comes first */
+  lanes = tks_lane_list_get_lanes (tks_timeline_view_get_lane_list (view), &n_lanes);
+  g_assert_cmpuint (n_lanes, >, 8);
+  pinned = lanes[n_lanes - 1].row;
+  g_assert_true (tks_lane_list_set_pinned (tks_timeline_view_get_lane_list (view), pinned->key, TRUE));
+  /* the lanes scrolled down by more than a screen */
+  tks_viewport_scroll_v (viewport, 6 * TKS_TIMELINE_LANE_HEIGHT);
+  wait_frames (window, 2);
+  g_assert_cmpfloat (tks_viewport_get_v_offset (viewport), >, 5 * TKS_TIMELINE_LANE_HEIGHT);
+
+  _tks_timeline_view_current_geometry (view, &g);
+  g_assert_cmpuint (g.n_pinned, ==, 1);
+  g_assert_true (g.lanes[0].row == pinned);
+  g_assert_cmpfloat (tks_timeline_lane_y (&g, 0), ==, g.top);
+  g_assert_cmpfloat (tks_timeline_scroll_top (&g), ==, g.top + g.lane_height);
+  /* what is under the pinned lane's place is the pinned lane; under it, the scrolled ones */
+  g_assert_true (tks_timeline_hit_test (capture, &g, g.left + g.width / 2, g.top + g.lane_height / 2, &hit));
+  g_assert_cmpuint (hit.lane, ==, 0);
+  g_assert_true (tks_timeline_hit_test (capture, &g, g.left + g.width / 2,
+                                        g.top + g.lane_height * 1.5, &hit));
+  g_assert_cmpuint (hit.lane, >, 1);
+
+  /* its header is shown there, beside its lane */
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (gtk_widget_has_css_class (c, "lane-header") && GTK_IS_INSCRIPTION (c) &&
+        g_str_has_prefix (gtk_inscription_get_text (GTK_INSCRIPTION (c)), pinned->label))
+      {
+        graphene_rect_t bounds;
+
+        g_assert_true (gtk_widget_get_child_visible (c));
+        g_assert_true (gtk_widget_compute_bounds (c, widget, &bounds));
+        g_assert_cmpfloat (bounds.origin.y, >=, g.top);
+        g_assert_cmpfloat (bounds.origin.y + bounds.size.height, <=, g.top + g.lane_height);
+        seen++;
+      }
+  g_assert_cmpuint (seen, ==, 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -533,5 +674,8 @@ main (int   argc,
   g_test_add_func ("/view/widgets/next-capture-after-wrap", test_next_capture_after_wrap);
   g_test_add_func ("/view/widgets/hover-follows-content", test_hover_follows_content);
   g_test_add_func ("/view/widgets/look-properties", test_look_properties);
+  g_test_add_func ("/view/widgets/header-names", test_header_names);
+  g_test_add_func ("/view/widgets/event-tooltip-origin", test_event_tooltip_origin);
+  g_test_add_func ("/view/widgets/pinned-lane-holds", test_pinned_lane_holds);
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tks-find.h"
+#include "tks-time-format.h"
 
 G_DEFINE_QUARK (tks-find-error-quark, tks_find_error)
 
@@ -673,17 +674,6 @@ tks_find_next (const GArray *matches,
   return lo > 0 ? lo - 1 : n - 1;
 }
 
-static char *
-format_us (double us)
-{
-  double a = fabs (us);
-
-  if (a < 1000.0)
-    return g_strdup_printf (_("%.1f µs"), us);
-  if (a < 1e6)
-    return g_strdup_printf (_("%.3f ms"), us / 1e3);
-  return g_strdup_printf (_("%.6f s"), us / 1e6);
-}
 
 char *
 tks_find_match_describe (TksCapture         *capture,
@@ -698,7 +688,7 @@ tks_find_match_describe (TksCapture         *capture,
   if (match->thread != G_MAXUINT)
     th = tks_capture_get_thread (capture, match->thread);
   if (match->kind != TKS_FIND_MARKER)
-    us = format_us (match->measure);
+    us = tks_time_format_us (match->measure);
   switch (match->kind)
     {
     case TKS_FIND_RUN:

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "tks-event-list-model-private.h"
+#include "tks-time-format.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Kinds                                                                                      */
@@ -211,17 +212,6 @@ slice_at (const TksTrack *track,
   return NULL;
 }
 
-static char *
-format_us (double us)
-{
-  double a = fabs (us);
-
-  if (a < 1000.0)
-    return g_strdup_printf (_("%.1f µs"), us);
-  if (a < 1e6)
-    return g_strdup_printf (_("%.3f ms"), us / 1e3);
-  return g_strdup_printf (_("%.6f s"), us / 1e6);
-}
 
 void
 _tks_event_row_fill_entry (TksEventListModel   *self,
@@ -262,7 +252,7 @@ _tks_event_row_fill_entry (TksEventListModel   *self,
         row->who = g_strdup (tks_events_get_name (ev, TKS_NAME_IRQ, e->a));
         if (s != NULL)
           {
-            g_autofree char *us = format_us (tks_events_to_us (ev, s->end.time - s->begin.time));
+            g_autofree char *us = tks_time_format_us (tks_events_to_us (ev, s->end.time - s->begin.time));
 
             row->duration = s->end.pos - s->begin.pos;
             row->detail = (s->flags & TKS_SLICE_OPEN_END)
@@ -330,7 +320,7 @@ _tks_event_row_fill_entry (TksEventListModel   *self,
               row->detail = g_strdup (_("made ready, still waiting when the log ends"));
             else
               {
-                g_autofree char *us = format_us (tks_events_to_us (ev, w[lo].latency));
+                g_autofree char *us = tks_time_format_us (tks_events_to_us (ev, w[lo].latency));
 
                 /* Translators: %s: the wake-up latency */
                 row->detail = g_strdup_printf (_("made ready, latency %s"), us);

@@ -40,6 +40,9 @@ struct _TksLaneList
   double      from;
   double      to;
   TksLaneSort sort;
+  GHashTable *load_rank;  /* key -> 1 + place in the load order taken when the sort was
+                             applied: a new range or capture leaves the order as it was */
+  GHashTable *identities; /* "priority:name" of the capture's threads, to tell its board */
   char       *search;     /* case-folded, NULL when none */
 
   GPtrArray  *top;        /* Row (owned): threads and groups, in the timeline's order */
@@ -153,6 +156,16 @@ tks_lane_list_shown_name (const char *name)
   return tks_i18n_escape (name);
 }
 
+/* What a board without a copy of an exited dynamic thread's name calls it (threads_list
+ * always does): no name of the thread's own. */
+#define NAME_OF_EXITED_DYNAMIC "Exited dynamic thread"
+
+static gboolean
+has_own_name (const char *name)
+{
+  return name != NULL && *name != '\0' && strcmp (name, NAME_OF_EXITED_DYNAMIC) != 0;
+}
+
 static void
 label_row (TksLaneList *self,
            Row         *row)
@@ -170,15 +183,30 @@ label_row (TksLaneList *self,
                                     name, row->members->len);
       break;
     case TKS_LANE_ROW_MEMBER:
+      if (!has_own_name (row->pub.name))
+        {
+          g_autofree char *number = g_strdup_printf ("#%d", row->pub.number);
+
+          g_free (name);
+          name = g_steal_pointer (&number);
+        }
+      else
+        {
+          /* Translators: a thread of a group of exited threads: its name and number */
+          g_autofree char *named = g_strdup_printf (_("%s #%d"), name, row->pub.number);
+
+          g_free (name);
+          name = g_steal_pointer (&named);
+        }
       if (!isnan (row->exit_time))
-        /* Translators: a thread of a group of exited threads: its number, then when it
-         * exited, in milliseconds */
-        row->label = g_strdup_printf (_("#%d, exited at %.1f ms"), row->pub.number,
+        /* Translators: a thread of a group of exited threads: its name and number ("#7"
+         * alone when the board did not name it), then when it exited, in milliseconds */
+        row->label = g_strdup_printf (_("%s, exited at %.1f ms"), name,
                                       (row->exit_time - self->origin) * 1000.0 / self->tick_hz);
       else
         /* Translators: a thread of a group of exited threads, whose exit is older than the
-         * log: its number */
-        row->label = g_strdup_printf (_("#%d, exited before the log"), row->pub.number);
+         * log: its name and number ("#7" alone when the board did not name it) */
+        row->label = g_strdup_printf (_("%s, exited before the log"), name);
       break;
     case TKS_LANE_ROW_THREAD:
     default:
@@ -254,8 +282,15 @@ compare_rows (gconstpointer a,
   const Row *ra = *(const Row * const *) a;
   const Row *rb = *(const Row * const *) b;
 
-  if (self->sort == TKS_LANE_SORT_LOAD && ra->pub.run_time != rb->pub.run_time)
-    return ra->pub.run_time > rb->pub.run_time ? -1 : 1;
+  if (self->sort == TKS_LANE_SORT_LOAD)
+    {
+      /* the order taken when the sort was applied; rows new since then come last */
+      guint ka = GPOINTER_TO_UINT (g_hash_table_lookup (self->load_rank, ra->key));
+      guint kb = GPOINTER_TO_UINT (g_hash_table_lookup (self->load_rank, rb->key));
+
+      if (ka != kb)
+        return ka == 0 ? 1 : kb == 0 ? -1 : ka < kb ? -1 : 1;
+    }
   if (self->sort == TKS_LANE_SORT_NAME)
     {
       int c = g_utf8_collate (ra->pub.name, rb->pub.name);
@@ -264,6 +299,92 @@ compare_rows (gconstpointer a,
         return c;
     }
   return ra->order < rb->order ? -1 : ra->order > rb->order;
+}
+
+/* The load order as it is now: the busiest row first (equal loads in the timeline's order). */
+static int
+compare_load (gconstpointer a,
+              gconstpointer b)
+{
+  const Row *ra = *(const Row * const *) a;
+  const Row *rb = *(const Row * const *) b;
+
+  if (ra->pub.run_time != rb->pub.run_time)
+    return ra->pub.run_time > rb->pub.run_time ? -1 : 1;
+  return ra->order < rb->order ? -1 : ra->order > rb->order;
+}
+
+static void
+take_load_order (TksLaneList *self)
+{
+  g_autoptr(GPtrArray) sorted = g_ptr_array_copy (self->top, NULL, NULL);
+
+  g_ptr_array_set_free_func (sorted, NULL);
+  g_ptr_array_sort (sorted, compare_load);
+  g_hash_table_remove_all (self->load_rank);
+  for (guint i = 0; i < sorted->len; i++)
+    g_hash_table_insert (self->load_rank, g_strdup (((Row *) g_ptr_array_index (sorted, i))->key),
+                         GUINT_TO_POINTER (i + 1));
+}
+
+/* What tells a board: the identities ("priority:name") of its threads. */
+static GHashTable *
+capture_identities (TksCapture *capture)
+{
+  GHashTable *set = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint n = tks_capture_get_n_threads (capture);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const TksThread *th = tks_capture_get_thread (capture, i);
+
+      g_hash_table_add (set, g_strdup_printf ("%d:%s", th->priority, th->name));
+    }
+  return set;
+}
+
+/* Two captures are of one board when at least half of their threads' identities are common
+ * to both (a recording's threads come and go, another board's program has others). */
+static gboolean
+same_board (GHashTable *a,
+            GHashTable *b)
+{
+  GHashTableIter iter;
+  gpointer key;
+  guint common = 0, n_union;
+
+  g_hash_table_iter_init (&iter, a);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    common += g_hash_table_contains (b, key);
+  n_union = g_hash_table_size (a) + g_hash_table_size (b) - common;
+  return n_union == 0 || common * 2 >= n_union;
+}
+
+/* A capture of another board opens with its groups collapsed, in its own load order. */
+static gboolean
+forget_other_board (TksLaneList *self)
+{
+  g_autoptr(GHashTable) identities = capture_identities (self->capture);
+  gboolean other = self->identities != NULL && !same_board (self->identities, identities);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (other)
+    {
+      g_hash_table_iter_init (&iter, self->state);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          guint bits = GPOINTER_TO_UINT (value) & ~STATE_EXPANDED;
+
+          if (bits == 0)
+            g_hash_table_iter_remove (&iter);
+          else
+            g_hash_table_iter_replace (&iter, GUINT_TO_POINTER (bits));
+        }
+    }
+  g_clear_pointer (&self->identities, g_hash_table_unref);
+  self->identities = g_steal_pointer (&identities);
+  return other || g_hash_table_size (self->load_rank) == 0;
 }
 
 static void
@@ -348,6 +469,7 @@ build (TksLaneList *self,
   g_autoptr(GHashTable) groups = g_hash_table_new (g_str_hash, g_str_equal);
   const guint *lanes;
   guint n_lanes;
+  gboolean new_order = forget_other_board (self);
 
   g_ptr_array_set_size (self->rows, 0);
   g_array_set_size (self->lanes, 0);
@@ -422,6 +544,8 @@ build (TksLaneList *self,
       apply_state (self, row);
     }
   compute_shares (self);
+  if (new_order)
+    take_load_order (self);
   refresh (self);
 }
 
@@ -432,6 +556,8 @@ tks_lane_list_finalize (GObject *object)
 
   g_clear_object (&self->capture);
   g_free (self->search);
+  g_hash_table_unref (self->load_rank);
+  g_clear_pointer (&self->identities, g_hash_table_unref);
   g_ptr_array_unref (self->rows);
   g_array_unref (self->lanes);
   g_ptr_array_unref (self->by_thread);
@@ -464,6 +590,7 @@ tks_lane_list_init (TksLaneList *self)
   self->top = g_ptr_array_new_with_free_func (row_free);
   self->by_thread = g_ptr_array_new ();
   self->state = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->load_rank = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->rows = g_ptr_array_new ();
   self->lanes = g_array_new (FALSE, FALSE, sizeof (TksLane));
 }
@@ -566,6 +693,17 @@ tks_lane_list_set_sort (TksLaneList *self,
   g_return_if_fail (sort <= TKS_LANE_SORT_NAME);
 
   self->sort = sort;
+  if (sort == TKS_LANE_SORT_LOAD)
+    take_load_order (self);
+  refresh (self);
+}
+
+void
+tks_lane_list_sort_again (TksLaneList *self)
+{
+  g_return_if_fail (TKS_IS_LANE_LIST (self));
+
+  take_load_order (self);
   refresh (self);
 }
 

@@ -13,14 +13,18 @@ G_BEGIN_DECLS
  * ("NAME ×N") that can be expanded into its members ("#NUMBER, exited at X ms").
  *
  * Each row can be hidden or pinned (pinned rows come first); the rows are sorted by priority
- * (the timeline's order), load (CPU share of a range, descending) or name. A search text
+ * (the timeline's order), load (CPU share of a range, descending) or name. The load order is
+ * taken when it is asked for (tks_lane_list_set_sort(), tks_lane_list_sort_again()) and held:
+ * a new range or capture changes the shares shown, never the order, so that the lanes hold
+ * still while the view pans, zooms or records (rows new since then come last). A search text
  * filters the panel's rows only (tks_lane_list_get_rows()); the timeline's lanes
  * (tks_lane_list_get_lanes()) leave out the hidden rows only.
  *
  * Rows are named by a key that survives sorting and rebuilding: a thread's key holds its
  * number, name and priority, a group's its name and priority. tks_lane_list_set_capture()
- * rebuilds the rows from a new capture of the same board and keeps what the user chose
- * (hidden, pinned, expanded) for the keys found again.
+ * rebuilds the rows from a new capture and keeps what the user chose (hidden, pinned,
+ * expanded) for the keys found again; a capture of another board (fewer than half of the
+ * threads' names and priorities in common) opens with its groups collapsed.
  *
  * The "changed" signal says that the rows or the lanes changed (any setter emits it). The rows
  * and lanes returned stay valid until the next tks_lane_list_set_capture(); the arrays of
@@ -30,7 +34,7 @@ G_BEGIN_DECLS
 typedef enum
 {
   TKS_LANE_SORT_PRIORITY, /* the timeline's order: by priority, as the capture lists them */
-  TKS_LANE_SORT_LOAD,     /* CPU share of the range, highest first */
+  TKS_LANE_SORT_LOAD,     /* CPU share of the range when the sort was applied, highest first */
   TKS_LANE_SORT_NAME,     /* by name (g_utf8_collate) */
 } TksLaneSort;
 
@@ -103,6 +107,9 @@ void              tks_lane_list_set_range        (TksLaneList  *self,
 void              tks_lane_list_set_sort         (TksLaneList  *self,
                                                   TksLaneSort   sort);
 TksLaneSort       tks_lane_list_get_sort         (TksLaneList  *self);
+/* Takes the load order anew from the shares of the range now set (the load sort keeps the
+ * order it took until then). */
+void              tks_lane_list_sort_again       (TksLaneList  *self);
 /* Case-insensitive part of a name; NULL or "" shows every row. */
 void              tks_lane_list_set_search       (TksLaneList  *self,
                                                   const char   *text);

@@ -97,7 +97,7 @@ def pressed(node):
 
 def summary(window):
     for n in find_all(window, lambda n: n.getRoleName() == "label"):
-        m = re.match(r"(-?[0-9.]+) to (-?[0-9.]+) ticks", n.name or "")
+        m = re.search(r"\(ticks (-?[0-9.]+) to (-?[0-9.]+)\)", n.name or "")
         if m:
             return m.group(1), m.group(2)
     return None
@@ -229,7 +229,7 @@ try:
         check(pressed(range_button(stats, "A–B")),
               "opened with A and B set, the window shows the A–B range")
         ab = wait_for(lambda: summary(stats), 5)
-        check(ab is not None and ab != ("1.000000", "32.000000"), "the summary says the range of A–B", ab)
+        check(ab is not None and ab != ("1", "32"), "the summary says the range of A–B", ab)
         if ab is not None:
             out_ab, ranged = cli_stats(EVENTS, "--from", ab[0], "--to", ab[1])
             check(ranged["Thread"] != whole["Thread"], "the range's figures differ from the whole capture's",
