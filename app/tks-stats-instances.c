@@ -195,17 +195,14 @@ row_activated_cb (GtkListBox    *list,
 {
   Instances *in = g_object_get_data (G_OBJECT (list), "tks-instances");
   int i = gtk_list_box_row_get_index (row);
-  GtkWidget *popover = gtk_widget_get_ancestor (GTK_WIDGET (list), GTK_TYPE_POPOVER);
 
   if (in == NULL || in->worst == NULL || i < 0 || (guint) i >= in->worst->len)
     return;
   tks_stats_show_instance (GTK_WIDGET (list), &in->context,
                            &g_array_index (in->worst, TksWorst, i), in->kind, in->key);
-  if (popover != NULL)
-    gtk_popover_popdown (GTK_POPOVER (popover));
 }
 
-/* Shown, the list has the focus on its first entry: Down and Enter reach the others. */
+/* The focus on the list's first entry: Down and Enter reach the others. */
 static void
 focus_first (GtkListBox *list)
 {
@@ -255,10 +252,7 @@ tks_stats_fill_instances (GtkListBox            *list,
                                       -1);
     }
   if (g_object_get_data (G_OBJECT (list), "tks-instances") == NULL)
-    {
-      g_signal_connect (list, "row-activated", G_CALLBACK (row_activated_cb), NULL);
-      g_signal_connect (list, "map", G_CALLBACK (focus_first), NULL);
-    }
+    g_signal_connect (list, "row-activated", G_CALLBACK (row_activated_cb), NULL);
   g_object_set_data_full (G_OBJECT (list), "tks-instances", in, instances_free);
   return in->worst != NULL;
 }
@@ -269,11 +263,11 @@ view_key_pressed_cb (GtkEventControllerKey *controller,
                      guint                  keyval,
                      guint                  keycode,
                      GdkModifierType        state,
-                     GtkMenuButton         *button)
+                     GtkListBox            *list)
 {
   if (keyval != GDK_KEY_Menu && !(keyval == GDK_KEY_F10 && (state & GDK_SHIFT_MASK)))
     return FALSE;
-  gtk_menu_button_popup (button);
+  focus_first (list);
   return TRUE;
 }
 
@@ -283,7 +277,7 @@ view_pressed_cb (GtkGestureClick *gesture,
                  int              n_press,
                  double           x,
                  double           y,
-                 GtkMenuButton   *button)
+                 GtkListBox      *list)
 {
   GtkWidget *view = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
   GtkWidget *w = gtk_widget_pick (view, x, y, GTK_PICK_DEFAULT);
@@ -296,20 +290,20 @@ view_pressed_cb (GtkGestureClick *gesture,
   gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (
                                        gtk_column_view_get_model (GTK_COLUMN_VIEW (view))),
                                      gtk_list_item_get_position (item));
-  gtk_menu_button_popup (button);
+  focus_first (list);
 }
 
 void
 tks_stats_attach_instances (GtkColumnView *view,
-                            GtkMenuButton *button)
+                            GtkListBox    *list)
 {
   GtkEventController *controller = gtk_event_controller_key_new ();
   GtkGesture *click = gtk_gesture_click_new ();
 
-  g_signal_connect (controller, "key-pressed", G_CALLBACK (view_key_pressed_cb), button);
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (view_key_pressed_cb), list);
   gtk_widget_add_controller (GTK_WIDGET (view), controller);
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
-  g_signal_connect (click, "pressed", G_CALLBACK (view_pressed_cb), button);
+  g_signal_connect (click, "pressed", G_CALLBACK (view_pressed_cb), list);
   gtk_widget_add_controller (GTK_WIDGET (view), GTK_EVENT_CONTROLLER (click));
 }
 

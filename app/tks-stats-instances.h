@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 /*
  * The statistics window's way to the timeline (tks-stats-instances.c): a row of its tables (a
  * TksStatsRow or a TksStatsLine) leads to its worst instance, and offers its ten worst in a
- * list. The timeline moves through the action win.show-instance of the window @widget is
+ * list beside the tables. The timeline moves through the action win.show-instance of the window @widget is
  * transient for.
  */
 
@@ -53,10 +53,10 @@ gboolean   tks_stats_fill_instances    (GtkListBox            *list,
                                         const TksStatsContext *context,
                                         gpointer               item);
 
-/* The Menu key, Shift+F10 or a right click on a row of @view pops @button's list up (a right
- * click selects its row first). */
+/* The Menu key, Shift+F10 or a right click on a row of @view puts the focus on the first entry
+ * of @list, the row's ten worst (a right click selects its row first). */
 void       tks_stats_attach_instances  (GtkColumnView         *view,
-                                        GtkMenuButton         *button);
+                                        GtkListBox            *list);
 /* Asks where to save the table shown (the file named after @page), then writes it with
  * @export, a gboolean (*) (GtkWindow *window, const char *path, GError **error); a failure
  * is told in @summary. */

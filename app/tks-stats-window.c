@@ -29,8 +29,8 @@ struct _TksStatsWindow
 
   GtkToggleButton *range_buttons[TKS_N_STATS_RANGES];
   GtkWidget       *zoom_button;
-  GtkWidget       *worst_button;
   GtkListBox      *worst_list;
+  gboolean         disposed;  /* its tables' selections change as they go */
   GtkWidget       *export_button;
   GtkLabel        *summary;
   GtkWidget       *switcher;
@@ -297,7 +297,6 @@ refresh (TksStatsWindow *self)
                               self->capture != NULL && range_available (self, i));
   gtk_widget_set_sensitive (self->zoom_button,
                             self->capture != NULL && range_available (self, TKS_STATS_RANGE_MARKS));
-  gtk_widget_set_sensitive (self->worst_button, self->capture != NULL);
   gtk_widget_set_sensitive (self->export_button, self->capture != NULL);
 
   if (self->capture == NULL)
@@ -433,13 +432,16 @@ shown_view (TksStatsWindow *self)
   return NULL;
 }
 
-/* The ten worst of the selected row of the table shown, as the popover opens. */
+/* The ten worst of the selected row of the table shown. */
 static void
 fill_worst (TksStatsWindow *self)
 {
-  GtkColumnView *view = shown_view (self);
+  GtkColumnView *view;
   TksStatsContext context;
 
+  if (self->disposed)
+    return;
+  view = shown_view (self);
   get_context (self, &context);
   tks_stats_fill_instances (self->worst_list, &context,
                             view == NULL ? NULL
@@ -453,12 +455,13 @@ connect_instances (TksStatsWindow *self)
   GtkColumnView *views[] = { self->threads_view, self->latency_view, self->handlers_view,
                              self->markers_view, self->cpu_view };
 
-  g_signal_connect_swapped (gtk_menu_button_get_popover (GTK_MENU_BUTTON (self->worst_button)),
-                            "show", G_CALLBACK (fill_worst), self);
+  g_signal_connect_swapped (self->stack, "notify::visible-child", G_CALLBACK (fill_worst), self);
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
     {
       g_signal_connect (views[i], "activate", G_CALLBACK (view_activate_cb), self);
-      tks_stats_attach_instances (views[i], GTK_MENU_BUTTON (self->worst_button));
+      g_signal_connect_swapped (gtk_column_view_get_model (views[i]), "notify::selected-item",
+                                G_CALLBACK (fill_worst), self);
+      tks_stats_attach_instances (views[i], self->worst_list);
     }
 }
 
@@ -551,6 +554,7 @@ tks_stats_window_dispose (GObject *object)
 {
   TksStatsWindow *self = TKS_STATS_WINDOW (object);
 
+  self->disposed = TRUE;
   g_clear_object (&self->capture);
   g_clear_object (&self->timeline);
   g_clear_object (&self->threads);
@@ -693,7 +697,6 @@ tks_stats_window_class_init (TksStatsWindowClass *klass)
   gtk_widget_class_bind_template_child_full (widget_class, "run_button", FALSE,
                                              G_STRUCT_OFFSET (TksStatsWindow, range_buttons[TKS_STATS_RANGE_RUN]));
   gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, zoom_button);
-  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, worst_button);
   gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, worst_list);
   gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, export_button);
   gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, summary);
