@@ -224,6 +224,29 @@ run_pos (gconstpointer items,
   return ((const TksRun *) items)[i].begin;
 }
 
+/* The next (previous) wake-up of the thread of the wake-up shown last. */
+static void
+step_wakeup (TksWindow  *self,
+             TksEvents  *events,
+             Navigation *nav,
+             gboolean    forward)
+{
+  guint n = 0, i;
+  const TksWakeup *w = tks_events_get_wakeups (events, &n);
+
+  /* the thread's wake-ups are few among all: a plain walk */
+  if (forward)
+    for (i = 0; i < n && !(w[i].thread == nav->key && !w[i].open && w[i].ready.pos > nav->pos); i++)
+      ;
+  else
+    for (i = n; i-- > 0 && !(w[i].thread == nav->key && !w[i].open && w[i].ready.pos < nav->pos);)
+      ;
+  if (i >= n)
+    return;
+  go_to (self, w[i].ready.pos, w[i].run.pos, w[i].thread, w[i].run.pos, nav->kind, nav->key);
+  nav->pos = w[i].ready.pos;
+}
+
 /* The next (previous) handler run, marker, wake-up or sleep of the kind shown last. */
 static gboolean
 step_event (TksWindow  *self,
@@ -238,19 +261,7 @@ step_event (TksWindow  *self,
     return FALSE;
   if (nav->kind == TKS_WORST_WAKEUP)
     {
-      const TksWakeup *w = tks_events_get_wakeups (events, &n);
-
-      /* the thread's wake-ups are few among all: a plain walk */
-      if (forward)
-        for (i = 0; i < n && !(w[i].thread == nav->key && !w[i].open && w[i].ready.pos > nav->pos); i++)
-          ;
-      else
-        for (i = n; i-- > 0 && !(w[i].thread == nav->key && !w[i].open && w[i].ready.pos < nav->pos);)
-          ;
-      if (i >= n)
-        return TRUE;
-      go_to (self, w[i].ready.pos, w[i].run.pos, w[i].thread, w[i].run.pos, nav->kind, nav->key);
-      nav->pos = w[i].ready.pos;
+      step_wakeup (self, events, nav, forward);
       return TRUE;
     }
   if (nav->kind == TKS_WORST_MARKER)
