@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 
+#include "tks-stats-row.h"
+
 G_BEGIN_DECLS
 
 /* The cells of the statistics window's tables. A table of TksStatsLine has one column per
@@ -35,11 +37,32 @@ void       tks_stats_append_column    (GtkColumnView      *view,
                                        gboolean            expand);
 void       tks_stats_set_rows         (GtkColumnView      *view,
                                        GListStore         *store);
+/* The text of a cell of the per-thread table (@prop: its column's property); @csv: a figure
+ * without its unit, none empty. */
+char      *tks_stats_row_cell_text    (TksStatsRow        *row,
+                                       const char         *prop,
+                                       double              ms_per_tick,
+                                       gboolean            csv);
+/* The table @view as CSV: its visible columns' titles (a share's with its unit), then its
+ * rows in the order shown, each cell as shown, a figure without its unit and none empty. */
+char      *tks_stats_table_csv        (GtkColumnView      *view,
+                                       double              ms_per_tick);
 /* The columns of a table of TksStatsLine (@store), then its rows. */
 void       tks_stats_add_line_columns (GtkColumnView      *view,
                                        GListStore         *store,
                                        const char        **titles,
                                        const TksStatsCell *kinds,
                                        guint               n_columns);
+
+/* The tables of the statistics window's events' pages: wake-up latency, handlers, markers
+ * and CPU share, their columns and rows. */
+void       tks_stats_add_event_columns (GtkColumnView     *latency_view,
+                                        GListStore        *latency,
+                                        GtkColumnView     *handlers_view,
+                                        GListStore        *handlers,
+                                        GtkColumnView     *markers_view,
+                                        GListStore        *markers,
+                                        GtkColumnView     *cpu_view,
+                                        GListStore        *cpu);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include "tks-stats.h"
 #include "tks-periods-page.h"
 #include "tks-stats-columns.h"
+#include "tks-stats-instances.h"
 #include "tks-stats-window.h"
 #include "tks-stats-row.h"
 #include "tks-time-format.h"
@@ -18,7 +19,10 @@ struct _TksStatsWindow
   GtkWindow        parent_instance;
 
   TksCapture      *capture;
+  TksTimelineView *timeline;
   double           tick_hz;
+  double           from;      /* the range the figures cover (ticks) */
+  double           to;
   double           visible[2];
   double           marks[2];
   double           run[2];
@@ -26,6 +30,9 @@ struct _TksStatsWindow
 
   GtkToggleButton *range_buttons[TKS_N_STATS_RANGES];
   GtkWidget       *zoom_button;
+  GtkListBox      *worst_list;
+  gboolean         disposed;  /* its tables' selections change as they go */
+  GtkWidget       *export_button;
   GtkLabel        *summary;
   GtkWidget       *switcher;
   GtkStack        *stack;
@@ -195,6 +202,7 @@ refresh_events (TksStatsWindow *self,
       g_autofree char *name = thread_name (self->capture, s->thread);
       TksStatsLine *line = tks_stats_line_new (name, values, G_N_ELEMENTS (values));
 
+      tks_stats_line_set_worst (line, TKS_WORST_WAKEUP, s->thread);
       if (s->count > 0)
         {
           double bucket = nice_bucket (s->max_us);
@@ -213,7 +221,9 @@ refresh_events (TksStatsWindow *self,
       const TksHandlerStats *s = &g_array_index (handlers, TksHandlerStats, i);
       double values[] = { s->count, s->total_us, s->longest_us };
 
+      /* one a handler's track, in their order */
       g_ptr_array_add (lines, tks_stats_line_new (s->track->name, values, G_N_ELEMENTS (values)));
+      tks_stats_line_set_worst (lines->pdata[i], TKS_WORST_HANDLER, i);
     }
   store_lines (self->handlers, lines);
   g_ptr_array_set_size (lines, 0);
@@ -224,6 +234,7 @@ refresh_events (TksStatsWindow *self,
       double values[] = { s->count, s->min_interval_us, s->mean_interval_us, s->max_interval_us };
 
       g_ptr_array_add (lines, tks_stats_line_new (s->track->name, values, G_N_ELEMENTS (values)));
+      tks_stats_line_set_worst (lines->pdata[i], TKS_WORST_MARKER, i);
     }
   store_lines (self->markers, lines);
   g_ptr_array_set_size (lines, 0);
@@ -240,15 +251,18 @@ refresh_events (TksStatsWindow *self,
       values[0] = t * ms_per_tick;
       values[1] = span > 0 ? 100 * t / span : 0;
       g_ptr_array_add (lines, tks_stats_line_new (thread->name, values, 2));
+      tks_stats_line_set_worst (lines->pdata[lines->len - 1], TKS_WORST_SHARE, thread->index);
     }
   t = tks_events_irq_time (events, from, to);
   g_ptr_array_add (lines, tks_stats_line_new (_("(interrupt handlers)"),
                                               (double[]) { t * ms_per_tick,
                                                            span > 0 ? 100 * t / span : 0 }, 2));
+  tks_stats_line_set_worst (lines->pdata[lines->len - 1], TKS_WORST_IRQ_SHARE, 0);
   t = tks_events_sleep_time (events, from, to);
   g_ptr_array_add (lines, tks_stats_line_new (_("(CPU asleep)"),
                                               (double[]) { t * ms_per_tick,
                                                            span > 0 ? 100 * t / span : 0 }, 2));
+  tks_stats_line_set_worst (lines->pdata[lines->len - 1], TKS_WORST_SLEEP_SHARE, 0);
   store_lines (self->cpu, lines);
 }
 
@@ -284,6 +298,7 @@ refresh (TksStatsWindow *self)
                               self->capture != NULL && range_available (self, i));
   gtk_widget_set_sensitive (self->zoom_button,
                             self->capture != NULL && range_available (self, TKS_STATS_RANGE_MARKS));
+  gtk_widget_set_sensitive (self->export_button, self->capture != NULL);
 
   if (self->capture == NULL)
     {
@@ -318,6 +333,8 @@ refresh (TksStatsWindow *self)
                                                 &g_array_index (stats, TksThreadStats, lanes[i])));
     }
   store_lines (self->threads, rows);
+  self->from = totals.from;
+  self->to = totals.to;
 
   if (events != NULL)
     refresh_events (self, events, totals.from, totals.to);
@@ -358,50 +375,13 @@ thread_bind_cb (GtkSignalListItemFactory *factory,
                 GtkListItem              *item,
                 TksStatsWindow           *self)
 {
-  TksStatsRow *row = gtk_list_item_get_item (item);
-  const TksThreadStats *stats = tks_stats_row_get_stats (row);
   const char *prop = g_object_get_data (G_OBJECT (factory), "property");
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
-  gboolean logged = (stats->flags & TKS_THREAD_LOGGED) != 0;
-  double ms_per_tick = 1000.0 / effective_tick_hz (self);
-  g_autofree char *text = NULL;
+  GtkWidget *label = gtk_list_item_get_child (item);
+  g_autofree char *text = tks_stats_row_cell_text (gtk_list_item_get_item (item), prop,
+                                                   1000.0 / effective_tick_hz (self), FALSE);
 
-  if (g_str_equal (prop, "name"))
-    text = g_strdup (tks_stats_row_get_name (row));
-  else if (g_str_equal (prop, "priority"))
-    {
-      int priority;
-      g_object_get (row, "priority", &priority, NULL);
-      text = (stats->flags & TKS_THREAD_NOT_LISTED) ? g_strdup ("?") : g_strdup_printf ("%d", priority);
-    }
-  else if (g_str_equal (prop, "marks"))
-    /* Translators: the marks of a thread that is not logged; IN and OUT are their names in
-     * the board's log */
-    text = logged ? g_strdup ("—") : g_strdup_printf (_("%u IN, %u OUT"), stats->n_in_marks,
-                                                      stats->n_out_marks);
-  else if (!logged)
-    text = g_strdup ("—");
-  else if (g_str_equal (prop, "activations"))
-    text = g_strdup_printf ("%u", stats->activations);
-  else if (g_str_equal (prop, "share"))
-    text = tks_stats_format_number (stats->share, 2, " %");
-  else
-    {
-      double v = NAN;
-
-      if (g_str_equal (prop, "run-time"))
-        v = stats->run_time;
-      else if (g_str_equal (prop, "min-run"))
-        v = stats->min_run;
-      else if (g_str_equal (prop, "mean-run"))
-        v = stats->mean_run;
-      else if (g_str_equal (prop, "max-run"))
-        v = stats->max_run;
-      else if (g_str_equal (prop, "longest-wait"))
-        v = stats->longest_wait;
-      text = tks_stats_format_number (v * ms_per_tick, 3, "");
-    }
-  gtk_label_set_text (label, text);
+  g_object_set_data (G_OBJECT (label), "tks-list-item", item);
+  gtk_label_set_text (GTK_LABEL (label), text);
 }
 
 static void
@@ -424,6 +404,110 @@ add_thread_column (TksStatsWindow *self,
   else
     sorter = GTK_SORTER (gtk_string_sorter_new (expression));
   tks_stats_append_column (self->threads_view, title, factory, sorter, !numeric);
+}
+
+/* Instances: a row leads to its worst instance in the timeline, and offers its ten worst. */
+
+static void
+get_context (TksStatsWindow  *self,
+             TksStatsContext *context)
+{
+  *context = (TksStatsContext) { self->capture, self->timeline, self->from, self->to,
+                                 effective_tick_hz (self) };
+}
+
+/* Double-click or Enter on a row. */
+static void
+view_activate_cb (GtkColumnView  *view,
+                  guint           position,
+                  TksStatsWindow *self)
+{
+  g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (gtk_column_view_get_model (view)),
+                                                   position);
+  TksStatsContext context;
+
+  get_context (self, &context);
+  if (item == NULL || !tks_stats_show_worst (GTK_WIDGET (self), &context, item))
+    gtk_widget_error_bell (GTK_WIDGET (view));
+}
+
+/* The table of the page shown; NULL on the periods' page. */
+static GtkColumnView *
+shown_view (TksStatsWindow *self)
+{
+  const char *name = gtk_stack_get_visible_child_name (self->stack);
+  GtkColumnView *views[] = { self->threads_view, self->latency_view, self->handlers_view,
+                             self->markers_view, self->cpu_view };
+  const char *names[] = { "threads", "latency", "handlers", "markers", "cpu" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    if (g_strcmp0 (name, names[i]) == 0)
+      return views[i];
+  return NULL;
+}
+
+/* The ten worst of the selected row of the table shown. */
+static void
+fill_worst (TksStatsWindow *self)
+{
+  GtkColumnView *view;
+  TksStatsContext context;
+
+  if (self->disposed)
+    return;
+  view = shown_view (self);
+  get_context (self, &context);
+  tks_stats_fill_instances (self->worst_list, &context,
+                            view == NULL ? NULL
+                            : gtk_single_selection_get_selected_item (
+                                GTK_SINGLE_SELECTION (gtk_column_view_get_model (view))));
+}
+
+static void
+connect_instances (TksStatsWindow *self)
+{
+  GtkColumnView *views[] = { self->threads_view, self->latency_view, self->handlers_view,
+                             self->markers_view, self->cpu_view };
+
+  g_signal_connect_swapped (self->stack, "notify::visible-child", G_CALLBACK (fill_worst), self);
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      g_signal_connect (views[i], "activate", G_CALLBACK (view_activate_cb), self);
+      g_signal_connect_swapped (gtk_column_view_get_model (views[i]), "notify::selected-item",
+                                G_CALLBACK (fill_worst), self);
+      tks_stats_attach_instances (views[i], self->worst_list);
+    }
+}
+
+/* CSV: the table shown, as shown. */
+
+gboolean
+tks_stats_window_export_csv (TksStatsWindow  *self,
+                             const char      *path,
+                             GError         **error)
+{
+  GtkColumnView *view;
+  g_autofree char *csv = NULL;
+
+  g_return_val_if_fail (TKS_IS_STATS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  view = shown_view (self);
+  if (view == NULL)
+    view = self->threads_view;
+  csv = tks_stats_table_csv (view, 1000.0 / effective_tick_hz (self));
+  /* a temporary file renamed over the target, as a capture is saved */
+  return g_file_set_contents_full (path, csv, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0666, error);
+}
+
+static void
+export_clicked_cb (TksStatsWindow *self)
+{
+  GtkColumnView *view = shown_view (self);
+
+  tks_stats_export_table (GTK_WINDOW (self), self->summary,
+                          view != NULL ? gtk_stack_get_visible_child_name (self->stack) : "threads",
+                          G_CALLBACK (tks_stats_window_export_csv));
 }
 
 /* Ranges */
@@ -477,44 +561,6 @@ add_thread_columns (TksStatsWindow *self)
   g_object_unref (share);
 }
 
-/* The tables of the events' pages. */
-static void
-add_line_columns (TksStatsWindow *self)
-{
-  const char *latency_titles[] = {
-    _("Thread"), _("Wake-ups"), _("Still waiting"), _("Min (µs)"), _("Mean (µs)"),
-    _("P50 (µs)"), _("P99 (µs)"), _("Max (µs)"), _("Histogram"),
-  };
-  const TksStatsCell latency_kinds[] = {
-    TKS_STATS_CELL_NAME, TKS_STATS_CELL_COUNT, TKS_STATS_CELL_COUNT, TKS_STATS_CELL_US,
-    TKS_STATS_CELL_US, TKS_STATS_CELL_US, TKS_STATS_CELL_US, TKS_STATS_CELL_US,
-    TKS_STATS_CELL_HISTOGRAM,
-  };
-  const char *handler_titles[] = { _("Handler"), _("Count"), _("Total (µs)"), _("Longest (µs)") };
-  const TksStatsCell handler_kinds[] = {
-    TKS_STATS_CELL_NAME, TKS_STATS_CELL_COUNT, TKS_STATS_CELL_US, TKS_STATS_CELL_US,
-  };
-  const char *marker_titles[] = {
-    _("Marker"), _("Count"), _("Shortest interval (µs)"), _("Mean interval (µs)"),
-    _("Longest interval (µs)"),
-  };
-  const TksStatsCell marker_kinds[] = {
-    TKS_STATS_CELL_NAME, TKS_STATS_CELL_COUNT, TKS_STATS_CELL_US, TKS_STATS_CELL_US,
-    TKS_STATS_CELL_US,
-  };
-  const char *cpu_titles[] = { _("Thread"), _("Run time without handlers (ms)"), _("Share") };
-  const TksStatsCell cpu_kinds[] = { TKS_STATS_CELL_NAME, TKS_STATS_CELL_MS, TKS_STATS_CELL_PERCENT };
-
-  tks_stats_add_line_columns (self->latency_view, self->latency, latency_titles, latency_kinds,
-                              G_N_ELEMENTS (latency_kinds));
-  tks_stats_add_line_columns (self->handlers_view, self->handlers, handler_titles, handler_kinds,
-                              G_N_ELEMENTS (handler_kinds));
-  tks_stats_add_line_columns (self->markers_view, self->markers, marker_titles, marker_kinds,
-                              G_N_ELEMENTS (marker_kinds));
-  tks_stats_add_line_columns (self->cpu_view, self->cpu, cpu_titles, cpu_kinds,
-                              G_N_ELEMENTS (cpu_kinds));
-}
-
 /* GObject */
 
 static void
@@ -522,7 +568,9 @@ tks_stats_window_dispose (GObject *object)
 {
   TksStatsWindow *self = TKS_STATS_WINDOW (object);
 
+  self->disposed = TRUE;
   g_clear_object (&self->capture);
+  g_clear_object (&self->timeline);
   g_clear_object (&self->threads);
   g_clear_object (&self->latency);
   g_clear_object (&self->handlers);
@@ -663,6 +711,8 @@ tks_stats_window_class_init (TksStatsWindowClass *klass)
   gtk_widget_class_bind_template_child_full (widget_class, "run_button", FALSE,
                                              G_STRUCT_OFFSET (TksStatsWindow, range_buttons[TKS_STATS_RANGE_RUN]));
   gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, zoom_button);
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, worst_list);
+  gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, export_button);
   gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, summary);
   gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, switcher);
   gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, stack);
@@ -674,6 +724,7 @@ tks_stats_window_class_init (TksStatsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksStatsWindow, periods);
   gtk_widget_class_bind_template_callback (widget_class, range_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, zoom_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, export_clicked_cb);
 }
 
 static void
@@ -691,7 +742,10 @@ tks_stats_window_init (TksStatsWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   add_thread_columns (self);
-  add_line_columns (self);
+  tks_stats_add_event_columns (self->latency_view, self->latency, self->handlers_view,
+                               self->handlers, self->markers_view, self->markers,
+                               self->cpu_view, self->cpu);
+  connect_instances (self);
   refresh (self);
 }
 
@@ -758,6 +812,15 @@ tks_stats_window_set_capture (TksStatsWindow *self,
   else
     refresh (self);
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* Times of the instances in the ruler's units. */
+void
+tks_stats_window_set_timeline (TksStatsWindow  *self,
+                               TksTimelineView *timeline)
+{
+  g_return_if_fail (TKS_IS_STATS_WINDOW (self));
+  g_set_object (&self->timeline, timeline);
 }
 
 void

@@ -4,6 +4,7 @@
 #include <gtk/gtk.h>
 
 #include "tks-capture.h"
+#include "tks-timeline-view.h"
 
 G_BEGIN_DECLS
 
@@ -46,6 +47,14 @@ void       tks_stats_window_set_marks   (TksStatsWindow *self,
 void       tks_stats_window_set_selected_run (TksStatsWindow *self,
                                               double          begin,
                                               double          end);
+/* The timeline the instances are shown in, for their times in its ruler's units. */
+void       tks_stats_window_set_timeline (TksStatsWindow  *self,
+                                          TksTimelineView *timeline);
+/* Writes the table shown (the threads' on the periods' page) as CSV to @path, through a
+ * temporary file renamed over it. */
+gboolean   tks_stats_window_export_csv  (TksStatsWindow  *self,
+                                         const char      *path,
+                                         GError         **error);
 /* Which range the figures cover; one that is not available falls back to the whole capture. */
 void       tks_stats_window_set_mode    (TksStatsWindow *self,
                                          TksStatsRange   mode);

@@ -552,6 +552,19 @@ key_pressed_cb (GtkEventControllerKey *controller,
       tks_timeline_view_clear_marks (self);
       return TRUE;
 
+    /* the window's moves from a moment to the next (tks-window-navigate.c) */
+    case GDK_KEY_bracketright:
+      return gtk_widget_activate_action (GTK_WIDGET (self), "win.next-activation", NULL);
+
+    case GDK_KEY_bracketleft:
+      return gtk_widget_activate_action (GTK_WIDGET (self), "win.previous-activation", NULL);
+
+    case GDK_KEY_period:
+      return gtk_widget_activate_action (GTK_WIDGET (self), "win.next-of-kind", NULL);
+
+    case GDK_KEY_comma:
+      return gtk_widget_activate_action (GTK_WIDGET (self), "win.previous-of-kind", NULL);
+
     default:
       return FALSE;
     }

@@ -8,6 +8,7 @@
 #include "tks-stats-window.h"
 #include "tks-timeline-view.h"
 #include "tks-viewport.h"
+#include "tks-window-navigate.h"
 #include "tks-window-private.h"
 
 static void
@@ -151,6 +152,7 @@ statistics_action (GSimpleAction *action,
                                G_CALLBACK (stats_window_follow_tick_hz), self->stats_window, 0);
     }
   stats = TKS_STATS_WINDOW (self->stats_window);
+  tks_stats_window_set_timeline (stats, self->timeline);
   tks_stats_window_set_capture (stats, self->capture);
   stats_window_follow_tick_hz (self->timeline, NULL, stats);
   tks_stats_window_set_range (stats,
@@ -530,6 +532,7 @@ _tks_window_actions_init (TksWindow *self)
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  _tks_window_navigate_init (self);
   g_signal_connect (self->threads_revealer, "notify::child-revealed",
                     G_CALLBACK (threads_panel_revealed), NULL);
   g_signal_connect (events_revealer (self), "notify::child-revealed",

@@ -189,6 +189,8 @@ struct _TksStatsLine
   guint   *histogram;
   guint    n_buckets;
   double   bucket;
+  int      worst_kind;  /* TksWorstKind, -1: none */
+  guint    worst_key;
 };
 
 G_DEFINE_FINAL_TYPE (TksStatsLine, tks_stats_line, G_TYPE_OBJECT)
@@ -213,6 +215,7 @@ tks_stats_line_class_init (TksStatsLineClass *klass)
 static void
 tks_stats_line_init (TksStatsLine *self)
 {
+  self->worst_kind = -1;
 }
 
 /**
@@ -283,6 +286,32 @@ tks_stats_line_get_histogram (TksStatsLine *self,
   if (bucket != NULL)
     *bucket = self->bucket;
   return self->histogram;
+}
+
+/* The instances behind the line: tks_stats_worst() of @kind and @key. */
+void
+tks_stats_line_set_worst (TksStatsLine *self,
+                          TksWorstKind  kind,
+                          guint         key)
+{
+  g_return_if_fail (TKS_IS_STATS_LINE (self));
+  self->worst_kind = kind;
+  self->worst_key = key;
+}
+
+/* FALSE: the line has no instances. */
+gboolean
+tks_stats_line_get_worst (TksStatsLine *self,
+                          TksWorstKind *kind,
+                          guint        *key)
+{
+  g_return_val_if_fail (TKS_IS_STATS_LINE (self), FALSE);
+
+  if (self->worst_kind < 0)
+    return FALSE;
+  *kind = self->worst_kind;
+  *key = self->worst_key;
+  return TRUE;
 }
 
 /**

@@ -5,6 +5,7 @@
 
 #include "tks-capture.h"
 #include "tks-stats.h"
+#include "tks-stats-worst.h"
 
 G_BEGIN_DECLS
 
@@ -40,6 +41,12 @@ void          tks_stats_line_set_histogram (TksStatsLine  *self,
 const guint  *tks_stats_line_get_histogram (TksStatsLine  *self,
                                             guint         *n_buckets,
                                             double        *bucket);
+void          tks_stats_line_set_worst     (TksStatsLine  *self,
+                                            TksWorstKind   kind,
+                                            guint          key);
+gboolean      tks_stats_line_get_worst     (TksStatsLine  *self,
+                                            TksWorstKind  *kind,
+                                            guint         *key);
 int           tks_stats_line_compare       (TksStatsLine  *a,
                                             TksStatsLine  *b,
                                             guint          column);

@@ -5,8 +5,14 @@
 # A and B set with Shift+click); a capture with events has the wake-up latency, interrupt
 # handler, marker and CPU share pages; Zoom to A–B shows that range in the timeline; the
 # marks of threads that are not logged are counted; a capture without events has only the
-# threads' table.
+# threads' table. A row leads to its worst instance (double-click, Enter): the Selection panel
+# tells the run of the thread's longest run or worst wake-up, as tickscope-cli reads the
+# capture; a row's ten worst are listed, each leading to its own (the Menu key reaches them); the keys ] and [
+# go to the selected thread's next and previous activation, . and , to the next and previous
+# event of the kind shown, also with the focus in the events list, never from the find entry;
+# the table shown exports as CSV with the columns and figures shown.
 # Usage (through run-gui-tests.sh): test-stats.py TICKSCOPE DATA_DIR
+import csv
 import os
 import re
 import subprocess
@@ -16,15 +22,19 @@ import time
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import (check, click, find, find_all, finish, get_app, main_window, menu_item,  # noqa: E402
-                    role_name, screenshot, sensitive, start, status, stop, view_range, wait_for,
-                    window_named)
+from tksgui import (RETURN, WORK, check, click, file_dialog_save, find, find_all, finish,  # noqa: E402
+                    get_app, main_window, menu_item, mouse, panel_fields, role_name, screenshot,
+                    sensitive, start, status, stop, view_range, wait_for, window_named)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 CLI = os.path.join(os.path.dirname(os.path.abspath(TICKSCOPE)), "cli", "tickscope-cli")
 EVENTS = os.path.join(DATA, "board-events-v2.raw.txt")
 PARTLY = os.path.join(DATA, "board-partly-logged-trigger.raw.txt")
-ESCAPE = 0xFF1B
+RECORDED = os.path.join(DATA, "simboard-record-events.raw.txt")
+ESCAPE, MENU, F8, DOWN = 0xFF1B, 0xFF67, 0xFFC5, 0xFF54
+NEXT_ACTIVATION, PREVIOUS_ACTIVATION, NEXT_OF_KIND, PREVIOUS_OF_KIND, ZOOM_IN = 0x5D, 0x5B, 0x2E, 0x2C, 0x77
+CTRL_KEYCODE, F_KEYCODE = 37, 41   # Control_L, f in the default keymap
+UNITS = {"s": 1e6, "ms": 1e3, "µs": 1.0, "us": 1.0, "ns": 1e-3}
 
 
 def cli_stats(path, *args):
@@ -286,6 +296,218 @@ try:
               and tables == ["Per-thread statistics"],
               "a capture without events has only the threads' table", tables)
         screenshot("stats-partly-logged.png")
+        close_stats(app)
+finally:
+    stop(proc)
+
+# From a figure to its moment, on a recording with events whose rows have many instances.
+def micros(text):
+    """The first length in text ("1.000 ms", "15.0 µs"), in µs, or None."""
+    m = re.search(r"(-?[0-9]+(?:\.[0-9]+)?)\s*(ms|µs|us|ns|s)(?![a-z])", text or "")
+    return float(m.group(1)) * UNITS[m.group(2)] if m else None
+
+
+def table_row(window, table_name, first):
+    """The row of a table whose first cell is first: its node and its cells."""
+    table = find(window, role_name("tree table", table_name))
+    for row in find_all(table, lambda n: n.getRoleName() == "table row") if table else []:
+        cells = [c for c in row if c.getRoleName() == "table cell"]
+        if cells and cells[0].childCount and cells[0][0].name == first:
+            return cells[0], [(c[0].name or "") if c.childCount else "" for c in cells]
+    return None, None
+
+
+def activate_row(window, table_name, first):
+    """A click on the row's first cell (selected, focused), then Enter."""
+    cell, cells = wait_for(lambda: table_row(window, table_name, first)[0] and table_row(window, table_name, first), 10) or (None, None)
+    if cell is None:
+        return None
+    e = cell.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    mouse(e.x + e.width // 2, e.y + e.height // 2)
+    press_key(RETURN)
+    return cells
+
+
+def selected(app):
+    fields_now = panel_fields(app) or {}
+    return fields_now if fields_now.get("Begin") else None
+
+
+def moved(app, before):
+    """The Selection panel once it tells another run than before."""
+    return wait_for(lambda: selected(app) if selected(app) not in (None, before) else None, 5)
+
+
+def worst_entries(app):
+    lst = find(app, role_name("list", "Ten worst instances"))
+    if lst is None:
+        return []
+    return [n for n in lst if n.getRoleName() == "list item" and (n.name or "")[:1].isdigit()]
+
+
+def cli_latencies(path, thread):
+    out = subprocess.run([CLI, "find", path, "latency " + thread], check=True, capture_output=True,
+                         text=True, env=dict(os.environ, LC_ALL="C.UTF-8")).stdout
+    return sorted((micros(line.split("latency", 1)[1]) for line in out.splitlines() if "latency" in line),
+                  reverse=True)
+
+
+def key_combo(*codes):
+    for c in codes[:-1]:
+        pyatspi.Registry.generateKeyboardEvent(c, None, pyatspi.KEY_PRESS)
+    pyatspi.Registry.generateKeyboardEvent(codes[-1], None, pyatspi.KEY_PRESSRELEASE)
+    for c in reversed(codes[:-1]):
+        pyatspi.Registry.generateKeyboardEvent(c, None, pyatspi.KEY_RELEASE)
+    time.sleep(0.3)
+
+
+proc, log = start(TICKSCOPE, RECORDED, log_name="instances.log")
+try:
+    app = wait_for(get_app, 30)
+    wait_for(lambda: status(app), 30)
+    out, recorded = cli_stats(RECORDED)
+    cli_threads = {r[0]: r for r in fields(recorded["Thread"][1:])}
+    cli_latency = {r[0]: r for r in fields(recorded["Wake-up"][2:], 8)}
+    stats = open_stats(app)
+    check(stats is not None, "the Statistics window opens on a recording with events")
+
+    # the threads' table: sensor's row leads to its longest run
+    seen = view_range(app)
+    shown = stats is not None and activate_row(stats, "Per-thread statistics", "sensor")
+    got = moved(app, None) or {}
+    longest = float(cli_threads["sensor"][7]) * 1000
+    check(got.get("Thread", "").startswith("sensor") and micros(got.get("Duration")) is not None
+          and abs(micros(got.get("Duration")) - longest) <= 1.0,
+          "Enter on sensor's row selects its longest run: the Selection panel tells its duration, "
+          "tickscope-cli's longest run", (shown, got, longest))
+    check(wait_for(lambda: view_range(app) not in (None, seen), 5), "the timeline moves to that run",
+          (seen, view_range(app)))
+
+    # the wake-up latency table: sensor's worst wake-up, and its ten worst
+    if stats is not None and page(stats, "Wake-up latency"):
+        before = selected(app)
+        activate_row(stats, "Wake-up latency", "sensor")
+        got = moved(app, before) or {}
+        worst = float(cli_latency["sensor"][7])
+        check(got.get("Thread", "").startswith("sensor")
+              and micros(got.get("Wake-up latency")) == worst,
+              "Enter on sensor's latency row selects its worst wake-up (%.1f µs, tickscope-cli's)" % worst,
+              got)
+        worst_run = got
+        entries = wait_for(lambda: worst_entries(app) if len(worst_entries(app)) >= 10 else None, 5) or []
+        names = [n.name for n in entries]
+        check(len(entries) == 10, "the selected row's ten worst instances are listed", names)
+        ten = cli_latencies(RECORDED, "sensor")[:10]
+        check([micros(n.split(". ", 1)[1]) for n in names] == ten,
+              "they are sensor's ten longest latencies, as tickscope-cli find lists them", (names, ten))
+        screenshot("stats-ten-worst.png")
+        if len(entries) == 10:
+            # by the keyboard: the Menu key puts the focus on the first entry, Down to the third
+            press_key(MENU)
+            focused = wait_for(lambda: [i for i, n in enumerate(worst_entries(app))
+                                        if n.getState().contains(pyatspi.STATE_FOCUSED)], 5) or []
+            check(focused == [0], "the Menu key puts the focus on the first of them", focused)
+            press_key(DOWN)
+            press_key(DOWN)
+            focused = [i for i, n in enumerate(worst_entries(app)) if n.getState().contains(pyatspi.STATE_FOCUSED)]
+            press_key(RETURN)
+            got = moved(app, worst_run) or {}
+            check(focused == [2], "Down reaches the third entry", focused)
+            check(micros(got.get("Wake-up latency")) == micros(names[2].split(". ", 1)[1])
+                  and got.get("Thread", "").startswith("sensor"),
+                  "the third entry selects its wake-up", (names[2], got))
+            # back to the worst, for the keys
+            activate_row(stats, "Wake-up latency", "sensor")
+            moved(app, got)
+    close_stats(app)
+
+    # ] and [: the selected thread's next and previous activation; . and ,: the next and
+    # previous wake-up of the kind shown (sensor's)
+    start_run = selected(app) or {}
+    activation = re.match(r"([0-9]+) of ([0-9]+)", start_run.get("Activation", ""))
+    press_key(NEXT_ACTIVATION)
+    after = moved(app, start_run) or {}
+    later = re.match(r"([0-9]+) of ([0-9]+)", after.get("Activation", ""))
+    check(activation and later and int(later.group(1)) > int(activation.group(1))
+          and after.get("Thread") == start_run.get("Thread"),
+          "] selects the thread's next activation", (start_run, after))
+    press_key(PREVIOUS_ACTIVATION)
+    check(wait_for(lambda: selected(app) == start_run, 5), "[ goes back to the previous one",
+          (start_run, selected(app)))
+    press_key(NEXT_OF_KIND)
+    after = moved(app, start_run) or {}
+    check(after.get("Thread") == start_run.get("Thread") and after.get("Wake-up latency")
+          and after.get("Begin") != start_run.get("Begin"),
+          ". selects the next event of the kind shown: sensor's next wake-up", (start_run, after))
+    press_key(PREVIOUS_OF_KIND)
+    check(wait_for(lambda: selected(app) == start_run, 5), ", goes back to the worst wake-up",
+          (start_run, selected(app)))
+
+    # with the focus in the events list
+    press_key(F8)
+    table = wait_for(lambda: find(main_window(app), role_name("tree table", "Events")), 10)
+    rows_now = wait_for(lambda: [r for r in find_all(table, lambda n: n.getRoleName() == "table row")
+                                 if len([c for c in r if c.getRoleName() == "table cell"]) == 5], 10) or []
+    check(table is not None and rows_now, "F8 opens the events list")
+    if rows_now:
+        cell = [c for c in rows_now[len(rows_now) // 2] if c.getRoleName() == "table cell"][0]
+        e = cell.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        mouse(e.x + e.width // 2, e.y + e.height // 2)
+        focused = wait_for(lambda: selected(app), 5) or {}
+        time.sleep(0.5)
+        focused = selected(app) or {}
+        press_key(NEXT_ACTIVATION)
+        after = moved(app, focused) or {}
+        check(after.get("Thread") == focused.get("Thread") and after.get("Begin") != focused.get("Begin"),
+              "] works with the focus in the events list", (focused, after))
+        seen = view_range(app)
+        press_key(ZOOM_IN)
+        zoomed = wait_for(lambda: view_range(app) if view_range(app) not in (None, seen) else None, 5)
+        check(zoomed and seen and zoomed[1] - zoomed[0] < seen[1] - seen[0],
+              "w zooms in with the focus in the events list", (seen, zoomed))
+    press_key(F8)
+
+    # the find entry types ] rather than moving
+    here = selected(app)
+    key_combo(CTRL_KEYCODE, F_KEYCODE)
+    time.sleep(0.5)
+    entry = wait_for(lambda: find(main_window(app), lambda n: n.name == "Find"
+                                  and n.getRoleName() in ("entry", "text")), 5)
+    check(wait_for(lambda: entry is not None and entry.getState().contains(pyatspi.STATE_FOCUSED), 5),
+          "Ctrl+F puts the focus in the find entry")
+    press_key(NEXT_ACTIVATION)
+    time.sleep(0.5)
+    # typed into the entry, "]" is looked for as a name: find counts its matches
+    bar = entry.parent if entry is not None else None
+    typed = wait_for(lambda: [n.name for n in (bar or []) if n.getRoleName() == "label"
+                              and re.search(r"\bmatch(es)?$", n.name or "")], 5)
+    check(typed == ["0 matches"] and selected(app) == here, "in the find entry, ] is typed, the selection stays",
+          (typed, here, selected(app)))
+    press_key(ESCAPE)
+
+    # CSV: the table shown, as shown
+    stats = open_stats(app)
+    if stats is not None:
+        page(stats, "Threads")
+        path = os.path.join(WORK, "statistics-threads.csv")
+        if os.path.exists(path):
+            os.unlink(path)
+        export = wait_for(lambda: range_button(stats, "Export CSV…"), 5)
+        check(export is not None and sensitive(export), "the Statistics window offers Export CSV…")
+        if export is not None:
+            click(export)
+            file_dialog_save(app, "Export Table as CSV", path)
+            check(wait_for(lambda: os.path.exists(path), 10), "the CSV file is written", path)
+            with open(path, newline="", encoding="utf-8") if os.path.exists(path) else open(os.devnull) as f:
+                table = list(csv.reader(f))
+            heads = [n.name for n in find_all(find(stats, role_name("tree table", "Per-thread statistics")),
+                                              lambda n: n.getRoleName() == "label")[:10]]
+            check(table and table[0] == [h + " (%)" if h == "Share" else h for h in heads],
+                  "its header is the table's columns, the share's unit said", (table[:1], heads))
+            shown = [[c.replace(" %", "") if c != "—" else "" for c in r] for r in rows(stats, "Per-thread statistics")]
+            check(table[1:len(shown) + 1] == shown and len(shown) > 10
+                  and len(table) - 1 == len(recorded["Thread"]) - 1,
+                  "its rows are the table's, in its order, as shown", (table[1:3], shown[:2]))
         close_stats(app)
 finally:
     stop(proc)
