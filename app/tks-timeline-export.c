@@ -319,6 +319,7 @@ legend_item_clear (LegendItem *item)
   g_free (item->label);
 }
 
+/* Adds an item, unless one the same (lanes of threads of one name and colour) is there. */
 static void
 legend_add (GArray        *items,
             SwatchKind     kind,
@@ -327,6 +328,17 @@ legend_add (GArray        *items,
 {
   LegendItem item = { kind, *color, g_strdup (label) };
 
+  for (guint i = 0; i < items->len; i++)
+    {
+      const LegendItem *other = &g_array_index (items, LegendItem, i);
+
+      if (other->kind == kind && gdk_rgba_equal (&other->color, color) &&
+          g_str_equal (other->label, label))
+        {
+          g_free (item.label);
+          return;
+        }
+    }
   g_array_append_val (items, item);
 }
 
