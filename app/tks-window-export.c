@@ -1,20 +1,33 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Exporting: the view as PNG, SVG or PDF (drawn again at the window's size and in its font,
- * the lane headers widened to the longest name), the whole capture as a Perfetto trace, CSV,
+ * the lane headers widened to the longest name, under a band of the capture's name, range
+ * and legend: tks-timeline-export.h), the whole capture as a Perfetto trace, CSV,
  * ftrace text, a Paraver trace (NAME.prv with NAME.pcf and NAME.row) or a VCD waveform; the
  * dialog that names the file after the format chosen. */
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 
 #include "tks-error.h"
 #include "tks-export.h"
 #include "tks-export-name.h"
-#include "tks-timeline-render.h"
+#include "tks-timeline-export.h"
 #include "tks-timeline-view.h"
 #include "tks-window-private.h"
+
+/* What an exported image is titled: the capture's file, else where it came from. */
+static char *
+export_title (TksWindow *self)
+{
+  const char *source = tks_capture_get_source (self->capture);
+
+  if (self->file != NULL)
+    return g_file_get_basename (self->file);
+  if (self->session != NULL && tks_session_get_address (self->session) != NULL)
+    /* Translators: an exported image's title for a capture not saved; %s is the board's port */
+    return g_strdup_printf (_("Capture from %s"), tks_session_get_address (self->session));
+  return g_strdup (source != NULL && *source != '\0' ? source : _("capture"));
+}
 
 static gboolean
 export_view (TksWindow   *self,
@@ -25,12 +38,9 @@ export_view (TksWindow   *self,
   TksTimelineGeometry g;
   double width = MAX (400, gtk_widget_get_width (GTK_WIDGET (self->timeline)));
   double height = MAX (200, gtk_widget_get_height (GTK_WIDGET (self->timeline)));
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
-  gboolean dark = FALSE;
-
   PangoContext *pango = gtk_widget_get_pango_context (GTK_WIDGET (self->timeline));
+  g_autofree char *title = export_title (self);
+  TksTimelineExport request = { 0 };
   double header;
 
   tks_timeline_view_get_geometry (self->timeline, width, height, &g);
@@ -39,32 +49,14 @@ export_view (TksWindow   *self,
   header = tks_timeline_header_width (self->capture, &g, pango);
   width += header - g.left;
   g.left = header;
-  if (g_str_equal (format, "svg"))
-    surface = cairo_svg_surface_create (path, width, height);
-  else if (g_str_equal (format, "pdf"))
-    surface = cairo_pdf_surface_create (path, width, height);
-  else
-    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int)width, (int)height);
-
-  cr = cairo_create (surface);
-  tks_timeline_render_cairo_like (self->capture, &g, cr, width, height, dark, pango);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  if (g_str_equal (format, "png"))
-    status = cairo_surface_write_to_png (surface, path);
-  else
-    {
-      cairo_surface_finish (surface);
-      status = cairo_surface_status (surface);
-    }
-  cairo_surface_destroy (surface);
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, TKS_ERROR, TKS_ERROR_IO, "%s", cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
+  /* the capture's name, its range and a legend above the view */
+  request.capture = self->capture;
+  request.geometry = &g;
+  request.width = width;
+  request.height = height;
+  request.like = pango;
+  request.title = title;
+  return tks_timeline_export_write (&request, format, path, error);
 }
 
 static gboolean

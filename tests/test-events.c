@@ -1121,7 +1121,7 @@ test_cli_export_perfetto_ftrace (void)
   g_assert_cmpint (p.status, ==, 0);
   /* threads are tids 1 to 3; the tracks follow */
   g_assert_nonnull (strstr (p.out, "{\"ph\":\"M\",\"pid\":1,\"tid\":4,\"name\":\"thread_name\",\"args\":{\"name\":\"irq USART1_IRQHandler\"}}"));
-  g_assert_nonnull (strstr (p.out, "{\"ph\":\"X\",\"pid\":1,\"tid\":5,\"name\":\"SysTick_Handler\",\"cat\":\"irq\",\"ts\":13000.298,\"dur\":0.06,\"args\":{\"depth\":1}}"));
+  g_assert_nonnull (strstr (p.out, "{\"ph\":\"X\",\"pid\":1,\"tid\":5,\"name\":\"SysTick_Handler\",\"cat\":\"irq\",\"ts\":13000.298,\"dur\":0.059,\"args\":{\"depth\":1}}"));
   g_assert_nonnull (strstr (p.out, "{\"ph\":\"i\",\"pid\":1,\"tid\":7,\"name\":\"adc\",\"cat\":\"marker\",\"s\":\"t\",\"ts\":11000,\"args\":{\"value\":42}}"));
   g_assert_nonnull (strstr (p.out, "\"name\":\"busy\",\"cat\":\"state\""));
   g_assert_nonnull (strstr (p.out, "{\"ph\":\"s\",\"pid\":1,\"tid\":4,\"name\":\"wakeup\",\"cat\":\"wakeup\",\"id\":1,\"ts\":10994.643}"));

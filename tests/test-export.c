@@ -361,6 +361,16 @@ check_perfetto (TksCapture *capture,
             g_assert_cmpint (tid, >=, 1);
             g_assert_cmpint (tid, <=, n_threads);
             t = tks_capture_get_thread (capture, (guint) tid - 1);
+            /* a run is a slice named after its thread */
+            g_assert_cmpstr (json_object_get_string_member (ev, "cat"), ==, "run");
+            if (t->name == NULL || t->name[0] == '\0')
+              {
+                g_autofree char *unnamed = g_strdup_printf ("thread %d", t->number);
+
+                g_assert_cmpstr (name, ==, unnamed);
+              }
+            else if (strlen (t->name) < 64 && g_utf8_validate (t->name, -1, NULL))
+              g_assert_cmpstr (name, ==, t->name);
             g_assert_cmpuint (runs_seen[tid], <, t->n_runs);
             run = &t->runs[runs_seen[tid]++];
             g_assert_cmpfloat (dur, >=, 0);

@@ -90,6 +90,21 @@ json_append_ts (TksExportWriter *w,
   tks_export_append_number (w->out, value_us, 3);
 }
 
+/* A complete slice's "ts" and "dur" from @begin to @end (µs), both to the nanosecond, the
+ * duration from the rounded ends: slices that touch (a wake-up's ready slice and the run it
+ * leads to) then touch in the file too, where a nanosecond of overlap would have Perfetto
+ * leave the later one out. */
+static void
+json_append_span (TksExportWriter *w,
+                  double           begin_us,
+                  double           end_us)
+{
+  double b = round (begin_us * 1000), e = round (end_us * 1000);
+
+  json_append_ts (w, "ts", b / 1000);
+  json_append_ts (w, "dur", MAX (0.0, e - b) / 1000);
+}
+
 /* The innermost handler's track (tid) under way at @time, 0 when none. */
 static guint
 perfetto_irq_at (TksEvents *events,
@@ -171,8 +186,7 @@ perfetto_track (const TksTrack  *track,
 
       json_begin_event (w, first, "X", sl->label != NULL ? sl->label : "sleep", tid);
       g_string_append_printf (w->out, ",\"cat\":\"%s\"", cats[kind]);
-      json_append_ts (w, "ts", sl->begin.pos * us_per_tick);
-      json_append_ts (w, "dur", MAX (0.0, sl->end.pos - sl->begin.pos) * us_per_tick);
+      json_append_span (w, sl->begin.pos * us_per_tick, sl->end.pos * us_per_tick);
       g_string_append_printf (w->out, ",\"args\":{\"depth\":%u", sl->depth);
       if (kind == TKS_TRACK_SLEEP)
         {
@@ -195,55 +209,164 @@ perfetto_track (const TksTrack  *track,
   return TRUE;
 }
 
-/* Wake-up @i: a "ready" slice on its thread's track, and a flow from what made it ready. */
+/* Wake-up @i: a "ready" slice on its thread's track, from made ready to switched in (its flow
+ * is written with the runs, perfetto_flow_starts()). */
 static gboolean
 perfetto_wakeup (TksCapture      *capture,
                  TksEvents       *events,
                  guint            i,
                  double           us_per_tick,
-                 guint            first_tid,
                  TksExportWriter *w,
                  gboolean        *first)
 {
   guint n_wakeups;
   const TksWakeup *wk = &tks_events_get_wakeups (events, &n_wakeups)[i];
   guint thread_tid = wk->thread < tks_capture_get_n_threads (capture) ? wk->thread + 1 : 0;
-  guint from_tid = perfetto_waker_tid (capture, events, wk, first_tid);
   g_autofree char *waker = tks_events_describe_waker (events, wk);
 
   if (thread_tid == 0)
     return TRUE;
   json_begin_event (w, first, "X", "ready", thread_tid);
   g_string_append (w->out, ",\"cat\":\"wakeup\"");
-  json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
   if (wk->open)
     {
       /* Made ready and still waiting for the CPU when the capture ends: no run to flow
        * to, the slice lasts to the end. */
-      json_append_ts (w, "dur", MAX (0.0, tks_capture_get_end (capture) - wk->ready.pos)
-                                * us_per_tick);
+      json_append_span (w, wk->ready.pos * us_per_tick, tks_capture_get_end (capture) * us_per_tick);
       g_string_append (w->out, ",\"args\":{\"open\":true}}");
       return tks_export_flush (w, FALSE);
     }
-  json_append_ts (w, "dur", MAX (0.0, wk->run.pos - wk->ready.pos) * us_per_tick);
+  json_append_span (w, wk->ready.pos * us_per_tick, wk->run.pos * us_per_tick);
   g_string_append (w->out, ",\"args\":{\"latency_us\":");
   tks_export_append_number (w->out, tks_events_to_us (events, wk->latency), 3);
   g_string_append (w->out, ",\"waker\":");
   append_json_string (w->out, waker);
   g_string_append (w->out, "}}");
-  /* the flow: from the waker (a thread's or a handler's track) to the run; none when the
-   * log does not say what made it ready */
-  if (from_tid == 0 || from_tid == thread_tid)
-    return tks_export_flush (w, FALSE);
+  return tks_export_flush (w, FALSE);
+}
+
+/* The track where wake-up @wk's flow starts, 0 when it has none: when the log does not say
+ * what made the thread ready, or says the thread itself, or no run of the thread begins
+ * where it was switched in. */
+static guint
+perfetto_flow_tid (TksCapture      *capture,
+                   TksEvents       *events,
+                   const TksWakeup *wk,
+                   guint            first_tid)
+{
+  const TksThread *thread;
+  guint from_tid, r;
+
+  if (wk->open || wk->thread >= tks_capture_get_n_threads (capture))
+    return 0;
+  from_tid = perfetto_waker_tid (capture, events, wk, first_tid);
+  if (from_tid == wk->thread + 1)
+    return 0;
+  thread = tks_capture_get_thread (capture, wk->thread);
+  r = tks_runs_first_beginning_at (thread->runs, 0, thread->n_runs, wk->run.pos);
+  return r < thread->n_runs && thread->runs[r].begin == wk->run.pos ? from_tid : 0;
+}
+
+/* A flow's start (@entry: its wake-up's Ready) or end (its switch-in). */
+typedef struct
+{
+  guint    entry;
+  guint    wakeup;
+  gboolean end;
+} FlowPoint;
+
+static int
+flow_point_cmp (gconstpointer a,
+                gconstpointer b)
+{
+  const FlowPoint *x = a, *y = b;
+
+  return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* One flow point: a start is, on the waker's track, a slice of no length at the moment it made
+ * the thread ready ("wakes NAME") and the flow's start bound to it; an end is bound to the run
+ * the thread was switched in for. */
+static void
+perfetto_flow_point (TksCapture      *capture,
+                     TksEvents       *events,
+                     const FlowPoint *point,
+                     double           us_per_tick,
+                     guint            first_tid,
+                     TksExportWriter *w,
+                     gboolean        *first)
+{
+  guint n_wakeups;
+  const TksWakeup *wk = &tks_events_get_wakeups (events, &n_wakeups)[point->wakeup];
+  g_autofree char *name = NULL;
+  g_autofree char *label = NULL;
+  guint from_tid;
+
+  if (point->end)
+    {
+      json_begin_event (w, first, "f", "wakeup", wk->thread + 1);
+      g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u,\"bp\":\"e\"",
+                              point->wakeup + 1);
+      json_append_ts (w, "ts", wk->run.pos * us_per_tick);
+      g_string_append (w->out, "}");
+      return;
+    }
+  from_tid = perfetto_flow_tid (capture, events, wk, first_tid);
+  name = tks_export_thread_name (tks_capture_get_thread (capture, wk->thread));
+  label = g_strconcat ("wakes ", name, NULL);
+  json_begin_event (w, first, "X", label, from_tid);
+  g_string_append (w->out, ",\"cat\":\"wakeup\"");
+  json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
+  g_string_append (w->out, ",\"dur\":0,\"args\":{\"thread\":");
+  append_json_string (w->out, name);
+  g_string_append (w->out, "}}");
   json_begin_event (w, first, "s", "wakeup", from_tid);
-  g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u", i + 1);
+  g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u", point->wakeup + 1);
   json_append_ts (w, "ts", wk->ready.pos * us_per_tick);
   g_string_append (w->out, "}");
-  json_begin_event (w, first, "f", "wakeup", thread_tid);
-  g_string_append_printf (w->out, ",\"cat\":\"wakeup\",\"id\":%u,\"bp\":\"e\"", i + 1);
-  json_append_ts (w, "ts", wk->run.pos * us_per_tick);
-  g_string_append (w->out, "}");
-  return tks_export_flush (w, FALSE);
+}
+
+/* The wake-ups' flows, from what made each thread ready (a thread's or a handler's track) to
+ * the run it led to. A reader that binds flows as Perfetto does takes the events in time
+ * order, those of one time longer slices first and then in the file's order, and binds a
+ * flow's start and end to the newest slice of their track. So the flows come first in the
+ * file, their starts and ends in the log's order: a run that begins when its thread was made
+ * ready is bound after that flow began, and before the thread made another ready at the same
+ * time. */
+static gboolean
+perfetto_flows (TksCapture      *capture,
+                double           us_per_tick,
+                guint            first_tid,
+                TksExportWriter *w,
+                gboolean        *first)
+{
+  TksEvents *events = tks_capture_get_events (capture);
+  g_autoptr(GArray) points = NULL;
+  const TksWakeup *wakeups;
+  guint n_wakeups = 0;
+
+  if (events == NULL)
+    return TRUE;
+  wakeups = tks_events_get_wakeups (events, &n_wakeups);
+  points = g_array_new (FALSE, FALSE, sizeof (FlowPoint));
+  for (guint i = 0; i < n_wakeups; i++)
+    if (perfetto_flow_tid (capture, events, &wakeups[i], first_tid) != 0)
+      {
+        FlowPoint start = { wakeups[i].ready_entry, i, FALSE };
+        FlowPoint end = { wakeups[i].run_entry, i, TRUE };
+
+        g_array_append_val (points, start);
+        g_array_append_val (points, end);
+      }
+  g_array_sort (points, flow_point_cmp);
+  for (guint i = 0; i < points->len; i++)
+    {
+      perfetto_flow_point (capture, events, &g_array_index (points, FlowPoint, i), us_per_tick,
+                           first_tid, w, first);
+      if (!tks_export_flush (w, FALSE))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 /* The events of a dump version 2: a track per handler, one for the CPU's sleep, one per
@@ -251,7 +374,7 @@ perfetto_wakeup (TksCapture      *capture,
  * threads' (tids from @first_tid); each wake-up is a "ready" slice on its thread's track from
  * made ready to switched in, with a flow from what made it ready (a thread's or a handler's
  * track, when the log says) to the run; one never switched in lasts to the capture's end,
- * marked open. */
+ * marked open. The flows are written before (perfetto_flows()). */
 static gboolean
 perfetto_events (TksCapture      *capture,
                  double           us_per_tick,
@@ -276,7 +399,7 @@ perfetto_events (TksCapture      *capture,
 
   tks_events_get_wakeups (events, &n_wakeups);
   for (guint i = 0; i < n_wakeups; i++)
-    if (!perfetto_wakeup (capture, events, i, us_per_tick, first_tid, w, first))
+    if (!perfetto_wakeup (capture, events, i, us_per_tick, w, first))
       return FALSE;
   return TRUE;
 }
@@ -335,9 +458,10 @@ perfetto_head (TksCapture      *capture,
   g_string_append (w->out, "}}");
 }
 
-/* The runs of a thread on its track (tid @tid). */
+/* The runs of a thread on its track (tid @tid), each a slice named after the thread. */
 static gboolean
 perfetto_runs (const TksThread *thread,
+               const char      *name,
                guint            tid,
                double           us_per_tick,
                TksExportWriter *w,
@@ -349,10 +473,9 @@ perfetto_runs (const TksThread *thread,
       gboolean at_end = (thread->flags & TKS_THREAD_RUNNING_AT_END) != 0 &&
                         r + 1 == thread->n_runs;
 
-      json_begin_event (w, first, "X", "run", tid);
+      json_begin_event (w, first, "X", name, tid);
       g_string_append (w->out, ",\"cat\":\"run\"");
-      json_append_ts (w, "ts", run->begin * us_per_tick);
-      json_append_ts (w, "dur", MAX (0.0, run->end - run->begin) * us_per_tick);
+      json_append_span (w, run->begin * us_per_tick, run->end * us_per_tick);
       g_string_append (w->out, ",\"args\":{\"begin_tick\":");
       tks_export_append_number (w->out, run->begin, 6);
       g_string_append (w->out, ",\"end_tick\":");
@@ -427,7 +550,7 @@ perfetto_thread (const TksThread *thread,
   json_begin_event (w, first, "M", "thread_sort_index", tid);
   g_string_append_printf (w->out, ",\"args\":{\"sort_index\":%u}}", sort_index);
 
-  if (!perfetto_runs (thread, tid, us_per_tick, w, first) ||
+  if (!perfetto_runs (thread, name, tid, us_per_tick, w, first) ||
       !perfetto_marks (thread, tid, us_per_tick, w, first))
     return FALSE;
   /* Also for threads without runs: a history of many threads is written as it goes. */
@@ -466,8 +589,7 @@ perfetto_capture_marks (TksCapture      *capture,
     {
       json_begin_event (w, first, "X", "not_recorded", 0);
       g_string_append (w->out, ",\"cat\":\"not_recorded\"");
-      json_append_ts (w, "ts", gaps[g].begin * us_per_tick);
-      json_append_ts (w, "dur", (gaps[g].end - gaps[g].begin) * us_per_tick);
+      json_append_span (w, gaps[g].begin * us_per_tick, gaps[g].end * us_per_tick);
       g_string_append_printf (w->out, ",\"args\":{\"dropped\":%" G_GUINT64_FORMAT "}}",
                               gaps[g].dropped);
     }
@@ -493,6 +615,8 @@ tks_export_perfetto (TksCapture      *capture,
   gboolean first = TRUE;
 
   perfetto_head (capture, tick_hz, w, &first);
+  if (!perfetto_flows (capture, us_per_tick, n_threads + 1, w, &first))
+    return FALSE;
   for (guint i = 0; i < n_threads; i++)
     {
       const TksThread *thread = tks_capture_get_thread (capture, i);

@@ -252,13 +252,15 @@ try:
     wait_for(lambda: os.path.exists(png) and os.path.getsize(png) > 0, 10)
     if check(os.path.exists(png), "Export writes a PNG of the view") and lane is not None:
         size = count_colours(png, {}, size=True)["size"]
-        check(size[0] > tl.width and size[1] == tl.height,
+        # the view under a band of the capture's name, range and legend
+        band = size[1] - tl.height
+        check(size[0] > tl.width and band > 0,
               "the exported headers are widened for the long name", (size, tl.width, tl.height))
-        row = (8, e.y - tl.y + 4, size[0] - tl.width + HEADER - 8, e.height - 8)
+        row = (8, band + e.y - tl.y + 4, size[0] - tl.width + HEADER - 8, e.height - 8)
         drawn = profile(png, row)
         # the window's own drawing of a lane name, and the same name in the export
         on_screen = first_word(profile(shot, (tl.x + int(frame) + 8, f.y + 2, 150, f.height + 8)))
-        exported = first_word(profile(png, (8, f.y - tl.y + 4, 150, f.height - 8)))
+        exported = first_word(profile(png, (8, band + f.y - tl.y + 4, 150, f.height - 8)))
         # the size of the window's font: where Pango's drawing of the word is as wide
         size = min((abs(len(first_word(pango_profile("filter", "%s %g" % (family, z)))) - len(on_screen)), z)
                    for z in (8, 8.5, 9, 9.5, 10, 10.5, 11, 11.5, 12, 13))[1]
