@@ -109,6 +109,7 @@ typedef struct
   guint               change;
   guint               lanes;
   guint               builds;
+  gconstpointer       capture;
 } Drawing;
 
 static void
@@ -133,6 +134,7 @@ drawing_new (TksTimelineView           *self,
   d->change = self->change_serial;
   d->lanes = self->lanes_serial;
   d->builds = self->cache_builds;
+  d->capture = self->capture;
   return d;
 }
 
@@ -150,6 +152,7 @@ take_drawing (TksTimelineView *self,
   self->cache_content = d->content;
   self->cache_change = d->change;
   self->cache_lanes = d->lanes;
+  self->cache_capture = d->capture;
   self->cache_builds++;
 }
 

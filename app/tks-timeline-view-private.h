@@ -82,6 +82,7 @@ struct _TksTimelineView
   guint           cache_change;
   guint           cache_builds;   /* images taken: a worker's is dropped if one came since */
   guint           cache_lanes;
+  gconstpointer   cache_capture;  /* the capture the image shows (compared, not held) */
   guint           content_serial;
   guint           change_serial;
   guint           lanes_serial;   /* the lanes drawn changed (an image of others is not shown) */
