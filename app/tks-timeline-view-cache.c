@@ -143,7 +143,9 @@ take_drawing (TksTimelineView *self,
               Drawing         *d)
 {
   g_clear_pointer (&self->cache, gsk_render_node_unref);
+  g_clear_pointer (&self->cache_surface, cairo_surface_destroy);
   self->cache = tks_timeline_image_to_node (d->image, GTK_WIDGET (self));
+  self->cache_surface = cairo_surface_reference (tks_timeline_image_get_surface (d->image));
   self->cache_geometry = d->g;
   self->cache_fg = d->fg;
   self->cache_width = d->width;
@@ -241,6 +243,65 @@ _tks_timeline_view_update_cache (TksTimelineView           *self,
   drawing_free (d);
 }
 
+static gboolean
+cairo_renderer (GtkWidget *widget)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
+
+  return renderer == NULL || GSK_IS_CAIRO_RENDERER (renderer);
+}
+
+/* The image moved and stretched for the cairo renderer: a drawing of its own with the nearest
+ * pixel's colour, which the renderer paints in a few ms where its default filter (a box filter
+ * to shrink) takes tens. Only for a frame or two, until the worker's image comes. */
+static void
+append_moved_cairo (TksTimelineView           *self,
+                    GtkSnapshot               *snapshot,
+                    const TksTimelineGeometry *g,
+                    double                     k,
+                    double                     dx,
+                    double                     dy)
+{
+  static const cairo_user_data_key_t image_key;
+  GskRenderNode *node = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, self->cache_width,
+                                                                 self->cache_height));
+  cairo_t *cr = gsk_cairo_node_get_draw_context (node);
+
+  /* the headers' shade as it is, the ruler along the time only, the lanes along both */
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, g->left, self->cache_height);
+  cairo_clip (cr);
+  cairo_set_source_surface (cr, self->cache_surface, 0, 0);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  for (guint part = 0; part < 2; part++)
+    {
+      double top = part == 0 ? 0 : g->top;
+      double bottom = part == 0 ? g->top : g->bottom;
+
+      if (bottom <= top)
+        continue;
+      cairo_save (cr);
+      cairo_rectangle (cr, g->left, top, g->width, bottom - top);
+      cairo_clip (cr);
+      cairo_translate (cr, g->left + dx, part == 0 ? 0 : dy);
+      cairo_scale (cr, k, 1);
+      cairo_translate (cr, -g->left, 0);
+      cairo_set_source_surface (cr, self->cache_surface, 0, 0);
+      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_FAST);
+      cairo_paint (cr);
+      cairo_restore (cr);
+    }
+  cairo_destroy (cr);
+  /* the image lives as long as the drawing of it (else cairo would copy it) */
+  cairo_surface_set_user_data (gsk_cairo_node_get_surface (node), &image_key,
+                               cairo_surface_reference (self->cache_surface),
+                               (cairo_destroy_func_t) cairo_surface_destroy);
+  gtk_snapshot_append_node (snapshot, node);
+  gsk_render_node_unref (node);
+}
+
 void
 _tks_timeline_view_append_cache (TksTimelineView           *self,
                                  GtkSnapshot               *snapshot,
@@ -262,6 +323,11 @@ _tks_timeline_view_append_cache (TksTimelineView           *self,
   k = (c->x1 - c->x0) / (g->x1 - g->x0);
   dx = (c->x0 - g->x0) * g->width / (g->x1 - g->x0);
   dy = c->v_offset - g->v_offset;
+  if (cairo_renderer (GTK_WIDGET (self)))
+    {
+      append_moved_cairo (self, snapshot, g, k, dx, dy);
+      return;
+    }
   /* the headers' shade as it is */
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, g->left, self->cache_height));
   gtk_snapshot_append_node (snapshot, self->cache);
@@ -286,9 +352,17 @@ _tks_timeline_view_append_cache (TksTimelineView           *self,
 }
 
 void
-_tks_timeline_view_clear_cache (TksTimelineView *self)
+_tks_timeline_view_drop_image (TksTimelineView *self)
 {
   g_clear_pointer (&self->cache, gsk_render_node_unref);
+  g_clear_pointer (&self->cache_surface, cairo_surface_destroy);
+  self->cache_builds++;
+}
+
+void
+_tks_timeline_view_clear_cache (TksTimelineView *self)
+{
+  _tks_timeline_view_drop_image (self);
   for (guint i = 0; i < G_N_ELEMENTS (self->surfaces); i++)
     g_clear_pointer (&self->surfaces[i], cairo_surface_destroy);
 }

@@ -199,10 +199,7 @@ _tks_timeline_view_replace_capture (TksTimelineView *self,
    * image before until a worker has drawn the new one. (And a worker's image of the capture
    * before is dropped.) */
   if (!next)
-    {
-      g_clear_pointer (&self->cache, gsk_render_node_unref);
-      self->cache_builds++;
-    }
+    _tks_timeline_view_drop_image (self);
   _tks_timeline_view_update_lane_list (self);
   if (!isnan (selected_at))
     reselect_run (self, selected_name, selected_at);

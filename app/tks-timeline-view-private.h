@@ -75,6 +75,7 @@ struct _TksTimelineView
    * scroll of the same lanes, at the same size is drawn by a worker, the image shown meanwhile
    * (moved and stretched to the range); anything else (other lanes) at once. */
   GskRenderNode  *cache;
+  cairo_surface_t *cache_surface; /* its pixels */
   TksTimelineGeometry cache_geometry;
   GdkRGBA         cache_fg;
   int             cache_width, cache_height, cache_scale;
@@ -183,6 +184,9 @@ void   _tks_timeline_view_start_coverage        (TksTimelineView           *self
 void   _tks_timeline_view_append_cache          (TksTimelineView           *self,
                                                  GtkSnapshot               *snapshot,
                                                  const TksTimelineGeometry *g);
+/* The image shown is not shown any more: the next frame draws one (and a worker's drawing
+ * under way is dropped). */
+void   _tks_timeline_view_drop_image            (TksTimelineView           *self);
 /* Lets the image and its memory go (dispose). */
 void   _tks_timeline_view_clear_cache           (TksTimelineView           *self);
 
