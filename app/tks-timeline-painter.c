@@ -173,7 +173,7 @@ image_fill_rect (TksPainter    *self,
           row[i] = p.full;
       else if (p.full != 0)
         for (int i = i0 + 1; i < i1 - 1; i++)
-          row[i] = over (p.full, row[i]);
+          row[i] = row[i] == 0 ? p.full : over (p.full, row[i]);   /* (mostly clear) */
     }
 }
 
