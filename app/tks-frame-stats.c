@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "tks-frame-stats.h"
+#include "tks-timeline-view.h"
 
 #define PERIOD_US (10 * G_USEC_PER_SEC)
 #define SLOW_US   (8 * 1000)
@@ -58,6 +59,17 @@ typedef struct
   guint   long_frames; /* the period's frames over LONG_US */
   glong   faults;      /* the period's minor page faults in frames */
   struct rusage usage; /* the main thread's, at the frame's start */
+  /* TICKSCOPE_BENCH_VIEW: the steps still to take, the one under way, and each frame's time
+   * (µs) and page faults since the first step */
+  GtkWidget *window;
+  gint64  last_frame;    /* the end of the last frame */
+  guint   bench_steps;
+  guint   bench_step;
+  guint   bench_id;
+  GArray *bench_times;
+  GArray *bench_faults;
+  GArray *bench_on_cpu;  /* each frame's time on a processor (µs), when the system tells it */
+  GString *bench_line;
   int     schedstat;   /* the main thread's schedstat, -1: not readable */
   gint64  run_ns;      /* from it at the frame's start: time on a processor, */
   gint64  wait_ns;     /* and time waiting for one */
@@ -91,6 +103,12 @@ frame_stats_free (gpointer data)
   FrameStats *s = data;
 
   fclose (s->out);
+  g_clear_handle_id (&s->bench_id, g_source_remove);
+  g_array_unref (s->bench_times);
+  g_array_unref (s->bench_faults);
+  g_array_unref (s->bench_on_cpu);
+  if (s->bench_line != NULL)
+    g_string_free (s->bench_line, TRUE);
   if (s->schedstat >= 0)
     close (s->schedstat);
   g_array_unref (s->times);
@@ -210,12 +228,147 @@ after_paint_cb (GdkFrameClock *clock,
       s->worst_paint = s->paint >= s->begin ? now - s->paint : took;
     }
   s->begin = 0;
+  s->last_frame = now;
   g_array_append_val (s->times, took);
+  if (s->bench_line != NULL)
+    {
+      glong faults = u.ru_minflt - s->usage.ru_minflt;
+      gint64 run_ns, wait_ns;
+
+      read_schedstat (s, &run_ns, &wait_ns);
+      g_array_append_val (s->bench_times, took);
+      g_array_append_val (s->bench_faults, faults);
+      if (run_ns >= 0 && s->run_ns >= 0)
+        {
+          gint64 on = (run_ns - s->run_ns) / 1000;
+
+          g_array_append_val (s->bench_on_cpu, on);
+          g_string_append_printf (s->bench_line, " %.2f (%.2f)", took / 1e3, on / 1e3);
+        }
+      else
+        g_string_append_printf (s->bench_line, " %.2f", took / 1e3);
+    }
   if (now >= s->period_end)
     {
       report (s, now);
       s->period_end = now + PERIOD_US;
     }
+}
+
+/* TICKSCOPE_BENCH_VIEW=N: once the window has shown a capture for two seconds, N steps of
+ * zoom, pan and fit a third of a second apart, as a user takes them (the window's actions,
+ * the viewport's pan); each frame's time is printed after its step's name, and at the end
+ * how many frames took more than 8 ms, and the window closes. */
+static const char * const bench_step_names[] = {
+  "zoom-in", "zoom-in", "pan-right", "zoom-in", "pan-left", "zoom-out", "pan-right",
+  "zoom-fit", "zoom-in", "pan-right", "zoom-in", "zoom-fit",
+};
+
+static TksTimelineView *
+find_timeline (GtkWidget *widget)
+{
+  if (TKS_IS_TIMELINE_VIEW (widget))
+    return TKS_TIMELINE_VIEW (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      TksTimelineView *view = find_timeline (c);
+
+      if (view != NULL)
+        return view;
+    }
+  return NULL;
+}
+
+static void
+bench_print_step (FrameStats *s)
+{
+  if (s->bench_line != NULL && s->bench_step > 0)
+    g_print ("bench: step %2u %-9s frames (on a processor):%s ms\n", s->bench_step,
+             bench_step_names[(s->bench_step - 1) % G_N_ELEMENTS (bench_step_names)],
+             s->bench_line->str);
+}
+
+static void
+bench_finish (FrameStats *s)
+{
+  gint64 *t = (gint64 *) (gpointer) s->bench_times->data;
+  guint n = s->bench_times->len, over = 0;
+  glong faults = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      over += t[i] > SLOW_US;
+      faults += g_array_index (s->bench_faults, glong, i);
+    }
+  g_array_sort (s->bench_times, compare_times);
+  if (n > 0)
+    g_print ("bench: %u steps, %u frames: median %.2f ms, worst %.2f ms, %u over 8 ms, "
+             "%.1f page faults a frame (goal: every frame <= 8 ms)\n",
+             s->bench_step, n, t[n / 2] / 1e3, t[n - 1] / 1e3, over, (double) faults / n);
+  else
+    g_print ("bench: no frame\n");
+  n = s->bench_on_cpu->len;
+  t = (gint64 *) (gpointer) s->bench_on_cpu->data;
+  over = 0;
+  for (guint i = 0; i < n; i++)
+    over += t[i] > SLOW_US;
+  g_array_sort (s->bench_on_cpu, compare_times);
+  if (n > 0)
+    g_print ("bench: the main thread on a processor in them: median %.2f ms, worst %.2f ms, "
+             "%u over 8 ms (a shared machine's waits for a processor left out)\n",
+             t[n / 2] / 1e3, t[n - 1] / 1e3, over);
+}
+
+static gboolean
+bench_step_cb (gpointer data)
+{
+  FrameStats *s = data;
+  TksTimelineView *view = find_timeline (s->window);
+  TksViewport *viewport;
+  const char *name;
+
+  if (view == NULL || tks_timeline_view_get_capture (view) == NULL)
+    return G_SOURCE_CONTINUE;
+  if (s->bench_line == NULL)
+    {
+      /* the capture shown, its coverage summaries and the images they give drawn: no frame
+       * for half a second, then the steps from the next tick */
+      if (s->last_frame == 0 || g_get_monotonic_time () - s->last_frame < G_USEC_PER_SEC / 2)
+        return G_SOURCE_CONTINUE;
+      s->bench_line = g_string_new (NULL);
+      return G_SOURCE_CONTINUE;
+    }
+  bench_print_step (s);
+  g_string_truncate (s->bench_line, 0);
+  if (s->bench_step == s->bench_steps)
+    {
+      bench_finish (s);
+      s->bench_id = 0;
+      gtk_window_destroy (GTK_WINDOW (s->window));
+      return G_SOURCE_REMOVE;
+    }
+  name = bench_step_names[s->bench_step++ % G_N_ELEMENTS (bench_step_names)];
+  viewport = tks_timeline_view_get_viewport (view);
+  if (g_str_equal (name, "pan-right"))
+    tks_viewport_pan (viewport, 0.25);
+  else if (g_str_equal (name, "pan-left"))
+    tks_viewport_pan (viewport, -0.25);
+  else
+    {
+      g_autofree char *action = g_strconcat ("win.", name, NULL);
+
+      gtk_widget_activate_action (s->window, action, NULL);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+bench_start_cb (gpointer data)
+{
+  FrameStats *s = data;
+
+  s->bench_id = g_timeout_add (333, bench_step_cb, s);
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -255,6 +408,16 @@ tks_frame_stats_attach_from_env (GtkWidget *widget)
   schedstat = g_strdup_printf ("/proc/self/task/%d/schedstat", (int) gettid ());
   s->schedstat = open (schedstat, O_RDONLY | O_CLOEXEC);
   s->times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s->bench_times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s->bench_faults = g_array_new (FALSE, FALSE, sizeof (glong));
+  s->bench_on_cpu = g_array_new (FALSE, FALSE, sizeof (gint64));
+  s->window = widget;
+  if (g_getenv ("TICKSCOPE_BENCH_VIEW") != NULL && GTK_IS_WINDOW (widget))
+    {
+      s->bench_steps = MAX (1, (guint) g_ascii_strtoull (g_getenv ("TICKSCOPE_BENCH_VIEW"), NULL, 10));
+      /* two seconds for the start, the capture's first image and its summaries */
+      s->bench_id = g_timeout_add_seconds (2, bench_start_cb, s);
+    }
   g_object_set_data_full (G_OBJECT (widget), "tks-frame-stats", s, frame_stats_free);
   g_signal_connect (widget, "realize", G_CALLBACK (realize_cb), s);
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <pango/pangocairo.h>
 
@@ -60,6 +62,7 @@ struct _TksTimelineImage
   cairo_font_options_t *font_options;
   int                   width, height, scale;
   cairo_surface_t      *surface;
+  gboolean              drawn;
 };
 
 TksTimelineImage *
@@ -105,6 +108,22 @@ tks_timeline_image_new (TksCapture                *capture,
 }
 
 void
+tks_timeline_image_set_surface (TksTimelineImage *image,
+                                cairo_surface_t  *surface)
+{
+  double sx = 0, sy = 0;
+
+  g_return_if_fail (!image->drawn && image->surface == NULL);
+  g_return_if_fail (cairo_image_surface_get_format (surface) == CAIRO_FORMAT_ARGB32);
+  g_return_if_fail (cairo_image_surface_get_width (surface) == image->width * image->scale);
+  g_return_if_fail (cairo_image_surface_get_height (surface) == image->height * image->scale);
+  cairo_surface_get_device_scale (surface, &sx, &sy);
+  g_return_if_fail (sx == image->scale && sy == image->scale);
+
+  image->surface = cairo_surface_reference (surface);
+}
+
+void
 tks_timeline_image_free (TksTimelineImage *image)
 {
   if (image == NULL)
@@ -121,6 +140,60 @@ tks_timeline_image_free (TksTimelineImage *image)
   g_free (image);
 }
 
+/* An image's memory, its pages given by the system at once (MAP_POPULATE) rather than one
+ * page fault for each 4 KiB page on its first drawing (a 1920x1080 image: 2,025 of them, each
+ * a trap into the system that costs a virtual machine tens of µs), and in huge pages where the
+ * system has them. */
+typedef struct
+{
+  void *data;
+  gsize size;
+} Pixels;
+
+static void
+pixels_free (gpointer data)
+{
+  Pixels *p = data;
+
+  munmap (p->data, p->size);
+  g_free (p);
+}
+
+cairo_surface_t *
+tks_timeline_image_surface_new (int width,
+                                int height,
+                                int scale)
+{
+  static const cairo_user_data_key_t pixels_key;
+  int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, width * scale);
+  gsize size = (gsize) stride * height * scale;
+  cairo_surface_t *surface = NULL;
+  void *data = MAP_FAILED;
+
+#ifdef MAP_POPULATE
+  if (size > 0)
+    data = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+                 -1, 0);
+#endif
+  if (data == MAP_FAILED)
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale, height * scale);
+  else
+    {
+      Pixels *p = g_new (Pixels, 1);
+
+#ifdef MADV_HUGEPAGE
+      madvise (data, size, MADV_HUGEPAGE);
+#endif
+      p->data = data;
+      p->size = size;
+      surface = cairo_image_surface_create_for_data (data, CAIRO_FORMAT_ARGB32, width * scale,
+                                                     height * scale, stride);
+      cairo_surface_set_user_data (surface, &pixels_key, p, pixels_free);
+    }
+  cairo_surface_set_device_scale (surface, scale, scale);
+  return surface;
+}
+
 /* Pango's objects are not shared between threads: the images are drawn with a font map of
  * their own, one image at a time. */
 static GMutex draw_lock;
@@ -135,12 +208,15 @@ tks_timeline_image_draw (TksTimelineImage *image)
   TksPainter painter;
   cairo_t *cr;
 
-  g_return_if_fail (image->surface == NULL);
+  g_return_if_fail (!image->drawn);
 
-  image->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, image->width * image->scale,
-                                               image->height * image->scale);
-  cairo_surface_set_device_scale (image->surface, image->scale, image->scale);
+  image->drawn = TRUE;
+  if (image->surface == NULL)
+    image->surface = tks_timeline_image_surface_new (image->width, image->height, image->scale);
   cr = cairo_create (image->surface);
+  cairo_set_operator (cr, CAIRO_OPERATOR_CLEAR);
+  cairo_paint (cr);
+  cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
 
   g_mutex_lock (&draw_lock);
   if (draw_font_map == NULL)
@@ -152,24 +228,20 @@ tks_timeline_image_draw (TksTimelineImage *image)
   if (image->font_options != NULL)
     pango_cairo_context_set_font_options (pango, image->font_options);
 
-  tks_painter_init_cairo (&painter, cr, pango);
+  tks_painter_init_image (&painter, cr, image->surface, pango);
   painter.fg = image->fg;
   painter.dark = (image->fg.red + image->fg.green + image->fg.blue) / 3 > 0.5;
 
   header_bg.alpha = 0.05;
   painter.fill (&painter, &header_bg, 0, 0, g->left, g->bottom);
   tks_timeline_render_ruler (image->capture, g, &painter);
-  tks_painter_finish (&painter);
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, g->top, g->left + g->width, g->bottom - g->top);
-  cairo_clip (cr);
+  tks_painter_clip (&painter, 0, g->top, g->left + g->width, g->bottom - g->top);
   tks_timeline_render_lanes (image->capture, g, &painter);
   tks_timeline_render_events (image->capture, g, &painter);
   tks_timeline_render_log_end (image->capture, g, &painter);
   tks_timeline_render_gaps (image->capture, g, &painter);
   tks_timeline_render_trigger (image->capture, g, &painter);
   tks_painter_finish (&painter);
-  cairo_restore (cr);
   g_clear_object (&pango);
   g_mutex_unlock (&draw_lock);
 
@@ -302,7 +374,7 @@ GskRenderNode *
 tks_timeline_image_to_node (TksTimelineImage *image,
                             GtkWidget        *widget)
 {
-  g_return_val_if_fail (image->surface != NULL, NULL);
+  g_return_val_if_fail (image->drawn, NULL);
 
   return tks_timeline_surface_node (widget, image->surface, image->width, image->height);
 }

@@ -28,6 +28,20 @@ TksTimelineImage *tks_timeline_image_new      (TksCapture                *captur
                                                int                        scale);
 void              tks_timeline_image_free     (TksTimelineImage          *image);
 
+/* The image is drawn into @surface (ARGB32, of the image's size at its scale, device scale
+ * set; cleared first) rather than into a new one: a surface drawn again and again has its
+ * memory at hand, where a new one's pages are each a fault. Before the drawing; references
+ * @surface. */
+void              tks_timeline_image_set_surface (TksTimelineImage       *image,
+                                                  cairo_surface_t        *surface);
+
+/* A new ARGB32 surface for an image of @width x @height at @scale (its device scale set), its
+ * memory all given by the system at once (not a page fault a page on its first drawing);
+ * clear. Any thread. */
+cairo_surface_t  *tks_timeline_image_surface_new (int                    width,
+                                                  int                    height,
+                                                  int                    scale);
+
 /* Any thread, once. */
 void              tks_timeline_image_draw     (TksTimelineImage          *image);
 

@@ -28,11 +28,29 @@ static const char * const palette[TKS_THREAD_N_COLORS] = {
  * grey of a hole or of the log's end is never mistaken for. */
 static const char idle_color[] = "#8e99a8";
 
+/* The palette and the idle colour parsed once (a lane's colour is asked for at each image):
+ * the idle colour last. */
+static const GdkRGBA *
+parsed_colors (void)
+{
+  static GdkRGBA parsed[G_N_ELEMENTS (palette) + 1];
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (palette); i++)
+        gdk_rgba_parse (&parsed[i], palette[i]);
+      gdk_rgba_parse (&parsed[G_N_ELEMENTS (palette)], idle_color);
+      g_once_init_leave (&done, 1);
+    }
+  return parsed;
+}
+
 void
 tks_timeline_palette_color (guint    index,
                             GdkRGBA *color)
 {
-  gdk_rgba_parse (color, palette[index % G_N_ELEMENTS (palette)]);
+  *color = parsed_colors ()[index % G_N_ELEMENTS (palette)];
 }
 
 void
@@ -40,7 +58,7 @@ tks_timeline_thread_color (const TksThread *thread,
                            GdkRGBA         *color)
 {
   if (thread->color == TKS_THREAD_COLOR_IDLE)
-    gdk_rgba_parse (color, idle_color);
+    *color = parsed_colors ()[G_N_ELEMENTS (palette)];
   else
     tks_timeline_palette_color (thread->color, color);
 }

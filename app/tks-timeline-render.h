@@ -42,6 +42,9 @@ struct _TksPainter
   cairo_t      *cr;
   GdkRGBA       pending;
   gboolean      has_pending;
+  guint8       *pixels;       /* an image's, filled in place (tks_painter_init_image()) */
+  int           stride, pixel_width, pixel_height, scale;
+  double        clip_x0, clip_y0, clip_x1, clip_y1;
 };
 
 typedef struct
@@ -110,6 +113,21 @@ void     tks_painter_init_snapshot        (TksPainter          *painter,
 void     tks_painter_init_cairo           (TksPainter          *painter,
                                            cairo_t             *cr,
                                            PangoContext        *pango);
+/* A painter that fills rectangles straight into @surface's pixels (ARGB32, its device scale
+ * set, drawn on through @cr too: the texts), as cairo would but without a path each: the
+ * timeline widget's image, tens of thousands of rectangles. Blends each rectangle on its own,
+ * so that rectangles of one colour that overlap are not one shape as in the cairo painter. */
+void     tks_painter_init_image           (TksPainter          *painter,
+                                           cairo_t             *cr,
+                                           cairo_surface_t     *surface,
+                                           PangoContext        *pango);
+/* The rectangles and texts that follow are clipped to this rectangle (and @painter's cairo
+ * context's clip set to it); a width of -1: no clip. */
+void     tks_painter_clip                 (TksPainter          *painter,
+                                           double               x,
+                                           double               y,
+                                           double               width,
+                                           double               height);
 void     tks_painter_finish               (TksPainter          *painter);
 
 /* A painter that draws through @inner only at and below @clip_top: what scrolls under the

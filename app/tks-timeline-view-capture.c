@@ -40,6 +40,9 @@ lanes_differ (TksTimelineView *self)
         }
     }
   g_array_set_size (self->lanes_shown, n);
+  /* an image of the lanes before no longer stands in for one of these */
+  if (differ)
+    self->lanes_serial++;
   return differ;
 }
 
@@ -191,8 +194,12 @@ _tks_timeline_view_replace_capture (TksTimelineView *self,
   self->origin = next ? self->origin + shift : NAN;
   self->n_event_lanes = tks_timeline_n_event_lanes (capture);
   self->content_serial++;
-  if (capture == NULL)
-    g_clear_pointer (&self->cache, gsk_render_node_unref);
+  /* Another capture's bars never show under this one's names: its image is drawn at the next
+   * frame, with its headers; only a recording's next stretch (its lanes the same) shows the
+   * image before until a worker has drawn the new one. (And a worker's image of the capture
+   * before is dropped.) */
+  if (!next)
+    _tks_timeline_view_drop_image (self);
   _tks_timeline_view_update_lane_list (self);
   if (!isnan (selected_at))
     reselect_run (self, selected_name, selected_at);

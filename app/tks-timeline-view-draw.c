@@ -367,8 +367,7 @@ _tks_timeline_view_snapshot (GtkWidget   *widget,
       return;
     }
   _tks_timeline_view_update_cache (self, &g, &fg);
-  if (self->cache != NULL)
-    gtk_snapshot_append_node (snapshot, self->cache);
+  _tks_timeline_view_append_cache (self, snapshot, &g);
 
   for (i = 0; i < self->labels->len; i++)
     gtk_widget_snapshot_child (widget, g_ptr_array_index (self->labels, i), snapshot);

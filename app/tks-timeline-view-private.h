@@ -72,18 +72,24 @@ struct _TksTimelineView
 
   /* The image of the ruler, lanes, events and trigger as a render node, keyed by what it
    * depends on: the geometry, colour, size and two serials, of the content (the capture and
-   * its coverage) and of the other changes (invalidate()). A new content at the same size is
-   * drawn by a worker, the image of the previous one shown meanwhile; anything else at once. */
+   * its coverage) and of the other changes (invalidate()). A new content, or a new range or
+   * scroll of the same lanes, at the same size is drawn by a worker, the image shown meanwhile
+   * (moved and stretched to the range); anything else (other lanes) at once. */
   GskRenderNode  *cache;
+  cairo_surface_t *cache_surface; /* its pixels */
   TksTimelineGeometry cache_geometry;
   GdkRGBA         cache_fg;
   int             cache_width, cache_height, cache_scale;
   guint           cache_content;
   guint           cache_change;
   guint           cache_builds;   /* images taken: a worker's is dropped if one came since */
+  guint           cache_lanes;
+  gconstpointer   cache_capture;  /* the capture the image shows (compared, not held) */
   guint           content_serial;
   guint           change_serial;
+  guint           lanes_serial;   /* the lanes drawn changed (an image of others is not shown) */
   gboolean        drawing;        /* a worker draws an image */
+  cairo_surface_t *surfaces[3];   /* the images' memory, drawn into again (-cache.c) */
 
   /* the capture's coverage summaries, built in a worker thread */
   TksCoverageRef *coverage;
@@ -175,6 +181,15 @@ void   _tks_timeline_view_update_cache          (TksTimelineView           *self
                                                  const TksTimelineGeometry *g,
                                                  const GdkRGBA             *fg);
 void   _tks_timeline_view_start_coverage        (TksTimelineView           *self);
+/* Appends the image, moved and stretched to @g while a worker draws the one of @g. */
+void   _tks_timeline_view_append_cache          (TksTimelineView           *self,
+                                                 GtkSnapshot               *snapshot,
+                                                 const TksTimelineGeometry *g);
+/* The image shown is not shown any more: the next frame draws one (and a worker's drawing
+ * under way is dropped). */
+void   _tks_timeline_view_drop_image            (TksTimelineView           *self);
+/* Lets the image and its memory go (dispose). */
+void   _tks_timeline_view_clear_cache           (TksTimelineView           *self);
 
 /* tks-timeline-view-draw.c */
 void   _tks_timeline_view_snapshot              (GtkWidget           *widget,

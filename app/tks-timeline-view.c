@@ -224,7 +224,7 @@ tks_timeline_view_dispose (GObject *object)
   g_clear_signal_handler (&self->viewport_changed_id, self->viewport);
   g_clear_object (&self->viewport);
   g_clear_object (&self->capture);
-  g_clear_pointer (&self->cache, gsk_render_node_unref);
+  _tks_timeline_view_clear_cache (self);
   if (self->coverage_cancellable != NULL)
     g_cancellable_cancel (self->coverage_cancellable);
   g_clear_object (&self->coverage_cancellable);

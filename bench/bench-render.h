@@ -26,6 +26,25 @@ bench_timeline_image (TksCapture                *capture,
   tks_timeline_image_free (image);
 }
 
+/* The same into @surface (ARGB32, @width x @height), drawn into before: as the widget draws
+ * its images again and again into the same few surfaces. */
+static inline void
+bench_timeline_image_into (TksCapture                *capture,
+                           const TksTimelineGeometry *g,
+                           TksCoverageRef            *coverage,
+                           PangoContext              *pango,
+                           cairo_surface_t           *surface,
+                           int                        width,
+                           int                        height)
+{
+  TksTimelineImage *image = tks_timeline_image_new (capture, g, coverage, &bench_fg, pango,
+                                                    width, height, 1);
+
+  tks_timeline_image_set_surface (image, surface);
+  tks_timeline_image_draw (image);
+  tks_timeline_image_free (image);
+}
+
 /* The overview under the timeline, as tks-overview.c draws it for each new capture (in a
  * worker): the whole capture's lanes, @height px high, into an image. */
 static inline void

@@ -663,6 +663,69 @@ test_pinned_lane_holds (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* What the timeline showed at the last frame: the capture its image was drawn from, and the
+ * texts of its lane headers. */
+typedef struct
+{
+  TksTimelineView *view;
+  gconstpointer    image_of;
+  char            *headers;
+  guint            frames;
+} Shown;
+
+static void
+record_shown_cb (GdkFrameClock *clock,
+                 Shown         *shown)
+{
+  shown->image_of = shown->view->cache != NULL ? shown->view->cache_capture : NULL;
+  g_free (shown->headers);
+  shown->headers = header_texts (GTK_WIDGET (shown->view));
+  shown->frames++;
+}
+
+/* After a new capture (a fetch, an open), the first frame draws its bars with its names: the
+ * image of the capture before is not shown under the new lane headers. */
+static void
+test_new_capture_first_frame (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *timeline = tks_timeline_view_new ();
+  g_autoptr(TksCapture) first = capture_with (6, 0);
+  g_autoptr(TksCapture) fetched = capture_with (6, 5);
+  g_autoptr(TksCapture) bigger = capture_with (12, 0);
+  Shown shown = { TKS_TIMELINE_VIEW (timeline), NULL, NULL, 0 };
+  TksCapture *captures[] = { fetched, bigger, first };
+  GdkFrameClock *clock;
+  gulong id;
+
+  gtk_window_set_child (GTK_WINDOW (window), timeline);
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
+  tks_timeline_view_set_capture (TKS_TIMELINE_VIEW (timeline), first);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_frames (window, 3);
+  clock = gtk_widget_get_frame_clock (window);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (record_shown_cb), &shown);
+
+  for (guint i = 0; i < G_N_ELEMENTS (captures); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("worker%u %u", i == 0 ? 5 : 11, i == 0 ? 205 : 111);
+
+      tks_timeline_view_set_capture (TKS_TIMELINE_VIEW (timeline), captures[i]);
+      shown.frames = 0;
+      wait_frames (window, 1);
+      g_assert_cmpuint (shown.frames, ==, 1);
+      if (i < 2)
+        g_assert_nonnull (strstr (shown.headers, name));
+      else
+        g_assert_null (strstr (shown.headers, "worker11"));
+      g_assert_true (shown.image_of == captures[i]);
+    }
+
+  g_signal_handler_disconnect (clock, id);
+  g_free (shown.headers);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -677,5 +740,6 @@ main (int   argc,
   g_test_add_func ("/view/widgets/header-names", test_header_names);
   g_test_add_func ("/view/widgets/event-tooltip-origin", test_event_tooltip_origin);
   g_test_add_func ("/view/widgets/pinned-lane-holds", test_pinned_lane_holds);
+  g_test_add_func ("/view/widgets/new-capture-first-frame", test_new_capture_first_frame);
   return g_test_run ();
 }

@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The timeline's frames at 1,000,000 switches, zoomed out and at each zoom, pan and fit step,
+# in the real window: a private X server of 1200x720, the cairo renderer by default (as the
+# README's figures), the capture bench-capture writes (or FILE), and TICKSCOPE_BENCH_VIEW
+# taking STEPS steps (zoom in and out, pan, fit) a third of a second apart once the capture has
+# been shown for two seconds. Each step's frames are timed as TICKSCOPE_FRAME_STATS times them
+# (from the frame clock's before-paint to its after-paint: updates, layout, snapshots and
+# GSK's drawing), printed in ms after the step's name; then their median, worst, how many took
+# more than 8 ms (the goal: none) and the main thread's page faults a frame.
+# Usage: bench/view-frames.sh BUILD_DIR [STEPS (default 24) [FILE]]
+set -eu
+build=${1:?usage: $0 BUILD_DIR [STEPS [FILE]]}
+steps=${2:-24}
+file=${3:-}
+tmp=$(mktemp -d)
+xvfb="" wm=""
+cleanup() {
+  for p in $wm $xvfb; do kill "$p" 2>/dev/null || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if [ -z "$file" ]; then
+  "$build/bench/bench-capture" --sizes 1000000 --repeat 1 --keep "$tmp" >/dev/null
+  file="$tmp/bench-1000000.txt"
+fi
+Xvfb -displayfd 3 -screen 0 1200x720x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
+xvfb=$!
+i=0
+while [ ! -s "$tmp/display" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+export DISPLAY=":$(head -n 1 "$tmp/display")" GDK_BACKEND=x11 NO_AT_BRIDGE=1
+export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data"
+export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/.local/share" XDG_CONFIG_HOME="$tmp/home/.config"
+export GSK_RENDERER="${GSK_RENDERER:-cairo}"
+mkdir -p "$HOME"
+# a window manager, as on a desktop (see record-viewer.sh)
+if command -v openbox >/dev/null 2>&1; then
+  openbox >/dev/null 2>&1 &
+  wm=$!
+  sleep 1
+fi
+
+echo "view-frames: $(basename "$file"), $steps zoom/pan/fit steps, Xvfb 1200x720, GSK_RENDERER=$GSK_RENDERER, $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
+TICKSCOPE_FRAME_STATS="$tmp/frames.txt" TICKSCOPE_BENCH_VIEW="$steps" \
+  timeout 300 "$build/app/tickscope" "$file" >"$tmp/viewer.log" 2>&1 || true
+grep '^bench:' "$tmp/viewer.log" | sed 's/^bench: /  /' || true
+grep -q '^bench: .* frames: median' "$tmp/viewer.log" || { echo "the viewer took no steps:"; cat "$tmp/viewer.log"; exit 1; }
+# each frame over 8 ms, with what the main thread did meanwhile (see app/tks-frame-stats.c)
+grep '^slow frame:' "$tmp/frames.txt" 2>/dev/null | sed 's/^/  /' || true
