@@ -96,14 +96,19 @@ decoded_records (const char *reply)
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
+      g_autoptr (GError) error = NULL;
+
       if (strcmp (lines[i], "Counter coder: 2") == 0)
         tks_compact_decoder_set_coder (dec, 2);
       else if (strcmp (lines[i], "Compact:") == 0)
         in_log = TRUE;
       else if (g_str_has_prefix (lines[i], "End of dump"))
         in_log = FALSE;
-      else if (in_log && !tks_compact_decoder_line (dec, lines[i], strlen (lines[i]), NULL))
-        return 0;
+      else if (in_log && !tks_compact_decoder_line (dec, lines[i], strlen (lines[i]), &error))
+        {
+          fprintf (stderr, "%s\n", error->message);
+          return 0;
+        }
     }
   return tks_compact_decoder_entries (dec)->len;
 }

@@ -156,7 +156,7 @@ typedef struct _TksCompactDecoder TksCompactDecoder;
  *
  * The most entries a compact line holds.
  */
-#define TKS_COMPACT_MAX_ENTRIES 127
+#define TKS_COMPACT_MAX_ENTRIES 255
 
 /**
  * TKS_COMPACT_LAST_CODER:
