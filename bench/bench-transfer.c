@@ -16,6 +16,7 @@
  *   bench-transfer CAPTURE...
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
@@ -98,8 +99,8 @@ decoded_records (const char *reply)
     {
       g_autoptr (GError) error = NULL;
 
-      if (strcmp (lines[i], "Counter coder: 2") == 0)
-        tks_compact_decoder_set_coder (dec, 2);
+      if (g_str_has_prefix (lines[i], "Counter coder: "))
+        tks_compact_decoder_set_coder (dec, (guint) atoi (lines[i] + 15));
       else if (strcmp (lines[i], "Compact:") == 0)
         in_log = TRUE;
       else if (g_str_has_prefix (lines[i], "End of dump"))
