@@ -23,12 +23,12 @@ static const char tu_z_alphabet[] =
 
 /* Places of the probabilities in tu_zstate_t.probs: whether the successor guessed is the
  * in-thread (2, by whether the last guess was right), a head's Exp-Golomb prefix (8), the
- * kind of another entry (a tree of 7), a rank's prefix (8), whether the tick step is the last
+ * kind of another entry (a tree of 7 for each kind of the entry before: at 64), a rank's prefix (8), whether the tick step is the last
  * one of the same in-thread or kind (2), a step symbol's prefix (6), a large step's prefix (8),
  * the counter's prefix (11 for an entry in a new tick, 11 in the same tick). */
 #define TU_P_WHO   0U
 #define TU_P_HEAD  2U
-#define TU_P_KIND  10U
+#define TU_P_KIND  64U /* 8 for each kind of the entry before (9) */
 #define TU_P_RANK  18U
 #define TU_P_WHEN  26U
 #define TU_P_STEP  28U
@@ -45,7 +45,7 @@ static void tu_rc_init(tu_bits_t *b) {
   b->pending = 1;
   b->cache = 0;
   b->started = 0;
-  b->n = 0;
+  b->n = TU_Z_HEAD_BYTES; /* the line's number and count come first */
 }
 
 /* Moves the top byte of low out, holding 0xFF bytes back while a carry may still reach them. */
@@ -55,7 +55,7 @@ static void tu_rc_shift(tu_bits_t *b) {
 
     do {
       /* (the first byte is always 0: not written) */
-      if (b->started != 0U && b->n < TU_Z_BYTES)
+      if (b->started != 0U && b->n < TU_Z_HEAD_BYTES + TU_Z_BYTES)
         b->bytes[b->n++] = (uint8_t)(v + carry);
       b->started = 1;
       v = 0xFF;
@@ -108,7 +108,7 @@ static void tu_rc_flush(tu_bits_t *b) {
 
 /* Bytes the line's coded part would take if it ended now. */
 static uint32_t tu_rc_size(const tu_bits_t *b) {
-  return b->n + b->pending + 4U;
+  return b->n - TU_Z_HEAD_BYTES + b->pending + 4U;
 }
 
 /* Exp-Golomb code of order @k of @v: its prefix bits (zeros, then a one) with the @n
@@ -168,6 +168,7 @@ static void tu_zstate_reset(tu_zstate_t *z) {
   memset(z->last, 0xFF, sizeof z->last);
   z->hit_who = 0;
   z->hit_when = 0;
+  z->pk = 8;
   for (i = 0; i < TU_Z_PROBS; i++)
     z->probs[i] = 1024U;
 #if TU_CYCLES
@@ -269,42 +270,42 @@ static void tu_z_kind(tu_bits_t *b, tu_zstate_t *z, uint32_t kind) {
   for (i = 3; i-- != 0U;) {
     uint32_t bit = (kind >> i) & 1U;
 
-    tu_rc_bit(b, &z->probs[TU_P_KIND + node], bit);
+    tu_rc_bit(b, &z->probs[TU_P_KIND + z->pk * 8U + node], bit);
     node = node * 2U + bit;
   }
+  z->pk = (uint8_t)kind;
 }
 
 /* Codes what and who of an entry that is not a switch from the running thread: head 0, then
  * its kind and what the kind carries. */
 static void tu_z_other(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, int is_switch,
                        uint32_t out_number, uint32_t in_number) {
+  uint32_t kind = is_switch ? 0U
+                : e->kind == 0U ? 1U
+                : e->kind == TU_EV_IRQ_ENTER ? 2U
+                : e->kind == TU_EV_IRQ_LEAVE ? 3U
+                : e->kind == TU_EV_READY ? 5U
+                : e->kind == TU_EV_MARKER ? 6U
+                : e->kind == TU_EV_BEGIN || e->kind == TU_EV_END ? 7U : 4U;
+
   tu_z_symbol(b, &z->probs[TU_P_HEAD], 8U, z->heads, z->head_counts, TU_Z_HEADS, 0);
-  if (is_switch) {
-    tu_z_kind(b, z, 0U);
+  tu_z_kind(b, z, kind);
+  if (kind <= 1U) {
     tu_rc_direct(b, out_number, 6);
-    tu_z_eg(b, &z->probs[TU_P_RANK], 8U, tu_mtf_use(z, in_number), 0);
-  } else if (e->kind == 0U) {
-    tu_z_kind(b, z, 1U);
-    tu_rc_direct(b, out_number, 6);
-  } else if (e->kind == TU_EV_IRQ_ENTER) {
-    tu_z_kind(b, z, 2U);
+    if (kind == 0U)
+      tu_z_eg(b, &z->probs[TU_P_RANK], 8U, tu_mtf_use(z, in_number), 0);
+  } else if (kind == 2U)
     tu_z_eg(b, NULL, 0, e->a, 0);
-  } else if (e->kind == TU_EV_IRQ_LEAVE)
-    tu_z_kind(b, z, 3U);
-  else if (e->kind == TU_EV_SLEEP || e->kind == TU_EV_WAKE || e->kind == TU_EV_TRIGGER) {
-    tu_z_kind(b, z, 4U);
+  else if (kind == 4U)
     tu_rc_direct(b, e->kind == TU_EV_SLEEP ? 0U : e->kind == TU_EV_WAKE ? 1U : 2U, 2);
-  } else if (e->kind == TU_EV_READY) {
+  else if (kind == 5U)
     /* the thread's rank; it then comes second, behind the running thread that heads the
      * list (it is likely the next switch's in-thread) */
-    tu_z_kind(b, z, 5U);
     tu_z_eg(b, &z->probs[TU_P_RANK], 8U, tu_mtf_move(z, e->a & 63U, 1U), 0);
-  } else if (e->kind == TU_EV_MARKER) {
-    tu_z_kind(b, z, 6U);
+  else if (kind == 6U) {
     tu_z_eg(b, NULL, 0, e->a, 0);
     tu_z_eg(b, NULL, 0, e->b, 4);
-  } else {
-    tu_z_kind(b, z, 7U);
+  } else if (kind == 7U) {
     tu_rc_direct(b, e->kind == TU_EV_END ? 1U : 0U, 1);
     tu_z_eg(b, NULL, 0, e->a & 0xFFU, 0);
     if (e->kind == TU_EV_BEGIN)
@@ -330,12 +331,14 @@ static void tu_z_entry(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e) {
     tu_rc_bit(b, &z->probs[TU_P_WHO + z->hit_who], hit);
     z->hit_who = (uint8_t)hit;
   }
-  if (hit != 0U)
+  if (hit != 0U) {
     (void)tu_mtf_use(z, in_number);
-  else if (from_cur)
+    z->pk = 8;
+  } else if (from_cur) {
     tu_z_symbol(b, &z->probs[TU_P_HEAD], 8U, z->heads, z->head_counts, TU_Z_HEADS,
                 tu_mtf_use(z, in_number));
-  else
+    z->pk = 8;
+  } else
     tu_z_other(b, z, e, is_switch, out_number, in_number);
   if (is_switch) {
     z->succ[out_number] = (uint8_t)in_number;
@@ -374,26 +377,23 @@ static uint32_t tu_fnv_char(uint32_t hash, char c) {
 
 /* Prints one line: "Z~", its bytes (number, entry count, coded part) two characters for
  * each 13 bits, then its checksum in four characters. */
-static void tu_z_line(BaseSequentialStream *out, uint32_t seq, uint32_t entries,
-                      const tu_bits_t *b) {
+static void tu_z_line(BaseSequentialStream *out, tu_bits_t *b, uint32_t seq, uint32_t entries) {
   char line[2U + TU_Z_PAYLOAD_CHARS + 4U + 1U];
-  uint32_t i, n = 0, hash = 2166136261U, acc = 0, n_acc = 0, n_bytes = TU_Z_HEAD_BYTES + b->n;
+  uint32_t i, n = 0, hash = 2166136261U, acc = 0, n_acc = 0, n_bytes = b->n;
 
+  b->bytes[0] = (uint8_t)(seq >> 16);
+  b->bytes[1] = (uint8_t)(seq >> 8);
+  b->bytes[2] = (uint8_t)seq;
+  b->bytes[3] = (uint8_t)entries;
   line[n++] = 'Z';
   line[n++] = '~';
   for (i = 0; i < n_bytes || n_acc != 0U; i++) {
-    uint32_t byte = i == 0U ? (seq >> 16) & 0xFFU
-                  : i == 1U ? (seq >> 8) & 0xFFU
-                  : i == 2U ? seq & 0xFFU
-                  : i == 3U ? entries
-                  : i < n_bytes ? b->bytes[i - TU_Z_HEAD_BYTES] : 0U;
-
     if (i >= n_bytes) {
       /* the last group, padded with zeros */
       acc <<= 13U - n_acc;
       n_acc = 13;
     } else {
-      acc = (acc << 8) | byte;
+      acc = (acc << 8) | b->bytes[i];
       n_acc += 8U;
     }
     if (n_acc >= 13U) {
@@ -429,7 +429,7 @@ void tu_zlog_flush(BaseSequentialStream *out, tu_zlog_t *l) {
   if (l->entries == 0U)
     return;
   tu_rc_flush(&l->b);
-  tu_z_line(out, l->seq, l->entries, &l->b);
+  tu_z_line(out, &l->b, l->seq, l->entries);
   l->seq = (l->seq + 1U) & 0x3FFFFU;
   l->entries = 0;
 }

@@ -455,8 +455,8 @@ typedef struct {
   uint32_t pending; /* bytes held back for a carry: the cache and the 0xFF after it */
   uint8_t cache;
   uint8_t started; /* the first byte (always 0) is not written */
-  uint32_t n;      /* bytes written */
-  uint8_t bytes[TU_Z_BYTES];
+  uint32_t n;      /* bytes of the line (number, count, coded bytes) */
+  uint8_t bytes[TU_Z_HEAD_BYTES + TU_Z_BYTES]; /* the line's number and count, then these */
 } tu_bits_t;
 
 /* A list of symbols kept sorted by how often they were coded on the line (the most recent
@@ -471,7 +471,7 @@ typedef struct {
 /* Steps remembered: one per in-thread (0 to 63), exits (64), each kind of event (65 + k). */
 #define TU_Z_LASTS   (64U + 1U + TU_EV_KINDS)
 /* The range coder's probabilities (see tu_compact.c for their places). */
-#define TU_Z_PROBS   64U
+#define TU_Z_PROBS   (64U + 9U * 8U)
 
 /* What the coder remembers between entries; a line's key frame resets it. */
 typedef struct {
@@ -487,6 +487,7 @@ typedef struct {
   uint8_t succ[64];            /* the in-thread of the last switch from each thread */
   uint16_t last[TU_Z_LASTS];   /* the last tick step of each in-thread, exit, event kind */
   uint8_t hit_who, hit_when;   /* the last guesses were right */
+  uint8_t pk;                  /* the kind of the entry before (0 to 7), 8 a switch from cur */
   uint16_t probs[TU_Z_PROBS];
   uint8_t stamps;             /* the entries carry the counter */
   uint8_t prev;               /* with stamps: the kind of the last entry */

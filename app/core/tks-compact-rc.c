@@ -17,7 +17,7 @@
 /* Places of the probabilities, as the board's coder has them. */
 #define P_WHO   0
 #define P_HEAD  2
-#define P_KIND  10
+#define P_KIND  64
 #define P_RANK  18
 #define P_WHEN  26
 #define P_STEP  28
@@ -295,7 +295,8 @@ rc_kind (Rc *r, State *z)
   guint node = 1;
 
   for (guint i = 0; i < 3; i++)
-    node = node * 2 + rc_bit (r, &z->probs[P_KIND + node]);
+    node = node * 2 + rc_bit (r, &z->probs[P_KIND + z->pk * 8 + node]);
+  z->pk = (guint8) (node - 8);
   return node - 8;
 }
 
@@ -384,6 +385,7 @@ rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
   if (hit)
     {
       is_switch = TRUE;
+      z->pk = 8;
       out = z->cur;
       in = z->succ[z->cur];
       tks_compact_mtf_move (z, mtf_rank (z, in), 0);
@@ -395,6 +397,7 @@ rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
       if (head != 0)
         {
           is_switch = TRUE;
+          z->pk = 8;
           out = z->cur;
           in = tks_compact_mtf_move (z, head, 0);
         }
@@ -506,6 +509,7 @@ tks_compact_rc_decode (const TksCompactDecoder *self,
   memset (z.last, 0xFF, sizeof z.last);
   for (guint i = 0; i < RC_PROBS; i++)
     z.probs[i] = 1024;
+  z.pk = 8;
   while (n < n_entries && !r.bad && rc_entry (self, &r, &z, &entries[n]))
     n++;
   if (r.bad || n != n_entries || r.pos > r.n + 4)
