@@ -278,15 +278,19 @@ static void tu_z_kind(tu_bits_t *b, tu_zstate_t *z, uint32_t kind) {
 
 /* Codes what and who of an entry that is not a switch from the running thread: head 0, then
  * its kind and what the kind carries. */
+static uint32_t tu_z_kind_of(const tu_entry_t *e, int is_switch) {
+  return is_switch ? 0U
+       : e->kind == 0U ? 1U
+       : e->kind == TU_EV_IRQ_ENTER ? 2U
+       : e->kind == TU_EV_IRQ_LEAVE ? 3U
+       : e->kind == TU_EV_READY ? 5U
+       : e->kind == TU_EV_MARKER ? 6U
+       : e->kind == TU_EV_BEGIN || e->kind == TU_EV_END ? 7U : 4U;
+}
+
 static void tu_z_other(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, int is_switch,
                        uint32_t out_number, uint32_t in_number) {
-  uint32_t kind = is_switch ? 0U
-                : e->kind == 0U ? 1U
-                : e->kind == TU_EV_IRQ_ENTER ? 2U
-                : e->kind == TU_EV_IRQ_LEAVE ? 3U
-                : e->kind == TU_EV_READY ? 5U
-                : e->kind == TU_EV_MARKER ? 6U
-                : e->kind == TU_EV_BEGIN || e->kind == TU_EV_END ? 7U : 4U;
+  uint32_t kind = tu_z_kind_of(e, is_switch);
 
   tu_z_symbol(b, &z->probs[TU_P_HEAD], 8U, z->heads, z->head_counts, TU_Z_HEADS, 0);
   tu_z_kind(b, z, kind);
@@ -311,6 +315,24 @@ static void tu_z_other(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, int is
     if (e->kind == TU_EV_BEGIN)
       tu_z_eg(b, NULL, 0, (e->a >> 8) & 0xFFU, 0);
   }
+}
+
+/* The tick's step @dt of an entry of in-thread, exit or kind @key. */
+static void tu_z_when(tu_bits_t *b, tu_zstate_t *z, uint32_t key, uint32_t dt) {
+  uint32_t hit = 0;
+
+  if (z->last[key] != 0xFFFFU) {
+    hit = dt == z->last[key] ? 1U : 0U;
+    tu_rc_bit(b, &z->probs[TU_P_WHEN + z->hit_when], hit);
+    z->hit_when = (uint8_t)hit;
+  }
+  if (hit == 0U) {
+    tu_z_symbol(b, &z->probs[TU_P_STEP], 6U, z->steps, z->step_counts, TU_Z_STEPS,
+                dt < TU_Z_STEPS - 1U ? dt : TU_Z_STEPS - 1U);
+    if (dt >= TU_Z_STEPS - 1U)
+      tu_z_eg(b, &z->probs[TU_P_BIG], 8U, dt - (TU_Z_STEPS - 1U), 0);
+  }
+  z->last[key] = (uint16_t)(dt < 0xFFFFU ? dt : 0xFFFFU);
 }
 
 /* Codes one entry, updating @z. */
@@ -350,19 +372,7 @@ static void tu_z_entry(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e) {
    * event); else the step, then with the counter how far it is from that many ticks of
    * counter. */
   key = is_switch ? in_number : e->kind == 0U ? 64U : 65U + (e->kind < TU_EV_KINDS ? e->kind : 0U);
-  hit = 0;
-  if (z->last[key] != 0xFFFFU) {
-    hit = dt == z->last[key] ? 1U : 0U;
-    tu_rc_bit(b, &z->probs[TU_P_WHEN + z->hit_when], hit);
-    z->hit_when = (uint8_t)hit;
-  }
-  if (hit == 0U) {
-    tu_z_symbol(b, &z->probs[TU_P_STEP], 6U, z->steps, z->step_counts, TU_Z_STEPS,
-                dt < TU_Z_STEPS - 1U ? dt : TU_Z_STEPS - 1U);
-    if (dt >= TU_Z_STEPS - 1U)
-      tu_z_eg(b, &z->probs[TU_P_BIG], 8U, dt - (TU_Z_STEPS - 1U), 0);
-  }
-  z->last[key] = (uint16_t)(dt < 0xFFFFU ? dt : 0xFFFFU);
+  tu_z_when(b, z, key, dt);
 #if TU_CYCLES
   if (z->stamps != 0U)
     tu_z_stamp(b, z, e, dt, is_switch);

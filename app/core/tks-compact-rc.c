@@ -368,11 +368,32 @@ mtf_rank (const State *z, guint number)
   return r;
 }
 
+/* The tick's step of an entry of in-thread, exit or kind @key. */
+static guint32
+rc_when (Rc *r, State *z, guint key)
+{
+  guint32 dt;
+
+  if (z->last[key] != 0xFFFF)
+    {
+      guint hit = rc_bit (r, &z->probs[P_WHEN + z->hit_when]);
+
+      z->hit_when = (guint8) hit;
+      if (hit)
+        return z->last[key];
+    }
+  dt = rc_symbol (r, &z->probs[P_STEP], 6, z->steps, z->step_counts, STEPS);
+  if (dt == STEPS - 1)
+    dt += rc_eg (r, &z->probs[P_BIG], 8, 0);
+  z->last[key] = (guint16) MIN (dt, 0xFFFFu);
+  return dt;
+}
+
 static gboolean
 rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
 {
   guint32 out = 0, in = 0, tick, dt;
-  guint kind = 0, key, hit = 0;
+  guint kind = 0, hit = 0;
   gboolean is_switch = FALSE, is_exit = FALSE;
 
   memset (e, 0, sizeof *e);
@@ -415,22 +436,7 @@ rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
     z->cur = 0;
 
   /* When: the last step of the same in-thread, exit or kind, or a step symbol. */
-  key = is_switch ? in : is_exit ? 64 : 65 + (kind < 10 ? kind : 0);
-  hit = 0;
-  if (z->last[key] != 0xFFFF)
-    {
-      hit = rc_bit (r, &z->probs[P_WHEN + z->hit_when]);
-      z->hit_when = (guint8) hit;
-    }
-  if (hit)
-    dt = z->last[key];
-  else
-    {
-      dt = rc_symbol (r, &z->probs[P_STEP], 6, z->steps, z->step_counts, STEPS);
-      if (dt == STEPS - 1)
-        dt += rc_eg (r, &z->probs[P_BIG], 8, 0);
-    }
-  z->last[key] = (guint16) MIN (dt, 0xFFFFu);
+  dt = rc_when (r, z, is_switch ? in : is_exit ? 64 : 65 + (kind < 10 ? kind : 0));
   tick = (z->tick + dt) & self->time_mask;
   if (self->counter_hz != 0)
     e->counter = rc_stamp (self, r, z, dt, is_switch ? 0 : is_exit ? 1 : kind + 1);
@@ -446,6 +452,32 @@ rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
   return !r->bad;
 }
 
+/* The line's layout and checksum: OK when both are right, with its number and checksum in
+ * @out and its bytes in @r. */
+static TksCompactStatus
+rc_line_check (const char *line, gsize len, TksCompactLine *out, Rc *r)
+{
+  guint32 hash = TKS_HASH_START, check;
+  int c0, c1;
+
+  /* "Z~", pairs of characters, 4 characters of checksum. */
+  if (len < 2 + 8 + 4 || len > 2 + RC_MAX_CHARS + 4 || (len - 2 - 4) % 2 != 0)
+    return TKS_COMPACT_LINE_NOT_COMPACT;
+  for (gsize i = 0; i < len - 4; i++)
+    hash = tks_hash_byte (hash, (guint8) line[i]);
+  hash = (hash >> 24) ^ (hash & 0xFFFFFFu);
+  c0 = group_of (line + len - 4);
+  c1 = group_of (line + len - 2);
+  check = c0 < 0 || c1 < 0 ? ~hash : ((guint32) c0 << 13) | (guint32) c1;
+  if (!bytes_fill (r, line + 2, len - 2 - 4) || r->n < 4)
+    check = ~hash;
+  out->seq = ((guint32) r->bytes[0] << 16 | (guint32) r->bytes[1] << 8 | r->bytes[2]) & SEQ_MASK;
+  if (hash != check)
+    return TKS_COMPACT_LINE_DAMAGED;
+  out->check = check;
+  return TKS_COMPACT_LINE_OK;
+}
+
 void
 tks_compact_rc_decode (const TksCompactDecoder *self,
                        const char              *line,
@@ -455,35 +487,13 @@ tks_compact_rc_decode (const TksCompactDecoder *self,
 {
   Rc r;
   State z;
-  gsize n_chars;
-  guint32 hash = TKS_HASH_START, check;
-  int c0, c1;
   guint n_entries, n = 0;
 
   values_init ();
-  /* "Z~", pairs of characters, 4 characters of checksum. */
-  if (len < 2 + 8 + 4 || len > 2 + RC_MAX_CHARS + 4 || (len - 2 - 4) % 2 != 0)
-    {
-      out->status = TKS_COMPACT_LINE_NOT_COMPACT;
-      return;
-    }
-  n_chars = len - 2 - 4;
-  for (gsize i = 0; i < len - 4; i++)
-    hash = tks_hash_byte (hash, (guint8) line[i]);
-  hash = (hash >> 24) ^ (hash & 0xFFFFFFu);
-  c0 = group_of (line + len - 4);
-  c1 = group_of (line + len - 2);
-  check = c0 < 0 || c1 < 0 ? ~hash : ((guint32) c0 << 13) | (guint32) c1;
   memset (&r, 0, sizeof r);
-  if (!bytes_fill (&r, line + 2, n_chars) || r.n < 4)
-    check = ~hash;
-  out->seq = ((guint32) r.bytes[0] << 16 | (guint32) r.bytes[1] << 8 | r.bytes[2]) & SEQ_MASK;
-  if (hash != check)
-    {
-      out->status = TKS_COMPACT_LINE_DAMAGED;
-      return;
-    }
-  out->check = check;
+  out->status = rc_line_check (line, len, out, &r);
+  if (out->status != TKS_COMPACT_LINE_OK)
+    return;
   n_entries = r.bytes[3];
 
   /* The range decoder, on the bytes after the count; then the key frame. */
