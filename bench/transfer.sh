@@ -3,10 +3,13 @@
 # Bytes and seconds of one fetch at 115200 baud, for the legacy pair, threads_dump and
 # threads_dump_compact: on the simulated board's log (fetched from tickscope-simboard over TCP,
 # 60 simulated seconds into its life) and on the real boards' captures of tests/data, at tick
-# resolution and with the cycle counter (bench-transfer, bench-transfer-cycles).
-# Usage: bench/transfer.sh BUILD_DIR
+# resolution and with the cycle counter (bench-transfer, bench-transfer-cycles); then two
+# recordings of the simulated board, 10 s each (threads_record, and with every event and the
+# counter), in bytes per entry. Further captures (FILE...) are measured as the real boards' are.
+# Usage: bench/transfer.sh BUILD_DIR [FILE...]
 set -eu
-build=${1:?usage: $0 BUILD_DIR}
+build=${1:?usage: $0 BUILD_DIR [FILE...]}
+shift
 src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 board=""
@@ -29,8 +32,14 @@ until "$build/app/cli/tickscope-cli" fetch "tcp:127.0.0.1:$port" -o "$tmp/simula
   sleep 0.1
 done
 
-captures="$tmp/simulated-board.txt $src/tests/data/board-run-mode.raw.txt $src/tests/data/board-partly-logged-trigger.raw.txt"
+captures="$tmp/simulated-board.txt $src/tests/data/board-run-mode.raw.txt $src/tests/data/board-partly-logged-trigger.raw.txt $*"
 # shellcheck disable=SC2086
 "$build/bench/bench-transfer" $captures
 # shellcheck disable=SC2086
 "$build/bench/bench-transfer-cycles" $captures
+
+echo "Recordings of the simulated board, 10 s each:"
+"$build/app/cli/tickscope-cli" record -q -d 10 -o "$tmp/switches.txt" "tcp:127.0.0.1:$port" 2>&1 |
+  sed 's/$/  (goal <= 0.8 bytes\/event)/; s/^/  switches at tick resolution: /'
+"$build/app/cli/tickscope-cli" record -q -e -d 10 -o "$tmp/events.txt" "tcp:127.0.0.1:$port" 2>&1 |
+  sed 's/$/  (goal <= 2.5 bytes\/event)/; s/^/  every event and the counter: /'

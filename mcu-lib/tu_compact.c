@@ -11,41 +11,124 @@
 
 #ifdef ENABLE_THREADS_TIMESTAMPS
 
-/* threads_dump_compact prints the entries of the log as lines of base64 characters (see
- * WIRE-FORMAT.md, dump version 3): each line starts from a key frame, carries a sequence number
- * and a checksum, and holds as many whole entries as fit. Everything is on the stack of the
- * shell thread; nothing runs in the hooks. */
+/* threads_dump_compact prints the entries of the log as lines "Z~" (see WIRE-FORMAT.md, dump
+ * version 3): each line starts from a key frame, carries a sequence number and a checksum, and
+ * holds whole entries coded by a binary range coder whose probabilities, like the rest of the
+ * coder's state, start afresh on each line. Everything runs in the shell thread; nothing in
+ * the hooks. */
 
+/* The 91 characters of a line: the printable ones but space, " ' and \. */
 static const char tu_z_alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    "!#$%&()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~";
 
-static void tu_bits_put(tu_bits_t *b, uint32_t value, uint32_t n) {
-  while (n != 0U) {
-    n--;
-    if (b->n >= TU_Z_PAYLOAD_BITS) {
-      b->full = 1;
-      return;
-    }
-    if (((value >> n) & 1U) != 0U)
-      b->bits[b->n / 8U] |= (uint8_t)(0x80U >> (b->n % 8U));
-    b->n++;
+/* Places of the probabilities in tu_zstate_t.probs: whether the successor guessed is the
+ * in-thread (2, by whether the last guess was right), a head's Exp-Golomb prefix (8), the
+ * kind of another entry (a tree of 7 for each kind of the entry before: at 64), a rank's prefix (8), whether the tick step is the last
+ * one of the same in-thread or kind (2), a step symbol's prefix (6), a large step's prefix (8),
+ * the counter's prefix (11 for an entry in a new tick, 11 in the same tick). */
+#define TU_P_WHO   0U
+#define TU_P_HEAD  2U
+#define TU_P_KIND  64U /* 8 for each kind of the entry before (9) */
+#define TU_P_RANK  18U
+#define TU_P_WHEN  26U
+#define TU_P_STEP  28U
+#define TU_P_BIG   34U
+#define TU_P_CNT   42U
+#define TU_P_CNT_N 11U
+#define TU_Z_NONE  0xFFU
+
+#define TU_RC_TOP (1UL << 24)
+
+static void tu_rc_init(tu_bits_t *b) {
+  b->low = 0;
+  b->range = 0xFFFFFFFFU;
+  b->pending = 1;
+  b->cache = 0;
+  b->started = 0;
+  b->n = TU_Z_HEAD_BYTES; /* the line's number and count come first */
+}
+
+/* Moves the top byte of low out, holding 0xFF bytes back while a carry may still reach them. */
+static void tu_rc_shift(tu_bits_t *b) {
+  if ((uint32_t)b->low < 0xFF000000U || (b->low >> 32) != 0U) {
+    uint8_t carry = (uint8_t)(b->low >> 32), v = b->cache;
+
+    do {
+      /* (the first byte is always 0: not written) */
+      if (b->started != 0U && b->n < TU_Z_HEAD_BYTES + TU_Z_BYTES)
+        b->bytes[b->n++] = (uint8_t)(v + carry);
+      b->started = 1;
+      v = 0xFF;
+    } while (--b->pending != 0U);
+    b->cache = (uint8_t)(b->low >> 24);
+  }
+  b->pending++;
+  b->low = (b->low & 0x00FFFFFFU) << 8;
+}
+
+static void tu_rc_norm(tu_bits_t *b) {
+  while (b->range < TU_RC_TOP) {
+    b->range <<= 8;
+    tu_rc_shift(b);
   }
 }
 
-/* Exp-Golomb code of order @k of @v. */
-static void tu_bits_eg(tu_bits_t *b, uint32_t v, uint32_t k) {
+/* Codes @bit with the probability (of a 0, out of 2048) at @p, which then learns it. */
+static void tu_rc_bit(tu_bits_t *b, uint16_t *p, uint32_t bit) {
+  uint32_t bound = (b->range >> 11) * *p;
+
+  if (bit == 0U) {
+    b->range = bound;
+    *p = (uint16_t)(*p + ((2048U - *p) >> 5));
+  } else {
+    b->low += bound;
+    b->range -= bound;
+    *p = (uint16_t)(*p - (*p >> 5));
+  }
+  tu_rc_norm(b);
+}
+
+/* The @n low bits of @value (n up to 32), most significant first, each at one half. */
+static void tu_rc_direct(tu_bits_t *b, uint32_t value, uint32_t n) {
+  while (n != 0U) {
+    n--;
+    b->range >>= 1;
+    if (((value >> n) & 1U) != 0U)
+      b->low += b->range;
+    tu_rc_norm(b);
+  }
+}
+
+static void tu_rc_flush(tu_bits_t *b) {
+  uint32_t i;
+
+  for (i = 0; i < 5U; i++)
+    tu_rc_shift(b);
+}
+
+/* Bytes the line's coded part would take if it ended now. */
+static uint32_t tu_rc_size(const tu_bits_t *b) {
+  return b->n - TU_Z_HEAD_BYTES + b->pending + 4U;
+}
+
+/* Exp-Golomb code of order @k of @v: its prefix bits (zeros, then a one) with the @n
+ * probabilities at @p, one each, those beyond at one half; the bits below the leading one of
+ * v + 2^k at one half. */
+static void tu_z_eg(tu_bits_t *b, uint16_t *p, uint32_t n, uint32_t v, uint32_t k) {
   uint64_t w = (uint64_t)v + ((uint64_t)1 << k);
-  uint32_t len = 0;
+  uint32_t len = 0, i;
 
   while ((w >> len) > 1U)
     len++;
-  /* len + 1 significant bits: len - k zeros first. */
-  tu_bits_put(b, 0, len - k);
-  if (len >= 32U) {
-    tu_bits_put(b, (uint32_t)(w >> 32), len - 31U);
-    tu_bits_put(b, (uint32_t)w, 32U);
-  } else
-    tu_bits_put(b, (uint32_t)w, len + 1U);
+  for (i = 0; i <= len - k; i++) {
+    uint32_t bit = i == len - k ? 1U : 0U;
+
+    if (i < n)
+      tu_rc_bit(b, &p[i], bit);
+    else
+      tu_rc_direct(b, bit, 1);
+  }
+  tu_rc_direct(b, (uint32_t)w, len);
 }
 
 #if TU_CYCLES
@@ -81,6 +164,13 @@ static void tu_zstate_reset(tu_zstate_t *z) {
     z->steps[i] = (uint8_t)i;
   memset(z->head_counts, 0, sizeof z->head_counts);
   memset(z->step_counts, 0, sizeof z->step_counts);
+  memset(z->succ, TU_Z_NONE, sizeof z->succ);
+  memset(z->last, 0xFF, sizeof z->last);
+  z->hit_who = 0;
+  z->hit_when = 0;
+  z->pk = 8;
+  for (i = 0; i < TU_Z_PROBS; i++)
+    z->probs[i] = 1024U;
 #if TU_CYCLES
   /* The key frame carries the mean's order only. */
   z->mean = 8U << tu_z_order(z->mean);
@@ -91,13 +181,13 @@ static void tu_zstate_reset(tu_zstate_t *z) {
 }
 
 /* Codes @symbol as its position in @list (kept sorted by @counts), then counts it. */
-static void tu_z_symbol(tu_bits_t *b, uint8_t *list, uint8_t *counts, uint32_t size,
-                        uint32_t symbol) {
+static void tu_z_symbol(tu_bits_t *b, uint16_t *p, uint32_t n, uint8_t *list, uint8_t *counts,
+                        uint32_t size, uint32_t symbol) {
   uint32_t pos = 0;
 
   while (pos + 1U < size && list[pos] != symbol)
     pos++;
-  tu_bits_eg(b, pos, 0);
+  tu_z_eg(b, p, n, pos, 0);
   if (counts[symbol] < 255U)
     counts[symbol]++;
   while (pos > 0U && counts[list[pos - 1U]] <= counts[symbol]) {
@@ -128,16 +218,17 @@ static uint32_t tu_mtf_use(tu_zstate_t *z, uint32_t number) {
 }
 
 #if TU_CYCLES
-/* Coder 2 of the counter: the first entry of a tick is coded as its place after the tick's
- * start (where the counter stood then, as the ticks predict it from the anchor: the counter
- * and the tick run from the same clock on most boards), an entry of the same tick as the
- * counter's step from the entry before, in the order learnt for that pair of kinds (a kernel
- * path between two hooks takes about the same time each time). Unseen pairs and tick starts
- * use the running mean. */
+/* The counter: the first entry of a tick is coded as its place after the tick's start (where
+ * the counter stood then, as the ticks predict it from the anchor: the counter and the tick
+ * run from the same clock on most boards), an entry of the same tick as the counter's step
+ * from the entry before, in the order learnt for that pair of kinds (a kernel path between two
+ * hooks takes about the same time each time). Unseen pairs and tick starts use the running
+ * mean. */
 static void tu_z_stamp(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32_t dt,
                        int is_switch) {
   uint32_t kind = e->kind == 0U ? (is_switch != 0 ? 0U : 1U) : e->kind + 1U;
   uint32_t pair, off, k, top;
+  uint16_t *p = &z->probs[TU_P_CNT + (dt == 0U ? 0U : TU_P_CNT_N)];
   int learnt = 0;
 
   if (kind >= TU_Z_CLASSES)
@@ -156,9 +247,9 @@ static void tu_z_stamp(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32
     learnt = z->orders[pair] != TU_Z_UNSEEN;
   }
   if (learnt != 0)
-    tu_bits_eg(b, off, z->orders[pair]);
+    tu_z_eg(b, p, TU_P_CNT_N, off, z->orders[pair]);
   else {
-    tu_bits_eg(b, off, tu_z_order(z->mean));
+    tu_z_eg(b, p, TU_P_CNT_N, off, tu_z_order(z->mean));
     z->mean = z->mean - (z->mean >> 3) + (off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off);
   }
   if (dt == 0U) {
@@ -172,45 +263,76 @@ static void tu_z_stamp(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32
 }
 #endif
 
+/* The kind of another entry, 3 bits through a tree of probabilities. */
+static void tu_z_kind(tu_bits_t *b, tu_zstate_t *z, uint32_t kind) {
+  uint32_t node = 1, i;
+
+  for (i = 3; i-- != 0U;) {
+    uint32_t bit = (kind >> i) & 1U;
+
+    tu_rc_bit(b, &z->probs[TU_P_KIND + z->pk * 8U + node], bit);
+    node = node * 2U + bit;
+  }
+  z->pk = (uint8_t)kind;
+}
+
 /* Codes what and who of an entry that is not a switch from the running thread: head 0, then
- * 3 bits of kind and what the kind carries. */
+ * its kind and what the kind carries. */
+static uint32_t tu_z_kind_of(const tu_entry_t *e, int is_switch) {
+  return is_switch ? 0U
+       : e->kind == 0U ? 1U
+       : e->kind == TU_EV_IRQ_ENTER ? 2U
+       : e->kind == TU_EV_IRQ_LEAVE ? 3U
+       : e->kind == TU_EV_READY ? 5U
+       : e->kind == TU_EV_MARKER ? 6U
+       : e->kind == TU_EV_BEGIN || e->kind == TU_EV_END ? 7U : 4U;
+}
+
 static void tu_z_other(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, int is_switch,
                        uint32_t out_number, uint32_t in_number) {
-  tu_z_symbol(b, z->heads, z->head_counts, TU_Z_HEADS, 0);
-  if (is_switch) {
-    tu_bits_put(b, 0U, 3);
-    tu_bits_put(b, out_number, 6);
-    tu_bits_eg(b, tu_mtf_use(z, in_number), 0);
-  } else if (e->kind == 0U) {
-    tu_bits_put(b, 1U, 3);
-    tu_bits_put(b, out_number, 6);
-  } else if (e->kind == TU_EV_IRQ_ENTER) {
-    tu_bits_put(b, 2U, 3);
-    tu_bits_eg(b, e->a, 0);
-  } else if (e->kind == TU_EV_IRQ_LEAVE)
-    tu_bits_put(b, 3U, 3);
-  else if (e->kind == TU_EV_SLEEP || e->kind == TU_EV_WAKE || e->kind == TU_EV_TRIGGER) {
-    tu_bits_put(b, 4U, 3);
-    tu_bits_put(b, e->kind == TU_EV_SLEEP ? 0U : e->kind == TU_EV_WAKE ? 1U : 2U, 2);
-  } else if (e->kind == TU_EV_READY) {
-    tu_bits_put(b, 5U, 3);
-    /* coder 2: the thread's rank; it then comes second, behind the running thread that
-     * heads the list (it is likely the next switch's in-thread) */
-    if (z->stamps != 0U)
-      tu_bits_eg(b, tu_mtf_move(z, e->a & 63U, 1U), 0);
-    else
-      tu_bits_put(b, e->a, 6);
-  } else if (e->kind == TU_EV_MARKER) {
-    tu_bits_put(b, 6U, 3);
-    tu_bits_eg(b, e->a, 0);
-    tu_bits_eg(b, e->b, 4);
-  } else {
-    tu_bits_put(b, 7U, 3);
-    tu_bits_put(b, e->kind == TU_EV_END ? 1U : 0U, 1);
-    tu_bits_eg(b, e->a & 0xFFU, 0);
+  uint32_t kind = tu_z_kind_of(e, is_switch);
+
+  tu_z_symbol(b, &z->probs[TU_P_HEAD], 8U, z->heads, z->head_counts, TU_Z_HEADS, 0);
+  tu_z_kind(b, z, kind);
+  if (kind <= 1U) {
+    tu_rc_direct(b, out_number, 6);
+    if (kind == 0U)
+      tu_z_eg(b, &z->probs[TU_P_RANK], 8U, tu_mtf_use(z, in_number), 0);
+  } else if (kind == 2U)
+    tu_z_eg(b, NULL, 0, e->a, 0);
+  else if (kind == 4U)
+    tu_rc_direct(b, e->kind == TU_EV_SLEEP ? 0U : e->kind == TU_EV_WAKE ? 1U : 2U, 2);
+  else if (kind == 5U)
+    /* the thread's rank; it then comes second, behind the running thread that heads the
+     * list (it is likely the next switch's in-thread) */
+    tu_z_eg(b, &z->probs[TU_P_RANK], 8U, tu_mtf_move(z, e->a & 63U, 1U), 0);
+  else if (kind == 6U) {
+    tu_z_eg(b, NULL, 0, e->a, 0);
+    tu_z_eg(b, NULL, 0, e->b, 4);
+  } else if (kind == 7U) {
+    tu_rc_direct(b, e->kind == TU_EV_END ? 1U : 0U, 1);
+    tu_z_eg(b, NULL, 0, e->a & 0xFFU, 0);
     if (e->kind == TU_EV_BEGIN)
-      tu_bits_eg(b, (e->a >> 8) & 0xFFU, 0);
+      tu_z_eg(b, NULL, 0, (e->a >> 8) & 0xFFU, 0);
   }
+}
+
+/* The tick's step @dt of an entry of in-thread, exit or kind @key. */
+static void tu_z_when(tu_bits_t *b, tu_zstate_t *z, uint32_t key, uint32_t dt) {
+  uint32_t hit = 0;
+
+  if (z->last[key] != 0xFFFFU) {
+    hit = dt == z->last[key] ? 1U : 0U;
+    tu_rc_bit(b, &z->probs[TU_P_WHEN + z->hit_when], hit);
+    z->hit_when = (uint8_t)hit;
+  }
+  if (hit == 0U) {
+    tu_z_symbol(b, &z->probs[TU_P_STEP], 6U, z->steps, z->step_counts, TU_Z_STEPS,
+                dt < TU_Z_STEPS - 1U ? dt : TU_Z_STEPS - 1U);
+    if (dt >= TU_Z_STEPS - 1U)
+      tu_z_eg(b, &z->probs[TU_P_BIG], 8U, dt - (TU_Z_STEPS - 1U), 0);
+  }
+  z->last[key] = (uint16_t)(dt < 0xFFFFU ? dt : 0xFFFFU);
 }
 
 /* Codes one entry, updating @z. */
@@ -220,23 +342,37 @@ static void tu_z_entry(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e) {
   uint32_t in_number = (e->record >> TU_IN_POS) & TU_NUM_MASK;
   uint32_t dt = (tick - z->tick) & TU_TIME_MASK;
   int is_switch = e->kind == 0U && out_number != in_number;
+  int from_cur = is_switch && out_number == z->cur;
+  uint32_t hit = 0, key;
 
-  /* What and who: a switch from the running thread is its in-thread's rank among the recent
-   * threads; anything else is head 0 then 3 bits of kind. */
-  if (is_switch && out_number == z->cur)
-    tu_z_symbol(b, z->heads, z->head_counts, TU_Z_HEADS, tu_mtf_use(z, in_number));
-  else
+  /* Who: first, when the running thread has a successor on the line, whether the entry is a
+   * switch to it; else a switch from the running thread is its in-thread's rank among the
+   * recent threads, anything else head 0 then its kind. */
+  if (z->succ[z->cur] != TU_Z_NONE) {
+    hit = from_cur && in_number == z->succ[z->cur] ? 1U : 0U;
+    tu_rc_bit(b, &z->probs[TU_P_WHO + z->hit_who], hit);
+    z->hit_who = (uint8_t)hit;
+  }
+  if (hit != 0U) {
+    (void)tu_mtf_use(z, in_number);
+    z->pk = 8;
+  } else if (from_cur) {
+    tu_z_symbol(b, &z->probs[TU_P_HEAD], 8U, z->heads, z->head_counts, TU_Z_HEADS,
+                tu_mtf_use(z, in_number));
+    z->pk = 8;
+  } else
     tu_z_other(b, z, e, is_switch, out_number, in_number);
-  if (is_switch)
+  if (is_switch) {
+    z->succ[out_number] = (uint8_t)in_number;
     z->cur = (uint8_t)in_number;
-  else if (e->kind == 0U)
+  } else if (e->kind == 0U)
     z->cur = 0; /* an exit: the next switch is from no thread */
 
-  /* When: the tick's step, then with the counter how far its step is from that many ticks of
-   * counter (the record's place in its tick against the previous record's). */
-  tu_z_symbol(b, z->steps, z->step_counts, TU_Z_STEPS, dt < TU_Z_STEPS - 1U ? dt : TU_Z_STEPS - 1U);
-  if (dt >= TU_Z_STEPS - 1U)
-    tu_bits_eg(b, dt - (TU_Z_STEPS - 1U), 0);
+  /* When: whether the tick's step is the last one of the same in-thread (or exit, or kind of
+   * event); else the step, then with the counter how far it is from that many ticks of
+   * counter. */
+  key = is_switch ? in_number : e->kind == 0U ? 64U : 65U + (e->kind < TU_EV_KINDS ? e->kind : 0U);
+  tu_z_when(b, z, key, dt);
 #if TU_CYCLES
   if (z->stamps != 0U)
     tu_z_stamp(b, z, e, dt, is_switch);
@@ -244,60 +380,49 @@ static void tu_z_entry(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e) {
   z->tick = tick;
 }
 
-/* The key frame that starts a line: the coder's state, and the line's entry count. With
- * coder 2, a bit says whether the line has one (1) or goes on from the line before (0). */
-static void tu_z_key(tu_bits_t *b, const tu_zkey_t *z, uint32_t entries, int chained) {
-  tu_bits_put(b, entries, 7);
-#if TU_CYCLES
-  if (z->stamps != 0U) {
-    tu_bits_put(b, chained != 0 ? 0U : 1U, 1);
-    if (chained != 0)
-      return;
-  }
-#else
-  (void)chained;
-#endif
-  tu_bits_put(b, z->tick, 20);
-#if TU_CYCLES
-  if (z->stamps != 0U) {
-    tu_bits_put(b, z->counter, 32);
-    tu_bits_put(b, tu_z_order(z->mean), 5);
-  }
-#endif
-  tu_bits_put(b, z->cur, 6);
-}
-
 static uint32_t tu_fnv_char(uint32_t hash, char c) {
   hash ^= (uint8_t)c;
   return hash * 16777619U;
 }
 
-/* Prints one line: Z, its sequence number, the payload, '*' and its checksum. */
-static void tu_z_line(BaseSequentialStream *out, uint32_t seq, const tu_bits_t *b) {
-  char line[1U + 3U + TU_Z_PAYLOAD_CHARS + 1U + 4U + 1U];
-  uint32_t i, n = 0, hash = 2166136261U;
+/* Prints one line: "Z~", its bytes (number, entry count, coded part) two characters for
+ * each 13 bits, then its checksum in four characters. */
+static void tu_z_line(BaseSequentialStream *out, tu_bits_t *b, uint32_t seq, uint32_t entries) {
+  char line[2U + TU_Z_PAYLOAD_CHARS + 4U + 1U];
+  uint32_t i, n = 0, hash = 2166136261U, acc = 0, n_acc = 0, n_bytes = b->n;
 
+  b->bytes[0] = (uint8_t)(seq >> 16);
+  b->bytes[1] = (uint8_t)(seq >> 8);
+  b->bytes[2] = (uint8_t)seq;
+  b->bytes[3] = (uint8_t)entries;
   line[n++] = 'Z';
-  for (i = 0; i < 3U; i++)
-    line[n++] = tu_z_alphabet[(seq >> (12U - 6U * i)) & 63U];
-  for (i = 0; i < (b->n + 5U) / 6U; i++) {
-    uint32_t v = 0, k;
-
-    for (k = 0; k < 6U; k++) {
-      uint32_t bit = i * 6U + k;
-
-      v <<= 1;
-      if (bit < b->n && (b->bits[bit / 8U] & (0x80U >> (bit % 8U))) != 0U)
-        v |= 1U;
+  line[n++] = '~';
+  for (i = 0; i < n_bytes || n_acc != 0U; i++) {
+    if (i >= n_bytes) {
+      /* the last group, padded with zeros */
+      acc <<= 13U - n_acc;
+      n_acc = 13;
+    } else {
+      acc = (acc << 8) | b->bytes[i];
+      n_acc += 8U;
     }
-    line[n++] = tu_z_alphabet[v];
+    if (n_acc >= 13U) {
+      uint32_t v = (acc >> (n_acc - 13U)) & 0x1FFFU;
+
+      n_acc -= 13U;
+      line[n++] = tu_z_alphabet[v % 91U];
+      line[n++] = tu_z_alphabet[v / 91U];
+    }
   }
   for (i = 0; i < n; i++)
     hash = tu_fnv_char(hash, line[i]);
   hash = (hash >> 24) ^ (hash & 0xFFFFFFU);
-  line[n++] = '*';
-  for (i = 0; i < 4U; i++)
-    line[n++] = tu_z_alphabet[(hash >> (18U - 6U * i)) & 63U];
+  for (i = 0; i < 2U; i++) {
+    uint32_t v = i == 0U ? hash >> 13 : hash & 0x1FFFU;
+
+    line[n++] = tu_z_alphabet[v % 91U];
+    line[n++] = tu_z_alphabet[v / 91U];
+  }
   line[n] = '\0';
   chprintf(out, "%s" TU_NL, line);
 }
@@ -311,59 +436,38 @@ void tu_zlog_init(tu_zlog_t *l) {
 
 /* Prints the line being filled, if it holds entries. */
 void tu_zlog_flush(BaseSequentialStream *out, tu_zlog_t *l) {
-  uint32_t n = l->b.n;
-
   if (l->entries == 0U)
     return;
-  l->b.n = 0;
-  tu_z_key(&l->b, &l->key, l->entries, l->chained);
-  l->b.n = n;
-  tu_z_line(out, l->seq++, &l->b);
+  tu_rc_flush(&l->b);
+  tu_z_line(out, &l->b, l->seq, l->entries);
+  l->seq = (l->seq + 1U) & 0x3FFFFU;
   l->entries = 0;
 }
 
-/* Starts a line: from a key frame, or with coder 2 from where the line before ended. */
+/* Starts a line from a key frame: the state of the coder, reset, and what it keeps of the
+ * entries before the line. */
 static void tu_zlog_start(tu_zlog_t *l) {
-  memset(&l->b, 0, sizeof l->b);
-  l->chained = (uint8_t)(l->z.stamps != 0U && l->chain != 0U);
-  if (l->chained != 0U)
-    l->chain--;
-  else {
-    tu_zstate_reset(&l->z);
-    l->key.tick = l->z.tick;
-    l->key.counter = l->z.counter;
-    l->key.mean = l->z.mean;
-    l->key.cur = l->z.cur;
-    l->key.stamps = l->z.stamps;
-    l->chain = TU_Z_CHAIN - 1U;
+  tu_zstate_t *z = &l->z;
+
+  tu_zstate_reset(z);
+  tu_rc_init(&l->b);
+  tu_rc_direct(&l->b, z->tick, 20);
+#if TU_CYCLES
+  if (z->stamps != 0U) {
+    tu_rc_direct(&l->b, z->counter, 32);
+    tu_rc_direct(&l->b, tu_z_order(z->mean), 5);
   }
-  tu_z_key(&l->b, &l->key, 0, l->chained);
-  memset(l->b.bits, 0, sizeof l->b.bits);
+#endif
+  tu_rc_direct(&l->b, z->cur, 6);
 }
 
-/* Adds @e to the line being filled, printing the line first when it does not fit. */
+/* Adds @e to the line being filled; the line is printed once full. */
 void tu_zlog_add(BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e) {
-  tu_zstate_t before;
-  uint32_t mark, payload;
+  uint32_t payload;
 
   if (l->entries == 0U)
     tu_zlog_start(l);
-  before = l->z;
-  mark = l->b.n;
   tu_z_entry(&l->b, &l->z, e);
-  if (l->b.full != 0) {
-    /* It does not fit: the line ends before it, and it begins the next. */
-    uint32_t i;
-
-    for (i = mark; i < TU_Z_PAYLOAD_BITS; i++)
-      l->b.bits[i / 8U] &= (uint8_t) ~(0x80U >> (i % 8U));
-    l->b.n = mark;
-    l->b.full = 0;
-    l->z = before;
-    tu_zlog_flush(out, l);
-    tu_zlog_start(l);
-    tu_z_entry(&l->b, &l->z, e);
-  }
   payload = tu_entry_payload(e);
   l->hash = tu_hash_word(l->hash, e->record);
 #if TU_CYCLES
@@ -374,7 +478,7 @@ void tu_zlog_add(BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e) {
     l->hash = tu_hash_word(l->hash, e->a);
   if (payload >= 2U)
     l->hash = tu_hash_word(l->hash, e->b);
-  if (++l->entries == TU_Z_MAX_ENTRIES)
+  if (++l->entries == TU_Z_MAX_ENTRIES || tu_rc_size(&l->b) >= TU_Z_SOFT_BYTES)
     tu_zlog_flush(out, l);
 }
 

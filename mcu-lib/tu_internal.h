@@ -434,33 +434,46 @@ typedef struct {
   uint32_t b;
 } tu_entry_t;
 
-/* The compact encoding (tu_compact.c). */
-#define TU_Z_PAYLOAD_CHARS 70U
-#define TU_Z_PAYLOAD_BITS  (TU_Z_PAYLOAD_CHARS * 6U)
-#define TU_Z_MAX_ENTRIES   127U
+/* The compact encoding (tu_compact.c): lines "Z~" of the range coder (see WIRE-FORMAT.md). A
+ * line ends after the entry that takes its coded bytes to TU_Z_SOFT_BYTES or more, or after
+ * TU_Z_MAX_ENTRIES entries; an entry codes to TU_Z_ENTRY_BYTES at most, so a line's coded
+ * bytes never pass TU_Z_BYTES. */
+#define TU_Z_SOFT_BYTES   96U
+#define TU_Z_ENTRY_BYTES  64U
+#define TU_Z_BYTES        (TU_Z_SOFT_BYTES + TU_Z_ENTRY_BYTES + 8U)
+#define TU_Z_HEAD_BYTES   4U /* the line's number (3 bytes) and entry count */
+/* Characters between "Z~" and the checksum at most: 2 for each 13 bits. */
+#define TU_Z_PAYLOAD_CHARS (2U * (((TU_Z_HEAD_BYTES + TU_Z_BYTES) * 8U + 12U) / 13U))
+#define TU_Z_MAX_ENTRIES  255U
 /* Counter periods in a tick, for predicting the counter from the tick. */
 #define TU_Z_CYCLES_PER_TICK ((uint32_t)(TU_NOW_HZ / (uint64_t)(CH_CFG_ST_FREQUENCY)))
 
+/* The range coder's output for the line being filled. */
 typedef struct {
-  uint8_t bits[(TU_Z_PAYLOAD_BITS + 7U) / 8U];
-  uint32_t n; /* bits written */
-  int full;   /* a write did not fit */
+  uint64_t low;
+  uint32_t range;
+  uint32_t pending; /* bytes held back for a carry: the cache and the 0xFF after it */
+  uint8_t cache;
+  uint8_t started; /* the first byte (always 0) is not written */
+  uint32_t n;      /* bytes of the line (number, count, coded bytes) */
+  uint8_t bytes[TU_Z_HEAD_BYTES + TU_Z_BYTES]; /* the line's number and count, then these */
 } tu_bits_t;
 
 /* A list of symbols kept sorted by how often they were coded on the line (the most recent
  * first among equals): a symbol is coded as its position. */
 #define TU_Z_HEADS 64U /* 0: not a switch from the running thread; r: one, to rank r */
 #define TU_Z_STEPS 17U /* tick steps 0 to 15; 16: larger */
-/* With the counter (coder 2): kinds of entries, whose pairs (the previous entry's kind, the
- * entry's) each learn the order of their counter steps; and a line in TU_Z_CHAIN starts from
- * a key frame, the others go on from the state the line before them ended with. */
+/* With the counter: kinds of entries, whose pairs (the previous entry's kind, the entry's)
+ * each learn the order of their counter steps. */
 #define TU_Z_CLASSES 11U
 #define TU_Z_PAIRS   (TU_Z_CLASSES * TU_Z_CLASSES)
 #define TU_Z_UNSEEN  0xFFU
-#define TU_Z_CHAIN   8U
+/* Steps remembered: one per in-thread (0 to 63), exits (64), each kind of event (65 + k). */
+#define TU_Z_LASTS   (64U + 1U + TU_EV_KINDS)
+/* The range coder's probabilities (see tu_compact.c for their places). */
+#define TU_Z_PROBS   (64U + 9U * 8U)
 
-/* What the coder remembers between entries; a line's key frame resets it (with the counter,
- * one line in TU_Z_CHAIN has one). */
+/* What the coder remembers between entries; a line's key frame resets it. */
 typedef struct {
   uint32_t tick;    /* 20-bit tick of the last entry */
   uint32_t counter; /* counter of the last entry */
@@ -471,34 +484,26 @@ typedef struct {
   uint8_t head_counts[TU_Z_HEADS];
   uint8_t steps[TU_Z_STEPS];
   uint8_t step_counts[TU_Z_STEPS];
-  uint8_t stamps;             /* the entries carry the counter (with it, unless recording
-                            * switches only), coded by the counter's coder 2 */
+  uint8_t succ[64];            /* the in-thread of the last switch from each thread */
+  uint16_t last[TU_Z_LASTS];   /* the last tick step of each in-thread, exit, event kind */
+  uint8_t hit_who, hit_when;   /* the last guesses were right */
+  uint8_t pk;                  /* the kind of the entry before (0 to 7), 8 a switch from cur */
+  uint16_t probs[TU_Z_PROBS];
+  uint8_t stamps;             /* the entries carry the counter */
   uint8_t prev;               /* with stamps: the kind of the last entry */
   uint32_t anchor;            /* with stamps: where the counter stood at the start of the tick
                             * the last entry's tick began (its lowest place seen) */
   uint8_t orders[TU_Z_PAIRS]; /* with stamps: the order learnt for each pair of kinds */
 } tu_zstate_t;
 
-/* What a key frame carries of the coder's state. */
-typedef struct {
-  uint32_t tick;
-  uint32_t counter;
-  uint32_t mean;
-  uint8_t cur;
-  uint8_t stamps;
-} tu_zkey_t;
-
-/* A compact log being printed: the line being filled, the coder's state after its entries
- * and at its key frame, and the checksum of the entries so far. */
+/* A compact log being printed: the line being filled, the coder's state after its entries,
+ * and the checksum of the entries so far. */
 typedef struct {
   tu_zstate_t z;
-  tu_zkey_t key;
   tu_bits_t b;
   uint32_t seq;     /* the number of the line being filled */
   uint32_t entries; /* entries on it */
   uint32_t hash;
-  uint8_t chained; /* the line being filled goes on from the one before */
-  uint8_t chain;   /* lines that may still go on from the one before (coder 2) */
 } tu_zlog_t;
 
 /* threads_utilities.c: the log and the hooks */

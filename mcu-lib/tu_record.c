@@ -65,11 +65,10 @@ static tu_rec_t tu_rec;
   ((uint32_t)(sizeof "Lost: before record 4294967295, ticks 4294967295 to " \
                      "4294967295, 4294967295 switches dropped" TU_NL -      \
               1U))
-/* Room kept for a batch: the line being filled, the line "Lost:", and two lines of its
- * entries (switches fill far less; entries with large values may fill more). A line beyond
- * the room (entries beyond it, many threads announced at once, long names) waits for the
- * channel. */
-#define TU_REC_ROOM (TU_REC_LOST_MAX + 3U * TU_Z_LINE_MAX)
+/* Room kept for a batch: the line being filled, the line "Lost:", and a line of its entries
+ * (switches fill far less; entries with large values may fill more). A line beyond the room
+ * (entries beyond it, many threads announced at once, long names) waits for the channel. */
+#define TU_REC_ROOM (TU_REC_LOST_MAX + 2U * TU_Z_LINE_MAX)
 
 typedef char tu_rec_out_size_check[TU_REC_OUT_SIZE >= TU_REC_ROOM + TU_Z_LINE_MAX ? 1 : -1];
 
@@ -262,7 +261,6 @@ static uint32_t tu_rec_take(tu_entry_t *batch, uint32_t *slots, uint32_t *lost, 
  * tick @next (of the first entry after the hole, or of now). Only between the lines. */
 static void tu_rec_lost(BaseSequentialStream *out, uint32_t lost, uint32_t next) {
   tu_zlog_flush(out, &tu_rec.log);
-  tu_rec.log.chain = 0; /* the line after a hole starts from a key frame */
   chprintf(out, "Lost: before record %lu, ticks %lu to %lu, %lu switches dropped" TU_NL,
            (unsigned long)tu_rec.slots, (unsigned long)tu_rec.last_tick,
            (unsigned long)(tu_rec.last_tick + ((next - tu_rec.last_tick) & TU_TIME_MASK)),

@@ -26,6 +26,11 @@ G_BEGIN_DECLS
 #define UNSEEN  0xFF
 #define SEQ_MASK 0x3FFFFu
 #define SEQ_HALF 0x20000u   /* a number less than half the numbers back is an earlier line */
+/* Lines "Z~": steps remembered (in-threads, exits, kinds of events), probabilities, and the
+ * most characters a line may hold between "Z~" and its checksum. */
+#define RC_LASTS     75
+#define RC_PROBS     (64 + 9 * 8)
+#define RC_MAX_CHARS 1024
 
 typedef struct
 {
@@ -42,6 +47,12 @@ typedef struct
   guint8  prev;                       /* the kind of the last entry */
   guint32 anchor;                     /* the counter at the start of the last entry's tick */
   guint8  orders[CLASSES * CLASSES];  /* the order learnt for each pair of kinds */
+  /* lines "Z~" (the range coder) */
+  guint8  succ[64];                   /* the in-thread of the last switch from each thread */
+  guint16 last[RC_LASTS];             /* the last tick step of each in-thread, exit, kind */
+  guint8  hit_who, hit_when;          /* the last guesses were right */
+  guint8  pk;                         /* the kind of the entry before, 8: a switch from cur */
+  guint16 probs[RC_PROBS];
 } State;
 
 struct _TksCompactDecoder
@@ -72,6 +83,15 @@ struct _TksCompactDecoder
   guint32  damaged_seq;
   gboolean has_damaged;
 };
+
+/* tks-compact-rc.c: a line "Z~" (the range coder), read on its own. */
+gboolean         tks_compact_is_rc_line    (const char *line, gsize len);
+void             tks_compact_rc_decode     (const TksCompactDecoder *self, const char *line,
+                                            gsize len, TksCompactLine *out, TksEntry *entries);
+guint            tks_compact_rc_room       (const char *line, gsize len);
+/* tks-compact.c: shared with it */
+void             tks_compact_state_reset   (State *z);
+guint            tks_compact_mtf_move      (State *z, guint r, guint to);
 
 /* How far @seq is ahead of @ref, modulo the numbers: half of them or more, it is behind. */
 static inline guint32

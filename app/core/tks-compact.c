@@ -247,6 +247,18 @@ mtf_move (State *z, guint r, guint to)
   return number;
 }
 
+void
+tks_compact_state_reset (State *z)
+{
+  state_reset (z);
+}
+
+guint
+tks_compact_mtf_move (State *z, guint r, guint to)
+{
+  return mtf_move (z, r, to);
+}
+
 /* The thread at rank @r, which then heads the list. */
 static guint
 mtf_take (State *z, guint r)
@@ -541,7 +553,7 @@ tks_compact_line_may_start (const TksCompactDecoder *self,
 {
   int v;
 
-  if (!chained (self))
+  if (!chained (self) || tks_compact_is_rc_line (line, len))
     return TRUE;
   if (len < 1 + SEQ_CHARS + 2 || line[0] != 'Z')
     return FALSE;
@@ -556,6 +568,8 @@ tks_compact_line_room (const char *line,
 {
   int a, b;
 
+  if (tks_compact_is_rc_line (line, len))
+    return tks_compact_rc_room (line, len);
   if (len < 1 + SEQ_CHARS + 2)
     return 0;
   a = char_value (line[1 + SEQ_CHARS]);
@@ -692,6 +706,11 @@ tks_compact_line_decode (TksCompactDecoder *self,
   out->seq = 0;
   out->check = 0;
   out->n_entries = 0;
+  if (tks_compact_is_rc_line (line, len))
+    {
+      tks_compact_rc_decode (self, line, len, out, entries);
+      return;
+    }
   out->status = line_check (line, len, out, &b);
   if (out->status == TKS_COMPACT_LINE_OK)
     out->status = line_chain_order (self, out->seq, out->check);

@@ -156,7 +156,7 @@ typedef struct _TksCompactDecoder TksCompactDecoder;
  *
  * The most entries a compact line holds.
  */
-#define TKS_COMPACT_MAX_ENTRIES 127
+#define TKS_COMPACT_MAX_ENTRIES 255
 
 /**
  * TKS_COMPACT_LAST_CODER:
@@ -164,7 +164,7 @@ typedef struct _TksCompactDecoder TksCompactDecoder;
  * The newest counter coder this version decodes ("Counter coder: N" in a header; 1 when the
  * header has none).
  */
-#define TKS_COMPACT_LAST_CODER 2
+#define TKS_COMPACT_LAST_CODER 3
 
 /**
  * TksCompactStatus:

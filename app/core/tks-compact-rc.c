@@ -1,0 +1,534 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "config.h"
+
+#include <string.h>
+
+#include "tks-compact-private.h"
+
+/*
+ * A compact line "Z~" (mcu-lib/WIRE-FORMAT.md, the range coder): its characters, two for each
+ * 13 bits, give its number, its entry count and the bytes of a binary range coder, which
+ * decodes the entries as the board's coder (tu_compact.c in mcu-lib) coded them, from a state
+ * that starts afresh on the line. A line decodes on its own.
+ */
+
+#define RC_TOP (1u << 24)
+
+/* Places of the probabilities, as the board's coder has them. */
+#define P_WHO   0
+#define P_HEAD  2
+#define P_KIND  64
+#define P_RANK  18
+#define P_WHEN  26
+#define P_STEP  28
+#define P_BIG   34
+#define P_CNT   42
+#define P_CNT_N 11
+#define NONE    0xFF
+
+/* The line's bytes (number, count, coded part) and the range decoder reading them. */
+typedef struct
+{
+  guint8   bytes[(RC_MAX_CHARS / 2) * 13 / 8 + 1];
+  guint    n;
+  guint    pos;
+  guint32  code;
+  guint32  range;
+  gboolean bad;
+} Rc;
+
+/* 1 + the value of each character of the alphabet (the printable ones but space, " ' and
+ * \), 0 for any other byte. */
+static gint8 values[128];
+
+static void
+values_init (void)
+{
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      int v = 0;
+
+      for (int c = 33; c < 127; c++)
+        if (c != '"' && c != '\'' && c != '\\')
+          values[c] = (gint8) ++v;
+      g_once_init_leave (&done, 1);
+    }
+}
+
+static inline int
+value_of (char c)
+{
+  guchar u = (guchar) c;
+
+  return u < 128 ? values[u] - 1 : -1;
+}
+
+gboolean
+tks_compact_is_rc_line (const char *line, gsize len)
+{
+  return len >= 2 && line[0] == 'Z' && line[1] == '~';
+}
+
+/* The 13 bits of the two characters at @p, or -1. */
+static int
+group_of (const char *p)
+{
+  int a = value_of (p[0]), b = value_of (p[1]);
+  int v = a + 91 * b;
+
+  return a < 0 || b < 0 || v >= 8192 ? -1 : v;
+}
+
+/* The bytes of @n_chars characters (an even number) at @chars into @r; FALSE when one is not
+ * of the alphabet. */
+static gboolean
+bytes_fill (Rc *r, const char *chars, gsize n_chars)
+{
+  guint32 acc = 0;
+  guint n_acc = 0;
+
+  r->n = 0;
+  for (gsize i = 0; i + 1 < n_chars; i += 2)
+    {
+      int v = group_of (chars + i);
+
+      if (v < 0)
+        return FALSE;
+      acc = (acc << 13) | (guint32) v;
+      n_acc += 13;
+      while (n_acc >= 8)
+        {
+          n_acc -= 8;
+          r->bytes[r->n++] = (guint8) (acc >> n_acc);
+        }
+      acc &= (1u << n_acc) - 1;
+    }
+  return TRUE;
+}
+
+guint
+tks_compact_rc_room (const char *line, gsize len)
+{
+  int g0, g1, g2;
+
+  values_init ();
+  if (len < 2 + 6)
+    return 0;
+  g0 = group_of (line + 2);
+  g1 = group_of (line + 4);
+  g2 = group_of (line + 6);
+  if (g0 < 0 || g1 < 0 || g2 < 0)
+    return 0;
+  /* bits 24 to 31 of the groups' 39: the entry count */
+  return (guint) ((((guint64) g0 << 26) | ((guint64) g1 << 13) | (guint64) g2) >> 7) & 0xFF;
+}
+
+static inline guint8
+rc_byte (Rc *r)
+{
+  guint p = r->pos++;
+
+  return p < r->n ? r->bytes[p] : 0;
+}
+
+static inline void
+rc_norm (Rc *r)
+{
+  if (r->range < RC_TOP)
+    {
+      r->range <<= 8;
+      r->code = (r->code << 8) | rc_byte (r);
+    }
+}
+
+static guint
+rc_bit (Rc *r, guint16 *p)
+{
+  guint32 bound = (r->range >> 11) * *p;
+  guint bit;
+
+  if (r->code < bound)
+    {
+      r->range = bound;
+      *p = (guint16) (*p + ((2048u - *p) >> 5));
+      bit = 0;
+    }
+  else
+    {
+      r->code -= bound;
+      r->range -= bound;
+      *p = (guint16) (*p - (*p >> 5));
+      bit = 1;
+    }
+  rc_norm (r);
+  return bit;
+}
+
+static guint32
+rc_direct (Rc *r, guint n)
+{
+  guint32 v = 0;
+
+  while (n-- > 0)
+    {
+      r->range >>= 1;
+      v <<= 1;
+      if (r->code >= r->range)
+        {
+          r->code -= r->range;
+          v |= 1;
+        }
+      rc_norm (r);
+    }
+  return v;
+}
+
+/* Exp-Golomb of order @k, its prefix with the @n probabilities at @p (as the board's
+ * tu_z_eg()); a value past 32 bits reads as damage. */
+static guint32
+rc_eg (Rc *r, guint16 *p, guint n, guint k)
+{
+  guint zeros = 0;
+  guint64 w;
+
+  while ((zeros < n ? rc_bit (r, &p[zeros]) : rc_direct (r, 1)) == 0)
+    if (++zeros > 32)
+      {
+        r->bad = TRUE;
+        return 0;
+      }
+  n = zeros + k;
+  if (n > 32)
+    {
+      w = rc_direct (r, n - 32);
+      w = (w << 32) | rc_direct (r, 32);
+    }
+  else
+    w = rc_direct (r, n);
+  w |= (guint64) 1 << n;
+  w -= (guint64) 1 << k;
+  if (w > G_MAXUINT32)
+    {
+      r->bad = TRUE;
+      return 0;
+    }
+  return (guint32) w;
+}
+
+/* The symbol at the position read, which is then counted and moves up its list. */
+static guint
+rc_symbol (Rc *r, guint16 *p, guint n, guint8 *list, guint8 *counts, guint size)
+{
+  guint pos = rc_eg (r, p, n, 0);
+  guint symbol;
+
+  if (pos >= size)
+    {
+      r->bad = TRUE;
+      return 0;
+    }
+  symbol = list[pos];
+  if (counts[symbol] < 255)
+    counts[symbol]++;
+  while (pos > 0 && counts[list[pos - 1]] <= counts[symbol])
+    {
+      list[pos] = list[pos - 1];
+      pos--;
+    }
+  list[pos] = (guint8) symbol;
+  return symbol;
+}
+
+static guint
+order_of (guint32 mean8)
+{
+  guint k = 0;
+  guint32 m = mean8 >> 3;
+
+  while ((m >> k) > 1 && k < 30)
+    k++;
+  return k;
+}
+
+static inline guint32
+unzigzag (guint32 off)
+{
+  return (off & 1) ? (guint32) (-(gint32) (off >> 1) - 1) : off >> 1;
+}
+
+/* The counter, as the board's tu_z_stamp(). */
+static guint32
+rc_stamp (const TksCompactDecoder *self, Rc *r, State *z, guint32 dt, guint kind)
+{
+  guint pair = z->prev * CLASSES + MIN (kind, CLASSES - 1);
+  gboolean learnt = dt == 0 && z->orders[pair] != UNSEEN;
+  guint16 *p = &z->probs[P_CNT + (dt == 0 ? 0 : P_CNT_N)];
+  guint32 off = rc_eg (r, p, P_CNT_N, learnt ? z->orders[pair] : order_of (z->mean));
+
+  if (!learnt)
+    z->mean = z->mean - (z->mean >> 3) + MIN (off, 0x0FFFFFFFu);
+  if (dt != 0)
+    {
+      z->anchor += dt * self->cycles_per_tick;
+      z->counter = z->anchor + unzigzag (off);
+      if (off & 1)
+        z->anchor = z->counter;
+    }
+  else
+    {
+      guint32 top = 0;
+
+      z->counter += unzigzag (off);
+      for (guint32 v = MIN (off, 0x0FFFFFFFu); v > 1; v >>= 1)
+        top++;
+      z->orders[pair] = (guint8) (learnt ? (z->orders[pair] + top + 1) / 2 : top);
+    }
+  z->prev = (guint8) MIN (kind, CLASSES - 1);
+  return z->counter;
+}
+
+static guint
+rc_kind (Rc *r, State *z)
+{
+  guint node = 1;
+
+  for (guint i = 0; i < 3; i++)
+    node = node * 2 + rc_bit (r, &z->probs[P_KIND + z->pk * 8 + node]);
+  z->pk = (guint8) (node - 8);
+  return node - 8;
+}
+
+/* What and who of an entry that is not a switch from the running thread. */
+static void
+rc_other (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
+          gboolean *is_switch, gboolean *is_exit)
+{
+  switch (rc_kind (r, z))
+    {
+    case 0:
+      *is_switch = TRUE;
+      *out = rc_direct (r, 6);
+      *in = tks_compact_mtf_move (z, rc_eg (r, &z->probs[P_RANK], 8, 0), 0);
+      break;
+    case 1:
+      *is_exit = TRUE;
+      *out = *in = rc_direct (r, 6);
+      break;
+    case 2:
+      *kind = TKS_ENTRY_IRQ_ENTER;
+      e->a = rc_eg (r, NULL, 0, 0);
+      break;
+    case 3:
+      *kind = TKS_ENTRY_IRQ_LEAVE;
+      break;
+    case 4:
+      switch (rc_direct (r, 2))
+        {
+        case 0: *kind = TKS_ENTRY_SLEEP; break;
+        case 1: *kind = TKS_ENTRY_WAKE; break;
+        case 2: *kind = TKS_ENTRY_TRIGGER; break;
+        default: r->bad = TRUE; break;
+        }
+      break;
+    case 5:
+      *kind = TKS_ENTRY_READY;
+      e->a = tks_compact_mtf_move (z, rc_eg (r, &z->probs[P_RANK], 8, 0), 1);
+      break;
+    case 6:
+      *kind = TKS_ENTRY_MARKER;
+      e->a = rc_eg (r, NULL, 0, 0);
+      e->b = rc_eg (r, NULL, 0, 4);
+      break;
+    default:
+      if (rc_direct (r, 1) == 0)
+        {
+          *kind = TKS_ENTRY_BEGIN;
+          e->a = rc_eg (r, NULL, 0, 0) & 0xFF;
+          e->a |= (rc_eg (r, NULL, 0, 0) & 0xFF) << 8;
+        }
+      else
+        {
+          *kind = TKS_ENTRY_END;
+          e->a = rc_eg (r, NULL, 0, 0) & 0xFF;
+        }
+      break;
+    }
+}
+
+/* The rank of thread @number in the move-to-front list. */
+static guint
+mtf_rank (const State *z, guint number)
+{
+  guint r = 0;
+
+  while (r < 63 && z->mtf[r] != number)
+    r++;
+  return r;
+}
+
+/* The tick's step of an entry of in-thread, exit or kind @key. */
+static guint32
+rc_when (Rc *r, State *z, guint key)
+{
+  guint32 dt;
+
+  if (z->last[key] != 0xFFFF)
+    {
+      guint hit = rc_bit (r, &z->probs[P_WHEN + z->hit_when]);
+
+      z->hit_when = (guint8) hit;
+      if (hit)
+        return z->last[key];
+    }
+  dt = rc_symbol (r, &z->probs[P_STEP], 6, z->steps, z->step_counts, STEPS);
+  if (dt == STEPS - 1)
+    dt += rc_eg (r, &z->probs[P_BIG], 8, 0);
+  z->last[key] = (guint16) MIN (dt, 0xFFFFu);
+  return dt;
+}
+
+static gboolean
+rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
+{
+  guint32 out = 0, in = 0, tick, dt;
+  guint kind = 0, hit = 0;
+  gboolean is_switch = FALSE, is_exit = FALSE;
+
+  memset (e, 0, sizeof *e);
+  /* Who: the running thread's successor, or a head symbol. */
+  if (z->succ[z->cur] != NONE)
+    {
+      hit = rc_bit (r, &z->probs[P_WHO + z->hit_who]);
+      z->hit_who = (guint8) hit;
+    }
+  if (hit)
+    {
+      is_switch = TRUE;
+      z->pk = 8;
+      out = z->cur;
+      in = z->succ[z->cur];
+      tks_compact_mtf_move (z, mtf_rank (z, in), 0);
+    }
+  else
+    {
+      guint head = rc_symbol (r, &z->probs[P_HEAD], 8, z->heads, z->head_counts, HEADS);
+
+      if (head != 0)
+        {
+          is_switch = TRUE;
+          z->pk = 8;
+          out = z->cur;
+          in = tks_compact_mtf_move (z, head, 0);
+        }
+      else
+        rc_other (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
+    }
+  if (is_switch && out == in)
+    r->bad = TRUE;   /* (the board codes no such switch) */
+  if (is_switch)
+    {
+      z->succ[out] = (guint8) in;
+      z->cur = (guint8) in;
+    }
+  else if (is_exit)
+    z->cur = 0;
+
+  /* When: the last step of the same in-thread, exit or kind, or a step symbol. */
+  dt = rc_when (r, z, is_switch ? in : is_exit ? 64 : 65 + (kind < 10 ? kind : 0));
+  tick = (z->tick + dt) & self->time_mask;
+  if (self->counter_hz != 0)
+    e->counter = rc_stamp (self, r, z, dt, is_switch ? 0 : is_exit ? 1 : kind + 1);
+  z->tick = tick;
+
+  if (is_switch || is_exit)
+    e->record = (tick << 12) | (out << 6) | in;
+  else if (kind == TKS_ENTRY_IRQ_ENTER && e->a < 31)
+    e->record = (tick << 12) | (EVENT_MARK << 6) | (IRQ_SHORT + e->a);
+  else
+    e->record = (tick << 12) | (EVENT_MARK << 6) | kind;
+  e->kind = kind;
+  return !r->bad;
+}
+
+/* The line's layout and checksum: OK when both are right, with its number and checksum in
+ * @out and its bytes in @r. */
+static TksCompactStatus
+rc_line_check (const char *line, gsize len, TksCompactLine *out, Rc *r)
+{
+  guint32 hash = TKS_HASH_START, check;
+  int c0, c1;
+
+  /* "Z~", pairs of characters, 4 characters of checksum. */
+  if (len < 2 + 8 + 4 || len > 2 + RC_MAX_CHARS + 4 || (len - 2 - 4) % 2 != 0)
+    return TKS_COMPACT_LINE_NOT_COMPACT;
+  for (gsize i = 0; i < len - 4; i++)
+    hash = tks_hash_byte (hash, (guint8) line[i]);
+  hash = (hash >> 24) ^ (hash & 0xFFFFFFu);
+  c0 = group_of (line + len - 4);
+  c1 = group_of (line + len - 2);
+  check = c0 < 0 || c1 < 0 ? ~hash : ((guint32) c0 << 13) | (guint32) c1;
+  if (!bytes_fill (r, line + 2, len - 2 - 4) || r->n < 4)
+    check = ~hash;
+  out->seq = ((guint32) r->bytes[0] << 16 | (guint32) r->bytes[1] << 8 | r->bytes[2]) & SEQ_MASK;
+  if (hash != check)
+    return TKS_COMPACT_LINE_DAMAGED;
+  out->check = check;
+  return TKS_COMPACT_LINE_OK;
+}
+
+void
+tks_compact_rc_decode (const TksCompactDecoder *self,
+                       const char              *line,
+                       gsize                    len,
+                       TksCompactLine          *out,
+                       TksEntry                *entries)
+{
+  Rc r;
+  State z;
+  guint n_entries, n = 0;
+
+  values_init ();
+  memset (&r, 0, sizeof r);
+  out->status = rc_line_check (line, len, out, &r);
+  if (out->status != TKS_COMPACT_LINE_OK)
+    return;
+  n_entries = r.bytes[3];
+
+  /* The range decoder, on the bytes after the count; then the key frame. */
+  r.pos = 4;
+  r.range = 0xFFFFFFFFu;
+  for (guint i = 0; i < 4; i++)
+    r.code = (r.code << 8) | rc_byte (&r);
+  memset (&z, 0, sizeof z);
+  z.tick = rc_direct (&r, 20);
+  if (z.tick > self->time_mask || r.bytes[0] > (SEQ_MASK >> 16))
+    r.bad = TRUE;
+  if (self->counter_hz != 0)
+    {
+      guint k;
+
+      z.counter = rc_direct (&r, 32);
+      k = rc_direct (&r, 5);
+      z.mean = 8u << MIN (k, 28u);
+    }
+  z.cur = (guint8) rc_direct (&r, 6);
+  tks_compact_state_reset (&z);
+  memset (z.succ, NONE, sizeof z.succ);
+  memset (z.last, 0xFF, sizeof z.last);
+  for (guint i = 0; i < RC_PROBS; i++)
+    z.probs[i] = 1024;
+  z.pk = 8;
+  while (n < n_entries && !r.bad && rc_entry (self, &r, &z, &entries[n]))
+    n++;
+  if (r.bad || n != n_entries || r.pos > r.n + 4)
+    /* The checksum matched but the bytes do not make whole entries: a board that encodes
+     * otherwise, or a forged line. */
+    out->status = TKS_COMPACT_LINE_UNDECODABLE;
+  else
+    {
+      out->status = TKS_COMPACT_LINE_OK;
+      out->n_entries = n;
+    }
+}
