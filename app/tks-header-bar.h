@@ -29,6 +29,9 @@ GtkMenuButton *tks_header_bar_get_menu_button      (TksHeaderBar *self);
 void           tks_header_bar_set_trigger_popover  (TksHeaderBar *self,
                                                     GtkPopover   *popover);
 GtkWidget     *tks_header_bar_get_record_button    (TksHeaderBar *self);
+/* While recording, Record is a red Stop button named "Stop Recording". */
+void           tks_header_bar_set_recording        (TksHeaderBar *self,
+                                                    gboolean      recording);
 /* The main menu's sections that the window fills: Open Recent and History. */
 GMenu         *tks_header_bar_get_recent_section   (TksHeaderBar *self);
 GMenu         *tks_header_bar_get_history_section  (TksHeaderBar *self);
