@@ -12,25 +12,61 @@ struct _TksMessageBar
   GtkInfoBar     *bar;
   GtkLabel       *label;
   GtkWidget      *details_button;
+  GtkButton      *action_button; /* what the message offers to do, when it does */
 
   GtkMessageType  type;          /* of the message shown, when the bar is revealed */
+  guint           serial;        /* of the message shown */
 };
 
 G_DEFINE_FINAL_TYPE (TksMessageBar, tks_message_bar, GTK_TYPE_WIDGET)
 
-void
+guint
 tks_message_bar_show (TksMessageBar  *self,
                       GtkMessageType  type,
                       const char     *text,
                       gboolean        details)
 {
-  g_return_if_fail (TKS_IS_MESSAGE_BAR (self));
+  g_return_val_if_fail (TKS_IS_MESSAGE_BAR (self), 0);
 
   self->type = type;
   gtk_info_bar_set_message_type (self->bar, type);
   gtk_label_set_text (self->label, text);
   gtk_widget_set_visible (self->details_button, details);
+  gtk_widget_set_visible (GTK_WIDGET (self->action_button), FALSE);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->action_button), NULL);
   gtk_info_bar_set_revealed (self->bar, TRUE);
+  return ++self->serial;
+}
+
+guint
+tks_message_bar_show_action (TksMessageBar  *self,
+                             GtkMessageType  type,
+                             const char     *text,
+                             const char     *label,
+                             const char     *action_name)
+{
+  guint serial;
+
+  g_return_val_if_fail (TKS_IS_MESSAGE_BAR (self), 0);
+  g_return_val_if_fail (label != NULL && action_name != NULL, 0);
+
+  serial = tks_message_bar_show (self, type, text, FALSE);
+  gtk_button_set_label (self->action_button, label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->action_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->action_button), action_name);
+  gtk_widget_set_visible (GTK_WIDGET (self->action_button), TRUE);
+  return serial;
+}
+
+void
+tks_message_bar_hide_message (TksMessageBar *self,
+                              guint          serial)
+{
+  g_return_if_fail (TKS_IS_MESSAGE_BAR (self));
+
+  if (serial != 0 && serial == self->serial && gtk_info_bar_get_revealed (self->bar))
+    gtk_info_bar_set_revealed (self->bar, FALSE);
 }
 
 void
@@ -73,6 +109,7 @@ tks_message_bar_class_init (TksMessageBarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TksMessageBar, bar);
   gtk_widget_class_bind_template_child (widget_class, TksMessageBar, label);
   gtk_widget_class_bind_template_child (widget_class, TksMessageBar, details_button);
+  gtk_widget_class_bind_template_child (widget_class, TksMessageBar, action_button);
   gtk_widget_class_bind_template_callback (widget_class, response_cb);
 }
 

@@ -7,21 +7,31 @@ G_BEGIN_DECLS
 
 /*
  * The window's one message at a time, above the timeline: a failure, information or the
- * capture's warnings (with a Details… button for win.show-warnings). A message replaces the
- * one shown; the close button hides it.
+ * capture's warnings (with a Details… button for win.show-warnings), or a message with a
+ * button of its own (Reconnect). A message replaces the one shown; the close button hides it.
  */
 
 #define TKS_TYPE_MESSAGE_BAR (tks_message_bar_get_type ())
 
 G_DECLARE_FINAL_TYPE (TksMessageBar, tks_message_bar, TKS, MESSAGE_BAR, GtkWidget)
 
-/* Shows @text as a message of @type, with the Details… button if @details. */
-void tks_message_bar_show (TksMessageBar  *self,
-                           GtkMessageType  type,
-                           const char     *text,
-                           gboolean        details);
+/* Shows @text as a message of @type, with the Details… button if @details. Returns the
+ * message's serial number (for tks_message_bar_hide_message()). */
+guint tks_message_bar_show        (TksMessageBar  *self,
+                                   GtkMessageType  type,
+                                   const char     *text,
+                                   gboolean        details);
+/* Shows @text with a button @label that activates @action_name (a "win." action). */
+guint tks_message_bar_show_action (TksMessageBar  *self,
+                                   GtkMessageType  type,
+                                   const char     *text,
+                                   const char     *label,
+                                   const char     *action_name);
+/* Hides the message of @serial if it is still the one shown. */
+void  tks_message_bar_hide_message (TksMessageBar *self,
+                                    guint          serial);
 /* Hides the message shown if it is of @type. */
-void tks_message_bar_hide (TksMessageBar  *self,
-                           GtkMessageType  type);
+void  tks_message_bar_hide        (TksMessageBar  *self,
+                                   GtkMessageType  type);
 
 G_END_DECLS
