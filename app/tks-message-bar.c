@@ -15,18 +15,18 @@ struct _TksMessageBar
   GtkButton      *action_button; /* what the message offers to do, when it does */
 
   GtkMessageType  type;          /* of the message shown, when the bar is revealed */
-  guint           serial;        /* of the message shown */
+  char           *key;           /* the message's, if it was given one */
 };
 
 G_DEFINE_FINAL_TYPE (TksMessageBar, tks_message_bar, GTK_TYPE_WIDGET)
 
-guint
+void
 tks_message_bar_show (TksMessageBar  *self,
                       GtkMessageType  type,
                       const char     *text,
                       gboolean        details)
 {
-  g_return_val_if_fail (TKS_IS_MESSAGE_BAR (self), 0);
+  g_return_if_fail (TKS_IS_MESSAGE_BAR (self));
 
   self->type = type;
   gtk_info_bar_set_message_type (self->bar, type);
@@ -34,38 +34,47 @@ tks_message_bar_show (TksMessageBar  *self,
   gtk_widget_set_visible (self->details_button, details);
   gtk_widget_set_visible (GTK_WIDGET (self->action_button), FALSE);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->action_button), NULL);
+  g_clear_pointer (&self->key, g_free);
   gtk_info_bar_set_revealed (self->bar, TRUE);
-  return ++self->serial;
 }
 
-guint
+void
+tks_message_bar_show_keyed (TksMessageBar  *self,
+                            GtkMessageType  type,
+                            const char     *text,
+                            const char     *key)
+{
+  g_return_if_fail (TKS_IS_MESSAGE_BAR (self));
+
+  tks_message_bar_show (self, type, text, FALSE);
+  self->key = g_strdup (key);
+}
+
+void
 tks_message_bar_show_action (TksMessageBar  *self,
                              GtkMessageType  type,
                              const char     *text,
                              const char     *label,
                              const char     *action_name)
 {
-  guint serial;
+  g_return_if_fail (TKS_IS_MESSAGE_BAR (self));
+  g_return_if_fail (label != NULL && action_name != NULL);
 
-  g_return_val_if_fail (TKS_IS_MESSAGE_BAR (self), 0);
-  g_return_val_if_fail (label != NULL && action_name != NULL, 0);
-
-  serial = tks_message_bar_show (self, type, text, FALSE);
+  tks_message_bar_show (self, type, text, FALSE);
   gtk_button_set_label (self->action_button, label);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->action_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->action_button), action_name);
   gtk_widget_set_visible (GTK_WIDGET (self->action_button), TRUE);
-  return serial;
 }
 
 void
-tks_message_bar_hide_message (TksMessageBar *self,
-                              guint          serial)
+tks_message_bar_hide_keyed (TksMessageBar *self,
+                            const char    *key)
 {
   g_return_if_fail (TKS_IS_MESSAGE_BAR (self));
 
-  if (serial != 0 && serial == self->serial && gtk_info_bar_get_revealed (self->bar))
+  if (key != NULL && g_strcmp0 (key, self->key) == 0 && gtk_info_bar_get_revealed (self->bar))
     gtk_info_bar_set_revealed (self->bar, FALSE);
 }
 
@@ -90,6 +99,7 @@ response_cb (GtkInfoBar *bar,
 static void
 tks_message_bar_dispose (GObject *object)
 {
+  g_clear_pointer (&TKS_MESSAGE_BAR (object)->key, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (object), TKS_TYPE_MESSAGE_BAR);
 
   G_OBJECT_CLASS (tks_message_bar_parent_class)->dispose (object);

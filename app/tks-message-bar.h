@@ -15,23 +15,27 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TksMessageBar, tks_message_bar, TKS, MESSAGE_BAR, GtkWidget)
 
-/* Shows @text as a message of @type, with the Details… button if @details. Returns the
- * message's serial number (for tks_message_bar_hide_message()). */
-guint tks_message_bar_show        (TksMessageBar  *self,
-                                   GtkMessageType  type,
-                                   const char     *text,
-                                   gboolean        details);
+/* Shows @text as a message of @type, with the Details… button if @details. */
+void tks_message_bar_show        (TksMessageBar  *self,
+                                  GtkMessageType  type,
+                                  const char     *text,
+                                  gboolean        details);
+/* Shows @text as a message that tks_message_bar_hide_keyed() with @key hides. */
+void tks_message_bar_show_keyed  (TksMessageBar  *self,
+                                  GtkMessageType  type,
+                                  const char     *text,
+                                  const char     *key);
 /* Shows @text with a button @label that activates @action_name (a "win." action). */
-guint tks_message_bar_show_action (TksMessageBar  *self,
-                                   GtkMessageType  type,
-                                   const char     *text,
-                                   const char     *label,
-                                   const char     *action_name);
-/* Hides the message of @serial if it is still the one shown. */
-void  tks_message_bar_hide_message (TksMessageBar *self,
-                                    guint          serial);
+void tks_message_bar_show_action (TksMessageBar  *self,
+                                  GtkMessageType  type,
+                                  const char     *text,
+                                  const char     *label,
+                                  const char     *action_name);
 /* Hides the message shown if it is of @type. */
-void  tks_message_bar_hide        (TksMessageBar  *self,
-                                   GtkMessageType  type);
+void tks_message_bar_hide        (TksMessageBar  *self,
+                                  GtkMessageType  type);
+/* Hides the message shown if it was shown with @key. */
+void tks_message_bar_hide_keyed  (TksMessageBar  *self,
+                                  const char     *key);
 
 G_END_DECLS

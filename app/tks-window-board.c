@@ -12,6 +12,9 @@
 #include "tks-transport.h"
 #include "tks-window-private.h"
 
+/* The message bar's "Connected" message, which leaves with the connection */
+#define CONNECTED_KEY "connected"
+
 /* The board and its state: in the board popover, and under the title while there is a
  * session. */
 static void
@@ -52,7 +55,7 @@ session_state_changed_cb (TksWindow *self)
     case TKS_SESSION_DISCONNECTED:
       show_board_text (self, _("Not connected."));
       /* "Connected" no longer holds */
-      tks_message_bar_hide_message (self->message_bar, self->connected_message);
+      tks_message_bar_hide_keyed (self->message_bar, CONNECTED_KEY);
       break;
 
     case TKS_SESSION_CONNECTING:
@@ -193,8 +196,7 @@ connect_done_cb (GObject      *source,
                                                 description ? description : tks_session_get_address (TKS_SESSION (source)));
 
     _tks_window_normalise_spacing (message);
-    self->connected_message = tks_message_bar_show (self->message_bar, GTK_MESSAGE_INFO,
-                                                    message, FALSE);
+    tks_message_bar_show_keyed (self->message_bar, GTK_MESSAGE_INFO, message, CONNECTED_KEY);
   }
   _tks_window_update_actions (self);
   /* As soon as a board answers, show what it has logged (or record it, when asked: a board

@@ -58,6 +58,13 @@ realize_cb (TksWindow *self)
  * while it is closed. */
 #define FOLD_WIDTH 900
 
+/* The AdwFlap around the threads panel's revealer */
+static AdwFlap *
+threads_flap (TksWindow *self)
+{
+  return ADW_FLAP (gtk_widget_get_ancestor (GTK_WIDGET (self->threads_revealer), ADW_TYPE_FLAP));
+}
+
 static void
 window_width_cb (TksWindow *self)
 {
@@ -65,7 +72,7 @@ window_width_cb (TksWindow *self)
 
   gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
   if (width > 0)
-    adw_flap_set_fold_policy (ADW_FLAP (self->threads_flap),
+    adw_flap_set_fold_policy (threads_flap (self),
                               width < FOLD_WIDTH ? ADW_FLAP_FOLD_POLICY_ALWAYS
                                                  : ADW_FLAP_FOLD_POLICY_NEVER);
 }
@@ -77,7 +84,7 @@ flap_folded_cb (TksWindow *self)
   GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "threads-panel");
   g_autoptr(GVariant) state = action != NULL ? g_action_get_state (action) : NULL;
 
-  if (adw_flap_get_folded (ADW_FLAP (self->threads_flap)) && state != NULL &&
+  if (adw_flap_get_folded (threads_flap (self)) && state != NULL &&
       g_variant_get_boolean (state))
     g_action_change_state (action, g_variant_new_boolean (FALSE));
 }
@@ -89,7 +96,6 @@ _tks_window_chrome_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_bind_template_child (widget_class, TksWindow, content_stack);
   gtk_widget_class_bind_template_child (widget_class, TksWindow, empty_demo_button);
-  gtk_widget_class_bind_template_child (widget_class, TksWindow, threads_flap);
 }
 
 void
@@ -107,7 +113,7 @@ _tks_window_chrome_init (TksWindow *self)
   gtk_widget_set_visible (self->empty_demo_button, FALSE);
 #endif
   g_signal_connect (self, "realize", G_CALLBACK (realize_cb), NULL);
-  g_signal_connect_object (self->threads_flap, "notify::folded", G_CALLBACK (flap_folded_cb), self,
+  g_signal_connect_object (threads_flap (self), "notify::folded", G_CALLBACK (flap_folded_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect (self, "notify::default-width", G_CALLBACK (window_width_cb), NULL);
   window_width_cb (self);

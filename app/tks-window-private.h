@@ -70,7 +70,6 @@ struct _TksWindow
   char             *board_state;     /* what the board's log is doing, when known */
   gboolean          skip_fetch_on_connect; /* connecting again after a recording */
   gboolean          record_on_connect;     /* tickscope --record: record once connected */
-  guint             connected_message;     /* the "Connected" message's serial in the bar */
 
   /* tks-window-record.c */
   TksRecording     *recording;       /* while recording */
@@ -104,7 +103,6 @@ struct _TksWindow
   /* tks-window-chrome.c */
   GtkStack         *content_stack;
   GtkWidget        *empty_demo_button;
-  GtkWidget        *threads_flap;     /* AdwFlap: the threads panel beside or over the timeline */
 };
 
 

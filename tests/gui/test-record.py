@@ -3,7 +3,8 @@
 # Recording in the real window, through AT-SPI in Xvfb, on the built-in simulated board
 # (tickscope --demo): Record streams the board's log into a file of the history folder; while
 # it runs the "Live load" table lists the threads with their CPU share of the last second
-# (together about 100 %: one thread always runs), switches per second and longest run, and the
+# (together about 100 %: one thread always runs), switches per second and longest run (a
+# GtkColumnView: a table of named rows and cells for screen readers), and the
 # timeline rolls with the newest data; the same button stops; the recording then opens as a
 # capture whose record count is what `tickscope-cli info` reads in the file, the message says
 # nothing was dropped, and the board can be used again (Get new data). While recording the
@@ -69,29 +70,35 @@ def recording_header(app):
 
 
 def live_load_table(app):
-    return find(main_window(app), lambda n: n.name == "Live load" and n.getRoleName() == "table")
+    return find(main_window(app), lambda n: n.name == "Live load" and n.getRoleName() in ("table", "tree table"))
+
+
+HEADINGS = ["Thread", "CPU %", "Switches/s", "Longest run"]
 
 
 def live_load(app):
-    """The rows of the Live load table, a table for assistive technologies: its first row
-    the column headers, then a row per thread named by what its cells say.
-    [(thread, cpu, switches per second, longest run)]; [] while it is not such a table."""
+    """The rows of the Live load table, a table for assistive technologies (a GtkColumnView):
+    its heading row of column titles, then a row per thread named by what its cells say, each
+    cell named by its text. [(thread, cpu, switches per second, longest run)]; [] while it is
+    not such a table. Blank rows (the second's threads were fewer) are left out."""
     table = live_load_table(app)
     if table is None:
         return []
     try:
-        rows = [r for r in table if r.getRoleName() == "table row"]
+        children = list(table)
+        heading = [c for c in children if c.getRoleName() == "table row"]
+        titles = [n.name for n in find_all(heading[0], lambda n: n.getRoleName() == "label")] if heading else []
+        rows = [r for c in children if c.getRoleName() == "list" for r in c if r.getRoleName() == "table row"]
+        rows = [r for r in rows if r.name]
         cells = [[c.name or "" for c in r] for r in rows]
         roles = [[c.getRoleName() for c in r] for r in rows]
         names = [r.name or "" for r in rows]
     except Exception:
         return []
-    # GTK 4.8 exports column headers as fillers; later versions as column headers
-    if not rows or cells[0] != ["Thread", "CPU %", "Switches/s", "Longest run"] \
-            or not set(roles[0]) <= {"column header", "filler"}:
+    if titles != HEADINGS:
         return []
     out = []
-    for name, row, role in zip(names[1:], cells[1:], roles[1:]):
+    for name, row, role in zip(names, cells, roles):
         # each row reads as "thread, CPU %, switches/s, longest run"
         if len(row) != 4 or set(role) != {"table cell"} or \
                 name != "%s, %s %% CPU, %s switches/s, longest run %s" % tuple(row):
