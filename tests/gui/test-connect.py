@@ -296,6 +296,26 @@ def board_gone(port):
             return log
         check(wait_for(lambda: shown_labels(app, "Connected: "), 10), "it says Connected")
         check(reconnect_button(app) is None, "no Reconnect while connected")
+
+        # Disconnect: the Connected message (the blue bar) leaves with the connection
+        before = wait_for(lambda: info_bar_pixels("connect-connected.png") > 5000, 10)
+        check(before, "Connected is shown in the message bar", shown_labels(app, "Connected: "))
+        open_popover(app)
+        # (GTK 4.8 names a button with a mnemonic "_Disconnect Disconnect")
+        disconnect = walk(app, lambda n: n.getRoleName() == "push button"
+                          and (n.name or "").endswith("Disconnect"), [])
+        if check(disconnect, "the board popover has Disconnect"):
+            click(disconnect[0])
+            gone = wait_for(lambda: info_bar_pixels("connect-disconnected.png") < 100, 10)
+            check(gone, "after Disconnect the Connected message has left")
+            connect = walk(popover(app), lambda n: n.getRoleName() == "push button"
+                           and (n.name or "").endswith("Connect") and not (n.name or "").endswith("Disconnect"), [])
+            if connect:
+                click(connect[0])
+        close_popover(app)
+        fetch = sensitive_button(app, "Get new data", TIMEOUT)
+        if not check(fetch is not None, "Connect reaches the board again"):
+            return log
         board.kill()
         board.wait()
         click(fetch)
@@ -317,18 +337,6 @@ def board_gone(port):
         lanes = wait_for(lambda: lane_names(app) if {"main", "idle"} <= set(lane_names(app)) else None, TIMEOUT)
         check(lanes, "the board's threads are shown again", lane_names(app))
 
-        # Disconnect: the Connected message (the blue bar) leaves with the connection
-        before = wait_for(lambda: info_bar_pixels("connect-connected.png") > 5000, 10)
-        check(before, "Connected is shown in the message bar", shown_labels(app, "Connected: "))
-        pop = open_popover(app)
-        # (GTK 4.8 names a button with a mnemonic "_Disconnect Disconnect")
-        disconnect = walk(app, lambda n: n.getRoleName() == "push button"
-                          and (n.name or "").endswith("Disconnect"), []) if pop is not None else []
-        if check(disconnect, "the board popover has Disconnect"):
-            click(disconnect[0])
-            close_popover(app)
-            gone = wait_for(lambda: info_bar_pixels("connect-disconnected.png") < 100, 10)
-            check(gone, "after Disconnect the Connected message has left")
     finally:
         stop(proc)
         if board is not None:
