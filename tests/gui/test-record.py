@@ -59,7 +59,7 @@ def red_pixels(app, node, name):
 def recording_header(app):
     """While recording, Record is a red Stop button, named and described "Stop Recording";
     no button is named Record then."""
-    stop_ = wait_for(lambda: stop_button(app), 5)
+    stop_ = wait_for(lambda: stop_button(app), 20)
     if not check(stop_ is not None and record_button(app) is None,
                  "while recording, Record is the Stop Recording button"):
         return
