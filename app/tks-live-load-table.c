@@ -127,9 +127,8 @@ show_cell (GtkWidget      *cell,
     gtk_accessible_update_property (GTK_ACCESSIBLE (item), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
   if (column != 0 || row_widget == NULL)
     return;
-  if (row->name != NULL)
-    gtk_accessible_update_property (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                    row->name, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  row->name != NULL ? row->name : "", -1);
   gtk_accessible_update_state (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_STATE_HIDDEN,
                                row->name == NULL, -1);
 }
