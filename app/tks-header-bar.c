@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's header bar (tks-header-bar.h): its text buttons turn to icons when the window
- * is too narrow for them and the title. */
+ * is too narrow for them and the title; Record turns into a red Stop while recording. */
 #include "config.h"
 
 #include <adwaita.h>
@@ -31,6 +31,8 @@ struct _TksHeaderBar
   GMenu         *history_section;
 
   gboolean       compact;          /* the text buttons show icons */
+  int            compact_min;      /* the header's minimum width with icons (0: not known) */
+  gboolean       recording;        /* Record shows Stop */
   int            wide_min;         /* the header's minimum width with its text buttons */
   guint          compact_idle_id;
 };
@@ -69,16 +71,20 @@ name_trigger_parts (TksHeaderBar *self)
                                       _("Trigger"), -1);
 }
 
-static gboolean
-apply_compact_cb (gpointer data)
+static void
+show_compact (TksHeaderBar *self,
+              gboolean      compact)
 {
-  TksHeaderBar *self = data;
-
-  self->compact_idle_id = 0;
-  /* narrow: the room of the spacer goes to the title (the Trigger button has an arrow) */
-  gtk_widget_set_visible (self->start_spacer, !self->compact);
-  if (self->compact)
-    adw_split_button_set_icon_name (self->trigger_button, "media-record-symbolic");
+  /* narrow: the room of the spacer goes to the title (the Trigger button has an arrow), the
+   * buttons' padding is narrower (style.css) */
+  gtk_widget_set_visible (self->start_spacer, !compact);
+  if (compact)
+    gtk_widget_add_css_class (self->header_bar, "narrow");
+  else
+    gtk_widget_remove_css_class (self->header_bar, "narrow");
+  /* a shutter: freezing the log now is a snapshot (Record has the red dot) */
+  if (compact)
+    adw_split_button_set_icon_name (self->trigger_button, "camera-photo-symbolic");
   else
     adw_split_button_set_label (self->trigger_button, _("Trigger"));
   name_trigger_parts (self);
@@ -86,13 +92,39 @@ apply_compact_cb (gpointer data)
     {
       GtkButton *button = G_STRUCT_MEMBER (GtkButton *, self, text_buttons[i].offset);
 
-      if (self->compact)
+      if (compact)
         gtk_button_set_icon_name (button, text_buttons[i].icon);
       else
         gtk_button_set_label (button, _(text_buttons[i].label));
     }
-  gtk_widget_set_visible (self->events_button, !self->compact);
+  gtk_widget_set_visible (self->events_button, !compact);
+}
+
+static gboolean
+apply_compact_cb (gpointer data)
+{
+  TksHeaderBar *self = data;
+
+  self->compact_idle_id = 0;
+  show_compact (self, self->compact);
   return G_SOURCE_REMOVE;
+}
+
+/* The header with icons is the window's narrowest: its minimum width is measured once, with
+ * the icons shown for a moment, so that a window can be made that narrow while it shows
+ * text (the icons come with the next frame). */
+static void
+tks_header_bar_root (GtkWidget *widget)
+{
+  TksHeaderBar *self = TKS_HEADER_BAR (widget);
+
+  GTK_WIDGET_CLASS (tks_header_bar_parent_class)->root (widget);
+  if (self->compact_min > 0)
+    return;
+  show_compact (self, TRUE);
+  gtk_widget_measure (self->header_bar, GTK_ORIENTATION_HORIZONTAL, -1, &self->compact_min, NULL,
+                      NULL, NULL);
+  show_compact (self, self->compact);
 }
 
 /* The header's minimum width with its text buttons is measured while they show text; with
@@ -120,6 +152,8 @@ tks_header_bar_measure (GtkWidget      *widget,
 
   gtk_widget_measure (self->header_bar, orientation, for_size, minimum, natural,
                       minimum_baseline, natural_baseline);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL && self->compact_min > 0)
+    *minimum = MIN (*minimum, self->compact_min);
 }
 
 /* The header is as wide as the window. (No layout manager: it would be asked instead.) */
@@ -131,8 +165,11 @@ tks_header_bar_size_allocate (GtkWidget *widget,
 {
   TksHeaderBar *self = TKS_HEADER_BAR (widget);
   gboolean compact;
+  int min;
 
-  gtk_widget_allocate (self->header_bar, width, height, baseline, NULL);
+  /* narrower than the text buttons: they are cut at the end for the frame before the icons */
+  gtk_widget_measure (self->header_bar, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  gtk_widget_allocate (self->header_bar, MAX (width, min), height, baseline, NULL);
   compact = wants_compact (self, width);
   if (compact != self->compact)
     {
@@ -196,6 +233,27 @@ tks_header_bar_get_menu_button (TksHeaderBar *self)
   g_return_val_if_fail (TKS_IS_HEADER_BAR (self), NULL);
 
   return self->menu_button;
+}
+
+void
+tks_header_bar_set_recording (TksHeaderBar *self,
+                              gboolean      recording)
+{
+  g_return_if_fail (TKS_IS_HEADER_BAR (self));
+
+  recording = !!recording;
+  if (self->recording == recording)
+    return;
+  self->recording = recording;
+  gtk_button_set_icon_name (GTK_BUTTON (self->record_button),
+                            recording ? "media-playback-stop-symbolic" : "media-record-symbolic");
+  if (recording)
+    gtk_widget_add_css_class (self->record_button, "destructive-action");
+  else
+    gtk_widget_remove_css_class (self->record_button, "destructive-action");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->record_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  recording ? _("Stop Recording") : _("Record"), -1);
 }
 
 GtkWidget *
@@ -285,6 +343,7 @@ tks_header_bar_class_init (TksHeaderBarClass *klass)
   object_class->set_property = tks_header_bar_set_property;
   widget_class->measure = tks_header_bar_measure;
   widget_class->size_allocate = tks_header_bar_size_allocate;
+  widget_class->root = tks_header_bar_root;
 
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,

@@ -9,7 +9,8 @@ G_BEGIN_DECLS
  * The window's header bar: Threads, Open, Save, Board, Trigger, Run, Get new data and Record
  * at the start; the main menu, Zoom to fit, Back and Forward at the end; the title with the
  * board and its state under it. When the window is too narrow for the text buttons and the
- * title, the text buttons show icons (their accessible names stay).
+ * title, the text buttons show icons (their accessible names stay), and the header's minimum
+ * width is the one it has with icons. While recording, Record is a red Stop button.
  */
 
 #define TKS_TYPE_HEADER_BAR (tks_header_bar_get_type ())
@@ -29,6 +30,9 @@ GtkMenuButton *tks_header_bar_get_menu_button      (TksHeaderBar *self);
 void           tks_header_bar_set_trigger_popover  (TksHeaderBar *self,
                                                     GtkPopover   *popover);
 GtkWidget     *tks_header_bar_get_record_button    (TksHeaderBar *self);
+/* While recording, Record is a red Stop button named "Stop Recording". */
+void           tks_header_bar_set_recording        (TksHeaderBar *self,
+                                                    gboolean      recording);
 /* The main menu's sections that the window fills: Open Recent and History. */
 GMenu         *tks_header_bar_get_recent_section   (TksHeaderBar *self);
 GMenu         *tks_header_bar_get_history_section  (TksHeaderBar *self);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The Live load table (tks-live-load-table.h): rows of cells in boxes, whose columns line up
- * through a size group each, and rows kept from one second to the next. */
+/* The Live load table (tks-live-load-table.h): a GtkColumnView over a list of rows kept from
+ * one second to the next, its columns resizable. */
 #include "config.h"
 
 #include <glib/gi18n.h>
@@ -9,11 +9,81 @@
 #include "tks-timeline-render.h"
 #include "tks-widget-text.h"
 
+#define N_COLUMNS 4
+
+/* A row of the table: the texts of its cells, and what a screen reader reads for it. A row
+ * without a name is blank: the threads of the last second were fewer than the table's rows. */
+#define TKS_TYPE_LIVE_LOAD_ROW (tks_live_load_row_get_type ())
+G_DECLARE_FINAL_TYPE (TksLiveLoadRow, tks_live_load_row, TKS, LIVE_LOAD_ROW, GObject)
+
+struct _TksLiveLoadRow
+{
+  GObject  parent_instance;
+
+  char    *texts[N_COLUMNS];
+  char    *name;
+};
+
+G_DEFINE_FINAL_TYPE (TksLiveLoadRow, tks_live_load_row, G_TYPE_OBJECT)
+
+static void
+tks_live_load_row_finalize (GObject *object)
+{
+  TksLiveLoadRow *self = TKS_LIVE_LOAD_ROW (object);
+
+  for (guint c = 0; c < N_COLUMNS; c++)
+    g_free (self->texts[c]);
+  g_free (self->name);
+
+  G_OBJECT_CLASS (tks_live_load_row_parent_class)->finalize (object);
+}
+
+static void
+tks_live_load_row_class_init (TksLiveLoadRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tks_live_load_row_finalize;
+  /* "changed": the row's texts changed, its cells show them again */
+  g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                G_TYPE_NONE, 0);
+}
+
+static void
+tks_live_load_row_init (TksLiveLoadRow *self)
+{
+}
+
+/* Sets the row's texts (NULL: blank); TRUE if they changed. */
+static gboolean
+set_row (TksLiveLoadRow     *row,
+         const char * const *texts,
+         const char         *name)
+{
+  gboolean changed = g_strcmp0 (row->name, name) != 0;
+
+  for (guint c = 0; c < N_COLUMNS; c++)
+    {
+      const char *text = texts != NULL ? texts[c] : NULL;
+
+      if (g_strcmp0 (row->texts[c], text) != 0)
+        {
+          g_free (row->texts[c]);
+          row->texts[c] = g_strdup (text);
+          changed = TRUE;
+        }
+    }
+  g_free (row->name);
+  row->name = g_strdup (name);
+  if (changed)
+    g_signal_emit_by_name (row, "changed");
+  return changed;
+}
+
 struct _TksLiveLoadTable
 {
-  GtkWidget     parent_instance;
+  GtkWidget      parent_instance;
 
-  GtkSizeGroup *columns[4]; /* held by the heading's cells */
+  GtkWidget     *view;   /* GtkColumnView */
+  GListStore    *rows;   /* TksLiveLoadRow */
 };
 
 G_DEFINE_FINAL_TYPE (TksLiveLoadTable, tks_live_load_table, GTK_TYPE_WIDGET)
@@ -35,67 +105,78 @@ compare_load (gconstpointer a,
   return ra->share < rb->share ? 1 : ra->share > rb->share ? -1 : g_strcmp0 (ra->name, rb->name);
 }
 
-/* The widest text each column's cells make room for, in characters */
-static const guint column_chars[] = { 20, 6, 8, 22 };
+/* The widest text each column's cells make room for at first, in characters */
+static const guint column_chars[N_COLUMNS] = { 20, 6, 8, 22 };
 
-/* A cell of the table. The heading's are labels; the rows' are inscriptions, whose size does
- * not follow their text: the numbers changed every second redraw their cells only, rather
- * than lay the window out again. */
-static GtkWidget *
-cell (TksLiveLoadTable  *self,
-      guint              column,
-      const char        *text,
-      GtkAccessibleRole  role)
-{
-  float xalign = column > 0 ? 1.0f : 0.0f;
-  GtkWidget *widget;
-
-  if (role == GTK_ACCESSIBLE_ROLE_CELL)
-    {
-      widget = g_object_new (GTK_TYPE_INSCRIPTION, "accessible-role", role, "xalign", xalign,
-                             "min-chars", column_chars[column], "nat-chars", column_chars[column],
-                             "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END, NULL);
-      tks_inscription_set_text (widget, text);
-    }
-  else
-    widget = g_object_new (GTK_TYPE_LABEL, "label", text, "accessible-role", role,
-                           "xalign", xalign, NULL);
-  gtk_widget_set_hexpand (widget, column == 0);
-  if (column > 0)
-    gtk_widget_add_css_class (widget, "numeric");
-  gtk_size_group_add_widget (self->columns[column], widget);
-  return widget;
-}
-
-/* A row of the table: its cells in a box, whose columns line up with the heading's. */
-static GtkWidget *
-table_row (TksLiveLoadTable   *self,
-           const char * const *texts,
-           GtkAccessibleRole   cell_role)
-{
-  GtkWidget *row = g_object_new (GTK_TYPE_BOX, "spacing", 24,
-                                 "accessible-role", GTK_ACCESSIBLE_ROLE_ROW, NULL);
-
-  G_STATIC_ASSERT (G_N_ELEMENTS (column_chars) == G_N_ELEMENTS (self->columns));
-  for (guint c = 0; c < G_N_ELEMENTS (self->columns); c++)
-    gtk_box_append (GTK_BOX (row), cell (self, c, texts[c], cell_role));
-  return row;
-}
-
-/* Shows a row of the table, or blanks it while keeping its place: its cells emptied, not
- * drawn, and hidden from screen readers. Neither changes the table's size. */
+/* A cell shows its row's text of its column; the cells of column 0 name their row too, for
+ * screen readers ("thread, CPU %, switches/s, longest run"), or hide a blank one. */
 static void
-show_row (GtkWidget *row,
-          gboolean   shown)
+show_cell (GtkWidget      *cell,
+           TksLiveLoadRow *row)
 {
-  if (!shown && gtk_widget_get_child_visible (row))
-    for (GtkWidget *c = gtk_widget_get_first_child (row); c != NULL; c = gtk_widget_get_next_sibling (c))
-      tks_inscription_set_text (c, "");
-  if (gtk_widget_get_child_visible (row) != shown)
-    {
-      gtk_widget_set_child_visible (row, shown);
-      gtk_accessible_update_state (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_STATE_HIDDEN, !shown, -1);
-    }
+  guint column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (cell), "column"));
+  /* the list item's widget, then the row's (GTK 4.8 gives the list items no accessible
+   * properties of their own) */
+  GtkWidget *item = gtk_widget_get_parent (cell);
+  GtkWidget *row_widget = item != NULL ? gtk_widget_get_parent (item) : NULL;
+
+  const char *text = row->texts[column] != NULL ? row->texts[column] : "";
+
+  tks_inscription_set_text (cell, text);
+  if (item != NULL)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (item), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+  if (column != 0 || row_widget == NULL)
+    return;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  row->name != NULL ? row->name : "", -1);
+  gtk_accessible_update_state (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_STATE_HIDDEN,
+                               row->name == NULL, -1);
+}
+
+static void
+setup_cell_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               gpointer                  data)
+{
+  guint column = GPOINTER_TO_UINT (data);
+  GtkWidget *cell = g_object_new (GTK_TYPE_INSCRIPTION, "accessible-role", GTK_ACCESSIBLE_ROLE_LABEL,
+                                  "xalign", column > 0 ? 1.0f : 0.0f,
+                                  "min-chars", column == 0 ? 8 : 4, "nat-chars", column_chars[column],
+                                  "text-overflow", GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END, NULL);
+
+  if (column > 0)
+    gtk_widget_add_css_class (cell, "numeric");
+  g_object_set_data (G_OBJECT (cell), "column", data);
+  gtk_list_item_set_child (item, cell);
+  gtk_list_item_set_activatable (item, FALSE);
+}
+
+static void
+row_changed_cb (TksLiveLoadRow *row,
+                GtkWidget      *cell)
+{
+  show_cell (cell, row);
+}
+
+static void
+bind_cell_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              gpointer                  data)
+{
+  TksLiveLoadRow *row = gtk_list_item_get_item (item);
+  GtkWidget *cell = gtk_list_item_get_child (item);
+
+  show_cell (cell, row);
+  g_signal_connect_object (row, "changed", G_CALLBACK (row_changed_cb), cell, 0);
+}
+
+static void
+unbind_cell_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                gpointer                  data)
+{
+  g_signal_handlers_disconnect_by_func (gtk_list_item_get_item (item), row_changed_cb,
+                                        gtk_list_item_get_child (item));
 }
 
 /* The table of the last second of @capture, busiest thread first. Each row is named for
@@ -104,13 +185,13 @@ void
 tks_live_load_table_update (TksLiveLoadTable *self,
                             TksCapture       *capture)
 {
-  GtkWidget *table = GTK_WIDGET (self);
   double hz = tks_capture_get_tick_hz (capture);
   double end = tks_capture_get_log_end (capture, NULL);
   double from = MAX (tks_capture_get_start (capture), end - hz);
   g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (LoadRow));
-  GtkWidget *row_widget;
-  guint i;
+  guint i, n;
+
+  g_return_if_fail (TKS_IS_LIVE_LOAD_TABLE (self));
 
   if (!(end > from) || !tks_tick_hz_is_sane (hz))
     end = from;
@@ -140,49 +221,59 @@ tks_live_load_table_update (TksLiveLoadTable *self,
    * threads are fewer than the last one's blanks the surplus rows rather than removes them.
    * The table keeps its height, so a recording's seconds, with threads coming and going, do
    * not lay the window out again; it grows only to the most threads seen at once. */
-  row_widget = gtk_widget_get_next_sibling (gtk_widget_get_first_child (table));
-  for (i = 0; i < rows->len; i++)
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  for (i = 0; i < MAX (rows->len, n); i++)
     {
-      const LoadRow *row = &g_array_index (rows, LoadRow, i);
-      g_autofree char *share = g_strdup_printf ("%.1f", row->share);
-      g_autofree char *switches = g_strdup_printf ("%.0f", row->switches * hz / (end - from));
-      g_autofree char *longest = tks_timeline_format_duration (row->longest, hz);
-      const char *texts[] = { row->name, share, switches, longest };
+      g_autoptr(TksLiveLoadRow) item = i < n ? g_list_model_get_item (G_LIST_MODEL (self->rows), i)
+                                             : g_object_new (TKS_TYPE_LIVE_LOAD_ROW, NULL);
+      g_autofree char *share = NULL;
+      g_autofree char *switches = NULL;
+      g_autofree char *longest = NULL;
+      g_autofree char *name = NULL;
+      const LoadRow *row;
+
+      if (i >= rows->len)
+        {
+          set_row (item, NULL, NULL);
+          continue;
+        }
+      row = &g_array_index (rows, LoadRow, i);
+      share = g_strdup_printf ("%.1f", row->share);
+      switches = g_strdup_printf ("%.0f", row->switches * hz / (end - from));
+      longest = tks_timeline_format_duration (row->longest, hz);
       /* Translators: a row of the live load table read by a screen reader: the thread, its
        * share of the last second, its switches per second and its longest run */
-      g_autofree char *name = g_strdup_printf (_("%s, %s %% CPU, %s switches/s, longest run %s"),
-                                               row->name, share, switches, longest);
-      GtkWidget *label;
+      name = g_strdup_printf (_("%s, %s %% CPU, %s switches/s, longest run %s"),
+                              row->name, share, switches, longest);
+      {
+        const char *texts[N_COLUMNS] = { row->name, share, switches, longest };
 
-      if (row_widget == NULL)
-        {
-          row_widget = table_row (self, texts, GTK_ACCESSIBLE_ROLE_CELL);
-          gtk_widget_insert_before (row_widget, table, NULL);
-        }
-      else
-        {
-          label = gtk_widget_get_first_child (row_widget);
-          for (guint c = 0; c < G_N_ELEMENTS (texts); c++, label = gtk_widget_get_next_sibling (label))
-            tks_inscription_set_text (label, texts[c]);
-        }
-      gtk_accessible_update_property (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      name, -1);
-      show_row (row_widget, TRUE);
-      row_widget = gtk_widget_get_next_sibling (row_widget);
+        set_row (item, texts, name);
+      }
+      if (i >= n)
+        g_list_store_append (self->rows, item);
     }
-  for (; row_widget != NULL; row_widget = gtk_widget_get_next_sibling (row_widget))
-    show_row (row_widget, FALSE);
+}
+
+void
+tks_live_load_table_set_state (TksLiveLoadTable *self,
+                               const char       *state,
+                               gboolean          stalled)
+{
+  g_return_if_fail (TKS_IS_LIVE_LOAD_TABLE (self));
+
+  gtk_widget_set_sensitive (self->view, !stalled);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->view), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  state != NULL ? state : "", -1);
 }
 
 void
 tks_live_load_table_clear (TksLiveLoadTable *self)
 {
-  GtkWidget *heading = gtk_widget_get_first_child (GTK_WIDGET (self));
-
   g_return_if_fail (TKS_IS_LIVE_LOAD_TABLE (self));
 
-  while (gtk_widget_get_next_sibling (heading) != NULL)
-    gtk_widget_unparent (gtk_widget_get_next_sibling (heading));
+  g_list_store_remove_all (self->rows);
+  tks_live_load_table_set_state (self, NULL, FALSE);
 }
 
 GtkWidget *
@@ -194,10 +285,10 @@ tks_live_load_table_new (void)
 static void
 tks_live_load_table_dispose (GObject *object)
 {
-  GtkWidget *child;
+  TksLiveLoadTable *self = TKS_LIVE_LOAD_TABLE (object);
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
-    gtk_widget_unparent (child);
+  g_clear_pointer (&self->view, gtk_widget_unparent);
+  g_clear_object (&self->rows);
 
   G_OBJECT_CLASS (tks_live_load_table_parent_class)->dispose (object);
 }
@@ -209,38 +300,39 @@ tks_live_load_table_class_init (TksLiveLoadTableClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tks_live_load_table_dispose;
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_TABLE);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
 static void
 tks_live_load_table_init (TksLiveLoadTable *self)
 {
-  const char *headings[] = {
+  const char *headings[N_COLUMNS] = {
     _("Thread"),
     /* Translators: a column of the live load table: the share of the last second */
     _("CPU %"),
     _("Switches/s"),
     _("Longest run"),
   };
-  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
-  GtkWidget *heading;
+  GtkSelectionModel *selection;
 
-  G_STATIC_ASSERT (G_N_ELEMENTS (headings) == G_N_ELEMENTS (self->columns));
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
-  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 2);
-  for (guint c = 0; c < G_N_ELEMENTS (self->columns); c++)
-    self->columns[c] = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
-  heading = table_row (self, headings, GTK_ACCESSIBLE_ROLE_COLUMN_HEADER);
-  /* Translators: the heading row of the live load table, read by a screen reader */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (heading), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Thread, CPU %, switches/s, longest run"), -1);
-  for (GtkWidget *h = gtk_widget_get_first_child (heading); h != NULL; h = gtk_widget_get_next_sibling (h))
-    gtk_widget_add_css_class (h, "heading");
-  gtk_widget_insert_before (heading, GTK_WIDGET (self), NULL);
-  /* the heading's cells hold the columns' groups */
-  for (guint c = 0; c < G_N_ELEMENTS (self->columns); c++)
-    g_object_unref (self->columns[c]);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+  self->rows = g_list_store_new (TKS_TYPE_LIVE_LOAD_ROW);
+  selection = GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->rows))));
+  self->view = gtk_column_view_new (selection);
+  gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (self->view), FALSE);
+  for (guint c = 0; c < N_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell_cb), GUINT_TO_POINTER (c));
+      column = gtk_column_view_column_new (headings[c], factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, c == 0);
+      gtk_column_view_append_column (GTK_COLUMN_VIEW (self->view), column);
+    }
+  gtk_widget_set_parent (self->view, GTK_WIDGET (self));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->view), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Live load"), -1);
 }

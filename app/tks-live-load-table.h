@@ -9,8 +9,8 @@ G_BEGIN_DECLS
 
 /*
  * The "Live load" table of a recording: each thread's CPU share, switches per second and
- * longest run over the last second of a capture, busiest first. A table for screen readers:
- * a heading row, then a row per thread named by what its cells say.
+ * longest run over the last second of a capture, busiest first. A GtkColumnView, its columns
+ * resizable; for screen readers a table of a row per thread named by what its cells say.
  */
 
 #define TKS_TYPE_LIVE_LOAD_TABLE (tks_live_load_table_get_type ())
@@ -21,6 +21,11 @@ GtkWidget *tks_live_load_table_new    (void);
 /* The last second of @capture. */
 void       tks_live_load_table_update (TksLiveLoadTable *self,
                                        TksCapture       *capture);
+/* What the numbers are worth (the stream's drops and silences; NULL: nothing to say), given
+ * as the table's description; a @stalled stream greys the table out. */
+void       tks_live_load_table_set_state (TksLiveLoadTable *self,
+                                          const char       *state,
+                                          gboolean          stalled);
 /* A new recording's table: the heading only. */
 void       tks_live_load_table_clear  (TksLiveLoadTable *self);
 

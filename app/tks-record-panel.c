@@ -59,6 +59,10 @@ set_back (TksRecordPanel *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACK]);
 }
 
+/* The board sends a line at least every 250 ms while it streams: a second without a byte
+ * (the first second's update that finds none) is a stalled stream, said at once. */
+#define STALLED 0.9
+
 /* What the Live load's numbers are worth: the records the board dropped (in the last second
  * and in all), lines damaged on the link, and a stream fallen silent (the table then keeps
  * the last second received, greyed out). Shown above the table and given as its description
@@ -87,8 +91,7 @@ update_live_state (TksRecordPanel *self)
     g_ptr_array_add (parts, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u line damaged on the link.",
                                                           "%u lines damaged on the link.", st.damaged),
                                              st.damaged));
-  /* the board sends a line at least every 250 ms while it streams */
-  if (silent >= 1.5)
+  if (silent >= STALLED)
     g_ptr_array_add (parts, g_strdup_printf (_("No data from the board for %.0f s: the load "
                                                "shown is of the last second received."), silent));
   g_ptr_array_add (parts, NULL);
@@ -96,9 +99,7 @@ update_live_state (TksRecordPanel *self)
 
   gtk_label_set_text (self->state_label, text);
   gtk_widget_set_visible (GTK_WIDGET (self->state_label), *text != '\0');
-  gtk_widget_set_sensitive (GTK_WIDGET (self->load_table), silent < 1.5);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->load_table),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  tks_live_load_table_set_state (self->load_table, text, silent >= STALLED);
 }
 
 /* A second of the recording: its line and what its numbers are worth. */

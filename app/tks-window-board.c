@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The board: connecting as the board popover asks, the session's state under the title and
- * in the popover, fetching with progress, setting the trigger and run mode. */
+ * in the popover, fetching with progress, setting the trigger and run mode; once the link to
+ * the board is gone, Reconnect (win.reconnect, and a button in the message bar). */
 #include "config.h"
 
 #include <string.h>
@@ -10,6 +11,9 @@
 #include "tks-session.h"
 #include "tks-transport.h"
 #include "tks-window-private.h"
+
+/* The message bar's "Connected" message, which leaves with the connection */
+#define CONNECTED_KEY "connected"
 
 /* The board and its state: in the board popover, and under the title while there is a
  * session. */
@@ -21,16 +25,37 @@ show_board_text (TksWindow  *self,
   tks_header_bar_set_subtitle (self->header, self->session != NULL ? text : NULL);
 }
 
+/* The board can be connected to again: a session without its link, and no recording (which
+ * holds the board's shell while it runs). */
+static gboolean
+can_reconnect (TksWindow *self)
+{
+  return self->session != NULL && self->recording == NULL &&
+         tks_session_get_state (self->session) == TKS_SESSION_DISCONNECTED;
+}
+
+void
+_tks_window_board_update_reconnect (TksWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "reconnect");
+
+  if (action != NULL)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), can_reconnect (self));
+}
+
 static void
 session_state_changed_cb (TksWindow *self)
 {
   const char *description;
 
   _tks_window_update_actions (self);
+  _tks_window_board_update_reconnect (self);
   switch (tks_session_get_state (self->session))
     {
     case TKS_SESSION_DISCONNECTED:
       show_board_text (self, _("Not connected."));
+      /* "Connected" no longer holds */
+      tks_message_bar_hide_keyed (self->message_bar, CONNECTED_KEY);
       break;
 
     case TKS_SESSION_CONNECTING:
@@ -105,6 +130,17 @@ _tks_window_board_fetch (TksWindow *self)
                            g_object_ref (self));
 }
 
+void
+_tks_window_board_show_error (TksWindow  *self,
+                              const char *message)
+{
+  if (can_reconnect (self))
+    tks_message_bar_show_action (self->message_bar, GTK_MESSAGE_ERROR, message, _("Reconnect"),
+                                 "win.reconnect");
+  else
+    tks_window_show_error (self, message);
+}
+
 /* A request to the board failed: says so, unless it was cancelled (the user knows then). */
 static void show_failure (TksWindow    *self,
                           const GError *error,
@@ -125,7 +161,7 @@ show_failure (TksWindow    *self,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  tks_window_show_error (self, message);
+  _tks_window_board_show_error (self, message);
 }
 
 static void
@@ -160,7 +196,7 @@ connect_done_cb (GObject      *source,
                                                 description ? description : tks_session_get_address (TKS_SESSION (source)));
 
     _tks_window_normalise_spacing (message);
-    _tks_window_show_message (self, message);
+    tks_message_bar_show_keyed (self->message_bar, GTK_MESSAGE_INFO, message, CONNECTED_KEY);
   }
   _tks_window_update_actions (self);
   /* As soon as a board answers, show what it has logged (or record it, when asked: a board
@@ -311,7 +347,8 @@ fetch_done_cb (GObject      *source,
       else
         {
           g_autofree char *message = g_strdup_printf (_("Could not get new data: %s"), error->message);
-          tks_window_show_error (self, message);
+
+          _tks_window_board_show_error (self, message);
         }
       return;
     }
@@ -446,6 +483,32 @@ flow_control_changed_cb (TksWindow *self)
       if (g_strcmp0 (saved, flow) != 0)
         g_settings_set_string (settings, "flow-control", flow);
     }
+}
+
+static void
+reconnect_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  TksWindow *self = user_data;
+  g_autofree char *address = NULL;
+
+  if (!can_reconnect (self))
+    return;
+  address = g_strdup (tks_session_get_address (self->session));
+  if (address != NULL)
+    tks_window_connect (self, address);
+}
+
+void
+_tks_window_board_init (TksWindow *self)
+{
+  static const GActionEntry entries[] = {
+    { "reconnect", reconnect_action, NULL, NULL, NULL, { 0 } },
+  };
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  _tks_window_board_update_reconnect (self);
 }
 
 void

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The window's frame around the timeline: the empty state (Demo, Open, Connect) before any
- * capture and the TksHeaderBar opening with icons when the window opens narrow. */
+ * capture, the TksHeaderBar opening with icons when the window opens narrow, and the threads
+ * panel folding over the timeline in a narrow window. */
 #include "config.h"
 
 #include <adwaita.h>
@@ -51,6 +52,43 @@ realize_cb (TksWindow *self)
     tks_header_bar_fit_width (self->header, width);
 }
 
+/* Below this width the threads panel folds: it no longer fits beside the timeline (its
+ * 340 px and a timeline of 560 px) and opens over the timeline's left side when asked (the
+ * Threads button, F9). The window's width decides, not the panel's, which takes no room
+ * while it is closed. */
+#define FOLD_WIDTH 900
+
+/* The AdwFlap around the threads panel's revealer */
+static AdwFlap *
+threads_flap (TksWindow *self)
+{
+  return ADW_FLAP (gtk_widget_get_ancestor (GTK_WIDGET (self->threads_revealer), ADW_TYPE_FLAP));
+}
+
+static void
+window_width_cb (TksWindow *self)
+{
+  int width, height;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  if (width > 0)
+    adw_flap_set_fold_policy (threads_flap (self),
+                              width < FOLD_WIDTH ? ADW_FLAP_FOLD_POLICY_ALWAYS
+                                                 : ADW_FLAP_FOLD_POLICY_NEVER);
+}
+
+/* Folding closes the panel, so that a window made narrow keeps its timeline in view. */
+static void
+flap_folded_cb (TksWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "threads-panel");
+  g_autoptr(GVariant) state = action != NULL ? g_action_get_state (action) : NULL;
+
+  if (adw_flap_get_folded (threads_flap (self)) && state != NULL &&
+      g_variant_get_boolean (state))
+    g_action_change_state (action, g_variant_new_boolean (FALSE));
+}
+
 /* Construction */
 
 void
@@ -75,5 +113,9 @@ _tks_window_chrome_init (TksWindow *self)
   gtk_widget_set_visible (self->empty_demo_button, FALSE);
 #endif
   g_signal_connect (self, "realize", G_CALLBACK (realize_cb), NULL);
+  g_signal_connect_object (threads_flap (self), "notify::folded", G_CALLBACK (flap_folded_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect (self, "notify::default-width", G_CALLBACK (window_width_cb), NULL);
+  window_width_cb (self);
   _tks_window_update_empty (self);
 }

@@ -200,6 +200,14 @@ _tks_window_open_chooser (TksWindow *self,
   g_object_unref (native);
 }
 
+char *
+_tks_window_menu_label (const char *text)
+{
+  g_auto(GStrv) parts = g_strsplit (text, "_", -1);
+
+  return g_strjoinv ("__", parts);
+}
+
 void
 _tks_window_rebuild_recent (TksWindow *self)
 {
@@ -233,7 +241,8 @@ _tks_window_rebuild_recent (TksWindow *self)
   for (i = 0; i < mine->len && i < MAX_RECENT; i++)
     {
       GtkRecentInfo *info = g_ptr_array_index (mine, i);
-      g_autoptr(GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_autofree char *label = _tks_window_menu_label (gtk_recent_info_get_display_name (info));
+      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
 
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
       g_menu_append_item (tks_header_bar_get_recent_section (self->header), item);

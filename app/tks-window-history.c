@@ -46,11 +46,12 @@ _tks_window_rebuild_history (TksWindow *self)
       const char *path = g_ptr_array_index (files, i);
       g_autofree char *label = history_label (path);
       g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+      g_autofree char *escaped = _tks_window_menu_label (label);
       g_autoptr(GMenuItem) item = NULL;
 
       if (uri == NULL)
         continue;
-      item = g_menu_item_new (label, NULL);
+      item = g_menu_item_new (escaped, NULL);
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", uri);
       g_menu_append_item (tks_header_bar_get_history_section (self->header), item);
       n++;

@@ -126,6 +126,12 @@ void       _tks_window_update_actions      (TksWindow      *self);
 
 /* tks-window-board.c */
 void       _tks_window_board_class_init    (GtkWidgetClass *widget_class);
+/* win.reconnect: the last board again, once the link to it is gone. */
+void       _tks_window_board_init          (TksWindow      *self);
+void       _tks_window_board_update_reconnect (TksWindow   *self);
+/* A failure of the board or its link: with Reconnect when the link is gone with it. */
+void       _tks_window_board_show_error    (TksWindow      *self,
+                                            const char     *message);
 void       _tks_window_board_trigger       (TksWindow      *self);
 void       _tks_window_board_run           (TksWindow      *self);
 void       _tks_window_board_fetch         (TksWindow      *self);
@@ -176,6 +182,8 @@ void       _tks_window_add_filter          (GtkFileChooser *chooser,
 void       _tks_window_open_chooser        (TksWindow      *self,
                                             GFile          *start_folder);
 void       _tks_window_rebuild_recent      (TksWindow      *self);
+/* A file's name as a menu's label: a menu reads "_" as a mnemonic, so each is doubled. */
+char      *_tks_window_menu_label          (const char     *text);
 void       _tks_window_save                (TksWindow      *self);
 void       _tks_window_save_as             (TksWindow      *self);
 
@@ -188,7 +196,7 @@ void       _tks_window_clear_error         (TksWindow      *self);
  * it: how a board's reply is shown. */
 char      *_tks_window_normalise_spacing   (char           *text);
 
-/* tks-window-chrome.c */
+/* tks-window-chrome.c (the empty state, a narrow window) */
 void       _tks_window_chrome_class_init   (GtkWidgetClass *widget_class);
 void       _tks_window_chrome_init         (TksWindow      *self);
 /* The empty state when there is no capture, the timeline otherwise. */

@@ -169,6 +169,8 @@ set_record_state (TksWindow *self,
   if (action != NULL)
     g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (recording));
   gtk_revealer_set_reveal_child (self->record_revealer, recording);
+  tks_header_bar_set_recording (self->header, recording);
+  _tks_window_board_update_reconnect (self);
   if (recording)
     {
       g_autofree char *text = g_strdup_printf (_("Recording from %s"),
@@ -237,7 +239,7 @@ final_load_done_cb (GObject      *source,
       tks_window_show_error (load->self, message);
     }
   else if (load->failed)
-    tks_window_show_error (load->self, load->message);
+    _tks_window_board_show_error (load->self, load->message);
   else
     _tks_window_show_message (load->self, load->message);
   g_object_unref (load->self);
@@ -337,7 +339,7 @@ _tks_window_record_explain (TksWindow *self)
     return;
   button = tks_header_bar_get_record_button (self->header);
   if (self->recording != NULL)
-    text = _("Stop recording");
+    text = _("Stop Recording");
   else if (self->session == NULL || tks_session_get_state (self->session) == TKS_SESSION_DISCONNECTED)
     text = _("Record continuously: connect to a board first");
   else if (commands != NULL && !g_strv_contains (commands, "threads_record"))

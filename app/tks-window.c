@@ -522,6 +522,7 @@ tks_window_init (TksWindow *self)
   _tks_window_dnd_init (self);
   _tks_window_messages_init (self);
   _tks_window_chrome_init (self);
+  _tks_window_board_init (self);
 
   _tks_window_update_status (self);
   _tks_window_update_actions (self);

@@ -5,7 +5,10 @@
 # choosing a listed port fills the port entry; a pty served by tickscope-simboard is typed in,
 # RTS/CTS flow control chosen, Connect shows the board's lanes, and the pty is really set to
 # RTS/CTS. The flow-control choice is kept in GSettings (a keyfile here, so that it outlives
-# the process) and shown again when the viewer starts anew.
+# the process) and shown again when the viewer starts anew. Then a board over TCP that goes
+# away mid-session: the next request fails with a Reconnect button in the message bar, the
+# "Connected" message gone; the board back, Reconnect reaches it again; Disconnect takes the
+# "Connected" message away too.
 # Usage (through run-gui-tests.sh): test-connect.py TICKSCOPE DATA_DIR
 # with TKS_SIMBOARD naming tickscope-simboard.
 import os
@@ -17,8 +20,9 @@ import time
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import (WORK, check, click, finish, get_app, labels, lane_names,  # noqa: E402
-                    main_window, press, screenshot, sensitive_button, start, stop, wait_for)
+from tksgui import (WORK, check, click, count_colours, finish, free_port, get_app, labels, lane_names,  # noqa: E402
+                    listening, main_window, press, screenshot, sensitive_button, start, stop,
+                    wait_for)
 
 TICKSCOPE = sys.argv[1]
 SIMBOARD = os.environ.get("TKS_SIMBOARD")
@@ -247,6 +251,100 @@ def second_run(board_path):
     return log
 
 
+def shown_labels(app, prefix):
+    """The labels of the main window in view whose text starts with @prefix."""
+    out = []
+    for n in walk(main_window(app), lambda n: n.getRoleName() == "label"
+                  and (n.name or "").startswith(prefix), []):
+        try:
+            e = n.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+            if e.width > 0 and e.height > 0 and n.getState().contains(pyatspi.STATE_VISIBLE):
+                out.append(n.name)
+        except Exception:
+            pass
+    return out
+
+
+def info_bar_pixels(name):
+    """The pixels of an information message's blue (data/style.css) where the message bar sits,
+    under the header bar, in a screenshot."""
+    return count_colours(screenshot(name), {"blue": (0xDB, 0xE7, 0xF7)}, (0, 40, 1100, 60))["blue"]
+
+
+def reconnect_button(app):
+    found = walk(main_window(app), lambda n: n.getRoleName() == "push button" and n.name == "Reconnect"
+                 and n.getState().contains(pyatspi.STATE_VISIBLE), [])
+    return found[0] if found else None
+
+
+def tcp_board(port):
+    board = subprocess.Popen([SIMBOARD, "--tcp", str(port), "--speed", "4", "--no-events"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return board if listening(port) else None
+
+
+def board_gone(port):
+    """The board over TCP killed while the viewer is connected to it."""
+    board = tcp_board(port)
+    if not check(board is not None, "a board listens on TCP"):
+        return None
+    proc, log = start(TICKSCOPE, "tcp:127.0.0.1:%d" % port, log_name="connect-gone.log")
+    try:
+        app = wait_for(get_app, TIMEOUT)
+        fetch = sensitive_button(app, "Get new data", TIMEOUT) if app else None
+        if not check(fetch is not None, "the viewer connects to the board over TCP"):
+            return log
+        check(wait_for(lambda: shown_labels(app, "Connected: "), 10), "it says Connected")
+        check(reconnect_button(app) is None, "no Reconnect while connected")
+
+        # Disconnect: the Connected message (the blue bar) leaves with the connection
+        before = wait_for(lambda: info_bar_pixels("connect-connected.png") > 5000, 10)
+        check(before, "Connected is shown in the message bar", shown_labels(app, "Connected: "))
+        open_popover(app)
+        # (GTK 4.8 names a button with a mnemonic "_Disconnect Disconnect")
+        disconnect = walk(app, lambda n: n.getRoleName() == "push button"
+                          and (n.name or "").endswith("Disconnect"), [])
+        if check(disconnect, "the board popover has Disconnect"):
+            click(disconnect[0])
+            gone = wait_for(lambda: info_bar_pixels("connect-disconnected.png") < 100, 10)
+            check(gone, "after Disconnect the Connected message has left")
+            connect = walk(popover(app), lambda n: n.getRoleName() == "push button"
+                           and (n.name or "").endswith("Connect") and not (n.name or "").endswith("Disconnect"), [])
+            if connect:
+                click(connect[0])
+        close_popover(app)
+        fetch = sensitive_button(app, "Get new data", TIMEOUT)
+        if not check(fetch is not None, "Connect reaches the board again"):
+            return log
+        board.kill()
+        board.wait()
+        click(fetch)
+        button = wait_for(lambda: reconnect_button(app), TIMEOUT)
+        failure = shown_labels(app, "Could not get new data")
+        check(button is not None and failure, "the board gone, the next request fails with a Reconnect "
+              "button", failure)
+        check(not shown_labels(app, "Connected: "), "the Connected message has left",
+              shown_labels(app, "Connected: "))
+        screenshot("connect-reconnect.png")
+        board = tcp_board(port)
+        check(board is not None, "the board is back on the same port")
+        if button is not None:
+            click(button)
+        again = wait_for(lambda: reconnect_button(app) is None and sensitive_button(app, "Get new data", 1),
+                         TIMEOUT)
+        check(again, "Reconnect reaches the board again", "; ".join(labels(main_window(app))))
+        check(reconnect_button(app) is None, "and the Reconnect button has left")
+        lanes = wait_for(lambda: lane_names(app) if {"main", "idle"} <= set(lane_names(app)) else None, TIMEOUT)
+        check(lanes, "the board's threads are shown again", lane_names(app))
+
+    finally:
+        stop(proc)
+        if board is not None:
+            board.kill()
+            board.wait()
+    return log
+
+
 def main():
     if not SIMBOARD:
         print("1..0 # SKIP TKS_SIMBOARD is not set")
@@ -257,6 +355,7 @@ def main():
         check(path.startswith("/dev/"), "tickscope-simboard serves a pty", path)
         log = first_run(path)
         log = second_run(path)
+        log = board_gone(free_port()) or log
     finally:
         board.kill()
         board.wait()

@@ -3,10 +3,12 @@
 # Recording in the real window, through AT-SPI in Xvfb, on the built-in simulated board
 # (tickscope --demo): Record streams the board's log into a file of the history folder; while
 # it runs the "Live load" table lists the threads with their CPU share of the last second
-# (together about 100 %: one thread always runs), switches per second and longest run, and the
+# (together about 100 %: one thread always runs), switches per second and longest run (a
+# GtkColumnView: a table of named rows and cells for screen readers), and the
 # timeline rolls with the newest data; the same button stops; the recording then opens as a
 # capture whose record count is what `tickscope-cli info` reads in the file, the message says
-# nothing was dropped, and the board can be used again (Get new data). Then a board over TCP
+# nothing was dropped, and the board can be used again (Get new data). While recording the
+# Record button is a red "Stop Recording" button. Then a board over TCP
 # (tickscope-simboard) killed in the middle of a recording: the recording ends with a message
 # and the file, complete up to then, opens as a capture. Then a recording whose live view keeps only
 # a few seconds (TICKSCOPE_LIVE_BYTES): the "Recording position" scale brings back its first
@@ -40,30 +42,63 @@ def record_button(app):
                 and n.getRoleName() in ("push button", "toggle button"))
 
 
+def stop_button(app):
+    """Record while recording: a red Stop button named "Stop Recording"."""
+    return find(main_window(app), lambda n: n.name == "Stop Recording"
+                and n.getRoleName() in ("push button", "toggle button"))
+
+
+def red_pixels(app, node, name):
+    """The pixels of @node's box, in a screenshot, of the red of a destructive button."""
+    e = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    path = screenshot(name)
+    return count_colours(path, {"red": lambda r, g, b: r > 150 and g < 90 and b < 90},
+                         (e.x, e.y, e.width, e.height))["red"]
+
+
+def recording_header(app):
+    """While recording, Record is a red Stop button, named and described "Stop Recording";
+    no button is named Record then."""
+    stop_ = wait_for(lambda: stop_button(app), 20)
+    if not check(stop_ is not None and record_button(app) is None,
+                 "while recording, Record is the Stop Recording button"):
+        return
+    check(stop_.description == "Stop Recording", "its tooltip and description say so", stop_.description)
+    red = red_pixels(app, stop_, "recording-header.png")
+    e = stop_.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    check(red > e.width * e.height // 2, "and it is red (%d of %d pixels)" % (red, e.width * e.height))
+
+
 def live_load_table(app):
-    return find(main_window(app), lambda n: n.name == "Live load" and n.getRoleName() == "table")
+    return find(main_window(app), lambda n: n.name == "Live load" and n.getRoleName() in ("table", "tree table"))
+
+
+HEADINGS = ["Thread", "CPU %", "Switches/s", "Longest run"]
 
 
 def live_load(app):
-    """The rows of the Live load table, a table for assistive technologies: its first row
-    the column headers, then a row per thread named by what its cells say.
-    [(thread, cpu, switches per second, longest run)]; [] while it is not such a table."""
+    """The rows of the Live load table, a table for assistive technologies (a GtkColumnView):
+    its heading row of column titles, then a row per thread named by what its cells say, each
+    cell named by its text. [(thread, cpu, switches per second, longest run)]; [] while it is
+    not such a table. Blank rows (the second's threads were fewer) are left out."""
     table = live_load_table(app)
     if table is None:
         return []
     try:
-        rows = [r for r in table if r.getRoleName() == "table row"]
+        children = list(table)
+        heading = [c for c in children if c.getRoleName() == "table row"]
+        titles = [n.name for n in find_all(heading[0], lambda n: n.getRoleName() == "label")] if heading else []
+        rows = [r for c in children if c.getRoleName() == "list" for r in c if r.getRoleName() == "table row"]
+        rows = [r for r in rows if r.name]
         cells = [[c.name or "" for c in r] for r in rows]
         roles = [[c.getRoleName() for c in r] for r in rows]
         names = [r.name or "" for r in rows]
     except Exception:
         return []
-    # GTK 4.8 exports column headers as fillers; later versions as column headers
-    if not rows or cells[0] != ["Thread", "CPU %", "Switches/s", "Longest run"] \
-            or not set(roles[0]) <= {"column header", "filler"}:
+    if titles != HEADINGS:
         return []
     out = []
-    for name, row, role in zip(names[1:], cells[1:], roles[1:]):
+    for name, row, role in zip(names, cells, roles):
         # each row reads as "thread, CPU %, switches/s, longest run"
         if len(row) != 4 or set(role) != {"table cell"} or \
                 name != "%s, %s %% CPU, %s switches/s, longest run %s" % tuple(row):
@@ -189,6 +224,7 @@ def main():
     click(button)
     line = wait_for(lambda: recording_line(app), 5)
     check(line is not None, "Record starts a recording into a file", line)
+    recording_header(app)
     rows = wait_for(lambda: live_load(app) if len(live_load(app)) >= 5 else None, 10) or []
     names = [r[0] for r in rows]
     total = sum(r[1] for r in rows)
@@ -215,8 +251,9 @@ def main():
     area_follows(app, "Timeline", "timeline", "the timeline")
     area_follows(app, "Overview of the whole capture", "overview", "the overview under the timeline")
 
-    click(record_button(app))
+    click(stop_button(app))
     title = wait_for(lambda: main_window(app).name if "record-" in (main_window(app).name or "") else None, 15)
+    check(record_button(app) is not None and stop_button(app) is None, "stopped, the button is Record again")
     check(title is not None and recording_line(app) is None or recording_line(app) == "",
           "Record again stops, and the recording opens as a capture", title)
     files = glob.glob(os.path.join(HISTORY, "record-*.txt"))
@@ -375,7 +412,7 @@ def kept_while_rolling():
     check(back is not None and view_range(app) == back, "a view scrolled back in the live stretch stays "
           "on its time while the recording goes on", (back, view_range(app)))
     # stopped, the whole recording opens as a capture: the view, the run and the cursors stay
-    click(record_button(app))
+    click(stop_button(app))
     title = wait_for(lambda: main_window(app).name if "record-" in (main_window(app).name or "") else None, 15)
     time.sleep(1)
     after = panel_fields(app) or {}
@@ -465,7 +502,7 @@ def recorded_events():
     check(lanes and "CPU sleep" in lanes, "while recording, the live view has the interrupts' and "
           "the CPU's sleep lanes", lanes)
     screenshot("recording-events.png")
-    click(record_button(app))
+    click(stop_button(app))
     wait_for(lambda: "record-" in (main_window(app).name or ""), 15)
     files = sorted(set(glob.glob(os.path.join(HISTORY, "record-*.txt"))) - before)
     info = subprocess.run([CLI, "info", files[-1]], capture_output=True, text=True).stdout if files else ""
