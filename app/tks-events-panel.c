@@ -56,21 +56,24 @@ typedef enum
   COLUMN_DURATION,
 } Column;
 
+/* A cell is a GtkInscription: its size does not follow its text, so a row bound anew (a
+ * jump rebinds every row the list keeps) is drawn again without measuring its cells again;
+ * the list keeps many more rows than it shows. */
 static void
 setup_cb (GtkSignalListItemFactory *factory,
           GtkListItem              *item,
           gpointer                  user_data)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *cell = gtk_inscription_new (NULL);
   Column column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "column"));
 
-  gtk_label_set_xalign (GTK_LABEL (label), column == COLUMN_TIME || column == COLUMN_DURATION
-                                           ? 1.0 : 0.0);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), column == COLUMN_TIME || column == COLUMN_DURATION
+                                                      ? 1.0 : 0.0);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), column == COLUMN_DETAIL ? 30 : 12);
   if (column == COLUMN_TIME || column == COLUMN_DURATION)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (item, label);
+    gtk_widget_add_css_class (cell, "numeric");
+  gtk_list_item_set_child (item, cell);
 }
 
 static void
@@ -80,7 +83,7 @@ bind_cb (GtkSignalListItemFactory *factory,
 {
   TksEventsPanel *self = user_data;
   TksEventRow *row = gtk_list_item_get_item (item);
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
+  GtkInscription *cell = GTK_INSCRIPTION (gtk_list_item_get_child (item));
   Column column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "column"));
   g_autofree char *text = NULL;
 
@@ -107,7 +110,7 @@ bind_cb (GtkSignalListItemFactory *factory,
       break;
     }
   /* (an empty cell would be read out by its class's name) */
-  gtk_label_set_text (label, text != NULL ? text : "—");
+  gtk_inscription_set_text (cell, text != NULL ? text : "—");
 }
 
 static void

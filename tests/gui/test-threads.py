@@ -18,8 +18,9 @@ import time
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tksgui import (PLUS, SHIFT_KEYCODE, check, click, find, find_all, finish, get_app, label_text,  # noqa: E402
-                    main_window, press, role_name, screenshot, start, stop, type_text, wait_for)
+from tksgui import (PATIENCE, PLUS, SHIFT_KEYCODE, check, click, find, find_all, finish,  # noqa: E402
+                    get_app, label_text, main_window, press, role_name, screenshot, start, stop,
+                    type_text, wait_for, wait_until)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 CLI = os.path.join(os.path.dirname(TICKSCOPE), "cli", "tickscope-cli")
@@ -27,7 +28,6 @@ CAPTURE = os.path.join(DATA, "board-trigger-exits.raw.txt")
 EXITED = "Exited dynamic thread"
 CTRL_KEYCODE, F_KEYCODE, M_KEYCODE = 37, 41, 58   # Control_L, f and m in the X server's default keymap
 ESCAPE = 0xFF1B
-SETTLE = 0.6                       # the panel follows the visible range after 120 ms
 
 
 def cli(*args):
@@ -128,6 +128,20 @@ def view_range(app):
     return (m.group(1), m.group(2)) if m else None
 
 
+def settled_range(app, timeout=PATIENCE):
+    """The visible range once two readings a second apart agree (keys given in a row are
+    handled one by one, each moving the range)."""
+    last = view_range(app)
+    end = time.time() + timeout
+    while time.time() < end:
+        time.sleep(1.0)
+        now = view_range(app)
+        if now == last:
+            break
+        last = now
+    return last
+
+
 def press_on(node):
     """A click in the middle of @node, as the mouse gives it (check boxes have no action)."""
     ext = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
@@ -147,14 +161,12 @@ def choose_sort(app, label, current):
     check(toggle is not None and toggle.name == "Sort threads by",
           "the sort dropdown's button has the dropdown's name", toggle.name if toggle else None)
     click(toggle)
-    time.sleep(0.5)
+    time.sleep(0.5)     # the popover maps; what follows waits for the choice itself
     steps = SORTS.index(label) - SORTS.index(current)
     for _ in range(abs(steps)):
         press(DOWN if steps > 0 else UP)
     press(RETURN)
-    time.sleep(SETTLE)
-    shown = find(toggle, lambda n: n.getRoleName() == "label" and n.name in SORTS)
-    return shown is not None and shown.name == label
+    return wait_until(lambda: find(toggle, lambda n: n.getRoleName() == "label" and n.name == label))
 
 
 def main():
@@ -162,17 +174,17 @@ def main():
     groups = collections.Counter(p for p, name in lane_list if name == EXITED)
     singles = [(p, name) for p, name in lane_list if name != EXITED]
     proc, log = start(TICKSCOPE, CAPTURE)
-    app = wait_for(get_app)
-    if not check(app is not None and wait_for(lambda: len(lanes(app)) > 0), "the capture is shown"):
+    app = wait_for(get_app, PATIENCE)
+    if not check(app is not None and wait_until(lambda: len(lanes(app)) > 0), "the capture is shown"):
         return finish(log)
 
     button = wait_for(lambda: find(main_window(app), lambda n: n.getRoleName() in ("push button", "toggle button")
-                                   and n.name == "Threads"))
+                                   and n.name == "Threads"), PATIENCE)
     check(button is not None, "the header bar has a Threads button")
     check(not panel_open(app), "the panel starts closed")
     click(button)
-    check(wait_for(lambda: panel_open(app)), "the Threads button opens the panel")
-    wait_for(lambda: rows(app))
+    check(wait_until(lambda: panel_open(app)), "the Threads button opens the panel")
+    wait_until(lambda: len(rows(app)) == len(lanes(app)) > 0)
 
     # grouping: one lane per name and priority of exited threads
     want_groups = sorted("%s ×%d" % (EXITED, n) for n in groups.values())
@@ -186,6 +198,7 @@ def main():
 
     # CPU shares: the visible range is the whole capture, as the command line's statistics
     shares = stats_shares()
+    wait_until(lambda: not compare_shares(app, shares))
     bad = compare_shares(app, shares)
     check(not bad and len(shares) > 5, "each row's CPU share is the statistics' share of the range "
           "(a group's: the sum of its members')", bad)
@@ -199,31 +212,33 @@ def main():
     time.sleep(0.3)
     for _ in range(6):
         press(PLUS)
-    after = wait_for(lambda: view_range(app) if view_range(app) != before else None, 5)
-    time.sleep(SETTLE)
+    # six steps: the range is the last one once it holds still for the panel's follow-up
+    after = wait_for(lambda: view_range(app) if view_range(app) != before else None, PATIENCE)
     if check(after is not None, "a zoom changes the visible range", (before, after)):
+        after = settled_range(app)
         zoomed = stats_shares("--from", after[0], "--to", after[1])
+        wait_until(lambda: not compare_shares(app, zoomed))
         bad = compare_shares(app, zoomed)
         moved = sum(abs(sum(zoomed[k]) - sum(shares[k])) > 0.1 for k in zoomed)
         check(not bad and moved > 0, "after a zoom, the shares are the statistics' of the new range "
               "(%d of them changed)" % moved, bad)
     press(ord("f"))   # zoom to fit again
-    time.sleep(SETTLE)
+    wait_until(lambda: view_range(app) != after, 10)
 
     # hide and show a lane
     press_on(control(app, "check box", "Show filter"))
-    check(wait_for(lambda: "filter" not in lanes(app), 5), "unchecking Show filter hides its lane", lanes(app))
+    check(wait_until(lambda: "filter" not in lanes(app)), "unchecking Show filter hides its lane", lanes(app))
     check(any(r.startswith("filter,") and r.endswith("hidden") for r in rows(app)), "the row says hidden")
     press_on(control(app, "check box", "Show filter"))
-    check(wait_for(lambda: "filter" in lanes(app), 5) and lanes(app) == shown,
+    check(wait_until(lambda: "filter" in lanes(app) and lanes(app) == shown) and lanes(app) == shown,
           "checking it again puts the lane back in its place", lanes(app))
 
     # pin the lowest lane to the top
     click(control(app, "toggle button", "Pin idle"))
-    check(wait_for(lambda: lanes(app)[:1] == ["idle"], 5), "Pin idle puts its lane first", lanes(app)[:3])
+    check(wait_until(lambda: lanes(app)[:1] == ["idle"]), "Pin idle puts its lane first", lanes(app)[:3])
     check(rows(app)[0].startswith("idle,"), "and its row first in the panel", rows(app)[:2])
     click(control(app, "toggle button", "Pin idle"))
-    check(wait_for(lambda: lanes(app) == shown, 5), "unpinned, it goes back", lanes(app))
+    check(wait_until(lambda: lanes(app) == shown), "unpinned, it goes back", lanes(app))
 
     # expand the group at the lowest priority into its members
     prio = min(groups)
@@ -235,13 +250,13 @@ def main():
           and ("Expand %s, priority %d" % (label, prio)) in expanders,
           "each group's Expand is named with its priority: groups of one name differ", expanders)
     click(control(app, "toggle button", "Expand %s, priority %d" % (label, prio)))
-    members = wait_for(lambda: [s for s in lanes(app) if s.startswith("#")], 5) or []
+    members = wait_for(lambda: [s for s in lanes(app) if s.startswith("#")], PATIENCE) or []
     check(len(members) == groups[prio] and all(re.match(r"#\d+, exited (at -?[\d.]+ ms|before the log)", s)
                                               for s in members),
           "Expand shows the %d members, numbered, with their exits" % groups[prio], members)
     screenshot("threads-expanded.png")
     click(control(app, "toggle button", "Expand %s, priority %d" % (label, prio)))
-    check(wait_for(lambda: lanes(app) == shown, 5) and lowest, "collapsed again, one lane", lanes(app))
+    check(wait_until(lambda: lanes(app) == shown) and lowest, "collapsed again, one lane", lanes(app))
 
     # sort by name, then by load; then back to priority
     if check(choose_sort(app, "Name", "Priority"), "the sort choice offers Name"):
@@ -253,7 +268,7 @@ def main():
               and lanes(app)[:2] != shown[:2],
               "sorted by load, the busiest lanes come first", list(zip(lanes(app), loads)))
     choose_sort(app, "Priority", "Load")
-    check(wait_for(lambda: lanes(app) == shown, 5), "sorted by priority again, the first order", lanes(app))
+    check(wait_until(lambda: lanes(app) == shown), "sorted by priority again, the first order", lanes(app))
 
     # Ctrl+Shift+F: the search entry; its text filters the panel only
     pyatspi.Registry.generateKeyboardEvent(CTRL_KEYCODE, None, pyatspi.KEY_PRESS)
@@ -262,15 +277,15 @@ def main():
     pyatspi.Registry.generateKeyboardEvent(SHIFT_KEYCODE, None, pyatspi.KEY_RELEASE)
     pyatspi.Registry.generateKeyboardEvent(CTRL_KEYCODE, None, pyatspi.KEY_RELEASE)
     entry = control(app, "entry", "Search threads")
-    check(wait_for(lambda: entry.getState().contains(pyatspi.STATE_FOCUSED), 5),
+    check(wait_until(lambda: entry.getState().contains(pyatspi.STATE_FOCUSED)),
           "Ctrl+Shift+F focuses Search threads")
     type_text("sens")
-    check(wait_for(lambda: len(rows(app)) == 1 and rows(app)[0].startswith("sensor,"), 5),
+    check(wait_until(lambda: len(rows(app)) == 1 and rows(app)[0].startswith("sensor,")),
           "typing 'sens' leaves the sensor row alone in the panel", rows(app))
     check(lanes(app) == shown, "the search leaves the timeline's lanes as they were", lanes(app))
     screenshot("threads-search.png")
     press(ESCAPE)
-    check(wait_for(lambda: len(rows(app)) == len(shown), 5), "Escape clears the search", rows(app))
+    check(wait_until(lambda: len(rows(app)) == len(shown)), "Escape clears the search", rows(app))
 
     # with the cursors A and B set (Shift+click twice), the shares are of A–B
     ext = timeline(app).queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
@@ -281,16 +296,17 @@ def main():
         time.sleep(0.2)
         pyatspi.Registry.generateKeyboardEvent(1, None, pyatspi.KEY_UNLOCKMODIFIERS)
         time.sleep(0.2)
-    caption = wait_for(lambda: label_text(app, lambda s: s.startswith("CPU share between the cursors")), 5)
+    caption = wait_for(lambda: label_text(app, lambda s: s.startswith("CPU share between the cursors")), PATIENCE)
     check(caption is not None, "with A and B set, the panel says its shares are of A–B")
     # Ctrl+M zooms to A–B: the view's range is then A–B, to the thousandth of a tick
     pyatspi.Registry.generateKeyboardEvent(CTRL_KEYCODE, None, pyatspi.KEY_PRESS)
     pyatspi.Registry.generateKeyboardEvent(M_KEYCODE, None, pyatspi.KEY_PRESSRELEASE)
     pyatspi.Registry.generateKeyboardEvent(CTRL_KEYCODE, None, pyatspi.KEY_RELEASE)
-    time.sleep(SETTLE)
-    ab = view_range(app)
+    ab = wait_for(lambda: view_range(app) if view_range(app) != before else None, PATIENCE)
     if check(ab is not None, "Ctrl+M zooms to A–B", ab):
+        ab = settled_range(app)
         ranged = stats_shares("--from", ab[0], "--to", ab[1])
+        wait_until(lambda: not compare_shares(app, ranged))
         bad = compare_shares(app, ranged)
         moved = sum(abs(sum(ranged[k]) - sum(shares[k])) > 0.1 for k in ranged)
         check(not bad and moved > 0, "the shares are tickscope-cli stats --from A --to B's "
@@ -298,7 +314,7 @@ def main():
 
     # the panel closes with its button
     click(button)
-    check(wait_for(lambda: not panel_open(app), 5), "the Threads button closes the panel")
+    check(wait_until(lambda: not panel_open(app)), "the Threads button closes the panel")
     stop(proc)
     return finish(log)
 

@@ -42,6 +42,16 @@ def wait_for(fn, timeout=15.0, step=0.1):
         time.sleep(step)
 
 
+# How long a condition may take to show on a busy machine (four builds beside the test, or a
+# sanitized viewer): waits end as soon as the condition holds, so only a failure waits this long.
+PATIENCE = 60.0
+
+
+def wait_until(pred, timeout=PATIENCE, step=0.1):
+    """Whether pred() holds (an exception counts as not yet) within @timeout seconds."""
+    return bool(wait_for(pred, timeout, step))
+
+
 def find(node, pred, depth=0):
     if node is None or depth > 40:
         return None
