@@ -10,6 +10,7 @@
 
 #include "tks-stats-columns.h"
 #include "tks-stats-row.h"
+#include "tks-time-format.h"
 
 /* What a column of a table of TksStatsLine shows. */
 typedef struct
@@ -423,4 +424,27 @@ tks_stats_add_event_columns (GtkColumnView *latency_view,
                               G_N_ELEMENTS (marker_kinds));
   tks_stats_add_line_columns (cpu_view, cpu, cpu_titles, cpu_kinds,
                               G_N_ELEMENTS (cpu_kinds));
+}
+
+char *
+tks_stats_summary_text (TksCapture           *capture,
+                        const TksStatsTotals *totals,
+                        double                tick_hz)
+{
+  /* times as the ruler counts them by default (from the trigger, else the capture's start),
+   * then the ticks exactly, for tickscope-cli stats --from --to */
+  double origin = tks_capture_get_start (capture);
+  g_autofree char *a = NULL, *b = NULL, *ta = NULL, *tb = NULL, *length = NULL;
+
+  tks_capture_get_trigger (capture, &origin);
+  a = tks_time_format_us ((totals->from - origin) * 1e6 / tick_hz);
+  b = tks_time_format_us ((totals->to - origin) * 1e6 / tick_hz);
+  ta = tks_time_format_position (totals->from);
+  tb = tks_time_format_position (totals->to);
+  length = tks_time_format_us (totals->duration * 1e6 / tick_hz);
+  /* Translators: the range the statistics cover (time first, then its ticks), its length,
+   * then what it holds: the share of the range the log's runs of threads cover */
+  return g_strdup_printf (_("From %s to %s (ticks %s to %s), %s: %u activations, "
+                            "%.1f %% covered by runs in the log"),
+                          a, b, ta, tb, length, totals->activations, totals->covered_share);
 }

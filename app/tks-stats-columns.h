@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tks-stats.h"
 #include "tks-stats-row.h"
 
 G_BEGIN_DECLS
@@ -37,6 +38,11 @@ void       tks_stats_append_column    (GtkColumnView      *view,
                                        gboolean            expand);
 void       tks_stats_set_rows         (GtkColumnView      *view,
                                        GListStore         *store);
+/* The statistics window's summary of @totals: the range (in time from the trigger, else the
+ * capture's start, then in ticks), its length, its activations and the share runs cover. */
+char      *tks_stats_summary_text     (TksCapture           *capture,
+                                       const TksStatsTotals *totals,
+                                       double                tick_hz);
 /* The text of a cell of the per-thread table (@prop: its column's property); @csv: a figure
  * without its unit, none empty. */
 char      *tks_stats_row_cell_text    (TksStatsRow        *row,

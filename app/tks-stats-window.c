@@ -12,7 +12,6 @@
 #include "tks-stats-instances.h"
 #include "tks-stats-window.h"
 #include "tks-stats-row.h"
-#include "tks-time-format.h"
 
 struct _TksStatsWindow
 {
@@ -339,24 +338,7 @@ refresh (TksStatsWindow *self)
   if (events != NULL)
     refresh_events (self, events, totals.from, totals.to);
 
-  {
-    /* times as the ruler counts them by default (from the trigger, else the capture's start),
-     * then the ticks exactly, for tickscope-cli stats --from --to */
-    double hz = effective_tick_hz (self), origin = tks_capture_get_start (self->capture);
-    g_autofree char *a = NULL, *b = NULL, *ta = NULL, *tb = NULL, *length = NULL;
-
-    tks_capture_get_trigger (self->capture, &origin);
-    a = tks_time_format_us ((totals.from - origin) * 1e6 / hz);
-    b = tks_time_format_us ((totals.to - origin) * 1e6 / hz);
-    ta = tks_time_format_position (totals.from);
-    tb = tks_time_format_position (totals.to);
-    length = tks_time_format_us (totals.duration * 1e6 / hz);
-    /* Translators: the range the statistics cover (time first, then its ticks), its length,
-     * then what it holds: the share of the range the log's runs of threads cover */
-    text = g_strdup_printf (_("From %s to %s (ticks %s to %s), %s: %u activations, "
-                              "%.1f %% covered by runs in the log"),
-                            a, b, ta, tb, length, totals.activations, totals.covered_share);
-  }
+  text = tks_stats_summary_text (self->capture, &totals, effective_tick_hz (self));
   gtk_label_set_text (self->summary, text);
 }
 
