@@ -35,6 +35,7 @@ static const char tu_z_alphabet[] =
 #define TU_P_BIG   34U
 #define TU_P_CNT   42U
 #define TU_P_CNT_N 11U
+#define TU_P_GRAIN 136U
 #define TU_Z_NONE  0xFFU
 
 #define TU_RC_TOP (1UL << 24)
@@ -177,6 +178,9 @@ static void tu_zstate_reset(tu_zstate_t *z) {
   z->prev = 0;
   z->anchor = z->counter;
   memset(z->orders, TU_Z_UNSEEN, sizeof z->orders);
+  /* the grain: the counter's steps of the line before were all its multiples */
+  z->grain = z->seen >= 2U && z->seen <= 0xFFFFU ? z->seen : 1U;
+  z->seen = 0;
 #endif
 }
 
@@ -218,6 +222,16 @@ static uint32_t tu_mtf_use(tu_zstate_t *z, uint32_t number) {
 }
 
 #if TU_CYCLES
+static uint32_t tu_gcd(uint32_t a, uint32_t b) {
+  while (b != 0U) {
+    uint32_t t = a % b;
+
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
 /* The counter: the first entry of a tick is coded as its place after the tick's start (where
  * the counter stood then, as the ticks predict it from the anchor: the counter and the tick
  * run from the same clock on most boards), an entry of the same tick as the counter's step
@@ -228,6 +242,7 @@ static void tu_z_stamp(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32
                        int is_switch) {
   uint32_t kind = e->kind == 0U ? (is_switch != 0 ? 0U : 1U) : e->kind + 1U;
   uint32_t pair, off, k, top;
+  int32_t v;
   uint16_t *p = &z->probs[TU_P_CNT + (dt == 0U ? 0U : TU_P_CNT_N)];
   int learnt = 0;
 
@@ -235,17 +250,25 @@ static void tu_z_stamp(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32
     kind = TU_Z_CLASSES - 1U; /* (no other kind is logged) */
   pair = z->prev * TU_Z_CLASSES + kind;
   if (dt != 0U) {
-    int32_t place;
-
     z->anchor += dt * TU_Z_CYCLES_PER_TICK;
-    place = (int32_t)(e->stamp - z->anchor);
-    off = tu_zigzag(place);
-    if (place < 0)
+    v = (int32_t)(e->stamp - z->anchor);
+    if (v < 0)
       z->anchor = e->stamp;
   } else {
-    off = tu_zigzag((int32_t)(e->stamp - z->counter));
+    v = (int32_t)(e->stamp - z->counter);
     learnt = z->orders[pair] != TU_Z_UNSEEN;
   }
+  if (e->stamp >= z->counter)
+    z->seen = tu_gcd(z->seen, v < 0 ? (uint32_t)-(v + 1) + 1U : (uint32_t)v);
+  if (z->grain > 1U) {
+    /* whether the step is a whole number of grains (then coded as that number) */
+    uint32_t whole = v % (int32_t)z->grain == 0 ? 0U : 1U;
+
+    tu_rc_bit(b, &z->probs[TU_P_GRAIN], whole);
+    if (whole == 0U)
+      v /= (int32_t)z->grain;
+  }
+  off = tu_zigzag(v);
   if (learnt != 0)
     tu_z_eg(b, p, TU_P_CNT_N, off, z->orders[pair]);
   else {
@@ -456,6 +479,7 @@ static void tu_zlog_start(tu_zlog_t *l) {
   if (z->stamps != 0U) {
     tu_rc_direct(&l->b, z->counter, 32);
     tu_rc_direct(&l->b, tu_z_order(z->mean), 5);
+    tu_z_eg(&l->b, NULL, 0, z->grain - 1U, 0);
   }
 #endif
   tu_rc_direct(&l->b, z->cur, 6);
