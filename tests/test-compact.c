@@ -305,9 +305,11 @@ run_random_board (guint n_steps)
     }
 }
 
-static void
+static guint
 check_round_trip (void)
 {
+  guint n_bytes;
+
   g_autofree char *text = run (tuCmdThreadsDump);
   g_autofree char *compact = run (tuCmdThreadsDumpCompact);
   g_autoptr (GArray) expected = NULL;
@@ -348,7 +350,9 @@ check_round_trip (void)
           g_assert_true (g_ascii_isprint (*p));
       }
   }
+  n_bytes = d.n_bytes;
   decoded_clear (&d);
+  return n_bytes;
 }
 
 static void
@@ -901,6 +905,62 @@ test_header_facts (void)
   g_assert_cmpuint (h.coder, ==, 1);
 }
 
+#if TU_CYCLES
+/* A counter that steps in grains of 168 (a cycle count times 168, as the simulated board's),
+ * across its 32-bit wrap, with now and then a step of no whole grain, places before the
+ * tick's predicted start and gaps of thousands of ticks; @odd adds 1 to every other step, so
+ * that no grain holds. Returns the compact reply's bytes. */
+static guint
+run_grained_board (gboolean odd)
+{
+  systime_t tick = 1000;
+  rtcnt_t counter = 0xFFF00000u;
+
+  rng = 77;
+  boot (30);
+  for (guint i = 0; i < 2500; i++)
+    {
+      guint32 r = next_random ();
+      guint32 step = r % 4 != 0 ? 168u * (r % 40) : 168u * (r % 400000);
+
+      if (i % 397 == 0)
+        step += 5; /* no whole grain */
+      if (odd && i % 2 == 0)
+        step++;
+      counter += step;
+      tick += step / 168000 + (r % 211 == 0 ? 4000 : 0);
+      ch_host_time = tick;
+      ch_host_counter = counter;
+      if (r % 5 == 0)
+        {
+#if TU_IRQ
+          Short_IRQHandler ();
+#endif
+        }
+      else
+        {
+          int next = (int) (next_random () % 30);
+
+          if (&threads[next] != ch_host_current ())
+            ch_host_switch (&threads[next]);
+        }
+    }
+  return check_round_trip ();
+}
+
+static void
+test_round_trip_grain (void)
+{
+  guint grained = run_grained_board (FALSE);
+  guint odd = run_grained_board (TRUE);
+
+  /* the grain saves about 7 bits of each counter step */
+  if (g_test_verbose ())
+    g_printerr ("grained %u bytes, odd %u bytes\n", grained, odd);
+  g_assert_cmpuint (grained * 10, <, odd * 9);
+}
+#endif
+
 int
 main (int argc, char *argv[])
 {
@@ -913,6 +973,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/compact/capture", test_capture_from_compact);
 #if TU_CYCLES
   g_test_add_func ("/compact/coder-1", test_coder_1);
+  g_test_add_func ("/compact/round-trip-grain", test_round_trip_grain);
   g_test_add_func ("/compact/chained-after-lost", test_chained_after_lost);
   g_test_add_func ("/compact/repeated-in-capture", test_repeated_in_capture);
 #endif
