@@ -178,6 +178,7 @@ static void tu_zstate_reset(tu_zstate_t *z) {
   z->prev = 0;
   z->anchor = z->counter;
   memset(z->orders, TU_Z_UNSEEN, sizeof z->orders);
+  memset(z->firsts, TU_Z_UNSEEN, sizeof z->firsts);
   /* the grain: the counter's steps of the line before were all its multiples */
   z->grain = z->seen >= 2U && z->seen <= 0xFFFFU ? z->seen : 1U;
   z->seen = 0;
@@ -243,21 +244,22 @@ static void tu_z_stamp(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32
   uint32_t kind = e->kind == 0U ? (is_switch != 0 ? 0U : 1U) : e->kind + 1U;
   uint32_t pair, off, k, top;
   int32_t v;
+  uint8_t *slot;
   uint16_t *p = &z->probs[TU_P_CNT + (dt == 0U ? 0U : TU_P_CNT_N)];
-  int learnt = 0;
+  int learnt;
 
   if (kind >= TU_Z_CLASSES)
     kind = TU_Z_CLASSES - 1U; /* (no other kind is logged) */
   pair = z->prev * TU_Z_CLASSES + kind;
+  slot = dt != 0U ? &z->firsts[kind] : &z->orders[pair];
+  learnt = *slot != TU_Z_UNSEEN;
   if (dt != 0U) {
     z->anchor += dt * TU_Z_CYCLES_PER_TICK;
     v = (int32_t)(e->stamp - z->anchor);
     if (v < 0)
       z->anchor = e->stamp;
-  } else {
+  } else
     v = (int32_t)(e->stamp - z->counter);
-    learnt = z->orders[pair] != TU_Z_UNSEEN;
-  }
   if (e->stamp >= z->counter)
     z->seen = tu_gcd(z->seen, v < 0 ? (uint32_t)-(v + 1) + 1U : (uint32_t)v);
   if (z->grain > 1U) {
@@ -270,17 +272,15 @@ static void tu_z_stamp(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32
   }
   off = tu_zigzag(v);
   if (learnt != 0)
-    tu_z_eg(b, p, TU_P_CNT_N, off, z->orders[pair]);
+    tu_z_eg(b, p, TU_P_CNT_N, off, *slot);
   else {
     tu_z_eg(b, p, TU_P_CNT_N, off, tu_z_order(z->mean));
     z->mean = z->mean - (z->mean >> 3) + (off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off);
   }
-  if (dt == 0U) {
-    /* the order of this step: its significant bits less one */
-    for (top = 0, k = off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off; k > 1U; k >>= 1)
-      top++;
-    z->orders[pair] = (uint8_t)(learnt != 0 ? (z->orders[pair] + top + 1U) / 2U : top);
-  }
+  /* the order of this place or step: its significant bits less one */
+  for (top = 0, k = off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off; k > 1U; k >>= 1)
+    top++;
+  *slot = (uint8_t)(learnt != 0 ? (*slot + top + 1U) / 2U : top);
   z->prev = (uint8_t)kind;
   z->counter = e->stamp;
 }

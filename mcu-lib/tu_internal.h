@@ -494,6 +494,8 @@ typedef struct {
   uint32_t anchor;            /* with stamps: where the counter stood at the start of the tick
                             * the last entry's tick began (its lowest place seen) */
   uint8_t orders[TU_Z_PAIRS]; /* with stamps: the order learnt for each pair of kinds */
+  uint8_t firsts[TU_Z_CLASSES]; /* with stamps: the order learnt for the first entry of a
+                                 * tick, for each kind */
   uint32_t grain;             /* with stamps: the line's grain (its key frame says it) */
   uint32_t seen;              /* with stamps: the greatest common divisor of the line's
                                * counter steps so far, the next line's grain */

@@ -53,6 +53,7 @@ typedef struct
   guint8  hit_who, hit_when;          /* the last guesses were right */
   guint8  pk;                         /* the kind of the entry before, 8: a switch from cur */
   guint16 probs[RC_PROBS];
+  guint8  firsts[CLASSES];            /* the order learnt for a tick's first entry, by kind */
   guint32 grain;                      /* the counter's steps are mostly multiples of it */
 } State;
 

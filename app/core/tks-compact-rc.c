@@ -264,10 +264,12 @@ static guint32
 rc_stamp (const TksCompactDecoder *self, Rc *r, State *z, guint32 dt, guint kind)
 {
   guint pair = z->prev * CLASSES + MIN (kind, CLASSES - 1);
-  gboolean learnt = dt == 0 && z->orders[pair] != UNSEEN;
+  guint8 *slot = dt != 0 ? &z->firsts[MIN (kind, CLASSES - 1)] : &z->orders[pair];
+  gboolean learnt = *slot != UNSEEN;
   guint16 *p = &z->probs[P_CNT + (dt == 0 ? 0 : P_CNT_N)];
   gboolean whole = z->grain > 1 && rc_bit (r, &z->probs[P_GRAIN]) == 0;
-  guint32 off = rc_eg (r, p, P_CNT_N, learnt ? z->orders[pair] : order_of (z->mean));
+  guint32 off = rc_eg (r, p, P_CNT_N, learnt ? *slot : order_of (z->mean));
+  guint32 top = 0;
   guint32 step = whole ? unzigzag (off) * z->grain : unzigzag (off);
 
   if (!learnt)
@@ -280,14 +282,10 @@ rc_stamp (const TksCompactDecoder *self, Rc *r, State *z, guint32 dt, guint kind
         z->anchor = z->counter;
     }
   else
-    {
-      guint32 top = 0;
-
-      z->counter += step;
-      for (guint32 v = MIN (off, 0x0FFFFFFFu); v > 1; v >>= 1)
-        top++;
-      z->orders[pair] = (guint8) (learnt ? (z->orders[pair] + top + 1) / 2 : top);
-    }
+    z->counter += step;
+  for (guint32 v = MIN (off, 0x0FFFFFFFu); v > 1; v >>= 1)
+    top++;
+  *slot = (guint8) (learnt ? (*slot + top + 1) / 2 : top);
   z->prev = (guint8) MIN (kind, CLASSES - 1);
   return z->counter;
 }
