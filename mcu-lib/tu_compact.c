@@ -25,7 +25,8 @@ static const char tu_z_alphabet[] =
  * in-thread (2, by whether the last guess was right), a head's Exp-Golomb prefix (8), the
  * kind of another entry (a tree of 7 for each kind of the entry before: at 64), a rank's prefix (8), whether the tick step is the last
  * one of the same in-thread or kind (2), a step symbol's prefix (6), a large step's prefix (8),
- * the counter's prefix (11 for an entry in a new tick, 11 in the same tick). */
+ * the counter's prefix (11 for an entry in a new tick, 11 in the same tick), whether the
+ * counter's step is a whole number of grains (1, after the kinds' trees). */
 #define TU_P_WHO   0U
 #define TU_P_HEAD  2U
 #define TU_P_KIND  64U /* 8 for each kind of the entry before (9) */
