@@ -25,7 +25,8 @@ static const char tu_z_alphabet[] =
  * in-thread (2, by whether the last guess was right), a head's Exp-Golomb prefix (8), the
  * kind of another entry (a tree of 7 for each kind of the entry before: at 64), a rank's prefix (8), whether the tick step is the last
  * one of the same in-thread or kind (2), a step symbol's prefix (6), a large step's prefix (8),
- * the counter's prefix (11 for an entry in a new tick, 11 in the same tick). */
+ * the counter's prefix (11 for an entry in a new tick, 11 in the same tick), whether the
+ * counter's step is a whole number of grains (1, after the kinds' trees). */
 #define TU_P_WHO   0U
 #define TU_P_HEAD  2U
 #define TU_P_KIND  64U /* 8 for each kind of the entry before (9) */
@@ -35,6 +36,7 @@ static const char tu_z_alphabet[] =
 #define TU_P_BIG   34U
 #define TU_P_CNT   42U
 #define TU_P_CNT_N 11U
+#define TU_P_GRAIN 136U
 #define TU_Z_NONE  0xFFU
 
 #define TU_RC_TOP (1UL << 24)
@@ -177,6 +179,10 @@ static void tu_zstate_reset(tu_zstate_t *z) {
   z->prev = 0;
   z->anchor = z->counter;
   memset(z->orders, TU_Z_UNSEEN, sizeof z->orders);
+  memset(z->firsts, TU_Z_UNSEEN, sizeof z->firsts);
+  /* the grain: the counter's steps of the line before were all its multiples */
+  z->grain = z->seen >= 2U && z->seen <= 0xFFFFU ? z->seen : 1U;
+  z->seen = 0;
 #endif
 }
 
@@ -218,6 +224,16 @@ static uint32_t tu_mtf_use(tu_zstate_t *z, uint32_t number) {
 }
 
 #if TU_CYCLES
+static uint32_t tu_gcd(uint32_t a, uint32_t b) {
+  while (b != 0U) {
+    uint32_t t = a % b;
+
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
 /* The counter: the first entry of a tick is coded as its place after the tick's start (where
  * the counter stood then, as the ticks predict it from the anchor: the counter and the tick
  * run from the same clock on most boards), an entry of the same tick as the counter's step
@@ -228,36 +244,44 @@ static void tu_z_stamp(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, uint32
                        int is_switch) {
   uint32_t kind = e->kind == 0U ? (is_switch != 0 ? 0U : 1U) : e->kind + 1U;
   uint32_t pair, off, k, top;
+  int32_t v;
+  uint8_t *slot;
   uint16_t *p = &z->probs[TU_P_CNT + (dt == 0U ? 0U : TU_P_CNT_N)];
-  int learnt = 0;
+  int learnt;
 
   if (kind >= TU_Z_CLASSES)
     kind = TU_Z_CLASSES - 1U; /* (no other kind is logged) */
   pair = z->prev * TU_Z_CLASSES + kind;
+  slot = dt != 0U ? &z->firsts[kind] : &z->orders[pair];
+  learnt = *slot != TU_Z_UNSEEN;
   if (dt != 0U) {
-    int32_t place;
-
     z->anchor += dt * TU_Z_CYCLES_PER_TICK;
-    place = (int32_t)(e->stamp - z->anchor);
-    off = tu_zigzag(place);
-    if (place < 0)
+    v = (int32_t)(e->stamp - z->anchor);
+    if (v < 0)
       z->anchor = e->stamp;
-  } else {
-    off = tu_zigzag((int32_t)(e->stamp - z->counter));
-    learnt = z->orders[pair] != TU_Z_UNSEEN;
+  } else
+    v = (int32_t)(e->stamp - z->counter);
+  if (e->stamp >= z->counter)
+    z->seen = tu_gcd(z->seen, v < 0 ? (uint32_t)-(v + 1) + 1U : (uint32_t)v);
+  if (z->grain > 1U) {
+    /* whether the step is a whole number of grains (then coded as that number) */
+    uint32_t whole = v % (int32_t)z->grain == 0 ? 0U : 1U;
+
+    tu_rc_bit(b, &z->probs[TU_P_GRAIN], whole);
+    if (whole == 0U)
+      v /= (int32_t)z->grain;
   }
+  off = tu_zigzag(v);
   if (learnt != 0)
-    tu_z_eg(b, p, TU_P_CNT_N, off, z->orders[pair]);
+    tu_z_eg(b, p, TU_P_CNT_N, off, *slot);
   else {
     tu_z_eg(b, p, TU_P_CNT_N, off, tu_z_order(z->mean));
     z->mean = z->mean - (z->mean >> 3) + (off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off);
   }
-  if (dt == 0U) {
-    /* the order of this step: its significant bits less one */
-    for (top = 0, k = off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off; k > 1U; k >>= 1)
-      top++;
-    z->orders[pair] = (uint8_t)(learnt != 0 ? (z->orders[pair] + top + 1U) / 2U : top);
-  }
+  /* the order of this place or step: its significant bits less one */
+  for (top = 0, k = off > 0x0FFFFFFFU ? 0x0FFFFFFFU : off; k > 1U; k >>= 1)
+    top++;
+  *slot = (uint8_t)(learnt != 0 ? (*slot + top + 1U) / 2U : top);
   z->prev = (uint8_t)kind;
   z->counter = e->stamp;
 }
@@ -456,6 +480,7 @@ static void tu_zlog_start(tu_zlog_t *l) {
   if (z->stamps != 0U) {
     tu_rc_direct(&l->b, z->counter, 32);
     tu_rc_direct(&l->b, tu_z_order(z->mean), 5);
+    tu_z_eg(&l->b, NULL, 0, z->grain - 1U, 0);
   }
 #endif
   tu_rc_direct(&l->b, z->cur, 6);

@@ -471,7 +471,7 @@ typedef struct {
 /* Steps remembered: one per in-thread (0 to 63), exits (64), each kind of event (65 + k). */
 #define TU_Z_LASTS   (64U + 1U + TU_EV_KINDS)
 /* The range coder's probabilities (see tu_compact.c for their places). */
-#define TU_Z_PROBS   (64U + 9U * 8U)
+#define TU_Z_PROBS   (64U + 9U * 8U + 1U)
 
 /* What the coder remembers between entries; a line's key frame resets it. */
 typedef struct {
@@ -494,6 +494,11 @@ typedef struct {
   uint32_t anchor;            /* with stamps: where the counter stood at the start of the tick
                             * the last entry's tick began (its lowest place seen) */
   uint8_t orders[TU_Z_PAIRS]; /* with stamps: the order learnt for each pair of kinds */
+  uint8_t firsts[TU_Z_CLASSES]; /* with stamps: the order learnt for the first entry of a
+                                 * tick, for each kind */
+  uint32_t grain;             /* with stamps: the line's grain (its key frame says it) */
+  uint32_t seen;              /* with stamps: the greatest common divisor of the line's
+                               * counter steps so far, the next line's grain */
 } tu_zstate_t;
 
 /* A compact log being printed: the line being filled, the coder's state after its entries,

@@ -305,9 +305,11 @@ run_random_board (guint n_steps)
     }
 }
 
-static void
+static guint
 check_round_trip (void)
 {
+  guint n_bytes;
+
   g_autofree char *text = run (tuCmdThreadsDump);
   g_autofree char *compact = run (tuCmdThreadsDumpCompact);
   g_autoptr (GArray) expected = NULL;
@@ -348,7 +350,9 @@ check_round_trip (void)
           g_assert_true (g_ascii_isprint (*p));
       }
   }
+  n_bytes = d.n_bytes;
   decoded_clear (&d);
+  return n_bytes;
 }
 
 static void
@@ -901,6 +905,117 @@ test_header_facts (void)
   g_assert_cmpuint (h.coder, ==, 1);
 }
 
+
+/* The worst cases of the coder's guesses: 62 threads alive, switched at random (the
+ * move-to-front list and the successors miss), threads exiting and others created in their
+ * place (over 200 in all), gaps of up to 2^20 - 1 ticks (the widest step of a 20-bit tick)
+ * with a counter that follows them, and bursts of hundreds of entries in one tick whose
+ * counter barely moves (lines that fill up to their most entries). */
+static void
+test_round_trip_many_threads (void)
+{
+  systime_t tick = 500;
+  rtcnt_t counter = 0x7FFFF000u;
+  guint created = N_THREADS;
+  guint lines;
+  char name[16];
+
+  rng = 4242;
+  boot (N_THREADS);
+  for (guint i = 0; i < 2400; i++)
+    {
+      guint32 r = next_random ();
+      guint32 dt = i % 500 == 499 ? (1u << 20) - 1 - (r % 3) : r % 7 == 0 ? r % 40 : 0;
+      thread_t *cur = ch_host_current ();
+
+      if (i >= 1900 && i < 2300)
+        dt = 0; /* a burst in one tick */
+      tick += dt;
+      counter += dt * 168000u + (dt == 0 && i >= 1900 && i < 2300 ? 0 : 168u * (r % 900));
+      ch_host_time = tick;
+      ch_host_counter = counter;
+      if (i >= 1900 && i < 2300)
+        ch_host_switch (&threads[2 + (i & 1)]);
+      else if (r % 9 == 0 && cur != &threads[0] && cur != &threads[1])
+        {
+          int slot = (int) (cur - threads);
+
+          ch_host_thread_exit (cur);
+          ch_host_set_current (&threads[0]);
+          ch_host_switch (&threads[1]);
+          memset (cur, 0, sizeof *cur);
+          g_snprintf (name, sizeof name, "n%u", created++);
+          ch_host_thread_init (&threads[slot], g_intern_string (name), 64, CH_FLAG_MODE_STATIC);
+        }
+      else
+        {
+          int next = (int) (next_random () % N_THREADS);
+
+          if (&threads[next] != cur)
+            ch_host_switch (&threads[next]);
+        }
+    }
+  g_assert_cmpuint (created, >=, 200);
+  lines = check_round_trip ();
+  g_assert_cmpuint (lines, >, 0);
+}
+
+#if TU_CYCLES
+/* A counter that steps in grains of 168 (a cycle count times 168, as the simulated board's),
+ * across its 32-bit wrap, with now and then a step of no whole grain, places before the
+ * tick's predicted start and gaps of thousands of ticks; @odd adds 1 to every other step, so
+ * that no grain holds. Returns the compact reply's bytes. */
+static guint
+run_grained_board (gboolean odd)
+{
+  systime_t tick = 1000;
+  rtcnt_t counter = 0xFFF00000u;
+
+  rng = 77;
+  boot (30);
+  for (guint i = 0; i < 2500; i++)
+    {
+      guint32 r = next_random ();
+      guint32 step = r % 4 != 0 ? 168u * (r % 40) : 168u * (r % 400000);
+
+      if (i % 397 == 0)
+        step += 5; /* no whole grain */
+      if (odd && i % 2 == 0)
+        step++;
+      counter += step;
+      tick += step / 168000 + (r % 211 == 0 ? 4000 : 0);
+      ch_host_time = tick;
+      ch_host_counter = counter;
+      if (r % 5 == 0)
+        {
+#if TU_IRQ
+          Short_IRQHandler ();
+#endif
+        }
+      else
+        {
+          int next = (int) (next_random () % 30);
+
+          if (&threads[next] != ch_host_current ())
+            ch_host_switch (&threads[next]);
+        }
+    }
+  return check_round_trip ();
+}
+
+static void
+test_round_trip_grain (void)
+{
+  guint grained = run_grained_board (FALSE);
+  guint odd = run_grained_board (TRUE);
+
+  /* the grain saves about 7 bits of each counter step */
+  if (g_test_verbose ())
+    g_printerr ("grained %u bytes, odd %u bytes\n", grained, odd);
+  g_assert_cmpuint (grained * 10, <, odd * 9);
+}
+#endif
+
 int
 main (int argc, char *argv[])
 {
@@ -910,9 +1025,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/compact/damage", test_damage);
   g_test_add_func ("/compact/header-facts", test_header_facts);
   g_test_add_func ("/compact/repeated", test_repeated);
+  g_test_add_func ("/compact/round-trip-many-threads", test_round_trip_many_threads);
   g_test_add_func ("/compact/capture", test_capture_from_compact);
 #if TU_CYCLES
   g_test_add_func ("/compact/coder-1", test_coder_1);
+  g_test_add_func ("/compact/round-trip-grain", test_round_trip_grain);
   g_test_add_func ("/compact/chained-after-lost", test_chained_after_lost);
   g_test_add_func ("/compact/repeated-in-capture", test_repeated_in_capture);
 #endif

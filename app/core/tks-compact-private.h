@@ -29,7 +29,7 @@ G_BEGIN_DECLS
 /* Lines "Z~": steps remembered (in-threads, exits, kinds of events), probabilities, and the
  * most characters a line may hold between "Z~" and its checksum. */
 #define RC_LASTS     75
-#define RC_PROBS     (64 + 9 * 8)
+#define RC_PROBS     (64 + 9 * 8 + 1)
 #define RC_MAX_CHARS 1024
 
 typedef struct
@@ -53,6 +53,8 @@ typedef struct
   guint8  hit_who, hit_when;          /* the last guesses were right */
   guint8  pk;                         /* the kind of the entry before, 8: a switch from cur */
   guint16 probs[RC_PROBS];
+  guint8  firsts[CLASSES];            /* the order learnt for a tick's first entry, by kind */
+  guint32 grain;                      /* the counter's steps are mostly multiples of it */
 } State;
 
 struct _TksCompactDecoder

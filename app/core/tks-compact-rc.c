@@ -24,6 +24,7 @@
 #define P_BIG   34
 #define P_CNT   42
 #define P_CNT_N 11
+#define P_GRAIN 136
 #define NONE    0xFF
 
 /* The line's bytes (number, count, coded part) and the range decoder reading them. */
@@ -263,28 +264,28 @@ static guint32
 rc_stamp (const TksCompactDecoder *self, Rc *r, State *z, guint32 dt, guint kind)
 {
   guint pair = z->prev * CLASSES + MIN (kind, CLASSES - 1);
-  gboolean learnt = dt == 0 && z->orders[pair] != UNSEEN;
+  guint8 *slot = dt != 0 ? &z->firsts[MIN (kind, CLASSES - 1)] : &z->orders[pair];
+  gboolean learnt = *slot != UNSEEN;
   guint16 *p = &z->probs[P_CNT + (dt == 0 ? 0 : P_CNT_N)];
-  guint32 off = rc_eg (r, p, P_CNT_N, learnt ? z->orders[pair] : order_of (z->mean));
+  gboolean whole = z->grain > 1 && rc_bit (r, &z->probs[P_GRAIN]) == 0;
+  guint32 off = rc_eg (r, p, P_CNT_N, learnt ? *slot : order_of (z->mean));
+  guint32 top = 0;
+  guint32 step = whole ? unzigzag (off) * z->grain : unzigzag (off);
 
   if (!learnt)
     z->mean = z->mean - (z->mean >> 3) + MIN (off, 0x0FFFFFFFu);
   if (dt != 0)
     {
       z->anchor += dt * self->cycles_per_tick;
-      z->counter = z->anchor + unzigzag (off);
+      z->counter = z->anchor + step;
       if (off & 1)
         z->anchor = z->counter;
     }
   else
-    {
-      guint32 top = 0;
-
-      z->counter += unzigzag (off);
-      for (guint32 v = MIN (off, 0x0FFFFFFFu); v > 1; v >>= 1)
-        top++;
-      z->orders[pair] = (guint8) (learnt ? (z->orders[pair] + top + 1) / 2 : top);
-    }
+    z->counter += step;
+  for (guint32 v = MIN (off, 0x0FFFFFFFu); v > 1; v >>= 1)
+    top++;
+  *slot = (guint8) (learnt ? (*slot + top + 1) / 2 : top);
   z->prev = (guint8) MIN (kind, CLASSES - 1);
   return z->counter;
 }
@@ -512,6 +513,9 @@ tks_compact_rc_decode (const TksCompactDecoder *self,
       z.counter = rc_direct (&r, 32);
       k = rc_direct (&r, 5);
       z.mean = 8u << MIN (k, 28u);
+      z.grain = rc_eg (&r, NULL, 0, 0) + 1;
+      if (z.grain > 0xFFFF)
+        r.bad = TRUE;
     }
   z.cur = (guint8) rc_direct (&r, 6);
   tks_compact_state_reset (&z);

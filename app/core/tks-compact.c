@@ -202,6 +202,7 @@ state_reset (State *z)
   z->prev = 0;
   z->anchor = z->counter;
   memset (z->orders, UNSEEN, sizeof z->orders);
+  memset (z->firsts, UNSEEN, sizeof z->firsts);
 }
 
 /* The symbol at the position read, which is then counted and moves up its list. */
