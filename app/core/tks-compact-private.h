@@ -102,4 +102,22 @@ seq_ahead (guint32 seq, guint32 ref)
   return (seq - ref) & SEQ_MASK;
 }
 
+/* The symbol at place @pos of @list, which both coders keep most used first: it is counted
+ * and moves up past the symbols counted no more often. */
+static inline guint
+tks_compact_take_symbol (guint8 *list, guint8 *counts, guint pos)
+{
+  guint symbol = list[pos];
+
+  if (counts[symbol] < 255)
+    counts[symbol]++;
+  while (pos > 0 && counts[list[pos - 1]] <= counts[symbol])
+    {
+      list[pos] = list[pos - 1];
+      pos--;
+    }
+  list[pos] = (guint8) symbol;
+  return symbol;
+}
+
 G_END_DECLS

@@ -223,23 +223,13 @@ static guint
 rc_symbol (Rc *r, guint16 *p, guint n, guint8 *list, guint8 *counts, guint size)
 {
   guint pos = rc_eg (r, p, n, 0);
-  guint symbol;
 
   if (pos >= size)
     {
       r->bad = TRUE;
       return 0;
     }
-  symbol = list[pos];
-  if (counts[symbol] < 255)
-    counts[symbol]++;
-  while (pos > 0 && counts[list[pos - 1]] <= counts[symbol])
-    {
-      list[pos] = list[pos - 1];
-      pos--;
-    }
-  list[pos] = (guint8) symbol;
-  return symbol;
+  return tks_compact_take_symbol (list, counts, pos);
 }
 
 static guint

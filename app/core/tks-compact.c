@@ -210,23 +210,13 @@ static guint
 get_symbol (Bits *b, guint8 *list, guint8 *counts, guint size)
 {
   guint pos = get_eg (b, 0);
-  guint symbol;
 
   if (pos >= size)
     {
       b->short_read = TRUE;
       return 0;
     }
-  symbol = list[pos];
-  if (counts[symbol] < 255)
-    counts[symbol]++;
-  while (pos > 0 && counts[list[pos - 1]] <= counts[symbol])
-    {
-      list[pos] = list[pos - 1];
-      pos--;
-    }
-  list[pos] = (guint8) symbol;
-  return symbol;
+  return tks_compact_take_symbol (list, counts, pos);
 }
 
 /* The thread at rank @r, which then moves up to place @to (0: it heads the list) if it was
