@@ -387,7 +387,7 @@ pf_bind (GArray  *events,
         {
           PfSlice sl = { ev->tid, ev->ts, MAX (0, ev->dur), ev->name, ev->cat };
 
-          if (!pf_close_stack (stack, (const PfSlice *) slices->data, sl.ts, sl.dur))
+          if (!pf_close_stack (stack, &g_array_index (slices, PfSlice, 0), sl.ts, sl.dur))
             {
               (*n_dropped)++;
               continue;
