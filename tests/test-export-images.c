@@ -18,6 +18,7 @@
 #include "tks-timeline-events.h"
 #include "tks-timeline-export.h"
 #include "tks-test-data.h"
+#include "tks-test-fonts.h"
 
 #define WIDTH  1200.0
 #define HEIGHT 1000.0
@@ -498,22 +499,6 @@ test_bad_format (void)
   g_assert_nonnull (error);
 }
 
-#if defined(__has_feature)
-# if __has_feature(address_sanitizer)
-#  define TKS_ADDRESS_SANITIZER 1
-# endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(TKS_ADDRESS_SANITIZER)
-/* fontconfig keeps its configuration (loaded by the first text drawn) until the process
- * exits; the leak checker is told so, and still checks everything else. */
-const char *__lsan_default_suppressions (void);
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:libfontconfig.so\n";
-}
-#endif
-
 int
 main (int    argc,
       char **argv)
@@ -529,8 +514,7 @@ main (int    argc,
   {
     int status = g_test_run ();
 
-    /* Release the fonts the drawing loaded, so a leak checker sees only our own memory. */
-    pango_cairo_font_map_set_default (NULL);
+    tks_test_release_fonts ();
     return status;
   }
 }

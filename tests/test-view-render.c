@@ -15,6 +15,7 @@
 #include "test-view-synthetic.h"
 #include "tks-test-data.h"
 #include "tks-test-fixtures.h"
+#include "tks-test-fonts.h"
 
 #define WIDTH  1200
 #define HEIGHT 1000
@@ -919,22 +920,6 @@ test_time_ruler (void)
   g_object_unref (pango);
 }
 
-#if defined(__has_feature)
-# if __has_feature(address_sanitizer)
-#  define TKS_ADDRESS_SANITIZER 1
-# endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(TKS_ADDRESS_SANITIZER)
-/* fontconfig keeps its configuration (loaded by the first text drawn) until the process
- * exits; the leak checker is told so, and still checks everything else. */
-const char *__lsan_default_suppressions (void);
-const char *
-__lsan_default_suppressions (void)
-{
-  return "leak:libfontconfig.so\n";
-}
-#endif
-
 /* The export's header column: as wide as the longest lane name in view (drawn whole), never
  * narrower than on screen nor wider than its bound; and the font the export is given. */
 static TksCapture *
@@ -1016,8 +1001,7 @@ main (int   argc,
   {
     int status = g_test_run ();
 
-    /* Release the fonts the drawing loaded, so a leak checker sees only our own memory. */
-    pango_cairo_font_map_set_default (NULL);
+    tks_test_release_fonts ();
     return status;
   }
 }
