@@ -47,9 +47,7 @@ draw_swatch (GtkDrawingArea *area,
              int             height,
              gpointer        data)
 {
-  static const GdkRGBA red = { 0.88, 0.11, 0.14, 1 };
-  static const GdkRGBA green = { 0.15, 0.64, 0.30, 1 };
-  static const GdkRGBA exitband = { 0.88, 0.11, 0.14, 0.22 };
+  const GdkRGBA *red = &tks_timeline_mark_out_color;
   static const GdkRGBA orange = { 0.95, 0.55, 0.05, 0.35 };
   LegendKind kind = GPOINTER_TO_INT (data);
   GdkRGBA fg, color, c;
@@ -79,8 +77,8 @@ draw_swatch (GtkDrawingArea *area,
     case LEGEND_MARKS:
       for (double x = 4; x < width - 4; x += 10)
         {
-          fill (cr, &green, x, y, 2, h / 2);
-          fill (cr, &red, x + 5, y + h / 2, 2, h / 2);
+          fill (cr, &tks_timeline_mark_in_color, x, y, 2, h / 2);
+          fill (cr, red, x + 5, y + h / 2, 2, h / 2);
         }
       break;
     case LEGEND_NO_DATA:
@@ -90,11 +88,11 @@ draw_swatch (GtkDrawingArea *area,
       break;
     case LEGEND_EXIT:
       fill (cr, &color, 2, y, width / 3.0, h);
-      fill (cr, &exitband, width / 2.0, y, width / 2.0 - 2, h);
-      fill (cr, &red, width / 2.0, 1, 2, height - 2);
+      fill (cr, &tks_timeline_exit_band_color, width / 2.0, y, width / 2.0 - 2, h);
+      fill (cr, red, width / 2.0, 1, 2, height - 2);
       break;
     case LEGEND_TRIGGER:
-      fill (cr, &red, width / 2.0 - 1, 0, 2, height);
+      fill (cr, red, width / 2.0 - 1, 0, 2, height);
       break;
     case LEGEND_UNKNOWN:
       c = fg;

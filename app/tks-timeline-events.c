@@ -9,8 +9,8 @@
 
 /* Colours of the event lanes: handlers red, sleep grey, markers purple; states take the
  * threads' palette by state id. */
-static const GdkRGBA irq_color = { 0.75, 0.11, 0.16, 1.0 };
-static const GdkRGBA sleep_color = { 0.47, 0.46, 0.48, 0.55 };
+const GdkRGBA tks_timeline_irq_color = { 0.75, 0.11, 0.16, 1.0 };
+const GdkRGBA tks_timeline_sleep_color = { 0.47, 0.46, 0.48, 0.55 };
 static const GdkRGBA marker_color = { 0.51, 0.24, 0.61, 1.0 };
 
 #define MIN_LABEL_WIDTH 36.0
@@ -114,12 +114,12 @@ slice_color (const TksTrack *track,
 {
   if (track->kind == TKS_TRACK_IRQ)
     {
-      *color = irq_color;
+      *color = tks_timeline_irq_color;
       /* nested handlers lighter, so the nesting shows */
       color->alpha = MAX (0.45, 1.0 - 0.18 * slice->depth);
     }
   else if (track->kind == TKS_TRACK_SLEEP)
-    *color = sleep_color;
+    *color = tks_timeline_sleep_color;
   else
     {
       tks_timeline_palette_color (g_str_hash (slice->label != NULL ? slice->label : ""), color);
@@ -467,8 +467,8 @@ tks_timeline_render_event_headers (TksCapture                *capture,
 
       if (y + g->lane_height <= tks_timeline_scroll_top (g) || y >= g->bottom)
         continue;
-      chip = track->kind == TKS_TRACK_IRQ ? &irq_color
-             : track->kind == TKS_TRACK_MARKER ? &marker_color : &sleep_color;
+      chip = track->kind == TKS_TRACK_IRQ ? &tks_timeline_irq_color
+             : track->kind == TKS_TRACK_MARKER ? &marker_color : &tks_timeline_sleep_color;
       title = lane_title (track);
       pango_layout_set_text (layout, title, -1);
       pango_layout_get_pixel_size (layout, &lw, &lh);

@@ -347,11 +347,7 @@ legend_add (GArray        *items,
 static GArray *
 legend_items (const TksTimelineExport *request)
 {
-  /* as tks-timeline-render.c and tks-timeline-events.c draw them */
-  static const GdkRGBA irq_color = { 0.75, 0.11, 0.16, 1.0 };
-  static const GdkRGBA sleep_color = { 0.47, 0.46, 0.48, 0.55 };
-  static const GdkRGBA green = { 0.15, 0.64, 0.30, 1 };
-  static const GdkRGBA red = { 0.88, 0.11, 0.14, 1 };
+  const GdkRGBA *red = &tks_timeline_mark_out_color;
   TksCapture *capture = request->capture;
   const TksTimelineGeometry *g = request->geometry;
   GArray *items = g_array_new (FALSE, TRUE, sizeof (LegendItem));
@@ -387,22 +383,22 @@ legend_items (const TksTimelineExport *request)
           }
       }
   if (events != NULL && (tks_events_get_tracks (events, TKS_TRACK_IRQ, &n), n > 0))
-    legend_add (items, SWATCH_LANE, &irq_color, _("interrupt handler"));
+    legend_add (items, SWATCH_LANE, &tks_timeline_irq_color, _("interrupt handler"));
   if (events != NULL && (tks_events_get_tracks (events, TKS_TRACK_SLEEP, &n), n > 0))
-    legend_add (items, SWATCH_LANE, &sleep_color, _("CPU sleep"));
+    legend_add (items, SWATCH_LANE, &tks_timeline_sleep_color, _("CPU sleep"));
   if (marks)
     {
       /* Translators: the legend of an exported image: the marks of a thread the board does
        * not log */
-      legend_add (items, SWATCH_MARK_IN, &green, _("switched in"));
-      legend_add (items, SWATCH_MARK_OUT, &red, _("switched out"));
+      legend_add (items, SWATCH_MARK_IN, &tks_timeline_mark_in_color, _("switched in"));
+      legend_add (items, SWATCH_MARK_OUT, red, _("switched out"));
     }
   if (at_end)
-    legend_add (items, SWATCH_RUNNING_AT_END, &irq_color, _("running when the capture ends"));
+    legend_add (items, SWATCH_RUNNING_AT_END, &tks_timeline_irq_color, _("running when the capture ends"));
   if (exits)
-    legend_add (items, SWATCH_EXIT, &red, _("exited"));
+    legend_add (items, SWATCH_EXIT, red, _("exited"));
   if (tks_capture_get_trigger (capture, &trigger) && trigger >= g->x0 && trigger <= g->x1)
-    legend_add (items, SWATCH_TRIGGER, &red, _("trigger"));
+    legend_add (items, SWATCH_TRIGGER, red, _("trigger"));
   return items;
 }
 
@@ -412,7 +408,6 @@ draw_swatch (TksPainter       *painter,
              double            x,
              double            y)
 {
-  static const GdkRGBA exitband = { 0.88, 0.11, 0.14, 0.22 };
   GdkRGBA light = item->color;
   const double w = SWATCH_WIDTH, h = SWATCH_HEIGHT;
 
@@ -433,7 +428,7 @@ draw_swatch (TksPainter       *painter,
         painter->fill (painter, &item->color, x + m, y, MIN (4.0, w - m), 3);
       break;
     case SWATCH_EXIT:
-      painter->fill (painter, &exitband, x + w / 2, y, w / 2, h);
+      painter->fill (painter, &tks_timeline_exit_band_color, x + w / 2, y, w / 2, h);
       painter->fill (painter, &item->color, x + w / 2, y, 2, h);
       break;
     case SWATCH_TRIGGER:

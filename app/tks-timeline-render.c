@@ -24,6 +24,10 @@ static const char * const palette[TKS_THREAD_N_COLORS] = {
   "#62bcda", "#dabc62", "#8062da", "#80da62", "#da62bc", "#62dabc",
 };
 
+const GdkRGBA tks_timeline_mark_in_color = { 0.15, 0.64, 0.30, 1 };
+const GdkRGBA tks_timeline_mark_out_color = { 0.88, 0.11, 0.14, 1 };
+const GdkRGBA tks_timeline_exit_band_color = { 0.88, 0.11, 0.14, 0.22 };
+
 /* The idle thread: quiet, so that the work stands out, and a slate grey that the neutral
  * grey of a hole or of the log's end is never mistaken for. */
 static const char idle_color[] = "#8e99a8";
@@ -399,11 +403,10 @@ draw_marks (TksPainter                *painter,
             double                     y,
             double                     h)
 {
-  static const GdkRGBA green = { 0.15, 0.64, 0.30, 1 };
-  static const GdkRGBA red = { 0.88, 0.11, 0.14, 1 };
   double scale = g->width / (g->x1 - g->x0);
-  SpanMerger in_m = { painter, g, &green, y, h / 2, 0, 0, 1.0, FALSE };
-  SpanMerger out_m = { painter, g, &red, y + h / 2, h / 2, 0, 0, 1.0, FALSE };
+  SpanMerger in_m = { painter, g, &tks_timeline_mark_in_color, y, h / 2, 0, 0, 1.0, FALSE };
+  SpanMerger out_m = { painter, g, &tks_timeline_mark_out_color, y + h / 2, h / 2, 0, 0, 1.0,
+                       FALSE };
   const TksMark *marks = thread->marks;
   guint n = thread->n_marks;
   guint i;
@@ -505,14 +508,13 @@ draw_exit (TksCapture                *capture,
            double                     y,
            double                     h)
 {
-  static const GdkRGBA exitband = { 0.88, 0.11, 0.14, 0.22 };
   static const GdkRGBA exitedge = { 0.88, 0.11, 0.14, 0.9 };
   double scale = g->width / (g->x1 - g->x0);
   double ex = (thread->exit_time - g->x0) * scale;
 
   /* An exit written after the log ended shows where it was recorded, nothing more. */
   if (last && !(thread->flags & TKS_THREAD_EXITED_AFTER_LOG_END))
-    fill_time_span (painter, g, &exitband, thread->exit_time, tks_capture_get_end (capture), y, h);
+    fill_time_span (painter, g, &tks_timeline_exit_band_color, thread->exit_time, tks_capture_get_end (capture), y, h);
   if (ex >= -2 && ex <= g->width)
     painter->fill (painter, &exitedge, g->left + ex, lane_y + 2, 2, g->lane_height - 4);
 }

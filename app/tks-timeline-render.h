@@ -143,6 +143,15 @@ void     tks_clip_painter_init            (TksClipPainter      *clip,
                                            TksPainter          *inner,
                                            double               clip_top);
 
+/* The colours of what the timeline draws besides its runs, for the legend and exports too:
+ * a thread's marks IN (switched in) and OUT (switched out), the band after a thread exited,
+ * an interrupt handler's run and the CPU's sleep. */
+extern const GdkRGBA tks_timeline_mark_in_color;
+extern const GdkRGBA tks_timeline_mark_out_color;
+extern const GdkRGBA tks_timeline_exit_band_color;
+extern const GdkRGBA tks_timeline_irq_color;
+extern const GdkRGBA tks_timeline_sleep_color;
+
 /* A thread's colour (from its identity: TksThread.color), and the @index-th of the palette
  * the threads' colours come from. */
 void     tks_timeline_thread_color        (const TksThread     *thread,
