@@ -55,7 +55,9 @@ realize_cb (TksWindow *self)
 /* Below this width the threads panel folds: it no longer fits beside the timeline (its
  * 340 px and a timeline of 560 px) and opens over the timeline's left side when asked (the
  * Threads button, F9). The window's width decides, not the panel's, which takes no room
- * while it is closed. */
+ * while it is closed. Above it the flap folds by itself when the two do not fit (the
+ * automatic policy), never by a fixed rule that would count the open panel in the window's
+ * minimum width: a window manager then could not make the window narrow while it is open. */
 #define FOLD_WIDTH 900
 
 /* The AdwFlap around the threads panel's revealer */
@@ -74,10 +76,11 @@ window_width_cb (TksWindow *self)
   if (width > 0)
     adw_flap_set_fold_policy (threads_flap (self),
                               width < FOLD_WIDTH ? ADW_FLAP_FOLD_POLICY_ALWAYS
-                                                 : ADW_FLAP_FOLD_POLICY_NEVER);
+                                                 : ADW_FLAP_FOLD_POLICY_AUTO);
 }
 
-/* Folding closes the panel, so that a window made narrow keeps its timeline in view. */
+/* Folding closes the open panel, so that a window made narrow keeps its timeline in view; a
+ * panel still sliding open, that no longer fits, stays open over the timeline. */
 static void
 flap_folded_cb (TksWindow *self)
 {
@@ -85,7 +88,7 @@ flap_folded_cb (TksWindow *self)
   g_autoptr(GVariant) state = action != NULL ? g_action_get_state (action) : NULL;
 
   if (adw_flap_get_folded (threads_flap (self)) && state != NULL &&
-      g_variant_get_boolean (state))
+      g_variant_get_boolean (state) && gtk_revealer_get_child_revealed (self->threads_revealer))
     g_action_change_state (action, g_variant_new_boolean (FALSE));
 }
 

@@ -5,7 +5,7 @@
 # the panel folds: it is closed, the Threads button still there opens it over the timeline's
 # left side, and every button of the header bar is inside the window, none over another, with
 # Trigger and Record drawn differently (the narrow header shows icons). The window's minimum
-# width is 640 px or less. Open Recent names a file with underscores as it is written.
+# width is 640 px or less, the panel open or not. Open Recent names a file with underscores as it is written.
 # Usage (through run-gui-tests.sh): test-chrome.py TICKSCOPE DATA_DIR
 import ctypes
 import os
@@ -56,6 +56,20 @@ def resize(width, height):
     xlib.XFlush(display)
     xlib.XCloseDisplay(display)
     return True
+
+
+def min_width_hint():
+    """The minimum width the viewer asks the window manager to keep (WM_NORMAL_HINTS), or
+    None."""
+    wid = x_window()
+    if wid is None:
+        return None
+    hints = subprocess.run(["xprop", "-id", str(wid), "WM_NORMAL_HINTS"], capture_output=True,
+                           text=True).stdout
+    for line in hints.splitlines():
+        if "minimum size:" in line:
+            return int(line.split("minimum size:")[1].split()[0])
+    return None
 
 
 def extents(node):
@@ -151,6 +165,11 @@ def wide(app):
     beside = wait_for(lambda: layout(app) == "beside", 10)
     check(beside, "at 1200 px the threads panel opens beside the timeline", layout(app))
     screenshot("window-1200.png")
+    # a window manager keeps the window at least this wide: the open panel must not count,
+    # or the window could not be made narrow while it is open
+    hint = wait_for(lambda: (min_width_hint() or 10000) <= 640, 10)
+    check(hint, "with the panel open beside it the window may still be made 640 px wide "
+          "(minimum %s)" % min_width_hint())
 
 
 def narrow(app):
