@@ -33,9 +33,9 @@ fi
 [ "${FIRST_FRAME_BUS:-}" = 1 ] && exec 2>&3 3>&-
 
 tmp=$(mktemp -d)
-xvfb="" wm=""
+. "$(dirname "$0")/private-desktop.sh"
 cleanup() {
-  for p in $wm $xvfb; do kill "$p" 2>/dev/null || true; done
+  private_desktop_stop
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -57,21 +57,7 @@ for n in $small $size; do
   fi
 done
 
-Xvfb -displayfd 3 -screen 0 1200x720x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
-xvfb=$!
-i=0
-while [ ! -s "$tmp/display" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-export DISPLAY=":$(head -n 1 "$tmp/display")" GDK_BACKEND=x11 NO_AT_BRIDGE=1
-export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data"
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/.local/share" XDG_CONFIG_HOME="$tmp/home/.config"
-mkdir -p "$HOME"
-# a window manager, as on a desktop (see record-viewer.sh)
-wm_name="no window manager"
-if command -v openbox >/dev/null 2>&1; then
-  openbox >/dev/null 2>&1 &
-  wm=$! wm_name=openbox
-  sleep 1
-fi
+private_desktop "$build" "$tmp" 1200x720
 
 # run PROGRAM N: one timed start of PROGRAM (tickscope, gtkwave-vcd, gtkwave-fst) on the
 # N-switch capture; appends "PROGRAM N ms hwm_kb pss_kb" to $tmp/results

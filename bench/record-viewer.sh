@@ -7,9 +7,8 @@
 # long the file takes to open again.
 # Usage: bench/record-viewer.sh BUILD_DIR [SECONDS (default 120) [WORKERS (default 0)]]
 # WORKERS: the simulated board's extra threads (--workers; 10 switch about 3,500 times a second).
-# A window manager runs in that X server when openbox is installed (tools/install-deps.sh
-# installs it), as on a desktop: without one, GDK asks the X server at every frame whether a
-# window manager supports frame timing, a round trip that waits for the server's drawing.
+# A window manager runs in that X server when openbox is installed, as on a desktop (see
+# private-desktop.sh).
 # The viewer draws with cairo unless GSK_RENDERER names another: GSK_RENDERER=gl measures it
 # with the GL renderer's own memory (under Xvfb, Mesa's software GL holds about 80 MB more).
 set -eu
@@ -17,26 +16,16 @@ build=${1:?usage: $0 BUILD_DIR [SECONDS]}
 seconds=${2:-120}
 workers=${3:-0}
 tmp=$(mktemp -d)
-board="" viewer="" xvfb="" wm="" wm_name="no window manager"
+board="" viewer=""
+. "$(dirname "$0")/private-desktop.sh"
 cleanup() {
-  for p in $viewer $board $wm $xvfb; do kill "$p" 2>/dev/null || true; done
+  for p in $viewer $board; do kill "$p" 2>/dev/null || true; done
+  private_desktop_stop
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-Xvfb -displayfd 3 -screen 0 1280x900x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
-xvfb=$!
-i=0
-while [ ! -s "$tmp/display" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-export DISPLAY=":$(head -n 1 "$tmp/display")" GDK_BACKEND=x11 NO_AT_BRIDGE=1
-export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data"
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/.local/share" XDG_CONFIG_HOME="$tmp/home/.config"
-mkdir -p "$HOME"
-if command -v openbox >/dev/null 2>&1; then
-  openbox >/dev/null 2>&1 &
-  wm=$! wm_name=openbox
-  sleep 1
-fi
+private_desktop "$build" "$tmp" 1280x900
 
 port=$((20000 + $$ % 20000))
 "$build/app/simboard/tickscope-simboard" --tcp "$port" --baud 115200 --workers "$workers" --no-banner \
