@@ -14,16 +14,18 @@
 #   record    bench/record-viewer.sh: the viewer's frames while it records
 # --quick: the short forms (first-frame 1 run, recording 30 s, no firmware); --only
 # NAME[,NAME...]: those benchmarks alone; --base REV: the board's figures also against REV
-# (a git revision, built in a temporary worktree), for the goals "unchanged" and "+1 KB".
-# Usage: bench/figures.sh [--quick] [--only NAMES] [--base REV] BUILD_DIR
+# (a git revision, built in a temporary worktree), for the goals "unchanged" and "+1 KB";
+# --kept: no benchmark run, the outputs kept in BUILD_DIR/figures/ summarised again.
+# Usage: bench/figures.sh [--quick] [--only NAMES] [--base REV] [--kept] BUILD_DIR
 # Build first: meson compile -C BUILD_DIR (the viewer, tickscope-cli, the simulated board and
 # the programs of bench/). The machine's load is printed: on a shared machine, wall times are
 # mostly waits for a processor, and the benchmarks print processor time beside them.
 set -eu
-quick="" only="" base=""
+quick="" only="" base="" kept=""
 while [ $# -gt 1 ]; do
   case $1 in
     --quick) quick=1; shift ;;
+    --kept) kept=1; shift ;;
     --only) only=",$2,"; shift 2 ;;
     --base) base=$2; shift 2 ;;
     *) break ;;
@@ -35,12 +37,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 out="$build/figures"
 mkdir -p "$out"
 : >"$out/figures.txt"
+[ -n "$kept" ] || rm -f "$out/load.txt"
 
 wanted() { [ -z "$only" ] || case $only in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
-# run NAME COMMAND...: COMMAND's output into $out/NAME.txt; says so if it failed
+# run NAME COMMAND...: COMMAND's output into $out/NAME.txt; says so if it failed (with
+# --kept, the output kept from the last run is summarised again)
 run() {
   name=$1
   shift
+  [ -z "$kept" ] || return 0
   echo "running $name: $*" >&2
   if ! "$@" >"$out/$name.txt" 2>&1; then
     echo "  $name failed (see $out/$name.txt)" >&2
@@ -62,18 +67,20 @@ figures_of() {
 verdict() { awk -v v="$1" -v l="$3" -v op="$2" 'BEGIN {
   ok = (op == "<=") ? (v + 0 <= l + 0) : (v + 0 == l + 0); print ok ? "met" : "NOT met" }'; }
 
-echo "figures: $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg) at the start, $(date -u '+%Y-%m-%d %H:%M UTC')" \
-  >"$out/load.txt"
+[ -n "$kept" ] ||
+  echo "figures: $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg) at the start, $(date -u '+%Y-%m-%d %H:%M UTC')" \
+    >"$out/load.txt"
 
 if wanted frames; then
   run frames sh "$here/view-frames.sh" "$build"
   line=$(grep '^  [0-9]* steps, [0-9]* frames' "$out/frames.txt" || true)
   if [ -n "$line" ]; then
-    set -- $(echo "$line" | sed 's/[^0-9. ]//g')   # steps frames median worst over faults
+    # steps, frames, median, worst, over 8 ms
+    set -- $(echo "$line" | sed 's/^ *\([0-9]*\) steps, \([0-9]*\) frames: median \([0-9.]*\) ms, worst \([0-9.]*\) ms, \([0-9]*\) over 8 ms.*/\1 \2 \3 \4 \5/')
     cpu=$(sed -n 's/.*on a processor in them: median \([0-9.]*\) ms, worst \([0-9.]*\) ms, \([0-9]*\) over 8 ms.*/\1 \2 \3/p' "$out/frames.txt")
     figure "frames at 1M switches, zoom/pan/fit ($1 steps)" \
-      "$3 of $2 over 8 ms (median $4 ms, worst $5 ms); on a processor: ${cpu:+$(echo "$cpu" | awk '{ printf "%s over 8 ms, median %s ms", $3, $1 }')}" \
-      "0 over 8 ms" "$(verdict "$3" == 0)"
+      "$5 of $2 over 8 ms (median $3 ms, worst $4 ms); on a processor: ${cpu:+$(echo "$cpu" | awk '{ printf "%s over 8 ms, median %s ms", $3, $1 }')}" \
+      "0 over 8 ms" "$(verdict "$5" == 0)"
   else
     missing "frames at 1M switches, zoom/pan/fit" "0 over 8 ms" "view-frames.sh printed no steps"
   fi
@@ -82,8 +89,8 @@ fi
 if wanted render; then
   run render "$build/bench/render-bench"
   # the widget's image and first image of the whole view ("full" row)
-  image=$(awk '/the widget.s image:/ { print $5, $9; exit }' "$out/render.txt")
-  first=$(awk '/ first image:/ { print $4, $6; exit }' "$out/render.txt")
+  image=$(sed -n 's/^  full view *the widget.s image: *\([0-9.]*\) ms.image median (\([0-9.]*\) ms on a processor.*/\1 \2/p' "$out/render.txt")
+  first=$(sed -n 's/^  full view *first image: *\([0-9.]*\) ms (\([0-9.]*\) ms on a processor.*/\1 \2/p' "$out/render.txt")
   if [ -n "$image" ]; then
     set -- $image
     figure "render-bench: full view at 1M switches, 1920x1080" "$1 ms ($2 ms on a processor)" "<= 8 ms" \
@@ -116,7 +123,8 @@ if wanted bytes; then
   # with the synthesized counter; then the recordings
   awk '/^Transfer of one fetch, records at tick/ { c = 0 } /^Transfer of one fetch, every record/ { c = 1 }
        /^[^ ].*: [0-9]+ records$/ { f = $1 }
-       /its compact lines/ && f ~ /^board-/ { v = $5; if (!(c in lo) || v < lo[c]) lo[c] = v; if (v > hi[c]) hi[c] = v; g[c] = $8 }
+       /its compact lines/ && f ~ /^board-/ { v = $6; if (!(c in lo) || v < lo[c]) lo[c] = v; if (v > hi[c]) hi[c] = v
+                                             g[c] = $10 }
        END { for (c = 0; c <= 1; c++) if (c in lo) print c, lo[c], hi[c], g[c] }' "$out/bytes.txt" | sed 's/)//' |
     while read -r c lo hi g; do
       what="real boards' logs, compact lines, tick resolution"
@@ -163,6 +171,6 @@ if wanted record; then
   figures_of record "" " (3,500 switches/s, $seconds s)"
 fi
 
-cat "$out/load.txt"
+cat "$out/load.txt" 2>/dev/null || true
 echo "load $(cut -d' ' -f1-3 /proc/loadavg) at the end; each benchmark's output in $out"
-awk -F '\t' '{ printf "%-62s %-56s %-14s %s\n", $1, $2, $3, $4 }' "$out/figures.txt"
+awk -F '\t' '{ printf "%-62s | %-56s | %-14s | %s\n", $1, $2, $3, $4 }' "$out/figures.txt"
