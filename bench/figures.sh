@@ -127,9 +127,9 @@ if wanted bytes; then
                                              g[c] = $10 }
        END { for (c = 0; c <= 1; c++) if (c in lo) print c, lo[c], hi[c], g[c] }' "$out/bytes.txt" | sed 's/)//' |
     while read -r c lo hi g; do
-      what="real boards' logs, compact lines, tick resolution"
-      [ "$c" = 0 ] || what="real boards' logs with a synthesized counter, compact lines"
-      figure "bytes: $what" "$lo-$hi B/switch" "<= $g B" "$(verdict "$hi" "<=" "$g")"
+      what="real boards' logs, compact lines, tick resolution" unit="B/switch"
+      [ "$c" = 0 ] || what="real boards' logs with a synthesized counter, compact lines" unit="B/entry"
+      figure "bytes: $what" "$lo-$hi $unit" "<= $g B" "$(verdict "$hi" "<=" "$g")"
     done
   for kind in "switches at tick resolution" "every event and the counter"; do
     v=$(grep "^  $kind:" "$out/bytes.txt" | grep -o '[0-9.]* bytes/event' | head -n 1 | cut -d' ' -f1)
@@ -146,14 +146,17 @@ if wanted mcu; then
   # shellcheck disable=SC2086
   run mcu sh "$here/mcu-cost.sh" "$build" $base
   figures_of mcu "board: "
-  [ -n "$base" ] || missing "board: hook instructions unchanged" "unchanged" "give --base REV"
+  grep -q '^figure: hook instruction counts against' "$out/mcu.txt" ||
+    missing "board: hook instructions against the format before" "unchanged" "give --base REV"
 fi
 
 if wanted firmware && [ -z "$quick" ]; then
   if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
     # shellcheck disable=SC2086
     run firmware sh "$here/firmware-size.sh" ${base:+--base "$base"} "$build"
-    figures_of firmware "board: "
+    [ -f "$out/firmware.txt" ] && figures_of firmware "board: "
+    grep -q '^figure: ' "$out/firmware.txt" 2>/dev/null ||
+      missing "board: firmware flash against the format before" "<= +1 KB" "give --base REV (see firmware.txt)"
   else
     missing "board: firmware flash" "<= +1 KB" "arm-none-eabi-gcc not installed"
   fi

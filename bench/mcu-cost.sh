@@ -119,7 +119,7 @@ if command -v valgrind >/dev/null 2>&1; then
   if [ -n "$base_build" ]; then
     verdict="met"
     [ "$changed" -eq 0 ] || verdict="NOT met"
-    echo "figure: hook instruction counts against $base_name: $changed of $compared changed (goal: unchanged): $verdict"
+    echo "figure: hook instruction counts against $base_name: $changed of $compared changed (goal unchanged): $verdict"
   fi
 else
   echo "valgrind not found: no instruction counts"
