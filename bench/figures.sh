@@ -76,6 +76,7 @@ if wanted frames; then
   line=$(grep '^  [0-9]* steps, [0-9]* frames' "$out/frames.txt" || true)
   if [ -n "$line" ]; then
     # steps, frames, median, worst, over 8 ms
+    # shellcheck disable=SC2046
     set -- $(echo "$line" | sed 's/^ *\([0-9]*\) steps, \([0-9]*\) frames: median \([0-9.]*\) ms, worst \([0-9.]*\) ms, \([0-9]*\) over 8 ms.*/\1 \2 \3 \4 \5/')
     cpu=$(sed -n 's/.*on a processor in them: median \([0-9.]*\) ms, worst \([0-9.]*\) ms, \([0-9]*\) over 8 ms.*/\1 \2 \3/p' "$out/frames.txt")
     figure "frames at 1M switches, zoom/pan/fit ($1 steps)" \
@@ -92,11 +93,13 @@ if wanted render; then
   image=$(sed -n 's/^  full view *the widget.s image: *\([0-9.]*\) ms.image median (\([0-9.]*\) ms on a processor.*/\1 \2/p' "$out/render.txt")
   first=$(sed -n 's/^  full view *first image: *\([0-9.]*\) ms (\([0-9.]*\) ms on a processor.*/\1 \2/p' "$out/render.txt")
   if [ -n "$image" ]; then
+    # shellcheck disable=SC2086
     set -- $image
     figure "render-bench: full view at 1M switches, 1920x1080" "$1 ms ($2 ms on a processor)" "<= 8 ms" \
       "$(verdict "$1" "<=" 8)$( [ "$(verdict "$1" "<=" 8)" = met ] || echo " ($(verdict "$2" "<=" 8) on a processor)")"
   fi
   if [ -n "$first" ]; then
+    # shellcheck disable=SC2086
     set -- $first
     figure "render-bench: first image after a load" "$1 ms ($2 ms on a processor)" "<= 16 ms" \
       "$(verdict "$1" "<=" 16)$( [ "$(verdict "$1" "<=" 16)" = met ] || echo " ($(verdict "$2" "<=" 16) on a processor)")"

@@ -148,10 +148,12 @@ if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
                  "disabled:"; do
     name=${variant%%:*}
     defs=${variant#*:}
+    # shellcheck disable=SC2046
     set -- $(flash "$src" "$name" "$defs")
     printf '  %-10s text (flash) %5d B, data %d B, bss %6d B (RAM %d B)\n' "$name" "$1" "$2" "$3" $(($2 + $3))
     if [ -n "$base_src" ]; then
       now=$1
+      # shellcheck disable=SC2046
       set -- $(flash "$base_src" "$name" "$defs")
       printf '  %-10s base: text (flash) %5d B, this %+d B\n' "" "$1" $((now - $1))
       [ $((now - $1)) -le 1024 ] || over=$((over + 1))

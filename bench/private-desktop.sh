@@ -9,6 +9,7 @@
 # sets xvfb and wm (the servers' process ids, for the caller's clean-up: private_desktop_stop)
 # and wm_name (openbox, or "no window manager").
 
+# shellcheck disable=SC2034
 xvfb="" wm="" wm_name="no window manager"
 
 private_desktop() {
@@ -26,6 +27,7 @@ private_desktop() {
   mkdir -p "$HOME"
   if command -v openbox >/dev/null 2>&1; then
     openbox >/dev/null 2>&1 &
+    # shellcheck disable=SC2034
     wm=$! wm_name=openbox
     sleep 1
   fi
