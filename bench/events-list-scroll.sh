@@ -12,27 +12,14 @@ build=${1:?usage: $0 BUILD_DIR FILE [FRAMES]}
 file=${2:?usage: $0 BUILD_DIR FILE [FRAMES]}
 frames=${3:-1200}
 tmp=$(mktemp -d)
-xvfb="" wm=""
+. "$(dirname "$0")/private-desktop.sh"
 cleanup() {
-  for p in $wm $xvfb; do kill "$p" 2>/dev/null || true; done
+  private_desktop_stop
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 
-Xvfb -displayfd 3 -screen 0 1280x900x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
-xvfb=$!
-i=0
-while [ ! -s "$tmp/display" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-export DISPLAY=":$(head -n 1 "$tmp/display")" GDK_BACKEND=x11 NO_AT_BRIDGE=1
-export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data"
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/.local/share" XDG_CONFIG_HOME="$tmp/home/.config"
-mkdir -p "$HOME"
-# a window manager, as on a desktop (see record-viewer.sh)
-if command -v openbox >/dev/null 2>&1; then
-  openbox >/dev/null 2>&1 &
-  wm=$!
-  sleep 1
-fi
+private_desktop "$build" "$tmp" 1280x900
 
 start=$(date +%s)
 TICKSCOPE_FRAME_STATS="$tmp/frames.txt" TICKSCOPE_BENCH_SCROLL="$frames" \

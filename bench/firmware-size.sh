@@ -6,10 +6,18 @@
 # board library, with mcu-lib as a drop-in (3000-record log) and with every event option
 # (3000-slot log with the counter). text: flash (code, constants, vectors); data and bss:
 # static RAM, the heap (the RAM left over) and the two 1 KB stacks not counted.
-# Usage: bench/firmware-size.sh BUILD_DIR [CHIBIOS_21.11_TREE]
+# With --base REV, the two firmwares with mcu-lib are built again with REV's mcu-lib (a git
+# revision of this repository), and the flash this tree's library adds to REV's is printed
+# against the goal of at most 1 KB (1024 B) more.
+# Usage: bench/firmware-size.sh [--base REV] BUILD_DIR [CHIBIOS_21.11_TREE]
 # (default tree: $CHIBIOS_DIR, else ../shared/chibios/21.11 next to the checkout)
 set -eu
-build=${1:?usage: $0 BUILD_DIR [CHIBIOS_TREE]}
+base=""
+if [ "${1:-}" = --base ]; then
+  base=${2:?usage: $0 [--base REV] BUILD_DIR [CHIBIOS_TREE]}
+  shift 2
+fi
+build=${1:?usage: $0 [--base REV] BUILD_DIR [CHIBIOS_TREE]}
 src=$(cd "$(dirname "$0")/.." && pwd)
 tree=${2:-${CHIBIOS_DIR:-$src/../shared/chibios/21.11}}
 tree=$(cd "$tree" && pwd)
@@ -29,13 +37,24 @@ size_of() {
     END { printf "%d %d %d\n", text, data, bss }'
 }
 
+names="none dropin every"
+if [ -n "$base" ]; then
+  rev=$(git -C "$src" rev-parse --short "$base^{commit}")
+  rm -rf "$out/base-lib"
+  mkdir -p "$out/base-lib"
+  git -C "$src" archive "$rev" mcu-lib | tar -x -C "$out/base-lib"
+  names="$names base-dropin base-every"
+fi
+
 printf '| firmware | text | data | bss |\n| --- | ---: | ---: | ---: |\n'
-base=""
-for name in none dropin every; do
+none=""
+for name in $names; do
   case $name in
     none) lib=none; vars="" ;;
     dropin) lib="$src/mcu-lib"; vars=$dropin ;;
     every) lib="$src/mcu-lib"; vars=$every ;;
+    base-dropin) lib="$out/base-lib/mcu-lib"; vars=$dropin ;;
+    base-every) lib="$out/base-lib/mcu-lib"; vars=$every ;;
   esac
   dir="$out/$name"
   rm -rf "$dir"
@@ -48,16 +67,27 @@ for name in none dropin every; do
   fi
   warnings=$(grep -c "warning:" "$dir/build.log" || true)
   set -- $(size_of "$dir/rk.elf")
-  if [ -z "$base" ]; then
-    base="$1 $2 $3"
+  eval "text_$(echo "$name" | tr - _)=$1"
+  if [ -z "$none" ]; then
+    none="$1 $2 $3"
     label="without a board library"
   else
-    set -- "$@" $base
+    set -- "$@" $none
     case $name in
       dropin) label="mcu-lib as a drop-in" ;;
       every) label="mcu-lib, every option" ;;
+      base-dropin) label="$rev's mcu-lib as a drop-in" ;;
+      base-every) label="$rev's mcu-lib, every option" ;;
     esac
     label="$label (+$(($1 - $4)) / +$(($2 - $5)) / +$(($3 - $6)))"
   fi
   printf '| %s, %s warnings | %d | %d | %d |\n' "$label" "$warnings" "$1" "$2" "$3"
 done
+if [ -n "$base" ]; then
+  # shellcheck disable=SC2154
+  d=$((text_dropin - text_base_dropin)) e=$((text_every - text_base_every))
+  verdict="met"
+  [ "$d" -le 1024 ] && [ "$e" -le 1024 ] || verdict="NOT met"
+  printf 'figure: firmware flash against %s, drop-in / every option: %+d B / %+d B (goal <= +1024 B): %s\n' \
+    "$rev" "$d" "$e" "$verdict"
+fi

@@ -12,7 +12,8 @@
 # shows once nothing has been drawn for 3 s. Time 0 is the program's start (fork and exec).
 # Runs alternate between the programs (RUNS each); the medians, their ratio and the goal
 # (Tickscope <= 0.6x GTKWave's) are printed, then each program's peak resident memory
-# (VmHWM, and Pss) once its picture is final, on the 1M capture and on a 3,000-switch one.
+# (VmHWM, and Pss) once its picture is final, on the 1M capture and on a 3,000-switch one;
+# last, a line "figure:" for each figure with its goal, met or not.
 # Tickscope runs with the renderer it chooses itself unless GSK_RENDERER is set.
 # FIRST_FRAME_WATCH=PROGRAM times with another build's first-frame-watch (to measure a build
 # that has none). FIRST_FRAME_SHOTS=DIR keeps each program's final picture (PPM) there, to check by eye.
@@ -33,9 +34,9 @@ fi
 [ "${FIRST_FRAME_BUS:-}" = 1 ] && exec 2>&3 3>&-
 
 tmp=$(mktemp -d)
-xvfb="" wm=""
+. "$(dirname "$0")/private-desktop.sh"
 cleanup() {
-  for p in $wm $xvfb; do kill "$p" 2>/dev/null || true; done
+  private_desktop_stop
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -57,21 +58,7 @@ for n in $small $size; do
   fi
 done
 
-Xvfb -displayfd 3 -screen 0 1200x720x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
-xvfb=$!
-i=0
-while [ ! -s "$tmp/display" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-export DISPLAY=":$(head -n 1 "$tmp/display")" GDK_BACKEND=x11 NO_AT_BRIDGE=1
-export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data"
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/.local/share" XDG_CONFIG_HOME="$tmp/home/.config"
-mkdir -p "$HOME"
-# a window manager, as on a desktop (see record-viewer.sh)
-wm_name="no window manager"
-if command -v openbox >/dev/null 2>&1; then
-  openbox >/dev/null 2>&1 &
-  wm=$! wm_name=openbox
-  sleep 1
-fi
+private_desktop "$build" "$tmp" 1200x720
 
 # run PROGRAM N: one timed start of PROGRAM (tickscope, gtkwave-vcd, gtkwave-fst) on the
 # N-switch capture; appends "PROGRAM N ms hwm_kb pss_kb" to $tmp/results
@@ -134,6 +121,7 @@ for prog in $programs; do
   awk -v a="$ts" -v b="$(median "$prog" "$size" 3)" -v p="$prog" 'BEGIN {
     printf "  Tickscope / %s: %.2fx (goal <= 0.6x)\n", p, a / b }'
 done
+[ -n "$gtkwave" ] || echo "  GTKWave is not installed: no ratio (goal <= 0.6x GTKWave's)"
 echo "  peak resident memory (VmHWM, MiB) once the picture is final (Pss in brackets):"
 for prog in $programs; do
   for n in $size $small; do
@@ -148,3 +136,17 @@ for prog in $programs; do
 done
 awk -v a="$(median tickscope "$small" 4)" -v n="$small" 'BEGIN {
   printf "  Tickscope at %d switches: %.0f MiB (goal <= 70 MiB)\n", n, a / 1024 }'
+# the figures, one line each: name, value, goal, met or not
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+for prog in $programs; do
+  [ "$prog" = tickscope ] && continue
+  awk -v a="$ts" -v b="$(median "$prog" "$size" 3)" -v p="$prog" -v n="$size" -v r="$runs" -v l="$load" 'BEGIN {
+    printf "figure: first frame of %d switches, Tickscope / %s: %.2fx (%.1f s against %.1f s, median of %d, load %s) " \
+           "(goal <= 0.6x): %s\n", n, p, a / b, a / 1000, b / 1000, r, l, a / b <= 0.6 ? "met" : "NOT met" }'
+  awk -v a="$(median tickscope "$size" 4)" -v b="$(median "$prog" "$size" 4)" -v p="$prog" -v n="$size" 'BEGIN {
+    printf "figure: resident memory at %d switches, Tickscope / %s: %.2fx (%.0f MiB against %.0f MiB) " \
+           "(goal <= 1.1x): %s\n", n, p, a / b, a / 1024, b / 1024, a / b <= 1.1 ? "met" : "NOT met" }'
+done
+awk -v a="$(median tickscope "$small" 4)" -v n="$small" 'BEGIN {
+  printf "figure: resident memory at %d switches: %.0f MiB (goal <= 70 MiB): %s\n", n, a / 1024,
+         a / 1024 <= 70 ? "met" : "NOT met" }'

@@ -14,9 +14,9 @@ build=${1:?usage: $0 BUILD_DIR [STEPS [FILE]]}
 steps=${2:-24}
 file=${3:-}
 tmp=$(mktemp -d)
-xvfb="" wm=""
+. "$(dirname "$0")/private-desktop.sh"
 cleanup() {
-  for p in $wm $xvfb; do kill "$p" 2>/dev/null || true; done
+  private_desktop_stop
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -25,21 +25,8 @@ if [ -z "$file" ]; then
   "$build/bench/bench-capture" --sizes 1000000 --repeat 1 --keep "$tmp" >/dev/null
   file="$tmp/bench-1000000.txt"
 fi
-Xvfb -displayfd 3 -screen 0 1200x720x24 -nolisten tcp 3>"$tmp/display" >/dev/null 2>&1 &
-xvfb=$!
-i=0
-while [ ! -s "$tmp/display" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-export DISPLAY=":$(head -n 1 "$tmp/display")" GDK_BACKEND=x11 NO_AT_BRIDGE=1
-export GSETTINGS_BACKEND=memory GSETTINGS_SCHEMA_DIR="$build/data"
-export HOME="$tmp/home" XDG_DATA_HOME="$tmp/home/.local/share" XDG_CONFIG_HOME="$tmp/home/.config"
 export GSK_RENDERER="${GSK_RENDERER:-cairo}"
-mkdir -p "$HOME"
-# a window manager, as on a desktop (see record-viewer.sh)
-if command -v openbox >/dev/null 2>&1; then
-  openbox >/dev/null 2>&1 &
-  wm=$!
-  sleep 1
-fi
+private_desktop "$build" "$tmp" 1200x720
 
 echo "view-frames: $(basename "$file"), $steps zoom/pan/fit steps, Xvfb 1200x720, GSK_RENDERER=$GSK_RENDERER, $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
 TICKSCOPE_FRAME_STATS="$tmp/frames.txt" TICKSCOPE_BENCH_VIEW="$steps" \
