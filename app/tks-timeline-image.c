@@ -7,6 +7,7 @@
 
 #include <pango/pangocairo.h>
 
+#include <gtk/gtk.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -396,10 +397,12 @@ tks_timeline_image_get_surface (TksTimelineImage *image)
 
 /* The memory the window's frames take: GTK's cairo renderer paints each frame into a new
  * image of the window's size (from the heap), then the X server gets it through a shared
- * memory segment cairo keeps. Each is new memory the first few times, a page fault for each
- * 4 KiB page (thousands of them for a frame, tens of ms on a virtual machine). Made ready once
- * for the largest image yet, outside any frame: memory for this many images of the size. */
-#define WARM_IMAGES 4
+ * memory segment of cairo's, which cairo drops whenever nothing is left in it. Each is new
+ * memory the first few times, a page fault for each 4 KiB page (thousands of them for a
+ * frame, tens of ms on a virtual machine). Made ready once for the largest image yet, outside
+ * any frame: memory for this many images of the size. */
+#define WARM_HEAP_IMAGES 6   /* a frame's image, its copies for a moved image, and more */
+#define WARM_SHM_IMAGES 3    /* the images a frame or two still in the X server's hands use */
 #define WARM_HEAP_MAX ((gsize) 30 << 20)   /* glibc's mmap threshold is at most 32 MiB */
 
 static gsize warmed_bytes;   /* main thread */
@@ -424,13 +427,14 @@ static void
 warm_heap (gsize bytes)
 {
 #ifdef __GLIBC__
-  gsize total = MIN (bytes * WARM_IMAGES, WARM_HEAP_MAX);
+  gsize total = MIN (bytes * WARM_HEAP_IMAGES, WARM_HEAP_MAX);
   void *p;
 
   /* an allocation of @total (with its header) under the threshold, and the heap's free top
    * kept up to twice that */
   if (mallopt (M_MMAP_THRESHOLD, (int) (total + ((gsize) 1 << 20))) == 0 ||
-      mallopt (M_TRIM_THRESHOLD, (int) (2 * total)) == 0)
+      mallopt (M_TRIM_THRESHOLD, (int) (2 * total)) == 0 ||
+      mallopt (M_TOP_PAD, (int) total) == 0)
     return;
   p = malloc (total);
   if (p == NULL)
@@ -453,9 +457,9 @@ warm_x11 (GdkDisplay *display,
   int screen = DefaultScreen (dpy);
   cairo_surface_t *root = cairo_xlib_surface_create (dpy, RootWindow (dpy, screen),
                                                      DefaultVisual (dpy, screen), 1, 1);
-  cairo_surface_t *images[WARM_IMAGES];
+  cairo_surface_t *images[WARM_SHM_IMAGES];
 
-  for (guint i = 0; i < WARM_IMAGES; i++)
+  for (guint i = 0; i < WARM_SHM_IMAGES; i++)
     {
       images[i] = cairo_surface_create_similar_image (root, CAIRO_FORMAT_ARGB32, width, height);
       cairo_surface_flush (images[i]);
@@ -466,7 +470,7 @@ warm_x11 (GdkDisplay *display,
     }
   g_object_set_data_full (G_OBJECT (display), "tks-shm-pin", images[0],
                           (GDestroyNotify) cairo_surface_destroy);
-  for (guint i = 1; i < WARM_IMAGES; i++)
+  for (guint i = 1; i < WARM_SHM_IMAGES; i++)
     cairo_surface_destroy (images[i]);
   cairo_surface_destroy (root);
 }
