@@ -397,12 +397,13 @@ tks_timeline_image_get_surface (TksTimelineImage *image)
 
 /* The memory the window's frames take: GTK's cairo renderer paints each frame into a new
  * image of the window's size (from the heap), then the X server gets it through a shared
- * memory segment of cairo's, which cairo drops whenever nothing is left in it. Each is new
- * memory the first few times, a page fault for each 4 KiB page (thousands of them for a
- * frame, tens of ms on a virtual machine). Made ready once for the largest image yet, outside
- * any frame: memory for this many images of the size. */
+ * memory segment of cairo's, which cairo drops whenever nothing is left in it. Each would be
+ * new memory the first few times, a page fault for each 4 KiB page (thousands of them for a
+ * frame, tens of ms on a virtual machine). Once the window's size is known, outside any
+ * frame, the heap is told to keep images of that size when they are freed, and cairo keeps
+ * its segment: a frame then takes memory an earlier frame used. Nothing is touched ahead, so
+ * the window takes no more memory than its frames use. */
 #define WARM_HEAP_IMAGES 6   /* a frame's image, its copies for a moved image, and more */
-#define WARM_SHM_IMAGES 3    /* the images a frame or two still in the X server's hands use */
 #define WARM_HEAP_MAX ((gsize) 30 << 20)   /* glibc's mmap threshold is at most 32 MiB */
 
 static gsize warmed_bytes;   /* main thread */
@@ -411,43 +412,24 @@ static gsize warm_bytes;
 static int warm_width, warm_height;
 static GWeakRef warm_display;
 
-static void
-touch_pages (void  *data,
-             gsize  size)
-{
-  volatile char *p = data;
-
-  for (gsize i = 0; i < size; i += 4096)
-    p[i] = 0;
-}
-
-/* The main thread's heap keeps @bytes (frames' paint images) at hand, rather than each new
- * image mapped from the system and unmapped when freed, and those pages touched once. */
+/* Images up to @bytes come from the main thread's heap and go back to it when freed, rather
+ * than each mapped from the system and unmapped again. */
 static void
 warm_heap (gsize bytes)
 {
 #ifdef __GLIBC__
   gsize total = MIN (bytes * WARM_HEAP_IMAGES, WARM_HEAP_MAX);
-  void *p;
 
-  /* an allocation of @total (with its header) under the threshold, and the heap's free top
-   * kept up to twice that */
-  if (mallopt (M_MMAP_THRESHOLD, (int) (total + ((gsize) 1 << 20))) == 0 ||
-      mallopt (M_TRIM_THRESHOLD, (int) (2 * total)) == 0 ||
-      mallopt (M_TOP_PAD, (int) total) == 0)
+  if (mallopt (M_MMAP_THRESHOLD, (int) (bytes + ((gsize) 1 << 20))) == 0)
     return;
-  p = malloc (total);
-  if (p == NULL)
-    return;
-  touch_pages (p, total);
-  free (p);
+  mallopt (M_TRIM_THRESHOLD, (int) total);
 #endif
 }
 
 #ifdef TKS_WARM_X11
-/* cairo's shared memory with the X server: images of the window's size drawn through it, its
- * pages touched, and one of them kept so that cairo keeps the segment (it drops one left empty,
- * and the next image would be new memory again). */
+/* cairo's shared memory with the X server: one image of the window's size kept in it, so
+ * that cairo keeps the segment (it drops one left empty, and the next image would be new
+ * memory again). */
 static void
 warm_x11 (GdkDisplay *display,
           int         width,
@@ -457,21 +439,11 @@ warm_x11 (GdkDisplay *display,
   int screen = DefaultScreen (dpy);
   cairo_surface_t *root = cairo_xlib_surface_create (dpy, RootWindow (dpy, screen),
                                                      DefaultVisual (dpy, screen), 1, 1);
-  cairo_surface_t *images[WARM_SHM_IMAGES];
+  cairo_surface_t *image = cairo_surface_create_similar_image (root, CAIRO_FORMAT_ARGB32,
+                                                              width, height);
 
-  for (guint i = 0; i < WARM_SHM_IMAGES; i++)
-    {
-      images[i] = cairo_surface_create_similar_image (root, CAIRO_FORMAT_ARGB32, width, height);
-      cairo_surface_flush (images[i]);
-      if (cairo_image_surface_get_data (images[i]) != NULL)
-        touch_pages (cairo_image_surface_get_data (images[i]),
-                     (gsize) cairo_image_surface_get_stride (images[i]) * height);
-      cairo_surface_mark_dirty (images[i]);
-    }
-  g_object_set_data_full (G_OBJECT (display), "tks-shm-pin", images[0],
+  g_object_set_data_full (G_OBJECT (display), "tks-shm-pin", image,
                           (GDestroyNotify) cairo_surface_destroy);
-  for (guint i = 1; i < WARM_SHM_IMAGES; i++)
-    cairo_surface_destroy (images[i]);
   cairo_surface_destroy (root);
 }
 #endif
