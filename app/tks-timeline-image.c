@@ -7,6 +7,16 @@
 
 #include <pango/pangocairo.h>
 
+#include <gtk/gtk.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#if defined (TKS_HAVE_CAIRO_XLIB) && defined (GDK_WINDOWING_X11)
+#include <cairo-xlib.h>
+#include <gdk/x11/gdkx.h>
+#define TKS_WARM_X11 1
+#endif
+
 #include "tks-timeline-events.h"
 #include "tks-timeline-image.h"
 
@@ -383,4 +393,104 @@ cairo_surface_t *
 tks_timeline_image_get_surface (TksTimelineImage *image)
 {
   return image->surface;
+}
+
+/* The memory the window's frames take: GTK's cairo renderer paints each frame into a new
+ * image of the window's size (from the heap), then the X server gets it through a shared
+ * memory segment of cairo's, which cairo drops whenever nothing is left in it. Each would be
+ * new memory the first few times, a page fault for each 4 KiB page (thousands of them for a
+ * frame, tens of ms on a virtual machine). Once the window's size is known, outside any
+ * frame, the heap is told to keep images of that size when they are freed, and cairo keeps
+ * its segment: a frame then takes memory an earlier frame used. Nothing is touched ahead, so
+ * the window takes no more memory than its frames use. */
+#define WARM_HEAP_IMAGES 6   /* a frame's image, its copies for a moved image, and more */
+#define WARM_HEAP_MAX ((gsize) 30 << 20)   /* glibc's mmap threshold is at most 32 MiB */
+
+static gsize warmed_bytes;   /* main thread */
+static guint warm_id;
+static gsize warm_bytes;
+static int warm_width, warm_height;
+static GWeakRef warm_display;
+
+/* Images up to @bytes come from the main thread's heap and go back to it when freed, rather
+ * than each mapped from the system and unmapped again. */
+static void
+warm_heap (gsize bytes)
+{
+#ifdef __GLIBC__
+  gsize total = MIN (bytes * WARM_HEAP_IMAGES, WARM_HEAP_MAX);
+
+  if (mallopt (M_MMAP_THRESHOLD, (int) (bytes + ((gsize) 1 << 20))) == 0)
+    return;
+  mallopt (M_TRIM_THRESHOLD, (int) total);
+#endif
+}
+
+#ifdef TKS_WARM_X11
+/* cairo's shared memory with the X server: one image of the window's size kept in it, so
+ * that cairo keeps the segment (it drops one left empty, and the next image would be new
+ * memory again). */
+static void
+warm_x11 (GdkDisplay *display,
+          int         width,
+          int         height)
+{
+  Display *dpy = gdk_x11_display_get_xdisplay (display);
+  int screen = DefaultScreen (dpy);
+  cairo_surface_t *root = cairo_xlib_surface_create (dpy, RootWindow (dpy, screen),
+                                                     DefaultVisual (dpy, screen), 1, 1);
+  cairo_surface_t *image = cairo_surface_create_similar_image (root, CAIRO_FORMAT_ARGB32,
+                                                              width, height);
+
+  g_object_set_data_full (G_OBJECT (display), "tks-shm-pin", image,
+                          (GDestroyNotify) cairo_surface_destroy);
+  cairo_surface_destroy (root);
+}
+#endif
+
+static gboolean
+warm_cb (gpointer data)
+{
+  g_autoptr(GdkDisplay) display = g_weak_ref_get (&warm_display);
+
+  warm_id = 0;
+  if (warm_bytes <= warmed_bytes)
+    return G_SOURCE_REMOVE;
+  warmed_bytes = warm_bytes;
+  warm_heap (warm_bytes);
+#ifdef TKS_WARM_X11
+  if (display != NULL && GDK_IS_X11_DISPLAY (display))
+    warm_x11 (display, warm_width, warm_height);
+#endif
+  return G_SOURCE_REMOVE;
+}
+
+void
+tks_timeline_warm_up (GtkWidget *widget,
+                      int        width,
+                      int        height,
+                      int        scale)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  int w = 0, h = 0;
+  gsize bytes;
+
+  /* the window's size: its frames' images */
+  if (root != NULL)
+    {
+      w = gtk_widget_get_width (GTK_WIDGET (root));
+      h = gtk_widget_get_height (GTK_WIDGET (root));
+    }
+  w = MAX (w, width) * scale;
+  h = MAX (h, height) * scale;
+  bytes = (gsize) w * h * 4;
+  if (bytes <= warmed_bytes || bytes <= warm_bytes)
+    return;
+  warm_bytes = bytes;
+  warm_width = w;
+  warm_height = h;
+  g_weak_ref_set (&warm_display, gtk_widget_get_display (widget));
+  /* after the frame under way */
+  if (warm_id == 0)
+    warm_id = g_idle_add_full (GDK_PRIORITY_REDRAW + 10, warm_cb, NULL, NULL);
 }
