@@ -167,7 +167,9 @@ def slow_link():
               "slow: the next fetch waits for the unfinished reply, then gets a whole capture")
         check(not any_label(app, ["Could not get new data"]), "slow: without an error",
               any_label(app, ["Could not get new data"]))
-        check("12000 records" in status(app, THREADS), "slow: the new capture is shown", status(app, THREADS))
+        # (the file is kept first, then read and shown)
+        check(wait_for(lambda: "12000 records" in (status(app, THREADS) or ""), TIMEOUT),
+              "slow: the new capture is shown", status(app, THREADS))
     finally:
         stop_all(viewer, board)
 
