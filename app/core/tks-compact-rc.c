@@ -400,11 +400,40 @@ rc_when (Rc *r, State *z, guint key)
   return dt;
 }
 
+/* A switch from the running thread, to its successor or to the thread a head symbol ranks:
+ * TRUE with @out and @in, FALSE for the head symbol 0 (another kind of entry). */
+static gboolean
+rc_from_cur (Rc *r, State *z, guint32 *out, guint32 *in)
+{
+  guint hit = 0, head;
+
+  if (z->succ[z->cur] != NONE)
+    {
+      hit = rc_bit (r, &z->probs[P_WHO + z->hit_who]);
+      z->hit_who = (guint8) hit;
+    }
+  if (hit)
+    {
+      *in = z->succ[z->cur];
+      tks_compact_mtf_move (z, mtf_rank (z, *in), 0);
+    }
+  else
+    {
+      head = rc_symbol (r, &z->probs[P_HEAD], 8, z->heads, z->head_counts, HEADS);
+      if (head == 0)
+        return FALSE;
+      *in = tks_compact_mtf_move (z, head, 0);
+    }
+  z->pk = 8;
+  *out = z->cur;
+  return TRUE;
+}
+
 static gboolean
 rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
 {
   guint32 out = 0, in = 0, tick, dt;
-  guint kind = 0, hit = 0;
+  guint kind = 0;
   gboolean is_switch = FALSE, is_exit = FALSE;
 
   memset (e, 0, sizeof *e);
@@ -412,38 +441,12 @@ rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
    * its kind follows); then the running thread's successor, or a head symbol. */
   if (r->fast && rc_bit (r, &z->probs[P_CUR + MIN (z->pk, 8)]) == 0)
     rc_other (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
+  else if (rc_from_cur (r, z, &out, &in))
+    is_switch = TRUE;
+  else if (r->fast)
+    r->bad = TRUE;   /* (a switch from the running thread was announced) */
   else
-    {
-      if (z->succ[z->cur] != NONE)
-        {
-          hit = rc_bit (r, &z->probs[P_WHO + z->hit_who]);
-          z->hit_who = (guint8) hit;
-        }
-      if (hit)
-        {
-          is_switch = TRUE;
-          z->pk = 8;
-          out = z->cur;
-          in = z->succ[z->cur];
-          tks_compact_mtf_move (z, mtf_rank (z, in), 0);
-        }
-      else
-        {
-          guint head = rc_symbol (r, &z->probs[P_HEAD], 8, z->heads, z->head_counts, HEADS);
-
-          if (head != 0)
-            {
-              is_switch = TRUE;
-              z->pk = 8;
-              out = z->cur;
-              in = tks_compact_mtf_move (z, head, 0);
-            }
-          else if (r->fast)
-            r->bad = TRUE;   /* (a switch from the running thread was announced) */
-          else
-            rc_other (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
-        }
-    }
+    rc_other (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
   if (is_switch && out == in)
     r->bad = TRUE;   /* (the board codes no such switch) */
   if (is_switch)
