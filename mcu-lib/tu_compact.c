@@ -102,7 +102,7 @@ static void tu_rc_bit(tu_bits_t *b, uint16_t *p, uint32_t bit) {
   uint32_t bound = (b->range >> 11) * q, shift = 5;
 
   TU_Z_ADD(-log2((bit == 0U ? q : 2048.0 - q) / 2048.0));
-  if (b->fast != 0U) {
+  if (TU_CYCLES && b->fast != 0U) {
     /* counter coder 4: a probability learns fast from its first bits (a line is short) */
     shift = seen + 1U < TU_RC_SHIFT ? seen + 1U : TU_RC_SHIFT;
     if (seen < 15U)
@@ -116,7 +116,7 @@ static void tu_rc_bit(tu_bits_t *b, uint16_t *p, uint32_t bit) {
     b->range -= bound;
     q -= q >> shift;
   }
-  *p = (uint16_t)(q | (b->fast != 0U ? seen << 12 : 0U));
+  *p = (uint16_t)(q | (TU_CYCLES && b->fast != 0U ? seen << 12 : 0U));
   tu_rc_norm(b);
 }
 
@@ -348,7 +348,7 @@ static void tu_z_other(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, int is
   uint32_t kind = tu_z_kind_of(e, is_switch);
 
   TU_Z_FIELD(TU_ZF_KIND);
-  if (z->stamps == 0U)
+  if (!TU_CYCLES || z->stamps == 0U)
     tu_z_symbol(b, &z->probs[TU_P_HEAD], 8U, z->heads, z->head_counts, TU_Z_HEADS, 0);
   tu_z_kind(b, z, kind);
   TU_Z_FIELD(kind <= 1U ? TU_ZF_WHO : TU_ZF_PAYLOAD);
@@ -357,7 +357,7 @@ static void tu_z_other(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, int is
     if (kind == 0U)
       tu_z_eg(b, &z->probs[TU_P_RANK], 8U, tu_mtf_use(z, in_number), 0);
   } else if (kind == 2U) {
-    if (z->stamps != 0U) {
+    if (TU_CYCLES && z->stamps != 0U) {
       /* counter coder 4: ids below 32 through a tree of probabilities */
       uint32_t small = e->a < 32U ? 1U : 0U, node = 1, i;
 
@@ -424,9 +424,9 @@ static void tu_z_entry(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e) {
    * says first whether the entry is a switch from the running thread, else its kind comes
    * without the head. */
   TU_Z_FIELD(TU_ZF_WHO);
-  if (z->stamps != 0U)
+  if (TU_CYCLES && z->stamps != 0U)
     tu_rc_bit(b, &z->probs[TU_P_CUR + z->pk], from_cur ? 1U : 0U);
-  if (z->stamps != 0U && !from_cur)
+  if (TU_CYCLES && z->stamps != 0U && !from_cur)
     tu_z_other(b, z, e, is_switch, out_number, in_number);
   else {
     if (z->succ[z->cur] != TU_Z_NONE) {
@@ -568,7 +568,7 @@ void tu_zlog_add(BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e) {
   if (payload >= 2U)
     l->hash = tu_hash_word(l->hash, e->b);
   if (++l->entries == TU_Z_MAX_ENTRIES ||
-      tu_rc_size(&l->b) >= (l->z.stamps != 0U ? TU_Z_SOFT_BYTES_4 : TU_Z_SOFT_BYTES))
+      tu_rc_size(&l->b) >= (TU_CYCLES && l->z.stamps != 0U ? TU_Z_SOFT_BYTES_4 : TU_Z_SOFT_BYTES))
     tu_zlog_flush(out, l);
 }
 
