@@ -7,11 +7,12 @@
  * record and seconds at 115200 baud (ten bits a byte). The compact reply is decoded again and
  * must give back every record.
  *
- * Built twice: bench-transfer (switches only: records at tick resolution) and
+ * Built three times: bench-transfer (switches only: records at tick resolution) and
  * bench-transfer-cycles (every event option: each record carries the cycle counter of a
  * 168 MHz part; a capture without one gets a synthesized counter, the records of a tick
  * spread evenly through it: a worst case for the coder, which expects the switches of
- * consecutive ticks at similar places in their ticks).
+ * consecutive ticks at similar places in their ticks), and bench-compact-fields (as the
+ * second, its coder counting its bits per field: --fields RECORDING).
  *
  *   bench-transfer CAPTURE...
  */
@@ -26,6 +27,11 @@
 #include "threads_utilities.h"
 #include "tks-capture-private.h"
 #include "tks-compact.h"
+#ifdef TU_Z_COST
+#include <math.h>
+
+#include "tu_internal.h"
+#endif
 
 #define BAUD 115200.0
 
@@ -135,9 +141,93 @@ row (const char *what, gsize bytes, guint records)
           (double) bytes / MAX (records, 1), (double) bytes * 10.0 / BAUD);
 }
 
+#ifdef TU_Z_COST
+/* Where the bits go: the entries of a recording (`tickscope-cli record --events -o FILE`) are
+ * decoded, then coded again by the board's coder, which adds each coded bit's cost to the
+ * field it codes; framing is the rest of the lines' bytes. With @fine, each counter value is
+ * moved on by a pseudo-random 0 to 167 (the simulated board's counter advances in steps of
+ * 168, a real cycle counter by 1), never before the one before it. */
+extern double tu_z_bits[];
+
+static int
+fields (const char *path, gboolean fine)
+{
+  static const char *const names[] = { "who (switches)", "event kind", "handler id, payloads",
+                                       "tick delta", "counter delta", "key frames" };
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autoptr (TksCompactDecoder) dec = tks_compact_decoder_new (1000, 168000000);
+  g_autoptr (GArray) entries = g_array_new (FALSE, FALSE, sizeof (TksEntry));
+  g_autofree char *coded = NULL;
+  HostStream stream;
+  tu_zlog_t *log = g_new0 (tu_zlog_t, 1);
+  guint32 seed = 12345, prev = 0;
+  double total = 0, sum = 0;
+  gsize bytes = 0;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 1;
+  memset (tu_z_bits, 0, G_N_ELEMENTS (names) * sizeof tu_z_bits[0]);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_strchomp (lines[i]);
+      if (g_str_has_prefix (lines[i], "Counter coder: "))
+        tks_compact_decoder_set_coder (dec, (guint) atoi (lines[i] + 15));
+      else if (g_str_has_prefix (lines[i], "Z"))
+        tks_compact_decoder_line (dec, lines[i], strlen (lines[i]), NULL);
+    }
+  g_array_append_vals (entries, tks_compact_decoder_entries (dec)->data,
+                       tks_compact_decoder_entries (dec)->len);
+  host_stream_init (&stream);
+  tu_zlog_init (log);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const TksEntry *d = &g_array_index (entries, TksEntry, i);
+      tu_entry_t e = { d->record, d->counter, d->kind, d->a, d->b };
+
+      if (fine)
+        {
+          seed = seed * 1103515245u + 12345u;
+          e.stamp += (seed >> 16) % 168u;
+          if (i > 0 && (gint32) (e.stamp - prev) < 0)
+            e.stamp = prev;
+          prev = e.stamp;
+        }
+      tu_zlog_add (&stream.base, log, &e);
+    }
+  tu_zlog_flush (&stream.base, log);
+  coded = host_stream_steal (&stream);
+  bytes = strlen (coded);
+  printf ("%s, counter %s: %u entries, %zu bytes of lines, %.2f bytes/entry  (goal <= 2.5)\n",
+          path, fine ? "stepping by 1 (sub-grain jitter added)" : "as recorded",
+          entries->len, bytes, (double) bytes / MAX (entries->len, 1));
+  total = bytes * 8.0;
+  for (guint f = 0; f < G_N_ELEMENTS (names); f++)
+    {
+      printf ("  %-22s %6.2f bits/entry  %5.1f %%\n", names[f],
+              tu_z_bits[f] / MAX (entries->len, 1), 100.0 * tu_z_bits[f] / total);
+      sum += tu_z_bits[f];
+    }
+  printf ("  %-22s %6.2f bits/entry  %5.1f %%\n", "framing", (total - sum) / MAX (entries->len, 1),
+          100.0 * (total - sum) / total);
+  if (fine)
+    /* 168 values equally likely for each entry, that nothing before it tells: log2(168) bits,
+     * 13 bits in 2 characters on the wire */
+    printf ("  (the jitter alone is %.2f bits/entry of noise: at least %.2f bytes/entry more "
+            "than the counter as recorded)\n", log2 (168.0), log2 (168.0) * 2.0 / 13.0);
+  g_free (log);
+  return 0;
+}
+#endif
+
 int
 main (int argc, char *argv[])
 {
+#ifdef TU_Z_COST
+  if (argc == 3 && strcmp (argv[1], "--fields") == 0)
+    return fields (argv[2], FALSE) || fields (argv[2], TRUE);
+#endif
   if (argc < 2)
     {
       fprintf (stderr, "usage: %s CAPTURE...\n", argv[0]);

@@ -5,7 +5,9 @@
 # 60 simulated seconds into its life) and on the real boards' captures of tests/data, at tick
 # resolution and with the cycle counter (bench-transfer, bench-transfer-cycles); then two
 # recordings of the simulated board, 10 s each (threads_record, and with every event and the
-# counter), in bytes per entry. Further captures (FILE...) are measured as the real boards' are.
+# counter), in bytes per entry; then where the bits of the second go, field by field, its
+# entries coded again as recorded and with a counter that steps by 1 (bench-compact-fields).
+# Further captures (FILE...) are measured as the real boards' are.
 # Usage: bench/transfer.sh BUILD_DIR [FILE...]
 set -eu
 build=${1:?usage: $0 BUILD_DIR [FILE...]}
@@ -43,3 +45,5 @@ echo "Recordings of the simulated board, 10 s each:"
   sed 's/$/  (goal <= 0.8 bytes\/event)/; s/^/  switches at tick resolution: /'
 "$build/app/cli/tickscope-cli" record -q -e -d 10 -o "$tmp/events.txt" "tcp:127.0.0.1:$port" 2>&1 |
   sed 's/$/  (goal <= 2.5 bytes\/event)/; s/^/  every event and the counter: /'
+echo "Where the bits go (the recording's entries coded again by the board's coder):"
+"$build/bench/bench-compact-fields" --fields "$tmp/events.txt" | sed "s|$tmp/||; s/^/  /"

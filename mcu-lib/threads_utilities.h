@@ -116,7 +116,7 @@ void tuPrintDumpCompact(BaseSequentialStream *out);
 #endif
 /** @brief   Bytes the recording buffers between the log and the link. */
 #ifndef THREADS_RECORD_BUFFER
-#define THREADS_RECORD_BUFFER      768U
+#define THREADS_RECORD_BUFFER      896U
 #endif
 int tuRecordBegin(BaseSequentialStream *out, int events);
 int tuRecordPoll(BaseSequentialStream *out, const uint8_t *input, size_t n);

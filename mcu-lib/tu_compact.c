@@ -14,8 +14,10 @@
 /* threads_dump_compact prints the entries of the log as lines "Z~" (see WIRE-FORMAT.md, dump
  * version 3): each line starts from a key frame, carries a sequence number and a checksum, and
  * holds whole entries coded by a binary range coder whose probabilities, like the rest of the
- * coder's state, start afresh on each line. Everything runs in the shell thread; nothing in
- * the hooks. */
+ * coder's state, start afresh on each line. With the cycle counter (counter coder 4), lines are
+ * longer and the probabilities learn fast from their first bits, the kind of an entry comes
+ * before its threads, and a handler's id has probabilities of its own. Everything runs in the
+ * shell thread; nothing in the hooks. */
 
 /* The 91 characters of a line: the printable ones but space, " ' and \. */
 static const char tu_z_alphabet[] =
@@ -37,9 +39,28 @@ static const char tu_z_alphabet[] =
 #define TU_P_CNT   42U
 #define TU_P_CNT_N 11U
 #define TU_P_GRAIN 136U
+#define TU_P_CUR   137U /* 9, by the kind of the entry before */
+#define TU_P_ID    146U /* 32 */
 #define TU_Z_NONE  0xFFU
 
 #define TU_RC_TOP (1UL << 24)
+#ifndef TU_RC_SHIFT
+#define TU_RC_SHIFT 5U
+#endif
+
+/* Built for the bench that measures where the bits go (TU_Z_COST): each coded bit's cost, in
+ * bits, is added to the field being coded. Nothing on a board. */
+#ifdef TU_Z_COST
+#include <math.h>
+enum { TU_ZF_WHO, TU_ZF_KIND, TU_ZF_PAYLOAD, TU_ZF_TICK, TU_ZF_COUNTER, TU_ZF_KEY, TU_ZF_N };
+unsigned tu_z_field;
+double tu_z_bits[TU_ZF_N];
+#define TU_Z_FIELD(f) (tu_z_field = (f))
+#define TU_Z_ADD(bits) (tu_z_bits[tu_z_field] += (bits))
+#else
+#define TU_Z_FIELD(f) ((void)0)
+#define TU_Z_ADD(bits) ((void)0)
+#endif
 
 static void tu_rc_init(tu_bits_t *b) {
   b->low = 0;
@@ -77,21 +98,31 @@ static void tu_rc_norm(tu_bits_t *b) {
 
 /* Codes @bit with the probability (of a 0, out of 2048) at @p, which then learns it. */
 static void tu_rc_bit(tu_bits_t *b, uint16_t *p, uint32_t bit) {
-  uint32_t bound = (b->range >> 11) * *p;
+  uint32_t q = *p & 0x0FFFU, seen = *p >> 12;
+  uint32_t bound = (b->range >> 11) * q, shift = 5;
 
+  TU_Z_ADD(-log2((bit == 0U ? q : 2048.0 - q) / 2048.0));
+  if (TU_CYCLES && b->fast != 0U) {
+    /* counter coder 4: a probability learns fast from its first bits (a line is short) */
+    shift = seen + 1U < TU_RC_SHIFT ? seen + 1U : TU_RC_SHIFT;
+    if (seen < 15U)
+      seen++;
+  }
   if (bit == 0U) {
     b->range = bound;
-    *p = (uint16_t)(*p + ((2048U - *p) >> 5));
+    q += (2048U - q) >> shift;
   } else {
     b->low += bound;
     b->range -= bound;
-    *p = (uint16_t)(*p - (*p >> 5));
+    q -= q >> shift;
   }
+  *p = (uint16_t)(q | (TU_CYCLES && b->fast != 0U ? seen << 12 : 0U));
   tu_rc_norm(b);
 }
 
 /* The @n low bits of @value (n up to 32), most significant first, each at one half. */
 static void tu_rc_direct(tu_bits_t *b, uint32_t value, uint32_t n) {
+  TU_Z_ADD(n);
   while (n != 0U) {
     n--;
     b->range >>= 1;
@@ -316,15 +347,33 @@ static void tu_z_other(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e, int is
                        uint32_t out_number, uint32_t in_number) {
   uint32_t kind = tu_z_kind_of(e, is_switch);
 
-  tu_z_symbol(b, &z->probs[TU_P_HEAD], 8U, z->heads, z->head_counts, TU_Z_HEADS, 0);
+  TU_Z_FIELD(TU_ZF_KIND);
+  if (!TU_CYCLES || z->stamps == 0U)
+    tu_z_symbol(b, &z->probs[TU_P_HEAD], 8U, z->heads, z->head_counts, TU_Z_HEADS, 0);
   tu_z_kind(b, z, kind);
+  TU_Z_FIELD(kind <= 1U ? TU_ZF_WHO : TU_ZF_PAYLOAD);
   if (kind <= 1U) {
     tu_rc_direct(b, out_number, 6);
     if (kind == 0U)
       tu_z_eg(b, &z->probs[TU_P_RANK], 8U, tu_mtf_use(z, in_number), 0);
-  } else if (kind == 2U)
-    tu_z_eg(b, NULL, 0, e->a, 0);
-  else if (kind == 4U)
+  } else if (kind == 2U) {
+    if (TU_CYCLES && z->stamps != 0U) {
+      /* counter coder 4: ids below 32 through a tree of probabilities */
+      uint32_t small = e->a < 32U ? 1U : 0U, node = 1, i;
+
+      tu_rc_bit(b, &z->probs[TU_P_ID], small);
+      if (small != 0U)
+        for (i = 5; i-- != 0U;) {
+          uint32_t bit = (e->a >> i) & 1U;
+
+          tu_rc_bit(b, &z->probs[TU_P_ID + node], bit);
+          node = node * 2U + bit;
+        }
+      else
+        tu_z_eg(b, NULL, 0, e->a - 32U, 0);
+    } else
+      tu_z_eg(b, NULL, 0, e->a, 0);
+  } else if (kind == 4U)
     tu_rc_direct(b, e->kind == TU_EV_SLEEP ? 0U : e->kind == TU_EV_WAKE ? 1U : 2U, 2);
   else if (kind == 5U)
     /* the thread's rank; it then comes second, behind the running thread that heads the
@@ -371,21 +420,30 @@ static void tu_z_entry(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e) {
 
   /* Who: first, when the running thread has a successor on the line, whether the entry is a
    * switch to it; else a switch from the running thread is its in-thread's rank among the
-   * recent threads, anything else head 0 then its kind. */
-  if (z->succ[z->cur] != TU_Z_NONE) {
-    hit = from_cur && in_number == z->succ[z->cur] ? 1U : 0U;
-    tu_rc_bit(b, &z->probs[TU_P_WHO + z->hit_who], hit);
-    z->hit_who = (uint8_t)hit;
-  }
-  if (hit != 0U) {
-    (void)tu_mtf_use(z, in_number);
-    z->pk = 8;
-  } else if (from_cur) {
-    tu_z_symbol(b, &z->probs[TU_P_HEAD], 8U, z->heads, z->head_counts, TU_Z_HEADS,
-                tu_mtf_use(z, in_number));
-    z->pk = 8;
-  } else
+   * recent threads, anything else head 0 then its kind. With the counter (coder 4), a bit
+   * says first whether the entry is a switch from the running thread, else its kind comes
+   * without the head. */
+  TU_Z_FIELD(TU_ZF_WHO);
+  if (TU_CYCLES && z->stamps != 0U)
+    tu_rc_bit(b, &z->probs[TU_P_CUR + z->pk], from_cur ? 1U : 0U);
+  if (TU_CYCLES && z->stamps != 0U && !from_cur)
     tu_z_other(b, z, e, is_switch, out_number, in_number);
+  else {
+    if (z->succ[z->cur] != TU_Z_NONE) {
+      hit = from_cur && in_number == z->succ[z->cur] ? 1U : 0U;
+      tu_rc_bit(b, &z->probs[TU_P_WHO + z->hit_who], hit);
+      z->hit_who = (uint8_t)hit;
+    }
+    if (hit != 0U) {
+      (void)tu_mtf_use(z, in_number);
+      z->pk = 8;
+    } else if (from_cur) {
+      tu_z_symbol(b, &z->probs[TU_P_HEAD], 8U, z->heads, z->head_counts, TU_Z_HEADS,
+                  tu_mtf_use(z, in_number));
+      z->pk = 8;
+    } else
+      tu_z_other(b, z, e, is_switch, out_number, in_number);
+  }
   if (is_switch) {
     z->succ[out_number] = (uint8_t)in_number;
     z->cur = (uint8_t)in_number;
@@ -396,10 +454,14 @@ static void tu_z_entry(tu_bits_t *b, tu_zstate_t *z, const tu_entry_t *e) {
    * event); else the step, then with the counter how far it is from that many ticks of
    * counter. */
   key = is_switch ? in_number : e->kind == 0U ? 64U : 65U + (e->kind < TU_EV_KINDS ? e->kind : 0U);
+  TU_Z_FIELD(TU_ZF_TICK);
   tu_z_when(b, z, key, dt);
 #if TU_CYCLES
   if (z->stamps != 0U)
+  {
+    TU_Z_FIELD(TU_ZF_COUNTER);
     tu_z_stamp(b, z, e, dt, is_switch);
+  }
 #endif
   z->tick = tick;
 }
@@ -475,6 +537,8 @@ static void tu_zlog_start(tu_zlog_t *l) {
 
   tu_zstate_reset(z);
   tu_rc_init(&l->b);
+  l->b.fast = z->stamps;
+  TU_Z_FIELD(TU_ZF_KEY);
   tu_rc_direct(&l->b, z->tick, 20);
 #if TU_CYCLES
   if (z->stamps != 0U) {
@@ -503,7 +567,8 @@ void tu_zlog_add(BaseSequentialStream *out, tu_zlog_t *l, const tu_entry_t *e) {
     l->hash = tu_hash_word(l->hash, e->a);
   if (payload >= 2U)
     l->hash = tu_hash_word(l->hash, e->b);
-  if (++l->entries == TU_Z_MAX_ENTRIES || tu_rc_size(&l->b) >= TU_Z_SOFT_BYTES)
+  if (++l->entries == TU_Z_MAX_ENTRIES ||
+      tu_rc_size(&l->b) >= (TU_CYCLES && l->z.stamps != 0U ? TU_Z_SOFT_BYTES_4 : TU_Z_SOFT_BYTES))
     tu_zlog_flush(out, l);
 }
 

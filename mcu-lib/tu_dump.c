@@ -421,7 +421,7 @@ static void tu_print_build(BaseSequentialStream *out, int compact, int events) {
     chprintf(out, "Counter frequency: %lu" TU_NL, (unsigned long)(THREADS_TIMESTAMPS_COUNTER_HZ));
     chprintf(out, "Counter bits: %d" TU_NL, 32);
     if (compact != 0) {
-      chprintf(out, "Counter coder: 3" TU_NL);
+      chprintf(out, "Counter coder: 4" TU_NL);
     }
   }
 #endif

@@ -439,8 +439,16 @@ typedef struct {
  * TU_Z_MAX_ENTRIES entries; an entry codes to TU_Z_ENTRY_BYTES at most, so a line's coded
  * bytes never pass TU_Z_BYTES. */
 #define TU_Z_SOFT_BYTES   96U
+/* With the counter (counter coder 4), longer lines: the coder learns over more entries, and a
+ * key frame serves more of them. A recording's buffer smaller than three such lines and a
+ * Lost: line keeps them as long as the others. */
+#if !defined(THREADS_RECORD_BUFFER) || THREADS_RECORD_BUFFER >= 882
+#define TU_Z_SOFT_BYTES_4 128U
+#else
+#define TU_Z_SOFT_BYTES_4 TU_Z_SOFT_BYTES
+#endif
 #define TU_Z_ENTRY_BYTES  64U
-#define TU_Z_BYTES        (TU_Z_SOFT_BYTES + TU_Z_ENTRY_BYTES + 8U)
+#define TU_Z_BYTES        (TU_Z_SOFT_BYTES_4 + TU_Z_ENTRY_BYTES + 8U)
 #define TU_Z_HEAD_BYTES   4U /* the line's number (3 bytes) and entry count */
 /* Characters between "Z~" and the checksum at most: 2 for each 13 bits. */
 #define TU_Z_PAYLOAD_CHARS (2U * (((TU_Z_HEAD_BYTES + TU_Z_BYTES) * 8U + 12U) / 13U))
@@ -455,6 +463,7 @@ typedef struct {
   uint32_t pending; /* bytes held back for a carry: the cache and the 0xFF after it */
   uint8_t cache;
   uint8_t started; /* the first byte (always 0) is not written */
+  uint8_t fast;    /* counter coder 4: probabilities learn fast at first */
   uint32_t n;      /* bytes of the line (number, count, coded bytes) */
   uint8_t bytes[TU_Z_HEAD_BYTES + TU_Z_BYTES]; /* the line's number and count, then these */
 } tu_bits_t;
@@ -471,7 +480,7 @@ typedef struct {
 /* Steps remembered: one per in-thread (0 to 63), exits (64), each kind of event (65 + k). */
 #define TU_Z_LASTS   (64U + 1U + TU_EV_KINDS)
 /* The range coder's probabilities (see tu_compact.c for their places). */
-#define TU_Z_PROBS   (64U + 9U * 8U + 1U)
+#define TU_Z_PROBS   (64U + 9U * 8U + 1U + 9U + 32U)
 
 /* What the coder remembers between entries; a line's key frame resets it. */
 typedef struct {

@@ -230,7 +230,7 @@ test_events_paced (void)
   g_assert_cmpuint (st.dropped, >, 0);
   g_assert_cmpuint (seen.lost, ==, st.dropped);
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-  g_assert_nonnull (strstr (text, "\r\nCounter coder: 3\r\n"));
+  g_assert_nonnull (strstr (text, "\r\nCounter coder: 4\r\n"));
   capture = tks_capture_new_from_file (path, &error);
   g_assert_no_error (error);
   g_assert_null (tks_capture_get_damage (capture));
@@ -1021,7 +1021,7 @@ test_unknown_counter_coder (void)
   g_autofree char *text = tks_test_data_contents ("simboard-record-events.raw.txt", &len);
   g_autoptr(GError) error = NULL;
 
-  for (int coder = 2; coder <= 4; coder += 2)
+  for (int coder = 2; coder <= 5; coder += 3)
     {
       g_autofree char *path = temp_path ("tks-test-record-coder.txt");
       g_autoptr(GString) stream = g_string_new_len (text, len);
@@ -1044,7 +1044,7 @@ test_unknown_counter_coder (void)
         {
           g_assert_false (tks_recorder_close (recorder, &error));
           g_assert_error (error, TKS_ERROR, TKS_ERROR_PARSE);
-          g_assert_nonnull (strstr (error->message, "Counter coder: 4"));
+          g_assert_nonnull (strstr (error->message, "Counter coder: 5"));
           g_assert_cmpuint (st.entries, ==, 0);
           g_clear_error (&error);
         }

@@ -29,7 +29,7 @@ G_BEGIN_DECLS
 /* Lines "Z~": steps remembered (in-threads, exits, kinds of events), probabilities, and the
  * most characters a line may hold between "Z~" and its checksum. */
 #define RC_LASTS     75
-#define RC_PROBS     (64 + 9 * 8 + 1)
+#define RC_PROBS     (64 + 9 * 8 + 1 + 9 + 32)
 #define RC_MAX_CHARS 1024
 
 typedef struct

@@ -25,6 +25,9 @@
 #define P_CNT   42
 #define P_CNT_N 11
 #define P_GRAIN 136
+#define P_CUR   137   /* counter coder 4: 9, by the kind of the entry before */
+#define P_ID    146   /* counter coder 4: 32, a handler's id */
+#define RC_SHIFT_MAX 5
 #define NONE    0xFF
 
 /* The line's bytes (number, count, coded part) and the range decoder reading them. */
@@ -36,6 +39,7 @@ typedef struct
   guint32  code;
   guint32  range;
   gboolean bad;
+  gboolean fast;  /* counter coder 4: probabilities learn fast from their first bits */
 } Rc;
 
 /* 1 + the value of each character of the alphabet (the printable ones but space, " ' and
@@ -147,22 +151,29 @@ rc_norm (Rc *r)
 static guint
 rc_bit (Rc *r, guint16 *p)
 {
-  guint32 bound = (r->range >> 11) * *p;
+  guint32 q = *p & 0x0FFFu, seen = *p >> 12;
+  guint32 bound = (r->range >> 11) * q, shift = RC_SHIFT_MAX;
   guint bit;
 
+  if (r->fast)
+    {
+      shift = MIN (seen + 1, (guint32) RC_SHIFT_MAX);
+      seen = MIN (seen + 1, 15u);
+    }
   if (r->code < bound)
     {
       r->range = bound;
-      *p = (guint16) (*p + ((2048u - *p) >> 5));
+      q += (2048u - q) >> shift;
       bit = 0;
     }
   else
     {
       r->code -= bound;
       r->range -= bound;
-      *p = (guint16) (*p - (*p >> 5));
+      q -= q >> shift;
       bit = 1;
     }
+  *p = (guint16) (q | (r->fast ? seen << 12 : 0));
   rc_norm (r);
   return bit;
 }
@@ -309,7 +320,16 @@ rc_other (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
       break;
     case 2:
       *kind = TKS_ENTRY_IRQ_ENTER;
-      e->a = rc_eg (r, NULL, 0, 0);
+      if (r->fast && rc_bit (r, &z->probs[P_ID]) == 1)
+        {
+          guint node = 1;
+
+          while (node < 32)
+            node = node * 2 + rc_bit (r, &z->probs[P_ID + node]);
+          e->a = node - 32;
+        }
+      else
+        e->a = rc_eg (r, NULL, 0, 0) + (r->fast ? 32 : 0);
       break;
     case 3:
       *kind = TKS_ENTRY_IRQ_LEAVE;
@@ -380,15 +400,13 @@ rc_when (Rc *r, State *z, guint key)
   return dt;
 }
 
+/* A switch from the running thread, to its successor or to the thread a head symbol ranks:
+ * TRUE with @out and @in, FALSE for the head symbol 0 (another kind of entry). */
 static gboolean
-rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
+rc_from_cur (Rc *r, State *z, guint32 *out, guint32 *in)
 {
-  guint32 out = 0, in = 0, tick, dt;
-  guint kind = 0, hit = 0;
-  gboolean is_switch = FALSE, is_exit = FALSE;
+  guint hit = 0, head;
 
-  memset (e, 0, sizeof *e);
-  /* Who: the running thread's successor, or a head symbol. */
   if (z->succ[z->cur] != NONE)
     {
       hit = rc_bit (r, &z->probs[P_WHO + z->hit_who]);
@@ -396,26 +414,39 @@ rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
     }
   if (hit)
     {
-      is_switch = TRUE;
-      z->pk = 8;
-      out = z->cur;
-      in = z->succ[z->cur];
-      tks_compact_mtf_move (z, mtf_rank (z, in), 0);
+      *in = z->succ[z->cur];
+      tks_compact_mtf_move (z, mtf_rank (z, *in), 0);
     }
   else
     {
-      guint head = rc_symbol (r, &z->probs[P_HEAD], 8, z->heads, z->head_counts, HEADS);
-
-      if (head != 0)
-        {
-          is_switch = TRUE;
-          z->pk = 8;
-          out = z->cur;
-          in = tks_compact_mtf_move (z, head, 0);
-        }
-      else
-        rc_other (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
+      head = rc_symbol (r, &z->probs[P_HEAD], 8, z->heads, z->head_counts, HEADS);
+      if (head == 0)
+        return FALSE;
+      *in = tks_compact_mtf_move (z, head, 0);
     }
+  z->pk = 8;
+  *out = z->cur;
+  return TRUE;
+}
+
+static gboolean
+rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
+{
+  guint32 out = 0, in = 0, tick, dt;
+  guint kind = 0;
+  gboolean is_switch = FALSE, is_exit = FALSE;
+
+  memset (e, 0, sizeof *e);
+  /* Who: with counter coder 4, whether the entry is a switch from the running thread (else
+   * its kind follows); then the running thread's successor, or a head symbol. */
+  if (r->fast && rc_bit (r, &z->probs[P_CUR + MIN (z->pk, 8)]) == 0)
+    rc_other (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
+  else if (rc_from_cur (r, z, &out, &in))
+    is_switch = TRUE;
+  else if (r->fast)
+    r->bad = TRUE;   /* (a switch from the running thread was announced) */
+  else
+    rc_other (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
   if (is_switch && out == in)
     r->bad = TRUE;   /* (the board codes no such switch) */
   if (is_switch)
@@ -490,6 +521,7 @@ tks_compact_rc_decode (const TksCompactDecoder *self,
   /* The range decoder, on the bytes after the count; then the key frame. */
   r.pos = 4;
   r.range = 0xFFFFFFFFu;
+  r.fast = self->coder >= 4 && self->counter_hz != 0;
   for (guint i = 0; i < 4; i++)
     r.code = (r.code << 8) | rc_byte (&r);
   memset (&z, 0, sizeof z);

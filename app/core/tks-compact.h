@@ -164,7 +164,7 @@ typedef struct _TksCompactDecoder TksCompactDecoder;
  * The newest counter coder this version decodes ("Counter coder: N" in a header; 1 when the
  * header has none).
  */
-#define TKS_COMPACT_LAST_CODER 3
+#define TKS_COMPACT_LAST_CODER 4
 
 /**
  * TksCompactStatus:

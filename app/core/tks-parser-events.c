@@ -45,7 +45,7 @@ tks_parsed_events_counter_hz (const TksParsedEvents *events)
 guint
 tks_parsed_events_counter_coder (const TksParsedEvents *events)
 {
-  return events != NULL && events->counter_coder == 2 ? 2 : 1;
+  return events != NULL && events->counter_coder >= 2 ? events->counter_coder : 1;
 }
 
 void

@@ -203,7 +203,7 @@
  * @brief   Bytes the recording buffers between the log and the link.
  */
 #if !defined(THREADS_RECORD_BUFFER) || defined(__DOXYGEN__)
-#define THREADS_RECORD_BUFFER               768U
+#define THREADS_RECORD_BUFFER               896U
 #endif
 
 /**
