@@ -22,7 +22,7 @@ import pyatspi
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tksgui import (PATIENCE, RETURN, WORK, check, click, file_dialog_open, find,  # noqa: E402
                     find_all, finish, get_app, label_text, main_window, press, role_name,
-                    screenshot, start, stop, wait_for, wait_until)
+                    screenshot, start, stop, view_range, wait_for, wait_until)
 
 TICKSCOPE, DATA = sys.argv[1], os.path.abspath(sys.argv[2])
 MINUS, DOWN = 0x2D, 0xFF54
@@ -187,9 +187,9 @@ def cap09_like():
 
 
 def view_ticks(app):
-    """The visible range's span in ticks, as the "View a – b (N ticks …)" line tells it."""
-    m = re.search(r"\(([\d.]+) ticks", label_text(app, lambda s: s.startswith("View ")) or "")
-    return float(m.group(1)) if m else None
+    """The visible range's span in ticks, as the "View … ticks a – b" line tells it."""
+    r = view_range(app)
+    return r[1] - r[0] if r else None
 
 
 def fit():
