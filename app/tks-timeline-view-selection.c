@@ -69,7 +69,7 @@ set_field (TksSelectionPanel *self,
   g_free (value);
 }
 
-/* "handler USART1_IRQHandler at 10.992 ticks": what made it ready, and when. */
+/* "handler USART1_IRQHandler at 1.250 ms (tick 7904)": what made it ready, and when. */
 static char *
 describe_waker (TksTimelineView *view,
                 TksEvents       *events,
