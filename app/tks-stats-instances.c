@@ -307,6 +307,51 @@ tks_stats_attach_instances (GtkColumnView *view,
   gtk_widget_add_controller (GTK_WIDGET (view), GTK_EVENT_CONTROLLER (click));
 }
 
+/* The timeline's moves from a moment to the next, as the main window binds them. */
+static const struct
+{
+  guint       keyval;
+  const char *action;
+} moves[] = {
+  { GDK_KEY_bracketright, "win.next-activation" },
+  { GDK_KEY_bracketleft, "win.previous-activation" },
+  { GDK_KEY_period, "win.next-of-kind" },
+  { GDK_KEY_comma, "win.previous-of-kind" },
+};
+
+static gboolean
+window_key_pressed_cb (GtkEventControllerKey *controller,
+                       guint                  keyval,
+                       guint                  keycode,
+                       GdkModifierType        state,
+                       GtkWindow             *window)
+{
+  GtkWindow *parent = gtk_window_get_transient_for (window);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (window));
+
+  if (parent == NULL || (state & (GDK_ALT_MASK | GDK_CONTROL_MASK | GDK_SUPER_MASK)))
+    return FALSE;
+  /* where keys type text, they stay there */
+  for (; focus != NULL; focus = gtk_widget_get_parent (focus))
+    if (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT_VIEW (focus))
+      return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (moves); i++)
+    if (moves[i].keyval == keyval)
+      return gtk_widget_activate_action (GTK_WIDGET (parent), moves[i].action, NULL);
+  return FALSE;
+}
+
+void
+tks_stats_forward_moves (GtkWindow *window)
+{
+  GtkEventController *controller = gtk_event_controller_key_new ();
+
+  /* after the widget with the focus had the key: a table keeps its own */
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_BUBBLE);
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (window_key_pressed_cb), window);
+  gtk_widget_add_controller (GTK_WIDGET (window), controller);
+}
+
 /* CSV: the file chosen, then written by the window. */
 
 typedef gboolean (*ExportFunc) (GtkWindow   *window,

@@ -57,6 +57,10 @@ gboolean   tks_stats_fill_instances    (GtkListBox            *list,
  * of @list, the row's ten worst (a right click selects its row first). */
 void       tks_stats_attach_instances  (GtkColumnView         *view,
                                         GtkListBox            *list);
+/* The timeline's keys for the next and previous moment (] [ . ,) typed in @window act on the
+ * window it is transient for, so that after a row showed its worst instance ] shows the next;
+ * keys typed in a text field stay there. */
+void       tks_stats_forward_moves     (GtkWindow             *window);
 /* Asks where to save the table shown (the file named after @page), then writes it with
  * @export, a gboolean (*) (GtkWindow *window, const char *path, GError **error); a failure
  * is told in @summary. */

@@ -728,6 +728,7 @@ tks_stats_window_init (TksStatsWindow *self)
                                self->handlers, self->markers_view, self->markers,
                                self->cpu_view, self->cpu);
   connect_instances (self);
+  tks_stats_forward_moves (GTK_WINDOW (self));
   refresh (self);
 }
 

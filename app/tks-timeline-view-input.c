@@ -39,7 +39,8 @@ anchor_for_x (TksTimelineView *self,
 
 /* Info line: the selected run and the measurement */
 
-/* A point of the timeline as the ruler counts it: board ticks, or real time from its origin. */
+/* A point of the timeline as the ruler and its tooltips write it: the time from the ruler's 0
+ * and the entry's tick ("-1.250 ms (tick 7904)"), the tick alone on a ruler in ticks. */
 char *
 _tks_timeline_view_format_time (TksTimelineView *self,
                                 double           t)
@@ -47,9 +48,27 @@ _tks_timeline_view_format_time (TksTimelineView *self,
   TksTimelineGeometry g;
 
   _tks_timeline_view_current_geometry (self, &g);
+  return tks_timeline_format_point (&g, t);
+}
+
+/* A place the user chose (a cursor), written the same way with its tick as it is, to a
+ * millionth ("3.370 ms (tick 7904.37)"): it need not be an entry's. */
+char *
+_tks_timeline_view_format_place (TksTimelineView *self,
+                                 double           t)
+{
+  TksTimelineGeometry g;
+  g_autofree char *tick = tks_time_format_position (t);
+  g_autofree char *time = NULL;
+
+  _tks_timeline_view_current_geometry (self, &g);
   if (!g.time_ruler)
-    return g_strdup_printf ("%.3f", t);
-  return tks_timeline_format_us ((t - g.origin) * 1e6 / g.tick_hz);
+    /* Translators: a point in time as the board's tick; %s: the tick's number */
+    return g_strdup_printf (_("tick %s"), tick);
+  time = tks_timeline_format_us ((t - g.origin) * 1e6 / g.tick_hz);
+  /* Translators: a point in time from the ruler's 0, then the board's tick: "-1.250 ms (tick
+   * 7904)" */
+  return g_strdup_printf (_("%s (tick %s)"), time, tick);
 }
 
 char *
@@ -117,7 +136,7 @@ _tks_timeline_view_update_info (TksTimelineView *self)
     }
   else if (!isnan (self->mark_a))
     {
-      g_autofree char *at = _tks_timeline_view_format_time (self, self->mark_a);
+      g_autofree char *at = _tks_timeline_view_format_place (self, self->mark_a);
 
       if (s->len > 0)
         g_string_append (s, "   ");

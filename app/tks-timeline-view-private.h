@@ -208,8 +208,12 @@ void   _tks_timeline_view_draw_matches          (TksTimelineView           *self
                                                  GtkSnapshot               *snapshot,
                                                  const TksTimelineGeometry *g);
 
+/* A point in the ruler's units with its tick: an entry's ("1.250 ms (tick 7904)"), or a place
+ * the user chose with its tick as it is ("1.620 ms (tick 7904.37)"). */
 char    *_tks_timeline_view_format_time (TksTimelineView *self,
                                         double           t);
+char    *_tks_timeline_view_format_place (TksTimelineView *self,
+                                         double           t);
 /* A length of time (ticks) in the ruler's units: "1.333 ticks", or "533.3 µs". */
 char    *_tks_timeline_view_format_span (TksTimelineView *self,
                                         double           ticks);

@@ -69,7 +69,7 @@ set_field (TksSelectionPanel *self,
   g_free (value);
 }
 
-/* "handler USART1_IRQHandler at 10.992 ticks": what made it ready, and when. */
+/* "handler USART1_IRQHandler at 1.250 ms (tick 7904)": what made it ready, and when. */
 static char *
 describe_waker (TksTimelineView *view,
                 TksEvents       *events,
@@ -213,8 +213,8 @@ refresh (TksSelectionPanel *self)
   show_run (self, view);
   has_a = view->capture != NULL && !isnan (view->mark_a);
   has_b = has_a && !isnan (view->mark_b);
-  set_field (self, FIELD_CURSOR_A, has_a ? _tks_timeline_view_format_time (view, view->mark_a) : NULL);
-  set_field (self, FIELD_CURSOR_B, has_b ? _tks_timeline_view_format_time (view, view->mark_b) : NULL);
+  set_field (self, FIELD_CURSOR_A, has_a ? _tks_timeline_view_format_place (view, view->mark_a) : NULL);
+  set_field (self, FIELD_CURSOR_B, has_b ? _tks_timeline_view_format_place (view, view->mark_b) : NULL);
   set_field (self, FIELD_DELTA, has_b ? _tks_timeline_view_format_span (view, view->mark_b - view->mark_a) : NULL);
   has_run = gtk_widget_get_visible (gtk_widget_get_parent (self->boxes[FIELD_BEGIN]));
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->revealer), has_run || has_a);

@@ -85,8 +85,8 @@ gboolean     tks_timeline_view_get_selected_run (TksTimelineView  *self,
                                                  double           *begin,
                                                  double           *end);
 
-/* Times in the ruler's units (tks-timeline-view-find.c): a point, "12.345 ms" from the
- * ruler's 0, and a length. */
+/* Times in the ruler's units (tks-timeline-view-find.c): a point, "12.345 ms (tick 7904)" from
+ * the ruler's 0 ("tick 7904" on a ruler in ticks), and a length. */
 char        *tks_timeline_view_format_time   (TksTimelineView     *self,
                                               double               t);
 char        *tks_timeline_view_format_span   (TksTimelineView     *self,

@@ -15,6 +15,7 @@
 #include "tks-legend.h"
 #include "tks-overview.h"
 #include "tks-stats-window.h"
+#include "tks-time-format.h"
 #include "tks-timeline-render.h"
 #include "tks-timeline-view.h"
 #include "tks-widget-text.h"
@@ -68,9 +69,15 @@ _tks_window_get_tick_hz (TksWindow *self)
   return hz;
 }
 
+/* The visible range as the ruler counts it, its ends to a millionth of a tick without the
+ * zeros that say nothing: "View -1.250 ms – 3.500 ms (4.750 ms), ticks 7904 – 9000" from the
+ * ruler's 0, or "View ticks 7904 – 9000 (1096 ticks)" on a ruler in ticks. */
 static void
 update_range_label (TksWindow *self)
 {
+  TksTimelineGeometry g;
+  g_autofree char *tick_a = NULL;
+  g_autofree char *tick_b = NULL;
   g_autofree char *span = NULL;
   g_autofree char *text = NULL;
 
@@ -79,12 +86,21 @@ update_range_label (TksWindow *self)
       tks_inscription_set_text (self->range_label, "");
       return;
     }
-  span = tks_timeline_format_duration (tks_viewport_get_span (self->viewport), _tks_window_get_tick_hz (self));
-  /* Translators: the visible range: start – end (width) */
-  text = g_strdup_printf (_("View %.3f – %.3f (%s)"),
-                          tks_viewport_get_visible_start (self->viewport),
-                          tks_viewport_get_visible_end (self->viewport),
-                          span);
+  tks_timeline_view_get_geometry (self->timeline, 1, 1, &g);
+  tick_a = tks_time_format_position (g.x0);
+  tick_b = tks_time_format_position (g.x1);
+  span = tks_timeline_view_format_span (self->timeline, g.x1 - g.x0);
+  if (g.time_ruler)
+    {
+      g_autofree char *a = tks_time_format_us ((g.x0 - g.origin) * 1e6 / g.tick_hz);
+      g_autofree char *b = tks_time_format_us ((g.x1 - g.origin) * 1e6 / g.tick_hz);
+
+      /* Translators: the visible range from the ruler's 0 (its width), then its ticks */
+      text = g_strdup_printf (_("View %s – %s (%s), ticks %s – %s"), a, b, span, tick_a, tick_b);
+    }
+  else
+    /* Translators: the visible range in board ticks (its width) */
+    text = g_strdup_printf (_("View ticks %s – %s (%s)"), tick_a, tick_b, span);
   tks_inscription_set_text (self->range_label, text);
 }
 
@@ -506,6 +522,10 @@ tks_window_init (TksWindow *self)
   g_signal_connect_object (self->viewport, "notify::can-go-back", G_CALLBACK (history_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->viewport, "notify::can-go-forward", G_CALLBACK (history_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "notify::info", G_CALLBACK (info_changed_cb), self, G_CONNECT_SWAPPED);
+  /* the range is told in the ruler's units */
+  g_signal_connect_object (self->timeline, "notify::ruler-ticks", G_CALLBACK (update_range_label), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::time-origin", G_CALLBACK (update_range_label), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::tick-hz", G_CALLBACK (update_range_label), self, G_CONNECT_SWAPPED);
 
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 1, 1, 1, 1));
   gtk_scrollbar_set_adjustment (self->vscrollbar, self->vadjustment);

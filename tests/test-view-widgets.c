@@ -602,6 +602,75 @@ test_event_tooltip_origin (void)
   g_object_unref (widget);
 }
 
+/* A run's times (its tooltip, the info line, the Selection panel, the events list) count from
+ * the ruler's 0 with the run's tick after them, as the ruler and the events' tooltips do; a
+ * cursor keeps its tick as it is. On a ruler in ticks they are the tick alone. */
+static void
+test_run_times_with_tick (void)
+{
+  GtkWidget *widget = g_object_ref_sink (tks_timeline_view_new ());
+  TksTimelineView *view = TKS_TIMELINE_VIEW (widget);
+  g_autoptr(TksCapture) capture = tks_test_load_data ("board-events-v2.raw.txt");
+  const TksThread *thread = NULL;
+  TksTimelineGeometry g;
+  double origin;
+  guint i;
+
+  tks_timeline_view_set_capture (view, capture);
+  for (i = 0; i < tks_capture_get_n_threads (capture) && thread == NULL; i++)
+    if (tks_capture_get_thread (capture, i)->n_runs > 1)
+      thread = tks_capture_get_thread (capture, i);
+  g_assert_nonnull (thread);
+  origin = tks_capture_get_start (capture) + 7;
+  tks_timeline_view_set_time_origin (view, origin);
+  g_assert_true (tks_timeline_view_select_run (view, thread->index, 1));
+  tks_timeline_view_get_geometry (view, 1000, 800, &g);
+  g_assert_true (g.time_ruler);
+
+  for (int ticks = 0; ticks < 2; ticks++)
+    {
+      const TksRun *r = &thread->runs[1];
+      g_autofree char *begin = tks_time_format_at (r->begin, origin, ticks ? 0 : g.tick_hz,
+                                                   g.resolution);
+      g_autofree char *end = tks_time_format_at (r->end, origin, ticks ? 0 : g.tick_hz,
+                                                 g.resolution);
+      g_autofree char *shown = tks_timeline_view_format_time (view, r->begin);
+      g_autofree char *place = NULL;
+      g_autofree char *tick = tks_time_format_position (origin + 0.25);
+      g_autofree char *want = NULL;
+      const char *info;
+
+      g_assert_cmpstr (shown, ==, begin);
+      _tks_timeline_view_update_info (view);
+      info = tks_timeline_view_get_info (view);
+      if (strstr (info, begin) == NULL || strstr (info, end) == NULL)
+        g_error ("the run's line “%s” does not say “%s” and “%s”", info, begin, end);
+      g_assert_nonnull (strstr (begin, ticks ? "tick " : " (tick "));
+
+      /* a cursor at a place the user chose: its tick as it is */
+      view->has_selected = FALSE;
+      view->mark_a = origin + 0.25;
+      place = _tks_timeline_view_format_place (view, view->mark_a);
+      if (ticks)
+        want = g_strdup_printf ("tick %s", tick);
+      else
+        {
+          g_autofree char *time = tks_time_format_us (0.25 * 1e6 / g.tick_hz);
+
+          want = g_strdup_printf ("%s (tick %s)", time, tick);
+        }
+      g_assert_true (g_str_has_suffix (tick, ".25"));
+      g_assert_cmpstr (place, ==, want);
+      _tks_timeline_view_update_info (view);
+      if (strstr (tks_timeline_view_get_info (view), want) == NULL)
+        g_error ("the cursor's line “%s” does not say “%s”", tks_timeline_view_get_info (view), want);
+      view->mark_a = NAN;
+      g_assert_true (tks_timeline_view_select_run (view, thread->index, 1));
+      tks_timeline_view_set_ruler_ticks (view, TRUE);
+    }
+  g_object_unref (widget);
+}
+
 /* A pinned lane stays at the top, under the ruler, when the lanes scroll (a spreadsheet's
  * frozen row): its header and its bars there, what scrolls passing under it. */
 static void
@@ -739,6 +808,7 @@ main (int   argc,
   g_test_add_func ("/view/widgets/look-properties", test_look_properties);
   g_test_add_func ("/view/widgets/header-names", test_header_names);
   g_test_add_func ("/view/widgets/event-tooltip-origin", test_event_tooltip_origin);
+  g_test_add_func ("/view/widgets/run-times-with-tick", test_run_times_with_tick);
   g_test_add_func ("/view/widgets/pinned-lane-holds", test_pinned_lane_holds);
   g_test_add_func ("/view/widgets/new-capture-first-frame", test_new_capture_first_frame);
   return g_test_run ();

@@ -81,7 +81,7 @@ def key(*codes):
 
 def view_range(app):
     """The timeline's visible range in ms, as its "View a – b" line tells it."""
-    m = re.match(r"View ([-0-9.]+) – ([-0-9.]+)", label_text(app, lambda s: s.startswith("View ")) or "")
+    m = re.search(r"ticks (-?[0-9.]+) – (-?[0-9.]+)", label_text(app, lambda s: s.startswith("View ")) or "")
     return (float(m.group(1)), float(m.group(2))) if m else None
 
 

@@ -63,6 +63,12 @@ def number(text):
     return float(m.group(1)) if m else None
 
 
+def tick_of(text):
+    """The tick a time names: "tick 7904" alone, or after its time, "1.250 ms (tick 7904)"."""
+    m = re.search(r"\btick (-?[0-9.]+)\)?$", text or "")
+    return float(m.group(1)) if m else None
+
+
 def wheel_zoom_in(x, y):
     pyatspi.Registry.generateMouseEvent(int(round(x)), int(round(y)), "b4c")
     time.sleep(0.15)
@@ -170,10 +176,17 @@ try:
     screenshot("selection-run.png")
     check(fields.get("Thread", "").startswith(name + " (priority "), "the panel names the run's thread",
           (fields, name))
-    check(number(fields.get("Begin")) is not None and abs(number(fields["Begin"]) - begin) < 0.0006,
-          "the panel's begin is the CSV's", (fields.get("Begin"), begin))
-    check(number(fields.get("End")) is not None and abs(number(fields["End"]) - end) < 0.0006,
-          "the panel's end is the CSV's", (fields.get("End"), end))
+    # a run's begin and end are entries' ticks: whole (records that share a tick are told
+    # apart by fractions that are no precision)
+    check(re.match(r"^tick [0-9]+$", fields.get("Begin", "")) and abs(tick_of(fields["Begin"]) - begin) <= 0.5,
+          "the panel's begin is the CSV's, a whole tick", (fields.get("Begin"), begin))
+    check(re.match(r"^tick [0-9]+$", fields.get("End", "")) and abs(tick_of(fields["End"]) - end) <= 0.5,
+          "the panel's end is the CSV's, a whole tick", (fields.get("End"), end))
+    shown = view_range(app)
+    check(re.match(r"^View ticks [0-9]+(\.[0-9]*[1-9])? – [0-9]+(\.[0-9]*[1-9])? \([0-9.]+ ticks\)$",
+                   status(app, ("View ",))) and shown and abs(shown[0] - x0) < 1e-6,
+          "the status line tells the view's range in ticks, without zeros that say nothing",
+          status(app, ("View ",)))
     check(number(fields.get("Duration")) is not None and abs(number(fields["Duration"]) - (end - begin)) < 0.0006
           and "ticks" in fields["Duration"], "the panel's duration is end − begin, in ticks", fields.get("Duration"))
     check(fields.get("Activation") == "%d of %d" % (index + 1, len(runs[name])),
@@ -188,8 +201,16 @@ try:
     click(menu_check_item(app, "Board Ticks on the Ruler"))
     timed = wait_for(lambda: panel_fields(app) if "ticks" not in panel_fields(app).get("Duration", "ticks")
                      else None, 5) or {}
-    check(re.search(r"(µs|ms|s)$", timed.get("Duration", "")) and re.search(r"(µs|ms|s)$", timed.get("Begin", "")),
-          "with the time ruler the panel tells times in s, ms or µs", timed)
+    check(re.search(r"(µs|ms|s)$", timed.get("Duration", ""))
+          and re.match(r"^-?[0-9.]+ (µs|ms|s) \(tick [0-9]+\)$", timed.get("Begin", ""))
+          and tick_of(timed["Begin"]) == tick_of(fields.get("Begin")),
+          "with the time ruler the panel tells times in s, ms or µs from the ruler's 0, then their tick",
+          (timed, fields.get("Begin")))
+    line = status(app, ("View ",))
+    check(re.match(r"^View -?[0-9.]+ (µs|ms|s) – -?[0-9.]+ (µs|ms|s) \([0-9.]+ (µs|ms|s)\), "
+                   r"ticks [0-9]+(\.[0-9]*[1-9])? – [0-9]+(\.[0-9]*[1-9])?$", line)
+          and view_range(app) == shown,
+          "with the time ruler the status line tells the view's range in time, then in ticks", line)
     click(menu_check_item(app, "Board Ticks on the Ruler"))
     wait_for(lambda: "ticks" in panel_fields(app).get("Duration", ""), 5)
 
@@ -202,13 +223,13 @@ try:
           fields)
     # AT-SPI gives window coordinates, the pointer is in the screen's: the window's frame
     # shifts one from the other by a few pixels, measured here from where cursor A fell.
-    frame = (x0 + (round(xa) - tl.x - HEADER) / px - (number(fields.get("Cursor A")) or 0)) * px
+    frame = (x0 + (round(xa) - tl.x - HEADER) / px - (tick_of(fields.get("Cursor A")) or 0)) * px
     check(abs(frame) < 20, "the window's frame offset is small", frame)
     band = (int(xa) + 8, tl.y + 36, int(xb - xa) - 16, 24)
     before = count_colours(screenshot("cursor-a.png"), {"m": MARKER}, band)["m"]
     mouse(xb, ya, shift=True)
     fields = wait_for(lambda: panel_fields(app) if "Δt (B − A)" in panel_fields(app) else None, 5) or {}
-    a, b, d = (number(fields.get(k)) for k in ("Cursor A", "Cursor B", "Δt (B − A)"))
+    a, b, d = tick_of(fields.get("Cursor A")), tick_of(fields.get("Cursor B")), number(fields.get("Δt (B − A)"))
     check(None not in (a, b, d) and abs(d - (b - a)) < 0.002, "the panel's Δt is B − A", fields)
     check(d is not None and abs(d - (int(round(xb)) - int(round(xa))) / px) < 2 / px,
           "Δt is the distance between the two clicks", (d, (xb - xa) / px))
@@ -219,18 +240,18 @@ try:
     # A Shift+click 3 pixels right of the selected run's end: cursor A is on the end.
     mouse(x_of(end) + 3, lane_y, shift=True)
     fields = wait_for(lambda: panel_fields(app) if "Cursor B" not in panel_fields(app) else None, 5) or {}
-    check(number(fields.get("Cursor A")) is not None and abs(number(fields["Cursor A"]) - end) < 0.0006,
+    check(tick_of(fields.get("Cursor A")) is not None and abs(tick_of(fields["Cursor A"]) - end) < 0.0006,
           "a cursor set 3 px off a run's end snaps to it", (fields.get("Cursor A"), end, 3 / px))
     mouse(x_of(begin) - 3, lane_y, shift=True)
     fields = wait_for(lambda: panel_fields(app) if "Cursor B" in panel_fields(app) else None, 5) or {}
-    check(number(fields.get("Cursor B")) is not None and abs(number(fields["Cursor B"]) - begin) < 0.0006,
+    check(tick_of(fields.get("Cursor B")) is not None and abs(tick_of(fields["Cursor B"]) - begin) < 0.0006,
           "a cursor set 3 px before a run's begin snaps to it", (fields.get("Cursor B"), begin))
     check(number(fields.get("Δt (B − A)")) is not None
           and abs(number(fields["Δt (B − A)"]) - (begin - end)) < 0.0006,
           "Δt between snapped cursors is the run's length, negative", fields.get("Δt (B − A)"))
     mouse(x_of(begin) - 40, tl.y + 20, shift=True)
     fields = wait_for(lambda: panel_fields(app) if "Cursor B" not in panel_fields(app) else None, 5) or {}
-    check(number(fields.get("Cursor A")) is not None and abs(number(fields["Cursor A"]) - begin) > 10 / px,
+    check(tick_of(fields.get("Cursor A")) is not None and abs(tick_of(fields["Cursor A"]) - begin) > 10 / px,
           "a cursor far from any edge stays where it was set", (fields.get("Cursor A"), begin))
 
     # Export the view as PNG: the long name whole, in the window's font.

@@ -267,9 +267,9 @@ try:
 
             check(sensitive(range_button(stats, "Zoom to A–B")), "Zoom to A–B is available")
             click(range_button(stats, "Zoom to A–B"))
-            view = "View %.3f – %.3f" % (float(ab[0]), float(ab[1]))
-            zoomed = wait_for(lambda: status(app, ("View ",)).startswith(view), 5)
-            check(zoomed, "Zoom to A–B shows that range in the timeline", (view, status(app, ("View ",))))
+            want = (float(ab[0]), float(ab[1]))
+            zoomed = wait_for(lambda: all(abs(a - b) < 0.0005 for a, b in zip(view_range(app) or (0, 0), want)), 5)
+            check(zoomed, "Zoom to A–B shows that range in the timeline", (want, status(app, ("View ",))))
             screenshot("stats-zoomed.png")
         close_stats(app)
 finally:
@@ -419,6 +419,30 @@ try:
             # back to the worst, for the keys
             activate_row(stats, "Wake-up latency", "sensor")
             moved(app, got)
+
+        # the focus still in the Statistics window after a row showed its worst instance: the
+        # timeline's keys move the main window's selection from there, ] to the next activation
+        activate_row(stats, "Wake-up latency", "sensor")
+        wait_for(lambda: selected(app) == worst_run, 5)
+        check(wait_for(lambda: stats.getState().contains(pyatspi.STATE_ACTIVE) or None, 5),
+              "the Statistics window keeps the focus when a row shows its instance")
+        press_key(NEXT_ACTIVATION)
+        after = moved(app, worst_run) or {}
+        number = lambda run: int(re.match(r"([0-9]+) of", run.get("Activation", "0 of")).group(1))  # noqa: E731
+        check(after.get("Thread") == worst_run.get("Thread") and number(after) == number(worst_run) + 1,
+              "] typed in the Statistics window selects the thread's next activation", (worst_run, after))
+        press_key(PREVIOUS_ACTIVATION)
+        check(wait_for(lambda: selected(app) == worst_run, 5), "[ typed there goes back to the worst wake-up",
+              (worst_run, selected(app)))
+        press_key(NEXT_OF_KIND)
+        after = moved(app, worst_run) or {}
+        check(after.get("Thread") == worst_run.get("Thread") and after.get("Wake-up latency")
+              and after.get("Begin") != worst_run.get("Begin"),
+              ". typed there selects sensor's next wake-up", (worst_run, after))
+        press_key(PREVIOUS_OF_KIND)
+        check(wait_for(lambda: selected(app) == worst_run, 5), ", typed there goes back to the worst wake-up",
+              (worst_run, selected(app)))
+        check(window_named(app, "Statistics") is not None, "the Statistics window stays open")
     close_stats(app)
 
     # ] and [: the selected thread's next and previous activation; . and ,: the next and

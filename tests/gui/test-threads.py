@@ -124,7 +124,7 @@ def control(app, role, name):
 
 def view_range(app):
     text = label_text(app, lambda s: s.startswith("View "))
-    m = re.match(r"View ([\d.]+) – ([\d.]+)", text or "")
+    m = re.search(r"ticks (-?[0-9.]+) – (-?[0-9.]+)", text or "")
     return (m.group(1), m.group(2)) if m else None
 
 

@@ -39,7 +39,7 @@ PIXELS = {"trigger": lambda r, g, b: r > 200 and g < 60 and b < 70,
 
 def view_range(app):
     text = label_text(app, lambda s: s.startswith("View "))
-    m = re.match(r"View ([0-9.]+) – ([0-9.]+)", text or "")
+    m = re.search(r"ticks (-?[0-9.]+) – (-?[0-9.]+)", text or "")
     return (float(m.group(1)), float(m.group(2))) if m else None
 
 

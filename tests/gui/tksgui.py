@@ -185,9 +185,9 @@ def panel_fields(app):
 
 
 def view_range(app):
-    """The timeline's visible range as its "View a – b" line tells it, or None."""
+    """The timeline's visible range in ticks, as its "View … ticks a – b" line tells it, or None."""
     text = label_text(app, lambda s: s.startswith("View "))
-    m = re.match(r"View ([0-9.]+) – ([0-9.]+)", text or "")
+    m = re.search(r"ticks (-?[0-9.]+) – (-?[0-9.]+)", text or "")
     return (float(m.group(1)), float(m.group(2))) if m else None
 
 
