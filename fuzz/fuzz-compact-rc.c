@@ -67,6 +67,7 @@ forge_line (GString *out, const uint8_t *bytes, gsize n)
 }
 
 #define HEADER_SWITCHES \
+  "\r\nch> threads_dump_compact\r\n" \
   "Dump version: 3\r\n" \
   "Library version: 1.1.0\r\n" \
   "Kernel version: 5.1.0\r\n" \
@@ -84,6 +85,7 @@ forge_line (GString *out, const uint8_t *bytes, gsize n)
   "Unnumbered threads: 0 live, 0 total\r\n"
 
 #define HEADER_EVENTS \
+  "\r\nch> threads_dump_compact\r\n" \
   "Dump version: 3\r\n" \
   "Library version: 1.1.0\r\n" \
   "Kernel version: 5.1.0\r\n" \
