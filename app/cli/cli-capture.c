@@ -322,6 +322,31 @@ pad (const char *text,
                    : g_strdup_printf ("%*s%s", missing, "", text);
 }
 
+/* info's arguments: FALSE when there is nothing to read, with the exit status (its help asked
+ * for, or a misuse) in @status. */
+static gboolean
+info_args (int    argc,
+           char **argv,
+           int   *status)
+{
+  if (tks_cli_wants_help (argc, argv))
+    {
+      printf ("%s", _("Usage: tickscope-cli info FILE\n\n"
+                      "The threads, records, span, trigger, events and warnings of a capture or\n"
+                      "of raw bytes received from a board's shell, then its lanes, highest\n"
+                      "priority first. FILE may be “-” (standard input).\n"));
+      *status = TKS_CLI_OK;
+      return FALSE;
+    }
+  if (argc != 2 || argv[1][0] == '\0')
+    {
+      fprintf (stderr, _("Usage: tickscope-cli info FILE\n"));
+      *status = TKS_CLI_MISUSE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
 int
 tks_cli_info (int    argc,
               char **argv)
@@ -341,20 +366,10 @@ tks_cli_info (int    argc,
                           C_("lanes", "log"), C_("lanes", "runs"), C_("lanes", "state") };
   /* the columns' widths, at least the heads' (below zero: text on the left) */
   int widths[] = { 4, -24, 5, 4, 8 };
+  int status;
 
-  if (tks_cli_wants_help (argc, argv))
-    {
-      printf ("%s", _("Usage: tickscope-cli info FILE\n\n"
-                      "The threads, records, span, trigger, events and warnings of a capture or\n"
-                      "of raw bytes received from a board's shell, then its lanes, highest\n"
-                      "priority first. FILE may be “-” (standard input).\n"));
-      return TKS_CLI_OK;
-    }
-  if (argc != 2 || argv[1][0] == '\0')
-    {
-      fprintf (stderr, _("Usage: tickscope-cli info FILE\n"));
-      return TKS_CLI_MISUSE;
-    }
+  if (!info_args (argc, argv, &status))
+    return status;
 
   capture = tks_cli_load (argv[1], NULL, &error);
   if (capture == NULL)
