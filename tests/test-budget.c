@@ -393,6 +393,34 @@ test_budget_check (void)
   g_assert_cmpint (find (b, "capture", TKS_BUDGET_MAX_DROPPED)->verdict, ==, TKS_BUDGET_HOLDS);
 }
 
+/* A comment after a value, as the user's guide writes its budgets, is a comment: the limit is
+ * the value before it. */
+static void
+test_budget_comments (void)
+{
+  g_autoptr(TksCapture) capture = tks_test_load_data (EVENTS_CAPTURE);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TksBudgets) b = budgets_of (capture,
+                                        "# ci/budgets.ini\n"
+                                        "[sensor]\n"
+                                        "max-latency = 25us   # longest wake-up latency\n"
+                                        "max-run = 1ms\t# longest run\n"
+                                        "[SysTick_Handler]\n"
+                                        "max-share = 0.1%     # of any window\n"
+                                        "[capture]\n"
+                                        "max-dropped = 0       # entries the board lost\n"
+                                        "share-window = 1s     # the window of max-share\n",
+                                        &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (b);
+  g_assert_cmpuint (tks_budgets_get_n (b), ==, 4);
+  g_assert_cmpuint (tks_budgets_check (b, capture), ==, 2);
+  g_assert_cmpint (find (b, "sensor", TKS_BUDGET_MAX_LATENCY)->verdict, ==, TKS_BUDGET_VIOLATED);
+  g_assert_cmpint (find (b, "sensor", TKS_BUDGET_MAX_RUN)->verdict, ==, TKS_BUDGET_HOLDS);
+  g_assert_cmpint (find (b, "capture", TKS_BUDGET_MAX_DROPPED)->verdict, ==, TKS_BUDGET_HOLDS);
+}
+
 /* Budgets a capture without events cannot measure: no data, counted as not holding. */
 static void
 test_budget_no_data (void)
@@ -451,6 +479,7 @@ main (int    argc,
   g_test_add_func ("/budget/errors", test_budget_errors);
   g_test_add_func ("/budget/check", test_budget_check);
   g_test_add_func ("/budget/no-data", test_budget_no_data);
+  g_test_add_func ("/budget/comments", test_budget_comments);
   g_test_add_func ("/json/string", test_json_string);
   return g_test_run ();
 }

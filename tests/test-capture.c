@@ -2364,6 +2364,25 @@ test_thread_colors (void)
   g_assert_cmpuint (n_jobs, ==, 2);
 }
 
+/* A threads_dump reply kept from its first line on, without the command before it (pasted
+ * from a terminal): read as the dump it is, the same capture as with its command. */
+static void
+test_bare_dump (void)
+{
+  g_autofree char *text = tks_test_data_contents ("simboard-dump.raw.txt", NULL);
+  const char *bare = strstr (text, "Dump version:");
+  g_autoptr(TksCapture) whole = tks_test_capture_of_text (text, -1);
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_nonnull (bare);
+  capture = tks_capture_new_from_data (bare, strlen (bare), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tks_capture_get_n_records (capture), ==, tks_capture_get_n_records (whole));
+  g_assert_cmpuint (tks_capture_get_n_threads (capture), ==, tks_capture_get_n_threads (whole));
+  g_assert_cmpfloat (tks_capture_get_end (capture), ==, tks_capture_get_end (whole));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2428,6 +2447,7 @@ main (int    argc,
   g_test_add_func ("/capture/tick-bits-16-beats", test_tick_bits_16_beats);
   g_test_add_func ("/capture/beat-behind-records", test_beat_behind_records);
   g_test_add_func ("/capture/thread-colors", test_thread_colors);
+  g_test_add_func ("/capture/bare-dump", test_bare_dump);
 
   return g_test_run ();
 }

@@ -62,11 +62,49 @@ test_cli_names (void)
   g_assert_nonnull (strstr (info.out, "ma\\u{200b}in"));
 }
 
+/* Names from the board in explain's breakdown (what ran meanwhile): shown, never passed to
+ * the terminal. Every thread is given a name that would colour the terminal. */
+static void
+test_cli_explain (void)
+{
+  g_autofree char *text = tks_test_data_contents ("simboard-record-events.raw.txt", NULL);
+  g_auto(GStrv) parts = g_strsplit (text, "Log = Yes, Name = ", -1);
+  g_autofree char *hostile = g_strjoinv ("Log = Yes, Name = \x1b[31m", parts);
+  g_auto(TksCliResult) explain = tks_run_cli (hostile, "explain", "-", "--worst", "5", NULL);
+
+  g_assert_cmpuint (g_strv_length (parts), >, 3);
+  g_assert_cmpint (explain.status, ==, 0);
+  g_assert_nonnull (strstr (explain.out, "  higher priority  thread \\x1b[31m"));
+  g_assert_null (strchr (explain.out, '\x1b'));
+}
+
+/* Every command answers --help with its usage on standard output, and exit status 0. */
+static void
+test_cli_help (void)
+{
+  static const char *const commands[] = {
+    "info", "stats", "explain", "export", "find", "convert", "fetch", "trigger", "run",
+    "record", "check", "diff", "top",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_auto(TksCliResult) help = tks_run_cli (NULL, commands[i], "--help", NULL);
+      g_autofree char *usage = g_strdup_printf ("tickscope-cli %s", commands[i]);
+
+      g_test_message ("%s --help: %d, %s", commands[i], help.status, help.err);
+      g_assert_cmpint (help.status, ==, 0);
+      g_assert_nonnull (strstr (help.out, usage));
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/escape/invisible", test_invisible);
   g_test_add_func ("/escape/cli-names", test_cli_names);
+  g_test_add_func ("/escape/cli-explain", test_cli_explain);
+  g_test_add_func ("/cli/help", test_cli_help);
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "tks-capture.h"
+#include "tks-error.h"
 #include "tks-events.h"
 #include "tks-recorder.h"
 #include "tks-test-data.h"
@@ -87,6 +88,8 @@ typedef struct
   guint             n_warnings;
   guint64           gaps_dropped;
   Seen              seen;
+  gboolean          may_fail;   /* the recording may end in a fault (kept in fault) */
+  GError           *fault;
 } Outcome;
 
 static void
@@ -94,6 +97,7 @@ outcome_clear (Outcome *o)
 {
   g_clear_object (&o->capture);
   g_clear_pointer (&o->seen.notices, g_ptr_array_unref);
+  g_clear_error (&o->fault);
 }
 
 /* Records @stream as the recorder would have, then reads the file back. */
@@ -117,6 +121,8 @@ record_and_read (GString *stream,
     tks_recorder_feed (recorder, (const guint8 *) stream->str + off,
                        MIN (16384, stream->len - off));
   tks_recorder_close (recorder, &error);
+  if (o->may_fail)
+    o->fault = g_steal_pointer (&error);
   g_assert_no_error (error);
   tks_recorder_get_stats (recorder, &o->st);
   for (guint i = 0; i < MIN (o->seen.notices->len, 5); i++)
@@ -375,6 +381,39 @@ test_garbage_after (void)
   g_unlink (path);
 }
 
+/* Noise in the middle of a recording, more than the reader passes over before it ignores the
+ * rest of a file: as one endless line, or as many short ones. The recording ends there, with
+ * a message, and the file holds every entry the recorder counted (none it cannot read). */
+static void
+test_endless_noise (void)
+{
+  for (guint mode = 0; mode < 2; mode++)
+    {
+      g_autoptr(GString) noise = g_string_new (NULL);
+      g_autoptr(GString) s = NULL;
+      g_autoptr(TksCapture) clean = tks_test_load_data ("simboard-record-5s.raw.txt");
+      Outcome o = { .may_fail = TRUE };
+
+      /* one line past the reader's 16 MiB; short lines past the recorder's bound only */
+      while (noise->len < (mode == 0 ? 17u << 20 : 9u << 20))
+        g_string_append (noise, mode == 0 ? "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+                                          : "noise of a link that went mad, again and again\r\n");
+      if (mode == 0)
+        g_string_append (noise, "\r\n");
+      s = stream_with ("simboard-record-5s.raw.txt", 10, noise->str, noise->len);
+      record_and_read (s, &o);
+      assert_agree (&o, FALSE);
+      g_assert_cmpuint (o.st.entries, >, 0);
+      g_assert_cmpuint (tks_capture_get_n_records (o.capture), <,
+                        tks_capture_get_n_records (clean));
+      g_assert_false (tks_test_has_warning (o.capture, "the rest of the input is ignored"));
+      g_assert_false (o.st.ended);
+      g_assert_error (o.fault, TKS_ERROR, TKS_ERROR_PARSE);
+      g_assert_nonnull (strstr (o.fault->message, "without a line of the stream"));
+      outcome_clear (&o);
+    }
+}
+
 /* "Records:" in a dump's header with a count no board reaches (the largest 32-bit number, which
  * once read as "unknown" without a word): a warning, and the dump reads. */
 static void
@@ -408,6 +447,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/record-hostile/absurd-lost", test_absurd_lost);
   g_test_add_func ("/record-hostile/many-holes", test_many_holes);
   g_test_add_func ("/record-hostile/garbage-after", test_garbage_after);
+  g_test_add_func ("/record-hostile/endless-noise", test_endless_noise);
   g_test_add_func ("/record-hostile/absurd-records-header", test_absurd_records_header);
   return g_test_run ();
 }

@@ -165,6 +165,20 @@ tks_cli_baud_option (const char *command,
                                 TKS_CLI_MIN_BAUD, TKS_CLI_MAX_BAUD, TRUE, value);
 }
 
+gboolean
+tks_cli_wants_help (int    argc,
+                    char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--") == 0)
+        break;
+      if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 char *
 tks_cli_escape (const char *text)
 {
@@ -308,6 +322,31 @@ pad (const char *text,
                    : g_strdup_printf ("%*s%s", missing, "", text);
 }
 
+/* info's arguments: FALSE when there is nothing to read, with the exit status (its help asked
+ * for, or a misuse) in @status. */
+static gboolean
+info_args (int    argc,
+           char **argv,
+           int   *status)
+{
+  if (tks_cli_wants_help (argc, argv))
+    {
+      printf ("%s", _("Usage: tickscope-cli info FILE\n\n"
+                      "The threads, records, span, trigger, events and warnings of a capture or\n"
+                      "of raw bytes received from a board's shell, then its lanes, highest\n"
+                      "priority first. FILE may be “-” (standard input).\n"));
+      *status = TKS_CLI_OK;
+      return FALSE;
+    }
+  if (argc != 2 || argv[1][0] == '\0')
+    {
+      fprintf (stderr, _("Usage: tickscope-cli info FILE\n"));
+      *status = TKS_CLI_MISUSE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
 int
 tks_cli_info (int    argc,
               char **argv)
@@ -327,12 +366,10 @@ tks_cli_info (int    argc,
                           C_("lanes", "log"), C_("lanes", "runs"), C_("lanes", "state") };
   /* the columns' widths, at least the heads' (below zero: text on the left) */
   int widths[] = { 4, -24, 5, 4, 8 };
+  int status;
 
-  if (argc != 2 || argv[1][0] == '\0')
-    {
-      fprintf (stderr, _("Usage: tickscope-cli info FILE\n"));
-      return TKS_CLI_MISUSE;
-    }
+  if (!info_args (argc, argv, &status))
+    return status;
 
   capture = tks_cli_load (argv[1], NULL, &error);
   if (capture == NULL)
@@ -492,6 +529,13 @@ tks_cli_convert (int    argc,
   const char * const *warnings;
   guint n_warnings;
 
+  if (tks_cli_wants_help (argc, argv))
+    {
+      printf ("%s", _("Usage: tickscope-cli convert TRANSCRIPT -o FILE.txt\n\n"
+                      "Reads the raw bytes received from a board's shell (a terminal's log) and\n"
+                      "writes them as a capture file. TRANSCRIPT and FILE.txt may be “-”.\n"));
+      return TKS_CLI_OK;
+    }
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "-o") == 0 && i + 1 < argc)

@@ -301,7 +301,7 @@ tks_cli_check (int    argc,
   g_option_context_set_description (context,
     _("Example budgets file:\n"
       "  [sensor]\n  max-latency = 200us\n  max-run = 2ms\n  period = 10ms\n  max-jitter = 500us\n"
-      "  [USART1]\n  max-duration = 50us\n  [capture]\n  max-dropped = 0\n\n"
+      "  [USART2_IRQHandler]\n  max-duration = 50us\n  [capture]\n  max-dropped = 0\n\n"
       "Exit status: 0 every budget holds, 1 a budget is broken or cannot be measured in this\n"
       "capture, 2 the budgets file is wrong (its line is named), the capture cannot be read,\n"
       "or misuse."));

@@ -77,6 +77,7 @@ print_breakdown (TksCapture *capture,
   g_autofree char *ready = g_strdup_printf ("%.3f", w->ready.pos);
   g_autofree char *run = g_strdup_printf ("%.3f", w->run.pos);
   g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
 
   /* Translators: thread, tick it was made ready, what made it ready, tick it ran, µs */
   printf (_("%s: made ready at tick %s by %s, running at tick %s, %.1f µs later\n"), name,
@@ -84,7 +85,15 @@ print_breakdown (TksCapture *capture,
   if (bd == NULL)
     return;
   text = tks_latency_format (events, bd, "  ");
-  fputs (text, stdout);
+  /* names of threads and handlers, as the board sent them: shown, not passed to the terminal */
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      {
+        g_autofree char *shown = tks_cli_escape (lines[i]);
+
+        printf ("%s\n", shown);
+      }
 }
 
 /* Prints the help and TRUE when asked for it (--help, -h before any “--”). */

@@ -21,15 +21,17 @@ tks_cli_find (int    argc,
   g_autoptr(GArray) matches = NULL;
   guint n_total = 0;
   double origin, hz;
+  gboolean help = tks_cli_wants_help (argc, argv);
 
-  if (argc != 3 || argv[1][0] == '\0')
+  if (help || argc != 3 || argv[1][0] == '\0')
     {
-      fprintf (stderr, "%s", _("Usage: tickscope-cli find FILE EXPRESSION\n"
-                               "EXPRESSION: [run|latency|irq|sleep|marker|state] [NAME…] "
-                               "[> >= < <= = != VALUE[ns|us|ms|s|ticks]]\n"
-                               "as in “latency > 100us”, “run > 2ms”, “irq USART2”, "
-                               "“marker sample = 42”, or words of a name.\n"));
-      return TKS_CLI_MISUSE;
+      fprintf (help ? stdout : stderr, "%s",
+               _("Usage: tickscope-cli find FILE EXPRESSION\n"
+                 "EXPRESSION: [run|latency|irq|sleep|marker|state] [NAME…] "
+                 "[> >= < <= = != VALUE[ns|us|ms|s|ticks]]\n"
+                 "as in “latency > 100us”, “run > 2ms”, “irq USART2”, "
+                 "“marker sample = 42”, or words of a name.\n"));
+      return help ? TKS_CLI_OK : TKS_CLI_MISUSE;
     }
 
   find = tks_find_parse (argv[2], &error);

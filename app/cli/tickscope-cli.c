@@ -24,10 +24,10 @@ static const struct
   { "fetch",   tks_cli_fetch,   "fetch PORT -o FILE.txt",         N_("get the list and the log from a board") },
   { "trigger", tks_cli_trigger, "trigger PORT [--when CONDITION] [--wait -o FILE]", N_("set the board's trigger, now or on a condition; wait for the freeze and fetch") },
   { "run",     tks_cli_run,     "run PORT",                       N_("remove the trigger, restart logging") },
-  { "record",  tks_cli_record,  "record PORT -o FILE [--duration S]", N_("stream the board's log into a file until Ctrl+C") },
+  { "record",  tks_cli_record,  "record PORT -o FILE [--duration S] [--events]", N_("stream the board's log into a file until Ctrl+C") },
   { "check",   tks_cli_check,   "check FILE --budgets BUDGETS.ini [--junit OUT.xml]", N_("timing budgets: exit 1 when one is broken") },
   { "diff",    tks_cli_diff,    "diff A B [--format text|csv]",   N_("two captures per thread and handler, largest changes first") },
-  { "top",     tks_cli_top,     "top PORT [--interval S] [--json]", N_("a live per-thread CPU table from a recording board") },
+  { "top",     tks_cli_top,     "top PORT [--interval S] [--json] [--events]", N_("a live per-thread CPU table from a recording board") },
 };
 
 static void

@@ -102,6 +102,8 @@ gboolean       tks_cli_baud_option    (const char *command, const char *text, do
 /* Text from a board or a file, safe to print: control characters and escape sequences are
  * shown as \xNN. */
 char          *tks_cli_escape         (const char *text);
+/* Whether the arguments after the command ask for its help (--help or -h before any --). */
+gboolean       tks_cli_wants_help     (int argc, char **argv);
 /* Prints a capture's warning on @out after @prefix, with “warning: ” when it does not say it
  * is one. */
 void           tks_cli_print_warning  (FILE *out, const char *prefix, const char *warning);

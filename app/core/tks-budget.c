@@ -443,8 +443,22 @@ add_budget (BudgetsReader  *rd,
   return TRUE;
 }
 
+/* Cuts a comment after a value (“200us   # the longest wake-up”), as a budgets file
+ * documents its limits: the key file keeps it in the value. No value holds a '#'. */
+static void
+cut_comment (char *value)
+{
+  for (char *p = value; *p != '\0'; p++)
+    if (*p == '#' && (p == value || g_ascii_isspace (p[-1])))
+      {
+        *p = '\0';
+        break;
+      }
+  g_strstrip (value);
+}
+
 /* A “key = value” line @l of the current group. Values come from the key file (its escapes,
- * its comments). */
+ * its comments, and a comment after the value). */
 static gboolean
 read_key (BudgetsReader  *rd,
           char           *l,
@@ -468,6 +482,7 @@ read_key (BudgetsReader  *rd,
   value = !rd->keyfile_failed ? g_key_file_get_value (rd->keyfile, rd->group, key, NULL) : NULL;
   if (value == NULL)
     value = g_strdup (g_strstrip (eq + 1));
+  cut_comment (value);
   if (!check_not_twice (rd, key, line, error))
     return FALSE;
 

@@ -404,6 +404,23 @@ tks_parser_find_prompt (const char *p,
   return prompt;
 }
 
+/* The first line of a threads_dump reply kept without its command (pasted from a terminal,
+ * saved from "Dump version" on), as the first reply of the input: TRUE when it begins one. */
+static gboolean
+begin_bare_dump (TksParser  *parser,
+                 const char *p,
+                 const char *end)
+{
+  static const char command[] = "threads_dump";
+  static const char first[] = "Dump version:";
+
+  if (parser->section != SECTION_NONE || parser->have_list || parser->have_log ||
+      (gsize) (end - p) < strlen (first) || memcmp (p, first, strlen (first)) != 0)
+    return FALSE;
+  begin_command (parser, command, command + strlen (command));
+  return TRUE;
+}
+
 static void
 process_line_content (TksParser  *parser,
                       const char *p,
@@ -453,6 +470,7 @@ process_line_content (TksParser  *parser,
       return;
     }
 
+  (void) begin_bare_dump (parser, tp, tend);
   tks_parser_content_line (parser, p, end);
 }
 

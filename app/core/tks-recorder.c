@@ -22,6 +22,11 @@
 #define SYNC_US          G_USEC_PER_SEC
 #define STOP_TIMEOUT_MS  5000
 #define STOP_MAX_MS      60000
+/* Bytes in a row that are no line of the stream (noise, lines too long) after which the
+ * recording ends: well below the capture reader's bound, past which it ignores the rest of a
+ * file (tks-parser-private.h), so that the file keeps every record the recorder counted, and
+ * a board that sends endless noise does not fill the disk. */
+#define MAX_JUNK         ((guint64) 8 << 20)
 
 typedef enum
 {
@@ -54,6 +59,8 @@ struct _TksRecorder
   Phase          phase;
   GString       *line;
   gboolean       overlong;
+  guint64        line_bytes;     /* of the line so far, its end included */
+  guint64        junk;           /* bytes since the last line of the stream */
   guint          line_no;
   TksCompactHeader header;       /* what the compact lines need */
   TksCompactDecoder *decoder;
@@ -403,12 +410,26 @@ lost_line (TksRecorder *self,
           self->line_no, count, line);
 }
 
+/* @n more bytes that are no line of the stream: past MAX_JUNK in a row, the recording ends. */
+static void
+add_junk (TksRecorder *self,
+          guint64      n,
+          guint        line_no)
+{
+  self->junk += n;
+  if (self->junk > MAX_JUNK && self->fault == NULL)
+    g_set_error (&self->fault, TKS_ERROR, TKS_ERROR_PARSE,
+                 _("Line %u: more than %u MiB arrived without a line of the stream (noise on the "
+                   "link, or a board that is not recording?): the recording ends there"),
+                 line_no, (guint) (MAX_JUNK >> 20));
+}
+
 static void
 log_line (TksRecorder *self,
           const char  *line)
 {
   guint64 n;
-  gboolean counting = self->counting;
+  gboolean counting = self->counting, noise = FALSE;
 
   /* The board reports all its counted handlers together: a report's first line starts the
    * sum again. */
@@ -459,7 +480,13 @@ log_line (TksRecorder *self,
       self->stats.damaged++;
       notice (self, _("line %u is not part of the stream (noise on the link?): “%s”"),
               self->line_no, shown);
+      noise = TRUE;
     }
+  /* a line of the stream, even a damaged one, ends a run of noise (as for the reader) */
+  if (noise)
+    add_junk (self, self->line_bytes, self->line_no);
+  else
+    self->junk = 0;
 }
 
 static void
@@ -522,6 +549,7 @@ end_line (TksRecorder *self)
       notice (self, _("line %u is too long to be part of the stream (noise on the link?)"),
               self->line_no);
       g_string_truncate (self->line, 0);
+      self->line_bytes = 0;
       return;
     }
   line = self->line->str;
@@ -534,6 +562,7 @@ end_line (TksRecorder *self)
   else if (self->phase == PHASE_LOG)
     log_line (self, line);
   g_string_truncate (self->line, 0);
+  self->line_bytes = 0;
 }
 
 void
@@ -543,19 +572,28 @@ tks_recorder_feed (TksRecorder  *self,
 {
   if (self->started_us == 0)
     self->started_us = g_get_monotonic_time ();
-  write_file (self, data, len);
   self->stats.bytes += len;
+  /* After a fault nothing more is written, and so nothing more is counted: the recorder's
+   * figures stay those of the file. */
+  if (self->fault != NULL)
+    return;
+  write_file (self, data, len);
   for (gsize i = 0; i < len; i++)
     {
       char c = (char) data[i];
 
+      self->line_bytes++;
       if (c == '\n')
         {
           end_line (self);
           continue;
         }
       if (self->line->len >= MAX_LINE)
-        self->overlong = TRUE;
+        {
+          /* (counted as it comes: such a line may never end) */
+          add_junk (self, self->overlong ? 1 : self->line_bytes, self->line_no + 1);
+          self->overlong = TRUE;
+        }
       else
         g_string_append_c (self->line, c);
       /* The prompt: at the start of a line, without a line end after it. */
