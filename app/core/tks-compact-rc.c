@@ -482,9 +482,17 @@ rc_line_check (const char *line, gsize len, TksCompactLine *out, Rc *r)
   guint32 hash = TKS_HASH_START, check;
   int c0, c1;
 
-  /* "Z~", pairs of characters, 4 characters of checksum. */
+  /* "Z~", pairs of characters, 4 characters of checksum. A line of another length was cut
+   * short or run into another on the way: damaged, its number read from its start. */
   if (len < 2 + 8 + 4 || len > 2 + RC_MAX_CHARS + 4 || (len - 2 - 4) % 2 != 0)
-    return TKS_COMPACT_LINE_NOT_COMPACT;
+    {
+      gsize start = MIN (len - 2, (gsize) RC_MAX_CHARS) & ~(gsize) 1;
+
+      if (len < 2 + 8 || !bytes_fill (r, line + 2, start) || r->n < 4)
+        return TKS_COMPACT_LINE_NOT_COMPACT;
+      out->seq = ((guint32) r->bytes[0] << 16 | (guint32) r->bytes[1] << 8 | r->bytes[2]) & SEQ_MASK;
+      return TKS_COMPACT_LINE_DAMAGED;
+    }
   for (gsize i = 0; i < len - 4; i++)
     hash = tks_hash_byte (hash, (guint8) line[i]);
   hash = (hash >> 24) ^ (hash & 0xFFFFFFu);
