@@ -77,7 +77,7 @@ if wanted frames; then
   if [ -n "$line" ]; then
     # steps, frames, median, worst, over 8 ms
     # shellcheck disable=SC2046
-    set -- $(echo "$line" | sed 's/^ *\([0-9]*\) steps, \([0-9]*\) frames: median \([0-9.]*\) ms, worst \([0-9.]*\) ms, \([0-9]*\) over 8 ms.*/\1 \2 \3 \4 \5/')
+    set -- $(echo "$line" | sed 's/^ *\([0-9]*\) steps, \([0-9]*\) frames, wall time: median \([0-9.]*\) ms, worst \([0-9.]*\) ms, \([0-9]*\) over 8 ms.*/\1 \2 \3 \4 \5/')
     cpu=$(sed -n 's/.*on a processor in them: median \([0-9.]*\) ms, worst \([0-9.]*\) ms, \([0-9]*\) over 8 ms.*/\1 \2 \3/p' "$out/frames.txt")
     figure "frames at 1M switches, zoom/pan/fit ($1 steps)" \
       "$5 of $2 over 8 ms (median $3 ms, worst $4 ms); on a processor: ${cpu:+$(echo "$cpu" | awk '{ printf "%s over 8 ms, median %s ms", $3, $1 }')}" \
