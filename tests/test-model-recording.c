@@ -461,8 +461,8 @@ wait_for_file_failure (LongLineBoard *b,
 }
 
 /* The board's recording holds its header and one line that grows, longer than any line of a
- * capture, then longer than the reader reads before it calls the input no capture: the live
- * view says so each second, as the reader reading the file does, not nothing. */
+ * capture: the live view says so each second, as the reader reading the file does, not
+ * nothing; then past 8 MiB without a line of the stream, the recording ends, saying why. */
 static void
 test_long_line (void)
 {
@@ -481,12 +481,21 @@ test_long_line (void)
   /* longer than any line of a capture: an unreadable line, the only one */
   wait_for_file_failure (&board, &failed, &seen, path, 100000);
   g_assert_nonnull (strstr (failed.failure, "longer than any line of a capture"));
-  /* longer than the reader reads without a line of a capture */
-  wait_for_file_failure (&board, &failed, &seen, path, 17 << 20);
-  g_assert_null (strstr (failed.failure, "a line of "));
-  g_assert_cmpuint (seen.stretches, ==, 0);
-  tks_recording_stop (recording);
+  /* noise without end, longer than the reader reads without a line of a capture: the
+   * recording ends once 8 MiB came without a line of the stream, the file bounded */
+  __atomic_store_n (&board.wanted, (guint64) 17 << 20, __ATOMIC_SEQ_CST);
   g_assert_true (tks_wait_until (tks_wait_nonzero, &seen.stopped));
+  g_assert_nonnull (seen.error);
+  g_test_message ("%s", seen.error->message);
+  g_assert_nonnull (strstr (seen.error->message, "without a line of the stream"));
+  g_assert_cmpuint (seen.stretches, ==, 0);
+  {
+    GStatBuf st;
+
+    g_assert_cmpint (g_stat (path, &st), ==, 0);
+    g_assert_cmpint (st.st_size, <=, 9 << 20);
+  }
+  tks_recording_stop (recording);
   g_clear_error (&seen.error);
   long_line_board_stop (&board);
   g_free (failed.failure);
