@@ -62,14 +62,6 @@ GskRenderNode    *tks_timeline_surface_node   (GtkWidget                 *widget
 void              tks_task_run_after_frame    (GTask                     *task,
                                                GTaskThreadFunc            func);
 
-/* Makes the memory ready that the frames of @widget's window take, once @widget shows an image
- * of @width x @height at @scale: in an idle moment after the frame under way, not in a frame
- * (main thread). */
-void              tks_timeline_warm_up        (GtkWidget                 *widget,
-                                               int                        width,
-                                               int                        height,
-                                               int                        scale);
-
 /* The overview's geometry: @capture's lanes (as in the timeline without hidden lanes or groups)
  * from @x0 to @x1 (ticks) squeezed into @width x @height, right of the lane headers' width;
  * @capture may be NULL. */

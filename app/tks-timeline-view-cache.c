@@ -224,7 +224,6 @@ _tks_timeline_view_update_cache (TksTimelineView           *self,
     return;
   if (width <= 0 || height <= 0)
     return;
-  tks_timeline_warm_up (GTK_WIDGET (self), width, height, scale);
   if (can_stand_in (self, g, fg))
     {
       g_autoptr(GTask) task = NULL;
