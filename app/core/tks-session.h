@@ -66,7 +66,7 @@ GType tks_session_state_get_type (void) G_GNUC_CONST;
  * what the board sends); when the board went away (a TCP peer that closed, a pty's other side
  * closed, a serial device unplugged), the state becomes %TKS_SESSION_DISCONNECTED, then the
  * signal "link-lost" (const GError *error, %TKS_ERROR_DISCONNECTED saying why) is emitted in
- * the main context of tks_session_connect_async()'s caller, and requests made meanwhile fail
+ * the main context of tks_session_connect_async()'s caller; requests already queued then fail
  * with the same error.
  *
  * Returns: (transfer full): a new session
