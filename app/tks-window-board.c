@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The board: connecting as the board popover asks, the session's state under the title and
  * in the popover, fetching with progress, setting the trigger and run mode; once the link to
- * the board is gone, Reconnect (win.reconnect, and a button in the message bar). */
+ * the board is gone (found by a request, or by the session while idle), Reconnect
+ * (win.reconnect, and a button in the message bar). */
 #include "config.h"
 
 #include <string.h>
@@ -164,6 +165,18 @@ show_failure (TksWindow    *self,
   _tks_window_board_show_error (self, message);
 }
 
+/* The session found the board gone between requests: said as a failed request says it, with
+ * Reconnect; the capture on screen stays. */
+static void
+session_lost_cb (TksWindow    *self,
+                 const GError *error)
+{
+  /* Translators: why the link to the board ended */
+  g_autofree char *message = g_strdup_printf (_("Disconnected: %s"), error->message);
+
+  _tks_window_board_show_error (self, message);
+}
+
 static void
 connect_done_cb (GObject      *source,
                  GAsyncResult *result,
@@ -243,6 +256,7 @@ tks_window_connect (TksWindow  *self,
                                    * 1000 * 1000);
   g_signal_connect_swapped (self->session, "notify::state",
                             G_CALLBACK (session_state_changed_cb), self);
+  g_signal_connect_swapped (self->session, "link-lost", G_CALLBACK (session_lost_cb), self);
   tks_board_popover_set_port (self->board_popover, address);
   if (settings != NULL)
     {

@@ -18,53 +18,12 @@
 #include <string.h>
 
 #include "tks-compact.h"
+#include "tks-test-zline.h"
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 /* fuzz-capture.c's target, built under this name (fuzz/meson.build) */
 int tks_fuzz_capture_one (const uint8_t *data, size_t size);
 
 #define MAX_LINES 16
-
-static const char z91[] =
-  "!#$%&()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~";
-
-/* "Z~", @n bytes at @bytes in 13-bit characters, the checksum; appended to @out. */
-static void
-forge_line (GString *out, const uint8_t *bytes, gsize n)
-{
-  gsize start = out->len;
-  guint32 acc = 0, n_acc = 0, h = TKS_HASH_START;
-
-  g_string_append (out, "Z~");
-  for (gsize i = 0; i < n || n_acc != 0; i++)
-    {
-      if (i >= n)
-        {
-          acc <<= 13 - n_acc;
-          n_acc = 13;
-        }
-      else
-        {
-          acc = (acc << 8) | bytes[i];
-          n_acc += 8;
-        }
-      if (n_acc >= 13)
-        {
-          guint32 v = (acc >> (n_acc - 13)) & 0x1FFF;
-
-          n_acc -= 13;
-          acc &= (1u << n_acc) - 1;
-          g_string_append_c (out, z91[v % 91]);
-          g_string_append_c (out, z91[v / 91]);
-        }
-    }
-  for (gsize i = start; i < out->len; i++)
-    h = tks_hash_byte (h, (guint8) out->str[i]);
-  h = (h >> 24) ^ (h & 0xFFFFFF);
-  g_string_append_c (out, z91[(h >> 13) % 91]);
-  g_string_append_c (out, z91[(h >> 13) / 91]);
-  g_string_append_c (out, z91[(h & 0x1FFF) % 91]);
-  g_string_append_c (out, z91[(h & 0x1FFF) / 91]);
-}
 
 #define HEADER_SWITCHES \
   "\r\nch> threads_dump_compact\r\n" \
@@ -156,7 +115,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       guint before = entries->len, room;
       gboolean ok;
 
-      forge_line (lines, data + off + 1, n);
+      tks_test_append_z_line (lines, data + off + 1, n);
       off += 1 + n;
       room = tks_compact_line_room (lines->str + start, lines->len - start);
       ok = tks_compact_decoder_line (decoder, lines->str + start, lines->len - start, NULL);

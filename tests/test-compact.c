@@ -20,6 +20,7 @@
 #include "tks-error.h"
 #include "tks-events.h"
 #include "tks-test-data.h"
+#include "tks-test-zline.h"
 
 #define N_THREADS 62
 
@@ -533,49 +534,18 @@ test_repeated (void)
  * 0xFF, all 0, or random; a number past 2^18. */
 #define N_FORGED 4
 
-static const char z91[] =
-  "!#$%&()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~";
-
 static char *
 forge_line (guint which)
 {
-  GString *line = g_string_new ("Z~");
+  GString *line = g_string_new (NULL);
   guint8 bytes[160];
-  guint32 acc = 0, n_acc = 0, h = 2166136261u;
 
   for (guint i = 0; i < sizeof bytes; i++)
     bytes[i] = which == 0 ? 0xFF : which == 1 ? 0 : (guint8) (i * 167 + 13);
   bytes[0] = which == 3 ? 0x04 : 0;
   bytes[1] = bytes[2] = 0;
   bytes[3] = 255;
-  for (guint i = 0; i < sizeof bytes || n_acc != 0; i++)
-    {
-      if (i >= sizeof bytes)
-        {
-          acc <<= 13 - n_acc;
-          n_acc = 13;
-        }
-      else
-        {
-          acc = (acc << 8) | bytes[i];
-          n_acc += 8;
-        }
-      if (n_acc >= 13)
-        {
-          guint32 v = (acc >> (n_acc - 13)) & 0x1FFF;
-
-          n_acc -= 13;
-          g_string_append_c (line, z91[v % 91]);
-          g_string_append_c (line, z91[v / 91]);
-        }
-    }
-  for (gsize i = 0; i < line->len; i++)
-    h = (h ^ (guint8) line->str[i]) * 16777619u;
-  h = (h >> 24) ^ (h & 0xFFFFFF);
-  g_string_append_c (line, z91[(h >> 13) % 91]);
-  g_string_append_c (line, z91[(h >> 13) / 91]);
-  g_string_append_c (line, z91[(h & 0x1FFF) % 91]);
-  g_string_append_c (line, z91[(h & 0x1FFF) / 91]);
+  tks_test_append_z_line (line, bytes, sizeof bytes);
   return g_string_free (line, FALSE);
 }
 

@@ -34,6 +34,7 @@ gpointer tks_session_run_on_shell (TksShell        *shell,
 #define LIST_LINE_BYTES     60
 #define DUMP_END_BYTES      64    /* "End of dump: N records, checksum X" */
 #define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 20)
+#define IDLE_CHECK_US       (G_USEC_PER_SEC * 3 / 4) /* how often an idle link is looked at */
 
 /* What each reply can legitimately hold, with a margin: a longer one is not a reply. */
 #define LIST_MAX_THREADS    1024
@@ -56,6 +57,8 @@ typedef struct
   GAsyncQueue         *jobs;
   GCancellable        *cancellable;   /* cancelled by disconnect */
   GThread             *thread;
+  GWeakRef             session;       /* told when the link is found gone between requests */
+  GMainContext        *context;       /* of the connect call: where the session is told */
 
   /* Settings at connect time (read-only afterwards) */
   char                *address;
@@ -76,6 +79,7 @@ typedef struct
   gboolean             has_compact;   /* threads_dump_compact: the log in the compact encoding */
   guint                log_size;         /* from the board, 0 when unknown */
   guint                expected_records; /* largest log seen */
+  GError              *lost;          /* why the link was found gone between requests */
 } Link;
 
 typedef enum

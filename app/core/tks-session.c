@@ -25,6 +25,14 @@ typedef struct
   double      seconds_left;
 } Progress;
 
+/* A link found gone between requests, on its way to the session's main context. */
+typedef struct
+{
+  TksSession *session;
+  guint       link_id;
+  GError     *error;
+} LinkLost;
+
 struct _TksSession
 {
   GObject          parent_instance;
@@ -72,6 +80,7 @@ enum
 enum
 {
   SIGNAL_PROGRESS,
+  SIGNAL_LINK_LOST,
   N_SIGNALS
 };
 
@@ -86,7 +95,10 @@ link_free (Link *link)
 {
   g_async_queue_unref (link->jobs);
   g_clear_object (&link->cancellable);
+  g_weak_ref_clear (&link->session);
+  g_main_context_unref (link->context);
   g_clear_pointer (&link->shell, tks_shell_free);
+  g_clear_error (&link->lost);
   g_free (link->address);
   g_free (link->description);
   g_strfreev (link->commands);
@@ -323,6 +335,8 @@ run_job (Link *link,
 
   if (g_cancellable_set_error_if_cancelled (cancellable, &job->error))
     ;
+  else if (link->dead && link->lost != NULL)
+    job->error = g_error_copy (link->lost);
   else if (link->dead)
     job->error = g_error_new (TKS_ERROR, TKS_ERROR_DISCONNECTED,
                               _("Not connected to %s"), link->address);
@@ -360,6 +374,61 @@ run_job (Link *link,
     g_cancellable_disconnect (user, user_id);
 }
 
+static gboolean
+lost_in_main (gpointer data)
+{
+  LinkLost *lost = data;
+  TksSession *self = lost->session;
+
+  /* unless disconnected, or connected anew, meanwhile */
+  if (self->link != NULL && self->link_id == lost->link_id)
+    {
+      drop_link (self);
+      set_state (self, TKS_SESSION_DISCONNECTED);
+      g_signal_emit (self, signals[SIGNAL_LINK_LOST], 0, lost->error);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+lost_free (gpointer data)
+{
+  LinkLost *lost = data;
+
+  g_object_unref (lost->session);
+  g_error_free (lost->error);
+  g_free (lost);
+}
+
+/* Between requests: looks whether the board is still there, without taking a byte it sent
+ * (the next request drops those as it always does). Run by the worker only, so never during
+ * a request. A link found gone is told to the session, and the requests already queued fail
+ * with the same reason. */
+static void
+check_idle_link (Link *link)
+{
+  GError *error = NULL;
+  LinkLost *lost;
+  TksSession *session;
+
+  if (tks_transport_check (tks_shell_get_transport (link->shell), &error))
+    return;
+  g_debug ("%s", error->message);
+  link->dead = TRUE;
+  link->lost = g_error_copy (error);
+  session = g_weak_ref_get (&link->session);
+  if (session == NULL)
+    {
+      g_error_free (error);
+      return;
+    }
+  lost = g_new0 (LinkLost, 1);
+  lost->session = session;
+  lost->link_id = link->id;
+  lost->error = error;
+  post_to_context (link->context, lost_in_main, lost, lost_free);
+}
+
 static gpointer
 worker_main (gpointer data)
 {
@@ -367,8 +436,19 @@ worker_main (gpointer data)
 
   for (;;)
     {
-      Job *job = g_async_queue_pop (link->jobs);
+      Job *job;
 
+      /* Connected and waiting for a request: the link is looked at now and then, so that a
+       * board that went away is told at once rather than at the next request. */
+      if (link->shell != NULL && !link->dead)
+        job = g_async_queue_timeout_pop (link->jobs, IDLE_CHECK_US);
+      else
+        job = g_async_queue_pop (link->jobs);
+      if (job == NULL)
+        {
+          check_idle_link (link);
+          continue;
+        }
       if (job->kind == JOB_QUIT)
         {
           job_free (job);
@@ -611,6 +691,8 @@ tks_session_connect_async (TksSession          *self,
   link->id = ++next_link_id;
   link->jobs = g_async_queue_new ();
   link->cancellable = g_cancellable_new ();
+  g_weak_ref_init (&link->session, self);
+  link->context = g_main_context_ref_thread_default ();
   link->address = g_strdup (address);
   link->options.baud = self->baud;
   link->options.flow_control = self->flow_control;
@@ -847,6 +929,9 @@ tks_session_class_init (TksSessionClass *klass)
     g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 4,
                   G_TYPE_UINT64, G_TYPE_UINT, G_TYPE_DOUBLE, G_TYPE_DOUBLE);
+  signals[SIGNAL_LINK_LOST] =
+    g_signal_new ("link-lost", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void

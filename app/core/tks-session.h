@@ -62,7 +62,12 @@ GType tks_session_state_get_type (void) G_GNUC_CONST;
  * 115200 baud"), "baud" (guint, default 115200), "timeout" and "slow-paste" (see
  * tks_session_set_timeout()). Its signal "progress" (guint64 bytes_received, guint records,
  * double fraction or -1, double seconds_left or -1) is emitted during a fetch in the caller's
- * main context.
+ * main context. Between requests the session looks at the link now and then (without reading
+ * what the board sends); when the board went away (a TCP peer that closed, a pty's other side
+ * closed, a serial device unplugged), the state becomes %TKS_SESSION_DISCONNECTED, then the
+ * signal "link-lost" (const GError *error, %TKS_ERROR_DISCONNECTED saying why) is emitted in
+ * the main context of tks_session_connect_async()'s caller; requests already queued then fail
+ * with the same error.
  *
  * Returns: (transfer full): a new session
  */

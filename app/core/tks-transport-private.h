@@ -20,6 +20,9 @@ typedef struct
                    GCancellable  *cancellable,
                    GError       **error);
   void   (*close) (TksTransport  *self);
+  /* Whether the board is still there, without reading a byte or waiting. */
+  gboolean (*check) (TksTransport  *self,
+                     GError       **error);
 } TksTransportVTable;
 
 struct _TksTransport
@@ -47,6 +50,12 @@ int           tks_transport_poll_fd        (int            fd,
                                             short          events,
                                             int            timeout_ms,
                                             GCancellable  *cancellable,
+                                            const char    *address,
+                                            GError       **error);
+
+/* Looks at @fd (a socket or a tty) without reading a byte or waiting: FALSE with
+ * %TKS_ERROR_DISCONNECTED when its other end has closed or hung up. */
+gboolean      tks_transport_check_fd       (int            fd,
                                             const char    *address,
                                             GError       **error);
 

@@ -156,7 +156,29 @@ serial_close (TksTransport *self)
   self->fd = -1;
 }
 
-static const TksTransportVTable serial_vtable = { serial_read, serial_write, serial_close };
+static gboolean
+serial_check (TksTransport  *self,
+              GError       **error)
+{
+  enum sp_return waiting;
+  char *msg;
+
+  if (!tks_transport_check_fd (self->fd, self->address, error))
+    return FALSE;
+  /* An unplugged device fails every request on its handle (ENXIO, ENODEV, EIO), even one
+   * that only counts the bytes waiting. Other answers tell nothing about the board. */
+  waiting = sp_input_waiting (self->port);
+  if (waiting != SP_ERR_FAIL)
+    return TRUE;
+  msg = sp_last_error_message ();
+  g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+               _("%s went away (%s): was the cable unplugged?"), self->address, msg);
+  sp_free_error_message (msg);
+  return FALSE;
+}
+
+static const TksTransportVTable serial_vtable = { serial_read, serial_write, serial_close,
+                                                  serial_check };
 
 static char *
 describe_port (struct sp_port *port)

@@ -154,7 +154,15 @@ tcp_close (TksTransport *self)
   g_clear_object (&self->conn);
 }
 
-static const TksTransportVTable tcp_vtable = { tcp_read, tcp_write, tcp_close };
+static gboolean
+tcp_check (TksTransport  *self,
+           GError       **error)
+{
+  return tks_transport_check_fd (g_socket_get_fd (g_socket_connection_get_socket (self->conn)),
+                                 self->address, error);
+}
+
+static const TksTransportVTable tcp_vtable = { tcp_read, tcp_write, tcp_close, tcp_check };
 
 TksTransport *
 tks_transport_open_tcp (const char                *address,

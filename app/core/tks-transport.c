@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define _GNU_SOURCE /* POLLRDHUP */
 #include "config.h"
 
 #include <errno.h>
@@ -113,6 +114,76 @@ tks_transport_read (TksTransport  *self,
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return -1;
   return self->vtable->read (self, buf, len, timeout_ms, cancellable, error);
+}
+
+gboolean
+tks_transport_check (TksTransport  *self,
+                     GError       **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->vtable->check == NULL)
+    return TRUE;
+  return self->vtable->check (self, error);
+}
+
+gboolean
+tks_transport_check_fd (int          fd,
+                        const char  *address,
+                        GError     **error)
+{
+  struct pollfd pfd = { fd, POLLIN | POLLRDHUP, 0 };
+  guint8 byte;
+  gssize n;
+  int errsv;
+  int r;
+
+  do
+    r = poll (&pfd, 1, 0);
+  while (r < 0 && errno == EINTR);
+  /* Nothing, or bytes the board sent unasked: they stay for the next read. */
+  if (r <= 0 || (pfd.revents & (POLLHUP | POLLRDHUP | POLLERR | POLLNVAL)) == 0)
+    return TRUE;
+  if (pfd.revents & POLLNVAL)
+    {
+      g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED, _("%s is closed"), address);
+      return FALSE;
+    }
+
+  /* A socket tells the end of its stream, and its faults, without giving up a byte. */
+  n = recv (fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  errsv = errno;
+  if (n < 0 && errsv == ENOTSOCK)
+    {
+      /* A tty that hung up: the other side of a pty closed, a device unplugged. */
+      g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                   /* Translators: the port */
+                   _("%s hung up: was the cable unplugged or the board stopped?"), address);
+      return FALSE;
+    }
+  if (n == 0 || (n > 0 && (pfd.revents & (POLLHUP | POLLRDHUP))))
+    {
+      /* The end of the stream, perhaps after a last few bytes: no reply can come any more. */
+      g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+                   /* Translators: the address the board was reached at */
+                   _("The board closed the connection (%s)"), address);
+      return FALSE;
+    }
+  if (n > 0)
+    {
+      int fault = 0;
+      socklen_t len = sizeof fault;
+
+      if (getsockopt (fd, SOL_SOCKET, SO_ERROR, &fault, &len) != 0 || fault == 0)
+        return TRUE;
+      errsv = fault;
+    }
+  else if (errsv == EAGAIN || errsv == EINTR)
+    return TRUE;
+  g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
+               _("%s went away (%s): was the cable unplugged or the board stopped?"),
+               address, g_strerror (errsv));
+  return FALSE;
 }
 
 gboolean
@@ -355,7 +426,14 @@ fd_close (TksTransport *self)
   self->fd = -1;
 }
 
-static const TksTransportVTable fd_vtable = { fd_read, fd_write, fd_close };
+static gboolean
+fd_check (TksTransport  *self,
+          GError       **error)
+{
+  return tks_transport_check_fd (self->fd, self->address, error);
+}
+
+static const TksTransportVTable fd_vtable = { fd_read, fd_write, fd_close, fd_check };
 
 static void
 demo_close (TksTransport *self)
@@ -370,7 +448,7 @@ demo_close (TksTransport *self)
   self->board_fd = -1;
 }
 
-static const TksTransportVTable demo_vtable = { fd_read, fd_write, demo_close };
+static const TksTransportVTable demo_vtable = { fd_read, fd_write, demo_close, fd_check };
 
 TksTransport *
 tks_transport_open_fd (int               fd,

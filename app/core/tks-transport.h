@@ -166,6 +166,20 @@ gboolean          tks_transport_write_all            (TksTransport  *self,
                                                       GCancellable  *cancellable,
                                                       GError       **error);
 /**
+ * tks_transport_check:
+ * @self: a transport
+ * @error: return location for a #GError, or %NULL
+ *
+ * Looks whether the board is still at the other end, without reading a byte (what it sent
+ * stays for the next read) and without waiting: a TCP peer that closed, a pty whose other
+ * side closed, a serial device that was unplugged. Fails with %TKS_ERROR_DISCONNECTED then,
+ * saying which it was.
+ *
+ * Returns: %TRUE when nothing says the board went away
+ */
+gboolean          tks_transport_check                (TksTransport  *self,
+                                                      GError       **error);
+/**
  * tks_transport_get_kind:
  * @self: a transport
  *

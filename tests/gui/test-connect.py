@@ -6,9 +6,9 @@
 # RTS/CTS flow control chosen, Connect shows the board's lanes, and the pty is really set to
 # RTS/CTS. The flow-control choice is kept in GSettings (a keyfile here, so that it outlives
 # the process) and shown again when the viewer starts anew. Then a board over TCP that goes
-# away mid-session: the next request fails with a Reconnect button in the message bar, the
-# "Connected" message gone; the board back, Reconnect reaches it again; Disconnect takes the
-# "Connected" message away too.
+# away mid-session while nothing is asked of it: the viewer says so by itself, with a Reconnect
+# button in the message bar, the "Connected" message gone and the capture still shown; the
+# board back, Reconnect reaches it again; Disconnect takes the "Connected" message away too.
 # Usage (through run-gui-tests.sh): test-connect.py TICKSCOPE DATA_DIR
 # with TKS_SIMBOARD naming tickscope-simboard.
 import os
@@ -316,15 +316,22 @@ def board_gone(port):
         fetch = sensitive_button(app, "Get new data", TIMEOUT)
         if not check(fetch is not None, "Connect reaches the board again"):
             return log
+        check(wait_for(lambda: {"main", "idle"} <= set(lane_names(app)), TIMEOUT),
+              "the board's threads are shown", lane_names(app))
         board.kill()
         board.wait()
-        click(fetch)
+        # nothing is asked of the board: the viewer notices by itself
         button = wait_for(lambda: reconnect_button(app), TIMEOUT)
-        failure = shown_labels(app, "Could not get new data")
-        check(button is not None and failure, "the board gone, the next request fails with a Reconnect "
-              "button", failure)
+        lost = shown_labels(app, "Disconnected: ")
+        check(button is not None and lost, "the board gone, the viewer says so by itself with a "
+              "Reconnect button", "; ".join(labels(main_window(app))))
+        check(any("closed the connection" in text for text in lost),
+              "the message says the board closed the connection", lost)
         check(not shown_labels(app, "Connected: "), "the Connected message has left",
               shown_labels(app, "Connected: "))
+        check(not sensitive_button(app, "Get new data", 1), "Get new data waits for a connection")
+        check({"main", "idle"} <= set(lane_names(app)), "the capture on screen stays",
+              lane_names(app))
         screenshot("connect-reconnect.png")
         board = tcp_board(port)
         check(board is not None, "the board is back on the same port")
