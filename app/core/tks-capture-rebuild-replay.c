@@ -62,23 +62,24 @@ rebuild_add_unlisted (Rebuild *rb,
 }
 
 static inline void
-state_event_logged (Rebuild     *rb,
-                    ThreadState *st,
-                    int          kind,      /* 0 in, 1 out, 2 exit */
-                    double       pos,
-                    guint        k,
-                    gboolean     at_tick_zero)
+state_event_logged (Rebuild         *rb,
+                    ThreadState     *st,
+                    const TksThread *th,
+                    int              kind,      /* 0 in, 1 out, 2 exit */
+                    double           pos,
+                    guint            k,
+                    gboolean         at_tick_zero)
 {
   TksCapture *self = rb->self;
 
-  if (state_cross_gaps (rb, st) && kind != 0)
+  if (state_cross_gaps (rb, st, th) && kind != 0)
     {
       /* Switched out, not in since the hole: it ran from the hole's end (it was switched in
        * during the hole, or was running through it). An exit (held while the board printed)
        * tells nothing of that. */
       if (kind == 1)
         {
-          state_add_run (st, self->gaps[rb->gaps_passed - 1].end, pos);
+          state_add_run (st, th, self->gaps[rb->gaps_passed - 1].end, pos);
           if (!st->seen)
             st->began_after_gap = TRUE;
         }
@@ -96,21 +97,21 @@ state_event_logged (Rebuild     *rb,
 
   if (st->open)
     {
-      state_add_run (st, st->open_begin, pos);
+      state_add_run (st, th, st->open_begin, pos);
       st->open = FALSE;
     }
   else if (!st->seen && at_tick_zero)
     {
       /* The first thread at boot runs from tick 0 without being switched in; like the
        * original, a run that would be empty lasts one slot of the tick. */
-      state_add_run (st, 0.0, MAX (pos, 1.0 / k));
+      state_add_run (st, th, 0.0, MAX (pos, 1.0 / k));
       st->flags |= TKS_THREAD_ASSUMED_START;
     }
   else if (!st->seen && kind == 1 && pos > self->start)
     {
       /* Switched out before it was ever switched in: it was running when the log began.
        * (Not so for an exit: a frozen log still records lone exits.) */
-      state_add_run (st, self->start, pos);
+      state_add_run (st, th, self->start, pos);
       st->flags |= TKS_THREAD_RUNNING_AT_START;
     }
   else if (st->seen && kind == 1)
@@ -129,13 +130,15 @@ state_event (Rebuild *rb,
 {
   TksCapture *self = rb->self;
   ThreadState *st = &rb->states[thread];
+  const TksThread *th = &self->threads[thread];
 
   /* Pass 2: the threads' flags are set, and their arrays sized. */
-  if (st->logged)
-    state_event_logged (rb, st, kind, pos, k, at_tick_zero);
+  if (th->flags & TKS_THREAD_LOGGED)
+    state_event_logged (rb, st, th, kind, pos, k, at_tick_zero);
   else if (kind != 2)
     {
-      st->marks[st->n_marks] = (TksMark) { pos, kind == 0 ? TKS_MARK_IN : TKS_MARK_OUT, k };
+      ((TksMark *) th->marks)[st->n_marks] =
+        (TksMark) { pos, kind == 0 ? TKS_MARK_IN : TKS_MARK_OUT, k };
       st->n_marks++;
     }
 
@@ -161,12 +164,13 @@ state_lone_exit (Rebuild *rb,
 {
   TksCapture *self = rb->self;
   ThreadState *st = &rb->states[thread];
+  const TksThread *th = &self->threads[thread];
 
-  if (st->logged)
-    state_cross_gaps (rb, st);
+  if (th->flags & TKS_THREAD_LOGGED)
+    state_cross_gaps (rb, st, th);
   if (st->open)
     {
-      state_add_run (st, st->open_begin, self->log_end);
+      state_add_run (st, th, st->open_begin, self->log_end);
       st->open = FALSE;
       st->flags |= TKS_THREAD_RUNNING_AT_END;
     }
@@ -633,16 +637,7 @@ tks_rebuild_fill (Rebuild *rb)
   rb->synthetic_used = 0;
   rb->gaps_passed = 0;
   for (guint t = 0; t < rb->infos->len; t++)
-    {
-      ThreadState *st = &rb->states[t];
-      const TksThread *th = &rb->self->threads[t];
-
-      thread_state_init (st);
-      st->logged = (th->flags & TKS_THREAD_LOGGED) != 0;
-      st->runs = (TksRun *) th->runs;
-      st->sums = (double *) th->run_time;
-      st->marks = (TksMark *) th->marks;
-    }
+    thread_state_init (&rb->states[t]);
   for (guint k = 1; k <= SHARES_MAX; k++)
     for (guint g = 0; g < k; g++)
       f.shares[k][g] = (double) g / (double) k;

@@ -11,6 +11,8 @@
 
 #include "tks-capture-rebuild-private.h"
 
+G_STATIC_ASSERT (sizeof (ThreadState) <= 64);
+
 void
 tks_rebuild_warn (Rebuild    *rb,
                   const char *format,
@@ -562,15 +564,15 @@ rebuild_close_threads (Rebuild *rb)
       TksThread *th = &self->threads[t];
       ThreadState *st = &rb->states[t];
 
-      if (st->logged)
-        state_cross_gaps (rb, st);
+      if (th->flags & TKS_THREAD_LOGGED)
+        state_cross_gaps (rb, st, th);
       if (st->open)
         {
           /* Still running when the log was read (or when it ended): shown running to there. */
-          state_add_run (st, st->open_begin, self->log_end);
+          state_add_run (st, th, st->open_begin, self->log_end);
           th->flags |= TKS_THREAD_RUNNING_AT_END;
         }
-      st->sums[st->n_runs] = st->run_sum;
+      ((double *) th->run_time)[st->n_runs] = st->run_sum;
       th->n_runs = st->n_runs;
       th->n_marks = st->n_marks;
       th->flags |= st->flags;
