@@ -11,11 +11,16 @@
  * Usage: bench-record-reopen [MINUTES [SWITCHES]]   (default 60 minutes, 3500 switches/s)
  *        bench-record-reopen --keep FILE [MINUTES [SWITCHES]]   (records into FILE, kept)
  *        bench-record-reopen --open FILE   (only reopens FILE, a recording kept before)
+ *        bench-record-reopen --phases FILE   (reopens FILE, and prints each phase's wall and
+ *                                             processor time and page faults)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -23,7 +28,8 @@
 #include "bench-common.h"
 #include "ch.h"
 #include "threads_utilities.h"
-#include "tks-capture.h"
+#include "tks-capture-private.h"
+#include "tks-parser.h"
 
 #define N_THREADS 12
 
@@ -53,6 +59,88 @@ cpu_s (void)
 
   getrusage (RUSAGE_SELF, &u);
   return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+/* A moment of the process: wall time, processor time of every thread, page faults. */
+typedef struct
+{
+  guint64 wall_ns;
+  double  cpu;
+  long    faults;
+} Moment;
+
+static Moment
+moment_now (void)
+{
+  struct rusage u;
+
+  getrusage (RUSAGE_SELF, &u);
+  return (Moment) { now_ns (),
+                    u.ru_utime.tv_sec + u.ru_stime.tv_sec +
+                    (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6,
+                    u.ru_minflt + u.ru_majflt };
+}
+
+static void
+print_phase (const char   *name,
+             const Moment *from,
+             const Moment *to)
+{
+  printf ("phase: %-44s %6.3f s wall, %6.3f s processor, %8ld page faults\n", name,
+          (to->wall_ns - from->wall_ns) / 1e9, to->cpu - from->cpu, to->faults - from->faults);
+}
+
+/* Opens @path as tks_capture_new_from_file() does, one phase after the other: the lines read
+ * and decoded as they come, the end of the reading (what it finishes once it has every line),
+ * the rebuild into threads, runs and marks. */
+static int
+reopen_phases (const char *path)
+{
+  g_autoptr(TksParser) parser = tks_parser_new ();
+  g_autoptr(TksCapture) capture = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *buffer = g_malloc (1 << 20);
+  TksParsed *parsed;
+  Moment m0, m1, m2, m3;
+  struct stat st;
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+
+  if (fd < 0)
+    {
+      fprintf (stderr, "%s: %s\n", path, g_strerror (errno));
+      return 1;
+    }
+  m0 = moment_now ();
+  if (fstat (fd, &st) == 0)
+    tks_parser_reserve (parser, st.st_size);
+  while (!tks_parser_failed (parser))
+    {
+      gssize n = read (fd, buffer, 1 << 20);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      tks_parser_feed (parser, buffer, n);
+    }
+  close (fd);
+  m1 = moment_now ();
+  parsed = tks_parser_finish (parser, &error);
+  m2 = moment_now ();
+  if (parsed == NULL)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return 1;
+    }
+  capture = tks_capture_new_from_parsed (parsed);
+  m3 = moment_now ();
+  print_phase ("the lines read and decoded", &m0, &m1);
+  print_phase ("the end of the reading", &m1, &m2);
+  print_phase ("the rebuild (threads, runs, marks)", &m2, &m3);
+  print_phase ("all", &m0, &m3);
+  printf ("%u records, %u threads\n", tks_capture_get_n_records (capture),
+          tks_capture_get_n_threads (capture));
+  return 0;
 }
 
 /* Opens @path as the viewer's Open and tickscope-cli info do, and says how long it took. */
@@ -99,6 +187,8 @@ main (int argc, char *argv[])
 
   if (argc == 3 && strcmp (argv[1], "--open") == 0)
     return reopen (argv[2]);
+  if (argc == 3 && strcmp (argv[1], "--phases") == 0)
+    return reopen_phases (argv[2]);
   if (argc > 2 && strcmp (argv[1], "--keep") == 0)
     {
       path = g_strdup (argv[2]);
@@ -113,7 +203,8 @@ main (int argc, char *argv[])
   ticks = (guint64) (minutes * 60 * 1000);
   if (minutes <= 0 || per_s == 0)
     {
-      fprintf (stderr, "usage: %s [--keep FILE] [MINUTES [SWITCHES]] | --open FILE\n", argv[0]);
+      fprintf (stderr, "usage: %s [--keep FILE] [MINUTES [SWITCHES]] | --open FILE | "
+               "--phases FILE\n", argv[0]);
       return 2;
     }
   out.file = fopen (path, "wb");

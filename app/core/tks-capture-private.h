@@ -25,6 +25,14 @@ typedef struct
   guint16 flags;       /* TKS_RECORD_* */
 } TksRecord;
 
+/* A record whose tick is @wraps more wraps of the tick after the record kept before it than
+ * the rule of a smaller tick says (a heartbeat before it tells so). */
+typedef struct
+{
+  guint32 index;
+  guint32 wraps;
+} TksJump;
+
 /* A hole in the log (a threads_dump "Paused:" line, or a saved "Tickscope gap" line): before
  * record @index, from system time @begin to @end (full ticks), @dropped switches missing. */
 typedef struct
@@ -136,7 +144,14 @@ struct _TksCapture
   char         *source;
   GPtrArray    *warnings;      /* NULL-terminated */
   struct _TksEvents *events;   /* a dump version 2's events, else NULL (tks-events.c) */
-  double       *record_pos;    /* without events: each parsed record's place (NAN: dropped) */
+  /* Without events: each parsed record's place (NAN: dropped), worked out when first asked
+   * for (tks_capture_get_switch_record) from the records and these: */
+  double       *record_pos;
+  gboolean      has_switch_records;
+  gint64        place_base;
+  gint64        place_period;
+  TksJump      *jumps;
+  guint         n_jumps;
 };
 
 TksParsed  *tks_parsed_new                  (void);
@@ -172,6 +187,18 @@ gboolean    tks_parse_thread_line           (const char   *line,
 void        tks_capture_rebuild             (TksCapture *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TksParsed, tks_parsed_free)
+
+/* The place of each of the @n records @r (NAN: dropped) into @pos, as the rebuild's pass 2
+ * places them in a capture without events: on tick @base + (wraps) * @period + its tick, the
+ * g-th of the k kept records that share the tick at + g / k; @jumps (@n_jumps, by index) the
+ * wraps heartbeats add (tks-capture-rebuild-replay.c). */
+void        tks_rebuild_place_records       (const TksRecord *r,
+                                             guint            n,
+                                             gint64           base,
+                                             gint64           period,
+                                             const TksJump   *jumps,
+                                             guint            n_jumps,
+                                             double          *pos);
 
 /* Gives every thread its colour (tks-thread-colors.c). */
 void tks_capture_assign_colors (TksCapture *self);

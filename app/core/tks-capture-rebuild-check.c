@@ -213,7 +213,9 @@ check_after_beats (Rebuild         *rb,
 
   if (n_top > 0 && target / period > by_rule)
     {
-      rb->jumps[i] = (guint32) (target / period - by_rule);
+      TksJump jump = { i, (guint32) (target / period - by_rule) };
+
+      g_array_append_val (rb->jumps, jump);
       *epoch = (guint32) (target / period);
       *u = target;
     }
@@ -247,8 +249,8 @@ tks_rebuild_check_records (Rebuild *rb)
   /* The full ticks (trigger, holes) are the system time: 32 bits of it, or all of a narrower
    * one (a 16-bit system time is the record tick itself). */
   rb->full_period = bits < 20 ? period : (gint64) 1 << 32;
-  if (rb->parsed->beats->len > 0)
-    rb->jumps = g_new0 (guint32, MAX (n, 1));
+  /* (by index: a record gets wraps once, when it is first read) */
+  rb->jumps = g_array_new (FALSE, FALSE, sizeof (TksJump));
 
 #define KEPT_U(which) ((gint64) which##_epoch * period + r[which##_index].tick)
 

@@ -23,21 +23,23 @@ typedef struct
   int                 number;
 } ThreadInfo;
 
-/* Pass 1 only counts (n_runs: INs, n_marks: OUTs); pass 2 pairs and fills. */
+/* Pass 1 only counts (n_runs: INs, n_marks: OUTs); pass 2 pairs and fills. (One cache line: a
+ * history of a million threads has as many.) */
 typedef struct
 {
-  guint    n_runs;
-  guint    n_marks;
-  gboolean open;
-  gboolean seen;
   double   open_begin;
   double   first_event;
   double   exit_time;
+  double   run_sum;            /* pass 2: of the runs so far */
+  guint    n_runs;
+  guint    n_marks;
   guint    flags;
   guint    lost_in;            /* an IN while a run was open */
   guint    lost_out;           /* an OUT with no run open, after the first event */
   guint    gaps_before;        /* holes passed at its last event */
-  gboolean began_after_gap;    /* its first run began at the end of a hole */
+  guint8   open;
+  guint8   seen;
+  guint8   began_after_gap;    /* its first run began at the end of a hole */
 } ThreadState;
 
 typedef struct
@@ -55,8 +57,8 @@ typedef struct
   guint        synthetic_used; /* pass 2 reuses the threads pass 1 invented, in order */
   gint64       period;
   gint64       full_period;    /* of the full ticks (trigger, holes): 2^32, or the record's */
-  guint32     *jumps;          /* by record: wraps a heartbeat before it adds to those its tick
-                                * tells (NULL without heartbeats) */
+  GArray      *jumps;          /* TksJump, by index: the records to which a heartbeat before
+                                * them adds wraps to those their tick tells */
   gint64       base;           /* added to every unwrapped tick */
   gint64       first_tick;     /* unwrapped ticks of the first and last records on the */
   gint64       last_tick;      /* timeline, without the base; -1 when there are none */
@@ -76,6 +78,19 @@ typedef struct
   guint       *entry_threads;  /* by entry: the thread a Ready names, a switch switches in */
   guint        next_entry;     /* the first entry pass 2 has not passed */
 } Rebuild;
+
+/* The wraps a heartbeat adds at record @i, of @n_jumps @jumps by index; *@cursor (the first
+ * not before the last record asked for, which callers ask for in order) moves on. */
+static inline guint32
+jump_at (const TksJump *jumps,
+         guint          n_jumps,
+         guint         *cursor,
+         guint          i)
+{
+  while (*cursor < n_jumps && jumps[*cursor].index < i)
+    (*cursor)++;
+  return *cursor < n_jumps && jumps[*cursor].index == i ? jumps[*cursor].wraps : 0;
+}
 
 /* A warning of the rebuild (kept up to MAX_KEPT_WARNINGS, all counted). */
 void tks_rebuild_warn (Rebuild    *rb,
@@ -97,12 +112,24 @@ thread_state_init (ThreadState *st)
   *st = (ThreadState) { .first_event = NAN, .exit_time = NAN };
 }
 
+/* Pass 2: thread @th ran from @begin to @end; its running sum goes with the run. */
+static inline void
+state_add_run (ThreadState     *st,
+               const TksThread *th,
+               double           begin,
+               double           end)
+{
+  ((double *) th->run_time)[st->n_runs] = st->run_sum;
+  st->run_sum += end - begin;
+  ((TksRun *) th->runs)[st->n_runs++] = (TksRun) { begin, end };
+}
+
 /* A hole in the log passed since the thread's last event: a run open then ends where the hole
  * begins (nothing is known of it after). Returns whether a hole passed. */
 static inline gboolean
-state_cross_gaps (Rebuild     *rb,
-                  ThreadState *st,
-                  TksRun      *runs)
+state_cross_gaps (Rebuild         *rb,
+                  ThreadState     *st,
+                  const TksThread *th)
 {
   if (G_LIKELY (st->gaps_before == rb->gaps_passed))
     return FALSE;
@@ -111,7 +138,7 @@ state_cross_gaps (Rebuild     *rb,
       /* (A hole among the lone exits after the log's end: the run ends with the log.) */
       double end = MIN (rb->self->gaps[st->gaps_before].begin, rb->self->log_end);
 
-      runs[st->n_runs++] = (TksRun) { st->open_begin, MAX (end, st->open_begin) };
+      state_add_run (st, th, st->open_begin, MAX (end, st->open_begin));
       st->open = FALSE;
     }
   st->gaps_before = rb->gaps_passed;

@@ -62,24 +62,24 @@ rebuild_add_unlisted (Rebuild *rb,
 }
 
 static inline void
-state_event_logged (Rebuild     *rb,
-                    ThreadState *st,
-                    int          kind,      /* 0 in, 1 out, 2 exit */
-                    double       pos,
-                    guint        k,
-                    gboolean     at_tick_zero,
-                    TksRun      *runs)
+state_event_logged (Rebuild         *rb,
+                    ThreadState     *st,
+                    const TksThread *th,
+                    int              kind,      /* 0 in, 1 out, 2 exit */
+                    double           pos,
+                    guint            k,
+                    gboolean         at_tick_zero)
 {
   TksCapture *self = rb->self;
 
-  if (state_cross_gaps (rb, st, runs) && kind != 0)
+  if (state_cross_gaps (rb, st, th) && kind != 0)
     {
       /* Switched out, not in since the hole: it ran from the hole's end (it was switched in
        * during the hole, or was running through it). An exit (held while the board printed)
        * tells nothing of that. */
       if (kind == 1)
         {
-          runs[st->n_runs++] = (TksRun) { self->gaps[rb->gaps_passed - 1].end, pos };
+          state_add_run (st, th, self->gaps[rb->gaps_passed - 1].end, pos);
           if (!st->seen)
             st->began_after_gap = TRUE;
         }
@@ -97,24 +97,21 @@ state_event_logged (Rebuild     *rb,
 
   if (st->open)
     {
-      runs[st->n_runs] = (TksRun) { st->open_begin, pos };
-      st->n_runs++;
+      state_add_run (st, th, st->open_begin, pos);
       st->open = FALSE;
     }
   else if (!st->seen && at_tick_zero)
     {
       /* The first thread at boot runs from tick 0 without being switched in; like the
        * original, a run that would be empty lasts one slot of the tick. */
-      runs[st->n_runs] = (TksRun) { 0.0, MAX (pos, 1.0 / k) };
-      st->n_runs++;
+      state_add_run (st, th, 0.0, MAX (pos, 1.0 / k));
       st->flags |= TKS_THREAD_ASSUMED_START;
     }
   else if (!st->seen && kind == 1 && pos > self->start)
     {
       /* Switched out before it was ever switched in: it was running when the log began.
        * (Not so for an exit: a frozen log still records lone exits.) */
-      runs[st->n_runs] = (TksRun) { self->start, pos };
-      st->n_runs++;
+      state_add_run (st, th, self->start, pos);
       st->flags |= TKS_THREAD_RUNNING_AT_START;
     }
   else if (st->seen && kind == 1)
@@ -133,14 +130,14 @@ state_event (Rebuild *rb,
 {
   TksCapture *self = rb->self;
   ThreadState *st = &rb->states[thread];
+  const TksThread *th = &self->threads[thread];
 
   /* Pass 2: the threads' flags are set, and their arrays sized. */
-  if (self->threads[thread].flags & TKS_THREAD_LOGGED)
-    state_event_logged (rb, st, kind, pos, k, at_tick_zero,
-                        (TksRun *) self->threads[thread].runs);
+  if (th->flags & TKS_THREAD_LOGGED)
+    state_event_logged (rb, st, th, kind, pos, k, at_tick_zero);
   else if (kind != 2)
     {
-      ((TksMark *) self->threads[thread].marks)[st->n_marks] =
+      ((TksMark *) th->marks)[st->n_marks] =
         (TksMark) { pos, kind == 0 ? TKS_MARK_IN : TKS_MARK_OUT, k };
       st->n_marks++;
     }
@@ -167,14 +164,13 @@ state_lone_exit (Rebuild *rb,
 {
   TksCapture *self = rb->self;
   ThreadState *st = &rb->states[thread];
+  const TksThread *th = &self->threads[thread];
 
-  if (self->threads[thread].flags & TKS_THREAD_LOGGED)
-    state_cross_gaps (rb, st, (TksRun *) self->threads[thread].runs);
+  if (th->flags & TKS_THREAD_LOGGED)
+    state_cross_gaps (rb, st, th);
   if (st->open)
     {
-      TksRun *runs = (TksRun *) self->threads[thread].runs;
-
-      runs[st->n_runs++] = (TksRun) { st->open_begin, self->log_end };
+      state_add_run (st, th, st->open_begin, self->log_end);
       st->open = FALSE;
       st->flags |= TKS_THREAD_RUNNING_AT_END;
     }
@@ -303,6 +299,7 @@ typedef struct
   gint64 first_tick;
   gint64 last_tick;
   guint  n_ticks;
+  guint  jump;             /* the first of rb->jumps not passed */
 } TickCount;
 
 /* Pass 1, record @i (kept): a new tick is counted, and where it lies unwrapped. */
@@ -312,11 +309,14 @@ count_tick (Rebuild         *rb,
             guint            i,
             TickCount       *tc)
 {
-  if ((gint64) rec->tick == tc->prev_tick && (rb->jumps == NULL || rb->jumps[i] == 0))
+  guint32 wraps = jump_at ((const TksJump *) (gconstpointer) rb->jumps->data, rb->jumps->len,
+                           &tc->jump, i);
+
+  if ((gint64) rec->tick == tc->prev_tick && wraps == 0)
     return;
   if (tc->prev_tick >= 0 && (gint64) rec->tick < tc->prev_tick)
     tc->epoch++;
-  tc->epoch += rb->jumps != NULL ? rb->jumps[i] : 0;
+  tc->epoch += wraps;
   tc->prev_tick = rec->tick;
   tc->n_ticks++;
   tc->last_tick = tc->epoch * rb->period + rec->tick;
@@ -358,7 +358,7 @@ tks_rebuild_count (Rebuild *rb)
   guint n = rb->parsed->records->len;
   g_autoptr(GArray) working = g_array_copy (rb->initial);
   int next_deleted = tks_rebuild_first_deleted (rb);
-  TickCount tc = { 0, -1, -1, -1, 0 };
+  TickCount tc = { 0, -1, -1, -1, 0, 0 };
 
   rb->pass = 1;
   rb->last_switch = -1;
@@ -515,14 +515,17 @@ typedef struct
   gint64   prev_unwrapped;
   guint32  prev_raw;
   guint    n_kept;
+  guint    jump;            /* the first of rb->jumps not passed */
 } Fill;
 
 /* The records kept from @i on that share its tick: their count; @group_end after them. */
 static inline guint
-fill_group (Rebuild         *rb,
-            const TksRecord *r,
+fill_group (const TksRecord *r,
             guint            n,
             guint            i,
+            const TksJump   *jumps,
+            guint            n_jumps,
+            guint            jump,
             guint           *group_end)
 {
   guint k = 0, end;
@@ -531,7 +534,7 @@ fill_group (Rebuild         *rb,
     {
       if (r[end].flags & TKS_RECORD_DROPPED)
         continue;
-      if (r[end].tick != r[i].tick || (end > i && rb->jumps != NULL && rb->jumps[end] != 0))
+      if (r[end].tick != r[i].tick || (end > i && jump_at (jumps, n_jumps, &jump, end) != 0))
         break;
       k++;
     }
@@ -615,6 +618,8 @@ tks_rebuild_fill (Rebuild *rb)
   TksParsed *parsed = rb->parsed;
   const TksRecord *r = (const TksRecord *) (gconstpointer) parsed->records->data;
   guint n = parsed->records->len;
+  const TksJump *jumps = (const TksJump *) (gconstpointer) rb->jumps->data;
+  guint n_jumps = rb->jumps->len;
   g_autoptr(GArray) working = g_array_copy (rb->initial);
   Fill f;
   guint i = 0;
@@ -627,6 +632,7 @@ tks_rebuild_fill (Rebuild *rb)
   f.prev_unwrapped = (gint64) rb->self->start;
   f.prev_raw = 0;
   f.n_kept = 0;
+  f.jump = 0;
   rb->pass = 2;
   rb->synthetic_used = 0;
   rb->gaps_passed = 0;
@@ -643,16 +649,18 @@ tks_rebuild_fill (Rebuild *rb)
 
       if (r[i].flags & TKS_RECORD_DROPPED)
         {
+          if (rb->record_pos != NULL)
+            rb->record_pos[i] = NAN;
           i++;
           continue;
         }
 
       /* The records sharing this tick share it evenly. */
-      k = fill_group (rb, r, n, i, &group_end);
+      k = fill_group (r, n, i, jumps, n_jumps, f.jump, &group_end);
 
       if (f.prev_tick >= 0 && (gint64) r[i].tick < f.prev_tick)
         f.epoch++;
-      f.epoch += rb->jumps != NULL ? rb->jumps[i] : 0;
+      f.epoch += jump_at (jumps, n_jumps, &f.jump, i);
       f.prev_tick = r[i].tick;
       tick = rb->base + f.epoch * rb->period + r[i].tick;
 
@@ -661,9 +669,14 @@ tks_rebuild_fill (Rebuild *rb)
 
       for (; i < group_end; i++)
         {
-          rebuild_events_upto (rb, working, i);
+          if (rb->entry_threads != NULL)
+            rebuild_events_upto (rb, working, i);
           if (r[i].flags & TKS_RECORD_DROPPED)
-            continue;
+            {
+              if (rb->record_pos != NULL)
+                rb->record_pos[i] = NAN;
+              continue;
+            }
           fill_record (rb, &f, &r[i], i, tick, k, g++);
         }
     }
@@ -671,4 +684,38 @@ tks_rebuild_fill (Rebuild *rb)
   while (f.n_kept > 0 && rb->gaps_passed < rb->n_gaps)
     rebuild_place_gap (rb, f.n_kept, f.prev_pos, f.prev_unwrapped, f.prev_raw, INFINITY);
   rebuild_events_upto (rb, working, n);
+}
+
+void
+tks_rebuild_place_records (const TksRecord *r,
+                           guint            n,
+                           gint64           base,
+                           gint64           period,
+                           const TksJump   *jumps,
+                           guint            n_jumps,
+                           double          *pos)
+{
+  gint64 epoch = 0, prev_tick = -1;
+  guint jump = 0, i = 0;
+
+  /* (the walk of tks_rebuild_fill(), for the places alone) */
+  while (i < n)
+    {
+      guint group_end, k, g = 0;
+      double tick;
+
+      if (r[i].flags & TKS_RECORD_DROPPED)
+        {
+          pos[i++] = NAN;
+          continue;
+        }
+      k = fill_group (r, n, i, jumps, n_jumps, jump, &group_end);
+      if (prev_tick >= 0 && (gint64) r[i].tick < prev_tick)
+        epoch++;
+      epoch += jump_at (jumps, n_jumps, &jump, i);
+      prev_tick = r[i].tick;
+      tick = (double) (base + epoch * period + r[i].tick);
+      for (; i < group_end; i++)
+        pos[i] = r[i].flags & TKS_RECORD_DROPPED ? NAN : tick + (double) g++ / (double) k;
+    }
 }

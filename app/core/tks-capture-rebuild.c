@@ -11,6 +11,8 @@
 
 #include "tks-capture-rebuild-private.h"
 
+G_STATIC_ASSERT (sizeof (ThreadState) <= 64);
+
 void
 tks_rebuild_warn (Rebuild    *rb,
                   const char *format,
@@ -303,6 +305,42 @@ rebuild_collect_gaps (Rebuild *rb)
   rb->self->saved_gaps = g_new0 (TksParsedGap, MAX (rb->n_gaps, 1));
 }
 
+#define LARGE_PAGE       (2u << 20)
+#define LARGE_BLOCK_MIN  (4u << 20)
+
+/* A block that pass 2 fills (hundreds of MB for an hour's recording) is asked for in the
+ * kernel's large pages where it has them: one page fault, and one page to map, where small
+ * pages take 512. */
+static void
+block_advise_large (gpointer block,
+                    gsize    size)
+{
+#if defined(G_OS_UNIX) && defined(MADV_HUGEPAGE)
+  if (block != NULL && size >= LARGE_BLOCK_MIN)
+    {
+      guintptr first = ((guintptr) block + LARGE_PAGE - 1) & ~(guintptr) (LARGE_PAGE - 1);
+      guintptr last = ((guintptr) block + size) & ~(guintptr) (LARGE_PAGE - 1);
+
+      /* (advice only: where it is not taken, small pages come as before) */
+      if (last > first)
+        (void) madvise ((void *) first, last - first, MADV_HUGEPAGE);
+    }
+#else
+  (void) block;
+  (void) size;
+#endif
+}
+
+/* A block of @size bytes that pass 2 fills. */
+static gpointer
+block_new (gsize size)
+{
+  gpointer block = g_malloc (MAX (size, 1));
+
+  block_advise_large (block, size);
+  return block;
+}
+
 /* The pages of the blocks the second pass fills (runs, marks and their sums: hundreds of MB
  * for an hour's recording) are made by another thread while it runs, rather than one fault at
  * a time as it writes: the kernel makes a page present without changing what it holds, so the
@@ -430,10 +468,10 @@ rebuild_allocate (Rebuild  *rb,
       total_runs += st->n_runs;
       total_marks += st->n_marks;
     }
-  self->runs = g_new (TksRun, MAX (total_runs, 1));
-  self->marks = g_new (TksMark, MAX (total_marks, 1));
-  /* The runs' sums (tks-capture.c): one more than the runs, per thread. */
-  self->run_time = g_new (double, total_runs + self->n_threads + 1);
+  self->runs = block_new (total_runs * sizeof (TksRun));
+  self->marks = block_new (total_marks * sizeof (TksMark));
+  /* The runs' sums, filled with them: one more than the runs, per thread. */
+  self->run_time = block_new ((total_runs + self->n_threads + 1) * sizeof (double));
   prefault->starts[0] = (guint8 *) self->runs;
   prefault->lens[0] = total_runs * sizeof (TksRun);
   prefault->starts[1] = (guint8 *) self->marks;
@@ -457,6 +495,7 @@ rebuild_name_threads (Rebuild *rb)
 
       th->index = t;
       th->runs = self->runs + total_runs;
+      th->run_time = self->run_time + total_runs + t;
       th->marks = self->marks + total_marks;
       total_runs += st->n_runs;
       total_marks += st->n_marks;
@@ -486,26 +525,24 @@ rebuild_name_threads (Rebuild *rb)
     }
 }
 
-/* Every record's place: the events' entries are placed from it, and a capture without them
- * keeps it for its list of switches (tks_capture_get_switch_record). */
+/* A dump version 2: every record's place, from which its entries are placed. (A capture
+ * without events works its records' places out only when asked: tks_capture_get_switch_record.) */
 static void
 rebuild_prepare_places (Rebuild *rb)
 {
   TksParsed *parsed = rb->parsed;
+  guint n_entries;
 
-  rb->record_pos = g_new (double, MAX (parsed->records->len, 1));
-  for (guint i = 0; i < parsed->records->len; i++)
-    rb->record_pos[i] = NAN;
-  if (parsed->events != NULL)
-    {
-      guint n_entries = parsed->events->entries->len;
-
-      rb->fractions = tks_parsed_events_fractions (parsed->events, parsed->records,
-                                                   parsed->beats, rb->self->tick_hz);
-      rb->entry_threads = g_new (guint, MAX (n_entries, 1));
-      for (guint i = 0; i < n_entries; i++)
-        rb->entry_threads[i] = G_MAXUINT;
-    }
+  if (parsed->events == NULL)
+    return;
+  /* (pass 2 writes every record's, NAN for one dropped) */
+  rb->record_pos = block_new ((gsize) parsed->records->len * sizeof (double));
+  n_entries = parsed->events->entries->len;
+  rb->fractions = tks_parsed_events_fractions (parsed->events, parsed->records,
+                                               parsed->beats, rb->self->tick_hz);
+  rb->entry_threads = g_new (guint, MAX (n_entries, 1));
+  for (guint i = 0; i < n_entries; i++)
+    rb->entry_threads[i] = G_MAXUINT;
 }
 
 /* After pass 2: the runs still open end with the log, and each thread takes its state. */
@@ -528,13 +565,14 @@ rebuild_close_threads (Rebuild *rb)
       ThreadState *st = &rb->states[t];
 
       if (th->flags & TKS_THREAD_LOGGED)
-        state_cross_gaps (rb, st, (TksRun *) th->runs);
+        state_cross_gaps (rb, st, th);
       if (st->open)
         {
           /* Still running when the log was read (or when it ended): shown running to there. */
-          ((TksRun *) th->runs)[st->n_runs++] = (TksRun) { st->open_begin, self->log_end };
+          state_add_run (st, th, st->open_begin, self->log_end);
           th->flags |= TKS_THREAD_RUNNING_AT_END;
         }
+      ((double *) th->run_time)[st->n_runs] = st->run_sum;
       th->n_runs = st->n_runs;
       th->n_marks = st->n_marks;
       th->flags |= st->flags;
@@ -687,12 +725,16 @@ tks_capture_rebuild (TksCapture *self)
   rebuild_collect_warnings (&rb);
 
   g_free (rb.fractions);
-  g_free (rb.jumps);
   if (self->events == NULL)
     {
-      g_free (self->record_pos);
-      self->record_pos = g_steal_pointer (&rb.record_pos);
+      self->has_switch_records = TRUE;
+      self->place_base = rb.base;
+      self->place_period = rb.period;
+      self->n_jumps = rb.jumps->len;
+      self->jumps = (TksJump *) (gpointer) g_array_free (rb.jumps, FALSE);
     }
+  else
+    g_array_unref (rb.jumps);
   g_free (rb.record_pos);
   g_free (rb.entry_threads);
   g_free (rb.states);

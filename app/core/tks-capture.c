@@ -14,35 +14,6 @@ G_DEFINE_FINAL_TYPE (TksCapture, tks_capture, G_TYPE_OBJECT)
 /* ------------------------------------------------------------------------------------------ */
 /* Construction                                                                                 */
 
-/* Each thread's running sums of its runs' lengths, for the time it ran in any range. */
-static void
-capture_sum_runs (TksCapture *self)
-{
-  gsize total = 0;
-  double *sums;
-
-  for (guint t = 0; t < self->n_threads; t++)
-    total += self->threads[t].n_runs + 1;
-  /* (the rebuild may have made the block already, as large or larger) */
-  if (self->run_time == NULL)
-    self->run_time = g_new (double, MAX (total, 1));
-  sums = self->run_time;
-  for (guint t = 0; t < self->n_threads; t++)
-    {
-      TksThread *th = &self->threads[t];
-      double sum = 0;
-
-      th->run_time = sums;
-      for (guint i = 0; i < th->n_runs; i++)
-        {
-          sums[i] = sum;
-          sum += th->runs[i].end - th->runs[i].begin;
-        }
-      sums[th->n_runs] = sum;
-      sums += th->n_runs + 1;
-    }
-}
-
 TksCapture *
 tks_capture_new_from_parsed (TksParsed *parsed)
 {
@@ -52,7 +23,6 @@ tks_capture_new_from_parsed (TksParsed *parsed)
   self->tick_hz = parsed->tick_hz > 0 ? parsed->tick_hz : TKS_TICK_HZ_DEFAULT;
   self->source = g_strdup (parsed->source);
   tks_capture_rebuild (self);
-  capture_sum_runs (self);
   /* The records stay (a save writes them); the list entries are small. */
   return self;
 }
@@ -91,7 +61,24 @@ tks_capture_get_n_switch_records (TksCapture *self)
 {
   g_return_val_if_fail (TKS_IS_CAPTURE (self), 0);
 
-  return self->record_pos != NULL ? self->parsed->records->len : 0;
+  return self->has_switch_records ? self->parsed->records->len : 0;
+}
+
+/* The records' places, worked out at the first call (of any thread). */
+static const double *
+capture_record_pos (TksCapture *self)
+{
+  if (g_once_init_enter (&self->record_pos))
+    {
+      GArray *records = self->parsed->records;
+      double *pos = g_new (double, MAX (records->len, 1));
+
+      tks_rebuild_place_records ((const TksRecord *) (gconstpointer) records->data, records->len,
+                                 self->place_base, self->place_period, self->jumps, self->n_jumps,
+                                 pos);
+      g_once_init_leave (&self->record_pos, pos);
+    }
+  return self->record_pos;
 }
 
 gboolean
@@ -105,10 +92,10 @@ tks_capture_get_switch_record (TksCapture *self,
 
   g_return_val_if_fail (TKS_IS_CAPTURE (self), FALSE);
 
-  if (self->record_pos == NULL || index >= self->parsed->records->len)
+  if (!self->has_switch_records || index >= self->parsed->records->len)
     return FALSE;
   r = &g_array_index (self->parsed->records, TksRecord, index);
-  *pos = self->record_pos[index];
+  *pos = capture_record_pos (self)[index];
   *out = r->out;
   *in = r->in;
   return TRUE;
@@ -504,6 +491,7 @@ tks_capture_finalize (GObject *object)
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->events, tks_events_free);
   g_clear_pointer (&self->record_pos, g_free);
+  g_clear_pointer (&self->jumps, g_free);
 
   G_OBJECT_CLASS (tks_capture_parent_class)->finalize (object);
 }

@@ -42,23 +42,25 @@ tks_parser_recording_renumber (TksParser *parser)
 {
   TksParsed *cur = parser->current;
   const TksRecord *r = (const TksRecord *) (gconstpointer) cur->records->data;
+  guint n = cur->records->len;
+  guint i = parser->rec_renumbered > n ? 0 : parser->rec_renumbered;
 
-  if (parser->rec_renumbered > cur->records->len)
-    parser->rec_renumbered = 0;
-  for (; parser->rec_renumbered < cur->records->len; parser->rec_renumbered++)
+  for (; i < n; i++)
     {
-      const TksRecord *rec = &r[parser->rec_renumbered];
+      const TksRecord *rec = &r[i];
       TksListEntry *entry;
 
-      /* (An exit of a number the list lacks is the rebuild's to warn of.) */
-      if (rec->out != rec->in || rec->out == 0 || rec->out > cur->live->len)
+      /* (Exits are rare: the walk to the next one stays in registers. An exit of a number the
+       * list lacks is the rebuild's to warn of.) */
+      if (G_LIKELY (rec->out != rec->in) || rec->out == 0 || rec->out > cur->live->len)
         continue;
       entry = g_ptr_array_steal_index (cur->live, rec->out - 1u);
       entry->number = rec->out;
       g_ptr_array_add (cur->deleted, entry);
-      for (guint i = rec->out - 1u; i < cur->live->len; i++)
-        ((TksListEntry *) g_ptr_array_index (cur->live, i))->number = (int) i + 1;
+      for (guint j = rec->out - 1u; j < cur->live->len; j++)
+        ((TksListEntry *) g_ptr_array_index (cur->live, j))->number = (int) j + 1;
     }
+  parser->rec_renumbered = n;
 }
 
 /* A recording's hole (@gap), kept unless a capture holds TKS_MAX_GAPS already: then it joins
