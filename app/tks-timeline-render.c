@@ -231,7 +231,7 @@ merger_add (SpanMerger *m,
 typedef struct
 {
   const TksThread *thread;
-  guint            from;    /* no run before it begins at or after the next column */
+  guint            from;    /* the last column's first run (a column may be asked again) */
   double           t_end;   /* the last column's end, */
   guint            j_end;   /* the first run beginning at or after it, */
   guint            count;   /* and how many began in that column */
@@ -291,12 +291,17 @@ column_alpha (BusyCursor *c,
   /* runs do not overlap: the first ending after t0 is the first beginning at or after it,
    * or the one before when it is still running at t0 (the column before this one, when it
    * ends at t0, found the first) */
-  begun = t0 == c->t_end ? c->j_end : tks_runs_first_beginning_at (th->runs, c->from, th->n_runs, t0);
+  if (t0 == c->t_end)
+    begun = c->j_end;
+  else
+    begun = tks_runs_first_beginning_at (th->runs, t0 > c->t_end ? c->j_end : c->from,
+                                         th->n_runs, t0);
   i = begun;
   if (i > 0 && th->runs[i - 1].end > t0)
     i--;
   j = first_beginning_near (th->runs, begun, th->n_runs, t1, c->count);
-  c->from = c->j_end = j;
+  c->from = i;
+  c->j_end = j;
   c->t_end = t1;
   c->count = j - begun;
   /* where the next column, as busy, ends: read ahead while this one is drawn */
