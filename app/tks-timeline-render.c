@@ -241,10 +241,9 @@ typedef struct
 
 static double load_alpha (double share);
 
-/* The first run at or after @from that begins at or after @t, looked for first @guess runs
- * on (where a column as busy as the last one ends), then galloping out from there: a few
- * reads near the answer rather than a gallop from @from, each read of a capture's millions of
- * runs being a wait for the memory. */
+/* The first run at or after @from that begins at or after @t, looked for first @guess runs on
+ * (where a column as busy as the last one ends), then galloping out from there: a few reads
+ * near the answer, each read of a capture's millions of runs being a wait for the memory. */
 static guint
 first_beginning_near (const TksRun *runs,
                       guint         from,
