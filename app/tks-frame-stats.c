@@ -16,12 +16,14 @@
  * what the main thread did meanwhile, to tell work from waiting:
  *
  *   slow frame: 1950.3 s 17.54 ms (layout 0.29, paint 17.25); main thread 16.80 ms on a
- *   processor, 0.41 ms waiting for one, 2 waits, 1 preemption, 310 page faults
+ *   processor, 0.41 ms waiting for one, 2 waits, 1 preemption, 310 page faults; from
+ *   5402.118003 s to 5402.135543 s of the monotonic clock
  *
  * (on one line: its time on a processor and its time ready to run but waiting for one, both
  * from the scheduler's own count in nanoseconds (/proc/self/task/TID/schedstat); the times it
  * blocked, e.g. on the X server, the times the system took the processor from it, and its
- * minor page faults, in the frame).
+ * minor page faults, in the frame; and when it began and ended on CLOCK_MONOTONIC, e.g. to
+ * find its samples in a profile recorded with `perf record -k CLOCK_MONOTONIC`).
  *
  * Without the variable nothing is connected and nothing costs. */
 #define _GNU_SOURCE
@@ -198,10 +200,11 @@ report_slow (FrameStats          *s,
      * it sampled (a frame's difference may be a few ms off) */
     on = g_strdup_printf ("%.2f ms on a processor", (cpu_us (u) - cpu_us (&s->usage)) / 1e3);
   fprintf (s->out, "slow frame: %.1f s %.2f ms (layout %.2f, paint %.2f); main thread %s, "
-           "%ld waits, %ld preemptions, %ld page faults\n",
+           "%ld waits, %ld preemptions, %ld page faults; from %.6f s to %.6f s of the monotonic "
+           "clock\n",
            (now - s->started) / 1e6, took / 1e3, (took - paint) / 1e3, paint / 1e3, on,
            u->ru_nvcsw - s->usage.ru_nvcsw, u->ru_nivcsw - s->usage.ru_nivcsw,
-           u->ru_minflt - s->usage.ru_minflt);
+           u->ru_minflt - s->usage.ru_minflt, s->begin / 1e6, now / 1e6);
   fflush (s->out);
 }
 

@@ -134,6 +134,72 @@ blend (guint32 *pixel,
     *pixel = over (s, *pixel);
 }
 
+/* @s over the @n pixels from @pixel, @step pixels apart. What is under a rectangle is mostly
+ * the same few pixels again and again (the cleared image, a lane's stripe): each blend is
+ * remembered for the pixels that follow, over(s, 0) being s. */
+static inline void
+blend_span (guint32 *pixel,
+            gsize    step,
+            int      n,
+            guint32  s)
+{
+  guint32 under = 0, result = s;
+
+  if (s >> 24 == 255)
+    {
+      for (int k = 0; k < n; k++, pixel += step)
+        *pixel = s;
+      return;
+    }
+  if (s == 0)
+    return;
+  for (int k = 0; k < n; k++, pixel += step)
+    {
+      guint32 d = *pixel;
+
+      if (d != under)
+        {
+          under = d;
+          result = over (s, d);
+        }
+      *pixel = result;
+    }
+}
+
+/* Rows [@j0, @j1) of a rectangle over columns [@i0, @i1), each covered as @p says. */
+static void
+fill_rows (TksPainter      *self,
+           const RowPixels *p,
+           int              i0,
+           int              i1,
+           int              j0,
+           int              j1)
+{
+  gsize stride = (gsize) self->stride / sizeof (guint32);
+  guint32 *row = (guint32 *) (gpointer) (self->pixels + (gsize) j0 * self->stride);
+
+  if (j1 <= j0)
+    return;
+  if (i1 - i0 == 1)
+    {
+      /* a column (a busy pixel column of the lanes, most of them): down it at once */
+      blend_span (row + i0, stride, j1 - j0, p->first);
+      return;
+    }
+  if (i1 - i0 == 2)
+    {
+      blend_span (row + i0, stride, j1 - j0, p->first);
+      blend_span (row + i1 - 1, stride, j1 - j0, p->last);
+      return;
+    }
+  for (int j = j0; j < j1; j++, row += stride)
+    {
+      blend (&row[i0], p->first);
+      blend (&row[i1 - 1], p->last);
+      blend_span (row + i0 + 1, 1, i1 - i0 - 2, p->full);
+    }
+}
+
 static void
 image_fill_rect (TksPainter    *self,
                  const GdkRGBA *color,
@@ -144,8 +210,8 @@ image_fill_rect (TksPainter    *self,
 {
   double x0 = MAX (x, self->clip_x0) * self->scale, x1 = MIN (x + width, self->clip_x1) * self->scale;
   double y0 = MAX (y, self->clip_y0) * self->scale, y1 = MIN (y + height, self->clip_y1) * self->scale;
-  RowPixels p = { -1, 0, 0, 0 };
-  int i0, i1, j0, j1;
+  RowPixels p;
+  int i0, i1, j0, j1, inner0, inner1;
 
   self->n_fills++;
   x0 = MAX (x0, 0.0);
@@ -158,22 +224,23 @@ image_fill_rect (TksPainter    *self,
   i1 = (int) ceil (x1);
   j0 = (int) floor (y0);
   j1 = (int) ceil (y1);
-  for (int j = j0; j < j1; j++)
+  /* the rows it covers whole, and a partly covered one above and below them */
+  inner0 = MIN ((int) ceil (y0), j1);
+  inner1 = MAX ((int) floor (y1), inner0);
+  for (int j = j0; j < inner0; j++)
     {
-      guint32 *row = (guint32 *) (gpointer) (self->pixels + (gsize) j * self->stride);
-      double coverage = MIN (y1, j + 1.0) - MAX (y0, (double) j);
-
-      if (coverage != p.coverage)
-        row_pixels (&p, color, x0, x1, coverage);
-      blend (&row[i0], p.first);
-      if (i1 - i0 > 1)
-        blend (&row[i1 - 1], p.last);
-      if (p.full >> 24 == 255)
-        for (int i = i0 + 1; i < i1 - 1; i++)
-          row[i] = p.full;
-      else if (p.full != 0)
-        for (int i = i0 + 1; i < i1 - 1; i++)
-          row[i] = row[i] == 0 ? p.full : over (p.full, row[i]);   /* (mostly clear) */
+      row_pixels (&p, color, x0, x1, MIN (y1, j + 1.0) - MAX (y0, (double) j));
+      fill_rows (self, &p, i0, i1, j, j + 1);
+    }
+  if (inner1 > inner0)
+    {
+      row_pixels (&p, color, x0, x1, 1.0);
+      fill_rows (self, &p, i0, i1, inner0, inner1);
+    }
+  for (int j = inner1; j < j1; j++)
+    {
+      row_pixels (&p, color, x0, x1, MIN (y1, j + 1.0) - MAX (y0, (double) j));
+      fill_rows (self, &p, i0, i1, j, j + 1);
     }
 }
 

@@ -226,14 +226,54 @@ merger_add (SpanMerger *m,
   m->have = TRUE;
 }
 
-/* A thread's pixel columns, left to right: each search gallops on from the last column's. */
+/* A thread's pixel columns, left to right: each column's search starts where the last one's
+ * ended, and looks first as many runs on as the last column held. */
 typedef struct
 {
   const TksThread *thread;
-  guint            from;
+  guint            from;    /* the last column's first run (a column may be asked again) */
+  double           t_end;   /* the last column's end, */
+  guint            j_end;   /* the first run beginning at or after it, */
+  guint            count;   /* and how many began in that column */
 } BusyCursor;
 
+#define BUSY_CURSOR_INIT(thread, from) { (thread), (from), -INFINITY, (from), 0 }
+
 static double load_alpha (double share);
+
+/* The first run at or after @from that begins at or after @t, looked for first @guess runs on
+ * (where a column as busy as the last one ends), then galloping out from there: a few reads
+ * near the answer, each read of a capture's millions of runs being a wait for the memory. */
+static guint
+first_beginning_near (const TksRun *runs,
+                      guint         from,
+                      guint         n,
+                      double        t,
+                      guint         guess)
+{
+  guint g = MIN (n, from + guess), lo, hi, step = 1;
+
+  if (g <= from || runs[g - 1].begin < t)
+    return tks_runs_first_beginning_at (runs, MAX (from, g), n, t);
+  /* the answer is at g - 1 or before: back from there while the runs still begin after t */
+  hi = g - 1;
+  while (hi >= from + step && runs[hi - step].begin >= t)
+    {
+      hi -= step;
+      step *= 2;
+    }
+  lo = hi >= from + step ? hi - step + 1 : from;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (runs[mid].begin < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
 
 /* The opacity of the column [t0, t1) of @scale pixels a tick: 0 when the thread did not run
  * there; 1 when a run of a pixel or more touches it; else its load. */
@@ -244,16 +284,31 @@ column_alpha (BusyCursor *c,
               double      scale)
 {
   const TksThread *th = c->thread;
-  guint i, j;
+  guint i, j, begun;
   double busy;
 
   /* runs do not overlap: the first ending after t0 is the first beginning at or after it,
-   * or the one before when it is still running at t0 */
-  i = tks_runs_first_beginning_at (th->runs, c->from, th->n_runs, t0);
+   * or the one before when it is still running at t0 (the column before this one, when it
+   * ends at t0, found the first) */
+  if (t0 == c->t_end)
+    begun = c->j_end;
+  else
+    begun = tks_runs_first_beginning_at (th->runs, t0 > c->t_end ? c->j_end : c->from,
+                                         th->n_runs, t0);
+  i = begun;
   if (i > 0 && th->runs[i - 1].end > t0)
     i--;
+  j = first_beginning_near (th->runs, begun, th->n_runs, t1, c->count);
   c->from = i;
-  j = tks_runs_first_beginning_at (th->runs, i, th->n_runs, t1);
+  c->j_end = j;
+  c->t_end = t1;
+  c->count = j - begun;
+  /* where the next column, as busy, ends: read ahead while this one is drawn */
+  if (j + c->count < th->n_runs)
+    {
+      __builtin_prefetch (&th->runs[j + c->count]);
+      __builtin_prefetch (&th->run_time[j + c->count]);
+    }
   if (j <= i)
     return 0;
   /* only the first and last can reach out of the column, and be a pixel long */
@@ -289,7 +344,7 @@ draw_runs_by_column (SpanMerger                *m,
   double bucket = tks_coverage_bucket_width (coverage, thread_id);
   double col, last;
   guint end;
-  BusyCursor cursor = { thread, first };
+  BusyCursor cursor = BUSY_CURSOR_INIT (thread, first);
 
   /* buckets must be well under a pixel, and runs many more than the columns */
   if (!(bucket > 0) || bucket * 4 > 1 / scale)
@@ -324,7 +379,7 @@ draw_runs (TksPainter                *painter,
 {
   double scale = g->width / (g->x1 - g->x0);
   SpanMerger m = { painter, g, color, y, h, 0, 0, 1.0, FALSE };
-  BusyCursor cursor = { thread, 0 };
+  BusyCursor cursor = BUSY_CURSOR_INIT (thread, 0);
   guint n = thread->n_runs;
   guint i;
 

@@ -43,13 +43,15 @@ image_size (TksTimelineView *self,
 }
 
 /* A surface of the widget's size that no image shown (or still in the renderer's last frame)
- * holds, drawn into before: its pages are at hand. NULL when all are taken (the image then
- * gets one of its own). */
+ * holds, drawn into before: its pages are at hand. When there is none: with @create, a new one
+ * in a free slot; else (or when all slots are taken) NULL, the image then getting one of its
+ * own where it is drawn, which keep_surface() may keep. */
 static cairo_surface_t *
 spare_surface (TksTimelineView *self,
                int              width,
                int              height,
-               int              scale)
+               int              scale,
+               gboolean         create)
 {
   cairo_surface_t **free_slot = NULL;
 
@@ -71,7 +73,7 @@ spare_surface (TksTimelineView *self,
       if (free_slot == NULL)
         free_slot = &self->surfaces[i];
     }
-  if (free_slot == NULL)
+  if (free_slot == NULL || !create)
     return NULL;
   /* one of another size, or none yet */
   g_clear_pointer (free_slot, cairo_surface_destroy);
@@ -79,10 +81,38 @@ spare_surface (TksTimelineView *self,
   return *free_slot;
 }
 
+/* Keeps @surface, which a worker's image got for itself, to draw into again: in an empty slot,
+ * or in place of one of another size that nothing holds. */
+static void
+keep_surface (TksTimelineView *self,
+              cairo_surface_t *surface)
+{
+  cairo_surface_t **slot = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->surfaces); i++)
+    {
+      cairo_surface_t *s = self->surfaces[i];
+
+      if (s == surface)
+        return;
+      if (s == NULL)
+        slot = &self->surfaces[i];
+      else if (slot == NULL && cairo_surface_get_reference_count (s) == 1)
+        slot = &self->surfaces[i];
+    }
+  if (slot == NULL)
+    return;
+  g_clear_pointer (slot, cairo_surface_destroy);
+  *slot = cairo_surface_reference (surface);
+}
+
+/* A new image of @g. A worker's (@in_worker) gets a new surface where it is drawn rather than
+ * here: the system's pages for it are given off the main thread. */
 static TksTimelineImage *
 image_new (TksTimelineView           *self,
            const TksTimelineGeometry *g,
-           const GdkRGBA             *fg)
+           const GdkRGBA             *fg,
+           gboolean                   in_worker)
 {
   int width, height, scale;
   TksTimelineImage *image;
@@ -92,7 +122,7 @@ image_new (TksTimelineView           *self,
   image = tks_timeline_image_new (self->capture, g, self->coverage, fg,
                                   gtk_widget_get_pango_context (GTK_WIDGET (self)),
                                   width, height, scale);
-  surface = spare_surface (self, width, height, scale);
+  surface = spare_surface (self, width, height, scale, !in_worker);
   if (surface != NULL)
     tks_timeline_image_set_surface (image, surface);
   return image;
@@ -122,11 +152,12 @@ drawing_free (Drawing *d)
 static Drawing *
 drawing_new (TksTimelineView           *self,
              const TksTimelineGeometry *g,
-             const GdkRGBA             *fg)
+             const GdkRGBA             *fg,
+             gboolean                   in_worker)
 {
   Drawing *d = g_new0 (Drawing, 1);
 
-  d->image = image_new (self, g, fg);
+  d->image = image_new (self, g, fg, in_worker);
   d->g = *g;
   d->fg = *fg;
   image_size (self, &d->width, &d->height, &d->scale);
@@ -183,7 +214,10 @@ drawing_done_cb (GObject      *source,
    * lanes), when its lanes are no longer those shown, or without a capture any more */
   if (g_task_propagate_boolean (G_TASK (result), NULL) && self->capture != NULL &&
       d->builds == self->cache_builds && d->lanes == self->lanes_serial)
-    take_drawing (self, d);
+    {
+      take_drawing (self, d);
+      keep_surface (self, self->cache_surface);
+    }
   /* another drawing is started there if this one is out of date already */
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -233,11 +267,11 @@ _tks_timeline_view_update_cache (TksTimelineView           *self,
       self->drawing = TRUE;
       task = g_task_new (self, NULL, drawing_done_cb, NULL);
       g_task_set_source_tag (task, _tks_timeline_view_update_cache);
-      g_task_set_task_data (task, drawing_new (self, g, fg), (GDestroyNotify) drawing_free);
+      g_task_set_task_data (task, drawing_new (self, g, fg, TRUE), (GDestroyNotify) drawing_free);
       tks_task_run_after_frame (task, drawing_thread);
       return;
     }
-  d = drawing_new (self, g, fg);
+  d = drawing_new (self, g, fg, FALSE);
   tks_timeline_image_draw (d->image);
   take_drawing (self, d);
   drawing_free (d);

@@ -10,7 +10,9 @@
 # the main thread's time on a processor in it (the figure a machine shared with other work
 # leaves trustworthy); then the median, worst and how many took more than 8 ms of each (the
 # goal: none), and the main thread's page faults (the goal: none in a frame).
-# LOAD_GRAPH=1 in the environment shows the CPU load graph.
+# LOAD_GRAPH=1 in the environment shows the CPU load graph. VIEWER_WRAP runs the viewer under a
+# command, e.g. VIEWER_WRAP="perf record -k CLOCK_MONOTONIC -g -o /tmp/view.data --" (each
+# slow frame's line gives its times on that clock).
 # Usage: bench/view-frames.sh BUILD_DIR [STEPS (default 24) [FILE]]
 set -eu
 build=${1:?usage: $0 BUILD_DIR [STEPS [FILE]]}
@@ -38,7 +40,7 @@ fi
 
 echo "view-frames: $(basename "$file"), $steps zoom/pan/fit steps, load graph ${LOAD_GRAPH:-0}, Xvfb 1200x720, GSK_RENDERER=$GSK_RENDERER, $(nproc) processors, load $(cut -d' ' -f1-3 /proc/loadavg)"
 TICKSCOPE_FRAME_STATS="$tmp/frames.txt" TICKSCOPE_BENCH_VIEW="$steps" \
-  timeout 300 "$build/app/tickscope" "$file" >"$tmp/viewer.log" 2>&1 || true
+  timeout 300 ${VIEWER_WRAP:-} "$build/app/tickscope" "$file" >"$tmp/viewer.log" 2>&1 || true
 grep '^bench:' "$tmp/viewer.log" | sed 's/^bench: /  /' || true
 grep -q '^bench: .* frames, wall time: median' "$tmp/viewer.log" || { echo "the viewer took no steps:"; cat "$tmp/viewer.log"; exit 1; }
 # each frame over 8 ms, with what the main thread did meanwhile (see app/tks-frame-stats.c)

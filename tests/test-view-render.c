@@ -771,6 +771,77 @@ test_load_shading (void)
   g_assert_cmpfloat (sum[0] / n[0], >, 0);
 }
 
+/* Zoomed out on a busy capture without the summaries, every pixel column of short runs is
+ * shaded by its thread's load there, as the runs themselves give it: its colour at an opacity
+ * of 0.25 + 0.75 x the load in sixteenths, over the lane's background. A column that the runs'
+ * positions, rounded, make asked for twice is shaded once, by all its runs. */
+static void
+test_column_load_truth (void)
+{
+  g_autoptr(GString) text = tks_test_synthetic_capture (10, 20000, 2);
+  g_autoptr(TksCapture) capture = tks_test_capture_of_text (text->str, text->len);
+  TksTimelineGeometry g = { 0 };
+  cairo_surface_t *surface;
+  double scale, log_end;
+  guint n_lanes, checked = 0, wrong = 0;
+
+  full_geometry (capture, &g);
+  surface = render (capture, &g);
+  scale = g.width / (g.x1 - g.x0);
+  log_end = tks_capture_get_log_end (capture, NULL);
+  n_lanes = tks_timeline_n_lanes (capture, &g);
+  for (guint l = 0; l < n_lanes; l++)
+    {
+      guint n_threads;
+      const guint *threads = tks_timeline_lane_threads (capture, &g, l, &n_threads, NULL);
+      const TksThread *th = tks_capture_get_thread (capture, threads[0]);
+      double y = tks_timeline_lane_y (&g, l) + g.lane_height / 2;
+      /* white, or a stripe of the text's colour at 0.035 on the odd lanes */
+      double under = l % 2 == 1 ? 1 - 0.035 * 0.9 : 1;
+      GdkRGBA c;
+
+      if (y >= HEIGHT - 10 || th->n_marks > 0 || (th->flags & TKS_THREAD_EXITED) ||
+          !(th->flags & TKS_THREAD_LOGGED) || th->n_runs == 0)
+        continue;
+      tks_timeline_thread_color (th, &c);
+      for (int col = 1; col < (int) g.width - 1; col++)
+        {
+          double t0 = g.x0 + col / scale, t1 = g.x0 + (col + 1) / scale;
+          guint i = tks_runs_first_ending_after (th->runs, th->n_runs, t0 - 1 / scale);
+          gboolean short_runs = TRUE;
+          double busy, a;
+          Pixel p;
+
+          Pixel below = pixel_at (surface, g.left + col + 0.5, HEIGHT - 2);
+
+          /* not where the ruler's lines go down across the lanes (under them: not white) */
+          if (t0 < th->first_event || t1 > log_end || below.r + below.g + below.b < 765)
+            continue;
+          /* runs in this column and its neighbours all shorter than a pixel */
+          for (; i < th->n_runs && th->runs[i].begin < t1 + 1 / scale; i++)
+            short_runs &= (th->runs[i].end - th->runs[i].begin) * scale < 1;
+          if (!short_runs)
+            continue;
+          busy = tks_thread_busy (th, t0, t1);
+          a = busy > 0 ? 0.25 + 0.75 * round (CLAMP (busy * scale, 0.0, 1.0) * 16) / 16 : 0;
+          p = pixel_at (surface, g.left + col + 0.5, y);
+          checked++;
+          if (fabs (p.r - 255 * (c.red * a + under * (1 - a))) > 2.5 ||
+              fabs (p.g - 255 * (c.green * a + under * (1 - a))) > 2.5 ||
+              fabs (p.b - 255 * (c.blue * a + under * (1 - a))) > 2.5)
+            {
+              if (wrong++ < 5)
+                g_test_message ("lane %u column %d: load %.3f, pixel %u %u %u", l, col,
+                                busy * scale, p.r, p.g, p.b);
+            }
+        }
+    }
+  cairo_surface_destroy (surface);
+  g_test_message ("%u columns checked, %u shaded otherwise", checked, wrong);
+  g_assert_cmpuint (checked, >, 2000);
+  g_assert_cmpuint (wrong, ==, 0);
+}
+
 /* The ruler, as text drawn: a painter that records what it is asked to write. */
 typedef struct
 {
@@ -987,6 +1058,7 @@ main (int   argc,
   g_test_add_func ("/view/render/group-lanes", test_group_lanes);
   g_test_add_func ("/view/render/time-ruler", test_time_ruler);
   g_test_add_func ("/view/render/load-shading", test_load_shading);
+  g_test_add_func ("/view/render/column-load-truth", test_column_load_truth);
   g_test_add_func ("/view/render/bands", test_bands);
   g_test_add_func ("/view/render/log-end-band", test_log_end_band);
   g_test_add_func ("/view/render/gap-band", test_gap_band);
