@@ -24,6 +24,7 @@ struct _TksEventsPanel
   GtkLabel          *count;
   gboolean           syncing;         /* a change made here: not echoed back */
   gboolean           at_bottom;       /* the list shows its last row: it follows new ones */
+  gboolean           stale;           /* hidden: the timeline's capture or range changed since */
   guint              bench_frames;    /* TICKSCOPE_BENCH_SCROLL: frames still to scroll */
   guint              bench_id;
 };
@@ -170,6 +171,17 @@ scroll_to (TksEventsPanel *self,
 
 static void bench_start (TksEventsPanel *self);
 
+/* Hidden, the list follows nothing (a list view makes its rows even when it is not shown):
+ * what changed meanwhile is caught up when it is shown again (map). */
+static gboolean
+hidden (TksEventsPanel *self)
+{
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return FALSE;
+  self->stale = TRUE;
+  return TRUE;
+}
+
 /* From the timeline to the list */
 
 static void
@@ -189,7 +201,7 @@ timeline_selection_changed_cb (TksEventsPanel *self)
   TksCapture *capture;
   guint thread, run;
 
-  if (self->syncing || self->timeline == NULL)
+  if (self->syncing || self->timeline == NULL || hidden (self))
     return;
   capture = tks_timeline_view_get_capture (self->timeline);
   if (capture == NULL || !tks_timeline_view_get_selection (self->timeline, &thread, &run))
@@ -215,6 +227,8 @@ viewport_changed_cb (TksEventsPanel *self)
   guint index = selected != NULL ? tks_event_row_get_index (selected) : G_MAXUINT;
   gboolean follow = self->at_bottom;
 
+  if (hidden (self))
+    return;
   self->syncing = TRUE;
   tks_event_list_model_set_range (self->model,
                                   tks_viewport_get_visible_start (self->viewport),
@@ -319,6 +333,13 @@ capture_changed_cb (TksEventsPanel *self)
                                                : NULL;
   gboolean follow = self->at_bottom;
 
+  if (hidden (self))
+    {
+      /* (the capture shown before is not kept for the list meanwhile) */
+      if (tks_event_list_model_get_capture (self->model) != NULL)
+        tks_event_list_model_set_capture (self->model, NULL);
+      return;
+    }
   if (capture == tks_event_list_model_get_capture (self->model))
     return;
   self->syncing = TRUE;
@@ -483,6 +504,21 @@ tks_events_panel_get_model (TksEventsPanel *self)
 }
 
 static void
+tks_events_panel_map (GtkWidget *widget)
+{
+  TksEventsPanel *self = TKS_EVENTS_PANEL (widget);
+
+  GTK_WIDGET_CLASS (tks_events_panel_parent_class)->map (widget);
+  if (!self->stale)
+    return;
+  self->stale = FALSE;
+  capture_changed_cb (self);
+  if (self->viewport != NULL)
+    viewport_changed_cb (self);
+  timeline_selection_changed_cb (self);
+}
+
+static void
 tks_events_panel_dispose (GObject *object)
 {
   TksEventsPanel *self = TKS_EVENTS_PANEL (object);
@@ -553,6 +589,7 @@ tks_events_panel_class_init (TksEventsPanelClass *klass)
   object_class->finalize = tks_events_panel_finalize;
   object_class->get_property = tks_events_panel_get_property;
   object_class->set_property = tks_events_panel_set_property;
+  widget_class->map = tks_events_panel_map;
 
   properties[PROP_TIMELINE] =
     g_param_spec_object ("timeline", NULL, NULL, TKS_TYPE_TIMELINE_VIEW,
