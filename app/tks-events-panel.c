@@ -320,6 +320,18 @@ fill_threads (TksEventsPanel *self,
         g_array_append_val (self->thread_of_item, i);
       }
   g_ptr_array_add (names, NULL);
+  /* (a recording's next second has the same threads, mostly: the menu stays as it is) */
+  if (old == names->len - 1 && keep == (selected != GTK_INVALID_LIST_POSITION && selected > 0
+                                        ? selected : G_MAXUINT))
+    {
+      guint i = 0;
+
+      while (i < old && g_strcmp0 (gtk_string_list_get_string (self->thread_names, i),
+                                   g_ptr_array_index (names, i)) == 0)
+        i++;
+      if (i == old)
+        return;
+    }
   g_signal_handlers_block_by_func (self->threads, filters_changed_cb, self);
   gtk_string_list_splice (self->thread_names, 0, old, (const char * const *) names->pdata);
   gtk_drop_down_set_selected (self->threads, keep != G_MAXUINT ? keep : 0);
