@@ -25,6 +25,8 @@ struct _TksEventsPanel
   gboolean           syncing;         /* a change made here: not echoed back */
   gboolean           at_bottom;       /* the list shows its last row: it follows new ones */
   gboolean           stale;           /* hidden: the timeline's capture or range changed since */
+  TksCapture        *next;            /* the timeline's next capture, a recording's next stretch, */
+  double             next_shift;      /* and what the times of the one shown gain in it */
   guint              bench_frames;    /* TICKSCOPE_BENCH_SCROLL: frames still to scroll */
   guint              bench_id;
 };
@@ -347,6 +349,7 @@ capture_changed_cb (TksEventsPanel *self)
 
   if (hidden (self))
     {
+      g_clear_object (&self->next);
       /* (the capture shown before is not kept for the list meanwhile) */
       if (tks_event_list_model_get_capture (self->model) != NULL)
         tks_event_list_model_set_capture (self->model, NULL);
@@ -356,7 +359,18 @@ capture_changed_cb (TksEventsPanel *self)
     return;
   self->syncing = TRUE;
   fill_threads (self, capture);
-  tks_event_list_model_set_capture (self->model, capture);
+  if (capture != NULL && capture == self->next)
+    {
+      guint t = gtk_drop_down_get_selected (self->threads);
+      guint thread = t != GTK_INVALID_LIST_POSITION && t > 0 && t - 1 < self->thread_of_item->len
+        ? g_array_index (self->thread_of_item, guint, t - 1) : G_MAXUINT;
+
+      /* the rows shown that the next stretch has stay, with what the list made of them */
+      tks_event_list_model_set_next_capture (self->model, capture, self->next_shift, thread);
+    }
+  else
+    tks_event_list_model_set_capture (self->model, capture);
+  g_clear_object (&self->next);
   filters_changed_cb (self);
   self->syncing = FALSE;
   if (self->viewport != NULL)
@@ -508,6 +522,18 @@ tks_events_panel_set_timeline (TksEventsPanel  *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
 }
 
+void
+tks_events_panel_expect_next_capture (TksEventsPanel *self,
+                                      TksCapture     *capture,
+                                      double          shift)
+{
+  g_return_if_fail (TKS_IS_EVENTS_PANEL (self));
+  g_return_if_fail (TKS_IS_CAPTURE (capture));
+
+  g_set_object (&self->next, capture);
+  self->next_shift = shift;
+}
+
 TksEventListModel *
 tks_events_panel_get_model (TksEventsPanel *self)
 {
@@ -551,6 +577,7 @@ tks_events_panel_finalize (GObject *object)
 
   g_clear_object (&self->selection);
   g_clear_object (&self->model);
+  g_clear_object (&self->next);
   g_clear_pointer (&self->thread_of_item, g_array_unref);
   G_OBJECT_CLASS (tks_events_panel_parent_class)->finalize (object);
 }
