@@ -365,8 +365,25 @@ capture_changed_cb (TksEventsPanel *self)
       guint thread = t != GTK_INVALID_LIST_POSITION && t > 0 && t - 1 < self->thread_of_item->len
         ? g_array_index (self->thread_of_item, guint, t - 1) : G_MAXUINT;
 
+      g_autoptr(TksEventRow) selected = gtk_single_selection_get_selected_item (self->selection);
+      guint position;
+
+      /* (unselected meanwhile: a selection looks for its row among all the rows that came) */
+      if (selected != NULL)
+        g_object_ref (selected);
+      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
       /* the rows shown that the next stretch has stay, with what the list made of them */
       tks_event_list_model_set_next_capture (self->model, capture, self->next_shift, thread);
+      position = selected != NULL ? tks_event_list_model_position_of (self->model,
+                                                                      tks_event_row_get_index (selected))
+                                  : G_MAXUINT;
+      if (position != G_MAXUINT)
+        {
+          g_autoptr(TksEventRow) there = g_list_model_get_item (G_LIST_MODEL (self->model), position);
+
+          if (there == selected)
+            gtk_single_selection_set_selected (self->selection, position);
+        }
     }
   else
     tks_event_list_model_set_capture (self->model, capture);
