@@ -24,6 +24,9 @@ struct _TksEventsPanel
   GtkLabel          *count;
   gboolean           syncing;         /* a change made here: not echoed back */
   gboolean           at_bottom;       /* the list shows its last row: it follows new ones */
+  gboolean           stale;           /* hidden: the timeline's capture or range changed since */
+  TksCapture        *next;            /* the timeline's next capture, a recording's next stretch, */
+  double             next_shift;      /* and what the times of the one shown gain in it */
   guint              bench_frames;    /* TICKSCOPE_BENCH_SCROLL: frames still to scroll */
   guint              bench_id;
 };
@@ -170,6 +173,17 @@ scroll_to (TksEventsPanel *self,
 
 static void bench_start (TksEventsPanel *self);
 
+/* Hidden, the list follows nothing (a list view makes its rows even when it is not shown):
+ * what changed meanwhile is caught up when it is shown again (map). */
+static gboolean
+hidden (TksEventsPanel *self)
+{
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return FALSE;
+  self->stale = TRUE;
+  return TRUE;
+}
+
 /* From the timeline to the list */
 
 static void
@@ -189,7 +203,7 @@ timeline_selection_changed_cb (TksEventsPanel *self)
   TksCapture *capture;
   guint thread, run;
 
-  if (self->syncing || self->timeline == NULL)
+  if (self->syncing || self->timeline == NULL || hidden (self))
     return;
   capture = tks_timeline_view_get_capture (self->timeline);
   if (capture == NULL || !tks_timeline_view_get_selection (self->timeline, &thread, &run))
@@ -215,6 +229,8 @@ viewport_changed_cb (TksEventsPanel *self)
   guint index = selected != NULL ? tks_event_row_get_index (selected) : G_MAXUINT;
   gboolean follow = self->at_bottom;
 
+  if (hidden (self))
+    return;
   self->syncing = TRUE;
   tks_event_list_model_set_range (self->model,
                                   tks_viewport_get_visible_start (self->viewport),
@@ -306,6 +322,18 @@ fill_threads (TksEventsPanel *self,
         g_array_append_val (self->thread_of_item, i);
       }
   g_ptr_array_add (names, NULL);
+  /* (a recording's next second has the same threads, mostly: the menu stays as it is) */
+  if (old == names->len - 1 && keep == (selected != GTK_INVALID_LIST_POSITION && selected > 0
+                                        ? selected : G_MAXUINT))
+    {
+      guint i = 0;
+
+      while (i < old && g_strcmp0 (gtk_string_list_get_string (self->thread_names, i),
+                                   g_ptr_array_index (names, i)) == 0)
+        i++;
+      if (i == old)
+        return;
+    }
   g_signal_handlers_block_by_func (self->threads, filters_changed_cb, self);
   gtk_string_list_splice (self->thread_names, 0, old, (const char * const *) names->pdata);
   gtk_drop_down_set_selected (self->threads, keep != G_MAXUINT ? keep : 0);
@@ -319,11 +347,47 @@ capture_changed_cb (TksEventsPanel *self)
                                                : NULL;
   gboolean follow = self->at_bottom;
 
+  if (hidden (self))
+    {
+      g_clear_object (&self->next);
+      /* (the capture shown before is not kept for the list meanwhile) */
+      if (tks_event_list_model_get_capture (self->model) != NULL)
+        tks_event_list_model_set_capture (self->model, NULL);
+      return;
+    }
   if (capture == tks_event_list_model_get_capture (self->model))
     return;
   self->syncing = TRUE;
   fill_threads (self, capture);
-  tks_event_list_model_set_capture (self->model, capture);
+  if (capture != NULL && capture == self->next)
+    {
+      guint t = gtk_drop_down_get_selected (self->threads);
+      guint thread = t != GTK_INVALID_LIST_POSITION && t > 0 && t - 1 < self->thread_of_item->len
+        ? g_array_index (self->thread_of_item, guint, t - 1) : G_MAXUINT;
+
+      g_autoptr(TksEventRow) selected = gtk_single_selection_get_selected_item (self->selection);
+      guint position;
+
+      /* (unselected meanwhile: a selection looks for its row among all the rows that came) */
+      if (selected != NULL)
+        g_object_ref (selected);
+      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+      /* the rows shown that the next stretch has stay, with what the list made of them */
+      tks_event_list_model_set_next_capture (self->model, capture, self->next_shift, thread);
+      position = selected != NULL ? tks_event_list_model_position_of (self->model,
+                                                                      tks_event_row_get_index (selected))
+                                  : G_MAXUINT;
+      if (position != G_MAXUINT)
+        {
+          g_autoptr(TksEventRow) there = g_list_model_get_item (G_LIST_MODEL (self->model), position);
+
+          if (there == selected)
+            gtk_single_selection_set_selected (self->selection, position);
+        }
+    }
+  else
+    tks_event_list_model_set_capture (self->model, capture);
+  g_clear_object (&self->next);
   filters_changed_cb (self);
   self->syncing = FALSE;
   if (self->viewport != NULL)
@@ -475,11 +539,38 @@ tks_events_panel_set_timeline (TksEventsPanel  *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
 }
 
+void
+tks_events_panel_expect_next_capture (TksEventsPanel *self,
+                                      TksCapture     *capture,
+                                      double          shift)
+{
+  g_return_if_fail (TKS_IS_EVENTS_PANEL (self));
+  g_return_if_fail (TKS_IS_CAPTURE (capture));
+
+  g_set_object (&self->next, capture);
+  self->next_shift = shift;
+}
+
 TksEventListModel *
 tks_events_panel_get_model (TksEventsPanel *self)
 {
   g_return_val_if_fail (TKS_IS_EVENTS_PANEL (self), NULL);
   return self->model;
+}
+
+static void
+tks_events_panel_map (GtkWidget *widget)
+{
+  TksEventsPanel *self = TKS_EVENTS_PANEL (widget);
+
+  GTK_WIDGET_CLASS (tks_events_panel_parent_class)->map (widget);
+  if (!self->stale)
+    return;
+  self->stale = FALSE;
+  capture_changed_cb (self);
+  if (self->viewport != NULL)
+    viewport_changed_cb (self);
+  timeline_selection_changed_cb (self);
 }
 
 static void
@@ -503,6 +594,7 @@ tks_events_panel_finalize (GObject *object)
 
   g_clear_object (&self->selection);
   g_clear_object (&self->model);
+  g_clear_object (&self->next);
   g_clear_pointer (&self->thread_of_item, g_array_unref);
   G_OBJECT_CLASS (tks_events_panel_parent_class)->finalize (object);
 }
@@ -553,6 +645,7 @@ tks_events_panel_class_init (TksEventsPanelClass *klass)
   object_class->finalize = tks_events_panel_finalize;
   object_class->get_property = tks_events_panel_get_property;
   object_class->set_property = tks_events_panel_set_property;
+  widget_class->map = tks_events_panel_map;
 
   properties[PROP_TIMELINE] =
     g_param_spec_object ("timeline", NULL, NULL, TKS_TYPE_TIMELINE_VIEW,

@@ -22,6 +22,11 @@ G_DECLARE_FINAL_TYPE (TksEventsPanel, tks_events_panel, TKS, EVENTS_PANEL, GtkWi
 TksTimelineView   *tks_events_panel_get_timeline (TksEventsPanel  *self);
 void               tks_events_panel_set_timeline (TksEventsPanel  *self,
                                                   TksTimelineView *timeline);
+/* The capture the timeline shows next is the next stretch of a recording, whose times are
+ * those of the capture shown + @shift: the rows both have stay as the list made them. */
+void               tks_events_panel_expect_next_capture (TksEventsPanel *self,
+                                                         TksCapture     *capture,
+                                                         double          shift);
 TksEventListModel *tks_events_panel_get_model    (TksEventsPanel  *self);
 
 G_END_DECLS

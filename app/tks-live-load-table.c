@@ -3,6 +3,8 @@
  * one second to the next, its columns resizable. */
 #include "config.h"
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tks-live-load-table.h"
@@ -18,10 +20,12 @@ G_DECLARE_FINAL_TYPE (TksLiveLoadRow, tks_live_load_row, TKS, LIVE_LOAD_ROW, GOb
 
 struct _TksLiveLoadRow
 {
-  GObject  parent_instance;
+  GObject   parent_instance;
 
-  char    *texts[N_COLUMNS];
-  char    *name;
+  GString  *texts[N_COLUMNS];   /* kept from one second to the next: no allocation */
+  GString  *name;
+  gboolean  blank;
+  gboolean  name_changed;       /* by the last set_row() */
 };
 
 G_DEFINE_FINAL_TYPE (TksLiveLoadRow, tks_live_load_row, G_TYPE_OBJECT)
@@ -32,8 +36,8 @@ tks_live_load_row_finalize (GObject *object)
   TksLiveLoadRow *self = TKS_LIVE_LOAD_ROW (object);
 
   for (guint c = 0; c < N_COLUMNS; c++)
-    g_free (self->texts[c]);
-  g_free (self->name);
+    g_string_free (self->texts[c], TRUE);
+  g_string_free (self->name, TRUE);
 
   G_OBJECT_CLASS (tks_live_load_row_parent_class)->finalize (object);
 }
@@ -50,6 +54,21 @@ tks_live_load_row_class_init (TksLiveLoadRowClass *klass)
 static void
 tks_live_load_row_init (TksLiveLoadRow *self)
 {
+  for (guint c = 0; c < N_COLUMNS; c++)
+    self->texts[c] = g_string_sized_new (32);
+  self->name = g_string_sized_new (96);
+  self->blank = TRUE;
+}
+
+/* @s set to @text: TRUE if it changed. */
+static gboolean
+assign (GString    *s,
+        const char *text)
+{
+  if (strcmp (s->str, text) == 0)
+    return FALSE;
+  g_string_assign (s, text);
+  return TRUE;
 }
 
 /* Sets the row's texts (NULL: blank); TRUE if they changed. */
@@ -58,21 +77,13 @@ set_row (TksLiveLoadRow     *row,
          const char * const *texts,
          const char         *name)
 {
-  gboolean changed = g_strcmp0 (row->name, name) != 0;
+  gboolean changed = row->blank != (name == NULL);
 
+  row->name_changed = assign (row->name, name != NULL ? name : "") || changed;
+  row->blank = name == NULL;
+  changed |= row->name_changed;
   for (guint c = 0; c < N_COLUMNS; c++)
-    {
-      const char *text = texts != NULL ? texts[c] : NULL;
-
-      if (g_strcmp0 (row->texts[c], text) != 0)
-        {
-          g_free (row->texts[c]);
-          row->texts[c] = g_strdup (text);
-          changed = TRUE;
-        }
-    }
-  g_free (row->name);
-  row->name = g_strdup (name);
+    changed |= assign (row->texts[c], texts != NULL ? texts[c] : "");
   if (changed)
     g_signal_emit_by_name (row, "changed");
   return changed;
@@ -84,6 +95,8 @@ struct _TksLiveLoadTable
 
   GtkWidget     *view;   /* GtkColumnView */
   GListStore    *rows;   /* TksLiveLoadRow */
+  GArray        *loads;  /* LoadRow: the last second's, kept for the next */
+  GString       *name;   /* a row's name, made in it */
 };
 
 G_DEFINE_FINAL_TYPE (TksLiveLoadTable, tks_live_load_table, GTK_TYPE_WIDGET)
@@ -112,25 +125,29 @@ static const guint column_chars[N_COLUMNS] = { 20, 6, 8, 22 };
  * screen readers ("thread, CPU %, switches/s, longest run"), or hide a blank one. */
 static void
 show_cell (GtkWidget      *cell,
-           TksLiveLoadRow *row)
+           TksLiveLoadRow *row,
+           gboolean        bound)
 {
   guint column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (cell), "column"));
   /* the list item's widget, then the row's (GTK 4.8 gives the list items no accessible
    * properties of their own) */
   GtkWidget *item = gtk_widget_get_parent (cell);
   GtkWidget *row_widget = item != NULL ? gtk_widget_get_parent (item) : NULL;
+  const char *text = row->texts[column]->str;
 
-  const char *text = row->texts[column] != NULL ? row->texts[column] : "";
-
-  tks_inscription_set_text (cell, text);
-  if (item != NULL)
-    gtk_accessible_update_property (GTK_ACCESSIBLE (item), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
-  if (column != 0 || row_widget == NULL)
+  /* (only what changed: a second's update of the table makes no text it does not show) */
+  if (bound || g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (cell)), text) != 0)
+    {
+      tks_inscription_set_text (cell, text);
+      if (item != NULL)
+        gtk_accessible_update_property (GTK_ACCESSIBLE (item), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+    }
+  if (column != 0 || row_widget == NULL || !(bound || row->name_changed))
     return;
   gtk_accessible_update_property (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  row->name != NULL ? row->name : "", -1);
+                                  row->name->str, -1);
   gtk_accessible_update_state (GTK_ACCESSIBLE (row_widget), GTK_ACCESSIBLE_STATE_HIDDEN,
-                               row->name == NULL, -1);
+                               row->blank, -1);
 }
 
 static void
@@ -155,7 +172,7 @@ static void
 row_changed_cb (TksLiveLoadRow *row,
                 GtkWidget      *cell)
 {
-  show_cell (cell, row);
+  show_cell (cell, row, FALSE);
 }
 
 static void
@@ -166,7 +183,7 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
   TksLiveLoadRow *row = gtk_list_item_get_item (item);
   GtkWidget *cell = gtk_list_item_get_child (item);
 
-  show_cell (cell, row);
+  show_cell (cell, row, TRUE);
   g_signal_connect_object (row, "changed", G_CALLBACK (row_changed_cb), cell, 0);
 }
 
@@ -188,11 +205,12 @@ tks_live_load_table_update (TksLiveLoadTable *self,
   double hz = tks_capture_get_tick_hz (capture);
   double end = tks_capture_get_log_end (capture, NULL);
   double from = MAX (tks_capture_get_start (capture), end - hz);
-  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (LoadRow));
+  GArray *rows = self->loads;
   guint i, n;
 
   g_return_if_fail (TKS_IS_LIVE_LOAD_TABLE (self));
 
+  g_array_set_size (rows, 0);
   if (!(end > from) || !tks_tick_hz_is_sane (hz))
     end = from;
 
@@ -226,10 +244,9 @@ tks_live_load_table_update (TksLiveLoadTable *self,
     {
       g_autoptr(TksLiveLoadRow) item = i < n ? g_list_model_get_item (G_LIST_MODEL (self->rows), i)
                                              : g_object_new (TKS_TYPE_LIVE_LOAD_ROW, NULL);
-      g_autofree char *share = NULL;
-      g_autofree char *switches = NULL;
+      char share[320];
+      char switches[320];
       g_autofree char *longest = NULL;
-      g_autofree char *name = NULL;
       const LoadRow *row;
 
       if (i >= rows->len)
@@ -238,17 +255,17 @@ tks_live_load_table_update (TksLiveLoadTable *self,
           continue;
         }
       row = &g_array_index (rows, LoadRow, i);
-      share = g_strdup_printf ("%.1f", row->share);
-      switches = g_strdup_printf ("%.0f", row->switches * hz / (end - from));
+      g_snprintf (share, sizeof share, "%.1f", row->share);
+      g_snprintf (switches, sizeof switches, "%.0f", row->switches * hz / (end - from));
       longest = tks_timeline_format_duration (row->longest, hz);
       /* Translators: a row of the live load table read by a screen reader: the thread, its
        * share of the last second, its switches per second and its longest run */
-      name = g_strdup_printf (_("%s, %s %% CPU, %s switches/s, longest run %s"),
-                              row->name, share, switches, longest);
+      g_string_printf (self->name, _("%s, %s %% CPU, %s switches/s, longest run %s"),
+                       row->name, share, switches, longest);
       {
         const char *texts[N_COLUMNS] = { row->name, share, switches, longest };
 
-        set_row (item, texts, name);
+        set_row (item, texts, self->name->str);
       }
       if (i >= n)
         g_list_store_append (self->rows, item);
@@ -289,6 +306,9 @@ tks_live_load_table_dispose (GObject *object)
 
   g_clear_pointer (&self->view, gtk_widget_unparent);
   g_clear_object (&self->rows);
+  g_clear_pointer (&self->loads, g_array_unref);
+  if (self->name != NULL)
+    g_string_free (g_steal_pointer (&self->name), TRUE);
 
   G_OBJECT_CLASS (tks_live_load_table_parent_class)->dispose (object);
 }
@@ -316,6 +336,8 @@ tks_live_load_table_init (TksLiveLoadTable *self)
   GtkSelectionModel *selection;
 
   self->rows = g_list_store_new (TKS_TYPE_LIVE_LOAD_ROW);
+  self->loads = g_array_new (FALSE, FALSE, sizeof (LoadRow));
+  self->name = g_string_sized_new (128);
   selection = GTK_SELECTION_MODEL (gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->rows))));
   self->view = gtk_column_view_new (selection);
   gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (self->view), FALSE);

@@ -55,7 +55,10 @@ put_recording_capture (TksWindow  *self,
   if (isnan (self->rec.wraps))
     tks_timeline_view_set_capture (self->timeline, capture);
   else
-    tks_timeline_view_set_next_capture (self->timeline, capture, shift);
+    {
+      tks_events_panel_expect_next_capture (self->events_panel, capture, shift);
+      tks_timeline_view_set_next_capture (self->timeline, capture, shift);
+    }
   self->rec.wraps = wraps;
   tks_timeline_view_set_stretch (self->timeline, TRUE);
   tks_overview_set_capture (self->overview, capture);

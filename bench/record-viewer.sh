@@ -5,7 +5,9 @@
 # 90th percentile, worst: TICKSCOPE_FRAME_STATS) every 10 seconds, then the frames over the
 # whole run and how many took over 8 ms (the goal: none), what the recording holds (events
 # per second, dropped, bytes per event) and how long the file takes to open again (wall and
-# processor time).
+# processor time). The viewer's main thread's processor time and page faults a second, after the
+# first 10 s, tell the work that arrives with each second's data (inside frames or not) whatever
+# the machine's load.
 # Usage: bench/record-viewer.sh BUILD_DIR [SECONDS (default 120) [WORKERS (default 0)]]
 # WORKERS: the simulated board's extra threads (--workers; 10 switch about 3,500 times a second).
 # A window manager runs in that X server when openbox is installed, as on a desktop (see
@@ -37,12 +39,19 @@ TICKSCOPE_FRAME_STATS="$tmp/frames.txt" \
   "$build/app/tickscope" --record "tcp:127.0.0.1:$port" >"$tmp/viewer.log" 2>&1 &
 viewer=$!
 
+# the main thread's processor time (ticks) and minor page faults so far
+main_usage() {
+  awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.3f %d\n", ($12 + $13) / hz, $8 }' \
+    "/proc/$viewer/task/$viewer/stat" 2>/dev/null || echo "nan 0"
+}
+usage0=""
 echo "record-viewer: tickscope --record on the simulated board ($workers more threads) at 115200 baud, $seconds s" \
      "(GSK_RENDERER=${GSK_RENDERER:-default}, $wm_name)"
 t=0
 while [ "$t" -lt "$seconds" ]; do
   sleep 10
   t=$((t + 10))
+  [ "$t" -eq 10 ] && usage0=$(main_usage)
   rss=$(awk '/^VmRSS/ { print int($2 / 1024) }' "/proc/$viewer/status" 2>/dev/null || echo "gone")
   echo "  after ${t} s: viewer resident memory ${rss} MB; $(grep '^frames:' "$tmp/frames.txt" 2>/dev/null | tail -n 1 | sed 's/^frames: [0-9.]* s //')"
 done
@@ -61,6 +70,10 @@ awk '/^frames:/ && ++k > 1 { n += $4 }
      END { printf "figure: frames over 8 ms while recording: %d of %d, %d of them over 8 ms on a processor " \
                   "(goal 0): %s\n", over, n, cpu, over == 0 ? "met" : cpu == 0 ? "NOT met in wall time (met on a processor)" : "NOT met" }' \
   "$tmp/frames.txt" 2>/dev/null || echo "figure: frames over 8 ms while recording: no frame timed (goal 0): NOT met"
+usage1=$(main_usage)
+echo "$usage0 $usage1" | awk -v s="$((seconds - 10))" 's > 0 && $1 != "nan" && $3 != "nan" {
+  printf "  main thread after the first 10 s: %.1f ms of processor time a second, %.0f page faults a second\n",
+         ($3 - $1) * 1000 / s, ($4 - $2) / s }'
 kill "$viewer"
 wait "$viewer" 2>/dev/null || true
 viewer=""

@@ -14,6 +14,7 @@
 #include "tks-simboard.h"
 #include "tks-simboard-private.h"
 #include "tks-test-data.h"
+#include "test-view-synthetic.h"
 
 /* Times of the truth and of the capture agree to the counter's resolution. */
 #define EPS 1e-4
@@ -394,6 +395,65 @@ test_switches (void)
   g_assert_cmpuint (switches + tks_capture_get_n_threads (capture) * (1 + n_gaps), >=, runs);
 }
 
+static gboolean
+same_number (double a,
+             double b)
+{
+  return a == b || (isnan (a) && isnan (b));
+}
+
+/* A recording's next stretch (the same switches and more after them): the rows a view holds
+ * are given back, the same objects, at their places, when they say the same; the others are
+ * new. Each row says what a model of the next stretch alone says. */
+static void
+test_next_capture (void)
+{
+  g_autoptr(GString) text1 = tks_test_synthetic_capture (6, 2000, 4);
+  g_autoptr(GString) text2 = tks_test_synthetic_capture (6, 3000, 4);
+  g_autoptr(TksCapture) first = tks_test_capture_of_text (text1->str, text1->len);
+  g_autoptr(TksCapture) next = tks_test_capture_of_text (text2->str, text2->len);
+  g_autoptr(TksEventListModel) model = tks_event_list_model_new ();
+  g_autoptr(TksEventListModel) alone = tks_event_list_model_new ();
+  g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func (g_object_unref);
+  double start = tks_capture_get_start (first), end = tks_capture_get_end (first);
+  guint count, kept = 0, changes = 0;
+
+  /* a view of the first stretch's last quarter, its end included, holding every row */
+  tks_event_list_model_set_capture (model, first);
+  tks_event_list_model_set_range (model, end - (end - start) / 4, end);
+  count = g_list_model_get_n_items (G_LIST_MODEL (model));
+  g_assert_cmpuint (count, >, 100);
+  for (guint i = 0; i < count; i++)
+    g_ptr_array_add (held, g_list_model_get_item (G_LIST_MODEL (model), i));
+  g_signal_connect (model, "items-changed", G_CALLBACK (items_changed_cb), &count);
+
+  n_changed = 0;
+  tks_event_list_model_set_next_capture (model, next, 0, G_MAXUINT);
+  changes = n_changed;
+  g_assert_cmpuint (changes, ==, 1);
+  g_assert_true (tks_event_list_model_get_capture (model) == next);
+  tks_event_list_model_set_capture (alone, next);
+  tks_event_list_model_set_range (alone, end - (end - start) / 4, end);
+  g_assert_cmpuint (count, ==, g_list_model_get_n_items (G_LIST_MODEL (alone)));
+  for (guint i = 0; i < count; i++)
+    {
+      g_autoptr(TksEventRow) row = g_list_model_get_item (G_LIST_MODEL (model), i);
+      g_autoptr(TksEventRow) truth = g_list_model_get_item (G_LIST_MODEL (alone), i);
+
+      g_assert_cmpuint (tks_event_row_get_index (row), ==, tks_event_row_get_index (truth));
+      g_assert_cmpfloat (tks_event_row_get_time (row), ==, tks_event_row_get_time (truth));
+      g_assert_cmpint (tks_event_row_get_kind (row), ==, tks_event_row_get_kind (truth));
+      g_assert_cmpstr (tks_event_row_get_who (row), ==, tks_event_row_get_who (truth));
+      g_assert_cmpstr (tks_event_row_get_detail (row), ==, tks_event_row_get_detail (truth));
+      g_assert_true (same_number (tks_event_row_get_duration (row), tks_event_row_get_duration (truth)));
+      g_assert_cmpuint (tks_event_row_get_thread (row), ==, tks_event_row_get_thread (truth));
+      kept += row == g_ptr_array_index (held, i);
+    }
+  /* all but the rows at the first stretch's end, whose runs it did not see end */
+  g_assert_cmpuint (kept, >=, count - 10);
+  g_assert_cmpuint (kept, <, count);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -403,5 +463,6 @@ main (int   argc,
   g_test_add_func ("/event-list/truth", test_truth);
   g_test_add_func ("/event-list/filter-range", test_filter_range);
   g_test_add_func ("/event-list/switches", test_switches);
+  g_test_add_func ("/event-list/next-capture", test_next_capture);
   return g_test_run ();
 }

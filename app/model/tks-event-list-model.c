@@ -484,6 +484,64 @@ reset (TksEventListModel *self)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Rows kept from one capture to the next                                                     */
+
+/* Whether only the cache holds @value (a row): no view shows it. */
+static gboolean
+row_unheld (gpointer key,
+            gpointer value,
+            gpointer user_data)
+{
+  return g_atomic_int_get (&G_OBJECT (value)->ref_count) <= 1;
+}
+
+static gboolean
+same_double (double a,
+             double b)
+{
+  return a == b || (isnan (a) && isnan (b));
+}
+
+/* Whether @a and @b say the same. */
+static gboolean
+rows_alike (const TksEventRow *a,
+            const TksEventRow *b)
+{
+  return a->kind == b->kind && same_double (a->duration, b->duration) &&
+         g_strcmp0 (a->who, b->who) == 0 && g_strcmp0 (a->detail, b->detail) == 0;
+}
+
+/* @row, of the capture shown before, whose times were those of the capture now less @shift:
+ * the same row of the capture now, in the cache at its position, if it has one that no other
+ * row took and that says the same. */
+static void
+keep_row (TksEventListModel *self,
+          TksEventRow       *row,
+          double             shift)
+{
+  double t = row->time + shift;
+
+  for (guint p = all_first_at (self, t, FALSE); p < self->hi; p++)
+    {
+      g_autoptr(TksEventRow) now = NULL;
+
+      if (p < self->lo || merged_pos (self, all_to_merged (self, p)) != t)
+        return;
+      if (g_hash_table_contains (self->cache, GUINT_TO_POINTER (p)))
+        continue;
+      now = make_row (self, p);
+      if (rows_alike (row, now))
+        {
+          row->index = p;
+          row->time = now->time;
+          row->thread = now->thread;
+          g_hash_table_insert (self->cache, GUINT_TO_POINTER (p), g_object_ref (row));
+          return;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* GListModel                                                                                 */
 
 static GType
@@ -514,8 +572,9 @@ tks_event_list_model_get_item (GListModel *model,
   row = g_hash_table_lookup (self->cache, GUINT_TO_POINTER (p));
   if (row == NULL)
     {
+      /* (the rows a view holds stay: a next capture finds them there) */
       if (g_hash_table_size (self->cache) >= CACHE_MAX)
-        g_hash_table_remove_all (self->cache);
+        g_hash_table_foreach_remove (self->cache, row_unheld, NULL);
       row = make_row (self, p);
       g_hash_table_insert (self->cache, GUINT_TO_POINTER (p), row);
     }
@@ -585,6 +644,49 @@ tks_event_list_model_set_capture (TksEventListModel *self,
   g_hash_table_remove_all (self->cache);
   build_base (self);
   reset (self);
+}
+
+void
+tks_event_list_model_set_next_capture (TksEventListModel *self,
+                                       TksCapture        *capture,
+                                       double             shift,
+                                       guint              thread)
+{
+  g_autoptr(GHashTable) held = NULL;
+  GHashTableIter iter;
+  gpointer row;
+  guint old = self->hi - self->lo;
+
+  g_return_if_fail (TKS_IS_EVENT_LIST_MODEL (self));
+  g_return_if_fail (TKS_IS_CAPTURE (capture));
+  g_return_if_fail (isfinite (shift));
+
+  if (thread != G_MAXUINT && thread >= tks_capture_get_n_threads (capture))
+    thread = G_MAXUINT;
+  if (self->capture == NULL || capture == self->capture)
+    {
+      tks_event_list_model_set_capture (self, capture);
+      tks_event_list_model_set_filter (self, self->kinds, thread);
+      return;
+    }
+  /* the rows a view holds, then the capture and its rows in the same range of time */
+  g_hash_table_foreach_remove (self->cache, row_unheld, NULL);
+  held = g_steal_pointer (&self->cache);
+  self->cache = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
+  g_set_object (&self->capture, capture);
+  self->thread = thread;
+  self->from += shift;
+  self->to += shift;
+  build_base (self);
+  build_index (self);
+  range_bounds (self, &self->lo, &self->hi);
+  /* Each row held that the capture has, saying the same, is its row still: a view gets it
+   * back at its new place and keeps what it made of it. */
+  g_hash_table_iter_init (&iter, held);
+  while (g_hash_table_iter_next (&iter, NULL, &row))
+    keep_row (self, row, shift);
+  if (old > 0 || self->hi > self->lo)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, old, self->hi - self->lo);
 }
 
 TksCapture *

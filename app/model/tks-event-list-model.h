@@ -82,6 +82,15 @@ TksEventListModel *tks_event_list_model_new        (void);
 /* A new capture (a new fetch, the next second of a recording): the range stays. */
 void               tks_event_list_model_set_capture (TksEventListModel *self,
                                                      TksCapture        *capture);
+/* The next stretch of a recording (or the whole recording after its last stretch), whose
+ * times are those of the capture shown + @shift; @thread: the thread filter's thread among
+ * @capture's (G_MAXUINT: every thread). The range stays where it was in time. The rows a view
+ * holds that @capture has, saying the same, are given back at their new places (the same
+ * objects): a view keeps what it made of them, whatever the size of the capture. */
+void               tks_event_list_model_set_next_capture (TksEventListModel *self,
+                                                          TksCapture        *capture,
+                                                          double             shift,
+                                                          guint              thread);
 TksCapture        *tks_event_list_model_get_capture (TksEventListModel *self);
 /* The rows whose time is in [@from, @to]; NAN: the capture's start or end. */
 void               tks_event_list_model_set_range   (TksEventListModel *self,

@@ -14,6 +14,7 @@
 # a few seconds (TICKSCOPE_LIVE_BYTES): the "Recording position" scale brings back its first
 # seconds, read from the file, and "Back to Live" follows the newest data again. Then the Threads
 # panel while recording: open, its rows follow; closed and opened again, they are brought up to date.
+# The events list opened while recording counts the view's rows and follows the next stretches.
 # Usage (through run-gui-tests.sh): test-record.py TICKSCOPE DATA_DIR
 import glob
 import os
@@ -491,6 +492,23 @@ def threads_panel():
     stop(proc)
 
 
+def events_list_while_recording(app):
+    """The events list opened while recording counts the rows of the view, and each next
+    stretch's as they come (its count changes); closed, it is closed."""
+    toggle = find(main_window(app), lambda n: n.name == "Events" and "button" in n.getRoleName())
+    if not check(toggle is not None, "the header bar has the Events toggle while recording"):
+        return
+    click(toggle)
+    first = wait_for(lambda: label_text(app, lambda s: re.match(r"[1-9]\d* events in view", s)), PATIENCE)
+    later = wait_for(lambda: label_text(app, lambda s: re.match(r"[1-9]\d* events in view", s) and s != first),
+                     PATIENCE)
+    check(first is not None and later is not None,
+          "the events list shown while recording counts the view's rows, then the next stretch's",
+          (first, later))
+    screenshot("recording-events-list.png")
+    click(toggle)
+
+
 def recorded_events():
     """The main menu's Record Interrupts, Wake-ups and Markers: Record then streams the board's
     events too; the live view has their lanes, and the file reads with them."""
@@ -514,6 +532,7 @@ def recorded_events():
     check(lanes and "CPU sleep" in lanes, "while recording, the live view has the interrupts' and "
           "the CPU's sleep lanes", lanes)
     screenshot("recording-events.png")
+    events_list_while_recording(app)
     click(wait_for(lambda: stop_button(app), PATIENCE))
     wait_for(lambda: "record-" in (main_window(app).name or ""), PATIENCE)
     files = sorted(set(glob.glob(os.path.join(HISTORY, "record-*.txt"))) - before)
