@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <string.h>
+
+#include "tks-capture-private.h"
 #include "tks-compact.h"
 
 G_BEGIN_DECLS
@@ -91,9 +94,14 @@ gboolean         tks_compact_is_rc_line    (const char *line, gsize len);
 void             tks_compact_rc_decode     (const TksCompactDecoder *self, const char *line,
                                             gsize len, TksCompactLine *out, TksEntry *entries);
 guint            tks_compact_rc_room       (const char *line, gsize len);
+/* A line "Z~" of switches without the counter, as tks_compact_line_decode() reads it, its
+ * entries straight into @records as the records their lines would read (room for @room of
+ * them): FALSE, with nothing done, for any other line, left to tks_compact_line_decode(). */
+gboolean         tks_compact_rc_decode_records (const TksCompactDecoder *self, const char *line,
+                                                gsize len, TksCompactLine *out,
+                                                TksRecord *records, guint room);
 /* tks-compact.c: shared with it */
 void             tks_compact_state_reset   (State *z);
-guint            tks_compact_mtf_move      (State *z, guint r, guint to);
 
 /* How far @seq is ahead of @ref, modulo the numbers: half of them or more, it is behind. */
 static inline guint32
@@ -108,16 +116,65 @@ static inline guint
 tks_compact_take_symbol (guint8 *list, guint8 *counts, guint pos)
 {
   guint symbol = list[pos];
+  guint count = counts[symbol] + (counts[symbol] < 255);
 
-  if (counts[symbol] < 255)
-    counts[symbol]++;
-  while (pos > 0 && counts[list[pos - 1]] <= counts[symbol])
+  counts[symbol] = (guint8) count;
+  if (pos == 0)
+    return symbol;
+  while (pos > 0 && counts[list[pos - 1]] <= count)
     {
       list[pos] = list[pos - 1];
       pos--;
     }
   list[pos] = (guint8) symbol;
   return symbol;
+}
+
+/* The thread at rank @r of the move-to-front list, which then moves up to place @to (0: it
+ * heads the list) if it was further down. The ranks of a dozen threads are small: below 16,
+ * the numbers before it move down one place in two 64-bit words. */
+static inline guint
+tks_compact_mtf_move (State *z,
+                      guint  r,
+                      guint  to)
+{
+  guint number;
+
+  if (r > 63)
+    r = 63;
+  number = z->mtf[r];
+  if (r <= to)
+    return number;
+  if (to == 0 && r < 16)
+    {
+      guint64 w0, w1, keep;
+
+      memcpy (&w0, z->mtf, 8);
+      memcpy (&w1, z->mtf + 8, 8);
+      w0 = GUINT64_FROM_LE (w0);
+      w1 = GUINT64_FROM_LE (w1);
+      if (r < 8)
+        {
+          /* bytes 0 to r - 1 move up one, byte r is taken out, bytes after it stay */
+          keep = G_MAXUINT64 << (8 * r) << 8;
+          w0 = (w0 & keep) | ((w0 << 8) & ~keep) | number;
+        }
+      else
+        {
+          keep = G_MAXUINT64 << (8 * (r - 8)) << 8;
+          w1 = (w1 & keep) | ((w1 << 8) & ~keep) | (w0 >> 56);
+          w0 = (w0 << 8) | number;
+        }
+      w0 = GUINT64_TO_LE (w0);
+      w1 = GUINT64_TO_LE (w1);
+      memcpy (z->mtf, &w0, 8);
+      memcpy (z->mtf + 8, &w1, 8);
+      return number;
+    }
+  for (; r > to; r--)
+    z->mtf[r] = z->mtf[r - 1];
+  z->mtf[to] = (guint8) number;
+  return number;
 }
 
 G_END_DECLS

@@ -219,42 +219,17 @@ get_symbol (Bits *b, guint8 *list, guint8 *counts, guint size)
   return tks_compact_take_symbol (list, counts, pos);
 }
 
-/* The thread at rank @r, which then moves up to place @to (0: it heads the list) if it was
- * further down. */
-static guint
-mtf_move (State *z, guint r, guint to)
-{
-  guint number;
-
-  if (r > 63)
-    r = 63;
-  number = z->mtf[r];
-  if (r > to)
-    {
-      for (; r > to; r--)
-        z->mtf[r] = z->mtf[r - 1];
-      z->mtf[to] = (guint8) number;
-    }
-  return number;
-}
-
 void
 tks_compact_state_reset (State *z)
 {
   state_reset (z);
 }
 
-guint
-tks_compact_mtf_move (State *z, guint r, guint to)
-{
-  return mtf_move (z, r, to);
-}
-
 /* The thread at rank @r, which then heads the list. */
 static guint
 mtf_take (State *z, guint r)
 {
-  return mtf_move (z, r, 0);
+  return tks_compact_mtf_move (z, r, 0);
 }
 
 static inline guint32
@@ -341,7 +316,7 @@ decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
           break;
         case 5:
           kind = TKS_ENTRY_READY;
-          e->a = self->coder == 2 ? mtf_move (z, get_eg (b, 0), 1) : get_bits (b, 6);
+          e->a = self->coder == 2 ? tks_compact_mtf_move (z, get_eg (b, 0), 1) : get_bits (b, 6);
           break;
         case 6:
           kind = TKS_ENTRY_MARKER;
