@@ -30,10 +30,13 @@
 #define RC_SHIFT_MAX 5
 #define NONE    0xFF
 
-/* The line's bytes (number, count, coded part) and the range decoder reading them. */
+#define RC_BYTES ((RC_MAX_CHARS / 2) * 13 / 8 + 2)
+
+/* The line's bytes (number, count, coded part) and the range decoder reading them. Small
+ * enough for the loops over the entries to hold it in registers (rc_spill()). */
 typedef struct
 {
-  guint8   bytes[(RC_MAX_CHARS / 2) * 13 / 8 + 2];   /* (and a 0 after the last) */
+  guint8  *bytes;   /* RC_BYTES of them, a 0 after the last */
   guint    n;
   guint    pos;
   guint32  code;
@@ -265,6 +268,12 @@ rc_eg_long (Rc *r, guint zeros, guint k)
   return (guint32) w;
 }
 
+/* Calls @call on a copy of @r (of the loops over the entries, which hold it in registers) and
+ * takes the copy's state back: only the copy goes to memory, on the way to a function that
+ * is not inlined. */
+#define rc_spill(r, call) \
+  G_STMT_START { Rc spilled_ = *(r); Rc *r_ = &spilled_; call; *(r) = spilled_; } G_STMT_END
+
 /* Exp-Golomb of order @k, its prefix with the @n probabilities at @p (as the board's
  * tu_z_eg()); a value past 32 bits reads as damage. Small values of order 0 (the ranks and
  * steps) are read here, the others by rc_eg_long(). */
@@ -285,7 +294,12 @@ rc_eg_fast (Rc *r, guint16 *p, guint n, guint k, gboolean fast)
 prefix_read:
   if (k == 0 && zeros <= 8)
     return ((1u << zeros) | rc_direct (r, zeros)) - 1;
-  return rc_eg_long (r, zeros, k);
+  {
+    guint32 v;
+
+    rc_spill (r, v = rc_eg_long (r_, zeros, k));
+    return v;
+  }
 }
 
 /* rc_bit() and rc_eg_fast() where speed does not matter. */
@@ -341,9 +355,10 @@ rc_stamp (const TksCompactDecoder *self, Rc *r, State *z, guint32 dt, guint kind
   gboolean learnt = *slot != UNSEEN;
   guint16 *p = &z->probs[P_CNT + (dt == 0 ? 0 : P_CNT_N)];
   gboolean whole = z->grain > 1 && rc_bit (r, &z->probs[P_GRAIN], fast) == 0;
-  guint32 off = rc_eg (r, p, P_CNT_N, learnt ? *slot : order_of (z->mean));
-  guint32 top = 0;
-  guint32 step = whole ? unzigzag (off) * z->grain : unzigzag (off);
+  guint32 off, step, top = 0;
+
+  rc_spill (r, off = rc_eg (r_, p, P_CNT_N, learnt ? *slot : order_of (z->mean)));
+  step = whole ? unzigzag (off) * z->grain : unzigzag (off);
 
   if (!learnt)
     z->mean = z->mean - (z->mean >> 3) + MIN (off, 0x0FFFFFFFu);
@@ -440,6 +455,25 @@ rc_other (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
     }
 }
 
+/* rc_other() from a loop over the entries, which holds @r, @e and the rest in registers. */
+G_ALWAYS_INLINE static inline void
+rc_other_spill (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
+                gboolean *is_switch, gboolean *is_exit)
+{
+  TksEntry e_ = *e;
+  guint32 out_ = *out, in_ = *in;
+  guint kind_ = *kind;
+  gboolean is_switch_ = *is_switch, is_exit_ = *is_exit;
+
+  rc_spill (r, rc_other (r_, z, &e_, &out_, &in_, &kind_, &is_switch_, &is_exit_));
+  *e = e_;
+  *out = out_;
+  *in = in_;
+  *kind = kind_;
+  *is_switch = is_switch_;
+  *is_exit = is_exit_;
+}
+
 /* The rank of thread @number in the move-to-front list. */
 static guint
 mtf_rank (const State *z, guint number)
@@ -467,7 +501,12 @@ rc_when (Rc *r, State *z, guint key, gboolean fast)
     }
   dt = rc_symbol (r, &z->probs[P_STEP], 6, z->steps, z->step_counts, STEPS, fast);
   if (dt == STEPS - 1)
-    dt += rc_eg (r, &z->probs[P_BIG], 8, 0);
+    {
+      guint32 big;
+
+      rc_spill (r, big = rc_eg (r_, &z->probs[P_BIG], 8, 0));
+      dt += big;
+    }
   z->last[key] = (guint16) MIN (dt, 0xFFFFu);
   return dt;
 }
@@ -514,13 +553,13 @@ rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e, gboolean 
   /* Who: with counter coder 4, whether the entry is a switch from the running thread (else
    * its kind follows); then the running thread's successor, or a head symbol. */
   if (fast && rc_bit (r, &z->probs[P_CUR + MIN (z->pk, 8)], TRUE) == 0)
-    rc_other (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
+    rc_other_spill (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
   else if (rc_from_cur (r, z, &out, &in, fast))
     is_switch = TRUE;
   else if (fast)
     r->bad = TRUE;   /* (a switch from the running thread was announced) */
   else
-    rc_other (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
+    rc_other_spill (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
   if (is_switch && out == in)
     r->bad = TRUE;   /* (the board codes no such switch) */
   if (is_switch)
@@ -553,10 +592,12 @@ G_ALWAYS_INLINE static inline guint
 rc_entries (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *entries, guint n_entries,
             gboolean fast)
 {
+  Rc l = *r;
   guint n = 0;
 
-  while (n < n_entries && !r->bad && rc_entry (self, r, z, &entries[n], fast))
+  while (n < n_entries && !l.bad && rc_entry (self, &l, z, &entries[n], fast))
     n++;
+  *r = l;
   return n;
 }
 
@@ -580,10 +621,11 @@ G_NO_INLINE static guint
 rc_entries_records (const TksCompactDecoder *self, Rc *r, State *z, TksRecord *records,
                     guint n_entries)
 {
+  Rc l = *r;
   TksEntry e;
   guint n = 0;
 
-  while (n < n_entries && !r->bad && rc_entry (self, r, z, &e, FALSE))
+  while (n < n_entries && !l.bad && rc_entry (self, &l, z, &e, FALSE))
     {
       records[n].tick = e.record >> 12;
       records[n].out = (guint8) ((e.record >> 6) & 0x3F);
@@ -591,6 +633,7 @@ rc_entries_records (const TksCompactDecoder *self, Rc *r, State *z, TksRecord *r
       records[n].flags = 0;
       n++;
     }
+  *r = l;
   return n;
 }
 
@@ -637,11 +680,13 @@ rc_decode (const TksCompactDecoder *self,
            TksEntry                *entries,
            TksRecord               *records)
 {
+  guint8 bytes[RC_BYTES];
   Rc r;
   State z;
   guint n_entries, n = 0;
 
   values_init ();
+  r.bytes = bytes;
   r.code = 0;
   r.bad = FALSE;
   memset (r.bytes, 0, 4);   /* (the number of a line cut short reads from them) */
