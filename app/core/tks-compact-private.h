@@ -46,6 +46,9 @@ typedef struct
   guint8  head_counts[HEADS];
   guint8  steps[STEPS];
   guint8  step_counts[STEPS];
+  /* For each count c, the first place in heads (steps) of a symbol counted c times or less */
+  guint8  head_first[256];
+  guint8  step_first[256];
   /* coder 2 */
   guint8  prev;                       /* the kind of the last entry */
   guint32 anchor;                     /* the counter at the start of the last entry's tick */
@@ -111,21 +114,27 @@ seq_ahead (guint32 seq, guint32 ref)
 }
 
 /* The symbol at place @pos of @list, which both coders keep most used first: it is counted
- * and moves up past the symbols counted no more often. */
+ * and moves up past the symbols counted no more often. @first[c] is the first place of a
+ * symbol counted c times or less: the list being in order, the symbol goes to the place of
+ * its new count, and only the place of its old count moves (one down). */
 static inline guint
-tks_compact_take_symbol (guint8 *list, guint8 *counts, guint pos)
+tks_compact_take_symbol (guint8 *list,
+                         guint8 *counts,
+                         guint8 *first,
+                         guint   pos)
 {
   guint symbol = list[pos];
-  guint count = counts[symbol] + (counts[symbol] < 255);
+  guint count = counts[symbol];
+  guint to = 0;
 
-  counts[symbol] = (guint8) count;
-  if (pos == 0)
-    return symbol;
-  while (pos > 0 && counts[list[pos - 1]] <= count)
+  if (count < 255)
     {
-      list[pos] = list[pos - 1];
-      pos--;
+      to = first[count + 1];
+      first[count]++;
+      counts[symbol] = (guint8) (count + 1);
     }
+  for (; pos > to; pos--)
+    list[pos] = list[pos - 1];
   list[pos] = (guint8) symbol;
   return symbol;
 }

@@ -124,6 +124,7 @@ static gboolean
 bytes_fill (Rc *r, const char *chars, gsize n_chars)
 {
   const guchar *c = (const guchar *) chars;
+  guint8 *bytes = r->bytes;
   guint64 acc = 0;
   guint n_acc = 0, bad = 0, n = 0;
 
@@ -138,29 +139,26 @@ bytes_fill (Rc *r, const char *chars, gsize n_chars)
       n_acc += 13;
       if (n_acc >= 32)
         {
-          guint32 w = (guint32) (acc >> (n_acc - 32));
+          guint32 w = GUINT32_TO_BE ((guint32) (acc >> (n_acc - 32)));
 
           n_acc -= 32;
-          r->bytes[n] = (guint8) (w >> 24);
-          r->bytes[n + 1] = (guint8) (w >> 16);
-          r->bytes[n + 2] = (guint8) (w >> 8);
-          r->bytes[n + 3] = (guint8) w;
+          memcpy (bytes + n, &w, 4);
           n += 4;
         }
     }
   if (bad != 0)
     {
       /* (the bytes after where it stops stay 0: a damaged line's number reads from them) */
-      memset (r->bytes, 0, n);
+      memset (bytes, 0, n);
       return bytes_fill_slow (r, chars, n_chars);
     }
   while (n_acc >= 8)
     {
       n_acc -= 8;
-      r->bytes[n++] = (guint8) (acc >> n_acc);
+      bytes[n++] = (guint8) (acc >> n_acc);
     }
   r->n = n;
-  r->bytes[n] = 0;
+  bytes[n] = 0;
   return TRUE;
 }
 
@@ -317,7 +315,8 @@ rc_eg (Rc *r, guint16 *p, guint n, guint k)
 
 /* The symbol at the position read, which is then counted and moves up its list. */
 G_ALWAYS_INLINE static inline guint
-rc_symbol (Rc *r, guint16 *p, guint n, guint8 *list, guint8 *counts, guint size, gboolean fast)
+rc_symbol (Rc *r, guint16 *p, guint n, guint8 *list, guint8 *counts, guint8 *first, guint size,
+           gboolean fast)
 {
   guint pos = rc_eg_fast (r, p, n, 0, fast);
 
@@ -326,7 +325,7 @@ rc_symbol (Rc *r, guint16 *p, guint n, guint8 *list, guint8 *counts, guint size,
       r->bad = TRUE;
       return 0;
     }
-  return tks_compact_take_symbol (list, counts, pos);
+  return tks_compact_take_symbol (list, counts, first, pos);
 }
 
 static guint
@@ -499,7 +498,8 @@ rc_when (Rc *r, State *z, guint key, gboolean fast)
       if (hit)
         return z->last[key];
     }
-  dt = rc_symbol (r, &z->probs[P_STEP], 6, z->steps, z->step_counts, STEPS, fast);
+  dt = rc_symbol (r, &z->probs[P_STEP], 6, z->steps, z->step_counts, z->step_first, STEPS,
+                  fast);
   if (dt == STEPS - 1)
     {
       guint32 big;
@@ -530,7 +530,8 @@ rc_from_cur (Rc *r, State *z, guint32 *out, guint32 *in, gboolean fast)
     }
   else
     {
-      head = rc_symbol (r, &z->probs[P_HEAD], 8, z->heads, z->head_counts, HEADS, fast);
+      head = rc_symbol (r, &z->probs[P_HEAD], 8, z->heads, z->head_counts, z->head_first,
+                        HEADS, fast);
       if (head == 0)
         return FALSE;
       *in = tks_compact_mtf_move (z, head, 0);

@@ -199,6 +199,8 @@ state_reset (State *z)
     z->steps[i] = (guint8) i;
   memset (z->head_counts, 0, sizeof z->head_counts);
   memset (z->step_counts, 0, sizeof z->step_counts);
+  memset (z->head_first, 0, sizeof z->head_first);
+  memset (z->step_first, 0, sizeof z->step_first);
   z->prev = 0;
   z->anchor = z->counter;
   memset (z->orders, UNSEEN, sizeof z->orders);
@@ -207,7 +209,7 @@ state_reset (State *z)
 
 /* The symbol at the position read, which is then counted and moves up its list. */
 static guint
-get_symbol (Bits *b, guint8 *list, guint8 *counts, guint size)
+get_symbol (Bits *b, guint8 *list, guint8 *counts, guint8 *first, guint size)
 {
   guint pos = get_eg (b, 0);
 
@@ -216,7 +218,7 @@ get_symbol (Bits *b, guint8 *list, guint8 *counts, guint size)
       b->short_read = TRUE;
       return 0;
     }
-  return tks_compact_take_symbol (list, counts, pos);
+  return tks_compact_take_symbol (list, counts, first, pos);
 }
 
 void
@@ -278,7 +280,7 @@ decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
   guint head;
 
   memset (e, 0, sizeof *e);
-  head = get_symbol (b, z->heads, z->head_counts, HEADS);
+  head = get_symbol (b, z->heads, z->head_counts, z->head_first, HEADS);
   if (head != 0)
     {
       is_switch = TRUE;
@@ -345,7 +347,7 @@ decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
 
   /* When: the tick's step, then with the counter its place against the previous record's. */
   {
-    guint32 dt = get_symbol (b, z->steps, z->step_counts, STEPS);
+    guint32 dt = get_symbol (b, z->steps, z->step_counts, z->step_first, STEPS);
 
     if (dt == STEPS - 1)
       dt += get_eg (b, 0);
