@@ -454,9 +454,43 @@ rc_other (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
     }
 }
 
+/* The fields of the state every entry reads and writes, held in registers over a line's
+ * loop (in the state, a store to one of its lists could change them, as far as the compiler
+ * knows), and the decoder's tick mask. */
+typedef struct
+{
+  guint32 tick;
+  guint32 mask;
+  guint   cur;
+  guint   hit_who;
+  guint   hit_when;
+  guint   pk;
+} Hot;
+
+static inline void
+hot_load (Hot *h, const TksCompactDecoder *self, const State *z)
+{
+  h->tick = z->tick;
+  h->mask = self->time_mask;
+  h->cur = z->cur;
+  h->hit_who = z->hit_who;
+  h->hit_when = z->hit_when;
+  h->pk = z->pk;
+}
+
+static inline void
+hot_store (const Hot *h, State *z)
+{
+  z->tick = h->tick;
+  z->cur = (guint8) h->cur;
+  z->hit_who = (guint8) h->hit_who;
+  z->hit_when = (guint8) h->hit_when;
+  z->pk = (guint8) h->pk;
+}
+
 /* rc_other() from a loop over the entries, which holds @r, @e and the rest in registers. */
 G_ALWAYS_INLINE static inline void
-rc_other_spill (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
+rc_other_spill (Rc *r, State *z, Hot *h, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
                 gboolean *is_switch, gboolean *is_exit)
 {
   TksEntry e_ = *e;
@@ -464,7 +498,9 @@ rc_other_spill (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *
   guint kind_ = *kind;
   gboolean is_switch_ = *is_switch, is_exit_ = *is_exit;
 
+  z->pk = (guint8) h->pk;
   rc_spill (r, rc_other (r_, z, &e_, &out_, &in_, &kind_, &is_switch_, &is_exit_));
+  h->pk = z->pk;
   *e = e_;
   *out = out_;
   *in = in_;
@@ -477,24 +513,33 @@ rc_other_spill (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *
 static guint
 mtf_rank (const State *z, guint number)
 {
-  guint r = 0;
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
 
-  while (r < 63 && z->mtf[r] != number)
-    r++;
-  return r;
+  /* 8 places at a time: the first byte of the word equal to @number */
+  for (guint r = 0; r < 64; r += 8)
+    {
+      guint64 w;
+
+      memcpy (&w, z->mtf + r, 8);
+      w = GUINT64_FROM_LE (w) ^ (ones * number);
+      w = (w - ones) & ~w & (ones << 7);
+      if (w != 0)
+        return MIN (r + (guint) __builtin_ctzll (w) / 8, 63u);
+    }
+  return 63;
 }
 
 /* The tick's step of an entry of in-thread, exit or kind @key. */
 G_ALWAYS_INLINE static inline guint32
-rc_when (Rc *r, State *z, guint key, gboolean fast)
+rc_when (Rc *r, State *z, Hot *h, guint key, gboolean fast)
 {
   guint32 dt;
 
   if (z->last[key] != 0xFFFF)
     {
-      guint hit = rc_bit (r, &z->probs[P_WHEN + z->hit_when], fast);
+      guint hit = rc_bit (r, &z->probs[P_WHEN + h->hit_when], fast);
 
-      z->hit_when = (guint8) hit;
+      h->hit_when = hit;
       if (hit)
         return z->last[key];
     }
@@ -514,18 +559,19 @@ rc_when (Rc *r, State *z, guint key, gboolean fast)
 /* A switch from the running thread, to its successor or to the thread a head symbol ranks:
  * TRUE with @out and @in, FALSE for the head symbol 0 (another kind of entry). */
 G_ALWAYS_INLINE static inline gboolean
-rc_from_cur (Rc *r, State *z, guint32 *out, guint32 *in, gboolean fast)
+rc_from_cur (Rc *r, State *z, Hot *h, guint32 *out, guint32 *in, gboolean fast)
 {
   guint hit = 0, head;
+  guint succ = z->succ[h->cur];
 
-  if (z->succ[z->cur] != NONE)
+  if (succ != NONE)
     {
-      hit = rc_bit (r, &z->probs[P_WHO + z->hit_who], fast);
-      z->hit_who = (guint8) hit;
+      hit = rc_bit (r, &z->probs[P_WHO + h->hit_who], fast);
+      h->hit_who = hit;
     }
   if (hit)
     {
-      *in = z->succ[z->cur];
+      *in = succ;
       tks_compact_mtf_move (z, mtf_rank (z, *in), 0);
     }
   else
@@ -536,13 +582,14 @@ rc_from_cur (Rc *r, State *z, guint32 *out, guint32 *in, gboolean fast)
         return FALSE;
       *in = tks_compact_mtf_move (z, head, 0);
     }
-  z->pk = 8;
-  *out = z->cur;
+  h->pk = 8;
+  *out = h->cur;
   return TRUE;
 }
 
 G_ALWAYS_INLINE static inline gboolean
-rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e, gboolean fast)
+rc_entry (const TksCompactDecoder *self, Rc *r, State *z, Hot *h, TksEntry *e, gboolean fast,
+          gboolean counter)
 {
   guint32 out = 0, in = 0, tick, dt;
   guint kind = 0;
@@ -553,30 +600,30 @@ rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e, gboolean 
   e->b = 0;
   /* Who: with counter coder 4, whether the entry is a switch from the running thread (else
    * its kind follows); then the running thread's successor, or a head symbol. */
-  if (fast && rc_bit (r, &z->probs[P_CUR + MIN (z->pk, 8)], TRUE) == 0)
-    rc_other_spill (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
-  else if (rc_from_cur (r, z, &out, &in, fast))
+  if (fast && rc_bit (r, &z->probs[P_CUR + MIN (h->pk, 8)], TRUE) == 0)
+    rc_other_spill (r, z, h, e, &out, &in, &kind, &is_switch, &is_exit);
+  else if (rc_from_cur (r, z, h, &out, &in, fast))
     is_switch = TRUE;
   else if (fast)
     r->bad = TRUE;   /* (a switch from the running thread was announced) */
   else
-    rc_other_spill (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
+    rc_other_spill (r, z, h, e, &out, &in, &kind, &is_switch, &is_exit);
   if (is_switch && out == in)
     r->bad = TRUE;   /* (the board codes no such switch) */
   if (is_switch)
     {
       z->succ[out] = (guint8) in;
-      z->cur = (guint8) in;
+      h->cur = in;
     }
   else if (is_exit)
-    z->cur = 0;
+    h->cur = 0;
 
   /* When: the last step of the same in-thread, exit or kind, or a step symbol. */
-  dt = rc_when (r, z, is_switch ? in : is_exit ? 64 : 65 + (kind < 10 ? kind : 0), fast);
-  tick = (z->tick + dt) & self->time_mask;
-  if (self->counter_hz != 0)
+  dt = rc_when (r, z, h, is_switch ? in : is_exit ? 64 : 65 + (kind < 10 ? kind : 0), fast);
+  tick = (h->tick + dt) & h->mask;
+  if (counter)
     e->counter = rc_stamp (self, r, z, dt, is_switch ? 0 : is_exit ? 1 : kind + 1, fast);
-  z->tick = tick;
+  h->tick = tick;
 
   if (is_switch || is_exit)
     e->record = (tick << 12) | (out << 6) | in;
@@ -594,10 +641,14 @@ rc_entries (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *entries, g
             gboolean fast)
 {
   Rc l = *r;
+  Hot h;
+  gboolean counter = self->counter_hz != 0;
   guint n = 0;
 
-  while (n < n_entries && !l.bad && rc_entry (self, &l, z, &entries[n], fast))
+  hot_load (&h, self, z);
+  while (n < n_entries && !l.bad && rc_entry (self, &l, z, &h, &entries[n], fast, counter))
     n++;
+  hot_store (&h, z);
   *r = l;
   return n;
 }
@@ -623,10 +674,13 @@ rc_entries_records (const TksCompactDecoder *self, Rc *r, State *z, TksRecord *r
                     guint n_entries)
 {
   Rc l = *r;
+  Hot h;
   TksEntry e;
   guint n = 0;
 
-  while (n < n_entries && !l.bad && rc_entry (self, &l, z, &e, FALSE))
+  g_assert (self->counter_hz == 0);
+  hot_load (&h, self, z);
+  while (n < n_entries && !l.bad && rc_entry (self, &l, z, &h, &e, FALSE, FALSE))
     {
       records[n].tick = e.record >> 12;
       records[n].out = (guint8) ((e.record >> 6) & 0x3F);
@@ -634,6 +688,7 @@ rc_entries_records (const TksCompactDecoder *self, Rc *r, State *z, TksRecord *r
       records[n].flags = 0;
       n++;
     }
+  hot_store (&h, z);
   *r = l;
   return n;
 }

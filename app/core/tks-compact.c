@@ -182,21 +182,29 @@ order_of (guint32 mean8)
 static void
 state_reset (State *z)
 {
-  guint n = 1;
+  /* 0 to 63, the lists' places */
+  static const guint8 places[64] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+    26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
+    49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63
+  };
+  guint cur = z->cur & 63;
 
-  z->mtf[0] = z->cur;
-  for (guint i = 1; i < 64; i++)
-    if (i != z->cur)
-      z->mtf[n++] = (guint8) i;
-  if (z->cur != 0)
-    z->mtf[n] = 0;
+  /* the running thread first, then the others by number, thread 0 last */
+  z->mtf[0] = (guint8) cur;
+  if (cur == 0)
+    memcpy (z->mtf + 1, places + 1, 63);
+  else
+    {
+      memcpy (z->mtf + 1, places + 1, cur - 1);
+      memcpy (z->mtf + cur, places + cur + 1, 63 - cur);
+      z->mtf[63] = 0;
+    }
+  memcpy (z->heads, places, HEADS);
   z->heads[0] = 1;
   z->heads[1] = 2;
   z->heads[2] = 0;
-  for (guint i = 3; i < HEADS; i++)
-    z->heads[i] = (guint8) i;
-  for (guint i = 0; i < STEPS; i++)
-    z->steps[i] = (guint8) i;
+  memcpy (z->steps, places, STEPS);
   memset (z->head_counts, 0, sizeof z->head_counts);
   memset (z->step_counts, 0, sizeof z->step_counts);
   memset (z->head_first, 0, sizeof z->head_first);
