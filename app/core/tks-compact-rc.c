@@ -292,6 +292,19 @@ rc_eg_fast (Rc *r, guint16 *p, guint n, guint k, gboolean fast)
 prefix_read:
   if (k == 0 && zeros <= 8)
     return ((1u << zeros) | rc_direct (r, zeros)) - 1;
+  if (zeros + k <= 32)
+    {
+      guint64 w = rc_direct (r, zeros + k);
+
+      w |= (guint64) 1 << (zeros + k);
+      w -= (guint64) 1 << k;
+      if (w > G_MAXUINT32)
+        {
+          r->bad = TRUE;
+          return 0;
+        }
+      return (guint32) w;
+    }
   {
     guint32 v;
 
@@ -300,13 +313,7 @@ prefix_read:
   }
 }
 
-/* rc_bit() and rc_eg_fast() where speed does not matter. */
-static guint
-rc_bit_any (Rc *r, guint16 *p)
-{
-  return r->fast ? rc_bit (r, p, TRUE) : rc_bit (r, p, FALSE);
-}
-
+/* rc_eg_fast() where speed does not matter. */
 G_NO_INLINE static guint32
 rc_eg (Rc *r, guint16 *p, guint n, guint k)
 {
@@ -356,7 +363,7 @@ rc_stamp (const TksCompactDecoder *self, Rc *r, State *z, guint32 dt, guint kind
   gboolean whole = z->grain > 1 && rc_bit (r, &z->probs[P_GRAIN], fast) == 0;
   guint32 off, step, top = 0;
 
-  rc_spill (r, off = rc_eg (r_, p, P_CNT_N, learnt ? *slot : order_of (z->mean)));
+  off = rc_eg_fast (r, p, P_CNT_N, learnt ? *slot : order_of (z->mean), fast);
   step = whole ? unzigzag (off) * z->grain : unzigzag (off);
 
   if (!learnt)
@@ -377,28 +384,28 @@ rc_stamp (const TksCompactDecoder *self, Rc *r, State *z, guint32 dt, guint kind
   return z->counter;
 }
 
-static guint
-rc_kind (Rc *r, State *z)
+G_ALWAYS_INLINE static inline guint
+rc_kind (Rc *r, State *z, gboolean fast)
 {
   guint node = 1;
 
   for (guint i = 0; i < 3; i++)
-    node = node * 2 + rc_bit_any (r, &z->probs[P_KIND + z->pk * 8 + node]);
+    node = node * 2 + rc_bit (r, &z->probs[P_KIND + z->pk * 8 + node], fast);
   z->pk = (guint8) (node - 8);
   return node - 8;
 }
 
 /* What and who of an entry that is not a switch from the running thread. */
-G_NO_INLINE static void
+G_ALWAYS_INLINE static inline void
 rc_other (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
-          gboolean *is_switch, gboolean *is_exit)
+          gboolean *is_switch, gboolean *is_exit, gboolean fast)
 {
-  switch (rc_kind (r, z))
+  switch (rc_kind (r, z, fast))
     {
     case 0:
       *is_switch = TRUE;
       *out = rc_direct (r, 6);
-      *in = tks_compact_mtf_move (z, rc_eg (r, &z->probs[P_RANK], 8, 0), 0);
+      *in = tks_compact_mtf_move (z, rc_eg_fast (r, &z->probs[P_RANK], 8, 0, fast), 0);
       break;
     case 1:
       *is_exit = TRUE;
@@ -406,16 +413,16 @@ rc_other (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
       break;
     case 2:
       *kind = TKS_ENTRY_IRQ_ENTER;
-      if (r->fast && rc_bit_any (r, &z->probs[P_ID]) == 1)
+      if (fast && rc_bit (r, &z->probs[P_ID], fast) == 1)
         {
           guint node = 1;
 
           while (node < 32)
-            node = node * 2 + rc_bit_any (r, &z->probs[P_ID + node]);
+            node = node * 2 + rc_bit (r, &z->probs[P_ID + node], fast);
           e->a = node - 32;
         }
       else
-        e->a = rc_eg (r, NULL, 0, 0) + (r->fast ? 32 : 0);
+        e->a = rc_eg_fast (r, NULL, 0, 0, fast) + (fast ? 32 : 0);
       break;
     case 3:
       *kind = TKS_ENTRY_IRQ_LEAVE;
@@ -431,24 +438,24 @@ rc_other (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
       break;
     case 5:
       *kind = TKS_ENTRY_READY;
-      e->a = tks_compact_mtf_move (z, rc_eg (r, &z->probs[P_RANK], 8, 0), 1);
+      e->a = tks_compact_mtf_move (z, rc_eg_fast (r, &z->probs[P_RANK], 8, 0, fast), 1);
       break;
     case 6:
       *kind = TKS_ENTRY_MARKER;
-      e->a = rc_eg (r, NULL, 0, 0);
-      e->b = rc_eg (r, NULL, 0, 4);
+      e->a = rc_eg_fast (r, NULL, 0, 0, fast);
+      e->b = rc_eg_fast (r, NULL, 0, 4, fast);
       break;
     default:
       if (rc_direct (r, 1) == 0)
         {
           *kind = TKS_ENTRY_BEGIN;
-          e->a = rc_eg (r, NULL, 0, 0) & 0xFF;
-          e->a |= (rc_eg (r, NULL, 0, 0) & 0xFF) << 8;
+          e->a = rc_eg_fast (r, NULL, 0, 0, fast) & 0xFF;
+          e->a |= (rc_eg_fast (r, NULL, 0, 0, fast) & 0xFF) << 8;
         }
       else
         {
           *kind = TKS_ENTRY_END;
-          e->a = rc_eg (r, NULL, 0, 0) & 0xFF;
+          e->a = rc_eg_fast (r, NULL, 0, 0, fast) & 0xFF;
         }
       break;
     }
@@ -488,10 +495,24 @@ hot_store (const Hot *h, State *z)
   z->pk = (guint8) h->pk;
 }
 
+G_NO_INLINE static void
+rc_other_fast (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
+               gboolean *is_switch, gboolean *is_exit)
+{
+  rc_other (r, z, e, out, in, kind, is_switch, is_exit, TRUE);
+}
+
+G_NO_INLINE static void
+rc_other_plain (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
+                gboolean *is_switch, gboolean *is_exit)
+{
+  rc_other (r, z, e, out, in, kind, is_switch, is_exit, FALSE);
+}
+
 /* rc_other() from a loop over the entries, which holds @r, @e and the rest in registers. */
 G_ALWAYS_INLINE static inline void
 rc_other_spill (Rc *r, State *z, Hot *h, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
-                gboolean *is_switch, gboolean *is_exit)
+                gboolean *is_switch, gboolean *is_exit, gboolean fast)
 {
   TksEntry e_ = *e;
   guint32 out_ = *out, in_ = *in;
@@ -499,7 +520,10 @@ rc_other_spill (Rc *r, State *z, Hot *h, TksEntry *e, guint32 *out, guint32 *in,
   gboolean is_switch_ = *is_switch, is_exit_ = *is_exit;
 
   z->pk = (guint8) h->pk;
-  rc_spill (r, rc_other (r_, z, &e_, &out_, &in_, &kind_, &is_switch_, &is_exit_));
+  if (fast)
+    rc_spill (r, rc_other_fast (r_, z, &e_, &out_, &in_, &kind_, &is_switch_, &is_exit_));
+  else
+    rc_spill (r, rc_other_plain (r_, z, &e_, &out_, &in_, &kind_, &is_switch_, &is_exit_));
   h->pk = z->pk;
   *e = e_;
   *out = out_;
@@ -601,13 +625,13 @@ rc_entry (const TksCompactDecoder *self, Rc *r, State *z, Hot *h, TksEntry *e, g
   /* Who: with counter coder 4, whether the entry is a switch from the running thread (else
    * its kind follows); then the running thread's successor, or a head symbol. */
   if (fast && rc_bit (r, &z->probs[P_CUR + MIN (h->pk, 8)], TRUE) == 0)
-    rc_other_spill (r, z, h, e, &out, &in, &kind, &is_switch, &is_exit);
+    rc_other_spill (r, z, h, e, &out, &in, &kind, &is_switch, &is_exit, fast);
   else if (rc_from_cur (r, z, h, &out, &in, fast))
     is_switch = TRUE;
   else if (fast)
     r->bad = TRUE;   /* (a switch from the running thread was announced) */
   else
-    rc_other_spill (r, z, h, e, &out, &in, &kind, &is_switch, &is_exit);
+    rc_other_spill (r, z, h, e, &out, &in, &kind, &is_switch, &is_exit, fast);
   if (is_switch && out == in)
     r->bad = TRUE;   /* (the board codes no such switch) */
   if (is_switch)
