@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include <string.h>
+
+#include "tks-capture-private.h"
 #include "tks-compact.h"
 
 G_BEGIN_DECLS
@@ -43,6 +46,9 @@ typedef struct
   guint8  head_counts[HEADS];
   guint8  steps[STEPS];
   guint8  step_counts[STEPS];
+  /* For each count c, the first place in heads (steps) of a symbol counted c times or less */
+  guint8  head_first[256];
+  guint8  step_first[256];
   /* coder 2 */
   guint8  prev;                       /* the kind of the last entry */
   guint32 anchor;                     /* the counter at the start of the last entry's tick */
@@ -91,9 +97,14 @@ gboolean         tks_compact_is_rc_line    (const char *line, gsize len);
 void             tks_compact_rc_decode     (const TksCompactDecoder *self, const char *line,
                                             gsize len, TksCompactLine *out, TksEntry *entries);
 guint            tks_compact_rc_room       (const char *line, gsize len);
+/* A line "Z~" of switches without the counter, as tks_compact_line_decode() reads it, its
+ * entries straight into @records as the records their lines would read (room for @room of
+ * them): FALSE, with nothing done, for any other line, left to tks_compact_line_decode(). */
+gboolean         tks_compact_rc_decode_records (const TksCompactDecoder *self, const char *line,
+                                                gsize len, TksCompactLine *out,
+                                                TksRecord *records, guint room);
 /* tks-compact.c: shared with it */
 void             tks_compact_state_reset   (State *z);
-guint            tks_compact_mtf_move      (State *z, guint r, guint to);
 
 /* How far @seq is ahead of @ref, modulo the numbers: half of them or more, it is behind. */
 static inline guint32
@@ -103,21 +114,76 @@ seq_ahead (guint32 seq, guint32 ref)
 }
 
 /* The symbol at place @pos of @list, which both coders keep most used first: it is counted
- * and moves up past the symbols counted no more often. */
+ * and moves up past the symbols counted no more often. @first[c] is the first place of a
+ * symbol counted c times or less: the list being in order, the symbol goes to the place of
+ * its new count, and only the place of its old count moves (one down). */
 static inline guint
-tks_compact_take_symbol (guint8 *list, guint8 *counts, guint pos)
+tks_compact_take_symbol (guint8 *list,
+                         guint8 *counts,
+                         guint8 *first,
+                         guint   pos)
 {
   guint symbol = list[pos];
+  guint count = counts[symbol];
+  guint to = 0;
 
-  if (counts[symbol] < 255)
-    counts[symbol]++;
-  while (pos > 0 && counts[list[pos - 1]] <= counts[symbol])
+  if (count < 255)
     {
-      list[pos] = list[pos - 1];
-      pos--;
+      to = first[count + 1];
+      first[count]++;
+      counts[symbol] = (guint8) (count + 1);
     }
+  for (; pos > to; pos--)
+    list[pos] = list[pos - 1];
   list[pos] = (guint8) symbol;
   return symbol;
+}
+
+/* The thread at rank @r of the move-to-front list, which then moves up to place @to (0: it
+ * heads the list) if it was further down. The ranks of a dozen threads are small: below 16,
+ * the numbers before it move down one place in two 64-bit words. */
+static inline guint
+tks_compact_mtf_move (State *z,
+                      guint  r,
+                      guint  to)
+{
+  guint number;
+
+  if (r > 63)
+    r = 63;
+  number = z->mtf[r];
+  if (r <= to)
+    return number;
+  if (to == 0 && r < 16)
+    {
+      guint64 w0, w1, keep;
+
+      memcpy (&w0, z->mtf, 8);
+      memcpy (&w1, z->mtf + 8, 8);
+      w0 = GUINT64_FROM_LE (w0);
+      w1 = GUINT64_FROM_LE (w1);
+      if (r < 8)
+        {
+          /* bytes 0 to r - 1 move up one, byte r is taken out, bytes after it stay */
+          keep = G_MAXUINT64 << (8 * r) << 8;
+          w0 = (w0 & keep) | ((w0 << 8) & ~keep) | number;
+        }
+      else
+        {
+          keep = G_MAXUINT64 << (8 * (r - 8)) << 8;
+          w1 = (w1 & keep) | ((w1 << 8) & ~keep) | (w0 >> 56);
+          w0 = (w0 << 8) | number;
+        }
+      w0 = GUINT64_TO_LE (w0);
+      w1 = GUINT64_TO_LE (w1);
+      memcpy (z->mtf, &w0, 8);
+      memcpy (z->mtf + 8, &w1, 8);
+      return number;
+    }
+  for (; r > to; r--)
+    z->mtf[r] = z->mtf[r - 1];
+  z->mtf[to] = (guint8) number;
+  return number;
 }
 
 G_END_DECLS

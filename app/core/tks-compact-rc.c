@@ -30,10 +30,13 @@
 #define RC_SHIFT_MAX 5
 #define NONE    0xFF
 
-/* The line's bytes (number, count, coded part) and the range decoder reading them. */
+#define RC_BYTES ((RC_MAX_CHARS / 2) * 13 / 8 + 2)
+
+/* The line's bytes (number, count, coded part) and the range decoder reading them. Small
+ * enough for the loops over the entries to hold it in registers (rc_spill()). */
 typedef struct
 {
-  guint8   bytes[(RC_MAX_CHARS / 2) * 13 / 8 + 1];
+  guint8  *bytes;   /* RC_BYTES of them, a 0 after the last */
   guint    n;
   guint    pos;
   guint32  code;
@@ -42,9 +45,9 @@ typedef struct
   gboolean fast;  /* counter coder 4: probabilities learn fast from their first bits */
 } Rc;
 
-/* 1 + the value of each character of the alphabet (the printable ones but space, " ' and
- * \), 0 for any other byte. */
-static gint8 values[128];
+/* The value of each character of the alphabet (the printable ones but space, " ' and \),
+ * 0xFF for any other byte. */
+static guint8 values[256];
 
 static void
 values_init (void)
@@ -55,9 +58,10 @@ values_init (void)
     {
       int v = 0;
 
+      memset (values, 0xFF, sizeof values);
       for (int c = 33; c < 127; c++)
         if (c != '"' && c != '\'' && c != '\\')
-          values[c] = (gint8) ++v;
+          values[c] = (guint8) v++;
       g_once_init_leave (&done, 1);
     }
 }
@@ -65,9 +69,9 @@ values_init (void)
 static inline int
 value_of (char c)
 {
-  guchar u = (guchar) c;
+  guint v = values[(guchar) c];
 
-  return u < 128 ? values[u] - 1 : -1;
+  return v == 0xFF ? -1 : (int) v;
 }
 
 gboolean
@@ -87,9 +91,9 @@ group_of (const char *p)
 }
 
 /* The bytes of @n_chars characters (an even number) at @chars into @r; FALSE when one is not
- * of the alphabet. */
+ * of the alphabet, with the bytes of the characters before it. */
 static gboolean
-bytes_fill (Rc *r, const char *chars, gsize n_chars)
+bytes_fill_slow (Rc *r, const char *chars, gsize n_chars)
 {
   guint32 acc = 0;
   guint n_acc = 0;
@@ -110,6 +114,51 @@ bytes_fill (Rc *r, const char *chars, gsize n_chars)
         }
       acc &= (1u << n_acc) - 1;
     }
+  r->bytes[r->n] = 0;
+  return TRUE;
+}
+
+/* bytes_fill_slow() without a test per character: 32 bits at a time, and on a character out
+ * of the alphabet or a pair past 13 bits, the slow way, to stop where it does. */
+static gboolean
+bytes_fill (Rc *r, const char *chars, gsize n_chars)
+{
+  const guchar *c = (const guchar *) chars;
+  guint8 *bytes = r->bytes;
+  guint64 acc = 0;
+  guint n_acc = 0, bad = 0, n = 0;
+
+  for (gsize i = 0; i + 1 < n_chars; i += 2)
+    {
+      guint a = values[c[i]], b = values[c[i + 1]];
+      guint v = a + 91 * b;
+
+      bad |= (a | b) & 0x80;
+      bad |= v >> 13;
+      acc = (acc << 13) | v;
+      n_acc += 13;
+      if (n_acc >= 32)
+        {
+          guint32 w = GUINT32_TO_BE ((guint32) (acc >> (n_acc - 32)));
+
+          n_acc -= 32;
+          memcpy (bytes + n, &w, 4);
+          n += 4;
+        }
+    }
+  if (bad != 0)
+    {
+      /* (the bytes after where it stops stay 0: a damaged line's number reads from them) */
+      memset (bytes, 0, n);
+      return bytes_fill_slow (r, chars, n_chars);
+    }
+  while (n_acc >= 8)
+    {
+      n_acc -= 8;
+      bytes[n++] = (guint8) (acc >> n_acc);
+    }
+  r->n = n;
+  bytes[n] = 0;
   return TRUE;
 }
 
@@ -130,88 +179,76 @@ tks_compact_rc_room (const char *line, gsize len)
   return (guint) ((((guint64) g0 << 26) | ((guint64) g1 << 13) | (guint64) g2) >> 7) & 0xFF;
 }
 
-static inline guint8
-rc_byte (Rc *r)
-{
-  guint p = r->pos++;
-
-  return p < r->n ? r->bytes[p] : 0;
-}
-
-static inline void
+/* The next byte of the line, 0 past its end (bytes[n] is 0). The decoder reads 4 bytes
+ * ahead: how far it read tells a line whose entries end past its bytes. */
+G_ALWAYS_INLINE static inline void
 rc_norm (Rc *r)
 {
   if (r->range < RC_TOP)
     {
       r->range <<= 8;
-      r->code = (r->code << 8) | rc_byte (r);
+      r->code = (r->code << 8) | r->bytes[MIN (r->pos, r->n)];
+      r->pos++;
     }
 }
 
-static guint
-rc_bit (Rc *r, guint16 *p)
+/* A bit with the probability (of a 0, out of 2048) at @p, which then learns it; @fast: counter
+ * coder 4, where it learns fast from its first bits (the number seen in the top 4 bits). The
+ * callers give @fast as a constant: each coder gets its own code, without a test per bit. */
+G_ALWAYS_INLINE static inline guint
+rc_bit (Rc *r, guint16 *p, gboolean fast)
 {
-  guint32 q = *p & 0x0FFFu, seen = *p >> 12;
+  guint32 q = fast ? *p & 0x0FFFu : *p, seen = *p >> 12;
   guint32 bound = (r->range >> 11) * q, shift = RC_SHIFT_MAX;
-  guint bit;
+  guint bit = r->code >= bound;
 
-  if (r->fast)
+  if (fast)
     {
       shift = MIN (seen + 1, (guint32) RC_SHIFT_MAX);
       seen = MIN (seen + 1, 15u);
     }
-  if (r->code < bound)
+  if (bit == 0)
     {
       r->range = bound;
       q += (2048u - q) >> shift;
-      bit = 0;
     }
   else
     {
       r->code -= bound;
       r->range -= bound;
       q -= q >> shift;
-      bit = 1;
     }
-  *p = (guint16) (q | (r->fast ? seen << 12 : 0));
+  *p = (guint16) (fast ? q | seen << 12 : q);
   rc_norm (r);
   return bit;
 }
 
-static guint32
+G_ALWAYS_INLINE static inline guint32
 rc_direct (Rc *r, guint n)
 {
   guint32 v = 0;
 
   while (n-- > 0)
     {
+      guint32 bit;
+
       r->range >>= 1;
-      v <<= 1;
-      if (r->code >= r->range)
-        {
-          r->code -= r->range;
-          v |= 1;
-        }
+      bit = r->code >= r->range;
+      r->code -= r->range & -bit;
+      v = (v << 1) | bit;
       rc_norm (r);
     }
   return v;
 }
 
-/* Exp-Golomb of order @k, its prefix with the @n probabilities at @p (as the board's
- * tu_z_eg()); a value past 32 bits reads as damage. */
-static guint32
-rc_eg (Rc *r, guint16 *p, guint n, guint k)
+/* The bits below the leading one of an exp-Golomb code of order @k after @zeros zeros; a
+ * value past 32 bits reads as damage. */
+G_NO_INLINE static guint32
+rc_eg_long (Rc *r, guint zeros, guint k)
 {
-  guint zeros = 0;
+  guint n = zeros + k;
   guint64 w;
 
-  while ((zeros < n ? rc_bit (r, &p[zeros]) : rc_direct (r, 1)) == 0)
-    if (++zeros > 32)
-      {
-        r->bad = TRUE;
-        return 0;
-      }
-  n = zeros + k;
   if (n > 32)
     {
       w = rc_direct (r, n - 32);
@@ -229,18 +266,73 @@ rc_eg (Rc *r, guint16 *p, guint n, guint k)
   return (guint32) w;
 }
 
-/* The symbol at the position read, which is then counted and moves up its list. */
-static guint
-rc_symbol (Rc *r, guint16 *p, guint n, guint8 *list, guint8 *counts, guint size)
+/* Calls @call on a copy of @r (of the loops over the entries, which hold it in registers) and
+ * takes the copy's state back: only the copy goes to memory, on the way to a function that
+ * is not inlined. */
+#define rc_spill(r, call) \
+  G_STMT_START { Rc spilled_ = *(r); Rc *r_ = &spilled_; call; *(r) = spilled_; } G_STMT_END
+
+/* Exp-Golomb of order @k, its prefix with the @n probabilities at @p (as the board's
+ * tu_z_eg()); a value past 32 bits reads as damage. Small values of order 0 (the ranks and
+ * steps) are read here, the others by rc_eg_long(). */
+G_ALWAYS_INLINE static inline guint32
+rc_eg_fast (Rc *r, guint16 *p, guint n, guint k, gboolean fast)
 {
-  guint pos = rc_eg (r, p, n, 0);
+  guint zeros = 0;
+
+  for (; zeros < n; zeros++)
+    if (rc_bit (r, &p[zeros], fast))
+      goto prefix_read;
+  while (rc_direct (r, 1) == 0)
+    if (++zeros > 32)
+      {
+        r->bad = TRUE;
+        return 0;
+      }
+prefix_read:
+  if (k == 0 && zeros <= 8)
+    return ((1u << zeros) | rc_direct (r, zeros)) - 1;
+  if (zeros + k <= 32)
+    {
+      guint64 w = rc_direct (r, zeros + k);
+
+      w |= (guint64) 1 << (zeros + k);
+      w -= (guint64) 1 << k;
+      if (w > G_MAXUINT32)
+        {
+          r->bad = TRUE;
+          return 0;
+        }
+      return (guint32) w;
+    }
+  {
+    guint32 v;
+
+    rc_spill (r, v = rc_eg_long (r_, zeros, k));
+    return v;
+  }
+}
+
+/* rc_eg_fast() where speed does not matter. */
+G_NO_INLINE static guint32
+rc_eg (Rc *r, guint16 *p, guint n, guint k)
+{
+  return r->fast ? rc_eg_fast (r, p, n, k, TRUE) : rc_eg_fast (r, p, n, k, FALSE);
+}
+
+/* The symbol at the position read, which is then counted and moves up its list. */
+G_ALWAYS_INLINE static inline guint
+rc_symbol (Rc *r, guint16 *p, guint n, guint8 *list, guint8 *counts, guint8 *first, guint size,
+           gboolean fast)
+{
+  guint pos = rc_eg_fast (r, p, n, 0, fast);
 
   if (pos >= size)
     {
       r->bad = TRUE;
       return 0;
     }
-  return tks_compact_take_symbol (list, counts, pos);
+  return tks_compact_take_symbol (list, counts, first, pos);
 }
 
 static guint
@@ -261,17 +353,18 @@ unzigzag (guint32 off)
 }
 
 /* The counter, as the board's tu_z_stamp(). */
-static guint32
-rc_stamp (const TksCompactDecoder *self, Rc *r, State *z, guint32 dt, guint kind)
+G_ALWAYS_INLINE static inline guint32
+rc_stamp (const TksCompactDecoder *self, Rc *r, State *z, guint32 dt, guint kind, gboolean fast)
 {
   guint pair = z->prev * CLASSES + MIN (kind, CLASSES - 1);
   guint8 *slot = dt != 0 ? &z->firsts[MIN (kind, CLASSES - 1)] : &z->orders[pair];
   gboolean learnt = *slot != UNSEEN;
   guint16 *p = &z->probs[P_CNT + (dt == 0 ? 0 : P_CNT_N)];
-  gboolean whole = z->grain > 1 && rc_bit (r, &z->probs[P_GRAIN]) == 0;
-  guint32 off = rc_eg (r, p, P_CNT_N, learnt ? *slot : order_of (z->mean));
-  guint32 top = 0;
-  guint32 step = whole ? unzigzag (off) * z->grain : unzigzag (off);
+  gboolean whole = z->grain > 1 && rc_bit (r, &z->probs[P_GRAIN], fast) == 0;
+  guint32 off, step, top = 0;
+
+  off = rc_eg_fast (r, p, P_CNT_N, learnt ? *slot : order_of (z->mean), fast);
+  step = whole ? unzigzag (off) * z->grain : unzigzag (off);
 
   if (!learnt)
     z->mean = z->mean - (z->mean >> 3) + MIN (off, 0x0FFFFFFFu);
@@ -291,28 +384,28 @@ rc_stamp (const TksCompactDecoder *self, Rc *r, State *z, guint32 dt, guint kind
   return z->counter;
 }
 
-static guint
-rc_kind (Rc *r, State *z)
+G_ALWAYS_INLINE static inline guint
+rc_kind (Rc *r, State *z, gboolean fast)
 {
   guint node = 1;
 
   for (guint i = 0; i < 3; i++)
-    node = node * 2 + rc_bit (r, &z->probs[P_KIND + z->pk * 8 + node]);
+    node = node * 2 + rc_bit (r, &z->probs[P_KIND + z->pk * 8 + node], fast);
   z->pk = (guint8) (node - 8);
   return node - 8;
 }
 
 /* What and who of an entry that is not a switch from the running thread. */
-static void
+G_ALWAYS_INLINE static inline void
 rc_other (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
-          gboolean *is_switch, gboolean *is_exit)
+          gboolean *is_switch, gboolean *is_exit, gboolean fast)
 {
-  switch (rc_kind (r, z))
+  switch (rc_kind (r, z, fast))
     {
     case 0:
       *is_switch = TRUE;
       *out = rc_direct (r, 6);
-      *in = tks_compact_mtf_move (z, rc_eg (r, &z->probs[P_RANK], 8, 0), 0);
+      *in = tks_compact_mtf_move (z, rc_eg_fast (r, &z->probs[P_RANK], 8, 0, fast), 0);
       break;
     case 1:
       *is_exit = TRUE;
@@ -320,16 +413,16 @@ rc_other (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
       break;
     case 2:
       *kind = TKS_ENTRY_IRQ_ENTER;
-      if (r->fast && rc_bit (r, &z->probs[P_ID]) == 1)
+      if (fast && rc_bit (r, &z->probs[P_ID], fast) == 1)
         {
           guint node = 1;
 
           while (node < 32)
-            node = node * 2 + rc_bit (r, &z->probs[P_ID + node]);
+            node = node * 2 + rc_bit (r, &z->probs[P_ID + node], fast);
           e->a = node - 32;
         }
       else
-        e->a = rc_eg (r, NULL, 0, 0) + (r->fast ? 32 : 0);
+        e->a = rc_eg_fast (r, NULL, 0, 0, fast) + (fast ? 32 : 0);
       break;
     case 3:
       *kind = TKS_ENTRY_IRQ_LEAVE;
@@ -345,124 +438,216 @@ rc_other (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
       break;
     case 5:
       *kind = TKS_ENTRY_READY;
-      e->a = tks_compact_mtf_move (z, rc_eg (r, &z->probs[P_RANK], 8, 0), 1);
+      e->a = tks_compact_mtf_move (z, rc_eg_fast (r, &z->probs[P_RANK], 8, 0, fast), 1);
       break;
     case 6:
       *kind = TKS_ENTRY_MARKER;
-      e->a = rc_eg (r, NULL, 0, 0);
-      e->b = rc_eg (r, NULL, 0, 4);
+      e->a = rc_eg_fast (r, NULL, 0, 0, fast);
+      e->b = rc_eg_fast (r, NULL, 0, 4, fast);
       break;
     default:
       if (rc_direct (r, 1) == 0)
         {
           *kind = TKS_ENTRY_BEGIN;
-          e->a = rc_eg (r, NULL, 0, 0) & 0xFF;
-          e->a |= (rc_eg (r, NULL, 0, 0) & 0xFF) << 8;
+          e->a = rc_eg_fast (r, NULL, 0, 0, fast) & 0xFF;
+          e->a |= (rc_eg_fast (r, NULL, 0, 0, fast) & 0xFF) << 8;
         }
       else
         {
           *kind = TKS_ENTRY_END;
-          e->a = rc_eg (r, NULL, 0, 0) & 0xFF;
+          e->a = rc_eg_fast (r, NULL, 0, 0, fast) & 0xFF;
         }
       break;
     }
+}
+
+/* The fields of the state every entry reads and writes, held in registers over a line's
+ * loop (in the state, a store to one of its lists could change them, as far as the compiler
+ * knows), and the decoder's tick mask. */
+typedef struct
+{
+  guint32 tick;
+  guint32 mask;
+  guint   cur;
+  guint   hit_who;
+  guint   hit_when;
+  guint   pk;
+} Hot;
+
+static inline void
+hot_load (Hot *h, const TksCompactDecoder *self, const State *z)
+{
+  h->tick = z->tick;
+  h->mask = self->time_mask;
+  h->cur = z->cur;
+  h->hit_who = z->hit_who;
+  h->hit_when = z->hit_when;
+  h->pk = z->pk;
+}
+
+static inline void
+hot_store (const Hot *h, State *z)
+{
+  z->tick = h->tick;
+  z->cur = (guint8) h->cur;
+  z->hit_who = (guint8) h->hit_who;
+  z->hit_when = (guint8) h->hit_when;
+  z->pk = (guint8) h->pk;
+}
+
+G_NO_INLINE static void
+rc_other_fast (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
+               gboolean *is_switch, gboolean *is_exit)
+{
+  rc_other (r, z, e, out, in, kind, is_switch, is_exit, TRUE);
+}
+
+G_NO_INLINE static void
+rc_other_plain (Rc *r, State *z, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
+                gboolean *is_switch, gboolean *is_exit)
+{
+  rc_other (r, z, e, out, in, kind, is_switch, is_exit, FALSE);
+}
+
+/* rc_other() from a loop over the entries, which holds @r, @e and the rest in registers. */
+G_ALWAYS_INLINE static inline void
+rc_other_spill (Rc *r, State *z, Hot *h, TksEntry *e, guint32 *out, guint32 *in, guint *kind,
+                gboolean *is_switch, gboolean *is_exit, gboolean fast)
+{
+  TksEntry e_ = *e;
+  guint32 out_ = *out, in_ = *in;
+  guint kind_ = *kind;
+  gboolean is_switch_ = *is_switch, is_exit_ = *is_exit;
+
+  z->pk = (guint8) h->pk;
+  if (fast)
+    rc_spill (r, rc_other_fast (r_, z, &e_, &out_, &in_, &kind_, &is_switch_, &is_exit_));
+  else
+    rc_spill (r, rc_other_plain (r_, z, &e_, &out_, &in_, &kind_, &is_switch_, &is_exit_));
+  h->pk = z->pk;
+  *e = e_;
+  *out = out_;
+  *in = in_;
+  *kind = kind_;
+  *is_switch = is_switch_;
+  *is_exit = is_exit_;
 }
 
 /* The rank of thread @number in the move-to-front list. */
 static guint
 mtf_rank (const State *z, guint number)
 {
-  guint r = 0;
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
 
-  while (r < 63 && z->mtf[r] != number)
-    r++;
-  return r;
+  /* 8 places at a time: the first byte of the word equal to @number */
+  for (guint r = 0; r < 64; r += 8)
+    {
+      guint64 w;
+
+      memcpy (&w, z->mtf + r, 8);
+      w = GUINT64_FROM_LE (w) ^ (ones * number);
+      w = (w - ones) & ~w & (ones << 7);
+      if (w != 0)
+        return MIN (r + (guint) __builtin_ctzll (w) / 8, 63u);
+    }
+  return 63;
 }
 
 /* The tick's step of an entry of in-thread, exit or kind @key. */
-static guint32
-rc_when (Rc *r, State *z, guint key)
+G_ALWAYS_INLINE static inline guint32
+rc_when (Rc *r, State *z, Hot *h, guint key, gboolean fast)
 {
   guint32 dt;
 
   if (z->last[key] != 0xFFFF)
     {
-      guint hit = rc_bit (r, &z->probs[P_WHEN + z->hit_when]);
+      guint hit = rc_bit (r, &z->probs[P_WHEN + h->hit_when], fast);
 
-      z->hit_when = (guint8) hit;
+      h->hit_when = hit;
       if (hit)
         return z->last[key];
     }
-  dt = rc_symbol (r, &z->probs[P_STEP], 6, z->steps, z->step_counts, STEPS);
+  dt = rc_symbol (r, &z->probs[P_STEP], 6, z->steps, z->step_counts, z->step_first, STEPS,
+                  fast);
   if (dt == STEPS - 1)
-    dt += rc_eg (r, &z->probs[P_BIG], 8, 0);
+    {
+      guint32 big;
+
+      rc_spill (r, big = rc_eg (r_, &z->probs[P_BIG], 8, 0));
+      dt += big;
+    }
   z->last[key] = (guint16) MIN (dt, 0xFFFFu);
   return dt;
 }
 
 /* A switch from the running thread, to its successor or to the thread a head symbol ranks:
  * TRUE with @out and @in, FALSE for the head symbol 0 (another kind of entry). */
-static gboolean
-rc_from_cur (Rc *r, State *z, guint32 *out, guint32 *in)
+G_ALWAYS_INLINE static inline gboolean
+rc_from_cur (Rc *r, State *z, Hot *h, guint32 *out, guint32 *in, gboolean fast)
 {
   guint hit = 0, head;
+  guint succ = z->succ[h->cur];
 
-  if (z->succ[z->cur] != NONE)
+  if (succ != NONE)
     {
-      hit = rc_bit (r, &z->probs[P_WHO + z->hit_who]);
-      z->hit_who = (guint8) hit;
+      hit = rc_bit (r, &z->probs[P_WHO + h->hit_who], fast);
+      h->hit_who = hit;
     }
   if (hit)
     {
-      *in = z->succ[z->cur];
+      *in = succ;
       tks_compact_mtf_move (z, mtf_rank (z, *in), 0);
     }
   else
     {
-      head = rc_symbol (r, &z->probs[P_HEAD], 8, z->heads, z->head_counts, HEADS);
+      head = rc_symbol (r, &z->probs[P_HEAD], 8, z->heads, z->head_counts, z->head_first,
+                        HEADS, fast);
       if (head == 0)
         return FALSE;
       *in = tks_compact_mtf_move (z, head, 0);
     }
-  z->pk = 8;
-  *out = z->cur;
+  h->pk = 8;
+  *out = h->cur;
   return TRUE;
 }
 
-static gboolean
-rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
+G_ALWAYS_INLINE static inline gboolean
+rc_entry (const TksCompactDecoder *self, Rc *r, State *z, Hot *h, TksEntry *e, gboolean fast,
+          gboolean counter)
 {
   guint32 out = 0, in = 0, tick, dt;
   guint kind = 0;
   gboolean is_switch = FALSE, is_exit = FALSE;
 
-  memset (e, 0, sizeof *e);
+  e->counter = 0;
+  e->a = 0;
+  e->b = 0;
   /* Who: with counter coder 4, whether the entry is a switch from the running thread (else
    * its kind follows); then the running thread's successor, or a head symbol. */
-  if (r->fast && rc_bit (r, &z->probs[P_CUR + MIN (z->pk, 8)]) == 0)
-    rc_other (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
-  else if (rc_from_cur (r, z, &out, &in))
+  if (fast && rc_bit (r, &z->probs[P_CUR + MIN (h->pk, 8)], TRUE) == 0)
+    rc_other_spill (r, z, h, e, &out, &in, &kind, &is_switch, &is_exit, fast);
+  else if (rc_from_cur (r, z, h, &out, &in, fast))
     is_switch = TRUE;
-  else if (r->fast)
+  else if (fast)
     r->bad = TRUE;   /* (a switch from the running thread was announced) */
   else
-    rc_other (r, z, e, &out, &in, &kind, &is_switch, &is_exit);
+    rc_other_spill (r, z, h, e, &out, &in, &kind, &is_switch, &is_exit, fast);
   if (is_switch && out == in)
     r->bad = TRUE;   /* (the board codes no such switch) */
   if (is_switch)
     {
       z->succ[out] = (guint8) in;
-      z->cur = (guint8) in;
+      h->cur = in;
     }
   else if (is_exit)
-    z->cur = 0;
+    h->cur = 0;
 
   /* When: the last step of the same in-thread, exit or kind, or a step symbol. */
-  dt = rc_when (r, z, is_switch ? in : is_exit ? 64 : 65 + (kind < 10 ? kind : 0));
-  tick = (z->tick + dt) & self->time_mask;
-  if (self->counter_hz != 0)
-    e->counter = rc_stamp (self, r, z, dt, is_switch ? 0 : is_exit ? 1 : kind + 1);
-  z->tick = tick;
+  dt = rc_when (r, z, h, is_switch ? in : is_exit ? 64 : 65 + (kind < 10 ? kind : 0), fast);
+  tick = (h->tick + dt) & h->mask;
+  if (counter)
+    e->counter = rc_stamp (self, r, z, dt, is_switch ? 0 : is_exit ? 1 : kind + 1, fast);
+  h->tick = tick;
 
   if (is_switch || is_exit)
     e->record = (tick << 12) | (out << 6) | in;
@@ -472,6 +657,64 @@ rc_entry (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *e)
     e->record = (tick << 12) | (EVENT_MARK << 6) | kind;
   e->kind = kind;
   return !r->bad;
+}
+
+/* The line's @n_entries entries, each coder with its own code: how many decoded whole. */
+G_ALWAYS_INLINE static inline guint
+rc_entries (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *entries, guint n_entries,
+            gboolean fast)
+{
+  Rc l = *r;
+  Hot h;
+  gboolean counter = self->counter_hz != 0;
+  guint n = 0;
+
+  hot_load (&h, self, z);
+  while (n < n_entries && !l.bad && rc_entry (self, &l, z, &h, &entries[n], fast, counter))
+    n++;
+  hot_store (&h, z);
+  *r = l;
+  return n;
+}
+
+G_NO_INLINE static guint
+rc_entries_fast (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *entries,
+                 guint n_entries)
+{
+  return rc_entries (self, r, z, entries, n_entries, TRUE);
+}
+
+G_NO_INLINE static guint
+rc_entries_plain (const TksCompactDecoder *self, Rc *r, State *z, TksEntry *entries,
+                  guint n_entries)
+{
+  return rc_entries (self, r, z, entries, n_entries, FALSE);
+}
+
+/* rc_entries() of a line of switches without the counter, each as the record its line
+ * would read, straight into @records. */
+G_NO_INLINE static guint
+rc_entries_records (const TksCompactDecoder *self, Rc *r, State *z, TksRecord *records,
+                    guint n_entries)
+{
+  Rc l = *r;
+  Hot h;
+  TksEntry e;
+  guint n = 0;
+
+  g_assert (self->counter_hz == 0);
+  hot_load (&h, self, z);
+  while (n < n_entries && !l.bad && rc_entry (self, &l, z, &h, &e, FALSE, FALSE))
+    {
+      records[n].tick = e.record >> 12;
+      records[n].out = (guint8) ((e.record >> 6) & 0x3F);
+      records[n].in = (guint8) (e.record & 0x3F);
+      records[n].flags = 0;
+      n++;
+    }
+  hot_store (&h, z);
+  *r = l;
+  return n;
 }
 
 /* The line's layout and checksum: OK when both are right, with its number and checksum in
@@ -508,19 +751,25 @@ rc_line_check (const char *line, gsize len, TksCompactLine *out, Rc *r)
   return TKS_COMPACT_LINE_OK;
 }
 
-void
-tks_compact_rc_decode (const TksCompactDecoder *self,
-                       const char              *line,
-                       gsize                    len,
-                       TksCompactLine          *out,
-                       TksEntry                *entries)
+/* A line's entries into @entries, or with @records, without the counter, as records. */
+static void
+rc_decode (const TksCompactDecoder *self,
+           const char              *line,
+           gsize                    len,
+           TksCompactLine          *out,
+           TksEntry                *entries,
+           TksRecord               *records)
 {
+  guint8 bytes[RC_BYTES];
   Rc r;
   State z;
   guint n_entries, n = 0;
 
   values_init ();
-  memset (&r, 0, sizeof r);
+  r.bytes = bytes;
+  r.code = 0;
+  r.bad = FALSE;
+  memset (r.bytes, 0, 4);   /* (the number of a line cut short reads from them) */
   out->status = rc_line_check (line, len, out, &r);
   if (out->status != TKS_COMPACT_LINE_OK)
     return;
@@ -530,8 +779,8 @@ tks_compact_rc_decode (const TksCompactDecoder *self,
   r.pos = 4;
   r.range = 0xFFFFFFFFu;
   r.fast = self->coder >= 4 && self->counter_hz != 0;
-  for (guint i = 0; i < 4; i++)
-    r.code = (r.code << 8) | rc_byte (&r);
+  for (guint i = 0; i < 4; i++, r.pos++)
+    r.code = (r.code << 8) | r.bytes[MIN (r.pos, r.n)];
   memset (&z, 0, sizeof z);
   z.tick = rc_direct (&r, 20);
   if (z.tick > self->time_mask || r.bytes[0] > (SEQ_MASK >> 16))
@@ -554,8 +803,13 @@ tks_compact_rc_decode (const TksCompactDecoder *self,
   for (guint i = 0; i < RC_PROBS; i++)
     z.probs[i] = 1024;
   z.pk = 8;
-  while (n < n_entries && !r.bad && rc_entry (self, &r, &z, &entries[n]))
-    n++;
+  if (r.bad)
+    ;
+  else if (records != NULL)
+    n = rc_entries_records (self, &r, &z, records, n_entries);
+  else
+    n = r.fast ? rc_entries_fast (self, &r, &z, entries, n_entries)
+               : rc_entries_plain (self, &r, &z, entries, n_entries);
   if (r.bad || n != n_entries || r.pos > r.n + 4)
     /* The checksum matched but the bytes do not make whole entries: a board that encodes
      * otherwise, or a forged line. */
@@ -565,4 +819,32 @@ tks_compact_rc_decode (const TksCompactDecoder *self,
       out->status = TKS_COMPACT_LINE_OK;
       out->n_entries = n;
     }
+}
+
+void
+tks_compact_rc_decode (const TksCompactDecoder *self,
+                       const char              *line,
+                       gsize                    len,
+                       TksCompactLine          *out,
+                       TksEntry                *entries)
+{
+  rc_decode (self, line, len, out, entries, NULL);
+}
+
+gboolean
+tks_compact_rc_decode_records (const TksCompactDecoder *self,
+                               const char              *line,
+                               gsize                    len,
+                               TksCompactLine          *out,
+                               TksRecord               *records,
+                               guint                    room)
+{
+  if (!tks_compact_is_rc_line (line, len) || self->counter_hz != 0 ||
+      tks_compact_rc_room (line, len) > room)
+    return FALSE;
+  out->seq = 0;
+  out->check = 0;
+  out->n_entries = 0;
+  rc_decode (self, line, len, out, NULL, records);
+  return TRUE;
 }

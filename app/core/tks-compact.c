@@ -182,23 +182,33 @@ order_of (guint32 mean8)
 static void
 state_reset (State *z)
 {
-  guint n = 1;
+  /* 0 to 63, the lists' places */
+  static const guint8 places[64] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25,
+    26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48,
+    49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63
+  };
+  guint cur = z->cur & 63;
 
-  z->mtf[0] = z->cur;
-  for (guint i = 1; i < 64; i++)
-    if (i != z->cur)
-      z->mtf[n++] = (guint8) i;
-  if (z->cur != 0)
-    z->mtf[n] = 0;
+  /* the running thread first, then the others by number, thread 0 last */
+  z->mtf[0] = (guint8) cur;
+  if (cur == 0)
+    memcpy (z->mtf + 1, places + 1, 63);
+  else
+    {
+      memcpy (z->mtf + 1, places + 1, cur - 1);
+      memcpy (z->mtf + cur, places + cur + 1, 63 - cur);
+      z->mtf[63] = 0;
+    }
+  memcpy (z->heads, places, HEADS);
   z->heads[0] = 1;
   z->heads[1] = 2;
   z->heads[2] = 0;
-  for (guint i = 3; i < HEADS; i++)
-    z->heads[i] = (guint8) i;
-  for (guint i = 0; i < STEPS; i++)
-    z->steps[i] = (guint8) i;
+  memcpy (z->steps, places, STEPS);
   memset (z->head_counts, 0, sizeof z->head_counts);
   memset (z->step_counts, 0, sizeof z->step_counts);
+  memset (z->head_first, 0, sizeof z->head_first);
+  memset (z->step_first, 0, sizeof z->step_first);
   z->prev = 0;
   z->anchor = z->counter;
   memset (z->orders, UNSEEN, sizeof z->orders);
@@ -207,7 +217,7 @@ state_reset (State *z)
 
 /* The symbol at the position read, which is then counted and moves up its list. */
 static guint
-get_symbol (Bits *b, guint8 *list, guint8 *counts, guint size)
+get_symbol (Bits *b, guint8 *list, guint8 *counts, guint8 *first, guint size)
 {
   guint pos = get_eg (b, 0);
 
@@ -216,26 +226,7 @@ get_symbol (Bits *b, guint8 *list, guint8 *counts, guint size)
       b->short_read = TRUE;
       return 0;
     }
-  return tks_compact_take_symbol (list, counts, pos);
-}
-
-/* The thread at rank @r, which then moves up to place @to (0: it heads the list) if it was
- * further down. */
-static guint
-mtf_move (State *z, guint r, guint to)
-{
-  guint number;
-
-  if (r > 63)
-    r = 63;
-  number = z->mtf[r];
-  if (r > to)
-    {
-      for (; r > to; r--)
-        z->mtf[r] = z->mtf[r - 1];
-      z->mtf[to] = (guint8) number;
-    }
-  return number;
+  return tks_compact_take_symbol (list, counts, first, pos);
 }
 
 void
@@ -244,17 +235,11 @@ tks_compact_state_reset (State *z)
   state_reset (z);
 }
 
-guint
-tks_compact_mtf_move (State *z, guint r, guint to)
-{
-  return mtf_move (z, r, to);
-}
-
 /* The thread at rank @r, which then heads the list. */
 static guint
 mtf_take (State *z, guint r)
 {
-  return mtf_move (z, r, 0);
+  return tks_compact_mtf_move (z, r, 0);
 }
 
 static inline guint32
@@ -303,7 +288,7 @@ decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
   guint head;
 
   memset (e, 0, sizeof *e);
-  head = get_symbol (b, z->heads, z->head_counts, HEADS);
+  head = get_symbol (b, z->heads, z->head_counts, z->head_first, HEADS);
   if (head != 0)
     {
       is_switch = TRUE;
@@ -341,7 +326,7 @@ decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
           break;
         case 5:
           kind = TKS_ENTRY_READY;
-          e->a = self->coder == 2 ? mtf_move (z, get_eg (b, 0), 1) : get_bits (b, 6);
+          e->a = self->coder == 2 ? tks_compact_mtf_move (z, get_eg (b, 0), 1) : get_bits (b, 6);
           break;
         case 6:
           kind = TKS_ENTRY_MARKER;
@@ -370,7 +355,7 @@ decode_entry (const TksCompactDecoder *self, Bits *b, State *z, TksEntry *e)
 
   /* When: the tick's step, then with the counter its place against the previous record's. */
   {
-    guint32 dt = get_symbol (b, z->steps, z->step_counts, STEPS);
+    guint32 dt = get_symbol (b, z->steps, z->step_counts, z->step_first, STEPS);
 
     if (dt == STEPS - 1)
       dt += get_eg (b, 0);

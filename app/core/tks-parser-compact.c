@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "tks-compact-private.h"
 #include "tks-parser-private.h"
 
 /* The compact log of a dump version 3 (and of a recording), decoded line by line, or for a
@@ -200,8 +201,12 @@ compact_batch_decode (CompactBatch *batch)
           BatchLine *bl = &batch->lines[l];
           TksEntry entries[TKS_COMPACT_MAX_ENTRIES];
           TksRecord *records = batch->records + bl->first;
+          /* (a line of the range coder gives its records straight into their place) */
+          gboolean direct = tks_compact_rc_decode_records (batch->decoder, bl->text, bl->len,
+                                                           &bl->result, records, bl->room);
 
-          tks_compact_line_decode (batch->decoder, bl->text, bl->len, &bl->result, entries);
+          if (!direct)
+            tks_compact_line_decode (batch->decoder, bl->text, bl->len, &bl->result, entries);
           if (bl->result.status != TKS_COMPACT_LINE_OK)
             {
               bl->has_prompt = tks_parser_find_prompt (bl->text, bl->text + bl->len) != NULL;
@@ -209,7 +214,7 @@ compact_batch_decode (CompactBatch *batch)
             }
           /* (A line that decodes holds what its key frame announces.) */
           g_assert (bl->result.n_entries <= bl->room);
-          for (guint i = 0; i < bl->result.n_entries; i++)
+          for (guint i = 0; !direct && i < bl->result.n_entries; i++)
             records[i] = record_of_entry (&entries[i]);
         }
     }
