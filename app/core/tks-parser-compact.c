@@ -200,7 +200,8 @@ compact_batch_decode (CompactBatch *batch)
         {
           BatchLine *bl = &batch->lines[l];
           TksEntry entries[TKS_COMPACT_MAX_ENTRIES];
-          TksRecord *records = batch->records + bl->first;
+          /* (no room at all: no array yet, and no pointer made from it) */
+          TksRecord *records = batch->records != NULL ? batch->records + bl->first : NULL;
           /* (a line of the range coder gives its records straight into their place) */
           gboolean direct = tks_compact_rc_decode_records (batch->decoder, bl->text, bl->len,
                                                            &bl->result, records, bl->room);
@@ -362,12 +363,13 @@ tks_parser_feed_compact (TksParser  *parser,
 
       /* Room for every record the lines announce; those of lines lost are taken back. */
       g_array_set_size (records, base + n_room);
-      batch->records = (TksRecord *) (gpointer) records->data + base;
+      batch->records = records->data != NULL ? (TksRecord *) (gpointer) records->data + base : NULL;
       batch->decoder = parser->decoder;
       batch->chunk_lines = MAX (parser->chunk_lines, 1);
       batch->n_chunks = (batch->n_lines + batch->chunk_lines - 1) / batch->chunk_lines;
       batch->hash_n = parser->in_dump && base > parser->log_hashed ? base - parser->log_hashed : 0;
-      batch->hash_records = (TksRecord *) (gpointer) records->data + parser->log_hashed;
+      batch->hash_records = records->data != NULL
+                            ? (TksRecord *) (gpointer) records->data + parser->log_hashed : NULL;
       batch->hash = parser->log_hash;
       g_atomic_int_set (&batch->hash_taken, 0);
       compact_batch_run (parser, batch);
