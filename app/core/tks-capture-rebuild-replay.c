@@ -601,8 +601,9 @@ fill_record (Rebuild         *rb,
     }
   if ((gint64) i == rb->last_switch && rb->lone_exits)
     {
-      /* Only exits may follow: the log ends with this switch's share of the tick. */
-      rb->self->log_end = pos + 1.0 / k;
+      /* Only exits may follow: the log ends with this switch's share of the tick (within
+       * the capture: a switch placed late in its tick by the cycle counter has less left). */
+      rb->self->log_end = MIN (pos + 1.0 / k, rb->self->end);
       rb->self->log_end_reason = TKS_LOG_END_LONE_EXITS;
     }
   if (out != NO_THREAD)
