@@ -12,45 +12,7 @@
 #include "tks-events-panel.h"
 #include "test-view-synthetic.h"
 #include "tks-test-data.h"
-
-static void
-frame_done_cb (GdkFrameClock *clock,
-               guint         *frames)
-{
-  (*frames)++;
-}
-
-static gboolean
-timed_out_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Paints @n frames of @window (a redraw is asked for each). */
-static void
-wait_frames (GtkWidget *window,
-             guint      n)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
-  gboolean timed_out = FALSE;
-  guint frames = 0;
-  gulong id;
-  guint timeout;
-
-  g_assert_nonnull (clock);
-  id = g_signal_connect (clock, "after-paint", G_CALLBACK (frame_done_cb), &frames);
-  timeout = g_timeout_add_seconds (30, timed_out_cb, &timed_out);
-  while (frames < n && !timed_out)
-    {
-      gtk_widget_queue_draw (window);
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_signal_handler_disconnect (clock, id);
-  if (!timed_out)
-    g_source_remove (timeout);
-  g_assert_false (timed_out);
-}
+#include "tks-test-frames.h"
 
 static TksCapture *
 capture_of (guint n_records)
@@ -97,21 +59,21 @@ test_hidden_follows_nothing (void)
 
   /* hidden: the captures and ranges the timeline shows change nothing in the list */
   tks_timeline_view_set_capture (TKS_TIMELINE_VIEW (timeline), first);
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
   tks_timeline_view_set_next_capture (TKS_TIMELINE_VIEW (timeline), next, 0);
   start = tks_capture_get_start (next);
   span = tks_capture_get_end (next) - start;
   /* (as the window does) */
   tks_viewport_set_bounds (viewport, start, start + span);
   tks_viewport_set_range (viewport, start + span * 0.5, start + span * 0.7);
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
   g_assert_null (tks_event_list_model_get_capture (model));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 0);
   g_assert_cmpuint (changes, ==, 0);
 
   /* shown: the timeline's capture and range */
   gtk_widget_set_visible (panel, TRUE);
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
   g_assert_true (tks_event_list_model_get_capture (model) == next);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), >, 0);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), <,
@@ -124,16 +86,16 @@ test_hidden_follows_nothing (void)
 
   /* hidden again: the capture shown then is let go, the next ones are not followed */
   gtk_widget_set_visible (panel, FALSE);
-  wait_frames (window, 1);
+  tks_test_wait_frames (window, 1);
   tks_timeline_view_set_next_capture (TKS_TIMELINE_VIEW (timeline), last, 0);
-  wait_frames (window, 1);
+  tks_test_wait_frames (window, 1);
   g_assert_null (tks_event_list_model_get_capture (model));
   changes = 0;
   tks_viewport_set_range (viewport, start + span * 0.6, start + span * 0.8);
-  wait_frames (window, 1);
+  tks_test_wait_frames (window, 1);
   g_assert_cmpuint (changes, ==, 0);
   gtk_widget_set_visible (panel, TRUE);
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
   g_assert_true (tks_event_list_model_get_capture (model) == last);
   {
     g_autoptr(TksEventRow) row = g_list_model_get_item (G_LIST_MODEL (model), 0);
@@ -170,7 +132,7 @@ test_next_stretch_keeps_rows (void)
   tks_timeline_view_set_capture (TKS_TIMELINE_VIEW (timeline), first);
   tks_viewport_set_bounds (viewport, start, end);
   tks_viewport_set_range (viewport, start + (end - start) * 0.4, start + (end - start) * 0.5);
-  wait_frames (window, 3);
+  tks_test_wait_frames (window, 3);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), >, n_shown);
   /* (marked: a row made anew, even at the same address, is not marked) */
   for (guint i = 0; i < n_shown; i++)
@@ -182,7 +144,7 @@ test_next_stretch_keeps_rows (void)
 
   tks_events_panel_expect_next_capture (TKS_EVENTS_PANEL (panel), next, 0);
   tks_timeline_view_set_next_capture (TKS_TIMELINE_VIEW (timeline), next, 0);
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
   g_assert_true (tks_event_list_model_get_capture (model) == next);
   for (guint i = 0; i < n_shown; i++)
     {

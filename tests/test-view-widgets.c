@@ -21,6 +21,7 @@
 #include "tks-timeline-view-private.h"
 #include "test-view-synthetic.h"
 #include "tks-test-data.h"
+#include "tks-test-frames.h"
 
 /* The timeline's parent counts how often it is measured: each layout of the window measures
  * it again, an allocation or a redraw of the timeline alone does not. */
@@ -62,45 +63,6 @@ allocate_child (GtkWidget *widget,
                 int        baseline)
 {
   gtk_widget_allocate (gtk_widget_get_first_child (widget), width, height, -1, NULL);
-}
-
-static void
-frame_done_cb (GdkFrameClock *clock,
-               guint         *frames)
-{
-  (*frames)++;
-}
-
-static gboolean
-timed_out_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Paints @n frames of @window (a redraw is asked for each). */
-static void
-wait_frames (GtkWidget *window,
-             guint      n)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
-  gboolean timed_out = FALSE;
-  guint frames = 0;
-  gulong id;
-  guint timeout;
-
-  g_assert_nonnull (clock);
-  id = g_signal_connect (clock, "after-paint", G_CALLBACK (frame_done_cb), &frames);
-  timeout = g_timeout_add_seconds (10, timed_out_cb, &timed_out);
-  while (frames < n && !timed_out)
-    {
-      gtk_widget_queue_draw (window);
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_signal_handler_disconnect (clock, id);
-  if (!timed_out)
-    g_source_remove (timeout);
-  g_assert_false (timed_out);
 }
 
 /* A capture of @n_threads threads, thread @changed's priority raised by 100 when not 0. */
@@ -172,7 +134,7 @@ test_next_capture_without_layout (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
   tks_timeline_view_set_capture (TKS_TIMELINE_VIEW (timeline), first);
   gtk_window_present (GTK_WINDOW (window));
-  wait_frames (window, 3);
+  tks_test_wait_frames (window, 3);
   before = header_texts (timeline);
   g_assert_nonnull (strstr (before, "worker5 105"));
   assert_headers_one_line (timeline);
@@ -184,7 +146,7 @@ test_next_capture_without_layout (void)
   parent_measures = 0;
   surface_layouts = 0;
   tks_timeline_view_set_capture (TKS_TIMELINE_VIEW (timeline), next);
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
   after = header_texts (timeline);
   g_assert_nonnull (strstr (after, "worker5 205"));
   g_assert_null (strstr (after, "worker5 105"));
@@ -195,19 +157,19 @@ test_next_capture_without_layout (void)
   viewport = tks_timeline_view_get_viewport (TKS_TIMELINE_VIEW (timeline));
   end = tks_capture_get_end (next);
   tks_viewport_set_bounds (viewport, 0, end);
-  wait_frames (window, 1);
+  tks_test_wait_frames (window, 1);
   surface_layouts = 0;
   for (guint i = 0; i < 5; i++)
     {
       tks_viewport_set_range (viewport, end / 2 + i * end / 20, end * 0.75 + i * end / 20);
       g_assert_cmpfloat (tks_viewport_get_visible_start (viewport), ==, end / 2 + i * end / 20);
-      wait_frames (window, 1);
+      tks_test_wait_frames (window, 1);
     }
   g_assert_cmpuint (surface_layouts, ==, 0);
 
   /* more threads: the timeline's size changes, the window is laid out */
   tks_timeline_view_set_capture (TKS_TIMELINE_VIEW (timeline), more);
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
   g_assert_cmpuint (parent_measures, >, 0);
 
   /* scrolled down a lane: the headers move with their lanes */
@@ -215,7 +177,7 @@ test_next_capture_without_layout (void)
   surface_layouts = 0;
   tks_viewport_set_v_offset (viewport, TKS_TIMELINE_LANE_HEIGHT);
   g_assert_cmpfloat (tks_viewport_get_v_offset (viewport), ==, TKS_TIMELINE_LANE_HEIGHT);
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
   g_assert_cmpuint (surface_layouts, >, 0);
   g_assert_cmpuint (parent_measures, ==, 0);
 
@@ -314,7 +276,7 @@ test_next_capture_after_wrap (void)
   tks_viewport_set_bounds (tks_timeline_view_get_viewport (view),
                            tks_capture_get_start (before), tks_capture_get_end (before));
   gtk_window_present (GTK_WINDOW (window));
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
 
   /* placed after the wrap, where both stretches have the recording */
   view->mark_a = TICK_WRAP + 200.5;
@@ -325,7 +287,7 @@ test_next_capture_after_wrap (void)
   g_assert_cmpfloat (end, <, TICK_WRAP + 1000);
 
   tks_timeline_view_set_next_capture (view, after, shift);
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
   g_assert_true (tks_timeline_view_get_marks (view, &a, &b));
   g_assert_cmpfloat (a, ==, 200.5);
   g_assert_cmpfloat (b, ==, 400.25);
@@ -403,7 +365,7 @@ test_hover_follows_content (void)
   tks_viewport_set_bounds (viewport, tks_capture_get_start (first), tks_capture_get_end (first));
   tks_viewport_set_range (viewport, 500, 520);
   gtk_window_present (GTK_WINDOW (window));
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
 
   /* over the lane of the first thread that is not the idle one, in a run */
   _tks_timeline_view_current_geometry (view, &g);
@@ -421,13 +383,13 @@ test_hover_follows_content (void)
 
   /* the range rolls on by 5 ticks: another run is under the pointer */
   tks_viewport_set_range (viewport, 505, 525);
-  wait_frames (window, 1);
+  tks_test_wait_frames (window, 1);
   moved = assert_hover_at (view, x, y);
   g_assert_cmpfloat (moved, !=, begin);
 
   /* the next stretch, the same range: the runs are the next capture's */
   tks_timeline_view_set_next_capture (view, next, 0);
-  wait_frames (window, 1);
+  tks_test_wait_frames (window, 1);
   g_assert_cmpfloat (assert_hover_at (view, x, y), ==, moved);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -538,7 +500,7 @@ test_header_names (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 900);
   tks_timeline_view_set_capture (view, capture);
   gtk_window_present (GTK_WINDOW (window));
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
 
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
     if (gtk_widget_has_css_class (c, "lane-header") && GTK_IS_INSCRIPTION (c))
@@ -691,7 +653,7 @@ test_pinned_lane_holds (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 260);
   tks_timeline_view_set_capture (view, capture);
   gtk_window_present (GTK_WINDOW (window));
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
 
   /* the last lane pinned: it comes first */
   lanes = tks_lane_list_get_lanes (tks_timeline_view_get_lane_list (view), &n_lanes);
@@ -700,7 +662,7 @@ test_pinned_lane_holds (void)
   g_assert_true (tks_lane_list_set_pinned (tks_timeline_view_get_lane_list (view), pinned->key, TRUE));
   /* the lanes scrolled down by more than a screen */
   tks_viewport_scroll_v (viewport, 6 * TKS_TIMELINE_LANE_HEIGHT);
-  wait_frames (window, 2);
+  tks_test_wait_frames (window, 2);
   g_assert_cmpfloat (tks_viewport_get_v_offset (viewport), >, 5 * TKS_TIMELINE_LANE_HEIGHT);
 
   _tks_timeline_view_current_geometry (view, &g);
@@ -771,7 +733,7 @@ test_new_capture_first_frame (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 900, 500);
   tks_timeline_view_set_capture (TKS_TIMELINE_VIEW (timeline), first);
   gtk_window_present (GTK_WINDOW (window));
-  wait_frames (window, 3);
+  tks_test_wait_frames (window, 3);
   clock = gtk_widget_get_frame_clock (window);
   id = g_signal_connect (clock, "after-paint", G_CALLBACK (record_shown_cb), &shown);
 
@@ -781,7 +743,7 @@ test_new_capture_first_frame (void)
 
       tks_timeline_view_set_capture (TKS_TIMELINE_VIEW (timeline), captures[i]);
       shown.frames = 0;
-      wait_frames (window, 1);
+      tks_test_wait_frames (window, 1);
       g_assert_cmpuint (shown.frames, ==, 1);
       if (i < 2)
         g_assert_nonnull (strstr (shown.headers, name));
