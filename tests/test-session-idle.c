@@ -108,9 +108,14 @@ is_disconnected (gconstpointer data)
   return tks_session_get_state ((TksSession *) data) == TKS_SESSION_DISCONNECTED;
 }
 
+/* A session connected to @address, its "link-lost" told to @watch. A TCP board (@tcp) starts
+ * serving once the connection is accepted: then the connection is made in the background, and
+ * @board is the board started on it. */
 static TksSession *
-connect_to (const char *address,
-            Watch      *watch)
+connect_to (const char    *address,
+            Watch         *watch,
+            Tcp           *tcp,
+            TksTestBoard **board)
 {
   TksSession *session = tks_session_new ();
   g_autoptr(GError) error = NULL;
@@ -119,10 +124,29 @@ connect_to (const char *address,
   tks_session_set_save_history (session, FALSE);
   g_signal_connect (session, "link-lost", G_CALLBACK (on_lost), watch);
   tks_session_connect_async (session, address, NULL, tks_wait_done, &watch->call);
+  if (tcp != NULL)
+    {
+      tcp_accepted (tcp);
+      *board = tks_test_board_start (FIXTURE, tcp->board_fd, TKS_TEST_BOARD_NORMAL, 0, 1460);
+    }
   g_assert_true (tks_session_connect_finish (session, tks_wait_for (&watch->call), &error));
   g_assert_no_error (error);
   g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);
   return session;
+}
+
+/* A request to the board still there: its whole reply. */
+static void
+assert_trigger_answers (TksSession *session,
+                        Watch      *watch)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = NULL;
+
+  tks_session_trigger_async (session, NULL, tks_wait_done, &watch->call);
+  reply = tks_session_trigger_finish (session, tks_wait_for (&watch->call), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (reply, ==, TRIGGER_REPLY);
 }
 
 /* The board gone, no request made: the session ends the connection by itself, within the
@@ -170,26 +194,11 @@ test_tcp_closed (void)
   Tcp tcp = { 0 };
   Watch watch = { 0 };
   g_autofree char *address = tcp_listen (&tcp);
-  g_autoptr(TksSession) session = NULL;
-  g_autofree char *reply = NULL;
-  g_autoptr(GError) error = NULL;
   TksTestBoard *board = NULL;
-
-  /* the board starts serving once accepted: connect in the background */
-  session = tks_session_new ();
-  tks_session_set_timeout (session, 500);
-  g_signal_connect (session, "link-lost", G_CALLBACK (on_lost), &watch);
-  tks_session_connect_async (session, address, NULL, tks_wait_done, &watch.call);
-  tcp_accepted (&tcp);
-  board = tks_test_board_start (FIXTURE, tcp.board_fd, TKS_TEST_BOARD_NORMAL, 0, 1460);
-  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&watch.call), &error));
-  g_assert_no_error (error);
+  g_autoptr(TksSession) session = connect_to (address, &watch, &tcp, &board);
 
   /* a request works, then the board goes */
-  tks_session_trigger_async (session, NULL, tks_wait_done, &watch.call);
-  reply = tks_session_trigger_finish (session, tks_wait_for (&watch.call), &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (reply, ==, TRIGGER_REPLY);
+  assert_trigger_answers (session, &watch);
   close (tcp.extra_fd);
   tcp.extra_fd = -1;
   tks_test_board_stop (board);
@@ -209,24 +218,12 @@ test_tcp_unasked (void)
   Tcp tcp = { 0 };
   Watch watch = { 0 };
   g_autofree char *address = tcp_listen (&tcp);
-  g_autoptr(TksSession) session = NULL;
-  g_autoptr(GError) error = NULL;
   TksTestBoard *board = NULL;
+  g_autoptr(TksSession) session = connect_to (address, &watch, &tcp, &board);
   gboolean waited = FALSE;
-
-  session = tks_session_new ();
-  tks_session_set_timeout (session, 500);
-  g_signal_connect (session, "link-lost", G_CALLBACK (on_lost), &watch);
-  tks_session_connect_async (session, address, NULL, tks_wait_done, &watch.call);
-  tcp_accepted (&tcp);
-  board = tks_test_board_start (FIXTURE, tcp.board_fd, TKS_TEST_BOARD_NORMAL, 0, 1460);
-  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&watch.call), &error));
-  g_assert_no_error (error);
 
   for (guint round = 0; round < 2; round++)
     {
-      g_autofree char *reply = NULL;
-
       g_assert_cmpint (write (tcp.extra_fd, unasked, strlen (unasked)), ==, (gssize) strlen (unasked));
       /* idle for a few of the session's looks at the link (fewer on a slow machine: the
        * test then proves less, never fails for it) */
@@ -235,11 +232,7 @@ test_tcp_unasked (void)
       g_assert_true (tks_wait_until (tks_wait_true, &waited));
       g_assert_cmpint (tks_session_get_state (session), ==, TKS_SESSION_IDLE);
       g_assert_cmpuint (watch.n_lost, ==, 0);
-
-      tks_session_trigger_async (session, NULL, tks_wait_done, &watch.call);
-      reply = tks_session_trigger_finish (session, tks_wait_for (&watch.call), &error);
-      g_assert_no_error (error);
-      g_assert_cmpstr (reply, ==, TRIGGER_REPLY);
+      assert_trigger_answers (session, &watch);
     }
 
   /* prints, then hangs up: both directions of the socket end, whoever else holds it */
@@ -258,8 +251,6 @@ test_pty_closed (void)
 {
   Watch watch = { 0 };
   g_autoptr(TksSession) session = NULL;
-  g_autofree char *reply = NULL;
-  g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
   TksTestBoard *board;
   int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -269,12 +260,9 @@ test_pty_closed (void)
   g_assert_cmpint (unlockpt (master), ==, 0);
   path = g_strdup (ptsname (master));
   board = tks_test_board_start (FIXTURE, master, TKS_TEST_BOARD_NORMAL, 0, 0);
-  session = connect_to (path, &watch);
+  session = connect_to (path, &watch, NULL, NULL);
 
-  tks_session_trigger_async (session, NULL, tks_wait_done, &watch.call);
-  reply = tks_session_trigger_finish (session, tks_wait_for (&watch.call), &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (reply, ==, TRIGGER_REPLY);
+  assert_trigger_answers (session, &watch);
   tks_test_board_stop (board);
   assert_noticed (session, &watch, path);
 
@@ -288,18 +276,10 @@ test_disconnected_first (void)
   Tcp tcp = { 0 };
   Watch watch = { 0 };
   g_autofree char *address = tcp_listen (&tcp);
-  g_autoptr(TksSession) session = NULL;
-  g_autoptr(GError) error = NULL;
   TksTestBoard *board = NULL;
+  g_autoptr(TksSession) session = connect_to (address, &watch, &tcp, &board);
   gboolean waited = FALSE;
 
-  session = tks_session_new ();
-  g_signal_connect (session, "link-lost", G_CALLBACK (on_lost), &watch);
-  tks_session_connect_async (session, address, NULL, tks_wait_done, &watch.call);
-  tcp_accepted (&tcp);
-  board = tks_test_board_start (FIXTURE, tcp.board_fd, TKS_TEST_BOARD_NORMAL, 0, 1460);
-  g_assert_true (tks_session_connect_finish (session, tks_wait_for (&watch.call), &error));
-  g_assert_no_error (error);
   tks_session_disconnect (session);
   close (tcp.extra_fd);
   tcp.extra_fd = -1;
