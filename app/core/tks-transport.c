@@ -165,8 +165,7 @@ tks_transport_check_fd (int          fd,
     {
       /* The end of the stream, perhaps after a last few bytes: no reply can come any more. */
       g_set_error (error, TKS_ERROR, TKS_ERROR_DISCONNECTED,
-                   /* Translators: the address the board was reached at */
-                   _("The board closed the connection (%s)"), address);
+                   _("%s closed the connection"), address);
       return FALSE;
     }
   if (n > 0)
