@@ -503,43 +503,73 @@ rebuild_events_switch (Rebuild *rb,
     rb->entry_threads[rb->next_entry++] = in != NO_THREAD ? in : G_MAXUINT;
 }
 
+/* A walk through the log's ticks, a tick's records at a time (pass 2, and the records' places
+ * worked out alone): the wraps passed, the last tick, the first of the jumps not passed. */
+typedef struct
+{
+  const TksRecord *r;
+  guint            n;
+  const TksJump   *jumps;
+  guint            n_jumps;
+  gint64           base;
+  gint64           period;
+  gint64           epoch;
+  gint64           prev_tick;
+  guint            jump;
+} TickWalk;
+
+static void
+tick_walk_init (TickWalk        *w,
+                const TksRecord *r,
+                guint            n,
+                const TksJump   *jumps,
+                guint            n_jumps,
+                gint64           base,
+                gint64           period)
+{
+  *w = (TickWalk) { r, n, jumps, n_jumps, base, period, 0, -1, 0 };
+}
+
 /* Pass 2's walk through the log. */
 typedef struct
 {
   GArray  *working;
   int      next_deleted;
-  gint64   epoch;
-  gint64   prev_tick;
+  TickWalk walk;
   double   shares[SHARES_MAX + 1][SHARES_MAX];
   double   prev_pos;        /* of the last record kept */
   gint64   prev_unwrapped;
   guint32  prev_raw;
   guint    n_kept;
-  guint    jump;            /* the first of rb->jumps not passed */
 } Fill;
 
-/* The records kept from @i on that share its tick: their count; @group_end after them. */
-static inline guint
-fill_group (const TksRecord *r,
-            guint            n,
-            guint            i,
-            const TksJump   *jumps,
-            guint            n_jumps,
-            guint            jump,
-            guint           *group_end)
+/* The records kept from @i (kept) on that share its tick: their count (@k), @group_end after
+ * them; the walk passes to that tick, returned unwrapped. */
+static inline gint64
+tick_walk_group (TickWalk *w,
+                 guint     i,
+                 guint    *k,
+                 guint    *group_end)
 {
-  guint k = 0, end;
+  const TksRecord *r = w->r;
+  guint jump = w->jump, end;
 
-  for (end = i; end < n; end++)
+  *k = 0;
+  for (end = i; end < w->n; end++)
     {
       if (r[end].flags & TKS_RECORD_DROPPED)
         continue;
-      if (r[end].tick != r[i].tick || (end > i && jump_at (jumps, n_jumps, &jump, end) != 0))
+      if (r[end].tick != r[i].tick || (end > i && jump_at (w->jumps, w->n_jumps, &jump, end) != 0))
         break;
-      k++;
+      (*k)++;
     }
   *group_end = end;
-  return k;
+
+  if (w->prev_tick >= 0 && (gint64) r[i].tick < w->prev_tick)
+    w->epoch++;
+  w->epoch += jump_at (w->jumps, w->n_jumps, &w->jump, i);
+  w->prev_tick = r[i].tick;
+  return w->base + w->epoch * w->period + r[i].tick;
 }
 
 /* Pass 2, at record @rec (record @i, at @pos, on tick @tick unwrapped): the holes before it
@@ -588,7 +618,7 @@ fill_record (Rebuild         *rb,
     pos = (double) tick + (k <= SHARES_MAX ? f->shares[k][g] : (double) g / (double) k);
   if (rb->record_pos != NULL)
     rb->record_pos[i] = pos;
-  at_zero = rec->tick == 0 && f->epoch == 0 && rb->base == 0;
+  at_zero = rec->tick == 0 && f->walk.epoch == 0 && rb->base == 0;
   fill_gaps_before (rb, f, rec, i, pos, tick);
 
   if (rebuild_step (rb, f->working, rec, i, &f->next_deleted, &out, &in))
@@ -619,21 +649,18 @@ tks_rebuild_fill (Rebuild *rb)
   TksParsed *parsed = rb->parsed;
   const TksRecord *r = (const TksRecord *) (gconstpointer) parsed->records->data;
   guint n = parsed->records->len;
-  const TksJump *jumps = (const TksJump *) (gconstpointer) rb->jumps->data;
-  guint n_jumps = rb->jumps->len;
   g_autoptr(GArray) working = g_array_copy (rb->initial);
   Fill f;
   guint i = 0;
 
   f.working = working;
   f.next_deleted = tks_rebuild_first_deleted (rb);
-  f.epoch = 0;
-  f.prev_tick = -1;
+  tick_walk_init (&f.walk, r, n, (const TksJump *) (gconstpointer) rb->jumps->data,
+                  rb->jumps->len, rb->base, rb->period);
   f.prev_pos = rb->self->start;
   f.prev_unwrapped = (gint64) rb->self->start;
   f.prev_raw = 0;
   f.n_kept = 0;
-  f.jump = 0;
   rb->pass = 2;
   rb->synthetic_used = 0;
   rb->gaps_passed = 0;
@@ -657,13 +684,7 @@ tks_rebuild_fill (Rebuild *rb)
         }
 
       /* The records sharing this tick share it evenly. */
-      k = fill_group (r, n, i, jumps, n_jumps, f.jump, &group_end);
-
-      if (f.prev_tick >= 0 && (gint64) r[i].tick < f.prev_tick)
-        f.epoch++;
-      f.epoch += jump_at (jumps, n_jumps, &f.jump, i);
-      f.prev_tick = r[i].tick;
-      tick = rb->base + f.epoch * rb->period + r[i].tick;
+      tick = tick_walk_group (&f.walk, i, &k, &group_end);
 
       rb->self->n_records += k;
       rb->self->max_per_tick = MAX (rb->self->max_per_tick, k);
@@ -696,10 +717,11 @@ tks_rebuild_place_records (const TksRecord *r,
                            guint            n_jumps,
                            double          *pos)
 {
-  gint64 epoch = 0, prev_tick = -1;
-  guint jump = 0, i = 0;
+  TickWalk walk;
+  guint i = 0;
 
   /* (the walk of tks_rebuild_fill(), for the places alone) */
+  tick_walk_init (&walk, r, n, jumps, n_jumps, base, period);
   while (i < n)
     {
       guint group_end, k, g = 0;
@@ -710,12 +732,7 @@ tks_rebuild_place_records (const TksRecord *r,
           pos[i++] = NAN;
           continue;
         }
-      k = fill_group (r, n, i, jumps, n_jumps, jump, &group_end);
-      if (prev_tick >= 0 && (gint64) r[i].tick < prev_tick)
-        epoch++;
-      epoch += jump_at (jumps, n_jumps, &jump, i);
-      prev_tick = r[i].tick;
-      tick = (double) (base + epoch * period + r[i].tick);
+      tick = (double) tick_walk_group (&walk, i, &k, &group_end);
       for (; i < group_end; i++)
         pos[i] = r[i].flags & TKS_RECORD_DROPPED ? NAN : tick + (double) g++ / (double) k;
     }
