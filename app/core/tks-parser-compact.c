@@ -183,6 +183,15 @@ tks_parser_compact_batch_free (CompactBatch *batch)
   g_free (batch);
 }
 
+/* Record @index of @records, or NULL while the array has no storage yet (no pointer is made
+ * from a NULL one). */
+static TksRecord *
+record_at (GArray *records,
+           guint   index)
+{
+  return records->data != NULL ? (TksRecord *) (gpointer) records->data + index : NULL;
+}
+
 /* Decodes the chunks of the batch no thread has taken yet. Each line's records go to its own
  * place: nothing here is shared but the chunk counter. */
 static void
@@ -363,13 +372,12 @@ tks_parser_feed_compact (TksParser  *parser,
 
       /* Room for every record the lines announce; those of lines lost are taken back. */
       g_array_set_size (records, base + n_room);
-      batch->records = records->data != NULL ? (TksRecord *) (gpointer) records->data + base : NULL;
+      batch->records = record_at (records, base);
       batch->decoder = parser->decoder;
       batch->chunk_lines = MAX (parser->chunk_lines, 1);
       batch->n_chunks = (batch->n_lines + batch->chunk_lines - 1) / batch->chunk_lines;
       batch->hash_n = parser->in_dump && base > parser->log_hashed ? base - parser->log_hashed : 0;
-      batch->hash_records = records->data != NULL
-                            ? (TksRecord *) (gpointer) records->data + parser->log_hashed : NULL;
+      batch->hash_records = record_at (records, parser->log_hashed);
       batch->hash = parser->log_hash;
       g_atomic_int_set (&batch->hash_taken, 0);
       compact_batch_run (parser, batch);
