@@ -241,21 +241,11 @@ rc_direct (Rc *r, guint n)
   return v;
 }
 
-/* The bits below the leading one of an exp-Golomb code of order @k after @zeros zeros; a
+/* The value of an exp-Golomb code of order @k whose @n bits below its leading one are @w; a
  * value past 32 bits reads as damage. */
-G_NO_INLINE static guint32
-rc_eg_long (Rc *r, guint zeros, guint k)
+G_ALWAYS_INLINE static inline guint32
+rc_eg_value (Rc *r, guint64 w, guint n, guint k)
 {
-  guint n = zeros + k;
-  guint64 w;
-
-  if (n > 32)
-    {
-      w = rc_direct (r, n - 32);
-      w = (w << 32) | rc_direct (r, 32);
-    }
-  else
-    w = rc_direct (r, n);
   w |= (guint64) 1 << n;
   w -= (guint64) 1 << k;
   if (w > G_MAXUINT32)
@@ -264,6 +254,18 @@ rc_eg_long (Rc *r, guint zeros, guint k)
       return 0;
     }
   return (guint32) w;
+}
+
+/* An exp-Golomb code of order @k after @zeros zeros, of more than 32 bits below its leading
+ * one (only a damaged line has one). */
+G_NO_INLINE static guint32
+rc_eg_long (Rc *r, guint zeros, guint k)
+{
+  guint n = zeros + k;
+  guint64 w = rc_direct (r, n - 32);
+
+  w = (w << 32) | rc_direct (r, 32);
+  return rc_eg_value (r, w, n, k);
 }
 
 /* Calls @call on a copy of @r (of the loops over the entries, which hold it in registers) and
@@ -293,18 +295,7 @@ prefix_read:
   if (k == 0 && zeros <= 8)
     return ((1u << zeros) | rc_direct (r, zeros)) - 1;
   if (zeros + k <= 32)
-    {
-      guint64 w = rc_direct (r, zeros + k);
-
-      w |= (guint64) 1 << (zeros + k);
-      w -= (guint64) 1 << k;
-      if (w > G_MAXUINT32)
-        {
-          r->bad = TRUE;
-          return 0;
-        }
-      return (guint32) w;
-    }
+    return rc_eg_value (r, rc_direct (r, zeros + k), zeros + k, k);
   {
     guint32 v;
 
